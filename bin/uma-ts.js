@@ -1,0 +1,3 @@
+#!/usr/bin/env node
+'use strict';
+require('../dist/src/cli/main.js').main(process.argv).then((code) => { process.exitCode = code; });

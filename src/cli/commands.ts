@@ -1,0 +1,10 @@
+/**
+ * The CLI's command list: each command lives in its own file and exports
+ * `register(program, io)`. Add a command by adding one line here.
+ */
+import { Command } from 'commander';
+import { CliIO } from './io';
+
+export type RegisterCommand = (program: Command, io: CliIO) => void;
+
+export const COMMANDS: readonly RegisterCommand[] = [];

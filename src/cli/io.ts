@@ -1,0 +1,26 @@
+/** Where a command writes; tests pass buffers, the binary passes the process streams. */
+export interface CliIO {
+  out(text: string): void;
+  err(text: string): void;
+  /** True when stdout is an interactive terminal (progress display allowed). */
+  readonly isTTY: boolean;
+}
+
+export const processIO: CliIO = {
+  out: (t) => process.stdout.write(t.endsWith('\n') ? t : t + '\n'),
+  err: (t) => process.stderr.write(t.endsWith('\n') ? t : t + '\n'),
+  isTTY: Boolean(process.stdout.isTTY),
+};
+
+/** Collects output in memory; used by tests to run commands in-process. */
+export function memoryIO(): CliIO & { stdout: string[]; stderr: string[] } {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return {
+    stdout,
+    stderr,
+    isTTY: false,
+    out: (t) => void stdout.push(t),
+    err: (t) => void stderr.push(t),
+  };
+}

@@ -1,0 +1,31 @@
+import { Command, CommanderError } from 'commander';
+import { isUmaError } from '../errors';
+import { COMMANDS } from './commands';
+import { CliIO, processIO } from './io';
+
+/**
+ * Runs the CLI and resolves to the process exit code. User errors (UmaError) print one
+ * line `error: ...` and give 1; anything else is a bug and keeps its stack.
+ */
+export async function main(argv: readonly string[], io: CliIO = processIO): Promise<number> {
+  const program = new Command();
+  program
+    .name('uma-ts')
+    .description('Compile ML models for custom accelerators with pool-aware static memory planning')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
+  for (const register of COMMANDS) register(program, io);
+  try {
+    await program.parseAsync([...argv]);
+    return 0;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      return e.exitCode === 0 ? 0 : 1;
+    }
+    if (isUmaError(e)) {
+      io.err(`error: ${e.message}`);
+      return 1;
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,4 @@
+export * from './nodes';
+export * from './builder';
+export * from './visitor';
+export * from './mutator';

@@ -1,0 +1,29 @@
+/**
+ * How one graph operator becomes TIR. Strategies are registered per target (the host CPU
+ * target is `c`), so a backend can lower `conv2d` its own way without touching anyone
+ * else's conv2d (TVM's strategies are global; ours are not).
+ */
+import { CallNode, ConstantNode, TensorType } from '../ir/graph/types';
+import { Buffer, Stmt } from '../ir/tir/nodes';
+
+export interface OpLoweringInput {
+  readonly call: CallNode;
+  /** Types of the call's arguments, in argument order. */
+  readonly argTypes: readonly TensorType[];
+  /** One TIR buffer per call argument (N-d, the tensor's shape and dtype). */
+  readonly args: readonly Buffer[];
+  /** Constant data for arguments that are constants (weights, biases), by argument index. */
+  readonly constants: ReadonlyMap<number, ConstantNode>;
+  /** The output buffer (N-d, the call's type). */
+  readonly out: Buffer;
+  /** Target the statement will run on. */
+  readonly target: string;
+}
+
+/**
+ * Returns the statement computing `out` from `args`: real loop nests, with any scratch the
+ * operator needs as operator-internal `Allocate`s (e.g. a padded input or an accumulator).
+ */
+export type OperatorStrategy = (input: OpLoweringInput) => Stmt;
+
+export const HOST_TARGET = 'c';

@@ -1,0 +1,76 @@
+/**
+ * The data the unified static memory planner works on (RFC 0009): pools, buffer infos,
+ * pool allocations. The planner sees only these; it knows nothing about TIR. Extraction
+ * (TIR -> BufferInfo) and the offset rewrite (PoolAllocation -> TIR) are the only bridges.
+ */
+
+export type PoolKind = 'workspace' | 'constant';
+export type PoolAccess = 'rw' | 'ro';
+
+export interface PoolInfo {
+  readonly name: string;
+  readonly kind: PoolKind;
+  /** Targets that can reach this pool, with their access mode. */
+  readonly targetAccess: Readonly<Record<string, PoolAccess>>;
+  /** Hard cap on the pool size in bytes; absent = unlimited. */
+  readonly sizeHintBytes?: number;
+  /** Every buffer placed here starts at a multiple of this (bytes). */
+  readonly alignment: number;
+  /**
+   * Internal pools are owned by the generated code (static arrays); external ones are
+   * supplied by the application through the workspace/constant pool struct.
+   */
+  readonly internal: boolean;
+  // Performance fields, carried through to metadata and reports (as TVM's PoolInfo).
+  readonly clockFrequencyHz?: number;
+  readonly readBandwidthBytesPerCycle?: number;
+  readonly writeBandwidthBytesPerCycle?: number;
+  readonly readLatencyCycles?: number;
+  readonly writeLatencyCycles?: number;
+  readonly targetBurstBytes?: Readonly<Record<string, number>>;
+}
+
+/** Default alignment of a workspace buffer (TVM's kDefaultWorkspaceAlignment). */
+export const DEFAULT_ALIGNMENT = 16;
+
+export interface BufferInfo {
+  /** Unique name (repeated TIR names are made unique at extraction). */
+  readonly name: string;
+  readonly sizeBytes: number;
+  readonly alignment: number;
+  /** Candidate pools, in preference order; the planner falls back along this list. */
+  readonly poolCandidates: readonly PoolInfo[];
+  /**
+   * Names of buffers live at the same time as this one. Directional and may contain
+   * repeats, exactly as TVM's extraction produces them; planners must not symmetrize.
+   */
+  readonly conflicts: readonly string[];
+  readonly kind: PoolKind;
+  /** Inclusive [first, last] statement index of the liveness interval, when known. */
+  readonly liveRange?: readonly [number, number];
+}
+
+export interface PoolAllocation {
+  readonly pool: string;
+  readonly offset: number;
+}
+
+export type BufferPlan = ReadonlyMap<string, PoolAllocation>;
+
+/** Options every planning algorithm receives. */
+export interface PlanningOptions {
+  /** Wall-clock budget for searching planners, in ms. */
+  readonly timeBudgetMs?: number;
+  /** Seed for randomised planners; same seed, same plan. */
+  readonly seed?: number;
+}
+
+/**
+ * A memory planning algorithm, as RFC 0009's `(buffers, memory pressure) -> allocations`.
+ * Must place every buffer or throw a MemoryPlanningError.
+ */
+export type PlanningAlgorithm = (
+  buffers: readonly BufferInfo[],
+  memoryPressure: number,
+  options?: PlanningOptions,
+) => BufferPlan;
