@@ -74,3 +74,41 @@ export type PlanningAlgorithm = (
   memoryPressure: number,
   options?: PlanningOptions,
 ) => BufferPlan;
+
+/** A pool as planned: its final size and, for constant pools, its initial contents. */
+export interface PlannedPool {
+  readonly pool: PoolInfo;
+  readonly sizeBytes: number;
+  /** Constant pools only: the bytes to initialise the pool with (length = sizeBytes). */
+  readonly data?: Uint8Array;
+}
+
+/** Where a model input/output lives when I/O is planned into the workspace (U4). */
+export interface IoPlacement {
+  readonly name: string;
+  readonly pool: string;
+  readonly offset: number;
+  readonly sizeBytes: number;
+}
+
+export interface UnplannedAllocate {
+  readonly func: string;
+  readonly name: string;
+  readonly reason: string;
+}
+
+/**
+ * What the USMP pipeline hands to codegen and reports. `pools` is in the order of the extra
+ * pool params every rewritten PrimFunc takes.
+ */
+export interface UsmpResult<M = unknown> {
+  readonly module: M;
+  readonly algorithm: string;
+  readonly pools: readonly PlannedPool[];
+  readonly buffers: readonly BufferInfo[];
+  readonly plan: BufferPlan;
+  readonly memoryPressure: number;
+  readonly unplanned: readonly UnplannedAllocate[];
+  readonly inputs: readonly IoPlacement[];
+  readonly outputs: readonly IoPlacement[];
+}
