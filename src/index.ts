@@ -6,3 +6,4 @@ export * from './ir/graph';
 export * as tir from './ir/tir';
 export * from './usmp/types';
 export * from './lower/strategy';
+export * from './arith/fixedpoint';
