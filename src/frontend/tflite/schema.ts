@@ -1,0 +1,314 @@
+/**
+ * Accessors for the subset of the TFLite schema (`tensorflow/lite/schema/schema.fbs`,
+ * file identifier `TFL3`) the importer reads. Field ids follow the schema's declaration
+ * order; a union field takes two ids (`<name>_type`, then `<name>`).
+ */
+import { CheckedBuffer, CheckedTable } from './flatbuf';
+
+export const TFLITE_FILE_IDENTIFIER = 'TFL3';
+
+/** `enum TensorType : byte`. */
+export const TensorTypeCode = {
+  FLOAT32: 0,
+  FLOAT16: 1,
+  INT32: 2,
+  UINT8: 3,
+  INT64: 4,
+  STRING: 5,
+  BOOL: 6,
+  INT16: 7,
+  COMPLEX64: 8,
+  INT8: 9,
+  FLOAT64: 10,
+  COMPLEX128: 11,
+  UINT64: 12,
+  RESOURCE: 13,
+  VARIANT: 14,
+  UINT32: 15,
+  UINT16: 16,
+  INT4: 17,
+  BFLOAT16: 18,
+} as const;
+
+/** `enum Padding : byte`. */
+export const PaddingCode = { SAME: 0, VALID: 1 } as const;
+
+/** `enum ActivationFunctionType : byte`, by value. */
+export const ACTIVATION_NAMES = ['NONE', 'RELU', 'RELU_N1_TO_1', 'RELU6', 'TANH', 'SIGN_BIT'] as const;
+
+/** Indices of the `BuiltinOptions` union members the importer reads (0 is NONE). */
+export const BuiltinOptionsType = {
+  NONE: 0,
+  Conv2DOptions: 1,
+  DepthwiseConv2DOptions: 2,
+  Pool2DOptions: 5,
+  SVDFOptions: 6,
+  FullyConnectedOptions: 8,
+  SoftmaxOptions: 9,
+  AddOptions: 11,
+  ReshapeOptions: 17,
+} as const;
+
+type Make<T> = (buf: CheckedBuffer, pos: number, what: string) => T;
+const make =
+  <T>(ctor: new (buf: CheckedBuffer, pos: number, what: string) => T): Make<T> =>
+  (buf, pos, what) =>
+    new ctor(buf, pos, what);
+
+export class OperatorCode extends CheckedTable {
+  get deprecatedBuiltinCode(): number {
+    return this.int8(0, 0);
+  }
+  get customCode(): string | null {
+    return this.string(1, `custom_code of ${this.what}`);
+  }
+  get version(): number {
+    return this.int32(2, 1);
+  }
+  get builtinCode(): number {
+    return this.int32(3, 0);
+  }
+  /**
+   * The operator's BuiltinOperator value. Old writers fill only the int8 field, new ones
+   * only the int32 field (leaving the other 0 or the placeholder 127), so the larger wins.
+   */
+  get effectiveBuiltinCode(): number {
+    return Math.max(this.deprecatedBuiltinCode, this.builtinCode);
+  }
+}
+
+export class QuantizationParameters extends CheckedTable {
+  get min(): number[] {
+    return this.float32Vector(0, `min of ${this.what}`);
+  }
+  get max(): number[] {
+    return this.float32Vector(1, `max of ${this.what}`);
+  }
+  get scale(): number[] {
+    return this.float32Vector(2, `scale of ${this.what}`);
+  }
+  get zeroPoint(): bigint[] {
+    return this.int64Vector(3, `zero_point of ${this.what}`);
+  }
+  get detailsType(): number {
+    return this.uint8(4, 0);
+  }
+  get quantizedDimension(): number {
+    return this.int32(6, 0);
+  }
+}
+
+export class Tensor extends CheckedTable {
+  get shape(): number[] {
+    return this.int32Vector(0, `shape of ${this.what}`);
+  }
+  get type(): number {
+    return this.int8(1, TensorTypeCode.FLOAT32);
+  }
+  get buffer(): number {
+    return this.uint32(2, 0);
+  }
+  get name(): string {
+    return this.string(3, `name of ${this.what}`) ?? '';
+  }
+  get quantization(): QuantizationParameters | null {
+    return this.table(4, `quantization of ${this.what}`, make(QuantizationParameters));
+  }
+  get isVariable(): boolean {
+    return this.bool(5, false);
+  }
+  /** True when the tensor is sparse (field `sparsity`), which the importer rejects. */
+  get hasSparsity(): boolean {
+    return this.field(6, 4) !== 0;
+  }
+}
+
+export class Operator extends CheckedTable {
+  get opcodeIndex(): number {
+    return this.uint32(0, 0);
+  }
+  get inputs(): number[] {
+    return this.int32Vector(1, `inputs of ${this.what}`);
+  }
+  get outputs(): number[] {
+    return this.int32Vector(2, `outputs of ${this.what}`);
+  }
+  get builtinOptionsType(): number {
+    return this.uint8(3, BuiltinOptionsType.NONE);
+  }
+  /** The options table read as `ctor`; the caller checks `builtinOptionsType` first. */
+  builtinOptions<T>(ctor: new (buf: CheckedBuffer, pos: number, what: string) => T): T | null {
+    return this.table(4, `builtin_options of ${this.what}`, make(ctor));
+  }
+  get intermediates(): number[] {
+    return this.int32Vector(8, `intermediates of ${this.what}`);
+  }
+}
+
+export class SubGraph extends CheckedTable {
+  get tensors(): Tensor[] {
+    return this.tableVector(0, `tensor of ${this.what}`, make(Tensor));
+  }
+  get inputs(): number[] {
+    return this.int32Vector(1, `inputs of ${this.what}`);
+  }
+  get outputs(): number[] {
+    return this.int32Vector(2, `outputs of ${this.what}`);
+  }
+  get operators(): Operator[] {
+    return this.tableVector(3, `operator`, make(Operator));
+  }
+  get name(): string {
+    return this.string(4, `name of ${this.what}`) ?? '';
+  }
+}
+
+export class Buffer extends CheckedTable {
+  /** The buffer's bytes as a view into the file, or null when the buffer is empty. */
+  get data(): Uint8Array | null {
+    return this.byteVector(0, `data of ${this.what}`);
+  }
+  /** Offset of data stored after the FlatBuffer (models over 2 GB); 0 when unused. */
+  get externalOffset(): bigint {
+    return this.uint64(1, 0n);
+  }
+  get externalSize(): bigint {
+    return this.uint64(2, 0n);
+  }
+}
+
+export class Model extends CheckedTable {
+  /** Opens the root table, checking the `TFL3` identifier and every offset used. */
+  static open(bytes: Uint8Array, source: string): Model {
+    const buf = new CheckedBuffer(bytes, source);
+    const root = buf.rootTablePosition(TFLITE_FILE_IDENTIFIER);
+    return new Model(buf, root, 'model');
+  }
+
+  get source(): string {
+    return this.buf.source;
+  }
+  get version(): number {
+    return this.uint32(0, 0);
+  }
+  get operatorCodes(): OperatorCode[] {
+    return this.tableVector(1, 'operator_code', make(OperatorCode));
+  }
+  get subgraphs(): SubGraph[] {
+    return this.tableVector(2, 'subgraph', make(SubGraph));
+  }
+  get description(): string {
+    return this.string(3, 'model description') ?? '';
+  }
+  get buffers(): Buffer[] {
+    return this.tableVector(4, 'buffer', make(Buffer));
+  }
+}
+
+// Builtin options tables.
+
+export class Conv2DOptions extends CheckedTable {
+  get padding(): number {
+    return this.int8(0, PaddingCode.SAME);
+  }
+  get strideW(): number {
+    return this.int32(1, 0);
+  }
+  get strideH(): number {
+    return this.int32(2, 0);
+  }
+  get fusedActivation(): number {
+    return this.int8(3, 0);
+  }
+  get dilationW(): number {
+    return this.int32(4, 1);
+  }
+  get dilationH(): number {
+    return this.int32(5, 1);
+  }
+}
+
+export class DepthwiseConv2DOptions extends CheckedTable {
+  get padding(): number {
+    return this.int8(0, PaddingCode.SAME);
+  }
+  get strideW(): number {
+    return this.int32(1, 0);
+  }
+  get strideH(): number {
+    return this.int32(2, 0);
+  }
+  get depthMultiplier(): number {
+    return this.int32(3, 0);
+  }
+  get fusedActivation(): number {
+    return this.int8(4, 0);
+  }
+  get dilationW(): number {
+    return this.int32(5, 1);
+  }
+  get dilationH(): number {
+    return this.int32(6, 1);
+  }
+}
+
+export class Pool2DOptions extends CheckedTable {
+  get padding(): number {
+    return this.int8(0, PaddingCode.SAME);
+  }
+  get strideW(): number {
+    return this.int32(1, 0);
+  }
+  get strideH(): number {
+    return this.int32(2, 0);
+  }
+  get filterWidth(): number {
+    return this.int32(3, 0);
+  }
+  get filterHeight(): number {
+    return this.int32(4, 0);
+  }
+  get fusedActivation(): number {
+    return this.int8(5, 0);
+  }
+}
+
+export class FullyConnectedOptions extends CheckedTable {
+  get fusedActivation(): number {
+    return this.int8(0, 0);
+  }
+  /** 0 = DEFAULT, 1 = SHUFFLED4x16INT8. */
+  get weightsFormat(): number {
+    return this.int8(1, 0);
+  }
+  get keepNumDims(): boolean {
+    return this.bool(2, false);
+  }
+}
+
+export class AddOptions extends CheckedTable {
+  get fusedActivation(): number {
+    return this.int8(0, 0);
+  }
+}
+
+export class SoftmaxOptions extends CheckedTable {
+  get beta(): number {
+    return this.float32(0, 0);
+  }
+}
+
+export class ReshapeOptions extends CheckedTable {
+  get newShape(): number[] {
+    return this.int32Vector(0, `new_shape of ${this.what}`);
+  }
+}
+
+export class SVDFOptions extends CheckedTable {
+  get rank(): number {
+    return this.int32(0, 0);
+  }
+  get fusedActivation(): number {
+    return this.int8(1, 0);
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * TFLite tensors → graph-IR tensor types, unique node names and constant bytes.
+ */
+import { ModelFormatError, UnsupportedOperatorError } from '../../errors';
+import { DType, Quantization, TensorType, tensorBytes } from '../../ir/graph/types';
+import { Buffer as TfliteBuffer, Tensor, TensorTypeCode } from './schema';
+
+const DTYPES: ReadonlyMap<number, DType> = new Map<number, DType>([
+  [TensorTypeCode.FLOAT32, 'float32'],
+  [TensorTypeCode.INT32, 'int32'],
+  [TensorTypeCode.UINT8, 'uint8'],
+  [TensorTypeCode.INT64, 'int64'],
+  [TensorTypeCode.BOOL, 'bool'],
+  [TensorTypeCode.INT16, 'int16'],
+  [TensorTypeCode.INT8, 'int8'],
+]);
+
+function tensorTypeName(code: number): string {
+  const entry = Object.entries(TensorTypeCode).find(([, v]) => v === code);
+  return entry ? entry[0] : `type ${code}`;
+}
+
+function describe(tensor: Tensor, index: number): string {
+  return `tensor #${index} '${tensor.name}'`;
+}
+
+function quantization(tensor: Tensor, index: number, shape: readonly number[], source: string): Quantization | undefined {
+  const q = tensor.quantization;
+  if (!q) return undefined;
+  if (q.detailsType !== 0) {
+    throw new UnsupportedOperatorError(`unsupported custom quantization on ${describe(tensor, index)} in ${source}`, {
+      file: source,
+    });
+  }
+  const scale = q.scale;
+  if (scale.length === 0) return undefined;
+  const zp = q.zeroPoint.map(Number);
+  const zeroPoint = zp.length === 0 ? scale.map(() => 0) : zp;
+  if (zeroPoint.length !== scale.length) {
+    throw new ModelFormatError(
+      `${describe(tensor, index)} in ${source} has ${scale.length} scales but ${zeroPoint.length} zero points`,
+      { file: source, offset: q.pos },
+    );
+  }
+  let axis = q.quantizedDimension;
+  // Older converters copied the filter's quantized_dimension (3) onto 1-d per-channel
+  // biases (person_detect does); the only axis such a tensor has is 0.
+  if (shape.length === 1 && shape[0] === scale.length) axis = 0;
+  if (scale.length > 1 && !(axis >= 0 && axis < shape.length && shape[axis] === scale.length)) {
+    throw new ModelFormatError(
+      `${describe(tensor, index)} in ${source} has ${scale.length} per-channel scales on axis ${axis} of shape [${shape}]`,
+      { file: source, offset: q.pos },
+    );
+  }
+  return { scale, zeroPoint, axis };
+}
+
+export function tensorType(tensor: Tensor, index: number, source: string): TensorType {
+  const dtype = DTYPES.get(tensor.type);
+  if (!dtype) {
+    throw new UnsupportedOperatorError(
+      `unsupported tensor type ${tensorTypeName(tensor.type)} of ${describe(tensor, index)} in ${source}`,
+      { file: source },
+    );
+  }
+  if (tensor.hasSparsity) {
+    throw new UnsupportedOperatorError(`unsupported sparse ${describe(tensor, index)} in ${source}`, { file: source });
+  }
+  const shape = tensor.shape;
+  if (shape.some((d) => d < 0)) {
+    throw new ModelFormatError(`${describe(tensor, index)} in ${source} has negative dimension in [${shape}]`, {
+      file: source,
+      offset: tensor.pos,
+    });
+  }
+  const quant = quantization(tensor, index, shape, source);
+  return quant ? { shape, dtype, quant } : { shape, dtype };
+}
+
+/**
+ * One node name per tensor: the TFLite name when it is unique and non-empty, otherwise
+ * `<name>_<index>` / `tensor_<index>`, so graph-IR names stay unique per function.
+ */
+export function uniqueTensorNames(tensors: readonly Tensor[]): string[] {
+  const taken = new Set<string>();
+  return tensors.map((t, i) => {
+    const base = t.name === '' ? `tensor_${i}` : t.name;
+    let name = taken.has(base) ? `${base}_${i}` : base;
+    for (let k = 1; taken.has(name); k++) name = `${base}_${i}_${k}`;
+    taken.add(name);
+    return name;
+  });
+}
+
+/**
+ * The constant bytes of a tensor (a copy), or null when its buffer holds no data. Data
+ * stored after the FlatBuffer (models over 2 GB: `offset`/`size` set) is read from the file.
+ */
+export function constantData(
+  tensor: Tensor,
+  index: number,
+  type: TensorType,
+  buffers: readonly TfliteBuffer[],
+  file: Uint8Array,
+  source: string,
+): Uint8Array | null {
+  const bufferIndex = tensor.buffer;
+  if (bufferIndex === 0) return null;
+  if (bufferIndex >= buffers.length) {
+    throw new ModelFormatError(
+      `${describe(tensor, index)} in ${source} refers to buffer ${bufferIndex} of ${buffers.length}`,
+      { file: source, offset: tensor.pos },
+    );
+  }
+  const buffer = buffers[bufferIndex];
+  let data = buffer.data;
+  if ((!data || data.length === 0) && buffer.externalOffset > 1n) {
+    const start = Number(buffer.externalOffset);
+    const size = Number(buffer.externalSize);
+    if (start + size > file.length) {
+      throw new ModelFormatError(
+        `buffer ${bufferIndex} of ${source} at byte offset ${start} (${size} bytes) lies outside the ${file.length}-byte file`,
+        { file: source, offset: start },
+      );
+    }
+    data = file.subarray(start, start + size);
+  }
+  if (!data || data.length === 0) return null;
+  const expected = tensorBytes(type);
+  if (data.length !== expected) {
+    throw new ModelFormatError(
+      `${describe(tensor, index)} in ${source} has ${data.length} data bytes, its type [${type.shape}] ${type.dtype} needs ${expected}`,
+      { file: source, offset: buffer.pos },
+    );
+  }
+  return data.slice();
+}
