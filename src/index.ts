@@ -7,3 +7,4 @@ export * as tir from './ir/tir';
 export * from './usmp/types';
 export * from './lower/strategy';
 export * from './arith/fixedpoint';
+export { importTflite, loadTfliteFile } from './frontend/tflite';
