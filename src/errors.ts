@@ -51,6 +51,8 @@ export class PlanVerificationError extends UmaError {}
 export class CodegenError extends UmaError {}
 /** The reference interpreter met something it cannot run. */
 export class InterpreterError extends UmaError {}
+/** A graph-IR function that is malformed: a cycle, an unknown argument, a duplicate node name. */
+export class GraphStructureError extends UmaError {}
 
 export function isUmaError(e: unknown): e is UmaError {
   return e instanceof UmaError;
