@@ -1,0 +1,81 @@
+/**
+ * The constraint sources the pool-pinning pass merges: backend operand constraints,
+ * user pins (file or API) and pool preference. Target accessibility is not listed here:
+ * the pass derives it from the pools' `targetAccess` and the traced accesses.
+ */
+import { OperandRole } from './traceOperands';
+
+/** Which operand(s) of an operator a constraint speaks about. */
+export interface OperandSelector {
+  /** `input`, `output`, `scratch`, or `any` for every operand. */
+  readonly role: OperandRole | 'any';
+  /** Operand position within the role; absent = every operand of that role. */
+  readonly index?: number;
+}
+
+export interface OperandConstraint extends OperandSelector {
+  /** Who asked for it, for errors and explain (`backend accel`, `pins.json pin #2`). */
+  readonly source: string;
+  /** Operator name, composite name or node name; `*` matches any run of characters. */
+  readonly op: string;
+  readonly pools: readonly string[];
+}
+
+export interface TensorPin {
+  readonly source: string;
+  /** Tensor or buffer name; `*` wildcards allowed. */
+  readonly tensor: string;
+  readonly pools: readonly string[];
+}
+
+export interface PinningConstraints {
+  readonly operands: readonly OperandConstraint[];
+  readonly tensors: readonly TensorPin[];
+  /**
+   * Preferred pool order per target (a backend's stated preference); buffers touched only
+   * by that target list their candidates in this order, others use the user's pool order.
+   */
+  readonly preference?: Readonly<Record<string, readonly string[]>>;
+  /** Global preference overriding the user's pool order (from a pins file). */
+  readonly poolOrder?: readonly string[];
+}
+
+export const NO_CONSTRAINTS: PinningConstraints = { operands: [], tensors: [] };
+
+export function mergeConstraints(...sets: readonly PinningConstraints[]): PinningConstraints {
+  const preference: Record<string, readonly string[]> = {};
+  let poolOrder: readonly string[] | undefined;
+  for (const s of sets) {
+    Object.assign(preference, s.preference ?? {});
+    if (s.poolOrder) poolOrder = s.poolOrder;
+  }
+  return {
+    operands: sets.flatMap((s) => s.operands),
+    tensors: sets.flatMap((s) => s.tensors),
+    preference,
+    ...(poolOrder ? { poolOrder } : {}),
+  };
+}
+
+/** Glob with `*` only, anchored at both ends. */
+export function globMatches(pattern: string, name: string): boolean {
+  const re = new RegExp('^' + pattern.split('*').map(escapeRegExp).join('.*') + '$');
+  return re.test(name);
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Parses `input`, `output:0`, `scratch`, `any` as written in pins files. */
+export function parseOperandSelector(text: string): OperandSelector | undefined {
+  const m = /^(input|output|scratch|any)(?::(\d+))?$/.exec(text);
+  if (!m) return undefined;
+  const role = m[1] as OperandSelector['role'];
+  return m[2] === undefined ? { role } : { role, index: Number(m[2]) };
+}
+
+export function describeSelector(s: OperandSelector): string {
+  if (s.role === 'any') return 'every operand';
+  return s.index === undefined ? `every ${s.role}` : `${s.role} ${s.index}`;
+}

@@ -1,0 +1,241 @@
+/**
+ * Intersects every constraint that applies to a buffer and keeps the reasons, so that
+ * both the annotation pass and `explain-pools` tell the same story, and an empty
+ * intersection becomes an error that names the buffer, each constraint and its pools.
+ */
+import { PoolConstraintError } from '../../src/errors';
+import { PoolInfo } from '../../src/usmp/types';
+import { OperatorRecord } from '../../src/ir/tir/operators';
+import { describeSelector, globMatches, OperandConstraint, PinningConstraints } from './constraints';
+import { OperandRole, OperandTrace, OperandUse, TracedBuffer } from './traceOperands';
+
+/** One constraint applied to one buffer: which pools it allowed. */
+export interface ConstraintStep {
+  readonly kind: 'pool-kind' | 'target-access' | 'operand' | 'pin';
+  readonly description: string;
+  readonly allowed: readonly string[];
+  /** Operator the constraint came through, for fix suggestions. */
+  readonly operator?: OperatorRecord;
+  readonly role?: OperandRole;
+  readonly target?: string;
+}
+
+export interface BufferDecision {
+  readonly buffer: TracedBuffer;
+  readonly steps: readonly ConstraintStep[];
+  /** Surviving pools in preference order. */
+  readonly candidates: readonly string[];
+  /** For each pool removed: the first step that removed it. */
+  readonly removedBy: ReadonlyMap<string, ConstraintStep>;
+  readonly targets: readonly string[];
+}
+
+export interface PinningSolution {
+  readonly decisions: readonly BufferDecision[];
+  /** Buffers owned by the application (I/O not in the workspace): not planned, only reported. */
+  readonly external: readonly TracedBuffer[];
+}
+
+function operatorMatches(pattern: string, r: OperatorRecord): boolean {
+  return [r.op, r.name, ...(r.composite ? [r.composite] : [])].some((n) => globMatches(pattern, n));
+}
+
+function selectorMatches(c: OperandConstraint, use: OperandUse): boolean {
+  if (c.role !== 'any' && c.role !== use.role) return false;
+  return c.index === undefined || c.index === use.index;
+}
+
+function describeOperator(r: OperatorRecord): string {
+  const shown = r.composite ?? r.op;
+  return shown === r.name ? `'${shown}'` : `${shown} '${r.name}'`;
+}
+
+function poolsOfKind(pools: readonly PoolInfo[], origin: TracedBuffer['origin']): PoolInfo[] {
+  if (origin !== 'constant') return pools.filter((p) => p.kind === 'workspace');
+  const constants = pools.filter((p) => p.kind === 'constant');
+  // Without constant pools, weights are planned in the workspace pools (TVM does the same).
+  return constants.length > 0 ? constants : pools.filter((p) => p.kind === 'workspace');
+}
+
+export function solvePoolPinning(
+  trace: OperandTrace,
+  pools: readonly PoolInfo[],
+  constraints: PinningConstraints,
+): PinningSolution {
+  validatePoolNames(pools, constraints);
+  const decisions: BufferDecision[] = [];
+  const external: TracedBuffer[] = [];
+  const tensorPinHits = new Set<number>();
+  const operandHits = new Set<number>();
+
+  for (const buffer of trace.buffers) {
+    const accesses = trace.accesses.filter((a) => a.buffer.key === buffer.key);
+    const uses = trace.operands.filter((u) => u.buffer.key === buffer.key);
+    if (buffer.origin === 'io') {
+      external.push(buffer);
+      // Pins on application-owned I/O cannot be honoured; count them as matched so the
+      // user gets the dedicated error below rather than "matches nothing".
+      for (const p of constraints.tensors) {
+        if (globMatches(p.tensor, buffer.name) || (buffer.tensor !== undefined && globMatches(p.tensor, buffer.tensor))) {
+          throw new PoolConstraintError(
+            `${p.source}: tensor '${buffer.name}' is a model input/output owned by the application; ` +
+              `it can be pinned to a pool only when I/O is planned in the workspace (--io-in-workspace)`,
+            { buffer: buffer.name },
+          );
+        }
+      }
+      continue;
+    }
+
+    const kindPools = poolsOfKind(pools, buffer.origin);
+    const steps: ConstraintStep[] = [
+      {
+        kind: 'pool-kind',
+        description: `${buffer.origin === 'constant' ? 'constant' : 'workspace'} pools`,
+        allowed: kindPools.map((p) => p.name),
+      },
+    ];
+    const targets = [...new Set(accesses.map((a) => a.target))];
+    for (const a of accesses) {
+      // A function that only reads a buffer may use a read-only pool; one that writes it, or
+      // whose operands are unknown, needs read-write access.
+      const funcUses = uses.filter((u) => u.func === a.func);
+      const readOnly = funcUses.length > 0 && funcUses.every((u) => u.role === 'input') && buffer.func !== a.func;
+      const mode = readOnly || buffer.origin === 'constant' ? 'reads' : 'writes';
+      steps.push({
+        kind: 'target-access',
+        description: `${mode === 'reads' ? 'read' : 'written'} by ${a.func} (target ${a.target})`,
+        allowed: kindPools
+          .filter((p) => {
+            const access = p.targetAccess[a.target];
+            return access === 'rw' || (access === 'ro' && mode === 'reads');
+          })
+          .map((p) => p.name),
+        target: a.target,
+      });
+    }
+    constraints.operands.forEach((c, ci) => {
+      for (const use of uses) {
+        if (!operatorMatches(c.op, use.operator) || !selectorMatches(c, use)) continue;
+        operandHits.add(ci);
+        steps.push({
+          kind: 'operand',
+          description: `${c.source}: ${describeSelector({ role: use.role, index: use.index })} of ${describeOperator(use.operator)} must be in {${c.pools.join(', ')}}`,
+          allowed: c.pools,
+          operator: use.operator,
+          role: use.role,
+          target: use.target,
+        });
+      }
+    });
+    constraints.tensors.forEach((p, pi) => {
+      const hit = globMatches(p.tensor, buffer.name) || (buffer.tensor !== undefined && globMatches(p.tensor, buffer.tensor));
+      if (!hit) return;
+      tensorPinHits.add(pi);
+      steps.push({
+        kind: 'pin',
+        description: `${p.source}: tensor '${buffer.tensor ?? buffer.name}' pinned to {${p.pools.join(', ')}}`,
+        allowed: p.pools,
+      });
+    });
+
+    let alive = new Set(steps[0].allowed);
+    const removedBy = new Map<string, ConstraintStep>();
+    for (const step of steps.slice(1)) {
+      const next = new Set([...alive].filter((n) => step.allowed.includes(n)));
+      for (const n of alive) if (!next.has(n)) removedBy.set(n, step);
+      alive = next;
+    }
+    for (const p of pools) if (!steps[0].allowed.includes(p.name)) removedBy.set(p.name, steps[0]);
+
+    if (alive.size === 0) throw unsatisfiable(buffer, steps, pools);
+    const order = preferenceOrder(pools, constraints, targets);
+    const candidates = order.filter((n) => alive.has(n));
+    decisions.push({ buffer, steps, candidates, removedBy, targets });
+  }
+
+  constraints.tensors.forEach((p, i) => {
+    if (!tensorPinHits.has(i)) {
+      throw new PoolConstraintError(`${p.source}: tensor pin '${p.tensor}' matches no buffer of the program`, {
+        buffer: p.tensor,
+      });
+    }
+  });
+  constraints.operands.forEach((c, i) => {
+    if (!operandHits.has(i) && c.source.startsWith('pins')) {
+      throw new PoolConstraintError(
+        `${c.source}: operator pin '${c.op}' (${describeSelector(c)}) matches no operand of the program`,
+        { op: c.op },
+      );
+    }
+  });
+  return { decisions, external };
+}
+
+function validatePoolNames(pools: readonly PoolInfo[], constraints: PinningConstraints): void {
+  const known = new Set(pools.map((p) => p.name));
+  const check = (source: string, names: readonly string[]): void => {
+    for (const n of names) {
+      if (!known.has(n)) {
+        throw new PoolConstraintError(
+          `${source}: unknown pool '${n}'; pools are: ${[...known].join(', ') || '(none)'}`,
+          { pool: n },
+        );
+      }
+    }
+  };
+  for (const c of constraints.operands) check(c.source, c.pools);
+  for (const p of constraints.tensors) check(p.source, p.pools);
+  if (constraints.poolOrder) check('pool preference', constraints.poolOrder);
+  for (const [t, order] of Object.entries(constraints.preference ?? {})) check(`pool preference of ${t}`, order);
+}
+
+function preferenceOrder(
+  pools: readonly PoolInfo[],
+  constraints: PinningConstraints,
+  targets: readonly string[],
+): string[] {
+  const userOrder = pools.map((p) => p.name);
+  const head: string[] = [];
+  if (targets.length === 1) head.push(...(constraints.preference?.[targets[0]] ?? []));
+  head.push(...(constraints.poolOrder ?? []));
+  return [...new Set([...head, ...userOrder])];
+}
+
+function unsatisfiable(buffer: TracedBuffer, steps: readonly ConstraintStep[], pools: readonly PoolInfo[]): PoolConstraintError {
+  const size = buffer.sizeBytes !== undefined ? `${buffer.sizeBytes} bytes, ` : '';
+  const lines = [
+    `no memory pool satisfies every constraint on buffer '${buffer.name}' (${size}allocated in ${buffer.func}${buffer.tensor ? `, tensor '${buffer.tensor}'` : ''}):`,
+    ...steps.map((s) => `  - ${s.description}: allows {${s.allowed.join(', ')}}`),
+  ];
+  lines.push(`  fix: ${suggestFix(steps, pools)}`);
+  return new PoolConstraintError(lines.join('\n'), { buffer: buffer.name, func: buffer.func });
+}
+
+/** Picks the first pair of disjoint steps and suggests what would reconcile them. */
+export function suggestFix(steps: readonly ConstraintStep[], pools: readonly PoolInfo[]): string {
+  for (let i = 0; i < steps.length; i++) {
+    for (let j = i + 1; j < steps.length; j++) {
+      const a = steps[i];
+      const b = steps[j];
+      if (a.allowed.some((n) => b.allowed.includes(n))) continue;
+      const access = [a, b].find((s) => s.kind === 'target-access');
+      const other = access === a ? b : a;
+      if (access && access.target && other.kind !== 'pool-kind') {
+        return `give target '${access.target}' access to ${other.allowed.map((n) => `'${n}'`).join(' or ')} (pools config), or change the constraint "${other.description}"`;
+      }
+      if (a.operator && b.operator && a.operator.name !== b.operator.name) {
+        // Name the producer first: the copy goes on the edge from the writer to the reader.
+        const [producer, consumer] = b.role === 'output' ? [b, a] : [a, b];
+        return `insert a copy operator between ${describeOperator(producer.operator!)} and ${describeOperator(consumer.operator!)} (copying from '${producer.allowed[0]}' into '${consumer.allowed[0]}'), or relax one of the two constraints`;
+      }
+      if (a.kind === 'pool-kind' || b.kind === 'pool-kind') {
+        const wanted = (a.kind === 'pool-kind' ? b : a).allowed;
+        const wrongKind = pools.filter((p) => wanted.includes(p.name)).map((p) => `'${p.name}' is a ${p.kind} pool`);
+        return `pin this buffer to a pool of the right kind (${wrongKind.join(', ') || 'see the pools config'})`;
+      }
+      return `remove one of the contradictory constraints ("${a.description}" / "${b.description}")`;
+    }
+  }
+  return 'relax one of the constraints above: together they exclude every pool';
+}

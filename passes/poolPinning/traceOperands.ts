@@ -1,0 +1,213 @@
+/**
+ * Follows every buffer of a lowered module through its call sites: main's allocates and
+ * constants, the model I/O, and every Allocate inside called PrimFuncs, with callee params
+ * aliased to the caller's buffers. The result says, for each buffer, which functions (and so
+ * which targets) touch it and as which operand of which operator.
+ *
+ * A buffer is identified by the statement that allocates it, not by call, because the
+ * `candidate_memory_pools` annotation lives on that statement: a function called twice
+ * contributes the constraints of both calls to its internal allocates.
+ */
+import { Allocate, AllocateConst, Expr, MAIN_PRIM_FUNC, PrimFunc, Stmt, TirModule, Var } from '../../src/ir/tir/nodes';
+import { OperatorRecord, readOperatorRecords } from '../../src/ir/tir/operators';
+import { StmtExprVisitor } from '../../src/ir/tir/visitor';
+import { HOST_TARGET } from '../../src/lower/strategy';
+
+export type BufferOrigin = 'allocate' | 'constant' | 'io';
+
+export interface TracedBuffer {
+  /** Stable key: `<func>/<var id>`. */
+  readonly key: string;
+  readonly name: string;
+  /** Function whose statement allocates it (main for I/O params). */
+  readonly func: string;
+  readonly origin: BufferOrigin;
+  readonly varId: number;
+  readonly sizeBytes?: number;
+  /** Graph tensor this buffer holds, when lowering recorded it (`uma.tensor`). */
+  readonly tensor?: string;
+}
+
+export type OperandRole = 'input' | 'output' | 'scratch';
+
+export interface OperandUse {
+  readonly buffer: TracedBuffer;
+  readonly func: string;
+  readonly target: string;
+  readonly operator: OperatorRecord;
+  readonly role: OperandRole;
+  readonly index: number;
+}
+
+export interface TargetAccess {
+  readonly buffer: TracedBuffer;
+  readonly func: string;
+  readonly target: string;
+}
+
+export interface OperandTrace {
+  readonly buffers: readonly TracedBuffer[];
+  readonly accesses: readonly TargetAccess[];
+  readonly operands: readonly OperandUse[];
+}
+
+const DTYPE_SIZE: Record<string, number> = {
+  int8: 1,
+  uint8: 1,
+  bool: 1,
+  int16: 2,
+  int32: 4,
+  float32: 4,
+  int64: 8,
+  handle: 8,
+};
+
+function staticBytes(s: Allocate | AllocateConst): number | undefined {
+  let n = DTYPE_SIZE[s.dtype] ?? 1;
+  for (const e of s.extents) {
+    if (e.kind !== 'IntImm') return undefined;
+    n *= e.value;
+  }
+  return n;
+}
+
+function calleeName(e: Expr): string | undefined {
+  if (e.kind !== 'Call') return undefined;
+  if (e.op !== 'tir.call_extern' && e.op !== 'tir.tvm_call_cpacked') return undefined;
+  const first = e.args[0];
+  return first && first.kind === 'StringImm' ? first.value : undefined;
+}
+
+/** The allocates a function owns and the var ids its body reads or writes through. */
+function scanFunction(f: PrimFunc): {
+  allocs: (Allocate | AllocateConst)[];
+  used: Set<number>;
+  calls: { callee: string; args: readonly Expr[] }[];
+} {
+  const allocs: (Allocate | AllocateConst)[] = [];
+  const used = new Set<number>();
+  const calls: { callee: string; args: readonly Expr[] }[] = [];
+  class Scanner extends StmtExprVisitor {
+    override visitStmt(s: Stmt): void {
+      if (s.kind === 'Allocate' || s.kind === 'AllocateConst') {
+        allocs.push(s);
+        // The binding site itself is not a use.
+        this.visitStmt(s.body);
+        return;
+      }
+      super.visitStmt(s);
+    }
+    override visitVar(v: Var): void {
+      used.add(v.id);
+    }
+    override visitExpr(e: Expr): void {
+      const callee = calleeName(e);
+      if (callee !== undefined) calls.push({ callee, args: (e as { args: readonly Expr[] }).args.slice(1) });
+      super.visitExpr(e);
+    }
+  }
+  new Scanner().visitStmt(f.body);
+  return { allocs, used, calls };
+}
+
+function isPlannable(s: Allocate | AllocateConst): boolean {
+  return s.kind === 'AllocateConst' || s.storageScope === 'global';
+}
+
+export function traceOperands(module: TirModule): OperandTrace {
+  const main = module.functions.get(MAIN_PRIM_FUNC);
+  if (!main) return { buffers: [], accesses: [], operands: [] };
+
+  const buffers = new Map<string, TracedBuffer>();
+  const accesses = new Map<string, TargetAccess>();
+  const operands: OperandUse[] = [];
+  const scans = new Map<string, ReturnType<typeof scanFunction>>();
+  const scanOf = (name: string, f: PrimFunc): ReturnType<typeof scanFunction> => {
+    let s = scans.get(name);
+    if (!s) {
+      s = scanFunction(f);
+      scans.set(name, s);
+    }
+    return s;
+  };
+
+  const ownBuffer = (func: string, s: Allocate | AllocateConst): TracedBuffer => {
+    const key = `${func}/${s.bufferVar.id}`;
+    let b = buffers.get(key);
+    if (!b) {
+      const tensor = s.annotations['uma.tensor'];
+      b = {
+        key,
+        name: s.bufferVar.name,
+        func,
+        origin: s.kind === 'AllocateConst' ? 'constant' : 'allocate',
+        varId: s.bufferVar.id,
+        sizeBytes: staticBytes(s),
+        ...(typeof tensor === 'string' ? { tensor } : {}),
+      };
+      buffers.set(key, b);
+    }
+    return b;
+  };
+
+  for (const p of main.params) {
+    const key = `${MAIN_PRIM_FUNC}/${p.id}`;
+    buffers.set(key, { key, name: p.name, func: MAIN_PRIM_FUNC, origin: 'io', varId: p.id });
+  }
+
+  // Depth guard: a call cycle between PrimFuncs is a malformed module, not a reason to hang.
+  const visit = (name: string, env: ReadonlyMap<number, TracedBuffer>, depth: number): void => {
+    const f = module.functions.get(name);
+    if (!f || depth > 64) return;
+    const target = name === MAIN_PRIM_FUNC ? HOST_TARGET : (f.attrs.target ?? HOST_TARGET);
+    const scan = scanOf(name, f);
+    const scope = new Map(env);
+    for (const s of scan.allocs) if (isPlannable(s)) scope.set(s.bufferVar.id, ownBuffer(name, s));
+
+    // Main only passes pointers around; the functions it calls are what touch the data.
+    if (name !== MAIN_PRIM_FUNC) {
+      for (const [varId, buffer] of scope) {
+        if (!scan.used.has(varId)) continue;
+        accesses.set(`${buffer.key}|${name}`, { buffer, func: name, target });
+      }
+    }
+
+    const byName = new Map<string, TracedBuffer>();
+    for (const p of f.params) {
+      const b = scope.get(p.id);
+      if (b) byName.set(p.name, b);
+    }
+    for (const s of scan.allocs) {
+      const b = scope.get(s.bufferVar.id);
+      if (b) byName.set(s.bufferVar.name, b);
+    }
+    for (const record of readOperatorRecords(f)) {
+      const add = (role: OperandRole, names: readonly string[]): void => {
+        names.forEach((n, index) => {
+          const buffer = byName.get(n);
+          if (buffer) operands.push({ buffer, func: name, target: record.target, operator: record, role, index });
+        });
+      };
+      add('input', record.inputs);
+      add('output', record.outputs);
+      add('scratch', record.scratch);
+    }
+
+    for (const c of scan.calls) {
+      const callee = module.functions.get(c.callee);
+      if (!callee) continue;
+      const calleeEnv = new Map<number, TracedBuffer>();
+      callee.params.forEach((p, i) => {
+        const a = c.args[i];
+        if (a && a.kind === 'Var') {
+          const b = scope.get(a.id);
+          if (b) calleeEnv.set(p.id, b);
+        }
+      });
+      visit(c.callee, calleeEnv, depth + 1);
+    }
+  };
+  visit(MAIN_PRIM_FUNC, new Map(), 0);
+
+  return { buffers: [...buffers.values()], accesses: [...accesses.values()], operands };
+}

@@ -1,0 +1,40 @@
+/**
+ * Which graph operators a PrimFunc runs, and which of its buffer vars each one reads,
+ * writes or uses as scratch. Lowering records this as the PrimFunc attribute
+ * `uma.operators` (a JSON string, so it survives printing, JSON round trips and passes
+ * like any other attribute) so whole-program passes such as pool pinning can apply
+ * per-operand constraints after lowering without a side channel.
+ */
+import { PrimFunc } from './nodes';
+
+export const ATTR_OPERATORS = 'uma.operators';
+
+export interface OperatorRecord {
+  /** Graph node name (the output tensor name for imported models). */
+  readonly name: string;
+  /** Primitive op (`conv2d`) or the composite it was matched as (`accel.accel_conv2d`). */
+  readonly op: string;
+  readonly composite?: string;
+  readonly target: string;
+  /** Buffer var names (params or allocates of this PrimFunc), by operand position. */
+  readonly inputs: readonly string[];
+  readonly outputs: readonly string[];
+  readonly scratch: readonly string[];
+}
+
+export function readOperatorRecords(f: PrimFunc): OperatorRecord[] {
+  const raw = f.attrs[ATTR_OPERATORS];
+  if (typeof raw !== 'string') return [];
+  return JSON.parse(raw) as OperatorRecord[];
+}
+
+export function withOperatorRecords(f: PrimFunc, records: readonly OperatorRecord[]): PrimFunc {
+  return { ...f, attrs: { ...f.attrs, [ATTR_OPERATORS]: JSON.stringify(records) } };
+}
+
+/** Names an operator answers to in constraints and pins: its op, its composite and its node name. */
+export function operatorAliases(r: OperatorRecord): string[] {
+  const names = [r.op, r.name];
+  if (r.composite) names.push(r.composite);
+  return names;
+}

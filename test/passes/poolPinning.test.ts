@@ -1,0 +1,130 @@
+import { PoolConstraintError } from '../../src/errors';
+import { Allocate, AllocateConst, ANN_CANDIDATE_POOLS, MAIN_PRIM_FUNC, Stmt, TirModule } from '../../src/ir/tir/nodes';
+import { postOrderVisit } from '../../src/ir/tir/visitor';
+import { PinningConstraints, NO_CONSTRAINTS } from '../../passes/poolPinning/constraints';
+import { explainPools, formatExplanation } from '../../passes/poolPinning/explain';
+import { runPoolPinning } from '../../passes/poolPinning/pass';
+import { parsePins } from '../../passes/poolPinning/pinsFile';
+import { pool, seedModule, SEED_POOLS } from './seedModule';
+
+const ACCEL_CONSTRAINTS: PinningConstraints = {
+  operands: [
+    { source: 'backend accel', op: 'accel.accel_input_fetcher', role: 'input', pools: ['l2_mem'] },
+    { source: 'backend accel', op: 'accel.accel_input_fetcher', role: 'output', pools: ['act_mem'] },
+    { source: 'backend accel', op: 'accel.accel_conv2d', role: 'input', index: 0, pools: ['act_mem'] },
+    { source: 'backend accel', op: 'accel.accel_conv2d', role: 'output', pools: ['act_mem'] },
+  ],
+  tensors: [],
+};
+
+function candidates(m: TirModule): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, f] of m.functions) {
+    postOrderVisit(f.body, (n) => {
+      if (n.kind === 'Allocate' || n.kind === 'AllocateConst') {
+        const s = n as Allocate | AllocateConst;
+        out[`${name === MAIN_PRIM_FUNC ? 'main' : name}/${s.bufferVar.name}`] = s.annotations[ANN_CANDIDATE_POOLS];
+      }
+    });
+  }
+  return out;
+}
+
+describe('pool pinning on the seed network', () => {
+  it('pins the fetcher input to l2_mem and every accelerator operand to act_mem, main included', () => {
+    const { module } = runPoolPinning(seedModule(), SEED_POOLS, ACCEL_CONSTRAINTS);
+    expect(candidates(module)).toEqual({
+      'main/constant_0': ['wei_mem'],
+      'main/sid_1': ['l2_mem'],
+      'main/sid_3': ['act_mem'],
+      'tvmgen_default_accel_main_0/input_fetcher': ['act_mem'],
+    });
+  });
+
+  it('without operand constraints, target access alone keeps accel outputs out of CPU-only pools', () => {
+    const { module } = runPoolPinning(seedModule(), SEED_POOLS, NO_CONSTRAINTS);
+    const c = candidates(module);
+    // sid_3 is written by the accelerator: l2_mem is read-only for it.
+    expect(c['main/sid_3']).toEqual(['act_mem']);
+    // sid_1 is only read by the accelerator, so both pools remain, in the user's order.
+    expect(c['main/sid_1']).toEqual(['l2_mem', 'act_mem']);
+  });
+
+  it('orders candidates by the pins file preference', () => {
+    const pins = parsePins(JSON.stringify({ poolPreference: ['act_mem'] }), 'p.json');
+    const { module } = runPoolPinning(seedModule(), SEED_POOLS, pins);
+    expect(candidates(module)['main/sid_1']).toEqual(['act_mem', 'l2_mem']);
+  });
+
+  it('reports an unsatisfiable constraint with the buffer, each constraint, its pools and a fix', () => {
+    const pools = [pool('l2_mem', { c: 'rw' }), pool('act_mem', { c: 'rw', accel: 'rw' }), SEED_POOLS[2]];
+    let err: unknown;
+    try {
+      runPoolPinning(seedModule(), pools, ACCEL_CONSTRAINTS);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(PoolConstraintError);
+    const msg = (err as Error).message;
+    expect(msg).toContain("no memory pool satisfies every constraint on buffer 'sid_1' (256 bytes, allocated in __tvm_main__, tensor 'transposed')");
+    expect(msg).toContain('read by tvmgen_default_accel_main_0 (target accel): allows {act_mem}');
+    expect(msg).toContain("backend accel: input 0 of accel.accel_input_fetcher 'fetch' must be in {l2_mem}: allows {l2_mem}");
+    expect(msg).toContain("fix: give target 'accel' access to 'l2_mem'");
+  });
+
+  it('suggests a copy operator when two operators disagree on one buffer', () => {
+    const constraints: PinningConstraints = {
+      operands: [
+        ...ACCEL_CONSTRAINTS.operands,
+        { source: 'backend accel', op: 'layout_transform', role: 'output', pools: ['act_mem'] },
+      ],
+      tensors: [],
+    };
+    expect(() => runPoolPinning(seedModule(), SEED_POOLS, constraints)).toThrow(
+      /fix: insert a copy operator between 'layout_transform' and accel.accel_input_fetcher 'fetch'/,
+    );
+  });
+
+  it('rejects contradictory user pins, unknown pools and pins that match nothing', () => {
+    const contradictory = parsePins(
+      JSON.stringify({ pins: [{ tensor: 'conv_out', pools: ['act_mem'] }, { operator: 'strided_slice', operand: 'input:0', pools: ['l2_mem'] }] }),
+      'pins.json',
+    );
+    expect(() => runPoolPinning(seedModule(), SEED_POOLS, contradictory)).toThrow(
+      /buffer 'sid_3'[\s\S]*pins pins.json #0: tensor 'conv_out' pinned to \{act_mem\}[\s\S]*pins pins.json #1: input 0 of 'strided_slice' must be in \{l2_mem\}/,
+    );
+    const unknown = parsePins(JSON.stringify({ pins: [{ tensor: 'conv_out', pools: ['sram'] }] }), 'pins.json');
+    expect(() => runPoolPinning(seedModule(), SEED_POOLS, unknown)).toThrow(
+      "pins pins.json #0: unknown pool 'sram'; pools are: l2_mem, act_mem, wei_mem",
+    );
+    const nothing = parsePins(JSON.stringify({ pins: [{ tensor: 'no_such_tensor', pools: ['act_mem'] }] }), 'pins.json');
+    expect(() => runPoolPinning(seedModule(), SEED_POOLS, nothing)).toThrow(/matches no buffer/);
+  });
+
+  it('rejects a pin to a pool the accessing target cannot reach', () => {
+    const pins = parsePins(JSON.stringify({ pins: [{ tensor: 'conv_out', pools: ['l2_mem'] }] }), 'pins.json');
+    expect(() => runPoolPinning(seedModule(), SEED_POOLS, pins)).toThrow(
+      /written by tvmgen_default_accel_main_0 \(target accel\): allows \{act_mem\}[\s\S]*fix: give target 'accel' access to 'l2_mem'/,
+    );
+  });
+
+  it('points at the JSON path of a broken pins file', () => {
+    expect(() => parsePins(JSON.stringify({ pins: [{ tensor: 'x', pools: [] }] }), 'pins.json')).toThrow(/pins.json: \/pins\/0/);
+    expect(() => parsePins('{"pins": [', 'pins.json')).toThrow(/pins.json: not valid JSON/);
+    expect(() => parsePins(JSON.stringify({ pinz: [] }), 'pins.json')).toThrow('pins.json: /pinz: is not an allowed property');
+  });
+
+  it('explains which constraint removed each pool', () => {
+    const { solution } = runPoolPinning(seedModule(), SEED_POOLS, ACCEL_CONSTRAINTS);
+    const rows = explainPools(solution, SEED_POOLS);
+    const sid3 = rows.find((r) => r.buffer === 'sid_3')!;
+    expect(sid3.candidates).toEqual(['act_mem']);
+    expect(sid3.removed).toEqual([
+      { pool: 'l2_mem', by: 'written by tvmgen_default_accel_main_0 (target accel)' },
+      { pool: 'wei_mem', by: 'workspace pools' },
+    ]);
+    const text = formatExplanation(rows, solution.external.map((b) => b.name));
+    expect(text).toContain('__tvm_main__/sid_3 (tensor conv_out) 256 B: used by accel, c');
+    expect(text).toContain('data: model I/O owned by the application (not planned)');
+  });
+});
