@@ -48,6 +48,9 @@ export interface BufferInfo {
   readonly kind: PoolKind;
   /** Inclusive [first, last] statement index of the liveness interval, when known. */
   readonly liveRange?: readonly [number, number];
+  /** PrimFunc whose statement allocates it, and that function's target (for reports). */
+  readonly func?: string;
+  readonly target?: string;
 }
 
 export interface PoolAllocation {
