@@ -1,0 +1,326 @@
+/**
+ * Shape and dtype inference for every operator of `ops.ts`, and a checker that an
+ * imported (or transformed) function's declared types agree with it.
+ *
+ * Quantization parameters are data of the model, not something to infer, so the inferred
+ * type carries none and the checker compares shape and dtype only. Two ops cannot infer
+ * everything from their inputs and take the rest from the call's declared type:
+ * `reshape` (its new shape; `attrs.newshape` is used when present), `quantize`
+ * (its output dtype) and `softmax` (int8 input may produce int8 or int16).
+ */
+import { TypeInferenceError } from '../../errors';
+import { isKnownOp, OPS } from './ops';
+import { Attrs, CallNode, DType, GraphFunction, IRModule, TensorType, tensorElements } from './types';
+import { nodeByName } from './graph';
+
+function fmt(t: TensorType): string {
+  return `[${t.shape.join(', ')}] ${t.dtype}`;
+}
+
+function fail(op: string, problem: string, argTypes: readonly TensorType[]): never {
+  const shapes = argTypes.map(fmt).join(', ');
+  throw new TypeInferenceError(`${op}: ${problem} (arguments: ${shapes})`, { op });
+}
+
+function pair(op: string, attrs: Attrs, name: string, fallback?: [number, number]): [number, number] {
+  const v = attrs[name] ?? fallback;
+  if (!Array.isArray(v) || v.length !== 2 || v.some((x) => typeof x !== 'number' || !Number.isInteger(x) || x < 1)) {
+    throw new TypeInferenceError(`${op}: attribute ${name} must be two positive integers, got ${JSON.stringify(v)}`, { op });
+  }
+  return [v[0] as number, v[1] as number];
+}
+
+function padding(op: string, attrs: Attrs): [number, number, number, number] {
+  const v = attrs.padding;
+  if (!Array.isArray(v) || v.length !== 4 || v.some((x) => typeof x !== 'number' || !Number.isInteger(x) || x < 0)) {
+    throw new TypeInferenceError(`${op}: attribute padding must be [top, left, bottom, right], got ${JSON.stringify(v)}`, {
+      op,
+    });
+  }
+  return v as unknown as [number, number, number, number];
+}
+
+function rank(op: string, role: string, t: TensorType, r: number, args: readonly TensorType[]): void {
+  if (t.shape.length !== r) fail(op, `${role} must be ${r}-d, got [${t.shape.join(', ')}]`, args);
+}
+
+function arity(op: string, args: readonly TensorType[]): void {
+  const roles = OPS[op].args;
+  const required = roles.filter((r) => !r.endsWith('?')).length;
+  if (args.length < required || args.length > roles.length) {
+    fail(op, `takes ${required === roles.length ? required : `${required}-${roles.length}`} arguments, got ${args.length}`, args);
+  }
+}
+
+const QUANTIZED_WEIGHTS: readonly DType[] = ['int8', 'uint8'];
+const QUANTIZED_BIAS: readonly DType[] = ['int32', 'int64'];
+
+/**
+ * Weight/bias dtypes must fit the input: float input with float32 or int8 weights (TFLite's
+ * hybrid, weights-only quantization, e.g. kws_ref_model_float32) and a float32 bias, or
+ * quantized input with integer weights and a wide integer bias.
+ */
+function checkWeightDtypes(op: string, args: readonly TensorType[]): void {
+  const [input, weight, bias] = args;
+  const float = input.dtype === 'float32';
+  const weightOk = float ? weight.dtype === 'float32' || weight.dtype === 'int8' : QUANTIZED_WEIGHTS.includes(weight.dtype);
+  if (!weightOk) {
+    fail(op, `weight dtype ${weight.dtype} does not fit input dtype ${input.dtype}`, args);
+  }
+  if (bias && (float ? bias.dtype !== 'float32' : !QUANTIZED_BIAS.includes(bias.dtype))) {
+    fail(op, `bias dtype ${bias.dtype} does not fit input dtype ${input.dtype}`, args);
+  }
+}
+
+function checkBias(op: string, args: readonly TensorType[], channels: number): void {
+  const bias = args[2];
+  if (bias && tensorElements(bias) !== channels) {
+    fail(op, `bias has ${tensorElements(bias)} elements, expected ${channels} (one per output channel)`, args);
+  }
+}
+
+/** Output extent of a window op along one axis with explicit padding. */
+function windowOut(op: string, args: readonly TensorType[], input: number, before: number, after: number, filter: number, stride: number, dilation: number): number {
+  const effective = (filter - 1) * dilation + 1;
+  const span = input + before + after - effective;
+  if (span < 0) fail(op, `window ${effective} is larger than the padded input ${input + before + after}`, args);
+  return Math.floor(span / stride) + 1;
+}
+
+function spatialOut(op: string, attrs: Attrs, args: readonly TensorType[], kh: number, kw: number, dilation: [number, number]): [number, number] {
+  const [, h, w] = args[0].shape;
+  const strides = pair(op, attrs, 'strides');
+  const [top, left, bottom, right] = padding(op, attrs);
+  return [
+    windowOut(op, args, h, top, bottom, kh, strides[0], dilation[0]),
+    windowOut(op, args, w, left, right, kw, strides[1], dilation[1]),
+  ];
+}
+
+function conv2d(attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const [input, weight] = args;
+  rank('conv2d', 'input', input, 4, args);
+  rank('conv2d', 'weight (OHWI)', weight, 4, args);
+  const [n, , , c] = input.shape;
+  const [o, kh, kw, i] = weight.shape;
+  if (i !== c) fail('conv2d', `input has ${c} channels but the weight expects ${i}`, args);
+  checkWeightDtypes('conv2d', args);
+  checkBias('conv2d', args, o);
+  const [oh, ow] = spatialOut('conv2d', attrs, args, kh, kw, pair('conv2d', attrs, 'dilation', [1, 1]));
+  return { shape: [n, oh, ow, o], dtype: input.dtype };
+}
+
+function depthwiseConv2d(attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const op = 'depthwise_conv2d';
+  const [input, weight] = args;
+  rank(op, 'input', input, 4, args);
+  rank(op, 'weight (1HWC)', weight, 4, args);
+  const [n, , , c] = input.shape;
+  const [one, kh, kw, oc] = weight.shape;
+  const multiplier = attrs.depth_multiplier ?? 1;
+  if (one !== 1) fail(op, `weight must have a leading 1, got ${one}`, args);
+  if (typeof multiplier !== 'number' || oc !== c * multiplier) {
+    fail(op, `weight has ${oc} channels, expected input channels ${c} x depth_multiplier ${multiplier}`, args);
+  }
+  checkWeightDtypes(op, args);
+  checkBias(op, args, oc);
+  const [oh, ow] = spatialOut(op, attrs, args, kh, kw, pair(op, attrs, 'dilation', [1, 1]));
+  return { shape: [n, oh, ow, oc], dtype: input.dtype };
+}
+
+function dense(attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const [input, weight] = args;
+  rank('dense', 'weight [units, in]', weight, 2, args);
+  const [units, inFeatures] = weight.shape;
+  const elements = tensorElements(input);
+  if (input.shape.length === 0 || inFeatures === 0 || elements % inFeatures !== 0) {
+    fail('dense', `input of ${elements} elements is not a whole number of rows of ${inFeatures}`, args);
+  }
+  checkWeightDtypes('dense', args);
+  checkBias('dense', args, units);
+  if (attrs.keep_num_dims === true) {
+    if (input.shape[input.shape.length - 1] !== inFeatures) {
+      fail('dense', `keep_num_dims needs the input's last dimension to be ${inFeatures}`, args);
+    }
+    return { shape: [...input.shape.slice(0, -1), units], dtype: input.dtype };
+  }
+  return { shape: [elements / inFeatures, units], dtype: input.dtype };
+}
+
+/** NumPy broadcasting of two shapes. */
+export function broadcastShapes(a: readonly number[], b: readonly number[]): number[] | null {
+  const r = Math.max(a.length, b.length);
+  const out: number[] = [];
+  for (let i = 0; i < r; i++) {
+    const x = a[a.length - r + i] ?? 1;
+    const y = b[b.length - r + i] ?? 1;
+    if (x !== y && x !== 1 && y !== 1) return null;
+    out.push(x === 1 ? y : x);
+  }
+  return out;
+}
+
+function add(_attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const [lhs, rhs] = args;
+  if (lhs.dtype !== rhs.dtype) fail('add', `operand dtypes differ`, args);
+  const shape = broadcastShapes(lhs.shape, rhs.shape);
+  if (!shape) fail('add', `shapes do not broadcast`, args);
+  return { shape, dtype: lhs.dtype };
+}
+
+function pool(op: string) {
+  return (attrs: Attrs, args: readonly TensorType[]): TensorType => {
+    const [input] = args;
+    rank(op, 'input', input, 4, args);
+    const [kh, kw] = pair(op, attrs, 'pool_size');
+    const [oh, ow] = spatialOut(op, attrs, args, kh, kw, [1, 1]);
+    return { shape: [input.shape[0], oh, ow, input.shape[3]], dtype: input.dtype };
+  };
+}
+
+function reshape(attrs: Attrs, args: readonly TensorType[], declared?: TensorType): TensorType {
+  const [input] = args;
+  const newshape = attrs.newshape;
+  const shape = Array.isArray(newshape) ? (newshape as number[]) : declared?.shape;
+  if (!shape) fail('reshape', 'needs attrs.newshape or the declared output type', args);
+  const elements = shape.reduce((x, y) => x * y, 1);
+  if (elements !== tensorElements(input)) {
+    fail('reshape', `cannot reshape ${tensorElements(input)} elements to [${shape.join(', ')}]`, args);
+  }
+  return { shape: [...shape], dtype: input.dtype };
+}
+
+/** TFLite's int8 softmax may write int16 (a finer output); the declared type decides. */
+function softmax(_attrs: Attrs, args: readonly TensorType[], declared?: TensorType): TensorType {
+  const [input] = args;
+  if (input.shape.length === 0) fail('softmax', 'input must have at least one axis', args);
+  const widened = input.dtype === 'int8' && declared?.dtype === 'int16';
+  return { shape: input.shape, dtype: widened ? 'int16' : input.dtype };
+}
+
+const QUANTIZED: readonly DType[] = ['int8', 'uint8', 'int16'];
+
+function quantize(_attrs: Attrs, args: readonly TensorType[], declared?: TensorType): TensorType {
+  const [input] = args;
+  if (input.dtype !== 'float32' && !QUANTIZED.includes(input.dtype)) {
+    fail('quantize', `input dtype ${input.dtype} is neither float32 nor quantized`, args);
+  }
+  const dtype = declared?.dtype ?? (input.dtype === 'float32' ? 'int8' : input.dtype);
+  // TFLite Micro also requantizes int8/int16 to int32 (keyword_scrambled ends that way).
+  const outputs: readonly DType[] = input.dtype === 'float32' ? QUANTIZED : [...QUANTIZED, 'int32'];
+  if (!outputs.includes(dtype)) fail('quantize', `cannot quantize ${input.dtype} to ${dtype}`, args);
+  return { shape: input.shape, dtype };
+}
+
+function dequantize(_attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const [input] = args;
+  if (!QUANTIZED.includes(input.dtype)) fail('dequantize', `input dtype ${input.dtype} is not quantized`, args);
+  return { shape: input.shape, dtype: 'float32' };
+}
+
+function svdf(attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const [input, feature, time] = args;
+  const bias = args.length === 5 ? args[3] : undefined;
+  const state = args[args.length - 1];
+  rank('svdf', 'input [batch, input_size]', input, 2, args);
+  rank('svdf', 'weights_feature [filters, input_size]', feature, 2, args);
+  rank('svdf', 'weights_time [filters, memory]', time, 2, args);
+  const [batch, inputSize] = input.shape;
+  const [filters, featureSize] = feature.shape;
+  const [timeFilters, memory] = time.shape;
+  const r = attrs.rank;
+  if (typeof r !== 'number' || r < 1 || filters % r !== 0) fail('svdf', `rank ${r} does not divide ${filters} filters`, args);
+  if (featureSize !== inputSize) fail('svdf', `weights_feature expects input size ${featureSize}, got ${inputSize}`, args);
+  if (timeFilters !== filters) fail('svdf', `weights_time has ${timeFilters} filters, weights_feature ${filters}`, args);
+  const units = filters / r;
+  if (bias && tensorElements(bias) !== units) fail('svdf', `bias has ${tensorElements(bias)} elements, expected ${units}`, args);
+  if (tensorElements(state) !== batch * memory * filters) {
+    fail('svdf', `state has ${tensorElements(state)} elements, expected batch x memory x filters = ${batch * memory * filters}`, args);
+  }
+  return { shape: [batch, units], dtype: input.dtype };
+}
+
+type Rule = (attrs: Attrs, args: readonly TensorType[], declared?: TensorType) => TensorType;
+
+const RULES: Readonly<Record<string, Rule>> = {
+  conv2d,
+  depthwise_conv2d: depthwiseConv2d,
+  dense,
+  add,
+  avg_pool2d: pool('avg_pool2d'),
+  max_pool2d: pool('max_pool2d'),
+  reshape,
+  softmax,
+  quantize,
+  dequantize,
+  svdf,
+};
+
+/**
+ * The output type of primitive `op` applied to `argTypes`. `declared` (the call's own type)
+ * supplies what cannot be inferred: reshape's new shape, quantize's and softmax's output dtype.
+ */
+export function inferCallType(op: string, attrs: Attrs, argTypes: readonly TensorType[], declared?: TensorType): TensorType {
+  const rule = RULES[op];
+  if (!isKnownOp(op) || !rule) throw new TypeInferenceError(`no type rule for unknown operator '${op}'`, { op });
+  arity(op, argTypes);
+  return rule(attrs, argTypes, declared);
+}
+
+function sameShape(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function outputTypeOf(fn: GraphFunction): TensorType | undefined {
+  if (fn.outputs.length !== 1) return undefined;
+  return fn.nodes.find((n) => n.name === fn.outputs[0])?.type;
+}
+
+/** Infers a call's type: primitive ops by rule, function calls from the callee's output. */
+function inferNode(call: CallNode, argTypes: TensorType[], module?: IRModule): TensorType | undefined {
+  if (call.callee.kind === 'op') return inferCallType(call.callee.op, call.attrs, argTypes, call.type);
+  const callee = module?.functions.get(call.callee.name);
+  if (!callee) return undefined;
+  const params = nodeByName(callee);
+  callee.params.forEach((p, i) => {
+    const expected = params.get(p)?.type;
+    const got = argTypes[i];
+    if (!expected || !got || !sameShape(expected.shape, got.shape) || expected.dtype !== got.dtype) {
+      throw new TypeInferenceError(
+        `call to @${callee.name}: argument ${i} is ${got ? fmt(got) : 'missing'}, parameter '${p}' is ${expected ? fmt(expected) : 'missing'}`,
+        { func: callee.name },
+      );
+    }
+  });
+  return outputTypeOf(callee);
+}
+
+/**
+ * Checks that every call's declared type has the inferred shape and dtype. Calls to other
+ * functions are checked against the callee's signature when `module` is given.
+ */
+export function checkFunctionTypes(fn: GraphFunction, module?: IRModule): void {
+  const nodes = nodeByName(fn);
+  for (const node of fn.nodes) {
+    if (node.kind !== 'call') continue;
+    const argTypes = node.args.map((a) => {
+      const t = nodes.get(a)?.type;
+      if (!t) throw new TypeInferenceError(`${fn.name}: '${node.name}' uses unknown node '${a}'`, { func: fn.name, op: node.name });
+      return t;
+    });
+    const opName = node.callee.kind === 'op' ? node.callee.op : `@${node.callee.name}`;
+    let inferred: TensorType | undefined;
+    try {
+      inferred = inferNode(node, argTypes, module);
+    } catch (e) {
+      if (!(e instanceof TypeInferenceError)) throw e;
+      throw new TypeInferenceError(`${fn.name}: '${node.name}': ${e.message}`, { ...e.context, func: fn.name, op: opName });
+    }
+    if (inferred && (!sameShape(inferred.shape, node.type.shape) || inferred.dtype !== node.type.dtype)) {
+      throw new TypeInferenceError(
+        `${fn.name}: ${opName} '${node.name}' declares ${fmt(node.type)} but its arguments give ${fmt(inferred)}`,
+        { func: fn.name, op: opName },
+      );
+    }
+  }
+}
