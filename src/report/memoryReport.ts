@@ -1,0 +1,166 @@
+/**
+ * The memory report users compare with Vela's summary ("Allocation Peak Tensor Size /
+ * Peak Memory Usage / Overhead"): per pool its size, limit, use and lower bound; per buffer
+ * its placement, live range and owner.
+ */
+import { BufferInfo, BufferPlan, PlannedPool, UsmpResult } from '../usmp/types';
+
+export interface PoolReport {
+  readonly name: string;
+  readonly kind: 'workspace' | 'constant';
+  readonly sizeBytes: number;
+  readonly limitBytes: number | null;
+  /** sizeBytes / limitBytes in percent; null for unlimited pools. */
+  readonly usePercent: number | null;
+  /** Max over time of the bytes live in this pool: no plan can use less. */
+  readonly lowerBoundBytes: number;
+  readonly overheadPercent: number;
+  readonly bufferCount: number;
+  readonly targets: readonly string[];
+}
+
+export interface BufferReport {
+  readonly name: string;
+  readonly pool: string;
+  readonly offset: number;
+  readonly sizeBytes: number;
+  readonly liveRange: readonly [number, number] | null;
+  readonly func: string | null;
+  readonly target: string | null;
+}
+
+export interface MemoryReport {
+  readonly model: string;
+  readonly algorithm: string;
+  readonly pools: readonly PoolReport[];
+  readonly buffers: readonly BufferReport[];
+  readonly unplanned: readonly { readonly func: string; readonly name: string; readonly reason: string }[];
+  readonly totalBytes: number;
+  readonly totalLowerBoundBytes: number;
+}
+
+/** Peak of live bytes over time among `buffers`; buffers without a range count as always live. */
+export function peakLiveBytes(buffers: readonly BufferInfo[]): number {
+  const events: [number, number][] = [];
+  let always = 0;
+  for (const b of buffers) {
+    if (!b.liveRange) {
+      always += b.sizeBytes;
+      continue;
+    }
+    events.push([b.liveRange[0], b.sizeBytes], [b.liveRange[1] + 1, -b.sizeBytes]);
+  }
+  // Frees at a step happen before allocations at the same step (ranges are inclusive).
+  events.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  let live = 0;
+  let peak = 0;
+  for (const [, delta] of events) {
+    live += delta;
+    peak = Math.max(peak, live);
+  }
+  return peak + always;
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}
+
+export function buildMemoryReport(model: string, result: UsmpResult): MemoryReport {
+  const plan: BufferPlan = result.plan;
+  const byPool = new Map<string, BufferInfo[]>();
+  for (const b of result.buffers) {
+    const a = plan.get(b.name);
+    if (!a) continue;
+    const list = byPool.get(a.pool) ?? [];
+    list.push(b);
+    byPool.set(a.pool, list);
+  }
+  const pools = result.pools.map((p: PlannedPool): PoolReport => {
+    const placed = byPool.get(p.pool.name) ?? [];
+    const lowerBound = p.pool.kind === 'constant' ? placed.reduce((s, b) => s + b.sizeBytes, 0) : peakLiveBytes(placed);
+    const limit = p.pool.sizeHintBytes ?? null;
+    return {
+      name: p.pool.name,
+      kind: p.pool.kind,
+      sizeBytes: p.sizeBytes,
+      limitBytes: limit,
+      usePercent: limit ? round2((100 * p.sizeBytes) / limit) : null,
+      lowerBoundBytes: lowerBound,
+      overheadPercent: lowerBound > 0 ? round2((100 * (p.sizeBytes - lowerBound)) / lowerBound) : 0,
+      bufferCount: placed.length,
+      targets: Object.keys(p.pool.targetAccess),
+    };
+  });
+  const buffers = result.buffers
+    .filter((b) => plan.has(b.name))
+    .map((b): BufferReport => {
+      const a = plan.get(b.name)!;
+      return {
+        name: b.name,
+        pool: a.pool,
+        offset: a.offset,
+        sizeBytes: b.sizeBytes,
+        liveRange: b.liveRange ? [b.liveRange[0], b.liveRange[1]] : null,
+        func: b.func ?? null,
+        target: b.target ?? null,
+      };
+    })
+    .sort((x, y) => x.pool.localeCompare(y.pool) || x.offset - y.offset || x.name.localeCompare(y.name));
+  return {
+    model,
+    algorithm: result.algorithm,
+    pools,
+    buffers,
+    unplanned: result.unplanned.map((u) => ({ func: u.func, name: u.name, reason: u.reason })),
+    totalBytes: pools.reduce((s, p) => s + p.sizeBytes, 0),
+    totalLowerBoundBytes: pools.reduce((s, p) => s + p.lowerBoundBytes, 0),
+  };
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: readonly string[]): string =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+export function formatMemoryReport(r: MemoryReport, options: { buffers?: boolean } = {}): string {
+  const out: string[] = [`Memory plan for ${r.model} (algorithm ${r.algorithm})`, ''];
+  out.push(
+    table(
+      ['pool', 'kind', 'size', 'limit', 'use %', 'lower bound', 'overhead %', 'buffers'],
+      r.pools.map((p) => [
+        p.name,
+        p.kind,
+        String(p.sizeBytes),
+        p.limitBytes === null ? 'unlimited' : String(p.limitBytes),
+        p.usePercent === null ? '-' : p.usePercent.toFixed(2),
+        String(p.lowerBoundBytes),
+        p.overheadPercent.toFixed(2),
+        String(p.bufferCount),
+      ]),
+    ),
+  );
+  out.push('', `Total: ${r.totalBytes} bytes (lower bound ${r.totalLowerBoundBytes})`);
+  if (options.buffers !== false && r.buffers.length > 0) {
+    out.push(
+      '',
+      table(
+        ['buffer', 'pool', 'offset', 'size', 'live', 'owner'],
+        r.buffers.map((b) => [
+          b.name,
+          b.pool,
+          String(b.offset),
+          String(b.sizeBytes),
+          b.liveRange ? `${b.liveRange[0]}..${b.liveRange[1]}` : '-',
+          b.func ? `${b.func}${b.target ? ` (${b.target})` : ''}` : '-',
+        ]),
+      ),
+    );
+  }
+  if (r.unplanned.length > 0) {
+    out.push('', 'Not planned:');
+    for (const u of r.unplanned) out.push(`  ${u.func}/${u.name}: ${u.reason}`);
+  }
+  return out.join('\n');
+}
