@@ -8,3 +8,8 @@ export * from './usmp/types';
 export * from './lower/strategy';
 export * from './arith/fixedpoint';
 export { importTflite, loadTfliteFile } from './frontend/tflite';
+export * from './ir/graph/graph';
+export * from './ir/graph/typeInference';
+export * from './ir/graph/printer';
+export * from './ir/graph/liveness';
+export { FunctionBuilder as GraphFunctionBuilder, tensorType, moduleOf } from './ir/graph/builder';

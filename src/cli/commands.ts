@@ -4,7 +4,10 @@
  */
 import { Command } from 'commander';
 import { CliIO } from './io';
+import { register as inspect } from './inspect';
 
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
-export const COMMANDS: readonly RegisterCommand[] = [];
+export const COMMANDS: readonly RegisterCommand[] = [
+  inspect,
+];

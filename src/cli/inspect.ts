@@ -1,0 +1,93 @@
+/**
+ * `uma-ts inspect <model.tflite>`: imports a model, checks its types and prints its
+ * operators, tensors, weight and activation bytes, and the activation-liveness lower bound.
+ */
+import { Command } from 'commander';
+import { loadTfliteFile } from '../frontend/tflite';
+import { activationLiveness } from '../ir/graph/liveness';
+import { checkFunctionTypes } from '../ir/graph/typeInference';
+import { GraphFunction, MAIN_FUNCTION, TensorType, tensorBytes } from '../ir/graph/types';
+import { CliIO } from './io';
+
+function shape(t: TensorType): string {
+  return `[${t.shape.join(', ')}]`;
+}
+
+/** Left-aligned columns, two spaces apart. */
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  return [line(header), ...rows.map(line)];
+}
+
+export interface ModelSummary {
+  readonly operators: number;
+  readonly weightBytes: number;
+  readonly activationBytes: number;
+  readonly maxLiveBytes: number;
+}
+
+export function summarize(fn: GraphFunction): ModelSummary {
+  const weightBytes = fn.nodes.filter((n) => n.kind === 'constant').reduce((s, n) => s + tensorBytes(n.type), 0);
+  const activationBytes = fn.nodes.filter((n) => n.kind !== 'constant').reduce((s, n) => s + tensorBytes(n.type), 0);
+  return {
+    operators: fn.nodes.filter((n) => n.kind === 'call').length,
+    weightBytes,
+    activationBytes,
+    maxLiveBytes: activationLiveness(fn).maxLiveBytes,
+  };
+}
+
+export function inspectReport(path: string): string {
+  const module = loadTfliteFile(path);
+  const main = module.functions.get(MAIN_FUNCTION)!;
+  checkFunctionTypes(main, module);
+  const byName = new Map(main.nodes.map((n) => [n.name, n]));
+  const io = (names: readonly string[]) =>
+    names.map((n) => `${n} ${shape(byName.get(n)!.type)} ${byName.get(n)!.type.dtype}`).join(', ');
+
+  const calls = main.nodes.filter((n) => n.kind === 'call');
+  const operatorRows = calls.map((c, i) => [
+    String(i),
+    c.callee.kind === 'op' ? c.callee.op : `@${c.callee.name}`,
+    c.name,
+    shape(c.type),
+    c.type.dtype,
+  ]);
+  const tensorRows = main.nodes.map((n) => [
+    n.name,
+    n.kind === 'var' ? 'input' : n.kind === 'constant' ? 'constant' : 'activation',
+    shape(n.type),
+    n.type.dtype,
+    String(tensorBytes(n.type)),
+  ]);
+  const summary = summarize(main);
+  const liveness = activationLiveness(main);
+  const peak = liveness.steps[liveness.peakStep];
+
+  return [
+    `model: ${path}`,
+    `inputs: ${io(main.params)}`,
+    `outputs: ${io(main.outputs)}`,
+    '',
+    `operators (${calls.length}):`,
+    ...table(['#', 'op', 'output', 'shape', 'dtype'], operatorRows).map((l) => `  ${l}`),
+    '',
+    `tensors (${main.nodes.length}):`,
+    ...table(['name', 'kind', 'shape', 'dtype', 'bytes'], tensorRows).map((l) => `  ${l}`),
+    '',
+    `weight bytes: ${summary.weightBytes}`,
+    `activation bytes: ${summary.activationBytes}`,
+    `liveness lower bound: ${summary.maxLiveBytes} bytes` + (peak ? ` (step ${peak.step}, ${peak.call})` : ''),
+  ].join('\n');
+}
+
+export function register(program: Command, io: CliIO): void {
+  program
+    .command('inspect')
+    .description('print the operators, tensors, weight/activation bytes and liveness lower bound of a .tflite model')
+    .argument('<model>', 'path to a .tflite file')
+    .action((model: string) => {
+      io.out(inspectReport(model));
+    });
+}

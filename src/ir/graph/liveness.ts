@@ -1,0 +1,71 @@
+/**
+ * Activation liveness over the operator schedule of a function: a lower bound on the
+ * activation memory any static plan without in-place reuse needs, since every tensor live
+ * at a step must occupy its own bytes then.
+ *
+ * Steps are the calls in node order (0..n-1). Activations are call outputs and params
+ * (constants are weights and excluded). A tensor is live from its producer's step (params:
+ * step 0) through its last consumer's step; function outputs stay live to the last step.
+ */
+import { GraphFunction, tensorBytes } from './types';
+
+export interface LiveInterval {
+  readonly name: string;
+  readonly bytes: number;
+  /** First step at which the tensor occupies memory. */
+  readonly start: number;
+  /** Last step at which it is still needed (inclusive). */
+  readonly end: number;
+}
+
+export interface LivenessStep {
+  readonly step: number;
+  /** The call executed at this step. */
+  readonly call: string;
+  readonly liveBytes: number;
+  /** Names of the tensors live at this step, in node order. */
+  readonly live: readonly string[];
+}
+
+export interface ActivationLiveness {
+  readonly intervals: readonly LiveInterval[];
+  readonly steps: readonly LivenessStep[];
+  readonly maxLiveBytes: number;
+  /** Step reaching `maxLiveBytes` (the first one), -1 when the function has no calls. */
+  readonly peakStep: number;
+}
+
+export function activationLiveness(fn: GraphFunction): ActivationLiveness {
+  const calls = fn.nodes.filter((n) => n.kind === 'call');
+  const lastStep = Math.max(calls.length - 1, 0);
+  const stepOf = new Map(calls.map((c, i) => [c.name, i]));
+  const lastUse = new Map<string, number>();
+  calls.forEach((c, i) => {
+    if (c.kind === 'call') for (const a of c.args) lastUse.set(a, i);
+  });
+  const outputs = new Set(fn.outputs);
+
+  const intervals: LiveInterval[] = fn.nodes
+    .filter((n) => n.kind !== 'constant')
+    .map((n) => {
+      const start = stepOf.get(n.name) ?? 0;
+      const end = outputs.has(n.name) ? lastStep : Math.max(lastUse.get(n.name) ?? start, start);
+      return { name: n.name, bytes: tensorBytes(n.type), start, end };
+    });
+
+  const steps: LivenessStep[] = calls.map((c, step) => {
+    const live = intervals.filter((iv) => iv.start <= step && step <= iv.end);
+    return { step, call: c.name, liveBytes: live.reduce((s, iv) => s + iv.bytes, 0), live: live.map((iv) => iv.name) };
+  });
+
+  let peakStep = steps.length > 0 ? 0 : -1;
+  let maxLiveBytes = steps.length > 0 ? steps[0].liveBytes : 0;
+  for (const s of steps) {
+    if (s.liveBytes > maxLiveBytes) {
+      maxLiveBytes = s.liveBytes;
+      peakStep = s.step;
+    }
+  }
+  if (calls.length === 0) maxLiveBytes = intervals.reduce((s, iv) => s + iv.bytes, 0);
+  return { intervals, steps, maxLiveBytes, peakStep };
+}
