@@ -1,0 +1,421 @@
+/**
+ * extractBufferInfo (TVM `tir.usmp.analysis.extract_buffer_info`): the bridge from TIR to
+ * the planner. Walks `__tvm_main__` in statement order, descending into every PrimFunc of
+ * the module it calls, and turns each plannable allocation into a `BufferInfo` with its
+ * liveness interval and conflicts.
+ *
+ * Liveness is counted in statements visited (pre-order, callees included at their call
+ * site). A buffer is live from its first to its last access; a buffer accessed inside a
+ * loop nest is live over the whole outermost loop of that nest, since every iteration
+ * touches it again. Unlike TVM, an allocation inside a function called twice yields one
+ * buffer per call (`name`, `name_1`): each call gets its own interval, and the offset
+ * rewrite specialises the function per call when the two get different places.
+ */
+import { MemoryPlanningError, PoolConstraintError } from '../errors';
+import { StmtExprVisitor } from '../ir/tir/visitor';
+import {
+  Allocate,
+  AllocateConst,
+  ANN_INPUT_TENSOR,
+  ANN_OUTPUT_TENSOR,
+  Call,
+  DeclBuffer,
+  Expr,
+  For,
+  MAIN_PRIM_FUNC,
+  PrimFunc,
+  ScalarDType,
+  Stmt,
+  TirModule,
+  Var,
+} from '../ir/tir/nodes';
+import { candidatePoolNames, funcTarget, isGlobalScope } from './assignPoolInfo';
+import { BufferInfo, PoolInfo, PoolKind, UnplannedAllocate } from './types';
+
+export const SCALAR_BYTES: Readonly<Record<ScalarDType, number>> = {
+  int8: 1,
+  uint8: 1,
+  int16: 2,
+  int32: 4,
+  int64: 8,
+  float32: 4,
+  bool: 1,
+  handle: 8,
+  void: 0,
+};
+
+/** One execution of a PrimFunc: main, or one call site of a module function. */
+export interface CallInstance {
+  readonly func: string;
+  /** Unique over the whole call tree; main is 0. */
+  readonly id: number;
+  /** Calls this instance makes to module functions, by call ordinal in the body (pre-order). */
+  readonly calls: readonly CallInstance[];
+}
+
+/** Where a BufferInfo comes from: the allocation node in one call instance of a function. */
+export interface BufferSite {
+  readonly func: string;
+  readonly instance: number;
+  readonly node: Allocate | AllocateConst;
+  readonly bufferVar: Var;
+  /** Set for I/O tensors planned in the workspace: the model tensor name and its direction. */
+  readonly io?: { readonly direction: 'input' | 'output'; readonly tensor: string };
+}
+
+export interface BufferInfoAnalysis {
+  /** In order of first allocation (statement order). */
+  readonly buffers: readonly BufferInfo[];
+  /** BufferInfo name → its allocation. */
+  readonly sites: ReadonlyMap<string, BufferSite>;
+  /**
+   * Lower bound of the total memory any valid plan needs: the most workspace bytes live at
+   * once plus every constant (constants are live throughout).
+   */
+  readonly memoryPressure: number;
+  readonly unplanned: readonly UnplannedAllocate[];
+  readonly callTree: CallInstance;
+}
+
+/** A module function called by name (`call_extern` / `tvm_call_cpacked`), or undefined. */
+export function calledModuleFunction(call: Call, module: TirModule): string | undefined {
+  if (call.op !== 'tir.call_extern' && call.op !== 'tir.tvm_call_cpacked') return undefined;
+  const head = call.args[0];
+  if (head === undefined || head.kind !== 'StringImm') return undefined;
+  return module.functions.has(head.value) ? head.value : undefined;
+}
+
+/** The data var an argument hands to the callee: a var, `&buf[i]`, or `tvm_access_ptr(.., data, ..)`. */
+function passedDataVar(arg: Expr): Var | undefined {
+  if (arg.kind === 'Var') return arg;
+  if (arg.kind !== 'Call') return undefined;
+  if (arg.op === 'tir.address_of' && arg.args[0]?.kind === 'BufferLoad') return arg.args[0].buffer.data;
+  if (arg.op === 'tir.tvm_access_ptr' && arg.args[1]?.kind === 'Var') return arg.args[1];
+  return undefined;
+}
+
+export function constantExtentBytes(dtype: ScalarDType, extents: readonly Expr[]): number | undefined {
+  let elements = 1;
+  for (const e of extents) {
+    if (e.kind !== 'IntImm') return undefined;
+    elements *= e.value;
+  }
+  return elements * SCALAR_BYTES[dtype];
+}
+
+interface BufferRecord {
+  readonly node: Allocate | AllocateConst;
+  readonly func: string;
+  readonly instance: number;
+  readonly name: string;
+  readonly kind: PoolKind;
+  readonly sizeBytes: number;
+  readonly candidates: readonly PoolInfo[];
+  readonly declaredAt: number;
+  readonly io?: BufferSite['io'];
+  first?: number;
+  last?: number;
+}
+
+interface LoopNest {
+  readonly start: number;
+  readonly touched: Set<BufferRecord>;
+}
+
+interface MutableInstance {
+  readonly func: string;
+  readonly id: number;
+  readonly calls: MutableInstance[];
+}
+
+class BufferInfoExtractor extends StmtExprVisitor {
+  readonly records: BufferRecord[] = [];
+  readonly unplanned: UnplannedAllocate[] = [];
+  private readonly unplannedSeen = new Set<string>();
+  private readonly usedNames = new Set<string>();
+  private stmtIndex = 0;
+  private nextInstanceId = 0;
+  /** Buffer var id → the record it reaches, in the current instance. */
+  private env = new Map<number, BufferRecord>();
+  private instance: MutableInstance;
+  private readonly activeFuncs: string[] = [];
+  private loopNest: LoopNest | undefined;
+  private parallelLoop: Var | undefined;
+
+  constructor(
+    private readonly module: TirModule,
+    private readonly poolsByName: ReadonlyMap<string, PoolInfo>,
+  ) {
+    super();
+    this.instance = { func: MAIN_PRIM_FUNC, id: this.nextInstanceId++, calls: [] };
+  }
+
+  run(main: PrimFunc): MutableInstance {
+    const root = this.instance;
+    this.activeFuncs.push(MAIN_PRIM_FUNC);
+    this.visitStmt(main.body);
+    return root;
+  }
+
+  override visitStmt(s: Stmt): void {
+    this.stmtIndex += 1;
+    super.visitStmt(s);
+  }
+
+  override visitVar(v: Var): void {
+    const record = this.env.get(v.id);
+    if (record === undefined) return;
+    record.first ??= this.stmtIndex;
+    record.last = this.stmtIndex;
+    this.loopNest?.touched.add(record);
+  }
+
+  // Declarations are not accesses: only their extents and bodies are visited.
+  override visitAllocate(s: Allocate): void {
+    for (const x of s.extents) this.visitExpr(x);
+    this.visitExpr(s.condition);
+    this.record(s, 'workspace');
+    this.visitStmt(s.body);
+  }
+
+  override visitAllocateConst(s: AllocateConst): void {
+    this.record(s, 'constant');
+    this.visitStmt(s.body);
+  }
+
+  override visitDeclBuffer(s: DeclBuffer): void {
+    for (const d of s.buffer.shape) this.visitExpr(d);
+    this.visitStmt(s.body);
+  }
+
+  override visitFor(s: For): void {
+    const outer = this.loopNest;
+    const outerParallel = this.parallelLoop;
+    if (outer === undefined) this.loopNest = { start: this.stmtIndex, touched: new Set() };
+    if (s.forKind === 'parallel') this.parallelLoop ??= s.loopVar;
+    super.visitFor(s);
+    this.parallelLoop = outerParallel;
+    if (outer === undefined) {
+      const nest = this.loopNest!;
+      for (const r of nest.touched) {
+        r.first = Math.min(r.first ?? nest.start, nest.start);
+        r.last = Math.max(r.last ?? this.stmtIndex, this.stmtIndex);
+      }
+      this.loopNest = undefined;
+    }
+  }
+
+  override visitCall(e: Call): void {
+    super.visitCall(e);
+    const callee = calledModuleFunction(e, this.module);
+    if (callee !== undefined) this.descend(callee, e);
+  }
+
+  private descend(calleeName: string, call: Call): void {
+    if (this.activeFuncs.includes(calleeName)) {
+      throw new MemoryPlanningError(
+        `recursive call of '${calleeName}' (call chain ${[...this.activeFuncs, calleeName].join(' -> ')}) cannot be statically planned`,
+        { func: calleeName },
+      );
+    }
+    const callee = this.module.functions.get(calleeName)!;
+    const calleeEnv = new Map<number, BufferRecord>();
+    const args = call.args.slice(1);
+    callee.params.forEach((param, i) => {
+      const passed = args[i] === undefined ? undefined : passedDataVar(args[i]);
+      const record = passed === undefined ? undefined : this.env.get(passed.id);
+      if (record === undefined) return;
+      calleeEnv.set(param.id, record);
+      const view = callee.bufferMap.find(([v]) => v.id === param.id)?.[1];
+      if (view !== undefined) calleeEnv.set(view.data.id, record);
+    });
+    const child: MutableInstance = { func: calleeName, id: this.nextInstanceId++, calls: [] };
+    this.instance.calls.push(child);
+    const [savedEnv, savedInstance] = [this.env, this.instance];
+    this.env = calleeEnv;
+    this.instance = child;
+    this.activeFuncs.push(calleeName);
+    this.visitStmt(callee.body);
+    this.activeFuncs.pop();
+    this.env = savedEnv;
+    this.instance = savedInstance;
+  }
+
+  private record(s: Allocate | AllocateConst, kind: PoolKind): void {
+    const func = this.instance.func;
+    const reason = this.whyUnplanned(s, kind);
+    if (reason !== undefined) {
+      const key = `${func}\u0000${s.bufferVar.id}`;
+      if (!this.unplannedSeen.has(key)) {
+        this.unplannedSeen.add(key);
+        this.unplanned.push({ func, name: s.bufferVar.name, reason });
+      }
+      return;
+    }
+    const names = candidatePoolNames(s.annotations)!;
+    const candidates = names.map((n) => {
+      const pool = this.poolsByName.get(n);
+      if (pool === undefined) {
+        throw new PoolConstraintError(`buffer '${s.bufferVar.name}' in '${func}' names unknown pool '${n}'`, {
+          func,
+          buffer: s.bufferVar.name,
+          pool: n,
+        });
+      }
+      return pool;
+    });
+    const io = ioAnnotation(s);
+    const record: BufferRecord = {
+      node: s,
+      func,
+      instance: this.instance.id,
+      name: this.uniqueName(io?.tensor ?? s.bufferVar.name),
+      kind,
+      sizeBytes: constantExtentBytes(s.dtype, s.extents)!,
+      candidates,
+      declaredAt: this.stmtIndex,
+      ...(io ? { io } : {}),
+    };
+    this.records.push(record);
+    this.env.set(s.bufferVar.id, record);
+  }
+
+  private whyUnplanned(s: Allocate | AllocateConst, kind: PoolKind): string | undefined {
+    if (s.kind === 'Allocate' && !isGlobalScope(s.storageScope)) {
+      return `storage scope '${s.storageScope}' is not global; it stays a local array`;
+    }
+    if (this.parallelLoop !== undefined) {
+      return `inside parallel loop '${this.parallelLoop.name}': every iteration needs its own copy`;
+    }
+    if (constantExtentBytes(s.dtype, s.extents) === undefined) {
+      return 'extent is not a compile-time constant';
+    }
+    if (candidatePoolNames(s.annotations) === undefined) {
+      return kind === 'constant'
+        ? 'no constant pool was given; it stays a constant array'
+        : 'no candidate_memory_pools annotation (AssignPoolInfo did not run)';
+    }
+    return undefined;
+  }
+
+  private uniqueName(base: string): string {
+    let name = base;
+    for (let n = 1; this.usedNames.has(name); n++) name = `${base}_${n}`;
+    this.usedNames.add(name);
+    return name;
+  }
+}
+
+function ioAnnotation(s: Allocate | AllocateConst): BufferSite['io'] | undefined {
+  const input = s.annotations[ANN_INPUT_TENSOR];
+  if (typeof input === 'string') return { direction: 'input', tensor: input };
+  const output = s.annotations[ANN_OUTPUT_TENSOR];
+  if (typeof output === 'string') return { direction: 'output', tensor: output };
+  return undefined;
+}
+
+interface Interval {
+  readonly record: BufferRecord;
+  readonly first: number;
+  readonly last: number;
+}
+
+/**
+ * Sweep over the workspace intervals as TVM does: at equal ticks starts come before ends,
+ * so intervals that share a statement conflict. Each newly started buffer records every
+ * open one and each open one records it.
+ */
+function sweepConflicts(intervals: readonly Interval[]): { conflicts: Map<BufferRecord, string[]>; maxLive: number } {
+  type Event = { tick: number; start: boolean; order: number; interval: Interval };
+  const events: Event[] = [];
+  intervals.forEach((interval, order) => {
+    events.push({ tick: interval.first, start: true, order, interval });
+    events.push({ tick: interval.last, start: false, order, interval });
+  });
+  events.sort((a, b) => a.tick - b.tick || (a.start === b.start ? a.order - b.order : a.start ? -1 : 1));
+  const conflicts = new Map<BufferRecord, string[]>(intervals.map((i) => [i.record, []]));
+  const open = new Set<BufferRecord>();
+  let live = 0;
+  let maxLive = 0;
+  for (const ev of events) {
+    const r = ev.interval.record;
+    if (ev.start) {
+      for (const o of open) {
+        conflicts.get(o)!.push(r.name);
+        conflicts.get(r)!.push(o.name);
+      }
+      open.add(r);
+      live += r.sizeBytes;
+      maxLive = Math.max(maxLive, live);
+    } else {
+      open.delete(r);
+      live -= r.sizeBytes;
+    }
+  }
+  return { conflicts, maxLive };
+}
+
+function freeze(i: MutableInstance): CallInstance {
+  return { func: i.func, id: i.id, calls: i.calls.map(freeze) };
+}
+
+/**
+ * Extracts the buffers to plan from `module` (already through AssignPoolInfo). `pools`
+ * resolves the pool names of `candidate_memory_pools` annotations.
+ */
+export function extractBufferInfo(module: TirModule, pools: readonly PoolInfo[]): BufferInfoAnalysis {
+  const main = module.functions.get(MAIN_PRIM_FUNC);
+  if (main === undefined) {
+    throw new MemoryPlanningError(`module has no '${MAIN_PRIM_FUNC}' function to plan from`, { func: MAIN_PRIM_FUNC });
+  }
+  const extractor = new BufferInfoExtractor(module, new Map(pools.map((p) => [p.name, p])));
+  const root = extractor.run(main);
+  const records = extractor.records;
+  const intervals = records.map((record) => ({
+    record,
+    first: record.first ?? record.declaredAt,
+    last: record.last ?? record.declaredAt,
+  }));
+  const workspace = intervals.filter((i) => i.record.kind === 'workspace');
+  const constants = intervals.filter((i) => i.record.kind === 'constant');
+  const { conflicts, maxLive } = sweepConflicts(workspace);
+  // Constants are all initialised before main runs and live until it ends: every constant
+  // conflicts with every other constant and with no workspace buffer.
+  for (const c of constants) {
+    conflicts.set(
+      c.record,
+      constants.filter((o) => o !== c).map((o) => o.record.name),
+    );
+  }
+  const buffers: BufferInfo[] = intervals.map(({ record, first, last }) => ({
+    name: record.name,
+    sizeBytes: record.sizeBytes,
+    alignment: record.candidates[0].alignment,
+    poolCandidates: record.candidates,
+    conflicts: conflicts.get(record)!,
+    kind: record.kind,
+    liveRange: [first, last] as const,
+    func: record.func,
+    target: funcTarget(module.functions.get(record.func)!),
+  }));
+  const sites = new Map<string, BufferSite>(
+    records.map((r) => [
+      r.name,
+      {
+        func: r.func,
+        instance: r.instance,
+        node: r.node,
+        bufferVar: r.node.bufferVar,
+        ...(r.io ? { io: r.io } : {}),
+      },
+    ]),
+  );
+  const constantBytes = constants.reduce((sum, c) => sum + c.record.sizeBytes, 0);
+  return {
+    buffers,
+    sites,
+    memoryPressure: maxLive + constantBytes,
+    unplanned: extractor.unplanned,
+    callTree: freeze(root),
+  };
+}
