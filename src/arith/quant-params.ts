@@ -1,0 +1,212 @@
+/**
+ * Prepare-time quantization parameters computed exactly as TFLite Micro's kernels compute
+ * them (kernel_util.cc, *_common.cc), shared by the interpreter and the lowering so both
+ * bake in the same multipliers. Scales are stored as float32 in a .tflite file; each
+ * input scale is passed through `Math.fround` so products TFLite forms in `float` match.
+ */
+import { DType } from '../ir/graph/types';
+import { QuantizedMultiplier, quantizeMultiplier, roundHalfAwayFromZero } from './fixedpoint';
+
+export interface ActivationRange {
+  readonly min: number;
+  readonly max: number;
+}
+
+const f32 = Math.fround;
+/** FLT_MAX: TFLite's float activation bounds are +-numeric_limits<float>::max(). */
+const FLOAT_MAX = 3.4028234663852886e38;
+
+/** Representable range of an integer dtype. */
+export function integerRange(dtype: DType): ActivationRange {
+  switch (dtype) {
+    case 'int8':
+      return { min: -128, max: 127 };
+    case 'uint8':
+      return { min: 0, max: 255 };
+    case 'int16':
+      return { min: -32768, max: 32767 };
+    case 'int32':
+      return { min: -2147483648, max: 2147483647 };
+    default:
+      throw new RangeError(`integerRange: ${dtype} is not an integer dtype`);
+  }
+}
+
+/** TFLite `CalculateActivationRange` for float kernels. */
+export function floatActivationRange(activation: string): ActivationRange {
+  switch (activation) {
+    case 'RELU':
+      return { min: 0, max: FLOAT_MAX };
+    case 'RELU6':
+      return { min: 0, max: 6 };
+    case 'RELU_N1_TO_1':
+      return { min: -1, max: 1 };
+    default:
+      return { min: -FLOAT_MAX, max: FLOAT_MAX };
+  }
+}
+
+/** TFLite's activation `Quantize`: zero_point + round(f / scale), the division in float. */
+function quantizeActivationBound(f: number, scale: number, zeroPoint: number): number {
+  return zeroPoint + roundHalfAwayFromZero(f32(f / f32(scale)));
+}
+
+/** TFLite `CalculateActivationRangeQuantized`: the output clamp of a quantized kernel. */
+export function quantizedActivationRange(
+  activation: string,
+  dtype: DType,
+  scale: number,
+  zeroPoint: number,
+): ActivationRange {
+  const { min: qmin, max: qmax } = integerRange(dtype);
+  switch (activation) {
+    case 'RELU':
+      return { min: Math.max(qmin, quantizeActivationBound(0, scale, zeroPoint)), max: qmax };
+    case 'RELU6':
+      return {
+        min: Math.max(qmin, quantizeActivationBound(0, scale, zeroPoint)),
+        max: Math.min(qmax, quantizeActivationBound(6, scale, zeroPoint)),
+      };
+    case 'RELU_N1_TO_1':
+      return {
+        min: Math.max(qmin, quantizeActivationBound(-1, scale, zeroPoint)),
+        max: Math.min(qmax, quantizeActivationBound(1, scale, zeroPoint)),
+      };
+    default:
+      return { min: qmin, max: qmax };
+  }
+}
+
+export interface PerChannelMultipliers {
+  readonly multipliers: Int32Array;
+  readonly shifts: Int32Array;
+}
+
+/**
+ * TFLite `PopulateConvolutionQuantizationParams` (conv, depthwise, per-channel dense):
+ * quantizeMultiplier(double(input_scale) * double(filter_scale[c]) / double(output_scale)),
+ * a per-tensor filter scale broadcast over all channels.
+ */
+export function perChannelMultipliers(
+  inputScale: number,
+  filterScales: readonly number[],
+  outputScale: number,
+  channels: number,
+): PerChannelMultipliers {
+  const multipliers = new Int32Array(channels);
+  const shifts = new Int32Array(channels);
+  for (let c = 0; c < channels; c++) {
+    const filterScale = f32(filterScales.length > 1 ? filterScales[c] : filterScales[0]);
+    const q = quantizeMultiplier((f32(inputScale) * filterScale) / f32(outputScale));
+    multipliers[c] = q.multiplier;
+    shifts[c] = q.shift;
+  }
+  return { multipliers, shifts };
+}
+
+/**
+ * TFLite `GetQuantizedConvolutionMultipler` as the per-tensor FULLY_CONNECTED path uses
+ * it: the input*filter scale product is formed in float, then divided in double.
+ */
+export function denseOutputMultiplier(inputScale: number, filterScale: number, outputScale: number): QuantizedMultiplier {
+  return quantizeMultiplier(f32(f32(inputScale) * f32(filterScale)) / f32(outputScale));
+}
+
+/** TFLite Micro quantize/requantize: quantizeMultiplier(double(in_scale) / double(out_scale)). */
+export function requantizeMultiplier(inputScale: number, outputScale: number): QuantizedMultiplier {
+  return quantizeMultiplier(f32(inputScale) / f32(outputScale));
+}
+
+export interface AddQuantParams {
+  readonly leftShift: number;
+  readonly input1Multiplier: number;
+  readonly input1Shift: number;
+  readonly input2Multiplier: number;
+  readonly input2Shift: number;
+  readonly outputMultiplier: number;
+  readonly outputShift: number;
+}
+
+/**
+ * TFLite Micro `CalculateOpDataAdd` for int8 (left_shift 20) and int16 (15): both inputs
+ * are rescaled to twice the larger input scale, summed, then rescaled to the output.
+ */
+export function addQuantParams(
+  input1Scale: number,
+  input2Scale: number,
+  outputScale: number,
+  dtype: DType = 'int8',
+): AddQuantParams {
+  const leftShift = dtype === 'int16' ? 15 : 20;
+  const twiceMaxInputScale = 2 * Math.max(f32(input1Scale), f32(input2Scale));
+  const in1 = quantizeMultiplier(f32(input1Scale) / twiceMaxInputScale);
+  const in2 = quantizeMultiplier(f32(input2Scale) / twiceMaxInputScale);
+  const out = quantizeMultiplier(twiceMaxInputScale / ((1 << leftShift) * f32(outputScale)));
+  return {
+    leftShift,
+    input1Multiplier: in1.multiplier,
+    input1Shift: in1.shift,
+    input2Multiplier: in2.multiplier,
+    input2Shift: in2.shift,
+    outputMultiplier: out.multiplier,
+    outputShift: out.shift,
+  };
+}
+
+/** Integer bits of the scaled input difference in TFLite's int8 softmax (Q5.26). */
+export const SOFTMAX_SCALED_DIFF_INTEGER_BITS = 5;
+/** Integer bits of the sum-of-exps accumulator in TFLite's int8 softmax (Q12.19). */
+export const SOFTMAX_ACCUMULATION_INTEGER_BITS = 12;
+
+export interface SoftmaxQuantParams {
+  readonly inputMultiplier: number;
+  readonly inputLeftShift: number;
+  /** Differences from the row max below this contribute exp = 0. */
+  readonly diffMin: number;
+}
+
+/** TFLite `CalculateInputRadius`. */
+export function calculateInputRadius(inputIntegerBits: number, inputLeftShift: number, totalSignedBits = 31): number {
+  const maxInputRescaled =
+    (1.0 * ((1 << inputIntegerBits) - 1) * 2 ** (totalSignedBits - inputIntegerBits)) / 2 ** inputLeftShift;
+  return Math.floor(maxInputRescaled);
+}
+
+/**
+ * TFLite `PreprocessSoftmaxScaling` + `CalculateInputRadius` for int8 softmax
+ * (double-rounding build: the real multiplier is capped at 2^31 - 1).
+ */
+export function softmaxQuantParams(beta: number, inputScale: number): SoftmaxQuantParams {
+  const maxRealMultiplier = 2 ** 31 - 1.0;
+  const real = Math.min(
+    f32(beta) * f32(inputScale) * (1 << (31 - SOFTMAX_SCALED_DIFF_INTEGER_BITS)),
+    maxRealMultiplier,
+  );
+  const q = quantizeMultiplier(real);
+  return {
+    inputMultiplier: q.multiplier,
+    inputLeftShift: q.shift,
+    diffMin: -1.0 * calculateInputRadius(SOFTMAX_SCALED_DIFF_INTEGER_BITS, q.shift),
+  };
+}
+
+export interface SvdfIntegerParams {
+  readonly scale1: QuantizedMultiplier;
+  readonly scale2: QuantizedMultiplier;
+}
+
+/**
+ * TFLite Micro `PrepareSvdf` (integer path): both effective scales are formed in float
+ * and only then widened to double.
+ */
+export function svdfIntegerParams(
+  inputScale: number,
+  weightsFeatureScale: number,
+  stateScale: number,
+  weightsTimeScale: number,
+  outputScale: number,
+): SvdfIntegerParams {
+  const s1 = f32(f32(f32(inputScale) * f32(weightsFeatureScale)) / f32(stateScale));
+  const s2 = f32(f32(f32(stateScale) * f32(weightsTimeScale)) / f32(outputScale));
+  return { scale1: quantizeMultiplier(s1), scale2: quantizeMultiplier(s2) };
+}

@@ -1,0 +1,6 @@
+export { interpret, runFunction } from './interpret';
+export { KernelContext } from './kernel';
+export type { Kernel } from './kernel';
+export { KERNELS } from './kernels';
+export { allocateTensorData, tensorFromBytes, tensorToBytes } from './tensor';
+export type { Tensor, TypedArray } from './tensor';

@@ -1,0 +1,81 @@
+/**
+ * FULLY_CONNECTED as TFLite Micro's reference kernels: rows of length `in` (the weight's
+ * last dim) times weight [units, in]; int8 uses one per-tensor multiplier (or per-channel
+ * multipliers when the weight carries several scales).
+ */
+import { multiplyByQuantizedMultiplier } from '../../arith/fixedpoint';
+import {
+  denseOutputMultiplier,
+  floatActivationRange,
+  perChannelMultipliers,
+  quantizedActivationRange,
+} from '../../arith/quant-params';
+import { tensorElements } from '../../ir/graph/types';
+import { KernelContext } from '../kernel';
+import { allocateTensorData, TypedArray } from '../tensor';
+
+export function dense(ctx: KernelContext): TypedArray {
+  const input = ctx.input(0, 'input');
+  const weight = ctx.input(1, 'weight');
+  const bias = ctx.optionalInput(2);
+  if (weight.type.shape.length !== 2) throw ctx.fail(`weight must be [units, in], got [${weight.type.shape.join(', ')}]`);
+  const [units, depth] = weight.type.shape;
+  const inElems = tensorElements(input.type);
+  if (depth === 0 || inElems % depth !== 0) throw ctx.fail(`input of ${inElems} elements is not rows of ${depth}`);
+  const batches = inElems / depth;
+  const out = allocateTensorData(ctx.outType);
+  if (out.length !== batches * units) {
+    throw ctx.fail(`output has ${out.length} elements, expected ${batches} x ${units}`);
+  }
+  const activation = ctx.string('activation', 'NONE');
+
+  if (input.type.dtype === 'float32') {
+    const x = input.data as Float32Array;
+    const w = weight.data as Float32Array;
+    const b = bias?.data as Float32Array | undefined;
+    const o = out as Float32Array;
+    const act = floatActivationRange(activation);
+    const f32 = Math.fround;
+    for (let n = 0; n < batches; n++)
+      for (let u = 0; u < units; u++) {
+        let total = 0;
+        for (let d = 0; d < depth; d++) total = f32(total + f32(x[n * depth + d] * w[u * depth + d]));
+        const v = f32(total + (b ? b[u] : 0));
+        o[n * units + u] = Math.min(Math.max(v, act.min), act.max);
+      }
+    return out;
+  }
+
+  if (input.type.dtype !== 'int8' || weight.type.dtype !== 'int8') {
+    throw ctx.unsupported(`dtypes input ${input.type.dtype} / weight ${weight.type.dtype}`);
+  }
+  const inQ = ctx.quant(input.type, 'input');
+  const wQ = ctx.quant(weight.type, 'weight');
+  const outQ = ctx.quant(ctx.outType, 'output');
+  const wScales = weight.type.quant?.scale ?? [];
+  let multipliers: Int32Array;
+  let shifts: Int32Array;
+  if (wScales.length > 1) {
+    ({ multipliers, shifts } = perChannelMultipliers(inQ.scale, wScales, outQ.scale, units));
+  } else {
+    const q = denseOutputMultiplier(inQ.scale, wQ.scale, outQ.scale);
+    multipliers = new Int32Array(units).fill(q.multiplier);
+    shifts = new Int32Array(units).fill(q.shift);
+  }
+  const act = quantizedActivationRange(activation, ctx.outType.dtype, outQ.scale, outQ.zeroPoint);
+  const inputOffset = -inQ.zeroPoint;
+  const filterOffset = -wQ.zeroPoint;
+  const x = input.data as Int8Array;
+  const w = weight.data as Int8Array;
+  const b = bias?.data as Int32Array | undefined;
+  const o = out as Int8Array;
+  for (let n = 0; n < batches; n++)
+    for (let u = 0; u < units; u++) {
+      let acc = 0;
+      for (let d = 0; d < depth; d++) acc = (acc + (w[u * depth + d] + filterOffset) * (x[n * depth + d] + inputOffset)) | 0;
+      if (b) acc = (acc + b[u]) | 0;
+      acc = multiplyByQuantizedMultiplier(acc, multipliers[u], shifts[u]) + outQ.zeroPoint;
+      o[n * units + u] = Math.min(Math.max(acc, act.min), act.max);
+    }
+  return out;
+}

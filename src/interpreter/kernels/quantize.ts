@@ -1,0 +1,43 @@
+/**
+ * QUANTIZE as TFLite Micro: float32 -> int8/uint8/int16 with `AffineQuantize` (division in
+ * float, round half away from zero, clamp), and integer -> integer requantization with
+ * `MultiplyByQuantizedMultiplier` of input_scale / output_scale.
+ */
+import { multiplyByQuantizedMultiplier, roundHalfAwayFromZero } from '../../arith/fixedpoint';
+import { integerRange, requantizeMultiplier } from '../../arith/quant-params';
+import { KernelContext } from '../kernel';
+import { allocateTensorData, TypedArray } from '../tensor';
+
+const INTEGER_DTYPES = new Set(['int8', 'uint8', 'int16', 'int32']);
+
+export function quantize(ctx: KernelContext): TypedArray {
+  const input = ctx.input(0, 'input');
+  const outType = ctx.outType;
+  if (!INTEGER_DTYPES.has(outType.dtype)) throw ctx.unsupported(`output dtype ${outType.dtype}`);
+  const outQ = ctx.quant(outType, 'output');
+  const { min, max } = integerRange(outType.dtype);
+  const out = allocateTensorData(outType);
+  const o = out as Int8Array | Uint8Array | Int16Array | Int32Array;
+  if (o.length !== input.data.length) throw ctx.fail('output and input element counts differ');
+
+  if (input.type.dtype === 'float32') {
+    const x = input.data as Float32Array;
+    const scale = Math.fround(outQ.scale);
+    for (let i = 0; i < o.length; i++) {
+      const q = roundHalfAwayFromZero(Math.fround(x[i] / scale)) + outQ.zeroPoint;
+      o[i] = Math.min(Math.max(q, min), max);
+    }
+    return out;
+  }
+  if (!INTEGER_DTYPES.has(input.type.dtype)) throw ctx.unsupported(`input dtype ${input.type.dtype}`);
+  const inQ = ctx.quant(input.type, 'input');
+  const { multiplier, shift } = requantizeMultiplier(inQ.scale, outQ.scale);
+  const x = input.data as Int8Array | Uint8Array | Int16Array | Int32Array;
+  // TFLite's int8<->uint8 fast path (same scale, zero points 128 apart) is a sign-bit flip,
+  // which the general formula reproduces exactly.
+  for (let i = 0; i < o.length; i++) {
+    const q = multiplyByQuantizedMultiplier((x[i] - inQ.zeroPoint) | 0, multiplier, shift) + outQ.zeroPoint;
+    o[i] = Math.min(Math.max(q, min), max);
+  }
+  return out;
+}

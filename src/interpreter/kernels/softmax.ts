@@ -1,0 +1,89 @@
+/**
+ * SOFTMAX over the last axis as TFLite Micro's reference kernels. float32 computes in
+ * float; int8 is TFLite's fixed-point algorithm: input differences from the row maximum
+ * scaled to Q5.26, gemmlowp exp, a Q12.19 sum, a fixed-point reciprocal, output zero
+ * point -128 and scale 1/256.
+ */
+import { multiplyByQuantizedMultiplierGreaterThanOne, roundingDivideByPOT, saturatingRoundingDoublingHighMul } from '../../arith/fixedpoint';
+import { expOnNegativeValues, getReciprocal, rescale } from '../../arith/gemmlowp';
+import {
+  integerRange,
+  SOFTMAX_ACCUMULATION_INTEGER_BITS,
+  SOFTMAX_SCALED_DIFF_INTEGER_BITS,
+  softmaxQuantParams,
+} from '../../arith/quant-params';
+import { KernelContext } from '../kernel';
+import { allocateTensorData, TypedArray } from '../tensor';
+
+export function softmax(ctx: KernelContext): TypedArray {
+  const input = ctx.input(0, 'input');
+  const shape = input.type.shape;
+  const depth = shape.length === 0 ? 1 : shape[shape.length - 1];
+  const out = allocateTensorData(ctx.outType);
+  if (out.length !== input.data.length) throw ctx.fail('output and input element counts differ');
+  const rows = depth === 0 ? 0 : out.length / depth;
+  const beta = ctx.number('beta', 1);
+
+  if (input.type.dtype === 'float32') {
+    const x = input.data as Float32Array;
+    const o = out as Float32Array;
+    const f32 = Math.fround;
+    const betaF = f32(beta);
+    for (let r = 0; r < rows; r++) {
+      const base = r * depth;
+      let max = -3.4028234663852886e38;
+      for (let c = 0; c < depth; c++) max = Math.max(max, x[base + c]);
+      let sum = 0;
+      for (let c = 0; c < depth; c++) {
+        const e = f32(Math.exp(f32(f32(x[base + c] - max) * betaF)));
+        o[base + c] = e;
+        sum = f32(sum + e);
+      }
+      for (let c = 0; c < depth; c++) o[base + c] = f32(o[base + c] / sum);
+    }
+    return out;
+  }
+
+  if (input.type.dtype !== 'int8' || ctx.outType.dtype !== 'int8') {
+    throw ctx.unsupported(`dtypes ${input.type.dtype} -> ${ctx.outType.dtype}`);
+  }
+  const inQ = ctx.quant(input.type, 'input');
+  const outQ = ctx.quant(ctx.outType, 'output');
+  if (outQ.zeroPoint !== -128 || Math.fround(outQ.scale) !== Math.fround(1 / 256)) {
+    throw ctx.fail(`int8 output must have zero point -128 and scale 1/256, got ${outQ.zeroPoint} and ${outQ.scale}`);
+  }
+  const p = softmaxQuantParams(beta, inQ.scale);
+  const { min: outMin, max: outMax } = integerRange('int8');
+  const x = input.data as Int8Array;
+  const o = out as Int8Array;
+  const expOf = (diff: number): number =>
+    expOnNegativeValues(
+      multiplyByQuantizedMultiplierGreaterThanOne(diff, p.inputMultiplier, p.inputLeftShift),
+      SOFTMAX_SCALED_DIFF_INTEGER_BITS,
+    );
+  for (let r = 0; r < rows; r++) {
+    const base = r * depth;
+    let maxInRow = outMin;
+    for (let c = 0; c < depth; c++) maxInRow = Math.max(maxInRow, x[base + c]);
+    let sumOfExps = 0;
+    for (let c = 0; c < depth; c++) {
+      const diff = x[base + c] - maxInRow;
+      if (diff >= p.diffMin) {
+        sumOfExps = (sumOfExps + rescale(expOf(diff), 0, SOFTMAX_ACCUMULATION_INTEGER_BITS)) | 0;
+      }
+    }
+    const { scale: shiftedScale, numBitsOverUnit } = getReciprocal(sumOfExps, SOFTMAX_ACCUMULATION_INTEGER_BITS);
+    const exponent = numBitsOverUnit + 31 - 8;
+    if (exponent < 0 || exponent > 31) throw ctx.fail(`reciprocal exponent ${exponent} out of range`);
+    for (let c = 0; c < depth; c++) {
+      const diff = x[base + c] - maxInRow;
+      if (diff >= p.diffMin) {
+        const unsat = roundingDivideByPOT(saturatingRoundingDoublingHighMul(shiftedScale, expOf(diff)), exponent);
+        o[base + c] = Math.min(Math.max(unsat + outMin, outMin), outMax);
+      } else {
+        o[base + c] = outMin;
+      }
+    }
+  }
+  return out;
+}
