@@ -1,0 +1,15 @@
+/**
+ * What a backend hands to the C code generator (UMA's `_register_codegen(fmt="c", ...)`).
+ * Replacing loop nests by kernel calls happens earlier, as a TIR pass (see `tirRewrite.ts`);
+ * codegen only needs the declarations of those kernels and, optionally, custom C text for
+ * a `call_extern`.
+ */
+export interface CodegenHooks {
+  /** C text put at the top of every file holding this target's functions (`#include ...`). */
+  readonly includes: () => string;
+  /**
+   * Custom C for `call_extern(name, args...)`; `args` are already rendered C expressions.
+   * Returning undefined keeps the default `name(args...)`.
+   */
+  readonly replaceCallExtern?: (name: string, args: readonly string[]) => string | undefined;
+}

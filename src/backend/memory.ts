@@ -1,0 +1,107 @@
+/**
+ * A backend's memory declaration: the pools its target can reach and where the operands of
+ * its operators may live. The pool-pinning pass reads these through the registry; this
+ * module only validates and stores them.
+ */
+import { RegistrationError } from '../errors';
+import { PoolAccess } from '../usmp/types';
+import { checkMemoryDecl } from './schemaValidation';
+
+export interface PoolAccessDecl {
+  readonly pool: string;
+  readonly access: PoolAccess;
+}
+
+/** Candidate pools (preference order) per operand index; keys are 0-based operand indices. */
+export type OperandPools = Readonly<Record<number, readonly string[]>>;
+
+/**
+ * Where the operands of one operator may live. `op` is an operator (`conv2d`), a composite
+ * (`accel.conv2d`) or a backend-internal buffer name (`accel.accel_input_fetcher`).
+ * An index listed in `inputs`/`outputs` takes precedence over `allInputs`/`allOutputs`.
+ */
+export interface OperandConstraint {
+  readonly op: string;
+  readonly inputs?: OperandPools;
+  readonly outputs?: OperandPools;
+  /** Pools for the operator's internal scratch allocations. */
+  readonly scratch?: readonly string[];
+  readonly allInputs?: readonly string[];
+  readonly allOutputs?: readonly string[];
+}
+
+export interface MemoryDecl {
+  readonly pools: readonly PoolAccessDecl[];
+  readonly operandConstraints: readonly OperandConstraint[];
+}
+
+function writtenPools(c: OperandConstraint): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const [k, pools] of Object.entries(c.outputs ?? {})) for (const p of pools) out.push([`output ${k}`, p]);
+  for (const p of c.allOutputs ?? []) out.push(['allOutputs', p]);
+  for (const p of c.scratch ?? []) out.push(['scratch', p]);
+  return out;
+}
+
+function allPools(c: OperandConstraint): Array<[string, string]> {
+  const out = writtenPools(c);
+  for (const [k, pools] of Object.entries(c.inputs ?? {})) for (const p of pools) out.push([`input ${k}`, p]);
+  for (const p of c.allInputs ?? []) out.push(['allInputs', p]);
+  return out;
+}
+
+/**
+ * Checks a memory declaration against `schemas/operand-constraints.schema.json`, then that
+ * every constrained pool is one the target declared, that written operands are not placed
+ * in read-only pools, and that no operator is constrained twice.
+ */
+export function validateMemoryDecl(target: string, decl: unknown): MemoryDecl {
+  const problem = checkMemoryDecl(decl);
+  if (problem !== undefined) {
+    throw new RegistrationError(
+      `target '${target}': memory declaration ${problem.jsonPath}: ${problem.message}`,
+      { target, jsonPath: problem.jsonPath },
+    );
+  }
+  const mem = decl as MemoryDecl;
+  const access = new Map<string, PoolAccess>();
+  mem.pools.forEach((p, i) => {
+    if (access.has(p.pool)) {
+      throw new RegistrationError(`target '${target}': pool '${p.pool}' is declared twice`, {
+        target,
+        pool: p.pool,
+        jsonPath: `/pools/${i}`,
+      });
+    }
+    access.set(p.pool, p.access);
+  });
+  const seenOps = new Set<string>();
+  mem.operandConstraints.forEach((c, i) => {
+    const jsonPath = `/operandConstraints/${i}`;
+    if (seenOps.has(c.op)) {
+      throw new RegistrationError(`target '${target}': operand constraints for '${c.op}' are given twice`, {
+        target,
+        op: c.op,
+        jsonPath,
+      });
+    }
+    seenOps.add(c.op);
+    for (const [where, pool] of allPools(c)) {
+      if (!access.has(pool)) {
+        throw new RegistrationError(
+          `target '${target}': operand constraint for '${c.op}' (${where}) names pool '${pool}', which the target does not declare`,
+          { target, op: c.op, pool, jsonPath },
+        );
+      }
+    }
+    for (const [where, pool] of writtenPools(c)) {
+      if (access.get(pool) === 'ro') {
+        throw new RegistrationError(
+          `target '${target}': operand constraint for '${c.op}' (${where}) is written but pool '${pool}' is read-only for the target`,
+          { target, op: c.op, pool, jsonPath },
+        );
+      }
+    }
+  });
+  return mem;
+}

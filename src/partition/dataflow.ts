@@ -1,0 +1,126 @@
+/**
+ * Producer/consumer queries over one graph function, and the graphlib checks the
+ * partitioner relies on: "would grouping these nodes create a cycle?".
+ */
+import { Graph, alg } from '@dagrejs/graphlib';
+import { LoweringError } from '../errors';
+import { GraphFunction, GraphNode } from '../ir/graph/types';
+
+export class FunctionView {
+  private readonly byName = new Map<string, GraphNode>();
+  private readonly positions = new Map<string, number>();
+  private readonly consumerLists = new Map<string, string[]>();
+  private readonly outputSet: ReadonlySet<string>;
+
+  constructor(readonly fn: GraphFunction) {
+    fn.nodes.forEach((n, i) => {
+      this.byName.set(n.name, n);
+      this.positions.set(n.name, i);
+      this.consumerLists.set(n.name, []);
+    });
+    for (const n of fn.nodes) {
+      if (n.kind !== 'call') continue;
+      for (const a of new Set(n.args)) {
+        const list = this.consumerLists.get(a);
+        if (list === undefined) {
+          throw new LoweringError(`function '${fn.name}': call '${n.name}' uses unknown node '${a}'`, {
+            func: fn.name,
+            op: n.name,
+          });
+        }
+        list.push(n.name);
+      }
+    }
+    this.outputSet = new Set(fn.outputs);
+  }
+
+  node(name: string): GraphNode {
+    const n = this.byName.get(name);
+    if (n === undefined) throw new LoweringError(`function '${this.fn.name}' has no node '${name}'`, { func: this.fn.name });
+    return n;
+  }
+
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+
+  /** Calls that use `name`'s value, each once, in topological order. */
+  consumers(name: string): readonly string[] {
+    return this.consumerLists.get(name) ?? [];
+  }
+
+  /** Whether the function returns `name`'s value. */
+  isOutput(name: string): boolean {
+    return this.outputSet.has(name);
+  }
+
+  position(name: string): number {
+    const p = this.positions.get(name);
+    if (p === undefined) throw new LoweringError(`function '${this.fn.name}' has no node '${name}'`, { func: this.fn.name });
+    return p;
+  }
+
+  /**
+   * The dataflow graph with nodes contracted by `groupOf` (a node maps to its group id, or
+   * to itself when absent). Self-edges inside a group are dropped.
+   */
+  contracted(groupOf: (name: string) => string): Graph {
+    const g = new Graph({ directed: true });
+    for (const n of this.fn.nodes) g.setNode(groupOf(n.name));
+    for (const n of this.fn.nodes) {
+      if (n.kind !== 'call') continue;
+      const to = groupOf(n.name);
+      for (const a of n.args) {
+        const from = groupOf(a);
+        if (from !== to) g.setEdge(from, to);
+      }
+    }
+    return g;
+  }
+
+  /**
+   * True when treating `members` as one node keeps the graph acyclic, i.e. no path leaves
+   * the set and comes back into it. `groupOf` gives the grouping of all other nodes.
+   */
+  isConvex(members: ReadonlySet<string>, groupOf: (name: string) => string = (n) => n): boolean {
+    const merged = '\u0000candidate';
+    return alg.isAcyclic(this.contracted((n) => (members.has(n) ? merged : groupOf(n))));
+  }
+}
+
+/**
+ * Orders nodes so that every call follows its arguments, keeping the given order wherever
+ * it is already valid (stable Kahn's algorithm).
+ */
+export function topoSort(nodes: readonly GraphNode[], func = '<function>'): GraphNode[] {
+  const names = new Set(nodes.map((n) => n.name));
+  const pending = new Map<string, number>();
+  const consumers = new Map<string, string[]>();
+  for (const n of nodes) {
+    const deps = n.kind === 'call' ? [...new Set(n.args)].filter((a) => names.has(a)) : [];
+    pending.set(n.name, deps.length);
+    for (const d of deps) {
+      const list = consumers.get(d) ?? [];
+      list.push(n.name);
+      consumers.set(d, list);
+    }
+  }
+  const order = new Map(nodes.map((n, i) => [n.name, i] as const));
+  const byName = new Map(nodes.map((n) => [n.name, n] as const));
+  const ready = nodes.filter((n) => pending.get(n.name) === 0).map((n) => n.name);
+  const out: GraphNode[] = [];
+  while (ready.length > 0) {
+    ready.sort((a, b) => (order.get(a) as number) - (order.get(b) as number));
+    const next = ready.shift() as string;
+    out.push(byName.get(next) as GraphNode);
+    for (const c of consumers.get(next) ?? []) {
+      const left = (pending.get(c) as number) - 1;
+      pending.set(c, left);
+      if (left === 0) ready.push(c);
+    }
+  }
+  if (out.length !== nodes.length) {
+    throw new LoweringError(`function '${func}': dataflow has a cycle after partitioning`, { func });
+  }
+  return out;
+}
