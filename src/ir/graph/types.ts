@@ -72,6 +72,13 @@ export interface CallNode {
   readonly attrs: Attrs;
   /** Output type (single-output operators only). */
   readonly type: TensorType;
+  /**
+   * Set by partitioning on operator calls that were inlined from a composite function:
+   * `name` is the composite (`<target>.<pattern>`), `instance` tells apart the calls of
+   * different matches (all calls of one match share it). Lowering can use it to lower a
+   * whole composite with one strategy (`strategyFor(target, name)`).
+   */
+  readonly composite?: { readonly name: string; readonly instance: string };
 }
 
 export type GraphNode = VarNode | ConstantNode | CallNode;
