@@ -1,0 +1,293 @@
+/**
+ * TIR expressions → C expressions. Every compound result is parenthesized, so operator
+ * precedence never depends on the context. Arithmetic on types narrower than `int` is
+ * wrapped back to its TIR type (C would silently promote it).
+ */
+import { CodegenError } from '../../errors';
+import { exprDType } from '../../ir/tir/builder';
+import { BinaryOp, Buffer, BufferLoad, Call, Expr, ScalarDType, Var } from '../../ir/tir/nodes';
+import { FuncContext } from './context';
+import { cElemType, cType, floatLiteral, intLiteral, isIntDType, stringLiteral } from './ctypes';
+
+export function emitExpr(e: Expr, ctx: FuncContext): string {
+  switch (e.kind) {
+    case 'Var':
+      return e.dtype === 'handle' ? pointerValue(e, ctx) : ctx.names.lookup(e, ctx.func);
+    case 'IntImm':
+      return intLiteral(e.value, e.dtype);
+    case 'FloatImm':
+      return floatLiteral(e.value);
+    case 'StringImm':
+      return stringLiteral(e.value);
+    case 'BinaryOp':
+      return emitBinary(e, ctx);
+    case 'Not':
+      return `(!${emitExpr(e.a, ctx)})`;
+    case 'Select':
+      return `(${emitExpr(e.cond, ctx)} ? ${emitExpr(e.t, ctx)} : ${emitExpr(e.f, ctx)})`;
+    case 'Cast':
+      return emitCast(emitExpr(e.value, ctx), exprDType(e.value), e.dtype, ctx.func);
+    case 'BufferLoad':
+      return emitElementRef(e.buffer, e.indices, ctx);
+    case 'Call':
+      return emitCall(e, ctx);
+  }
+}
+
+/**
+ * A handle var as a value. Constant arrays are `static const`; callees take plain pointers,
+ * so the const is cast away here (the callee never writes through weights).
+ */
+export function pointerValue(v: Var, ctx: FuncContext): string {
+  const name = ctx.names.lookup(v, ctx.func);
+  return ctx.isConst(v) ? `((${ctx.pointerType(v)})${name})` : name;
+}
+
+/** Converts C text of TIR type `from` to TIR type `to` without undefined behaviour. */
+export function emitCast(value: string, from: ScalarDType, to: ScalarDType, func: string): string {
+  if (from === to) return value;
+  if (to === 'bool') return `(${value} != 0)`;
+  if (to === 'float32') return `((float)${value})`;
+  if (to === 'handle' || from === 'handle' || to === 'void' || from === 'void') {
+    throw new CodegenError(`cannot cast ${from} to ${to}`, { func });
+  }
+  if (from === 'float32') {
+    if (to === 'int64') return `uma_f32_to_i64(${value})`;
+    return emitCast(`uma_f32_to_i32(${value})`, 'int32', to, func);
+  }
+  switch (to) {
+    case 'int64':
+      return `((int64_t)${value})`;
+    case 'int32':
+      return from === 'int64' ? `uma_wrap_i32(${value})` : `((int32_t)${value})`;
+    case 'int16':
+      return from === 'int8' || from === 'uint8' || from === 'bool' ? `((int16_t)${value})` : `uma_wrap_i16(${value})`;
+    case 'int8':
+      return from === 'bool' ? `((int8_t)${value})` : `uma_wrap_i8(${value})`;
+    case 'uint8':
+      // Conversion to an unsigned type is defined modulo 2^8 in C.
+      return `((uint8_t)${value})`;
+    default:
+      throw new CodegenError(`cannot cast ${from} to ${to}`, { func });
+  }
+}
+
+/** Brings C text of an `int`-promoted result back to a narrow TIR integer type. */
+function wrapNarrow(value: string, dtype: ScalarDType): string {
+  switch (dtype) {
+    case 'int8':
+      return `uma_wrap_i8(${value})`;
+    case 'int16':
+      return `uma_wrap_i16(${value})`;
+    case 'uint8':
+      return `((uint8_t)${value})`;
+    default:
+      return value;
+  }
+}
+
+const INFIX: Partial<Record<BinaryOp['op'], string>> = {
+  Add: '+',
+  Sub: '-',
+  Mul: '*',
+  Div: '/',
+  EQ: '==',
+  NE: '!=',
+  LT: '<',
+  LE: '<=',
+  GT: '>',
+  GE: '>=',
+  And: '&&',
+  Or: '||',
+};
+
+function helperSuffix(dtype: ScalarDType): 'i32' | 'i64' | 'f32' {
+  if (dtype === 'int64') return 'i64';
+  if (dtype === 'float32') return 'f32';
+  return 'i32';
+}
+
+function emitBinary(e: BinaryOp, ctx: FuncContext): string {
+  const a = emitExpr(e.a, ctx);
+  const b = emitExpr(e.b, ctx);
+  const operandType = exprDType(e.a);
+  switch (e.op) {
+    case 'Add':
+    case 'Sub':
+    case 'Mul':
+    case 'Div':
+      return wrapNarrow(`(${a} ${INFIX[e.op]} ${b})`, e.dtype);
+    case 'FloorDiv':
+    case 'FloorMod': {
+      if (!isIntDType(e.dtype)) {
+        throw new CodegenError(`${e.op} on ${e.dtype} is not supported by the C emitter`, { func: ctx.func });
+      }
+      const helper = `uma_${e.op === 'FloorDiv' ? 'floordiv' : 'floormod'}_${helperSuffix(e.dtype)}`;
+      return wrapNarrow(`${helper}(${a}, ${b})`, e.dtype);
+    }
+    case 'Min':
+    case 'Max':
+      // The min/max of two values of a narrow type is of that type: no wrap needed.
+      return `uma_${e.op === 'Min' ? 'min' : 'max'}_${helperSuffix(e.dtype)}(${a}, ${b})`;
+    default: {
+      // Comparisons of narrow integers compare their promoted values; casting the operands
+      // to int32 keeps gcc's -Wtype-limits quiet about always-true unsigned tests.
+      const ca = isIntDType(operandType) && operandType !== 'int64' ? `((int32_t)${a})` : a;
+      const cb = isIntDType(exprDType(e.b)) && exprDType(e.b) !== 'int64' ? `((int32_t)${b})` : b;
+      return `(${ca} ${INFIX[e.op]} ${cb})`;
+    }
+  }
+}
+
+/** Row-major flat index of `indices` into `buffer` (plus its element offset), folded. */
+export function flatIndex(buffer: Buffer, indices: readonly Expr[], ctx: FuncContext): string {
+  const shape = buffer.shape;
+  if (indices.length !== shape.length && indices.length !== 1) {
+    throw new CodegenError(
+      `buffer ${buffer.name} has ${shape.length} dimensions but is indexed with ${indices.length}`,
+      { func: ctx.func, buffer: buffer.name },
+    );
+  }
+  let constPart = buffer.elemOffset;
+  let text: string | undefined;
+  indices.forEach((idx, d) => {
+    if (d > 0 && indices.length === shape.length) {
+      const dim = shape[d];
+      if (dim.kind === 'IntImm') {
+        constPart *= dim.value;
+        if (text !== undefined && dim.value !== 1) text = `(${text} * ${dim.value})`;
+      } else {
+        const dimText = emitExpr(dim, ctx);
+        text = text === undefined ? undefined : `(${text} * ${dimText})`;
+        if (constPart !== 0) text = text === undefined ? `(${constPart} * ${dimText})` : `(${text} + (${constPart} * ${dimText}))`;
+        constPart = 0;
+      }
+    }
+    if (idx.kind === 'IntImm') constPart += idx.value;
+    else {
+      const t = emitExpr(idx, ctx);
+      text = text === undefined ? t : `(${text} + ${t})`;
+    }
+  });
+  if (text === undefined) return `${constPart}`;
+  return constPart === 0 ? text : `(${text} + ${constPart})`;
+}
+
+/** `data[idx]`, reinterpreting the data pointer when the buffer views it as another type. */
+export function emitElementRef(buffer: Buffer, indices: readonly Expr[], ctx: FuncContext): string {
+  const base = ctx.names.lookup(buffer.data, ctx.func);
+  const index = flatIndex(buffer, indices, ctx);
+  const elem = cElemType(buffer.dtype, buffer.name);
+  if (buffer.data.dtype !== 'handle') {
+    throw new CodegenError(`buffer ${buffer.name} is backed by a non-handle var`, { func: ctx.func, buffer: buffer.name });
+  }
+  if (ctx.elemType(buffer.data) === buffer.dtype) return `${base}[${index}]`;
+  const qual = ctx.isConst(buffer.data) ? 'const ' : '';
+  return `((${qual}${elem}*)${base})[${index}]`;
+}
+
+function emitArgs(args: readonly Expr[], ctx: FuncContext): string[] {
+  return args.map((a) => emitExpr(a, ctx));
+}
+
+function callName(e: Call, ctx: FuncContext): string {
+  const head = e.args[0];
+  if (head === undefined || head.kind !== 'StringImm') {
+    throw new CodegenError(`${e.op} needs the callee name as its first argument`, { func: ctx.func });
+  }
+  return head.value;
+}
+
+/** C type of an expression as an argument of an external function. */
+export function argCType(e: Expr, ctx: FuncContext): string {
+  if (e.kind === 'Var' && e.dtype === 'handle') return ctx.pointerType(e);
+  if (e.kind === 'StringImm') return 'const char*';
+  if (e.kind === 'Call' && e.op === 'tir.address_of') {
+    const load = e.args[0];
+    if (load?.kind === 'BufferLoad') return `${cElemType(load.buffer.dtype, load.buffer.name)}*`;
+  }
+  const dt = exprDType(e);
+  return dt === 'handle' ? 'void*' : cType(dt);
+}
+
+function emitFunctionCall(e: Call, ctx: FuncContext): string {
+  const name = callName(e, ctx);
+  const args = e.args.slice(1);
+  const callee = ctx.module.get(name);
+  if (callee !== undefined) {
+    if (callee.paramTypes.length !== args.length) {
+      throw new CodegenError(
+        `call to ${name} passes ${args.length} arguments, the function takes ${callee.paramTypes.length}`,
+        { func: ctx.func },
+      );
+    }
+    ctx.calledFuncs.add(name);
+    const texts = args.map((a, i) => {
+      const t = emitExpr(a, ctx);
+      const pt = callee.paramTypes[i];
+      return pt.endsWith('*') && exprDType(a) === 'handle' ? `(${pt})${t}` : t;
+    });
+    return `${callee.symbol}(${texts.join(', ')})`;
+  }
+  ctx.noteExtern(
+    name,
+    cType(e.dtype === 'handle' ? 'handle' : e.dtype),
+    args.map((a) => argCType(a, ctx)),
+  );
+  return `${name}(${emitArgs(args, ctx).join(', ')})`;
+}
+
+function emitCall(e: Call, ctx: FuncContext): string {
+  switch (e.op) {
+    case 'tir.call_extern':
+    case 'tir.tvm_call_cpacked':
+      return emitFunctionCall(e, ctx);
+    case 'tir.address_of': {
+      const load = e.args[0];
+      if (load?.kind !== 'BufferLoad') {
+        throw new CodegenError('tir.address_of needs a BufferLoad argument', { func: ctx.func });
+      }
+      const ref = emitElementRef(load.buffer, load.indices, ctx);
+      const elem = cElemType(load.buffer.dtype, load.buffer.name);
+      return ctx.isConst(load.buffer.data) ? `((${elem}*)&${ref})` : `(&${ref})`;
+    }
+    case 'tir.q_multiply_shift': {
+      const args = qMultiplyShiftArgs(e, ctx);
+      return `uma_q_multiply_shift(${emitArgs(args, ctx).join(', ')})`;
+    }
+    case 'tir.pool_ptr': {
+      const [pool, offset] = e.args;
+      if (e.args.length !== 2 || pool.kind !== 'Var' || pool.dtype !== 'handle') {
+        throw new CodegenError('tir.pool_ptr needs (pool handle var, byte offset)', { func: ctx.func });
+      }
+      const name = ctx.names.lookup(pool, ctx.func);
+      const off = emitExpr(offset, ctx);
+      return ctx.elemType(pool) === 'uint8' && !ctx.isConst(pool)
+        ? `(&${name}[${off}])`
+        : `((uint8_t*)${name} + ${off})`;
+    }
+    case 'tir.if_then_else': {
+      if (e.args.length !== 3) throw new CodegenError('tir.if_then_else needs 3 arguments', { func: ctx.func });
+      const [c, t, f] = emitArgs(e.args, ctx);
+      return `(${c} ? ${t} : ${f})`;
+    }
+    case 'tir.tvm_access_ptr': {
+      const [dt, data, offset] = e.args;
+      if (dt?.kind !== 'StringImm' || data?.kind !== 'Var' || offset === undefined) {
+        throw new CodegenError('tir.tvm_access_ptr needs (dtype, data var, offset, ...)', { func: ctx.func });
+      }
+      const elem = cElemType(dt.value as ScalarDType, data.name);
+      return `((${elem}*)${ctx.names.lookup(data, ctx.func)} + ${emitExpr(offset, ctx)})`;
+    }
+    default:
+      throw new CodegenError(`unsupported TIR call ${e.op}`, { func: ctx.func });
+  }
+}
+
+/** (x, multiplier, shift); TVM's 4-argument form (x, m, 31, shift) is accepted too. */
+function qMultiplyShiftArgs(e: Call, ctx: FuncContext): readonly Expr[] {
+  if (e.args.length === 3) return e.args;
+  const q = e.args[2];
+  if (e.args.length === 4 && q.kind === 'IntImm' && q.value === 31) return [e.args[0], e.args[1], e.args[3]];
+  throw new CodegenError('tir.q_multiply_shift needs (x, multiplier, shift)', { func: ctx.func });
+}

@@ -1,0 +1,213 @@
+/**
+ * TIR statements → C statements. Unplanned allocations become arrays (stack for `local`,
+ * function-static otherwise), planned ones arrive as `LetStmt(var, tir.pool_ptr(...))`.
+ * Calls that return int32 and fail (non-zero) make the function return -1.
+ */
+import { CodegenError } from '../../errors';
+import { exprDType } from '../../ir/tir/builder';
+import {
+  Allocate,
+  AllocateConst,
+  Evaluate,
+  Expr,
+  For,
+  LetStmt,
+  ScalarDType,
+  Stmt,
+  Var,
+} from '../../ir/tir/nodes';
+import { DEFAULT_ALIGNMENT } from '../../usmp/types';
+import { FuncContext } from './context';
+import { arrayInitializer, cElemType, cType, DTYPE_SIZE } from './ctypes';
+import { emitCast, emitElementRef, emitExpr } from './emitExpr';
+
+/** Bytes a function holds itself, by kind (reported in metadata). */
+export interface StorageStats {
+  /** Function-static arrays of unplanned non-local allocations. */
+  staticBytes: number;
+  /** Stack arrays of `local` allocations. */
+  stackBytes: number;
+  /** Constant arrays (AllocateConst). */
+  constantBytes: number;
+}
+
+const FAILING_CALLS: ReadonlySet<string> = new Set(['tir.call_extern', 'tir.tvm_call_cpacked']);
+
+export class StmtEmitter {
+  private readonly lines: string[] = [];
+  private depth = 1;
+  readonly stats: StorageStats = { staticBytes: 0, stackBytes: 0, constantBytes: 0 };
+
+  constructor(
+    private readonly ctx: FuncContext,
+    private readonly used: ReadonlySet<number>,
+  ) {}
+
+  text(): string {
+    return this.lines.join('\n');
+  }
+
+  line(s: string): void {
+    this.lines.push(`${'  '.repeat(this.depth)}${s}`);
+  }
+
+  /** Declares `v` and voids it when nothing reads it (keeps -Wunused quiet). */
+  declare(v: Var, decl: (name: string) => string): string {
+    const name = this.ctx.names.bind(v);
+    this.line(decl(name));
+    if (!this.used.has(v.id)) this.line(`(void)${name};`);
+    return name;
+  }
+
+  emit(s: Stmt): void {
+    switch (s.kind) {
+      case 'SeqStmt':
+        for (const x of s.seq) this.emit(x);
+        return;
+      case 'Allocate':
+        return this.emitAllocate(s);
+      case 'AllocateConst':
+        return this.emitAllocateConst(s);
+      case 'DeclBuffer':
+        // Buffers are views; their data var is declared by the allocation or parameter.
+        this.ctx.setElemType(s.buffer.data, s.buffer.dtype);
+        return this.emit(s.body);
+      case 'For':
+        return this.emitFor(s);
+      case 'LetStmt':
+        return this.emitLet(s);
+      case 'IfThenElse':
+        this.line(`if (${emitExpr(s.condition, this.ctx)}) {`);
+        this.block(s.then);
+        if (s.else !== undefined) {
+          this.line('} else {');
+          this.block(s.else);
+        }
+        this.line('}');
+        return;
+      case 'BufferStore': {
+        const target = emitElementRef(s.buffer, s.indices, this.ctx);
+        const value = emitCast(emitExpr(s.value, this.ctx), exprDType(s.value), s.buffer.dtype, this.ctx.func);
+        this.line(`${target} = ${value};`);
+        return;
+      }
+      case 'Evaluate':
+        return this.emitEvaluate(s);
+    }
+  }
+
+  private block(s: Stmt): void {
+    this.depth++;
+    this.emit(s);
+    this.depth--;
+  }
+
+  private elementCount(extents: readonly Expr[], what: string): number {
+    let n = 1;
+    for (const e of extents) {
+      if (e.kind !== 'IntImm') {
+        throw new CodegenError(`allocation ${what} has a non-constant extent`, { func: this.ctx.func, buffer: what });
+      }
+      n *= e.value;
+    }
+    return n;
+  }
+
+  private emitAllocate(s: Allocate): void {
+    const v = s.bufferVar;
+    const elem = cElemType(s.dtype, v.name);
+    const count = this.elementCount(s.extents, v.name);
+    const bytes = count * DTYPE_SIZE[s.dtype];
+    this.ctx.setElemType(v, s.dtype);
+    // C has no zero-length arrays; one element keeps the declaration valid.
+    const length = Math.max(1, count);
+    if (s.storageScope === 'local') {
+      this.stats.stackBytes += bytes;
+      this.declare(v, (n) => `${elem} ${n}[${length}];`);
+    } else {
+      this.stats.staticBytes += alignUp(bytes, DEFAULT_ALIGNMENT);
+      this.declare(v, (n) => `static ${elem} ${n}[${length}] __attribute__((aligned(${DEFAULT_ALIGNMENT})));`);
+    }
+    this.emit(s.body);
+  }
+
+  private emitAllocateConst(s: AllocateConst): void {
+    const v = s.bufferVar;
+    const elem = cElemType(s.dtype, v.name);
+    const count = this.elementCount(s.extents, v.name);
+    const bytes = count * DTYPE_SIZE[s.dtype];
+    if (s.data.length !== bytes) {
+      throw new CodegenError(
+        `constant ${v.name} holds ${s.data.length} bytes but ${count} x ${s.dtype} needs ${bytes}`,
+        { func: this.ctx.func, buffer: v.name },
+      );
+    }
+    this.ctx.setElemType(v, s.dtype);
+    this.ctx.markConst(v);
+    this.stats.constantBytes += bytes;
+    const init = arrayInitializer(s.data, s.dtype, v.name).replace(/\n/g, `\n${'  '.repeat(this.depth)}`);
+    this.declare(
+      v,
+      (n) => `static const ${elem} ${n}[${Math.max(1, count)}] __attribute__((aligned(${DEFAULT_ALIGNMENT}))) = ${init};`,
+    );
+    this.emit(s.body);
+  }
+
+  private emitFor(s: For): void {
+    const loopType = cType(s.loopVar.dtype);
+    const min = emitExpr(s.min, this.ctx);
+    const end =
+      s.min.kind === 'IntImm' && s.extent.kind === 'IntImm'
+        ? `${s.min.value + s.extent.value}`
+        : `(${min} + ${emitExpr(s.extent, this.ctx)})`;
+    if (s.forKind !== 'serial') this.line(`/* ${s.forKind} loop, emitted as a serial loop */`);
+    const name = this.ctx.names.bind(s.loopVar);
+    this.line(`for (${loopType} ${name} = ${min}; ${name} < ${end}; ++${name}) {`);
+    this.block(s.body);
+    this.line('}');
+  }
+
+  private emitLet(s: LetStmt): void {
+    const v = s.var;
+    if (v.dtype === 'handle') {
+      const pointee = v.pointee ?? pointeeOfValue(s.value, this.ctx);
+      if (pointee !== undefined) this.ctx.setElemType(v, pointee);
+      const ptrType = this.ctx.pointerType(v);
+      const value = emitExpr(s.value, this.ctx);
+      this.declare(v, (n) => `${ptrType} ${n} = (${ptrType})${value};`);
+    } else {
+      const value = emitCast(emitExpr(s.value, this.ctx), exprDType(s.value), v.dtype, this.ctx.func);
+      this.declare(v, (n) => `${cType(v.dtype)} ${n} = ${value};`);
+    }
+    this.emit(s.body);
+  }
+
+  private emitEvaluate(s: Evaluate): void {
+    const e = s.value;
+    if (e.kind === 'Call' && FAILING_CALLS.has(e.op) && e.dtype === 'int32') {
+      this.line(`if (${emitExpr(e, this.ctx)} != 0) {`);
+      this.line('  return -1;');
+      this.line('}');
+      return;
+    }
+    if (e.kind === 'Call' && FAILING_CALLS.has(e.op)) {
+      this.line(`${emitExpr(e, this.ctx)};`);
+      return;
+    }
+    if (e.kind === 'IntImm') return;
+    this.line(`(void)${emitExpr(e, this.ctx)};`);
+  }
+}
+
+/** Element type a handle let inherits from its value (a pointer var or address_of). */
+function pointeeOfValue(value: Expr, ctx: FuncContext): ScalarDType | undefined {
+  if (value.kind === 'Var' && value.dtype === 'handle') return ctx.elemType(value);
+  if (value.kind === 'Call' && value.op === 'tir.address_of' && value.args[0]?.kind === 'BufferLoad') {
+    return value.args[0].buffer.dtype;
+  }
+  return undefined;
+}
+
+export function alignUp(n: number, alignment: number): number {
+  return Math.ceil(n / alignment) * alignment;
+}

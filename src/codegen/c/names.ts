@@ -1,0 +1,70 @@
+/**
+ * Deterministic C identifiers: names are sanitized, kept clear of C keywords and reserved
+ * spellings, and made unique by a numeric suffix in the order they are requested.
+ */
+import { CodegenError } from '../../errors';
+import { Var } from '../../ir/tir/nodes';
+
+const C_KEYWORDS: ReadonlySet<string> = new Set([
+  'auto', 'break', 'case', 'char', 'const', 'continue', 'default', 'do', 'double', 'else', 'enum',
+  'extern', 'float', 'for', 'goto', 'if', 'inline', 'int', 'long', 'register', 'restrict', 'return',
+  'short', 'signed', 'sizeof', 'static', 'struct', 'switch', 'typedef', 'union', 'unsigned', 'void',
+  'volatile', 'while', '_Bool', '_Complex', '_Imaginary',
+  // Names from the headers the generated code includes, and C++ keywords (the interface
+  // header is also compiled as C++).
+  'bool', 'true', 'false', 'NULL', 'main', 'class', 'delete', 'new', 'namespace', 'template',
+  'this', 'operator', 'private', 'public', 'protected', 'virtual', 'friend', 'using', 'typename',
+]);
+
+/** A valid C identifier close to `raw`; never starts with `_` or the helpers' `uma_` prefix. */
+export function sanitizeIdentifier(raw: string): string {
+  let s = raw.replace(/[^A-Za-z0-9_]/g, '_');
+  if (s === '') s = 'v';
+  if (/^[0-9]/.test(s)) s = `v${s}`;
+  // Leading underscores are reserved for the implementation in C.
+  if (s.startsWith('_')) s = `v${s}`;
+  if (/^uma_/i.test(s) || /^u?int\d+_t$/.test(s)) s = `v_${s}`;
+  if (C_KEYWORDS.has(s)) s = `${s}_`;
+  return s;
+}
+
+/** One naming scope (a translation unit's globals, or one function's locals). */
+export class NameScope {
+  private readonly taken = new Set<string>();
+  private readonly byVar = new Map<number, string>();
+
+  constructor(reserved: Iterable<string> = [], private readonly parent?: NameScope) {
+    for (const r of reserved) this.taken.add(r);
+  }
+
+  private isTaken(name: string): boolean {
+    return this.taken.has(name) || (this.parent?.isTaken(name) ?? false);
+  }
+
+  /** Claims a fresh identifier derived from `hint`. */
+  fresh(hint: string): string {
+    const base = sanitizeIdentifier(hint);
+    let name = base;
+    for (let n = 1; this.isTaken(name); n++) name = `${base}_${n}`;
+    this.taken.add(name);
+    return name;
+  }
+
+  /** Binds a TIR variable to a fresh identifier (a declaration). */
+  bind(v: Var): string {
+    if (this.byVar.has(v.id)) {
+      throw new CodegenError(`variable ${v.name} (#${v.id}) is defined twice`);
+    }
+    const name = this.fresh(v.name);
+    this.byVar.set(v.id, name);
+    return name;
+  }
+
+  lookup(v: Var, func: string): string {
+    const name = this.byVar.get(v.id);
+    if (name === undefined) {
+      throw new CodegenError(`variable ${v.name} (#${v.id}) is used but never defined`, { func });
+    }
+    return name;
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * The C runtime helpers shipped next to the generated code. They live as real C files in
+ * `src/codegen/c/runtime/` (readable, testable with gcc); this finds them both when running
+ * from the sources and from the compiled `dist/` tree.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { CodegenError } from '../../errors';
+
+export const RUNTIME_HEADER = 'uma_runtime.h';
+
+const CANDIDATE_DIRS = [
+  path.join(__dirname, 'runtime'),
+  // dist/src/codegen/c → the package's src/codegen/c/runtime
+  path.join(__dirname, '..', '..', '..', '..', 'src', 'codegen', 'c', 'runtime'),
+];
+
+export function runtimeDir(): string {
+  for (const dir of CANDIDATE_DIRS) {
+    if (fs.existsSync(path.join(dir, RUNTIME_HEADER))) return dir;
+  }
+  throw new CodegenError(`C runtime header ${RUNTIME_HEADER} not found (looked in ${CANDIDATE_DIRS.join(', ')})`);
+}
+
+export function readRuntimeHeader(): string {
+  return fs.readFileSync(path.join(runtimeDir(), RUNTIME_HEADER), 'utf8');
+}

@@ -1,0 +1,3 @@
+export * from './types';
+export { generateC } from './c/generate';
+export { writeModelLibraryFormat } from './mlf';

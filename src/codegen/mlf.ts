@@ -1,0 +1,97 @@
+/**
+ * Model Library Format-like output directory:
+ *
+ *   metadata.json
+ *   codegen/host/include/tvmgen_<mod>.h, uma_runtime.h, backend headers
+ *   codegen/host/src/<mod>_lib0.c (entry), <mod>_lib1.c (host), <mod>_lib2.c… (offloaded)
+ *
+ * Everything is written to a sibling temp dir and renamed into place, so a failure never
+ * leaves a partial directory behind.
+ */
+import Ajv from 'ajv';
+import * as fs from 'fs';
+import * as path from 'path';
+import metadataSchema from '../../schemas/metadata.schema.json';
+import { CodegenError } from '../errors';
+import { CArtifacts } from './types';
+
+const ajv = new Ajv({ allErrors: false, strict: false });
+const validateMetadata = ajv.compile(metadataSchema);
+
+export const MLF_HOST_DIR = path.join('codegen', 'host');
+
+function checkMetadata(artifacts: CArtifacts): void {
+  if (!validateMetadata(artifacts.metadata)) {
+    const e = validateMetadata.errors?.[0];
+    throw new CodegenError(`generated metadata.json is invalid: ${e?.instancePath || '/'} ${e?.message ?? ''}`.trim(), {
+      jsonPath: e?.instancePath || '/',
+    });
+  }
+}
+
+function checkRelativePath(p: string): void {
+  const norm = path.posix.normalize(p);
+  if (path.posix.isAbsolute(norm) || norm.startsWith('..') || !/^(src|include)\//.test(norm)) {
+    throw new CodegenError(`generated file path ${p} escapes codegen/host/{src,include}`);
+  }
+}
+
+/** An existing directory may be replaced only if it is empty or a previous MLF output. */
+function checkReplaceable(outDir: string): void {
+  if (!fs.existsSync(outDir)) return;
+  if (!fs.statSync(outDir).isDirectory()) {
+    throw new CodegenError(`output path ${outDir} exists and is not a directory`, { file: outDir });
+  }
+  const entries = fs.readdirSync(outDir);
+  if (entries.length > 0 && !entries.includes('metadata.json')) {
+    throw new CodegenError(`output directory ${outDir} is not empty and holds no previous MLF output; refusing to replace it`, {
+      file: outDir,
+    });
+  }
+}
+
+function uniqueSibling(outDir: string, tag: string): string {
+  return `${outDir}.${tag}-${process.pid}-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e9).toString(36)}`;
+}
+
+function writeTree(root: string, artifacts: CArtifacts): void {
+  fs.writeFileSync(path.join(root, 'metadata.json'), `${JSON.stringify(artifacts.metadata, null, 2)}\n`);
+  for (const sub of ['src', 'include']) fs.mkdirSync(path.join(root, MLF_HOST_DIR, sub), { recursive: true });
+  const written = new Set<string>();
+  for (const f of artifacts.files) {
+    checkRelativePath(f.path);
+    if (written.has(f.path)) throw new CodegenError(`generated file ${f.path} is written twice`);
+    written.add(f.path);
+    fs.writeFileSync(path.join(root, MLF_HOST_DIR, ...f.path.split('/')), f.content);
+  }
+}
+
+/** Writes `artifacts` as an MLF directory at `outDir` (replacing a previous output). */
+export function writeModelLibraryFormat(outDir: string, artifacts: CArtifacts): void {
+  checkMetadata(artifacts);
+  const target = path.resolve(outDir);
+  checkReplaceable(target);
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  const tmp = uniqueSibling(target, 'tmp');
+  try {
+    fs.mkdirSync(tmp);
+    writeTree(tmp, artifacts);
+    if (fs.existsSync(target)) {
+      const old = uniqueSibling(target, 'old');
+      fs.renameSync(target, old);
+      try {
+        fs.renameSync(tmp, target);
+      } catch (e) {
+        fs.renameSync(old, target);
+        throw e;
+      }
+      fs.rmSync(old, { recursive: true, force: true });
+    } else {
+      fs.renameSync(tmp, target);
+    }
+  } catch (e) {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    if (e instanceof CodegenError) throw e;
+    throw new CodegenError(`cannot write MLF output: ${(e as Error).message}`, { file: outDir });
+  }
+}

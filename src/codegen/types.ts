@@ -1,0 +1,104 @@
+/**
+ * What code generation takes and gives: the TIR module with its I/O description and memory
+ * plan in, C files and MLF metadata out.
+ */
+import { DType } from '../ir/graph/types';
+import { TirModule } from '../ir/tir/nodes';
+import { UsmpResult } from '../usmp/types';
+
+/** A model input or output as the application sees it. */
+export interface TensorSpec {
+  readonly name: string;
+  readonly dtype: DType;
+  readonly shape: readonly number[];
+}
+
+/** A file a backend ships with the generated code (its kernels, their header). */
+export interface RuntimeSource {
+  /** Plain file name; `.h` files go to `include/`, everything else to `src/`. */
+  readonly name: string;
+  readonly content: string;
+}
+
+/** A backend's contribution to the C of the functions offloaded to its target. */
+export interface BackendCodegenHook {
+  readonly target: string;
+  /**
+   * C text placed at the top of the target's source file, typically `#include "kernels.h"`.
+   * The externs its functions call are then declared by that text, not inferred.
+   */
+  readonly includes: string;
+  readonly runtimeSources?: readonly RuntimeSource[];
+}
+
+/** The parts of a USMP result codegen needs. */
+export type MemoryLayout = Pick<UsmpResult, 'pools' | 'inputs' | 'outputs'> & Partial<Pick<UsmpResult, 'algorithm'>>;
+
+export interface GenerateCInput {
+  /** Lowered (and possibly pool-rewritten) module; must contain `__tvm_main__`. */
+  readonly module: TirModule;
+  /** C prefix `tvmgen_<moduleName>`; default `default`. */
+  readonly moduleName?: string;
+  /** Model inputs and outputs in main's order. */
+  readonly inputs: readonly TensorSpec[];
+  readonly outputs: readonly TensorSpec[];
+  /** The memory plan; absent = nothing planned, every allocation is a static array. */
+  readonly memory?: MemoryLayout;
+  readonly backends?: readonly BackendCodegenHook[];
+}
+
+/** A generated file, its path relative to `codegen/host/` (e.g. `src/default_lib0.c`). */
+export interface GeneratedFile {
+  readonly path: string;
+  readonly content: string;
+}
+
+export interface PoolMetadata {
+  readonly name: string;
+  readonly kind: 'workspace' | 'constant';
+  readonly internal: boolean;
+  readonly sizeBytes: number;
+  readonly alignment: number;
+  readonly targets: Readonly<Record<string, 'rw' | 'ro'>>;
+}
+
+export interface FunctionMetadata {
+  readonly name: string;
+  readonly symbol: string;
+  readonly target: string;
+  readonly file: string;
+  /** Function-static arrays of allocations the planner did not place. */
+  readonly workspaceSizeBytes: number;
+  readonly stackSizeBytes: number;
+  readonly constantSizeBytes: number;
+}
+
+export interface TensorMetadata {
+  readonly name: string;
+  /** Field name in the inputs/outputs struct. */
+  readonly cName: string;
+  readonly dtype: string;
+  readonly shape: readonly number[];
+  readonly sizeBytes: number;
+  /** Present when the tensor lives in a workspace pool. */
+  readonly pool?: string;
+  readonly offset?: number;
+}
+
+/** `metadata.json` of the MLF directory (schemas/metadata.schema.json). */
+export interface MlfMetadata {
+  readonly schemaVersion: 1;
+  readonly modelName: string;
+  readonly targets: readonly string[];
+  readonly memoryPlanningAlgorithm?: string;
+  readonly pools: readonly PoolMetadata[];
+  readonly functions: readonly FunctionMetadata[];
+  readonly inputs: readonly TensorMetadata[];
+  readonly outputs: readonly TensorMetadata[];
+}
+
+export interface CArtifacts {
+  readonly moduleName: string;
+  readonly files: readonly GeneratedFile[];
+  readonly metadata: MlfMetadata;
+}
