@@ -1,0 +1,61 @@
+/**
+ * dense (TFLite FULLY_CONNECTED, weight [units, depth]) for int8 and float32, with the
+ * numerics of TFLite Micro's reference FullyConnected: the input is viewed as
+ * [elements/depth, depth], acc += (w - w_zp) * (x - x_zp), + bias, requantize, clamp.
+ */
+import { add, bufferLoad, bufferStore, floatImm, mul, seq } from '../../ir/tir/builder';
+import { Expr } from '../../ir/tir/nodes';
+import { OperatorStrategy } from '../strategy';
+import { activationAttr, loweringFail } from './attrs';
+import { floatOutputStage, requireDType, withQuantizedOutputStage } from './convCommon';
+import { isPerChannel, quantOf } from './quantParams';
+import { accAdd, accLoad, accStore, elementCount, i32, loopNest, reshapedView, staticShape, withAccumulator } from './tirHelpers';
+
+export const denseStrategy: OperatorStrategy = (input) => {
+  const { call, args } = input;
+  const [units, depth] = staticShape(args[1]);
+  const bias = args[2];
+  const inputElements = elementCount(args[0]);
+  if (depth === 0 || inputElements % depth !== 0) loweringFail(call, `dense input of ${inputElements} elements is not a multiple of depth ${depth}`);
+  const batches = inputElements / depth;
+  if (elementCount(input.out) !== batches * units) loweringFail(call, `dense output must hold ${batches}x${units} elements`);
+  const data = reshapedView(args[0], [batches, depth]);
+  const weight = args[1];
+  const out = reshapedView(input.out, [batches, units]);
+  const activation = activationAttr(call);
+
+  if (input.argTypes[0].dtype === 'float32') {
+    requireDType(call, [input.argTypes[1], call.type], ['float32'], 'dense');
+    const finish = floatOutputStage(activation);
+    return withAccumulator('acc', 'float32', (acc) =>
+      loopNest(['b', 'u'], [batches, units], ([b, u]) =>
+        seq([
+          accStore(acc, floatImm(0)),
+          loopNest(['d'], [depth], ([d]) => accAdd(acc, mul(bufferLoad(data, [b, d]), bufferLoad(weight, [u, d])))),
+          bufferStore(out, finish(bias ? add(accLoad(acc), bufferLoad(bias, [u])) : accLoad(acc)), [b, u]),
+        ]),
+      ),
+    );
+  }
+
+  requireDType(call, [input.argTypes[0], input.argTypes[1], call.type], ['int8'], 'dense');
+  const inputOffset = -quantOf(call, input.argTypes[0], 'input').zeroPoint;
+  // Per-channel FC in TFLite has no weight offset; per-tensor honours the weight zero point.
+  const weightOffset = isPerChannel(input.argTypes[1]) ? 0 : -(input.argTypes[1].quant?.zeroPoint[0] ?? 0);
+  const weightTerm = (u: Expr, d: Expr): Expr => {
+    const w = i32(bufferLoad(weight, [u, d]));
+    return weightOffset === 0 ? w : add(w, weightOffset);
+  };
+  return withQuantizedOutputStage(input, input.argTypes[1], units, activation, (stage) =>
+    withAccumulator('acc', 'int32', (acc) =>
+      loopNest(['b', 'u'], [batches, units], ([b, u]) =>
+        seq([
+          accStore(acc, 0),
+          loopNest(['d'], [depth], ([d]) => accAdd(acc, mul(weightTerm(u, d), add(i32(bufferLoad(data, [b, d])), inputOffset)))),
+          ...(bias ? [accAdd(acc, i32(bufferLoad(bias, [u])))] : []),
+          bufferStore(out, stage(accLoad(acc), u), [b, u]),
+        ]),
+      ),
+    ),
+  );
+};

@@ -1,0 +1,28 @@
+/** The default CPU (target `c`) strategy of every graph operator, by op name. */
+import { OperatorStrategy } from '../strategy';
+import { addStrategy } from './add';
+import { conv2dStrategy } from './conv2d';
+import { denseStrategy } from './dense';
+import { depthwiseConv2dStrategy } from './depthwiseConv2d';
+import { avgPool2dStrategy, maxPool2dStrategy } from './pool';
+import { dequantizeStrategy, quantizeStrategy } from './quantize';
+import { reshapeStrategy } from './reshape';
+import { softmaxStrategy } from './softmax';
+import { svdfStrategy } from './svdf';
+
+export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<string, OperatorStrategy>([
+  ['conv2d', conv2dStrategy],
+  ['depthwise_conv2d', depthwiseConv2dStrategy],
+  ['dense', denseStrategy],
+  ['add', addStrategy],
+  ['avg_pool2d', avgPool2dStrategy],
+  ['max_pool2d', maxPool2dStrategy],
+  ['reshape', reshapeStrategy],
+  ['softmax', softmaxStrategy],
+  ['quantize', quantizeStrategy],
+  ['dequantize', dequantizeStrategy],
+  ['svdf', svdfStrategy],
+]);
+
+export { EXTERN_KERNELS, SOFTMAX_INT8, SVDF_FLOAT32, SVDF_INT8 } from './externKernels';
+export type { ExternKernel } from './externKernels';

@@ -1,0 +1,52 @@
+/**
+ * softmax over the last axis. float32 is a loop nest with TFLite's reference order
+ * (max, exp((x - max) * beta) summed in order, divide). int8 calls the host runtime kernel
+ * `uma_ref_softmax_int8` with SoftmaxPrepare's compile-time parameters: its gemmlowp
+ * fixed-point exp pipeline is not worth re-expressing as loops.
+ */
+import { softmaxQuantParams } from '../../arith/quant-params';
+import { binary, bufferLoad, bufferStore, call as tirCall, callExtern, evaluate, floatImm, intImm, max, mul, seq, sub, add } from '../../ir/tir/builder';
+import { OperatorStrategy } from '../strategy';
+import { loweringFail, numberAttr } from './attrs';
+import { requireDType } from './convCommon';
+import { SOFTMAX_INT8 } from './externKernels';
+import { FLOAT32_MAX, quantOf } from './quantParams';
+import { accLoad, accStore, elementCount, loopNest, reshapedView, staticShape, withAccumulator } from './tirHelpers';
+
+export const softmaxStrategy: OperatorStrategy = (input) => {
+  const { call } = input;
+  const shape = staticShape(input.out);
+  const depth = shape[shape.length - 1] ?? 1;
+  const outer = elementCount(input.out) / depth;
+  const beta = numberAttr(call, 'beta', 1);
+
+  if (call.type.dtype === 'int8') {
+    requireDType(call, input.argTypes, ['int8'], 'softmax');
+    const p = softmaxQuantParams(beta, quantOf(call, input.argTypes[0], 'input').scale);
+    if (p.inputLeftShift < 0) loweringFail(call, `softmax input scale x beta is too small for the int8 kernel`);
+    return evaluate(
+      callExtern(SOFTMAX_INT8, [input.args[0].data, input.out.data, outer, depth, intImm(p.inputMultiplier), intImm(p.inputLeftShift), intImm(p.diffMin)]),
+    );
+  }
+
+  requireDType(call, [...input.argTypes, call.type], ['float32'], 'softmax');
+  const x = reshapedView(input.args[0], [outer, depth]);
+  const y = reshapedView(input.out, [outer, depth]);
+  const betaF = floatImm(Math.fround(beta));
+  return withAccumulator('row_max', 'float32', (rowMax) =>
+    withAccumulator('row_sum', 'float32', (rowSum) =>
+      loopNest(['i'], [outer], ([i]) =>
+        seq([
+          accStore(rowMax, floatImm(-FLOAT32_MAX)),
+          loopNest(['c'], [depth], ([c]) => accStore(rowMax, max(accLoad(rowMax), bufferLoad(x, [i, c])))),
+          accStore(rowSum, floatImm(0)),
+          loopNest(['c'], [depth], ([c]) => {
+            const e = tirCall('tir.exp', 'float32', [mul(sub(bufferLoad(x, [i, c]), accLoad(rowMax)), betaF)]);
+            return seq([bufferStore(y, e, [i, c]), accStore(rowSum, add(accLoad(rowSum), bufferLoad(y, [i, c])))]);
+          }),
+          loopNest(['c'], [depth], ([c]) => bufferStore(y, binary('Div', bufferLoad(y, [i, c]), accLoad(rowSum)), [i, c])),
+        ]),
+      ),
+    ),
+  );
+};
