@@ -1,0 +1,198 @@
+/**
+ * TVM's `hill_climb` (v0.18 src/tir/usmp/algo/hill_climb.cc, HillClimbAllocator), reproduced
+ * step by step so that the same BufferInfos give the same plan:
+ *  - start from the greedy_by_size order; each attempt re-runs a first-fit greedy (conflicts
+ *    visited by ascending offset, a pool is dropped when a push would exceed its size hint);
+ *  - accept a result if it is smaller, or with probability 50*(worse by)/total/attempt %;
+ *    otherwise undo the last swap;
+ *  - pick a buffer ending at the top of its pool, then two of its first/second level earlier
+ *    neighbours, and swap their positions; stop at 500 attempts or at the memory pressure.
+ * Random numbers come from glibc's rand_r with seed 0, as on Linux (`options.seed` overrides).
+ *
+ * Unavoidable or deliberate differences from TVM:
+ *  - when no buffer can be placed, TVM names the first failing buffer in std::unordered_map
+ *    iteration order (pointer hashes); we name the first one in greedy_by_size order.
+ *  - an empty buffer list gives an empty plan (TVM fails its "no pool sizes" check).
+ *  - the swap partner loop in TVM can spin forever when all second-level neighbours are the
+ *    first pick; we give up that attempt after a bounded number of draws.
+ *  - pushed offsets are also rounded to the placed buffer's own alignment (see tvmGreedy.ts);
+ *    identical to TVM when all buffers share an alignment.
+ */
+import { MemoryPlanningError } from '../../errors';
+import { PlanningAlgorithm } from '../types';
+import { GlibcRandR } from './glibcRand';
+import { IndexedPlan, IndexedProblem, indexProblem, poolsExhaustedError, roundUp, toBufferPlan } from './indexed';
+import { fitsPool, tvmSizeOrder } from './tvmGreedy';
+
+const MAX_ATTEMPTS = 500;
+const MAX_PARTNER_DRAWS = 10_000;
+/** Buffer not yet seen by this greedy run (absent from TVM's map). */
+const ABSENT = -2;
+/** Buffer seen but placed in no pool (TVM's NullValue<PoolInfo>()). */
+const NO_POOL = -1;
+
+interface GreedyRun extends IndexedPlan {
+  readonly couldNotFit: boolean;
+}
+
+/** HillClimbAllocator::greedy: first-fit over conflicts sorted by offset. */
+function hillClimbGreedy(problem: IndexedProblem, order: Int32Array): GreedyRun {
+  const { sizes, alignments, conflicts, candidates } = problem;
+  const nPools = problem.pools.length;
+  const pool = new Int32Array(problem.count).fill(ABSENT);
+  const offset = new Float64Array(problem.count);
+  const present = new Uint8Array(nPools);
+  const candidateOffset = new Float64Array(nPools);
+  const placed: number[] = [];
+  let couldNotFit = false;
+
+  for (const b of order) {
+    present.fill(0);
+    candidateOffset.fill(0);
+    const size = sizes[b];
+    for (const p of candidates[b]) {
+      if (fitsPool(problem, p, 0, size)) present[p] = 1;
+    }
+    placed.length = 0;
+    for (const c of conflicts[b]) if (pool[c] !== ABSENT) placed.push(c);
+    // Ties in offset cannot change the outcome (the push is a max), so sort stability is moot.
+    placed.sort((x, y) => offset[x] - offset[y]);
+    for (const c of placed) {
+      const p = pool[c];
+      if (p === NO_POOL || !present[p]) continue;
+      const next = roundUp(roundUp(offset[c] + sizes[c], alignments[c]), alignments[b]);
+      if (fitsPool(problem, p, next, size)) {
+        if (next > candidateOffset[p] && candidateOffset[p] + size > offset[c]) candidateOffset[p] = next;
+      } else {
+        present[p] = 0;
+      }
+    }
+    let selected = NO_POOL;
+    for (const p of candidates[b]) {
+      if (present[p]) {
+        selected = p;
+        break;
+      }
+    }
+    if (selected === NO_POOL) couldNotFit = true;
+    pool[b] = selected;
+    offset[b] = selected === NO_POOL ? 0 : candidateOffset[selected];
+  }
+  return { pool, offset, couldNotFit };
+}
+
+/** find_highest: per pool, the highest end address. */
+function poolHighWater(problem: IndexedProblem, run: IndexedPlan): Map<number, number> {
+  const sizes = new Map<number, number>();
+  for (let i = 0; i < problem.count; i++) {
+    const p = run.pool[i];
+    if (p < 0) continue;
+    const end = run.offset[i] + problem.sizes[i];
+    if ((sizes.get(p) ?? 0) <= end) sizes.set(p, end);
+  }
+  return sizes;
+}
+
+function sizeHintsExceeded(): MemoryPlanningError {
+  return new MemoryPlanningError('no buffer fits any of its pools; please increase the size hints of the memory pools');
+}
+
+export function hillClimbPlan(problem: IndexedProblem, memoryPressure: number, seed = 0): IndexedPlan {
+  const rng = new GlibcRandR(seed);
+  const { sizes, conflicts } = problem;
+  const initialOrder = tvmSizeOrder(problem);
+  const order = Int32Array.from(initialOrder);
+  const pos = new Int32Array(problem.count);
+  order.forEach((b, i) => (pos[b] = i));
+  const swapPositions = (i1: number, i2: number): void => {
+    if (i1 === i2) return;
+    const b1 = order[i1];
+    const b2 = order[i2];
+    order[i1] = b2;
+    order[i2] = b1;
+    pos[b1] = i2;
+    pos[b2] = i1;
+  };
+  const byPos = (a: number, b: number): number => pos[a] - pos[b];
+
+  let totalSize = 0;
+  let swapI1 = -1;
+  let swapI2 = -1;
+  let current: GreedyRun | undefined;
+  let result: GreedyRun | undefined;
+  for (let attempts = 0; attempts < MAX_ATTEMPTS; attempts++) {
+    const rollback = current;
+    const run = hillClimbGreedy(problem, order);
+    current = run;
+    let poolSizes = poolHighWater(problem, run);
+    if (poolSizes.size === 0) throw sizeHintsExceeded();
+    let total = 0;
+    for (const s of poolSizes.values()) total += s;
+
+    const accept =
+      totalSize === 0 ||
+      (!run.couldNotFit &&
+        (totalSize > total ||
+          rng.next() % 100 < Math.floor(Math.floor((50 * (total - totalSize)) / total) / attempts)));
+    if (accept) {
+      result = run;
+      if (!run.couldNotFit) {
+        totalSize = total;
+        if (totalSize <= memoryPressure) break;
+      }
+    } else {
+      swapPositions(swapI2, swapI1);
+      current = rollback as GreedyRun;
+      poolSizes = poolHighWater(problem, current);
+    }
+
+    const top: number[] = [];
+    for (let i = 0; i < problem.count; i++) {
+      const p = current.pool[i];
+      if (p < 0) continue;
+      if (poolSizes.get(p) === current.offset[i] + sizes[i]) top.push(i);
+    }
+    if (top.length === 0) throw sizeHintsExceeded();
+    top.sort(byPos);
+    const node = top[rng.next() % top.length];
+
+    const firstLevel: number[] = [];
+    const secondLevel: number[] = [];
+    const nodePos = pos[node];
+    for (const c1 of conflicts[node]) {
+      const c1Pos = pos[c1];
+      if (nodePos > c1Pos) firstLevel.push(c1);
+      for (const c2 of conflicts[c1]) if (c1Pos > pos[c2]) secondLevel.push(c2);
+    }
+    firstLevel.sort(byPos);
+    secondLevel.sort(byPos);
+    if (firstLevel.length === 0) continue;
+
+    const swapBuf1 = firstLevel[rng.next() % firstLevel.length];
+    let swapBuf2 = swapBuf1;
+    for (let draws = 0; swapBuf2 === swapBuf1 && draws < MAX_PARTNER_DRAWS; draws++) {
+      swapBuf2 =
+        secondLevel.length > 0 && (firstLevel.length === 0 || rng.next() % 100 > 25)
+          ? secondLevel[rng.next() % secondLevel.length]
+          : firstLevel[rng.next() % firstLevel.length];
+      if (secondLevel.length < 2 && firstLevel.length < 2) break;
+    }
+    if (swapBuf1 === swapBuf2) continue;
+    swapI1 = pos[swapBuf1];
+    swapI2 = pos[swapBuf2];
+    swapPositions(swapI1, swapI2);
+  }
+
+  const final = result as GreedyRun;
+  for (const b of initialOrder) {
+    const p = final.pool[b];
+    if (p < 0 || !fitsPool(problem, p, final.offset[b], sizes[b])) throw poolsExhaustedError(problem.buffers[b]);
+  }
+  return final;
+}
+
+export const hillClimb: PlanningAlgorithm = (buffers, memoryPressure, options) => {
+  if (buffers.length === 0) return new Map();
+  const problem = indexProblem(buffers);
+  return toBufferPlan(problem, hillClimbPlan(problem, memoryPressure, options?.seed ?? 0));
+};

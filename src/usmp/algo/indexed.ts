@@ -1,0 +1,131 @@
+/**
+ * Dense, index-based view of a planning problem. Planners work on integer indices and typed
+ * arrays (thousands of buffers, hundreds of thousands of conflict entries); names and PoolInfo
+ * objects only come back when the plan is handed out.
+ */
+import { MemoryPlanningError } from '../../errors';
+import { BufferInfo, BufferPlan, PoolAllocation, PoolInfo } from '../types';
+
+export interface IndexedProblem {
+  readonly buffers: readonly BufferInfo[];
+  readonly count: number;
+  readonly sizes: Float64Array;
+  readonly alignments: Float64Array;
+  /** Conflicts exactly as given: directional, repeats kept (TVM planners rely on both). */
+  readonly conflicts: readonly Int32Array[];
+  /** Distinct pools by name, in first-seen order. */
+  readonly pools: readonly PoolInfo[];
+  /** Per buffer: pool indices in preference order. */
+  readonly candidates: readonly Int32Array[];
+  /** Per pool: size limit in bytes, Infinity when unbounded. */
+  readonly poolLimits: Float64Array;
+  /** Per buffer: rank of its name in byte-wise (UTF-8, as std::string) order. */
+  readonly nameRank: Int32Array;
+}
+
+/** Offsets and pools by buffer index; pool -1 means "not placed". */
+export interface IndexedPlan {
+  readonly pool: Int32Array;
+  readonly offset: Float64Array;
+}
+
+export function poolLimitOf(pool: PoolInfo): number {
+  const hint = pool.sizeHintBytes;
+  return hint === undefined || hint < 0 ? Infinity : hint;
+}
+
+export function indexProblem(buffers: readonly BufferInfo[]): IndexedProblem {
+  const count = buffers.length;
+  const indexOf = new Map<string, number>();
+  buffers.forEach((b, i) => {
+    if (indexOf.has(b.name)) {
+      throw new MemoryPlanningError(`duplicate buffer name '${b.name}' given to the memory planner`, {
+        buffer: b.name,
+      });
+    }
+    indexOf.set(b.name, i);
+  });
+
+  const pools: PoolInfo[] = [];
+  const poolIndex = new Map<string, number>();
+  const sizes = new Float64Array(count);
+  const alignments = new Float64Array(count);
+  const conflicts: Int32Array[] = [];
+  const candidates: Int32Array[] = [];
+  buffers.forEach((b, i) => {
+    if (!(b.sizeBytes >= 0) || !Number.isSafeInteger(b.sizeBytes)) {
+      throw new MemoryPlanningError(`buffer '${b.name}' has an invalid size ${b.sizeBytes}`, { buffer: b.name });
+    }
+    if (!(b.alignment >= 1) || !Number.isSafeInteger(b.alignment)) {
+      throw new MemoryPlanningError(`buffer '${b.name}' has an invalid alignment ${b.alignment}`, {
+        buffer: b.name,
+      });
+    }
+    if (b.poolCandidates.length === 0) {
+      throw new MemoryPlanningError(`buffer '${b.name}' has no candidate pools`, { buffer: b.name });
+    }
+    sizes[i] = b.sizeBytes;
+    alignments[i] = b.alignment;
+    const cands = new Int32Array(b.poolCandidates.length);
+    b.poolCandidates.forEach((p, k) => {
+      let pi = poolIndex.get(p.name);
+      if (pi === undefined) {
+        pi = pools.length;
+        pools.push(p);
+        poolIndex.set(p.name, pi);
+      }
+      cands[k] = pi;
+    });
+    candidates.push(cands);
+    const conf = new Int32Array(b.conflicts.length);
+    b.conflicts.forEach((name, k) => {
+      const j = indexOf.get(name);
+      if (j === undefined) {
+        throw new MemoryPlanningError(`buffer '${b.name}' conflicts with unknown buffer '${name}'`, {
+          buffer: b.name,
+        });
+      }
+      conf[k] = j;
+    });
+    conflicts.push(conf);
+  });
+
+  const poolLimits = Float64Array.from(pools, poolLimitOf);
+  return { buffers, count, sizes, alignments, conflicts, pools, candidates, poolLimits, nameRank: rankNames(buffers) };
+}
+
+/** std::string compares bytes; JS compares UTF-16 units. Rank by UTF-8 bytes to match TVM. */
+function rankNames(buffers: readonly BufferInfo[]): Int32Array {
+  const encoded = buffers.map((b, i) => ({ i, bytes: Buffer.from(b.name, 'utf8') }));
+  encoded.sort((a, b) => Buffer.compare(a.bytes, b.bytes));
+  const rank = new Int32Array(buffers.length);
+  encoded.forEach((e, r) => (rank[e.i] = r));
+  return rank;
+}
+
+export function roundUp(value: number, alignment: number): number {
+  return Math.ceil(value / alignment) * alignment;
+}
+
+/** Turns an indexed plan back into the name-keyed plan every caller sees. */
+export function toBufferPlan(problem: IndexedProblem, plan: IndexedPlan): BufferPlan {
+  const result = new Map<string, PoolAllocation>();
+  for (let i = 0; i < problem.count; i++) {
+    const p = plan.pool[i];
+    if (p < 0) {
+      throw new MemoryPlanningError(`internal: buffer '${problem.buffers[i].name}' left unplaced`, {
+        buffer: problem.buffers[i].name,
+      });
+    }
+    result.set(problem.buffers[i].name, { pool: problem.pools[p].name, offset: plan.offset[i] });
+  }
+  return result;
+}
+
+/** The message TVM's SelectPlacementPool gives, kept so users can search for it. */
+export function poolsExhaustedError(buffer: BufferInfo): MemoryPlanningError {
+  return new MemoryPlanningError(
+    `the space available in the provided pools exceeded when trying to allocate the buffer: ${buffer.name}`,
+    { buffer: buffer.name, pool: buffer.poolCandidates.map((p) => p.name).join(',') },
+  );
+}
