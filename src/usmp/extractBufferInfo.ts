@@ -63,6 +63,13 @@ export interface BufferSite {
   readonly io?: { readonly direction: 'input' | 'output'; readonly tensor: string };
 }
 
+/** An allocation left to codegen, with what the pipeline needs to judge it. */
+export interface UnplannedSite extends UnplannedAllocate {
+  readonly kind: PoolKind;
+  /** Storage scope (`global` for constants). */
+  readonly scope: string;
+}
+
 export interface BufferInfoAnalysis {
   /** In order of first allocation (statement order). */
   readonly buffers: readonly BufferInfo[];
@@ -73,7 +80,7 @@ export interface BufferInfoAnalysis {
    * once plus every constant (constants are live throughout).
    */
   readonly memoryPressure: number;
-  readonly unplanned: readonly UnplannedAllocate[];
+  readonly unplanned: readonly UnplannedSite[];
   readonly callTree: CallInstance;
 }
 
@@ -130,7 +137,7 @@ interface MutableInstance {
 
 class BufferInfoExtractor extends StmtExprVisitor {
   readonly records: BufferRecord[] = [];
-  readonly unplanned: UnplannedAllocate[] = [];
+  readonly unplanned: UnplannedSite[] = [];
   private readonly unplannedSeen = new Set<string>();
   private readonly usedNames = new Set<string>();
   private stmtIndex = 0;
@@ -248,7 +255,8 @@ class BufferInfoExtractor extends StmtExprVisitor {
       const key = `${func}\u0000${s.bufferVar.id}`;
       if (!this.unplannedSeen.has(key)) {
         this.unplannedSeen.add(key);
-        this.unplanned.push({ func, name: s.bufferVar.name, reason });
+        const scope = s.kind === 'Allocate' ? s.storageScope : 'global';
+        this.unplanned.push({ func, name: s.bufferVar.name, reason, kind, scope });
       }
       return;
     }
