@@ -81,6 +81,15 @@ class Namer {
     return name;
   }
 
+  hasVar(v: Var): boolean {
+    return this.vars.has(v.id);
+  }
+
+  /** Names a buffer's data var `<buffer>.data`, as TVMScript does for implicit data vars. */
+  aliasData(v: Var, bufferName: string): void {
+    this.vars.set(v.id, `${bufferName}.data`);
+  }
+
   varName(v: Var): string {
     let name = this.vars.get(v.id);
     if (name === undefined) {
@@ -254,10 +263,17 @@ class StmtPrinter {
     const key = bufferKey(b, this.names);
     if (this.names.declaredBuffers.has(key)) return;
     this.names.declaredBuffers.add(key);
-    const data = this.names.varName(b.data);
     const name = this.names.bufferName(b);
     const ctor = how === 'decl' ? 'T.decl_buffer' : 'T.Buffer';
+    const data = this.implicitData(b, name) ? undefined : this.names.varName(b.data);
     this.emit(depth, `${name} = ${bufferDecl(b, this.names, ctor, [], data)}`);
+  }
+
+  /** A data var first met at its buffer's declaration and named like it needs no `data=`. */
+  private implicitData(b: Buffer, bufferName: string): boolean {
+    if (this.names.hasVar(b.data) || b.data.name !== b.name) return false;
+    this.names.aliasData(b.data, bufferName);
+    return true;
   }
 
   declareMatched(param: Var, b: Buffer, depth: number): void {
@@ -265,8 +281,8 @@ class StmtPrinter {
     this.names.declaredBuffers.add(key);
     const name = this.names.bufferName(b);
     const paramName = this.names.varName(param);
-    const data = this.names.varName(b.data);
-    const decl = bufferDecl(b, this.names, 'T.match_buffer', [paramName], data === paramName ? undefined : data);
+    const implicit = b.data.id === param.id || this.implicitData(b, name);
+    const decl = bufferDecl(b, this.names, 'T.match_buffer', [paramName], implicit ? undefined : this.names.varName(b.data));
     this.emit(depth, `${name} = ${decl}`);
   }
 
