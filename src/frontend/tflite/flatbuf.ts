@@ -12,6 +12,14 @@ import { ModelFormatError } from '../../errors';
 const SIZEOF_UOFFSET = 4;
 const FILE_IDENTIFIER_LENGTH = 4;
 
+/** The one shape of every corrupt-file message: file, byte offset, then the problem. */
+export function modelFormatError(source: string, offset: number, problem: string): ModelFormatError {
+  return new ModelFormatError(`corrupt TFLite file ${source} at byte offset ${offset}: ${problem}`, {
+    file: source,
+    offset,
+  });
+}
+
 /** The model bytes plus where they came from, shared by every table view. */
 export class CheckedBuffer {
   readonly bb: ByteBuffer;
@@ -26,10 +34,7 @@ export class CheckedBuffer {
   }
 
   fail(offset: number, problem: string): never {
-    throw new ModelFormatError(`corrupt TFLite file ${this.source} at byte offset ${offset}: ${problem}`, {
-      file: this.source,
-      offset,
-    });
+    throw modelFormatError(this.source, offset, problem);
   }
 
   /** Fails unless [offset, offset + size) lies inside the buffer. */

@@ -10,12 +10,16 @@
  * and the model's input interface stays exactly TFLite's. Persisting the state across
  * invocations is not modelled by the dataflow graph.
  */
-import { ModelFormatError, UnsupportedOperatorError } from '../../errors';
+import { UnsupportedOperatorError } from '../../errors';
+import { modelFormatError } from './flatbuf';
 import { CallNode, ConstantNode, GraphFunction, GraphNode, IRModule, MAIN_FUNCTION, TensorType, tensorBytes, VarNode } from '../../ir/graph/types';
 import { BuiltinOperatorCode, builtinOperatorName } from './builtinOperators';
 import { convertOperator, isSupportedBuiltin } from './operators';
 import { Model, Operator, OperatorCode, SubGraph, Tensor } from './schema';
 import { constantData, tensorType, uniqueTensorNames } from './tensors';
+
+/** Larger variable tensors only come from corrupt shapes; refuse before allocating them. */
+const MAX_VARIABLE_BYTES = 1 << 30;
 
 /** Per-import state: tensors of subgraph 0, their names and cached types. */
 class SubgraphReader {
@@ -38,10 +42,7 @@ class SubgraphReader {
 
   tensor(index: number, where: string, offset: number): Tensor {
     if (!Number.isInteger(index) || index < 0 || index >= this.tensors.length) {
-      throw new ModelFormatError(
-        `${where} refers to tensor ${index} of ${this.tensors.length} in ${this.source} (byte offset ${offset})`,
-        { file: this.source, offset },
-      );
+      throw modelFormatError(this.source, offset, `${where} refers to tensor ${index} of ${this.tensors.length}`);
     }
     return this.tensors[index];
   }
@@ -59,10 +60,7 @@ class SubgraphReader {
 function operatorCode(codes: readonly OperatorCode[], op: Operator, index: number, source: string): OperatorCode {
   const i = op.opcodeIndex;
   if (i >= codes.length) {
-    throw new ModelFormatError(
-      `operator #${index} in ${source} has opcode_index ${i} but the model has ${codes.length} operator codes (byte offset ${op.pos})`,
-      { file: source, offset: op.pos },
-    );
+    throw modelFormatError(source, op.pos, `operator #${index} has opcode_index ${i} but the model has ${codes.length} operator codes`);
   }
   return codes[i];
 }
@@ -101,21 +99,25 @@ class FunctionBuilder {
     if (data) {
       this.define(index, { kind: 'constant', name: this.r.names[index], type, data }, reader);
     } else if (tensor.isVariable) {
-      const zeros: ConstantNode = { kind: 'constant', name: this.r.names[index], type, data: new Uint8Array(tensorBytes(type)) };
+      const bytes = tensorBytes(type);
+      if (bytes > MAX_VARIABLE_BYTES) {
+        throw modelFormatError(
+          this.r.source,
+          tensor.pos,
+          `variable tensor #${index} '${tensor.name}' would need ${bytes} bytes (shape [${type.shape}])`,
+        );
+      }
+      const zeros: ConstantNode = { kind: 'constant', name: this.r.names[index], type, data: new Uint8Array(bytes) };
       this.define(index, zeros, reader);
     } else {
-      throw new ModelFormatError(
-        `${reader} in ${this.r.source} reads tensor #${index} '${tensor.name}' before anything produces it`,
-        { file: this.r.source, offset: tensor.pos },
-      );
+      throw modelFormatError(this.r.source, tensor.pos, `${reader} reads tensor #${index} '${tensor.name}' before anything produces it`);
     }
   }
 
   define(index: number, node: GraphNode, by: string): void {
     if (this.defined.has(index)) {
-      throw new ModelFormatError(`${by} in ${this.r.source} redefines tensor #${index} '${this.r.tensors[index].name}'`, {
-        file: this.r.source,
-      });
+      const tensor = this.r.tensors[index];
+      throw modelFormatError(this.r.source, tensor.pos, `${by} redefines tensor #${index} '${tensor.name}'`);
     }
     this.defined.add(index);
     this.nodes.push(node);
@@ -137,10 +139,7 @@ function importOperator(
 
   const outputs = op.outputs;
   if (outputs.length !== 1) {
-    throw new ModelFormatError(`${where} in ${r.source} has ${outputs.length} outputs, expected 1`, {
-      file: r.source,
-      offset: op.pos,
-    });
+    throw modelFormatError(r.source, op.pos, `${where} has ${outputs.length} outputs, expected 1`);
   }
   const inputs = op.inputs;
   const inputTypes = inputs.map((t) => {
@@ -177,7 +176,7 @@ export function importTflite(bytes: Uint8Array, source = '<memory>'): IRModule {
   const model = Model.open(bytes, source);
   const subgraphs = model.subgraphs;
   if (subgraphs.length === 0) {
-    throw new ModelFormatError(`TFLite file ${source} has no subgraphs`, { file: source, offset: model.pos });
+    throw modelFormatError(source, model.pos, 'the model has no subgraphs');
   }
   const r = new SubgraphReader(model, subgraphs[0], bytes);
   const b = new FunctionBuilder(r);

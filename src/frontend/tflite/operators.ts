@@ -3,7 +3,7 @@
  * canonical graph-IR op (`src/ir/graph/ops.ts`), its attributes and which TFLite inputs
  * become call arguments.
  */
-import { ModelFormatError, TypeInferenceError, UnsupportedOperatorError } from '../../errors';
+import { TypeInferenceError, UnsupportedOperatorError } from '../../errors';
 import { FUSED_ACTIVATIONS, FusedActivation } from '../../ir/graph/ops';
 import { AttrValue, TensorType } from '../../ir/graph/types';
 import { BuiltinOperatorCode } from './builtinOperators';
@@ -21,7 +21,7 @@ import {
   SoftmaxOptions,
   SVDFOptions,
 } from './schema';
-import { CheckedBuffer } from './flatbuf';
+import { CheckedBuffer, modelFormatError } from './flatbuf';
 
 export interface OperatorSite {
   /** Operator index in the subgraph. */
@@ -49,7 +49,7 @@ function where(site: OperatorSite): string {
 }
 
 function formatError(site: OperatorSite, problem: string): never {
-  throw new ModelFormatError(`${problem} (${where(site)})`, { file: site.source, op: site.tfliteName });
+  throw modelFormatError(site.source, site.operator.pos, `${problem} (${site.tfliteName} at operator #${site.index})`);
 }
 
 type OptionsCtor<T> = new (buf: CheckedBuffer, pos: number, what: string) => T;

@@ -1,8 +1,9 @@
 /**
  * TFLite tensors → graph-IR tensor types, unique node names and constant bytes.
  */
-import { ModelFormatError, UnsupportedOperatorError } from '../../errors';
+import { UnsupportedOperatorError } from '../../errors';
 import { DType, Quantization, TensorType, tensorBytes } from '../../ir/graph/types';
+import { modelFormatError } from './flatbuf';
 import { Buffer as TfliteBuffer, Tensor, TensorTypeCode } from './schema';
 
 const DTYPES: ReadonlyMap<number, DType> = new Map<number, DType>([
@@ -37,19 +38,17 @@ function quantization(tensor: Tensor, index: number, shape: readonly number[], s
   const zp = q.zeroPoint.map(Number);
   const zeroPoint = zp.length === 0 ? scale.map(() => 0) : zp;
   if (zeroPoint.length !== scale.length) {
-    throw new ModelFormatError(
-      `${describe(tensor, index)} in ${source} has ${scale.length} scales but ${zeroPoint.length} zero points`,
-      { file: source, offset: q.pos },
-    );
+    throw modelFormatError(source, q.pos, `${describe(tensor, index)} has ${scale.length} scales but ${zeroPoint.length} zero points`);
   }
   let axis = q.quantizedDimension;
   // Older converters copied the filter's quantized_dimension (3) onto 1-d per-channel
   // biases (person_detect does); the only axis such a tensor has is 0.
   if (shape.length === 1 && shape[0] === scale.length) axis = 0;
   if (scale.length > 1 && !(axis >= 0 && axis < shape.length && shape[axis] === scale.length)) {
-    throw new ModelFormatError(
-      `${describe(tensor, index)} in ${source} has ${scale.length} per-channel scales on axis ${axis} of shape [${shape}]`,
-      { file: source, offset: q.pos },
+    throw modelFormatError(
+      source,
+      q.pos,
+      `${describe(tensor, index)} has ${scale.length} per-channel scales on axis ${axis} of shape [${shape}]`,
     );
   }
   return { scale, zeroPoint, axis };
@@ -68,10 +67,7 @@ export function tensorType(tensor: Tensor, index: number, source: string): Tenso
   }
   const shape = tensor.shape;
   if (shape.some((d) => d < 0)) {
-    throw new ModelFormatError(`${describe(tensor, index)} in ${source} has negative dimension in [${shape}]`, {
-      file: source,
-      offset: tensor.pos,
-    });
+    throw modelFormatError(source, tensor.pos, `${describe(tensor, index)} has a negative dimension in [${shape}]`);
   }
   const quant = quantization(tensor, index, shape, source);
   return quant ? { shape, dtype, quant } : { shape, dtype };
@@ -107,10 +103,7 @@ export function constantData(
   const bufferIndex = tensor.buffer;
   if (bufferIndex === 0) return null;
   if (bufferIndex >= buffers.length) {
-    throw new ModelFormatError(
-      `${describe(tensor, index)} in ${source} refers to buffer ${bufferIndex} of ${buffers.length}`,
-      { file: source, offset: tensor.pos },
-    );
+    throw modelFormatError(source, tensor.pos, `${describe(tensor, index)} refers to buffer ${bufferIndex} of ${buffers.length}`);
   }
   const buffer = buffers[bufferIndex];
   let data = buffer.data;
@@ -118,19 +111,17 @@ export function constantData(
     const start = Number(buffer.externalOffset);
     const size = Number(buffer.externalSize);
     if (start + size > file.length) {
-      throw new ModelFormatError(
-        `buffer ${bufferIndex} of ${source} at byte offset ${start} (${size} bytes) lies outside the ${file.length}-byte file`,
-        { file: source, offset: start },
-      );
+      throw modelFormatError(source, start, `buffer ${bufferIndex} (${size} bytes) lies outside the ${file.length}-byte file`);
     }
     data = file.subarray(start, start + size);
   }
   if (!data || data.length === 0) return null;
   const expected = tensorBytes(type);
   if (data.length !== expected) {
-    throw new ModelFormatError(
-      `${describe(tensor, index)} in ${source} has ${data.length} data bytes, its type [${type.shape}] ${type.dtype} needs ${expected}`,
-      { file: source, offset: buffer.pos },
+    throw modelFormatError(
+      source,
+      buffer.pos,
+      `${describe(tensor, index)} has ${data.length} data bytes, its type [${type.shape}] ${type.dtype} needs ${expected}`,
     );
   }
   return data.slice();

@@ -1,0 +1,128 @@
+import { readFileSync } from 'fs';
+import { join } from 'path';
+import { ModelFormatError, UmaError, UnsupportedOperatorError } from '../../src/errors';
+import { importTflite, loadTfliteFile } from '../../src/frontend/tflite';
+import { RawTflite } from './rawTflite';
+
+const MODELS = join(__dirname, '..', '..', 'models');
+const HELLO = join(MODELS, 'hello_world_int8.tflite');
+const helloBytes = () => new Uint8Array(readFileSync(HELLO));
+
+function errorOf(f: () => unknown): Error {
+  try {
+    f();
+  } catch (e) {
+    return e as Error;
+  }
+  throw new Error('expected an error');
+}
+
+describe('corrupt and truncated files', () => {
+  it('the first 100 bytes give a one-line ModelFormatError naming the file and offset', () => {
+    const e = errorOf(() => importTflite(helloBytes().subarray(0, 100), 'models/hello_world_int8.tflite'));
+    expect(e).toBeInstanceOf(ModelFormatError);
+    expect(e.message).toContain('models/hello_world_int8.tflite');
+    expect(e.message).toMatch(/byte offset \d+/);
+    expect(e.message).not.toContain('\n');
+    expect((e as ModelFormatError).context.file).toBe('models/hello_world_int8.tflite');
+    expect(typeof (e as ModelFormatError).context.offset).toBe('number');
+  });
+
+  it('a file cut in the middle gives a ModelFormatError', () => {
+    for (const model of ['hello_world_int8.tflite', 'person_detect.tflite', 'keyword_scrambled.tflite']) {
+      const bytes = new Uint8Array(readFileSync(join(MODELS, model)));
+      const e = errorOf(() => importTflite(bytes.subarray(0, Math.floor(bytes.length / 2)), model));
+      expect(e).toBeInstanceOf(ModelFormatError);
+      expect(e.message).toMatch(new RegExp(`${model.replace('.', '\\.')} at byte offset \\d+`));
+    }
+  });
+
+  it('every truncation of hello_world fails cleanly (ModelFormatError, never a RangeError)', () => {
+    const bytes = helloBytes();
+    for (let len = 0; len < bytes.length; len += 7) {
+      const e = errorOf(() => importTflite(bytes.subarray(0, len), 'cut'));
+      expect(e).toBeInstanceOf(ModelFormatError);
+    }
+  });
+
+  it('random byte corruption either imports or throws an UmaError', () => {
+    const original = helloBytes();
+    let seed = 12345;
+    const rand = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    for (let trial = 0; trial < 400; trial++) {
+      const bytes = original.slice();
+      for (let k = 0; k < 3; k++) bytes[rand(bytes.length)] = rand(256);
+      try {
+        importTflite(bytes, 'fuzz');
+      } catch (e) {
+        expect(e).toBeInstanceOf(UmaError);
+      }
+    }
+  });
+
+  it('an out-of-range opcode_index is reported with the operator\'s byte offset', () => {
+    const bytes = helloBytes();
+    const raw = new RawTflite(bytes);
+    const op0 = raw.operators()[0];
+    const field = raw.fieldPos(op0, 0);
+    expect(field).toBeGreaterThan(0);
+    new DataView(bytes.buffer, bytes.byteOffset).setUint32(field, 99, true);
+    const e = errorOf(() => importTflite(bytes, 'h.tflite'));
+    expect(e).toBeInstanceOf(ModelFormatError);
+    expect(e.message).toBe(
+      `corrupt TFLite file h.tflite at byte offset ${op0}: operator #0 has opcode_index 99 but the model has ${raw.operatorCodes.length} operator codes`,
+    );
+  });
+
+  it('a wrong file identifier is reported', () => {
+    const bytes = helloBytes();
+    bytes.set([0x58, 0x58, 0x58, 0x58], 4);
+    const e = errorOf(() => importTflite(bytes, 'x.tflite'));
+    expect(e).toBeInstanceOf(ModelFormatError);
+    expect(e.message).toContain('"XXXX"');
+    expect(e.message).toContain('TFL3');
+  });
+
+  it('a missing file is a ModelFormatError naming the path', () => {
+    const e = errorOf(() => loadTfliteFile('/nonexistent/model.tflite'));
+    expect(e).toBeInstanceOf(ModelFormatError);
+    expect(e.message).toContain('/nonexistent/model.tflite');
+  });
+});
+
+/** A copy of `bytes` whose operator code `index` claims builtin `code` in both code fields. */
+function patchOperatorCode(bytes: Uint8Array, index: number, code: number): Uint8Array {
+  const copy = bytes.slice();
+  const raw = new RawTflite(copy);
+  const opcode = raw.operatorCodes[index];
+  const dv = new DataView(copy.buffer, copy.byteOffset, copy.byteLength);
+  const deprecated = raw.fieldPos(opcode, 0);
+  const extended = raw.fieldPos(opcode, 3);
+  expect(deprecated || extended).toBeTruthy();
+  if (deprecated) dv.setInt8(deprecated, Math.min(code, 127));
+  if (extended) dv.setInt32(extended, code, true);
+  return copy;
+}
+
+describe('unsupported operators', () => {
+  it('a FULLY_CONNECTED patched into MUL is reported by name, builtin number, index and file', () => {
+    const patched = patchOperatorCode(helloBytes(), 0, 18);
+    const e = errorOf(() => importTflite(patched, 'models/x.tflite'));
+    expect(e).toBeInstanceOf(UnsupportedOperatorError);
+    expect(e.message).toBe('unsupported TFLite operator MUL (builtin 18) at operator #0 in models/x.tflite');
+  });
+
+  it('names the first operator using the unsupported code', () => {
+    const bytes = new Uint8Array(readFileSync(join(MODELS, 'kws_ref_model.tflite')));
+    const raw = new RawTflite(bytes);
+    // Patch the operator code of the operator at index 1 and expect that index reported.
+    const opcodeIndex = raw.int32(raw.operators()[1], 0, 0);
+    const firstUse = raw.operators().findIndex((op) => raw.int32(op, 0, 0) === opcodeIndex);
+    const e = errorOf(() => importTflite(patchOperatorCode(bytes, opcodeIndex, 41), 'kws'));
+    expect(e).toBeInstanceOf(UnsupportedOperatorError);
+    expect(e.message).toBe(`unsupported TFLite operator SUB (builtin 41) at operator #${firstUse} in kws`);
+  });
+});
