@@ -223,8 +223,13 @@ function emitFunctionCall(e: Call, ctx: FuncContext): string {
     }
     ctx.calledFuncs.add(name);
     const texts = args.map((a, i) => {
-      const t = emitExpr(a, ctx);
       const pt = callee.paramTypes[i];
+      if (a.kind === 'Var' && a.dtype === 'handle') {
+        // Same element type and writable: the pointer passes as is; otherwise convert.
+        const name = ctx.names.lookup(a, ctx.func);
+        return ctx.pointerType(a) === pt && !ctx.isConst(a) ? name : `(${pt})${name}`;
+      }
+      const t = emitExpr(a, ctx);
       return pt.endsWith('*') && exprDType(a) === 'handle' ? `(${pt})${t}` : t;
     });
     return `${callee.symbol}(${texts.join(', ')})`;
@@ -280,7 +285,7 @@ function emitCall(e: Call, ctx: FuncContext): string {
       return `((${elem}*)${ctx.names.lookup(data, ctx.func)} + ${emitExpr(offset, ctx)})`;
     }
     default:
-      throw new CodegenError(`unsupported TIR call ${e.op}`, { func: ctx.func });
+      return emitIntrinsic(e, ctx);
   }
 }
 
@@ -290,4 +295,53 @@ function qMultiplyShiftArgs(e: Call, ctx: FuncContext): readonly Expr[] {
   const q = e.args[2];
   if (e.args.length === 4 && q.kind === 'IntImm' && q.value === 31) return [e.args[0], e.args[1], e.args[3]];
   throw new CodegenError('tir.q_multiply_shift needs (x, multiplier, shift)', { func: ctx.func });
+}
+
+/** C float functions (math.h) for the float intrinsics. */
+const FLOAT_MATH: Readonly<Record<string, string>> = {
+  'tir.exp': 'expf',
+  'tir.tanh': 'tanhf',
+  'tir.sqrt': 'sqrtf',
+  'tir.floor': 'floorf',
+  'tir.ceil': 'ceilf',
+  'tir.fabs': 'fabsf',
+};
+
+const BITWISE: Readonly<Record<string, string>> = {
+  'tir.bitwise_and': '&',
+  'tir.bitwise_or': '|',
+  'tir.bitwise_xor': '^',
+};
+
+function emitIntrinsic(e: Call, ctx: FuncContext): string {
+  const args = emitArgs(e.args, ctx);
+  const arity = (n: number): void => {
+    if (e.args.length !== n) throw new CodegenError(`${e.op} needs ${n} argument(s)`, { func: ctx.func });
+  };
+  const fn = FLOAT_MATH[e.op];
+  if (fn !== undefined) {
+    arity(1);
+    return `${fn}(${emitCast(args[0], exprDType(e.args[0]), 'float32', ctx.func)})`;
+  }
+  const bit = BITWISE[e.op];
+  if (bit !== undefined) {
+    arity(2);
+    return wrapNarrow(`(${args[0]} ${bit} ${args[1]})`, e.dtype);
+  }
+  switch (e.op) {
+    case 'tir.bitwise_not':
+      arity(1);
+      return wrapNarrow(`(~${args[0]})`, e.dtype);
+    case 'tir.abs':
+      arity(1);
+      return e.dtype === 'float32' ? `fabsf(${args[0]})` : wrapNarrow(`uma_abs_i32(${args[0]})`, e.dtype);
+    case 'tir.shift_left':
+      arity(2);
+      return wrapNarrow(`uma_shl_i32(${args[0]}, ${args[1]})`, e.dtype);
+    case 'tir.shift_right':
+      arity(2);
+      return wrapNarrow(`uma_asr_i32(${args[0]}, ${args[1]})`, e.dtype);
+    default:
+      throw new CodegenError(`unsupported TIR call ${e.op}`, { func: ctx.func });
+  }
 }

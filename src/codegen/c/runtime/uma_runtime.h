@@ -6,6 +6,7 @@
 #ifndef UMA_RUNTIME_H_
 #define UMA_RUNTIME_H_
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -86,6 +87,15 @@ static inline float uma_max_f32(float a, float b) { return a > b ? a : b; }
  * values. */
 static inline int32_t uma_asr_i32(int32_t x, int s) {
   return x < 0 ? ~(int32_t)(~(uint32_t)x >> s) : (int32_t)((uint32_t)x >> s);
+}
+
+/* Left shift on the two's complement bits (shifting a negative int is undefined in C). */
+static inline int32_t uma_shl_i32(int32_t x, int s) {
+  return uma_wrap_i32((int64_t)((uint32_t)x << s));
+}
+
+static inline int32_t uma_abs_i32(int32_t x) {
+  return x < 0 ? uma_wrap_i32(-(int64_t)x) : x;
 }
 
 /* gemmlowp SaturatingRoundingDoublingHighMul with a 64-bit intermediate. */
