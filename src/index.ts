@@ -13,3 +13,4 @@ export * from './ir/graph/typeInference';
 export * from './ir/graph/printer';
 export * from './ir/graph/liveness';
 export { FunctionBuilder as GraphFunctionBuilder, tensorType, moduleOf } from './ir/graph/builder';
+export * from './usmp';

@@ -21,7 +21,7 @@ import {
   seq,
   tirModule,
 } from '../../src/ir/tir/builder';
-import { ANN_CANDIDATE_POOLS, MAIN_PRIM_FUNC, TirModule } from '../../src/ir/tir/nodes';
+import { ANN_CANDIDATE_POOLS, Annotations, MAIN_PRIM_FUNC, TirModule } from '../../src/ir/tir/nodes';
 import { addConstFunc, callStmt, funcWithBuffers } from './helpers';
 
 export const N = 8;
@@ -73,7 +73,7 @@ export function aotModule(pinActivations: boolean): TirModule {
   const w = makeVar('w', 'handle', 'int8');
   const sid1 = makeVar('sid_1', 'handle', 'int8');
   const sid2 = makeVar('sid_2', 'handle', 'int8');
-  const pin = pinActivations ? { [ANN_CANDIDATE_POOLS]: ['act_mem'] } : {};
+  const pin: Annotations = pinActivations ? { [ANN_CANDIDATE_POOLS]: ['act_mem'] } : {};
   const body = allocateConst({
     bufferVar: w,
     dtype: 'int8',
