@@ -22,6 +22,7 @@ import {
   DeclBuffer,
   Expr,
   For,
+  LetStmt,
   MAIN_PRIM_FUNC,
   PrimFunc,
   ScalarDType,
@@ -192,6 +193,15 @@ class BufferInfoExtractor extends StmtExprVisitor {
 
   override visitDeclBuffer(s: DeclBuffer): void {
     for (const d of s.buffer.shape) this.visitExpr(d);
+    this.visitStmt(s.body);
+  }
+
+  // `let p = sid_1` (or `&sid_1[k]`): later uses of p are uses of sid_1.
+  override visitLetStmt(s: LetStmt): void {
+    this.visitExpr(s.value);
+    const passed = passedDataVar(s.value);
+    const record = passed === undefined ? undefined : this.env.get(passed.id);
+    if (record !== undefined) this.env.set(s.var.id, record);
     this.visitStmt(s.body);
   }
 

@@ -6,6 +6,7 @@ import {
   evaluate,
   forLoop,
   intImm,
+  letStmt,
   makeBuffer,
   makeVar,
   primFunc,
@@ -222,6 +223,19 @@ describe('extractBufferInfo', () => {
     expect(r.buffers.map((b) => b.name)).toEqual(['serving_default_x:0', 'buf', 'buf_1']);
     expect(r.sites.get('serving_default_x:0')!.io).toEqual({ direction: 'input', tensor: 'serving_default_x:0' });
     expect(r.sites.get('buf_1')!.func).toBe('g');
+  });
+
+  it('follows a let-bound alias of a buffer var', () => {
+    // 1 Allocate a, 2 Allocate b, 3 Seq, 4 store b, 5 Let p = a, 6 store p.
+    const av = makeVar('a', 'handle', 'int8');
+    const bv = makeVar('b', 'handle', 'int8');
+    const p = makeVar('p', 'handle', 'int8');
+    const body = seq([bufferStore(makeBuffer('b', 'int8', [1], bv), 0, [0]), letStmt(p, av, bufferStore(makeBuffer('p', 'int8', [1], p), 0, [0]))]);
+    const wrap = allocate({ bufferVar: av, dtype: 'int8', extents: [1], body: allocate({ bufferVar: bv, dtype: 'int8', extents: [1], body }) });
+    const r = extract([[MAIN_PRIM_FUNC, primFunc({ params: [], body: wrap })]]);
+    expect(r.buffers.find((b) => b.name === 'a')!.liveRange).toEqual([5, 6]);
+    expect(r.buffers.find((b) => b.name === 'b')!.liveRange).toEqual([4, 4]);
+    expect(r.buffers.find((b) => b.name === 'a')!.conflicts).toEqual([]);
   });
 
   it('rejects an annotation naming a pool it was not given', () => {
