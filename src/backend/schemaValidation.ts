@@ -37,9 +37,23 @@ function describe(e: ErrorObject): SchemaProblem {
   return { jsonPath, message: e.message ?? 'is invalid' };
 }
 
+/** An anyOf whose branches are all `required` means "give at least one of these". */
+function describeAnyOfRequired(errors: readonly ErrorObject[]): SchemaProblem | undefined {
+  const last = errors[errors.length - 1];
+  if (last.keyword !== 'anyOf') return undefined;
+  const branches = errors.slice(0, -1);
+  if (branches.length === 0 || !branches.every((e) => e.keyword === 'required' && e.instancePath === last.instancePath)) {
+    return undefined;
+  }
+  const names = branches.map((e) => `'${(e.params as { missingProperty: string }).missingProperty}'`);
+  return { jsonPath: last.instancePath || '/', message: `must have at least one of ${names.join(', ')}` };
+}
+
 function check(id: string, data: unknown): SchemaProblem | undefined {
   const validate = compiled(id);
-  return validate(data) ? undefined : describe((validate.errors as ErrorObject[])[0]);
+  if (validate(data)) return undefined;
+  const errors = validate.errors as ErrorObject[];
+  return describeAnyOfRequired(errors) ?? describe(errors[0]);
 }
 
 export function checkMemoryDecl(data: unknown): SchemaProblem | undefined {

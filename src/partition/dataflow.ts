@@ -6,6 +6,9 @@ import { Graph, alg } from '@dagrejs/graphlib';
 import { LoweringError } from '../errors';
 import { GraphFunction, GraphNode } from '../ir/graph/types';
 
+/** An empty argument name stands for an omitted optional argument (the interpreter agrees). */
+export const OMITTED_ARG = '';
+
 export class FunctionView {
   private readonly byName = new Map<string, GraphNode>();
   private readonly positions = new Map<string, number>();
@@ -21,6 +24,7 @@ export class FunctionView {
     for (const n of fn.nodes) {
       if (n.kind !== 'call') continue;
       for (const a of new Set(n.args)) {
+        if (a === OMITTED_ARG) continue;
         const list = this.consumerLists.get(a);
         if (list === undefined) {
           throw new LoweringError(`function '${fn.name}': call '${n.name}' uses unknown node '${a}'`, {
@@ -71,6 +75,7 @@ export class FunctionView {
       if (n.kind !== 'call') continue;
       const to = groupOf(n.name);
       for (const a of n.args) {
+        if (a === OMITTED_ARG) continue;
         const from = groupOf(a);
         if (from !== to) g.setEdge(from, to);
       }

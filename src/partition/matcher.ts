@@ -4,7 +4,7 @@
  * constant patterns (its inputs).
  */
 import { AttrValue, CallNode, GraphFunction, GraphNode } from '../ir/graph/types';
-import { FunctionView } from './dataflow';
+import { FunctionView, OMITTED_ARG } from './dataflow';
 import { DFPattern, asAnyPattern } from './pattern';
 
 /** What a pattern predicate sees. */
@@ -112,7 +112,10 @@ export class PatternMatcher {
         if (this.claimed.has(name) || st.calls.has(name)) return undefined;
         if (node.args.length < p.requiredArgs || node.args.length > p.args.length) return undefined;
         let cur: MatchState | undefined = { ...st, calls: new Set([...st.calls, name]) };
-        for (let i = 0; i < node.args.length && cur !== undefined; i++) cur = this.match(p.args[i], node.args[i], cur);
+        for (let i = 0; i < node.args.length && cur !== undefined; i++) {
+          if (node.args[i] === OMITTED_ARG) cur = p.args[i].kind === 'optionalArg' ? cur : undefined;
+          else cur = this.match(p.args[i], node.args[i], cur);
+        }
         return cur;
       }
     }
