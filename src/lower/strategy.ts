@@ -3,7 +3,7 @@
  * target is `c`), so a backend can lower `conv2d` its own way without touching anyone
  * else's conv2d (TVM's strategies are global; ours are not).
  */
-import { CallNode, ConstantNode, TensorType } from '../ir/graph/types';
+import { CallNode, ConstantNode, GraphFunction, TensorType } from '../ir/graph/types';
 import { Buffer, Stmt } from '../ir/tir/nodes';
 
 export interface OpLoweringInput {
@@ -18,6 +18,12 @@ export interface OpLoweringInput {
   readonly out: Buffer;
   /** Target the statement will run on. */
   readonly target: string;
+  /**
+   * Set when a whole composite is lowered by its composite strategy (`<target>.<pattern>`):
+   * the composite function itself. `call.args` then lists the call's arguments followed by
+   * the composite's own constants, and `call.attrs` merges its operators' attributes.
+   */
+  readonly composite?: GraphFunction;
 }
 
 /**

@@ -24,5 +24,6 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['svdf', svdfStrategy],
 ]);
 
-export { EXTERN_KERNELS, SOFTMAX_INT8, SVDF_FLOAT32, SVDF_INT8 } from './externKernels';
+export { EXTERN_KERNELS, SOFTMAX_INT8 } from './externKernels';
+export { LOWERING_EXTERN_SIMULATIONS } from './externSim';
 export type { ExternKernel } from './externKernels';

@@ -1,79 +1,169 @@
 /**
- * svdf: a call of the host runtime kernel (`uma_ref_svdf_int8` / `uma_ref_svdf_f32`). The
- * state argument is a graph constant (TFLite Micro zero-fills variable tensors), so it is
- * copied into an operator-internal writable buffer first; the kernel updates that copy and
- * the model's constant stays read-only. Scratch vectors are operator-internal allocates.
+ * svdf as loop nests, with the numerics of TFLite Micro's reference SVDF for one invocation:
+ * the state is shifted left by one element, each filter's feature projection fills its
+ * newest slot (requantized to the state for int8), the state is contracted with
+ * weights_time, summed over rank, biased, then activated (float) or requantized (int8).
+ *
+ * The state argument is a graph constant (TFLite Micro zero-fills variable tensors), so the
+ * operator works on an internal writable copy and the model's constant stays read-only.
  */
 import { svdfIntegerParams } from '../../arith/quant-params';
-import { FUSED_ACTIVATIONS } from '../../ir/graph/ops';
-import { bufferLoad, bufferStore, callExtern, evaluate, intImm, seq } from '../../ir/tir/builder';
-import { Buffer, Expr } from '../../ir/tir/nodes';
+import { add, bufferLoad, bufferStore, cast, floatImm, intImm, mul, seq, sub } from '../../ir/tir/builder';
+import { Buffer, Expr, Stmt } from '../../ir/tir/nodes';
 import { sanitizeName } from '../names';
-import { OperatorStrategy } from '../strategy';
+import { OperatorStrategy, OpLoweringInput } from '../strategy';
 import { activationAttr, loweringFail, numberAttr } from './attrs';
-import { SVDF_FLOAT32, SVDF_INT8 } from './externKernels';
-import { quantOf } from './quantParams';
-import { elementCount, loopNest, reshapedView, staticShape, withScratch } from './tirHelpers';
+import { floatOutputStage, requireDType } from './convCommon';
+import { dtypeRange, quantOf } from './quantParams';
+import { accAdd, accLoad, accStore, clamp, elementCount, i32, loopNest, qMultiplyShift, reshapedView, staticShape, withAccumulator, withScratch } from './tirHelpers';
 
-export const svdfStrategy: OperatorStrategy = (input) => {
+interface SvdfOperands {
+  readonly data: Buffer;
+  readonly weightsFeature: Buffer;
+  readonly weightsTime: Buffer;
+  readonly bias?: Buffer;
+  readonly state: Buffer;
+  readonly stateIndex: number;
+  readonly batches: number;
+  readonly inputSize: number;
+  readonly filters: number;
+  readonly memory: number;
+  readonly rank: number;
+  readonly units: number;
+}
+
+function operands(input: OpLoweringInput): SvdfOperands {
   const { call, args } = input;
   // With a bias the args are (input, wf, wt, bias, state); without, (input, wf, wt, state).
-  const hasBias = args.length === 5;
   if (args.length !== 4 && args.length !== 5) loweringFail(call, `svdf expects 4 or 5 arguments, got ${args.length}`);
-  const [data, weightsFeature, weightsTime] = args;
-  const bias: Buffer | undefined = hasBias ? args[3] : undefined;
-  const stateIndex = hasBias ? 4 : 3;
-  const state = args[stateIndex];
-  const stateType = input.argTypes[stateIndex];
-  const [batch] = staticShape(data);
-  const [numFilters, inputSize] = staticShape(weightsFeature);
-  const [, memorySize] = staticShape(weightsTime);
+  const stateIndex = args.length - 1;
+  const [batches, inputSize] = staticShape(args[0]);
+  const [filters, wfIn] = staticShape(args[1]);
+  const [wtFilters, memory] = staticShape(args[2]);
   const rank = numberAttr(call, 'rank');
-  if (numFilters % rank !== 0) loweringFail(call, `svdf filters ${numFilters} not divisible by rank ${rank}`);
-  const numUnits = numFilters / rank;
-  const activation = FUSED_ACTIVATIONS.indexOf(activationAttr(call));
-  const prefix = sanitizeName(call.name);
-  const stateElems = elementCount(state);
-  const dims: Expr[] = [batch, memorySize, inputSize, numFilters, numUnits, rank].map((v) => intImm(v));
-  const biasArg: Expr = bias ? bias.data : intImm(0, 'handle');
-  const isFloat = call.type.dtype === 'float32';
+  if (wfIn !== inputSize || wtFilters !== filters || rank <= 0 || filters % rank !== 0) {
+    loweringFail(call, `svdf shapes do not fit: input [${batches},${inputSize}], weights_feature [${filters},${wfIn}], weights_time [${wtFilters},${memory}], rank ${rank}`);
+  }
+  if (elementCount(args[stateIndex]) !== batches * filters * memory) loweringFail(call, `svdf state must hold ${batches * filters * memory} elements`);
+  return {
+    data: args[0],
+    weightsFeature: args[1],
+    weightsTime: args[2],
+    bias: args.length === 5 ? args[3] : undefined,
+    state: args[stateIndex],
+    stateIndex,
+    batches,
+    inputSize,
+    filters,
+    memory,
+    rank,
+    units: filters / rank,
+  };
+}
 
-  return withScratch(`${prefix}_state`, state.dtype, [stateElems], 'global', (stateCopy) => {
-    const src = reshapedView(state, [stateElems]);
-    const copy = loopNest(['i'], [stateElems], ([i]) => bufferStore(stateCopy, bufferLoad(src, [i]), [i]));
-    if (isFloat) {
-      return withScratch(`${prefix}_scratch`, 'float32', [batch * numFilters], 'global', (scratch) =>
-        seq([
-          copy,
-          evaluate(
-            callExtern(SVDF_FLOAT32, [
-              data.data, weightsFeature.data, weightsTime.data, biasArg, stateCopy.data, scratch.data, input.out.data, ...dims, intImm(activation),
-            ]),
-          ),
-        ]),
-      );
-    }
-    const qIn = quantOf(call, input.argTypes[0], 'input');
-    const qWf = quantOf(call, input.argTypes[1], 'weights_feature');
-    const qWt = quantOf(call, input.argTypes[2], 'weights_time');
-    const qState = quantOf(call, stateType, 'state');
-    const qOut = quantOf(call, call.type, 'output');
-    const { scale1: s1, scale2: s2 } = svdfIntegerParams(qIn.scale, qWf.scale, qState.scale, qWt.scale, qOut.scale);
-    return withScratch(`${prefix}_scratch`, 'int32', [batch * numFilters], 'global', (scratch) =>
-      withScratch(`${prefix}_scratch_output`, 'int32', [batch * numUnits], 'global', (scratchOut) =>
-        seq([
-          copy,
-          evaluate(
-            callExtern(SVDF_INT8, [
-              data.data, weightsFeature.data, weightsTime.data, biasArg, stateCopy.data, scratch.data, scratchOut.data, input.out.data,
-              ...dims,
-              intImm(qIn.zeroPoint), intImm(qState.zeroPoint), intImm(qOut.zeroPoint),
-              intImm(s1.multiplier), intImm(s1.shift), intImm(s2.multiplier), intImm(s2.shift),
-              intImm(activation),
-            ]),
-          ),
-        ]),
+/** Copies the state shifted left by one element (the newest slots are overwritten next). */
+function shiftedStateCopy(o: SvdfOperands, state: Buffer): Stmt {
+  const total = o.batches * o.filters * o.memory;
+  const src = reshapedView(o.state, [total]);
+  const dst = reshapedView(state, [total]);
+  return seq([
+    loopNest(['i'], [total - 1], ([i]) => bufferStore(dst, bufferLoad(src, [add(i, 1)]), [i])),
+    bufferStore(dst, bufferLoad(src, [total - 1]), [total - 1]),
+  ]);
+}
+
+export const svdfStrategy: OperatorStrategy = (input) => {
+  const { call } = input;
+  const o = operands(input);
+  const prefix = sanitizeName(call.name);
+  const out = reshapedView(input.out, [o.batches, o.units]);
+  const isFloat = call.type.dtype === 'float32';
+  if (isFloat) requireDType(call, [...input.argTypes.filter((t) => t !== undefined)], ['float32'], 'svdf');
+
+  return withScratch(`${prefix}_state`, o.state.dtype, [o.batches, o.filters, o.memory], 'global', (state) =>
+    withScratch(`${prefix}_scratch`, isFloat ? 'float32' : 'int32', [o.batches, o.units, o.rank], 'global', (scratch) =>
+      withAccumulator('acc', isFloat ? 'float32' : 'int32', (acc) =>
+        seq([shiftedStateCopy(o, state), ...(isFloat ? floatBody(input, o, state, scratch, acc, out) : integerBody(input, o, state, scratch, acc, out))]),
       ),
-    );
-  });
+    ),
+  );
 };
+
+function floatBody(input: OpLoweringInput, o: SvdfOperands, state: Buffer, scratch: Buffer, acc: Buffer, out: Buffer): Stmt[] {
+  const finish = floatOutputStage(activationAttr(input.call));
+  const newest = o.memory - 1;
+  return [
+    loopNest(['n', 'f'], [o.batches, o.filters], ([n, f]) =>
+      seq([
+        accStore(acc, floatImm(0)),
+        loopNest(['i'], [o.inputSize], ([i]) => accAdd(acc, mul(bufferLoad(o.weightsFeature, [f, i]), bufferLoad(o.data, [n, i])))),
+        bufferStore(state, accLoad(acc), [n, f, newest]),
+      ]),
+    ),
+    timeContraction(o, state, scratch, acc, floatImm(0), (v) => v),
+    loopNest(['n', 'u'], [o.batches, o.units], ([n, u]) =>
+      seq([
+        accStore(acc, o.bias ? bufferLoad(o.bias, [u]) : floatImm(0)),
+        loopNest(['r'], [o.rank], ([r]) => accAdd(acc, bufferLoad(scratch, [n, u, r]))),
+        bufferStore(out, finish(accLoad(acc)), [n, u]),
+      ]),
+    ),
+  ];
+}
+
+function integerBody(input: OpLoweringInput, o: SvdfOperands, state: Buffer, scratch: Buffer, acc: Buffer, out: Buffer): Stmt[] {
+  const { call, argTypes } = input;
+  const stateType = argTypes[o.stateIndex];
+  requireDType(call, [argTypes[0], argTypes[1], call.type], ['int8'], 'svdf');
+  requireDType(call, [stateType, argTypes[2]], [stateType.dtype === 'int8' ? 'int8' : 'int16'], 'svdf state/weights_time');
+  const qIn = quantOf(call, argTypes[0], 'input');
+  const qState = quantOf(call, stateType, 'state');
+  const qOut = quantOf(call, call.type, 'output');
+  const p = svdfIntegerParams(qIn.scale, quantOf(call, argTypes[1], 'weights_feature').scale, qState.scale, quantOf(call, argTypes[2], 'weights_time').scale, qOut.scale);
+  const [stateMin, stateMax] = dtypeRange(call, stateType.dtype);
+  const [outMin, outMax] = dtypeRange(call, call.type.dtype);
+  const newest = o.memory - 1;
+  return [
+    loopNest(['n', 'f'], [o.batches, o.filters], ([n, f]) =>
+      seq([
+        accStore(acc, 0),
+        loopNest(['i'], [o.inputSize], ([i]) =>
+          accAdd(acc, mul(i32(bufferLoad(o.weightsFeature, [f, i])), sub(i32(bufferLoad(o.data, [n, i])), qIn.zeroPoint))),
+        ),
+        bufferStore(
+          state,
+          cast(state.dtype, add(clamp(qMultiplyShift(accLoad(acc), intImm(p.scale1.multiplier), intImm(p.scale1.shift)), stateMin, stateMax), qState.zeroPoint)),
+          [n, f, newest],
+        ),
+      ]),
+    ),
+    timeContraction(o, state, scratch, acc, intImm(0), (v) => sub(i32(v), qState.zeroPoint)),
+    loopNest(['n', 'u'], [o.batches, o.units], ([n, u]) =>
+      seq([
+        accStore(acc, o.bias ? i32(bufferLoad(o.bias, [u])) : 0),
+        loopNest(['r'], [o.rank], ([r]) => accAdd(acc, bufferLoad(scratch, [n, u, r]))),
+        bufferStore(
+          out,
+          cast(call.type.dtype, clamp(add(qMultiplyShift(accLoad(acc), intImm(p.scale2.multiplier), intImm(p.scale2.shift)), qOut.zeroPoint), outMin, outMax)),
+          [n, u],
+        ),
+      ]),
+    ),
+  ];
+}
+
+/** scratch[n, f] = sum over memory of weights_time[f, m] * state[n, f, m] (state offset for int8). */
+function timeContraction(o: SvdfOperands, state: Buffer, scratch: Buffer, acc: Buffer, zero: Expr, stateValue: (v: Expr) => Expr): Stmt {
+  const flatScratch = reshapedView(scratch, [o.batches, o.filters]);
+  const isFloat = zero.kind === 'FloatImm';
+  return loopNest(['n', 'f'], [o.batches, o.filters], ([n, f]) =>
+    seq([
+      accStore(acc, zero),
+      loopNest(['m'], [o.memory], ([m]) => {
+        const w = bufferLoad(o.weightsTime, [f, m]);
+        return accAdd(acc, mul(isFloat ? w : i32(w), stateValue(bufferLoad(state, [n, f, m]))));
+      }),
+      bufferStore(flatScratch, accLoad(acc), [n, f]),
+    ]),
+  );
+}
