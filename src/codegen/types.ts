@@ -29,6 +29,11 @@ export interface BackendCodegenHook {
    */
   readonly includes: string;
   readonly runtimeSources?: readonly RuntimeSource[];
+  /**
+   * Custom C for `call_extern(name, args...)` in this target's functions; `args` are already
+   * rendered C expressions. Returning undefined keeps the default `name(args...)`.
+   */
+  readonly replaceCallExtern?: (name: string, args: readonly string[]) => string | undefined;
 }
 
 /** The parts of a USMP result codegen needs. */

@@ -35,6 +35,8 @@ export class FuncContext {
     readonly func: string,
     readonly module: ReadonlyMap<string, CalleeSignature>,
     globals: NameScope,
+    /** Backend override of extern call text (see BackendCodegenHook). */
+    readonly replaceCallExtern?: (name: string, args: readonly string[]) => string | undefined,
   ) {
     this.names = new NameScope([], globals);
   }

@@ -234,12 +234,18 @@ function emitFunctionCall(e: Call, ctx: FuncContext): string {
     });
     return `${callee.symbol}(${texts.join(', ')})`;
   }
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+    throw new CodegenError(`external function name "${name}" is not a C identifier`, { func: ctx.func });
+  }
+  const texts = emitArgs(args, ctx);
+  const custom = ctx.replaceCallExtern?.(name, texts);
+  if (custom !== undefined) return custom;
   ctx.noteExtern(
     name,
-    cType(e.dtype === 'handle' ? 'handle' : e.dtype),
+    cType(e.dtype),
     args.map((a) => argCType(a, ctx)),
   );
-  return `${name}(${emitArgs(args, ctx).join(', ')})`;
+  return `${name}(${texts.join(', ')})`;
 }
 
 function emitCall(e: Call, ctx: FuncContext): string {

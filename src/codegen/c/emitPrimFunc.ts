@@ -72,8 +72,9 @@ export function emitPrimFunc(
   symbol: string,
   module: ReadonlyMap<string, CalleeSignature>,
   globals: NameScope,
+  replaceCallExtern?: (name: string, args: readonly string[]) => string | undefined,
 ): EmittedFunc {
-  const ctx = new FuncContext(name, module, globals);
+  const ctx = new FuncContext(name, module, globals, replaceCallExtern);
   const scan = new ElemTypeScan();
   scan.visitStmt(f.body);
   for (const p of f.params) {

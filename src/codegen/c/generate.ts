@@ -156,12 +156,12 @@ export function generateC(input: GenerateCInput): CArtifacts {
 
   const emittedByName = new Map<string, EmittedFunc>();
   const groups: FileGroup[] = groupPlan.map((g) => {
+    const hook = hookByTarget.get(g.target);
     const funcs = g.names.map((n) => {
-      const e = emitPrimFunc(n, functions.get(n) as PrimFunc, symbols.get(n) as string, signatures, globals);
+      const e = emitPrimFunc(n, functions.get(n) as PrimFunc, symbols.get(n) as string, signatures, globals, hook?.replaceCallExtern);
       emittedByName.set(n, e);
       return e;
     });
-    const hook = hookByTarget.get(g.target);
     return hook === undefined ? { file: g.file, target: g.target, funcs } : { file: g.file, target: g.target, funcs, hook };
   });
 
