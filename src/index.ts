@@ -14,3 +14,14 @@ export * from './ir/graph/printer';
 export * from './ir/graph/liveness';
 export { FunctionBuilder as GraphFunctionBuilder, tensorType, moduleOf } from './ir/graph/builder';
 export * from './usmp';
+export { generateC, writeModelLibraryFormat } from './codegen';
+export type {
+  BackendCodegenHook,
+  CArtifacts,
+  GenerateCInput,
+  GeneratedFile,
+  MemoryLayout,
+  MlfMetadata,
+  RuntimeSource,
+  TensorSpec,
+} from './codegen';
