@@ -25,3 +25,6 @@ export type {
   RuntimeSource,
   TensorSpec,
 } from './codegen';
+export * as quantParams from './arith/quant-params';
+export * as gemmlowp from './arith/gemmlowp';
+export { interpret, runFunction as interpretFunction } from './interpreter';
