@@ -33,6 +33,11 @@ export interface CompiledFunc {
   readonly body: StmtFn;
 }
 
+// Module-level copies: inside jest's vm context every `Math.x` is a slow global lookup.
+const { imul, fround, floor, trunc, abs, exp, tanh, sqrt, ceil } = Math;
+const mathMin = Math.min;
+const mathMax = Math.max;
+
 type PureIntrinsic = (args: number[]) => number;
 
 /** Side-effect-free intrinsics run inline; anything else goes through `CallTarget.intrinsic`. */
@@ -43,13 +48,13 @@ const PURE_INTRINSICS: Readonly<Record<string, PureIntrinsic>> = {
   'tir.bitwise_or': ([a, b]) => a | b,
   'tir.bitwise_xor': ([a, b]) => a ^ b,
   'tir.bitwise_not': ([a]) => ~a,
-  'tir.abs': ([a]) => Math.abs(a),
-  'tir.fabs': ([a]) => Math.abs(a),
-  'tir.exp': ([a]) => Math.exp(a),
-  'tir.tanh': ([a]) => Math.tanh(a),
-  'tir.sqrt': ([a]) => Math.sqrt(a),
-  'tir.floor': ([a]) => Math.floor(a),
-  'tir.ceil': ([a]) => Math.ceil(a),
+  'tir.abs': ([a]) => abs(a),
+  'tir.fabs': ([a]) => abs(a),
+  'tir.exp': ([a]) => exp(a),
+  'tir.tanh': ([a]) => tanh(a),
+  'tir.sqrt': ([a]) => sqrt(a),
+  'tir.floor': ([a]) => floor(a),
+  'tir.ceil': ([a]) => ceil(a),
 };
 
 const EXTERN_OPS: ReadonlySet<string> = new Set(['tir.call_extern', 'tir.tvm_call_cpacked']);
@@ -145,7 +150,7 @@ class FuncCompiler {
         return () => v;
       }
       case 'FloatImm': {
-        const v = Math.fround(e.value);
+        const v = fround(e.value);
         return () => v;
       }
       case 'StringImm':
@@ -204,16 +209,16 @@ class FuncCompiler {
       case 'Or':
         return (f) => (a(f) !== 0 || b(f) !== 0 ? 1 : 0);
       case 'Min':
-        return (f) => Math.min(a(f), b(f));
+        return (f) => mathMin(a(f), b(f));
       case 'Max':
-        return (f) => Math.max(a(f), b(f));
+        return (f) => mathMax(a(f), b(f));
       default:
         return isFloat(e.dtype) || isFloat(exprDType(e.a)) ? this.floatArith(e, a, b) : this.intArith(e, a, b);
     }
   }
 
   private floatArith(e: BinaryOp, a: NumFn, b: NumFn): NumFn {
-    const r = Math.fround;
+    const r = fround;
     switch (e.op) {
       case 'Add':
         return (f) => r(a(f) + b(f));
@@ -224,12 +229,12 @@ class FuncCompiler {
       case 'Div':
         return (f) => r(a(f) / b(f));
       case 'FloorDiv':
-        return (f) => r(Math.floor(a(f) / b(f)));
+        return (f) => r(floor(a(f) / b(f)));
       case 'FloorMod':
         return (f) => {
           const x = a(f);
           const y = b(f);
-          return r(x - Math.floor(x / y) * y);
+          return r(x - floor(x / y) * y);
         };
       default:
         throw this.err(`unexpected float operator ${e.op}`);
@@ -250,16 +255,16 @@ class FuncCompiler {
         case 'Sub':
           return (f) => (a(f) - b(f)) | 0;
         case 'Mul':
-          return (f) => Math.imul(a(f), b(f));
+          return (f) => imul(a(f), b(f));
         case 'Div':
           return (f) => {
             const x = a(f);
-            return Math.trunc(x / divisor(f)) | 0;
+            return trunc(x / divisor(f)) | 0;
           };
         case 'FloorDiv':
           return (f) => {
             const x = a(f);
-            return Math.floor(x / divisor(f)) | 0;
+            return floor(x / divisor(f)) | 0;
           };
         case 'FloorMod':
           return (f) => {
@@ -270,7 +275,7 @@ class FuncCompiler {
     }
     const w = wrapTo(dtype);
     // int64 products are exact only below 2^53; narrow types multiply exactly via imul.
-    const mul = dtype === 'int64' ? (x: number, y: number): number => x * y : Math.imul;
+    const mul = dtype === 'int64' ? (x: number, y: number): number => x * y : imul;
     switch (e.op) {
       case 'Add':
         return (f) => w(a(f) + b(f));
@@ -281,12 +286,12 @@ class FuncCompiler {
       case 'Div':
         return (f) => {
           const x = a(f);
-          return w(Math.trunc(x / divisor(f)));
+          return w(trunc(x / divisor(f)));
         };
       case 'FloorDiv':
         return (f) => {
           const x = a(f);
-          return w(Math.floor(x / divisor(f)));
+          return w(floor(x / divisor(f)));
         };
       case 'FloorMod':
         return (f) => {
@@ -545,7 +550,7 @@ class FuncCompiler {
           n *= x.value;
         }
         const data = s.data;
-        const size = Math.max(n, data.length);
+        const size = mathMax(n, data.length);
         const [slot, body] = this.scoped(s.bufferVar, () => this.stmt(s.body));
         return (f) => {
           const mem = new Uint8Array(size);

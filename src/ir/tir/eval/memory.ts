@@ -22,6 +22,9 @@ export function pointerTo(mem: Uint8Array, byteOffset = 0): Pointer {
   return { mem, byteOffset };
 }
 
+// Module-level copies: inside jest's vm context every `Math.x` is a slow global lookup.
+const { fround, trunc } = Math;
+
 const SIZES: Readonly<Record<ScalarDType, number>> = {
   int8: 1,
   uint8: 1,
@@ -54,11 +57,11 @@ export function wrapTo(dtype: ScalarDType): (v: number) => number {
     case 'int32':
       return (v) => v | 0;
     case 'int64':
-      return (v) => (Number.isFinite(v) ? Math.trunc(v) : 0);
+      return (v) => (Number.isFinite(v) ? trunc(v) : 0);
     case 'bool':
       return (v) => (v !== 0 ? 1 : 0);
     case 'float32':
-      return Math.fround;
+      return fround;
     case 'handle':
     case 'void':
       return (v) => v;
@@ -107,7 +110,7 @@ export function writerFor(dtype: ScalarDType): Writer {
     case 'int32':
       return (_mem, view, pos, v) => view.setInt32(pos, v, true);
     case 'int64':
-      return (_mem, view, pos, v) => view.setBigInt64(pos, BigInt(Math.trunc(v)), true);
+      return (_mem, view, pos, v) => view.setBigInt64(pos, BigInt(trunc(v)), true);
     case 'float32':
       return (_mem, view, pos, v) => view.setFloat32(pos, v, true);
     case 'handle':
