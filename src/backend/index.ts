@@ -4,5 +4,6 @@ export * from './codegen';
 export * from './memory';
 export * from './manifest';
 export * from './umaBackend';
+export * from './container';
 export * from './registry';
 export * from './tirRewrite';
