@@ -2,3 +2,8 @@ export * from './nodes';
 export * from './builder';
 export * from './visitor';
 export * from './mutator';
+export * from './printer';
+export * from './json';
+export * from './equal';
+export * from './analysis';
+export * from './eval';
