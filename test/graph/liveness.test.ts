@@ -1,0 +1,58 @@
+import { join } from 'path';
+import { loadTfliteFile } from '../../src/frontend/tflite';
+import { FunctionBuilder, tensorType as tt } from '../../src/ir/graph/builder';
+import { activationLiveness } from '../../src/ir/graph/liveness';
+
+describe('activationLiveness', () => {
+  it('a chain keeps only producer and consumer live', () => {
+    // x(100 B) -> a(200 B) -> b(50 B) -> c(10 B, output); the 1000 B weight is not an activation.
+    const b = new FunctionBuilder();
+    b.param('x', tt([100], 'int8'));
+    b.constant('w', tt([1000], 'int8'));
+    b.call('a', 'reshape', ['x'], tt([200], 'int8'));
+    b.call('b', 'reshape', ['a'], tt([50], 'int8'));
+    b.call('c', 'reshape', ['b'], tt([10], 'int8'));
+    const r = activationLiveness(b.build(['c']));
+    expect(r.steps.map((s) => s.liveBytes)).toEqual([300, 250, 60]);
+    expect(r.maxLiveBytes).toBe(300);
+    expect(r.peakStep).toBe(0);
+    expect(r.steps[0].live).toEqual(['x', 'a']);
+    expect(r.intervals.find((i) => i.name === 'w')).toBeUndefined();
+  });
+
+  it('a skip connection keeps the early tensor live until its last use; outputs live to the end', () => {
+    // s0: a = f(x); s1: b = f(a); s2: c = add(a, b); s3: d = f(c); outputs [b, d].
+    const b = new FunctionBuilder();
+    b.param('x', tt([4], 'int32')); // 16 B
+    b.call('a', 'reshape', ['x'], tt([4], 'int32')); // 16 B
+    b.call('b', 'reshape', ['a'], tt([2, 2], 'int32')); // 16 B
+    b.call('c', 'add', ['a', 'a'], tt([4], 'int32')); // 16 B
+    b.call('d', 'reshape', ['c'], tt([8], 'int8')); // 8 B
+    const r = activationLiveness(b.build(['b', 'd']));
+    const byName = new Map(r.intervals.map((i) => [i.name, i]));
+    expect(byName.get('x')).toEqual({ name: 'x', bytes: 16, start: 0, end: 0 });
+    expect(byName.get('a')).toMatchObject({ start: 0, end: 2 });
+    expect(byName.get('b')).toMatchObject({ start: 1, end: 3 }); // output: to the last step
+    expect(byName.get('d')).toMatchObject({ start: 3, end: 3 });
+    // s0: x+a = 32; s1: a+b = 32; s2: a+b+c = 48; s3: b+c+d = 40.
+    expect(r.steps.map((s) => s.liveBytes)).toEqual([32, 32, 48, 40]);
+    expect(r.maxLiveBytes).toBe(48);
+    expect(r.peakStep).toBe(2);
+  });
+
+  it('an unused param still occupies step 0', () => {
+    const b = new FunctionBuilder();
+    b.param('x', tt([10], 'int8'));
+    b.param('unused', tt([7], 'int8'));
+    b.call('y', 'reshape', ['x'], tt([10], 'int8'));
+    expect(activationLiveness(b.build(['y'])).maxLiveBytes).toBe(27);
+  });
+
+  it('hello_world_int8: the peak is the two 16-byte hidden layers', () => {
+    const fn = loadTfliteFile(join(__dirname, '..', '..', 'models', 'hello_world_int8.tflite')).functions.get('main')!;
+    const r = activationLiveness(fn);
+    // input 1 B, hidden [1,16] int8 twice, output 1 B: steps 1+16, 16+16, 16+1.
+    expect(r.steps.map((s) => s.liveBytes)).toEqual([17, 32, 17]);
+    expect(r.maxLiveBytes).toBe(32);
+  });
+});
