@@ -8,6 +8,10 @@ import * as path from 'path';
 import { CodegenError } from '../../errors';
 
 export const RUNTIME_HEADER = 'uma_runtime.h';
+/** Reference kernels lowering may call (src/lower/cpu/externKernels.ts), shipped on use. */
+export const KERNELS_HEADER = 'uma_ref_kernels.h';
+export const KERNELS_SOURCE = 'uma_ref_kernels.c';
+export const RUNTIME_KERNELS: ReadonlySet<string> = new Set(['uma_ref_softmax_int8']);
 
 const CANDIDATE_DIRS = [
   path.join(__dirname, 'runtime'),
@@ -23,5 +27,9 @@ export function runtimeDir(): string {
 }
 
 export function readRuntimeHeader(): string {
-  return fs.readFileSync(path.join(runtimeDir(), RUNTIME_HEADER), 'utf8');
+  return readRuntimeFile(RUNTIME_HEADER);
+}
+
+export function readRuntimeFile(name: string): string {
+  return fs.readFileSync(path.join(runtimeDir(), name), 'utf8');
 }

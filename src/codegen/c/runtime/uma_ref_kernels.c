@@ -1,0 +1,149 @@
+/*
+ * uma_ref_kernels.c: see uma_ref_kernels.h. The gemmlowp fixed-point helpers below follow
+ * gemmlowp's fixedpoint.h; raw additions wrap and shifts go through the UB-free helpers of
+ * uma_runtime.h, so the results match the TypeScript reference bit for bit.
+ */
+#include "uma_ref_kernels.h"
+
+#include "uma_runtime.h"
+
+#define UMA_SOFTMAX_SCALED_DIFF_INTEGER_BITS 5
+#define UMA_SOFTMAX_ACCUMULATION_INTEGER_BITS 12
+
+static int32_t add_wrap(int32_t a, int32_t b) { return uma_wrap_i32((int64_t)a + (int64_t)b); }
+
+static int32_t sat_mul_by_pot(int32_t x, int exponent) {
+  int32_t threshold;
+  if (exponent == 0) return x;
+  if (exponent < 0) return uma_rounding_divide_by_pot(x, -exponent);
+  threshold = (int32_t)((((int64_t)1) << (31 - exponent)) - 1);
+  if (x > threshold) return INT32_MAX;
+  if (x < -threshold) return INT32_MIN;
+  return uma_shl_i32(x, exponent);
+}
+
+static int32_t rescale(int32_t x, int src_bits, int dst_bits) { return sat_mul_by_pot(x, src_bits - dst_bits); }
+
+static int32_t rounding_half_sum(int32_t a, int32_t b) {
+  int64_t sum = (int64_t)a + (int64_t)b;
+  int64_t sign = sum >= 0 ? 1 : -1;
+  return (int32_t)((sum + sign) / 2);
+}
+
+static int32_t exp_on_interval_between_negative_one_quarter_and_0_excl(int32_t a) {
+  const int32_t constant_term = 1895147668;
+  const int32_t constant_1_over_3 = 715827883;
+  int32_t x = add_wrap(a, 1 << 28);
+  int32_t x2 = uma_srdhm(x, x);
+  int32_t x3 = uma_srdhm(x2, x);
+  int32_t x4 = uma_srdhm(x2, x2);
+  int32_t x4_over_4 = sat_mul_by_pot(x4, -2);
+  int32_t poly = sat_mul_by_pot(add_wrap(uma_srdhm(add_wrap(x4_over_4, x3), constant_1_over_3), x2), -1);
+  return add_wrap(constant_term, uma_srdhm(constant_term, add_wrap(x, poly)));
+}
+
+static int32_t exp_on_negative_values(int32_t a, int integer_bits) {
+  static const int32_t barrel[7][2] = {
+    {-2, 1672461947}, {-1, 1302514674}, {0, 790015084}, {1, 290630308}, {2, 39332535}, {3, 720401}, {4, 242},
+  };
+  int fractional_bits = 31 - integer_bits;
+  int32_t one_quarter = (int32_t)1 << (fractional_bits - 2);
+  int32_t mask = one_quarter - 1;
+  int32_t a_mod_quarter_minus_one_quarter = add_wrap(a & mask, -one_quarter);
+  int32_t result = exp_on_interval_between_negative_one_quarter_and_0_excl(
+      rescale(a_mod_quarter_minus_one_quarter, integer_bits, 0));
+  int32_t remainder = add_wrap(a_mod_quarter_minus_one_quarter, uma_wrap_i32(-(int64_t)a));
+  int k;
+  for (k = 0; k < 7; ++k) {
+    int exponent = (int)barrel[k][0];
+    if (integer_bits > exponent) {
+      int shift_amount = fractional_bits + exponent;
+      if (((uint32_t)remainder & ((uint32_t)1 << shift_amount)) != 0u) result = uma_srdhm(result, barrel[k][1]);
+    }
+  }
+  if (integer_bits > 5) {
+    int32_t clamp = -((int32_t)1 << (36 - integer_bits));
+    if (a < clamp) result = 0;
+  }
+  if (a == 0) result = INT32_MAX;
+  return result;
+}
+
+static int32_t one_over_one_plus_x_for_x_in_0_1(int32_t a) {
+  const int32_t constant_48_over_17 = 1515870810;
+  const int32_t constant_neg_32_over_17 = -1010580540;
+  const int32_t one_q2 = (int32_t)1 << 29;
+  int32_t half_denominator = rounding_half_sum(a, INT32_MAX);
+  int32_t x = add_wrap(constant_48_over_17, uma_srdhm(half_denominator, constant_neg_32_over_17));
+  int i;
+  for (i = 0; i < 3; ++i) {
+    int32_t half_denominator_times_x = uma_srdhm(half_denominator, x);
+    int32_t one_minus = add_wrap(one_q2, uma_wrap_i32(-(int64_t)half_denominator_times_x));
+    x = add_wrap(x, rescale(uma_srdhm(x, one_minus), 4, 2));
+  }
+  return rescale(x, 1, 0);
+}
+
+static int count_leading_zeros32(uint32_t x) {
+  int n = 0;
+  if (x == 0u) return 32;
+  while ((x & 0x80000000u) == 0u) {
+    x <<= 1;
+    ++n;
+  }
+  return n;
+}
+
+/* TFLite GetReciprocal: scale in Q0.31 and how many bits x exceeds one by. */
+static int32_t get_reciprocal(int32_t x, int x_integer_digits, int* num_bits_over_unit) {
+  int headroom_plus_one = count_leading_zeros32((uint32_t)x);
+  /* A shift by 32 does nothing on the reference's int32 (it shifts mod 32). */
+  int32_t shifted = headroom_plus_one >= 32 ? x : uma_shl_i32(x, headroom_plus_one);
+  int32_t shifted_sum_minus_one = uma_wrap_i32((int64_t)shifted + 2147483648LL);
+  *num_bits_over_unit = x_integer_digits - headroom_plus_one;
+  return one_over_one_plus_x_for_x_in_0_1(shifted_sum_minus_one);
+}
+
+static int32_t exp_of_diff(int32_t diff, int32_t multiplier, int32_t left_shift) {
+  int32_t scaled = uma_srdhm(uma_shl_i32(diff, (int)left_shift), multiplier);
+  return exp_on_negative_values(scaled, UMA_SOFTMAX_SCALED_DIFF_INTEGER_BITS);
+}
+
+int32_t uma_ref_softmax_int8(const int8_t* input, int8_t* output, int32_t outer_size, int32_t depth,
+                             int32_t input_multiplier, int32_t input_left_shift, int32_t diff_min) {
+  int32_t r;
+  if (outer_size < 0 || depth < 0 || input_left_shift < 0 || input_left_shift > 31) return -1;
+  for (r = 0; r < outer_size; ++r) {
+    const int8_t* x = input + (int64_t)r * depth;
+    int8_t* y = output + (int64_t)r * depth;
+    int32_t max_in_row = -128;
+    int32_t sum_of_exps = 0;
+    int32_t c;
+    int num_bits_over_unit;
+    int32_t shifted_scale;
+    int exponent;
+    for (c = 0; c < depth; ++c) max_in_row = x[c] > max_in_row ? x[c] : max_in_row;
+    for (c = 0; c < depth; ++c) {
+      int32_t diff = x[c] - max_in_row;
+      if (diff >= diff_min) {
+        sum_of_exps = add_wrap(sum_of_exps, rescale(exp_of_diff(diff, input_multiplier, input_left_shift), 0,
+                                                    UMA_SOFTMAX_ACCUMULATION_INTEGER_BITS));
+      }
+    }
+    shifted_scale = get_reciprocal(sum_of_exps, UMA_SOFTMAX_ACCUMULATION_INTEGER_BITS, &num_bits_over_unit);
+    exponent = num_bits_over_unit + 31 - 8;
+    if (exponent < 0 || exponent > 31) return -1;
+    for (c = 0; c < depth; ++c) {
+      int32_t diff = x[c] - max_in_row;
+      if (diff >= diff_min) {
+        int32_t unsat = uma_rounding_divide_by_pot(
+            uma_srdhm(shifted_scale, exp_of_diff(diff, input_multiplier, input_left_shift)), exponent);
+        int32_t v = unsat - 128;
+        y[c] = (int8_t)(v < -128 ? -128 : (v > 127 ? 127 : v));
+      } else {
+        y[c] = -128;
+      }
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,25 @@
+/*
+ * uma_ref_kernels.h: host reference kernels that lowered code calls through
+ * tir.call_extern (see src/lower/cpu/externKernels.ts). Bit-exact with TFLite Micro's
+ * reference kernels given the compile-time parameters lowering passes. Each returns 0 on
+ * success and non-zero when its parameters are out of the supported range.
+ */
+#ifndef UMA_REF_KERNELS_H_
+#define UMA_REF_KERNELS_H_
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* TFLite reference_ops::Softmax, int8 -> int8 (output zero point -128, scale 1/256), over
+ * the last axis of an [outer_size, depth] tensor. */
+int32_t uma_ref_softmax_int8(const int8_t* input, int8_t* output, int32_t outer_size, int32_t depth,
+                             int32_t input_multiplier, int32_t input_left_shift, int32_t diff_min);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* UMA_REF_KERNELS_H_ */
