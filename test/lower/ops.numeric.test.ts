@@ -52,6 +52,12 @@ describe('conv2d', () => {
     check('conv2d', i8([1, 5, 5, 2], 0.05, -10), [constOf(r, w)], i8([1, 5, 5, 2], 0.03, 4), win([1, 1], [1, 1, 1, 1]), 6);
   });
 
+  it('int8 grouped (2 groups of 2 input channels)', () => {
+    const r = rng(8);
+    const w = i8([4, 3, 3, 2], [0.01, 0.02, 0.012, 0.017]);
+    check('conv2d', i8([1, 5, 5, 4], 0.05, 1), [constOf(r, w), bias(r, 4)], i8([1, 5, 5, 4], 0.05, 0), win([1, 1], [1, 1, 1, 1]), 9);
+  });
+
   it('float32 with padding and RELU', () => {
     const r = rng(6);
     const w = f32([3, 3, 3, 2]);
