@@ -211,7 +211,6 @@ export function tirModuleToJson(m: TirModule): object {
 // ---------------------------------------------------------------- reading
 
 /* The readers below run on schema-valid documents only, so they trust shapes and kinds. */
-/* eslint-disable @typescript-eslint/no-explicit-any */
 type Doc = any;
 
 /** Var identity for one document: the same id always yields the same object. */
