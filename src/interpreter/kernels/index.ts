@@ -2,6 +2,7 @@
 import { Kernel } from '../kernel';
 import { add } from './add';
 import { conv2d } from './conv2d';
+import { copy } from './copy';
 import { dense } from './dense';
 import { depthwiseConv2d } from './depthwise-conv2d';
 import { dequantize } from './dequantize';
@@ -19,6 +20,7 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['avg_pool2d', avgPool2d],
   ['max_pool2d', maxPool2d],
   ['reshape', reshape],
+  ['copy', copy],
   ['softmax', softmax],
   ['quantize', quantize],
   ['dequantize', dequantize],

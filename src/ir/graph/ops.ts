@@ -39,6 +39,11 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
   avg_pool2d: { args: ['input'], attrs: ['pool_size', 'strides', 'padding', 'activation'], doc: 'NHWC' },
   max_pool2d: { args: ['input'], attrs: ['pool_size', 'strides', 'padding', 'activation'], doc: 'NHWC' },
   reshape: { args: ['input'], attrs: [], doc: 'new shape is the output type' },
+  copy: {
+    args: ['input'],
+    attrs: ['kind'],
+    doc: 'identity data movement; `kind` names what it models (accel_input_fetcher, dma_in, layout_transform, ...)',
+  },
   softmax: { args: ['input'], attrs: ['beta'], doc: 'over the last axis' },
   quantize: { args: ['input'], attrs: [], doc: 'float->int8 or int8->int8 requantize' },
   dequantize: { args: ['input'], attrs: [], doc: 'int8->float' },

@@ -190,6 +190,11 @@ function reshape(attrs: Attrs, args: readonly TensorType[], declared?: TensorTyp
   return { shape: [...shape], dtype: input.dtype };
 }
 
+/** copy moves data without changing it: same shape, same dtype. */
+function copy(_attrs: Attrs, args: readonly TensorType[]): TensorType {
+  return { shape: args[0].shape, dtype: args[0].dtype };
+}
+
 /** TFLite's int8 softmax may write int16 (a finer output); the declared type decides. */
 function softmax(_attrs: Attrs, args: readonly TensorType[], declared?: TensorType): TensorType {
   const [input] = args;
@@ -250,6 +255,7 @@ const RULES: Readonly<Record<string, Rule>> = {
   avg_pool2d: pool('avg_pool2d'),
   max_pool2d: pool('max_pool2d'),
   reshape,
+  copy,
   softmax,
   quantize,
   dequantize,

@@ -2,6 +2,7 @@
 import { OperatorStrategy } from '../strategy';
 import { addStrategy } from './add';
 import { conv2dStrategy } from './conv2d';
+import { copyStrategy } from './copy';
 import { denseStrategy } from './dense';
 import { depthwiseConv2dStrategy } from './depthwiseConv2d';
 import { avgPool2dStrategy, maxPool2dStrategy } from './pool';
@@ -18,6 +19,7 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['avg_pool2d', avgPool2dStrategy],
   ['max_pool2d', maxPool2dStrategy],
   ['reshape', reshapeStrategy],
+  ['copy', copyStrategy],
   ['softmax', softmaxStrategy],
   ['quantize', quantizeStrategy],
   ['dequantize', dequantizeStrategy],
