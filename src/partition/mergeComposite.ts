@@ -35,7 +35,7 @@ export function findCompositeMatches(main: GraphFunction, patterns: readonly Pat
   const view = new FunctionView(main);
   const claimed = new Set<string>();
   const groupOf = new Map<string, string>();
-  const found: CompositeMatch[] = [];
+  const found: Array<Omit<CompositeMatch, 'functionName'>> = [];
   for (const entry of patterns) {
     const matcher = new PatternMatcher(view, claimed);
     for (let i = main.nodes.length - 1; i >= 0; i--) {
@@ -46,15 +46,18 @@ export function findCompositeMatches(main: GraphFunction, patterns: readonly Pat
       const members = new Set(m.calls.map((c) => c.name));
       if (!view.isConvex(members, (n) => groupOf.get(n) ?? n)) continue;
       if (entry.predicate !== undefined && !entry.predicate(m)) continue;
-      const functionName = `${entry.composite}_${found.length}`;
+      const group = `\u0000match${found.length}`;
       for (const c of members) {
         claimed.add(c);
-        groupOf.set(c, functionName);
+        groupOf.set(c, group);
       }
-      found.push({ functionName, entry, match: m });
+      found.push({ entry, match: m });
     }
   }
-  return found;
+  // Names follow main's order, not discovery order, so `_0` is the first composite computed.
+  return found
+    .sort((a, b) => view.position(a.match.root.name) - view.position(b.match.root.name))
+    .map((f, i) => ({ ...f, functionName: `${f.entry.composite}_${i}` }));
 }
 
 function compositeFunction(cm: CompositeMatch, view: FunctionView): { fn: GraphFunction; call: CallNode } {

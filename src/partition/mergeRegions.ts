@@ -4,7 +4,7 @@
  *
  * Without merging every annotated call is its own region. With merging, calls are visited
  * in topological order and each is merged with the region of every annotated argument's
- * producer (parent-child adjacency, as TVM) unless
+ * producer (parent-child adjacency, as TVM), repeating until nothing changes, unless
  *  - the merged region would be part of a cycle once contracted (a path leaves it through
  *    host code and comes back), or
  *  - the merged region would have more than one value used outside it.
@@ -26,7 +26,7 @@ export interface Region {
 
 export type MergeRefusal = 'cycle' | 'multiple-outputs';
 
-/** One attempted merge of a consumer's region with a producer's region. */
+/** The final outcome of merging a consumer's region with a producer's region. */
 export interface MergeDecision {
   readonly producer: string;
   readonly consumer: string;
@@ -49,9 +49,13 @@ export function mergeCompilerRegions(main: GraphFunction, annotation: TargetAnno
   const annotated = main.nodes.filter((n) => annotation.nodes.has(n.name)).map((n) => n.name);
   const regionOf = new Map<string, string>(annotated.map((n) => [n, n]));
   const members = new Map<string, Set<string>>(annotated.map((n) => [n, new Set([n])]));
-  const decisions: MergeDecision[] = [];
+  // Latest outcome per (producer, consumer) pair, in order of first attempt.
+  const decisions = new Map<string, MergeDecision>();
 
-  if (merge) {
+  // Repeats until stable: a merge refused early (a producer feeding two separate regions)
+  // can become possible once those regions have merged with each other.
+  for (let changed = merge; changed; ) {
+    changed = false;
     for (const consumer of annotated) {
       const node = view.node(consumer);
       if (node.kind !== 'call') continue;
@@ -64,11 +68,15 @@ export function mergeCompilerRegions(main: GraphFunction, annotation: TargetAnno
         let reason: MergeRefusal | undefined;
         if (!view.isConvex(union, groupOf)) reason = 'cycle';
         else if (externalOutputs(view, union).length > 1) reason = 'multiple-outputs';
-        decisions.push(reason === undefined ? { producer, consumer, merged: true } : { producer, consumer, merged: false, reason });
+        decisions.set(
+          `${producer}\u0000${consumer}`,
+          reason === undefined ? { producer, consumer, merged: true } : { producer, consumer, merged: false, reason },
+        );
         if (reason !== undefined) continue;
         for (const n of members.get(to) as Set<string>) regionOf.set(n, from);
         members.set(from, union);
         members.delete(to);
+        changed = true;
       }
     }
   }
@@ -77,5 +85,5 @@ export function mergeCompilerRegions(main: GraphFunction, annotation: TargetAnno
     .map((set) => [...set].sort((a, b) => view.position(a) - view.position(b)))
     .sort((a, b) => view.position(a[0]) - view.position(b[0]))
     .map((nodes, id) => ({ id, target: annotation.target, nodes }));
-  return { regions, decisions };
+  return { regions, decisions: [...decisions.values()] };
 }
