@@ -6,7 +6,7 @@ import { Command } from 'commander';
 import { loadTfliteFile } from '../frontend/tflite';
 import { activationLiveness } from '../ir/graph/liveness';
 import { checkFunctionTypes } from '../ir/graph/typeInference';
-import { GraphFunction, MAIN_FUNCTION, TensorType, tensorBytes } from '../ir/graph/types';
+import { CallNode, GraphFunction, GraphNode, isOpCall, MAIN_FUNCTION, TensorType, tensorBytes } from '../ir/graph/types';
 import { CliIO } from './io';
 
 function shape(t: TensorType): string {
@@ -23,16 +23,27 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
 export interface ModelSummary {
   readonly operators: number;
   readonly weightBytes: number;
+  /** Variable tensors (SVDF state): imported as zero constants but written at run time. */
+  readonly stateBytes: number;
   readonly activationBytes: number;
   readonly maxLiveBytes: number;
 }
 
+/** Names of the constants that are SVDF state (the last argument of each svdf call). */
+export function stateTensors(fn: GraphFunction): Set<string> {
+  return new Set(fn.nodes.filter((n) => isOpCall(n, 'svdf')).map((n) => (n as CallNode).args[(n as CallNode).args.length - 1]));
+}
+
 export function summarize(fn: GraphFunction): ModelSummary {
-  const weightBytes = fn.nodes.filter((n) => n.kind === 'constant').reduce((s, n) => s + tensorBytes(n.type), 0);
+  const state = stateTensors(fn);
+  const constants = fn.nodes.filter((n) => n.kind === 'constant');
+  const weightBytes = constants.filter((n) => !state.has(n.name)).reduce((s, n) => s + tensorBytes(n.type), 0);
+  const stateBytes = constants.filter((n) => state.has(n.name)).reduce((s, n) => s + tensorBytes(n.type), 0);
   const activationBytes = fn.nodes.filter((n) => n.kind !== 'constant').reduce((s, n) => s + tensorBytes(n.type), 0);
   return {
     operators: fn.nodes.filter((n) => n.kind === 'call').length,
     weightBytes,
+    stateBytes,
     activationBytes,
     maxLiveBytes: activationLiveness(fn).maxLiveBytes,
   };
@@ -54,9 +65,12 @@ export function inspectReport(path: string): string {
     shape(c.type),
     c.type.dtype,
   ]);
+  const state = stateTensors(main);
+  const kind = (n: GraphNode) =>
+    n.kind === 'var' ? 'input' : n.kind === 'call' ? 'activation' : state.has(n.name) ? 'state' : 'constant';
   const tensorRows = main.nodes.map((n) => [
     n.name,
-    n.kind === 'var' ? 'input' : n.kind === 'constant' ? 'constant' : 'activation',
+    kind(n),
     shape(n.type),
     n.type.dtype,
     String(tensorBytes(n.type)),
@@ -77,6 +91,7 @@ export function inspectReport(path: string): string {
     ...table(['name', 'kind', 'shape', 'dtype', 'bytes'], tensorRows).map((l) => `  ${l}`),
     '',
     `weight bytes: ${summary.weightBytes}`,
+    ...(summary.stateBytes > 0 ? [`state bytes: ${summary.stateBytes}`] : []),
     `activation bytes: ${summary.activationBytes}`,
     `liveness lower bound: ${summary.maxLiveBytes} bytes` + (peak ? ` (step ${peak.step}, ${peak.call})` : ''),
   ].join('\n');

@@ -60,6 +60,22 @@ describe('uma-ts inspect', () => {
     expect(bound).toBeLessThan(numberAfter(out, 'activation bytes'));
   });
 
+  it('counts SVDF state apart from weights (keyword_scrambled)', async () => {
+    const path = join(MODELS, 'keyword_scrambled.tflite');
+    const { code, out } = await inspect(path);
+    expect(code).toBe(0);
+    // Independently: variable tensors (Tensor.is_variable, field 5) of subgraph 0, by raw reads.
+    const raw = new RawTflite(new Uint8Array(readFileSync(path)));
+    const sizes: Record<number, number> = { 0: 4, 2: 4, 3: 1, 7: 2, 9: 1 }; // TensorType -> bytes
+    const variableBytes = raw
+      .tensors()
+      .filter((t) => raw.int8(t, 5, 0) !== 0)
+      .reduce((s, t) => s + raw.ints(t, 0).reduce((a, b) => a * b, 1) * sizes[raw.int8(t, 1, 0)], 0);
+    expect(variableBytes).toBeGreaterThan(0);
+    expect(numberAfter(out, 'state bytes')).toBe(variableBytes);
+    expect(out).toMatch(/^\s+\S+\s+state\s+\[/m);
+  });
+
   it('returns 1 with a one-line error for a truncated model', async () => {
     const bytes = readFileSync(join(MODELS, 'hello_world_int8.tflite'));
     for (const [name, cut] of [
