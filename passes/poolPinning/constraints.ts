@@ -11,6 +11,8 @@ export interface OperandSelector {
   readonly role: OperandRole | 'any';
   /** Operand position within the role; absent = every operand of that role. */
   readonly index?: number;
+  /** With no index: positions this selector skips (they carry their own constraint). */
+  readonly exceptIndices?: readonly number[];
 }
 
 export interface OperandConstraint extends OperandSelector {

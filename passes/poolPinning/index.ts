@@ -6,3 +6,4 @@ export * from './explain';
 export * from './postPlanCheck';
 export * from './pinsFile';
 export * from './pass';
+export * from './fromBackend';

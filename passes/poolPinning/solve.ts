@@ -42,7 +42,8 @@ function operatorMatches(pattern: string, r: OperatorRecord): boolean {
 
 function selectorMatches(c: OperandConstraint, use: OperandUse): boolean {
   if (c.role !== 'any' && c.role !== use.role) return false;
-  return c.index === undefined || c.index === use.index;
+  if (c.index === undefined) return !(c.exceptIndices ?? []).includes(use.index);
+  return c.index === use.index;
 }
 
 function describeOperator(r: OperatorRecord): string {
@@ -50,11 +51,9 @@ function describeOperator(r: OperatorRecord): string {
   return shown === r.name ? `'${shown}'` : `${shown} '${r.name}'`;
 }
 
+/** Constants live only in constant pools (as in TVM); workspace buffers in workspace pools. */
 function poolsOfKind(pools: readonly PoolInfo[], origin: TracedBuffer['origin']): PoolInfo[] {
-  if (origin !== 'constant') return pools.filter((p) => p.kind === 'workspace');
-  const constants = pools.filter((p) => p.kind === 'constant');
-  // Without constant pools, weights are planned in the workspace pools (TVM does the same).
-  return constants.length > 0 ? constants : pools.filter((p) => p.kind === 'workspace');
+  return pools.filter((p) => p.kind === (origin === 'constant' ? 'constant' : 'workspace'));
 }
 
 export function solvePoolPinning(
@@ -88,6 +87,8 @@ export function solvePoolPinning(
     }
 
     const kindPools = poolsOfKind(pools, buffer.origin);
+    // With no constant pool at all, constants are AssignPoolInfo's to report, not ours.
+    if (buffer.origin === 'constant' && kindPools.length === 0) continue;
     const steps: ConstraintStep[] = [
       {
         kind: 'pool-kind',

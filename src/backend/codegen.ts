@@ -12,4 +12,9 @@ export interface CodegenHooks {
    * Returning undefined keeps the default `name(args...)`.
    */
   readonly replaceCallExtern?: (name: string, args: readonly string[]) => string | undefined;
+  /**
+   * C files shipped with the generated code (the backend's kernels and their headers):
+   * `.h` files go to `codegen/host/include/`, others to `codegen/host/src/`.
+   */
+  readonly runtimeSources?: () => readonly { readonly name: string; readonly content: string }[];
 }
