@@ -28,3 +28,24 @@ export type {
 export * as quantParams from './arith/quant-params';
 export * as gemmlowp from './arith/gemmlowp';
 export { interpret, runFunction as interpretFunction } from './interpreter';
+// Backend plugin API, patterns and partitioning, CPU strategies and the TIR driver: what
+// backends (backends/*) build on.
+export * from './backend';
+export * from './partition';
+export { CPU_STRATEGIES, LOWERING_EXTERN_SIMULATIONS } from './lower/cpu';
+export { lowerToTir } from './lower/lowerModule';
+export type { LowerOptions } from './lower/lowerModule';
+export { compileToTir, strategyLookup } from './driver/compileToTir';
+export type { CompileToTirOptions, TirCompilation } from './driver/compileToTir';
+export * from './backend';
+export * from './partition/pattern';
+export type { PatternMatch } from './partition/matcher';
+export { compileToTir, strategyLookup } from './driver/compileToTir';
+export type { CompileToTirOptions, TirCompilation } from './driver/compileToTir';
+export { ATTR_OPERATORS, operatorAliases, readOperatorRecords, withOperatorRecords } from './ir/tir/operators';
+export type { OperatorRecord } from './ir/tir/operators';
+export { CPU_STRATEGIES } from './lower/cpu';
+export { lowerToTir } from './lower/lowerModule';
+export type { LowerOptions } from './lower/lowerModule';
+export { CPU_STRATEGIES, EXTERN_KERNELS, SOFTMAX_INT8, LOWERING_EXTERN_SIMULATIONS } from './lower/cpu';
+export type { ExternKernel } from './lower/cpu';
