@@ -54,8 +54,27 @@ function uniqueSibling(outDir: string, tag: string): string {
   return `${outDir}.${tag}-${process.pid}-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e9).toString(36)}`;
 }
 
-function writeTree(root: string, artifacts: CArtifacts): void {
+/** A file written next to metadata.json (reports, printed IR), part of the same atomic write. */
+export interface ExtraOutputFile {
+  /** A plain file name: no directory part. */
+  readonly name: string;
+  readonly content: string;
+}
+
+function checkExtraFiles(extraFiles: readonly ExtraOutputFile[]): void {
+  const seen = new Set<string>();
+  for (const f of extraFiles) {
+    if (!/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(f.name) || f.name === 'metadata.json' || f.name === 'codegen') {
+      throw new CodegenError(`extra output file name '${f.name}' must be a plain file name other than metadata.json/codegen`);
+    }
+    if (seen.has(f.name)) throw new CodegenError(`extra output file ${f.name} is written twice`);
+    seen.add(f.name);
+  }
+}
+
+function writeTree(root: string, artifacts: CArtifacts, extraFiles: readonly ExtraOutputFile[]): void {
   fs.writeFileSync(path.join(root, 'metadata.json'), `${JSON.stringify(artifacts.metadata, null, 2)}\n`);
+  for (const f of extraFiles) fs.writeFileSync(path.join(root, f.name), f.content);
   for (const sub of ['src', 'include']) fs.mkdirSync(path.join(root, MLF_HOST_DIR, sub), { recursive: true });
   const written = new Set<string>();
   for (const f of artifacts.files) {
@@ -66,16 +85,24 @@ function writeTree(root: string, artifacts: CArtifacts): void {
   }
 }
 
-/** Writes `artifacts` as an MLF directory at `outDir` (replacing a previous output). */
-export function writeModelLibraryFormat(outDir: string, artifacts: CArtifacts): void {
+/**
+ * Writes `artifacts` as an MLF directory at `outDir` (replacing a previous output), with
+ * `extraFiles` at its top level.
+ */
+export function writeModelLibraryFormat(
+  outDir: string,
+  artifacts: CArtifacts,
+  extraFiles: readonly ExtraOutputFile[] = [],
+): void {
   checkMetadata(artifacts);
+  checkExtraFiles(extraFiles);
   const target = path.resolve(outDir);
   checkReplaceable(target);
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const tmp = uniqueSibling(target, 'tmp');
   try {
     fs.mkdirSync(tmp);
-    writeTree(tmp, artifacts);
+    writeTree(tmp, artifacts, extraFiles);
     if (fs.existsSync(target)) {
       const old = uniqueSibling(target, 'old');
       fs.renameSync(target, old);
