@@ -37,8 +37,6 @@ export { lowerToTir } from './lower/lowerModule';
 export type { LowerOptions } from './lower/lowerModule';
 export { compileToTir, strategyLookup } from './driver/compileToTir';
 export type { CompileToTirOptions, TirCompilation } from './driver/compileToTir';
-export * from './partition/pattern';
-export type { PatternMatch } from './partition/matcher';
 export { ATTR_OPERATORS, operatorAliases, readOperatorRecords, withOperatorRecords } from './ir/tir/operators';
 export type { OperatorRecord } from './ir/tir/operators';
 export { EXTERN_KERNELS, SOFTMAX_INT8 } from './lower/cpu';
