@@ -5,11 +5,9 @@
  *     has a live range, else a greedy clique weight).
  *  2. A few placement orders (size, weighted degree, urgency, start time) x gap policies
  *     (first-fit, best-fit); keep the smallest total (sum of pool ends).
- *  3. While above the bound and within the time budget: bottleneck-guided local search. Pick a
- *     buffer ending at the top of the largest pool and change how it or the earlier neighbours
- *     under it are placed (move it earlier, move it before one of them, swap two of them, flip
- *     one's gap policy); re-place only from the first changed position, abandon as soon as the
- *     total exceeds the best, keep moves that are no worse (plateaus let the search drift).
+ *  3. While above the bound and within the time budget: bottleneck-guided local search
+ *     (localSearch.ts) that reorders the buffers which shaped the top of the largest pool,
+ *     re-placing only from the first changed position and keeping moves that are no worse.
  *
  * Conflicts count in either direction (a plan must keep every listed pair apart), pools are
  * tried in preference order with their size hints, and offsets honour both the buffer's and
@@ -21,6 +19,7 @@ import { lowerBoundOfBuffers } from '../conflicts';
 import { BufferInfo, PlanningAlgorithm, PlanningOptions } from '../types';
 import { IndexedProblem, indexProblem, poolsExhaustedError, toBufferPlan } from './indexed';
 import { initialOrders } from './orderings';
+import { LocalSearch } from './localSearch';
 import { PlacementEngine } from './placement';
 import { seededRandom } from './seededRandom';
 
@@ -73,70 +72,20 @@ export function autoSearch(
   options: AutoPlanningOptions = {},
 ): { engine: PlacementEngine; stats: AutoStats } {
   const engine = new PlacementEngine(problem);
+  engine.excessTarget = lowerBound;
   const { start, total: initialTotal } = pickStart(problem, engine);
   engine.setOrder(start.order);
   engine.bestFit.fill(start.bestFit ? 1 : 0);
   let best = engine.placeFrom(0, Infinity);
   engine.commit(0);
 
-  const random = seededRandom(options.seed ?? DEFAULT_SEED);
+  const search = new LocalSearch(engine, seededRandom(options.seed ?? DEFAULT_SEED));
   const deadline = performance.now() + (options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS);
   const maxIterations = options.maxIterations ?? Infinity;
-  const { n, nPools, pool, offset, sizes, pos, adj, adjStart } = engine;
-  const tops: number[] = [];
-  const under: number[] = [];
   let iterations = 0;
   while (best > lowerBound && iterations < maxIterations && performance.now() < deadline) {
     iterations++;
-    let p = 0;
-    for (let q = 1; q < nPools; q++) if (engine.poolEnd(q) > engine.poolEnd(p)) p = q;
-    const end = engine.poolEnd(p);
-    tops.length = 0;
-    for (let b = 0; b < n; b++) if (pool[b] === p && offset[b] + sizes[b] === end) tops.push(b);
-    if (tops.length === 0) break;
-    const t = tops[Math.floor(random() * tops.length)];
-    const tPos = pos[t];
-    under.length = 0;
-    for (let ai = adjStart[t]; ai < adjStart[t + 1]; ai++) {
-      const j = adj[ai];
-      if (pool[j] === p && pos[j] < tPos) under.push(j);
-    }
-
-    const r = random();
-    let undo: () => void;
-    let from: number;
-    if (tPos > 0 && (under.length === 0 || r < 0.3)) {
-      const to = Math.floor(random() * tPos);
-      engine.move(tPos, to);
-      undo = () => engine.move(to, tPos);
-      from = to;
-    } else if (under.length > 0 && r < 0.6) {
-      const to = pos[under[Math.floor(random() * under.length)]];
-      engine.move(tPos, to);
-      undo = () => engine.move(to, tPos);
-      from = to;
-    } else if (under.length > 1 && r < 0.85) {
-      const i = pos[under[Math.floor(random() * under.length)]];
-      let j = pos[under[Math.floor(random() * under.length)]];
-      if (i === j) j = tPos;
-      engine.swap(i, j);
-      undo = () => engine.swap(i, j);
-      from = Math.min(i, j);
-    } else {
-      const x = under.length > 0 && random() < 0.5 ? under[Math.floor(random() * under.length)] : t;
-      engine.bestFit[x] ^= 1;
-      undo = () => void (engine.bestFit[x] ^= 1);
-      from = pos[x];
-    }
-
-    const total = engine.placeFrom(from, best);
-    if (total <= best) {
-      engine.commit(from);
-      best = total;
-    } else {
-      engine.rollback(from);
-      undo();
-    }
+    best = search.step(best);
   }
   return {
     engine,

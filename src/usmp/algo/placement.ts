@@ -49,17 +49,35 @@ export class PlacementEngine {
   readonly offset: Float64Array;
   /** Per buffer: 1 = best-fit gap choice, 0 = first-fit. */
   readonly bestFit: Uint8Array;
+  /** Per buffer: the placed neighbour it sits on (whose end set its offset), or -1. */
+  readonly predecessor: Int32Array;
   /** prefixEnds[k * nPools + p]: end of pool p after placing positions [0, k). */
   readonly prefixEnds: Float64Array;
   readonly prefixTotal: Float64Array;
+  /**
+   * prefixExcess[k]: sum over positions [0, k) of how far each buffer's end sticks out above
+   * excessTarget. A tie-breaker for searches: among plans with the same total, fewer bytes
+   * sticking out above the target is closer to reaching it.
+   */
+  readonly prefixExcess: Float64Array;
+  excessTarget = Infinity;
 
   private readonly savedPool: Int32Array;
   private readonly savedOffset: Float64Array;
+  private readonly savedPredecessor: Int32Array;
   private readonly savedPrefixEnds: Float64Array;
   private readonly savedPrefixTotal: Float64Array;
+  private readonly savedPrefixExcess: Float64Array;
 
-  private readonly keys: Float64Array;
-  private readonly packedKeys: boolean;
+  // Scratch for the neighbours of the buffer being placed.
+  private readonly nbOffset: Float64Array;
+  private readonly nbEnd: Float64Array;
+  private readonly nbId: Int32Array;
+  private readonly sortIdx: Int32Array;
+  private lastPredecessor = -1;
+  /** dirty[b] === epoch: b must be re-placed in the current incremental placeFrom. */
+  private readonly dirty: Uint32Array;
+  private epoch = 1;
   /** Positions [0, reached) hold a valid placement after the last placeFrom. */
   reached = 0;
   /** Buffer that fitted no pool in the last placeFrom, or -1. */
@@ -77,7 +95,6 @@ export class PlacementEngine {
     for (let b = 0; b < n; b++) this.candStart[b + 1] = this.candStart[b] + problem.candidates[b].length;
     this.candPool = new Int32Array(this.candStart[n]);
     this.candAlign = new Float64Array(this.candStart[n]);
-    let maxAlign = 1;
     for (let b = 0; b < n; b++) {
       problem.candidates[b].forEach((p, k) => {
         const a = problem.alignments[b];
@@ -85,7 +102,6 @@ export class PlacementEngine {
         const lcm = (a / gcd(a, pa)) * pa;
         this.candPool[this.candStart[b] + k] = p;
         this.candAlign[this.candStart[b] + k] = lcm;
-        maxAlign = Math.max(maxAlign, lcm);
       });
     }
     this.limits = problem.poolLimits;
@@ -94,20 +110,23 @@ export class PlacementEngine {
     this.pool = new Int32Array(n).fill(-1);
     this.offset = new Float64Array(n);
     this.bestFit = new Uint8Array(n);
+    this.predecessor = new Int32Array(n).fill(-1);
+    this.savedPredecessor = new Int32Array(n).fill(-1);
     this.prefixEnds = new Float64Array((n + 1) * this.nPools);
     this.prefixTotal = new Float64Array(n + 1);
+    this.prefixExcess = new Float64Array(n + 1);
+    this.savedPrefixExcess = new Float64Array(n + 1);
     this.savedPool = new Int32Array(n);
     this.savedOffset = new Float64Array(n);
     this.savedPrefixEnds = new Float64Array((n + 1) * this.nPools);
     this.savedPrefixTotal = new Float64Array(n + 1);
     let maxDegree = 0;
     for (let b = 0; b < n; b++) maxDegree = Math.max(maxDegree, start[b + 1] - start[b]);
-    this.keys = new Float64Array(maxDegree);
-    // Offsets never exceed the sum of all sizes plus alignment slack; pack (offset, index) in one
-    // double when that stays exact, so a native numeric sort orders neighbours by offset.
-    let sumSizes = 0;
-    for (let b = 0; b < n; b++) sumSizes += problem.sizes[b] + maxAlign;
-    this.packedKeys = (sumSizes + 1) * (n + 1) < Number.MAX_SAFE_INTEGER;
+    this.dirty = new Uint32Array(n);
+    this.nbOffset = new Float64Array(maxDegree);
+    this.nbEnd = new Float64Array(maxDegree);
+    this.nbId = new Int32Array(maxDegree);
+    this.sortIdx = new Int32Array(maxDegree);
   }
 
   setOrder(order: ArrayLike<number>): void {
@@ -122,24 +141,58 @@ export class PlacementEngine {
     return this.prefixTotal[this.n];
   }
 
+  get excess(): number {
+    return this.prefixExcess[this.n];
+  }
+
   poolEnd(p: number): number {
     return this.prefixEnds[this.n * this.nPools + p];
   }
 
+  /** Starts recording a change to the order or policies for an incremental placeFrom. */
+  beginChange(): void {
+    this.epoch++;
+  }
+
+  /** b changed position relative to others: b and all its neighbours must be re-placed. */
+  markMoved(b: number): void {
+    const { dirty, adj, epoch } = this;
+    dirty[b] = epoch;
+    for (let ai = this.adjStart[b]; ai < this.adjStart[b + 1]; ai++) dirty[adj[ai]] = epoch;
+  }
+
+  /** b's own placement rule changed (e.g. its gap policy): b must be re-placed. */
+  markDirty(b: number): void {
+    this.dirty[b] = this.epoch;
+  }
+
   /**
-   * Re-places positions [start, n). Stops as soon as the running total exceeds `abortAbove`
-   * (returns Infinity) or a buffer fits no pool (returns Infinity, sets failedBuffer).
+   * Re-places positions [start, n). Full mode re-places everything; incremental mode (after
+   * beginChange/mark*) re-places only marked buffers and, transitively, the neighbours of any
+   * buffer whose placement came out different: an unmarked buffer sees exactly the same
+   * placed neighbours as before, so its placement would not change. Stops as soon as the
+   * running total exceeds `abortAbove`, or equals it with the excess above `abortExcess`
+   * (returns Infinity; both only grow along the order), or a buffer fits no pool (returns
+   * Infinity, sets failedBuffer).
    */
-  placeFrom(start: number, abortAbove: number): number {
+  placeFrom(start: number, abortAbove: number, incremental = false, abortExcess = Infinity): number {
     const P = this.nPools;
+    const { dirty, epoch, adj } = this;
     this.failedBuffer = -1;
     for (let k = start; k < this.n; k++) {
       const b = this.order[k];
       const base = k * P;
-      if (!this.placeOne(b, k)) {
-        this.reached = k;
-        this.failedBuffer = b;
-        return Infinity;
+      if (!incremental || dirty[b] === epoch) {
+        const oldPool = this.pool[b];
+        const oldOffset = this.offset[b];
+        if (!this.placeOne(b, k)) {
+          this.reached = k;
+          this.failedBuffer = b;
+          return Infinity;
+        }
+        if (incremental && (this.pool[b] !== oldPool || this.offset[b] !== oldOffset)) {
+          for (let ai = this.adjStart[b]; ai < this.adjStart[b + 1]; ai++) dirty[adj[ai]] = epoch;
+        }
       }
       const p = this.pool[b];
       const end = this.offset[b] + this.sizes[b];
@@ -151,7 +204,9 @@ export class PlacementEngine {
         total += end - before;
       }
       this.prefixTotal[k + 1] = total;
-      if (total > abortAbove) {
+      const excess = this.prefixExcess[k] + (end > this.excessTarget ? end - this.excessTarget : 0);
+      this.prefixExcess[k + 1] = excess;
+      if (total > abortAbove || (total === abortAbove && excess > abortExcess)) {
         this.reached = k + 1;
         return Infinity;
       }
@@ -162,61 +217,106 @@ export class PlacementEngine {
 
   private placeOne(b: number, k: number): boolean {
     const size = this.sizes[b];
-    const n = this.n;
     for (let ci = this.candStart[b]; ci < this.candStart[b + 1]; ci++) {
       const p = this.candPool[ci];
-      const align = this.candAlign[ci];
-      const neighbours = this.collectPlaced(b, k, p);
-      let cand = 0;
-      let gapAt = -1;
-      let gapLen = Infinity;
-      const bestFit = this.bestFit[b] === 1;
-      for (let i = 0; i < neighbours; i++) {
-        let j: number;
-        let o: number;
-        if (this.packedKeys) {
-          const key = this.keys[i];
-          j = key % (n + 1);
-          o = (key - j) / (n + 1);
-        } else {
-          j = this.keys[i];
-          o = this.offset[j];
-        }
-        if (cand + size <= o) {
-          if (!bestFit) {
-            gapAt = cand;
-            break;
-          }
-          if (o - cand < gapLen) {
-            gapLen = o - cand;
-            gapAt = cand;
-          }
-        }
-        const e = roundUp(o + this.sizes[j], align);
-        if (e > cand) cand = e;
-      }
-      const at = gapAt >= 0 ? gapAt : cand;
+      const m = this.collectPlaced(b, k, p, this.candAlign[ci]);
+      const at = this.bestFit[b] === 1 ? this.bestGap(m, size) : this.firstGap(m, size);
       if (at + size <= this.limits[p]) {
         this.pool[b] = p;
         this.offset[b] = at;
+        this.predecessor[b] = this.lastPredecessor;
         return true;
       }
     }
     return false;
   }
 
-  /** Fills keys with the neighbours of b placed before position k in pool p, by offset. */
-  private collectPlaced(b: number, k: number, p: number): number {
-    const { adj, pos, pool, offset, keys } = this;
-    const stride = this.n + 1;
+  /**
+   * Lowest offset clear of the m collected neighbours: jump over whatever overlaps until a full
+   * pass finds nothing (each jump is forced, so the result is the lowest fit). No sort needed,
+   * which is what makes first-fit cheap enough to re-run hundreds of times a second.
+   */
+  private firstGap(m: number, size: number): number {
+    const { nbOffset, nbEnd, nbId } = this;
+    let at = 0;
+    let from = -1;
+    let moved = true;
+    while (moved) {
+      moved = false;
+      for (let i = 0; i < m; i++) {
+        if (nbOffset[i] < at + size && at < nbEnd[i] && nbEnd[i] > at) {
+          at = nbEnd[i];
+          from = nbId[i];
+          moved = true;
+        }
+      }
+    }
+    this.lastPredecessor = from;
+    return at;
+  }
+
+  /** Start of the smallest gap between neighbours that holds the buffer, else the top. */
+  private bestGap(m: number, size: number): number {
+    const { nbOffset, nbEnd, nbId, sortIdx } = this;
+    for (let i = 0; i < m; i++) {
+      const o = nbOffset[i];
+      let k = i;
+      while (k > 0 && nbOffset[sortIdx[k - 1]] > o) {
+        sortIdx[k] = sortIdx[k - 1];
+        k--;
+      }
+      sortIdx[k] = i;
+    }
+    let cand = 0;
+    let candFrom = -1;
+    let gapAt = -1;
+    let gapFrom = -1;
+    let gapLen = Infinity;
+    for (let s = 0; s < m; s++) {
+      const i = sortIdx[s];
+      const o = nbOffset[i];
+      if (cand + size <= o && o - cand < gapLen) {
+        gapLen = o - cand;
+        gapAt = cand;
+        gapFrom = candFrom;
+      }
+      if (nbEnd[i] > cand) {
+        cand = nbEnd[i];
+        candFrom = nbId[i];
+      }
+    }
+    this.lastPredecessor = gapAt >= 0 ? gapFrom : candFrom;
+    return gapAt >= 0 ? gapAt : cand;
+  }
+
+  /**
+   * Gathers the neighbours of b placed before position k in pool p: offsets, ends rounded up to
+   * b's alignment in p (an aligned start at or above such an end clears the neighbour), ids.
+   */
+  private collectPlaced(b: number, k: number, p: number, align: number): number {
+    const { adj, pos, pool, offset, sizes, nbOffset, nbEnd, nbId } = this;
     let m = 0;
     for (let ai = this.adjStart[b]; ai < this.adjStart[b + 1]; ai++) {
       const j = adj[ai];
-      if (pos[j] < k && pool[j] === p) keys[m++] = this.packedKeys ? offset[j] * stride + j : j;
+      if (pos[j] < k && pool[j] === p) {
+        nbOffset[m] = offset[j];
+        nbEnd[m] = align === 1 ? offset[j] + sizes[j] : roundUp(offset[j] + sizes[j], align);
+        nbId[m] = j;
+        m++;
+      }
     }
-    if (this.packedKeys) keys.subarray(0, m).sort();
-    else keys.subarray(0, m).sort((x, y) => offset[x] - offset[y]);
     return m;
+  }
+
+  /**
+   * Orders every adjacency list by the neighbours' current offsets. Placement scans neighbours in
+   * adjacency order, and offsets change little between search steps, so after this first-fit
+   * converges in about one pass and best-fit's insertion sort has almost nothing to move.
+   */
+  sortAdjacencyByOffset(): void {
+    const { adj, adjStart, offset } = this;
+    const byOffset = (x: number, y: number): number => offset[x] - offset[y];
+    for (let b = 0; b < this.n; b++) adj.subarray(adjStart[b], adjStart[b + 1]).sort(byOffset);
   }
 
   /** Makes the current placement from position `start` on the one rollback returns to. */
@@ -225,9 +325,11 @@ export class PlacementEngine {
       const b = this.order[k];
       this.savedPool[b] = this.pool[b];
       this.savedOffset[b] = this.offset[b];
+      this.savedPredecessor[b] = this.predecessor[b];
     }
     this.savedPrefixEnds.set(this.prefixEnds.subarray(start * this.nPools), start * this.nPools);
     this.savedPrefixTotal.set(this.prefixTotal.subarray(start), start);
+    this.savedPrefixExcess.set(this.prefixExcess.subarray(start), start);
   }
 
   /** Undoes the placements made since the last commit, before the order itself is restored. */
@@ -236,10 +338,12 @@ export class PlacementEngine {
       const b = this.order[k];
       this.pool[b] = this.savedPool[b];
       this.offset[b] = this.savedOffset[b];
+      this.predecessor[b] = this.savedPredecessor[b];
     }
     const to = Math.min(this.n, this.reached + 1);
     this.prefixEnds.set(this.savedPrefixEnds.subarray(start * this.nPools, (to + 1) * this.nPools), start * this.nPools);
     this.prefixTotal.set(this.savedPrefixTotal.subarray(start, to + 1), start);
+    this.prefixExcess.set(this.savedPrefixExcess.subarray(start, to + 1), start);
   }
 
   /** Moves the buffer at position `from` to position `to`, shifting those in between. */

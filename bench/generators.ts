@@ -1,0 +1,169 @@
+/**
+ * Benchmark buffer sets, all as liveness intervals over operator indices (inclusive).
+ *  - CNN-like: the activation lists of MobileNet v1/v2- and ResNet-like networks: a chain of
+ *    operators whose outputs die at their consumer, residual/skip tensors that stay alive across
+ *    a block, one-op scratch buffers (padded inputs, im2col), spatial size halving as channels
+ *    grow.
+ *  - Irregular: 2000 random intervals over 800 operators, sizes log-uniform 16 B .. 64 KiB.
+ * Sizes are multiples of 16 and alignment is 16, as TFLite Micro lays out its arena.
+ */
+import { seededRandom } from '../src/usmp/algo/seededRandom';
+
+export interface BenchInterval {
+  readonly size: number;
+  readonly first: number;
+  readonly last: number;
+}
+
+export interface BenchSet {
+  readonly name: string;
+  readonly kind: 'cnn' | 'irregular';
+  readonly intervals: readonly BenchInterval[];
+}
+
+const ALIGN = 16;
+const align = (bytes: number): number => Math.ceil(bytes / ALIGN) * ALIGN;
+
+/** Builds op-by-op: each op consumes named tensors and produces one; tensors die at last use. */
+class ActivationTrace {
+  private readonly born = new Map<number, { size: number; first: number; last: number }>();
+  private nextId = 0;
+  op = 0;
+
+  tensor(size: number): number {
+    const id = this.nextId++;
+    this.born.set(id, { size: align(size), first: this.op, last: this.op });
+    return id;
+  }
+
+  /** One operator: reads `inputs`, writes a new tensor of `outSize`, optional scratch. */
+  step(inputs: number[], outSize: number, scratch = 0): number {
+    this.op++;
+    for (const i of inputs) this.born.get(i)!.last = this.op;
+    if (scratch > 0) this.born.set(this.nextId++, { size: align(scratch), first: this.op, last: this.op });
+    return this.tensor(outSize);
+  }
+
+  intervals(): BenchInterval[] {
+    return [...this.born.values()].map((t) => ({ size: t.size, first: t.first, last: Math.max(t.last, t.first) }));
+  }
+}
+
+/** MobileNet v1: conv + (depthwise, pointwise) pairs, stride 2 every few blocks. */
+export function mobilenetV1(res: number, widthMult: number): BenchSet {
+  const t = new ActivationTrace();
+  let hw = res;
+  let c = 3;
+  let x = t.tensor(hw * hw * c);
+  const ch = (n: number) => Math.max(8, Math.round(n * widthMult));
+  hw /= 2;
+  c = ch(32);
+  x = t.step([x], hw * hw * c, (hw * 2 + 2) ** 2 * 3);
+  const plan: [number, number][] = [[64, 1], [128, 2], [128, 1], [256, 2], [256, 1], [512, 2], [512, 1], [512, 1], [512, 1], [512, 1], [512, 1], [1024, 2], [1024, 1]];
+  for (const [out, stride] of plan) {
+    const inHw = hw;
+    hw = Math.ceil(hw / stride);
+    x = t.step([x], hw * hw * c, (inHw + 2) ** 2 * c);
+    c = ch(out);
+    x = t.step([x], hw * hw * c);
+  }
+  x = t.step([x], c);
+  t.step([x], 1000);
+  return { name: `mobilenet_v1_${res}_${widthMult}`, kind: 'cnn', intervals: t.intervals() };
+}
+
+/** MobileNet v2: inverted residual blocks (expand, depthwise, project, add on repeats). */
+export function mobilenetV2(res: number): BenchSet {
+  const t = new ActivationTrace();
+  let hw = res / 2;
+  let c = 32;
+  let x = t.step([t.tensor(res * res * 3)], hw * hw * c);
+  const blocks: [number, number, number, number][] = [
+    [1, 16, 1, 1], [6, 24, 2, 2], [6, 32, 3, 2], [6, 64, 4, 2], [6, 96, 3, 1], [6, 160, 3, 2], [6, 320, 1, 1],
+  ];
+  for (const [expand, out, repeats, stride] of blocks) {
+    for (let r = 0; r < repeats; r++) {
+      const s = r === 0 ? stride : 1;
+      const input = x;
+      const e = c * expand;
+      let y = expand > 1 ? t.step([input], hw * hw * e) : input;
+      const inHw = hw;
+      hw = Math.ceil(hw / s);
+      y = t.step([y], hw * hw * e, (inHw + 2) ** 2 * e);
+      y = t.step([y], hw * hw * out);
+      x = s === 1 && c === out ? t.step([y, input], hw * hw * out) : y;
+      c = out;
+    }
+  }
+  x = t.step([x], hw * hw * 1280);
+  x = t.step([x], 1280);
+  t.step([x], 1000);
+  return { name: `mobilenet_v2_${res}`, kind: 'cnn', intervals: t.intervals() };
+}
+
+/** ResNet with basic blocks: two convs (with padded scratch) and a skip add; 1x1 downsampling. */
+export function resnet(res: number, blocksPerStage: number[], int16: boolean): BenchSet {
+  const t = new ActivationTrace();
+  const bytes = int16 ? 2 : 1;
+  let hw = res / 2;
+  let c = 64;
+  let x = t.step([t.tensor(res * res * 3 * bytes)], hw * hw * c * bytes, (res + 6) ** 2 * 3 * bytes);
+  hw /= 2;
+  x = t.step([x], hw * hw * c * bytes);
+  blocksPerStage.forEach((blocks, stage) => {
+    for (let b = 0; b < blocks; b++) {
+      const down = stage > 0 && b === 0;
+      const out = 64 << stage;
+      const inHw = hw;
+      const outHw = down ? hw / 2 : hw;
+      const skip = down ? t.step([x], outHw * outHw * out * bytes) : x;
+      let y = t.step([x], outHw * outHw * out * bytes, (inHw + 2) ** 2 * c * bytes);
+      y = t.step([y], outHw * outHw * out * bytes, (outHw + 2) ** 2 * out * bytes);
+      x = t.step([y, skip], outHw * outHw * out * bytes);
+      hw = outHw;
+      c = out;
+    }
+  });
+  x = t.step([x], c * bytes);
+  t.step([x], 1000 * bytes);
+  return { name: `resnet_${blocksPerStage.join('')}_${res}${int16 ? '_i16' : ''}`, kind: 'cnn', intervals: t.intervals() };
+}
+
+/** Tiny-ML sized chain with uneven skip lengths (DS-CNN / autoencoder-like). */
+export function skipChain(seed: number, ops: number): BenchSet {
+  const random = seededRandom(seed);
+  const t = new ActivationTrace();
+  const live: number[] = [t.tensor(align(1 + random() * 20000))];
+  for (let i = 0; i < ops; i++) {
+    const inputs = [live[live.length - 1]];
+    if (live.length > 2 && random() < 0.25) inputs.push(live[Math.floor(random() * (live.length - 1))]);
+    const scratch = random() < 0.3 ? random() * 8000 : 0;
+    live.push(t.step(inputs, 16 + random() * 24000, scratch));
+  }
+  return { name: `skip_chain_${seed}`, kind: 'cnn', intervals: t.intervals() };
+}
+
+export function randomIntervals(seed: number, count = 2000, ops = 800): BenchSet {
+  const random = seededRandom(seed);
+  const intervals: BenchInterval[] = [];
+  for (let i = 0; i < count; i++) {
+    const first = Math.floor(random() * ops);
+    const length = 1 + Math.floor(random() * random() * 80);
+    const size = align(2 ** (4 + random() * 12));
+    intervals.push({ size, first, last: Math.min(ops - 1, first + length - 1) });
+  }
+  return { name: `random_${count}x${ops}_s${seed}`, kind: 'irregular', intervals };
+}
+
+export function benchSets(): BenchSet[] {
+  return [
+    mobilenetV1(224, 1),
+    mobilenetV1(96, 0.25),
+    mobilenetV2(224),
+    resnet(224, [2, 2, 2, 2], false),
+    resnet(32, [3, 3, 3], true),
+    skipChain(1, 60),
+    skipChain(2, 120),
+    ...[1, 2, 3, 4, 5].map((s) => randomIntervals(s)),
+  ];
+}
