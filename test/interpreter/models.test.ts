@@ -142,3 +142,15 @@ describe('kws_ref_model', () => {
     expect(Math.abs(total - 256)).toBeLessThanOrEqual(out.length);
   });
 });
+
+describe('hybrid models', () => {
+  it('rejects float activations with int8 weights instead of computing garbage', () => {
+    const { loadTfliteFile } = require('../../src/frontend/tflite') as typeof import('../../src/frontend/tflite');
+    const { interpret } = require('../../src/interpreter') as typeof import('../../src/interpreter');
+    const m = loadTfliteFile('models/kws_ref_model_float32.tflite');
+    const main = m.functions.get('main')!;
+    const input = main.nodes.find((n) => n.name === main.params[0])!;
+    const bytes = new Uint8Array(input.type.shape.reduce((a, b) => a * b, 1) * 4);
+    expect(() => interpret(m, [bytes])).toThrow(/hybrid dtypes input float32 \/ weight int8/);
+  });
+});

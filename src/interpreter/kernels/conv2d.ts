@@ -26,6 +26,10 @@ export function conv2d(ctx: KernelContext): TypedArray {
   const activation = ctx.string('activation', 'NONE');
 
   if (input.type.dtype === 'float32') {
+    // Hybrid models (float activations, int8 weights) need dequantizing kernels we do not have.
+    if (weight.type.dtype !== 'float32') {
+      throw ctx.unsupported(`hybrid dtypes input ${input.type.dtype} / weight ${weight.type.dtype}`);
+    }
     const x = input.data as Float32Array;
     const w = weight.data as Float32Array;
     const b = bias?.data as Float32Array | undefined;
