@@ -5,9 +5,11 @@
 import { Command } from 'commander';
 import { CliIO } from './io';
 import { register as inspect } from './inspect';
+import { register as plan } from './plan';
 
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
 export const COMMANDS: readonly RegisterCommand[] = [
   inspect,
+  plan,
 ];

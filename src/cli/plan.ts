@@ -1,0 +1,107 @@
+/**
+ * `uma-ts plan <file> [--algorithm NAME] [--json]`: runs a memory planning algorithm on a buffer
+ * set (interval text or JSON, see src/usmp/bufferSet.ts), verifies the plan and prints it with
+ * the pool sizes and the overhead over the lower bound.
+ */
+import { Command } from 'commander';
+import * as fs from 'fs';
+import { performance } from 'node:perf_hooks';
+import { ConfigError } from '../errors';
+import { DEFAULT_PLANNING_ALGORITHM, getPlanningAlgorithm } from '../usmp/algo/registry';
+import { BufferSet, parseBufferSet } from '../usmp/bufferSet';
+import { BufferPlan, PlanningOptions } from '../usmp/types';
+import { poolSizesOfPlan, verifyPlan } from '../usmp/verify';
+import { CliIO } from './io';
+
+/** The `--json` document (schemas/memory-plan.schema.json). */
+export interface MemoryPlanReport {
+  readonly algorithm: string;
+  readonly pools: { name: string; size: number }[];
+  readonly allocations: { buffer: string; pool: string; offset: number }[];
+  readonly lowerBound: number;
+  readonly overheadPercent: number;
+  readonly planMs: number;
+}
+
+export function planBufferSet(set: BufferSet, algorithm: string, options: PlanningOptions = {}): MemoryPlanReport {
+  const planner = getPlanningAlgorithm(algorithm);
+  const t0 = performance.now();
+  const plan: BufferPlan = planner(set.buffers, set.memoryPressure, options);
+  const planMs = performance.now() - t0;
+  verifyPlan(set.buffers, plan, set.pools);
+  const used = poolSizesOfPlan(set.buffers, plan);
+  const pools = set.pools.map((p) => ({ name: p.name, size: used.get(p.name) ?? 0 }));
+  const total = pools.reduce((s, p) => s + p.size, 0);
+  if (total < set.memoryPressure) {
+    throw new ConfigError(
+      `memoryPressure ${set.memoryPressure} is not a lower bound: the plan uses ${total} bytes in total`,
+      { jsonPath: '/memoryPressure' },
+    );
+  }
+  return {
+    algorithm,
+    pools,
+    allocations: set.buffers.map((b) => ({ buffer: b.name, pool: plan.get(b.name)!.pool, offset: plan.get(b.name)!.offset })),
+    lowerBound: set.memoryPressure,
+    overheadPercent: set.memoryPressure === 0 ? 0 : ((total - set.memoryPressure) / set.memoryPressure) * 100,
+    planMs: Math.round(planMs * 1000) / 1000,
+  };
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  return [line(header), ...rows.map(line)];
+}
+
+export function formatPlanReport(report: MemoryPlanReport, set: BufferSet): string {
+  const total = report.pools.reduce((s, p) => s + p.size, 0);
+  const size = new Map(set.buffers.map((b) => [b.name, b.sizeBytes] as const));
+  return [
+    `algorithm: ${report.algorithm} (${report.planMs.toFixed(1)} ms)`,
+    `total: ${total} bytes, lower bound: ${report.lowerBound} bytes, overhead: ${report.overheadPercent.toFixed(3)}%`,
+    '',
+    ...table(['pool', 'size'], report.pools.map((p) => [p.name, String(p.size)])),
+    '',
+    ...table(
+      ['buffer', 'pool', 'offset', 'size', 'end'],
+      report.allocations.map((a) => {
+        const s = size.get(a.buffer)!;
+        return [a.buffer, a.pool, String(a.offset), String(s), String(a.offset + s)];
+      }),
+    ),
+  ].join('\n');
+}
+
+function readBufferSet(file: string): BufferSet {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`cannot read buffer set '${file}': ${(e as Error).message}`, { file });
+  }
+  return parseBufferSet(text, file);
+}
+
+function nonNegativeInt(name: string) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value)) throw new ConfigError(`--${name} must be a non-negative integer, got '${value}'`);
+    return Number(value);
+  };
+}
+
+export function register(program: Command, io: CliIO): void {
+  program
+    .command('plan')
+    .description('plan a buffer set (intervals "size first last" per line, or JSON) and print the memory plan')
+    .argument('<file>', 'buffer set: text intervals or JSON (schemas/buffer-set.schema.json)')
+    .option('-a, --algorithm <name>', 'memory planning algorithm', DEFAULT_PLANNING_ALGORITHM)
+    .option('--json', 'print the plan as JSON (schemas/memory-plan.schema.json)')
+    .option('--time-budget <ms>', 'search time budget for searching planners', nonNegativeInt('time-budget'))
+    .option('--seed <n>', 'seed for randomised planners', nonNegativeInt('seed'))
+    .action((file: string, opts: { algorithm: string; json?: boolean; timeBudget?: number; seed?: number }) => {
+      const set = readBufferSet(file);
+      const report = planBufferSet(set, opts.algorithm, { timeBudgetMs: opts.timeBudget, seed: opts.seed });
+      io.out(opts.json ? JSON.stringify(report, null, 2) : formatPlanReport(report, set));
+    });
+}

@@ -1,0 +1,127 @@
+/**
+ * Buffer sets: the input of `uma-ts plan` and of the planner benchmark.
+ *  - Text: one buffer per line, `size first_use last_use` (inclusive operator indices), `#`
+ *    starts a comment. Conflicts are the overlapping intervals; one unlimited pool.
+ *  - JSON (schemas/buffer-set.schema.json): pools, buffers with candidate pools and conflicts by
+ *    name, optional memoryPressure.
+ */
+import { validateJsonDocument } from '../config/validateJson';
+import { ConfigError } from '../errors';
+import { intervalsToBufferInfos, LiveInterval, lowerBoundOfBuffers, memoryPressureOfIntervals } from './conflicts';
+import { BufferInfo, PoolInfo } from './types';
+
+export interface BufferSet {
+  readonly format: 'intervals' | 'json';
+  readonly pools: readonly PoolInfo[];
+  readonly buffers: readonly BufferInfo[];
+  /** Lower bound on the total bytes of any plan (given, or computed). */
+  readonly memoryPressure: number;
+}
+
+/** The single pool of a text buffer set. */
+export const INTERVAL_POOL_NAME = 'global_workspace';
+
+function makePool(name: string, sizeHintBytes?: number, alignment = 1): PoolInfo {
+  return { name, kind: 'workspace', targetAccess: {}, sizeHintBytes, alignment, internal: true };
+}
+
+export function parseIntervalText(text: string, file = '<input>'): BufferSet {
+  const intervals: LiveInterval[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.replace(/#.*/, '').trim();
+    if (line === '') return;
+    const where = `${file}:${i + 1}`;
+    const fields = line.split(/\s+/);
+    if (fields.length !== 3 || !fields.every((f) => /^\d+$/.test(f))) {
+      throw new ConfigError(`${where}: expected 'size first_use last_use' (three non-negative integers), got '${line}'`, {
+        file,
+        line: i + 1,
+      });
+    }
+    const [sizeBytes, firstUse, lastUse] = fields.map(Number);
+    if (![sizeBytes, firstUse, lastUse].every(Number.isSafeInteger)) {
+      throw new ConfigError(`${where}: number too large in '${line}'`, { file, line: i + 1 });
+    }
+    if (lastUse < firstUse) {
+      throw new ConfigError(`${where}: last_use ${lastUse} is before first_use ${firstUse}`, { file, line: i + 1 });
+    }
+    intervals.push({ sizeBytes, firstUse, lastUse });
+  });
+  const pool = makePool(INTERVAL_POOL_NAME);
+  return {
+    format: 'intervals',
+    pools: [pool],
+    buffers: intervalsToBufferInfos(intervals, [pool]),
+    memoryPressure: memoryPressureOfIntervals(intervals),
+  };
+}
+
+interface JsonBufferSet {
+  pools: { name: string; sizeHintBytes?: number; alignment?: number }[];
+  buffers: {
+    name: string;
+    size: number;
+    alignment?: number;
+    candidatePools: string[];
+    conflicts: string[];
+    liveRange?: [number, number];
+  }[];
+  memoryPressure?: number;
+}
+
+export function parseJsonBufferSet(data: unknown, file = '<input>'): BufferSet {
+  const doc = validateJsonDocument<JsonBufferSet>(data, 'buffer-set.schema.json', file);
+  const fail = (jsonPath: string, message: string): never => {
+    throw new ConfigError(`${file}: ${jsonPath}: ${message}`, { file, jsonPath });
+  };
+  const pools = new Map<string, PoolInfo>();
+  doc.pools.forEach((p, i) => {
+    if (pools.has(p.name)) fail(`/pools/${i}/name`, `duplicate pool name '${p.name}'`);
+    pools.set(p.name, makePool(p.name, p.sizeHintBytes, p.alignment ?? 1));
+  });
+  const names = new Set<string>();
+  doc.buffers.forEach((b, i) => {
+    if (names.has(b.name)) fail(`/buffers/${i}/name`, `duplicate buffer name '${b.name}'`);
+    names.add(b.name);
+  });
+  const buffers = doc.buffers.map((b, i): BufferInfo => {
+    const candidates = b.candidatePools.map(
+      (name, k) => pools.get(name) ?? fail(`/buffers/${i}/candidatePools/${k}`, `unknown pool '${name}'`),
+    );
+    b.conflicts.forEach((c, k) => {
+      if (!names.has(c)) fail(`/buffers/${i}/conflicts/${k}`, `unknown buffer '${c}'`);
+    });
+    if (b.liveRange && b.liveRange[1] < b.liveRange[0]) {
+      fail(`/buffers/${i}/liveRange`, `last ${b.liveRange[1]} is before first ${b.liveRange[0]}`);
+    }
+    return {
+      name: b.name,
+      sizeBytes: b.size,
+      alignment: b.alignment ?? Math.max(...candidates.map((p) => p.alignment)),
+      poolCandidates: candidates,
+      conflicts: b.conflicts,
+      kind: 'workspace',
+      liveRange: b.liveRange,
+    };
+  });
+  return {
+    format: 'json',
+    pools: [...pools.values()],
+    buffers,
+    memoryPressure: doc.memoryPressure ?? lowerBoundOfBuffers(buffers),
+  };
+}
+
+/** JSON when the first non-blank character is `{`, the interval text format otherwise. */
+export function parseBufferSet(text: string, file = '<input>'): BufferSet {
+  if (text.trimStart().startsWith('{')) {
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch (e) {
+      throw new ConfigError(`${file}: not valid JSON: ${(e as Error).message}`, { file });
+    }
+    return parseJsonBufferSet(data, file);
+  }
+  return parseIntervalText(text, file);
+}
