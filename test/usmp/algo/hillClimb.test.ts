@@ -1,0 +1,59 @@
+import { GlibcRandR } from '../../../src/usmp/algo/glibcRand';
+import { hillClimb } from '../../../src/usmp/algo/hillClimb';
+import { greedyBySize } from '../../../src/usmp/algo/tvmGreedy';
+import { MemoryPlanningError } from '../../../src/errors';
+import { verifyPlan } from '../../../src/usmp/verify';
+import { buffers, offsets, pool } from './helpers';
+
+describe('glibc rand_r', () => {
+  test('matches glibc for seed 0 (values printed by a C program calling rand_r)', () => {
+    const r = new GlibcRandR(0);
+    expect([r.next(), r.next(), r.next(), r.next(), r.next()]).toEqual([
+      1012484, 1716955679, 1792309082, 229610924, 1639479903,
+    ]);
+    expect(new GlibcRandR(12345).next()).toBe(1036784229);
+  });
+});
+
+describe('hill_climb', () => {
+  // Y [0,60), X above Y; Z only conflicts with X and fits in the gap under X.
+  const gap = () =>
+    buffers({
+      Y: { size: 60, conflicts: ['X'] },
+      X: { size: 50, conflicts: ['Y', 'Z'] },
+      Z: { size: 40, conflicts: ['X'] },
+    });
+
+  test('first-fit pass uses the gap below a conflict (greedy_by_size does not)', () => {
+    const bufs = gap();
+    expect(greedyBySize(bufs, 0).get('Z')!.offset).toBe(110);
+    const plan = hillClimb(bufs, 110);
+    verifyPlan(bufs, plan);
+    expect(offsets(plan)).toEqual({ Y: 0, X: 60, Z: 0 });
+  });
+
+  test('is deterministic (fixed rand_r seed)', () => {
+    const bufs = buffers({
+      a: { size: 30, conflicts: ['b', 'c'] },
+      b: { size: 20, conflicts: ['a', 'c', 'd'] },
+      c: { size: 25, conflicts: ['a', 'b', 'd'] },
+      d: { size: 40, conflicts: ['b', 'c', 'e'] },
+      e: { size: 10, conflicts: ['d'] },
+    });
+    expect([...hillClimb(bufs, 0)]).toEqual([...hillClimb(bufs, 0)]);
+  });
+
+  test('pools: falls back on size hints and reports overflow with TVM\'s message', () => {
+    const fast = pool('fast', 100);
+    const slow = pool('slow');
+    const bufs = buffers({ A: { size: 80, conflicts: ['B'] }, B: { size: 40, conflicts: ['A'] } }, [fast, slow]);
+    const plan = hillClimb(bufs, 0);
+    verifyPlan(bufs, plan);
+    expect(plan.get('A')).toEqual({ pool: 'fast', offset: 0 });
+    expect(plan.get('B')).toEqual({ pool: 'slow', offset: 0 });
+
+    const only = buffers({ A: { size: 80, conflicts: ['B'] }, B: { size: 40, conflicts: ['A'] } }, [fast]);
+    expect(() => hillClimb(only, 0)).toThrow(MemoryPlanningError);
+    expect(() => hillClimb(only, 0)).toThrow('the space available in the provided pools exceeded when trying to allocate the buffer: B');
+  });
+});
