@@ -1,0 +1,42 @@
+/**
+ * C codegen of the vanilla target (UMA's `_register_codegen(fmt="c", includes=...)`): the
+ * target's C file includes the kernel header, and the kernel's header and source ship with
+ * the generated code.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { BackendCodegenHook, CodegenError, CodegenHooks, RuntimeSource } from '../../src';
+
+export const VANILLA_HEADER = 'vanilla_conv2d.h';
+export const VANILLA_SOURCE = 'vanilla_conv2d.c';
+
+const RUNTIME_DIR = path.join(__dirname, 'runtime');
+
+function readRuntime(name: string): RuntimeSource {
+  const file = path.join(RUNTIME_DIR, name);
+  try {
+    return { name, content: fs.readFileSync(file, 'utf8') };
+  } catch (e) {
+    throw new CodegenError(`vanilla runtime file ${file} cannot be read: ${(e as Error).message}`, { file, target: 'vanilla' });
+  }
+}
+
+export function vanillaIncludes(): string {
+  return `#include "${VANILLA_HEADER}"\n`;
+}
+
+/** The kernel header and source to ship with the generated C. */
+export function vanillaRuntimeSources(): RuntimeSource[] {
+  return [readRuntime(VANILLA_HEADER), readRuntime(VANILLA_SOURCE)];
+}
+
+/** What the backend registers: the includes, and the runtime sources alongside them. */
+export const vanillaCodegenHooks: CodegenHooks & { readonly runtimeSources: () => RuntimeSource[] } = {
+  includes: vanillaIncludes,
+  runtimeSources: vanillaRuntimeSources,
+};
+
+/** The hook `generateC` takes for the vanilla target. */
+export function vanillaCodegenHook(target = 'vanilla'): BackendCodegenHook {
+  return { target, includes: vanillaIncludes(), runtimeSources: vanillaRuntimeSources() };
+}
