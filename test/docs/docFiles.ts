@@ -1,0 +1,45 @@
+/** The user documentation whose examples are tested, and the helpers the doc tests share. */
+import Ajv, { ValidateFunction } from 'ajv';
+import * as fs from 'fs';
+import * as path from 'path';
+import { main } from '../../src/cli/main';
+import { memoryIO } from '../../src/cli/io';
+
+export const DOC_FILES = [
+  'docs/tutorial-first-backend.md',
+  'docs/pool-pinning.md',
+  'docs/memory-planner.md',
+  'docs/reference.md',
+] as const;
+
+export const SCHEMA_DIR = 'schemas';
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+const validators = new Map<string, ValidateFunction>();
+
+export function schemaValidator(name: string): ValidateFunction {
+  let v = validators.get(name);
+  if (!v) {
+    v = ajv.compile(JSON.parse(fs.readFileSync(path.join(SCHEMA_DIR, name), 'utf8')));
+    validators.set(name, v);
+  }
+  return v;
+}
+
+export interface CommandRun {
+  readonly argv: readonly string[];
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+const joinChunks = (chunks: readonly string[]): string => chunks.map((c) => (c.endsWith('\n') ? c : c + '\n')).join('');
+
+/** `uma-ts ...` or `npx uma-ts ...` as written in the docs, run in-process; other commands are refused. */
+export async function runDocumentedCommand(words: readonly string[]): Promise<CommandRun> {
+  const argv = words[0] === 'npx' ? words.slice(1) : words;
+  if (argv[0] !== 'uma-ts') throw new Error(`a runnable block may only hold uma-ts commands, got '${words.join(' ')}'`);
+  const io = memoryIO();
+  const code = await main(argv.slice(1), io);
+  return { argv, code, stdout: joinChunks(io.stdout), stderr: joinChunks(io.stderr) };
+}
