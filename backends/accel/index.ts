@@ -1,0 +1,12 @@
+export { AccelBackend } from './backend';
+export { accelKernelSimulations } from './simulation';
+export type { SimulatedPool, SimulationOptions } from './simulation';
+export { KERNEL_POINTER_ARGS } from './kernelArgs';
+export type { KernelPointerArg } from './kernelArgs';
+export { ACCEL_MEMORY } from './memory';
+export { CONV_SCALAR_PARAMS, accelConvParams } from './convParams';
+export { insertInputFetchers, insertFetchersPass, INSERT_FETCHERS_PASS } from './insertFetchers';
+export { accelRuntimeDir, accelRuntimeSources } from './runtimeSources';
+export { buildSeedNetwork } from './seedNetwork';
+export type { SeedNetworkOptions } from './seedNetwork';
+export * from './names';

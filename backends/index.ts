@@ -1,0 +1,19 @@
+/**
+ * The example backends bundled with uma-ts. Each is written against the public API only
+ * (src/index.ts), as a user's backend would be.
+ */
+import { BackendRegistry } from '../src/index';
+import { AccelBackend } from './accel';
+
+export { AccelBackend } from './accel';
+
+/** Registers every example backend into `registry`; returns the targets added. */
+export function registerExampleBackends(registry: BackendRegistry): string[] {
+  const added: string[] = [];
+  for (const backend of [new AccelBackend()]) {
+    if (registry.has(backend.targetName)) continue;
+    registry.register(backend);
+    added.push(backend.targetName);
+  }
+  return added;
+}
