@@ -1,0 +1,98 @@
+import Ajv from 'ajv';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { main } from '../../src/cli/main';
+import { memoryIO } from '../../src/cli/io';
+
+const schema = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'schemas', 'memory-plan.schema.json'), 'utf8'));
+const validatePlan = new Ajv({ strict: false }).compile(schema);
+
+let dir: string;
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-plan-'));
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function write(name: string, text: string): string {
+  const p = path.join(dir, name);
+  fs.writeFileSync(p, text);
+  return p;
+}
+
+async function run(...args: string[]) {
+  const io = memoryIO();
+  const code = await main(['node', 'uma-ts', 'plan', ...args], io);
+  return { code, out: io.stdout.join('\n'), err: io.stderr.join('\n') };
+}
+
+// A chain 100 -> 300 -> 200 with the first tensor kept alive for a residual add.
+const CHAIN = '100 0 2\n300 1 1\n200 2 3\n50 3 4\n';
+
+describe('uma-ts plan', () => {
+  test('--json output follows the schema and reaches the bound on a chain', async () => {
+    const r = await run(write('chain.txt', CHAIN), '--json');
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.out);
+    expect(validatePlan(doc)).toBe(true);
+    expect(doc.algorithm).toBe('auto');
+    expect(doc.lowerBound).toBe(400); // op 1: 100 + 300; op 2: 100 + 200
+    expect(doc.pools).toEqual([{ name: 'global_workspace', size: 400 }]);
+    expect(doc.overheadPercent).toBe(0);
+    expect(doc.allocations.map((a: { buffer: string }) => a.buffer)).toEqual(['buf_0', 'buf_1', 'buf_2', 'buf_3']);
+  });
+
+  test('--algorithm picks a TVM planner; overhead is reported against the bound', async () => {
+    const r = await run(write('chain2.txt', CHAIN), '--algorithm', 'greedy_by_conflicts', '--json');
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.out);
+    expect(validatePlan(doc)).toBe(true);
+    expect(doc.algorithm).toBe('greedy_by_conflicts');
+    const total = doc.pools[0].size;
+    expect(doc.overheadPercent).toBeCloseTo(((total - 400) / 400) * 100, 9);
+  });
+
+  test('readable table without --json', async () => {
+    const r = await run(write('chain3.txt', CHAIN));
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^algorithm: auto/);
+    expect(r.out).toMatch(/total: 400 bytes, lower bound: 400 bytes, overhead: 0\.000%/);
+    expect(r.out).toMatch(/buffer\s+pool\s+offset\s+size\s+end/);
+    expect(r.out).toMatch(/buf_1\s+global_workspace\s+\d+\s+300/);
+  });
+
+  test('JSON buffer set with two pools', async () => {
+    const doc = {
+      pools: [{ name: 'sram', sizeHintBytes: 100 }, { name: 'dram' }],
+      buffers: [
+        { name: 'x', size: 80, candidatePools: ['sram', 'dram'], conflicts: ['y'] },
+        { name: 'y', size: 60, candidatePools: ['sram', 'dram'], conflicts: ['x'] },
+      ],
+    };
+    const r = await run(write('set.json', JSON.stringify(doc)), '--json', '--algorithm', 'greedy_by_size');
+    expect(r.code).toBe(0);
+    const plan = JSON.parse(r.out);
+    expect(validatePlan(plan)).toBe(true);
+    expect(plan.pools).toEqual([{ name: 'sram', size: 80 }, { name: 'dram', size: 60 }]);
+  });
+
+  test('user errors exit 1 with one line on stderr', async () => {
+    const unknown = await run(write('c4.txt', CHAIN), '--algorithm', 'foo');
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toMatch(/^error: unknown memory planning algorithm 'foo'; known: auto, greedy_by_conflicts/);
+
+    const badLine = await run(write('bad.txt', '10 0 1\noops\n'));
+    expect(badLine.code).toBe(1);
+    expect(badLine.err).toMatch(/^error: .*bad\.txt:2: expected/);
+
+    const missing = await run(path.join(dir, 'nope.txt'));
+    expect(missing.code).toBe(1);
+    expect(missing.err).toMatch(/^error: cannot read buffer set/);
+
+    const overflow = await run(
+      write('small.json', JSON.stringify({ pools: [{ name: 'p', sizeHintBytes: 10 }], buffers: [{ name: 'a', size: 20, candidatePools: ['p'], conflicts: [] }] })),
+    );
+    expect(overflow.code).toBe(1);
+    expect(overflow.err).toMatch(/^error: the space available in the provided pools exceeded when trying to allocate the buffer: a/);
+  });
+});

@@ -1,0 +1,142 @@
+import { MemoryPlanningError } from '../../../src/errors';
+import { planAuto } from '../../../src/usmp/algo/auto';
+import { getPlanningAlgorithm, listPlanningAlgorithms, registerPlanningAlgorithm } from '../../../src/usmp/algo/registry';
+import { intervalsToBufferInfos, memoryPressureOfIntervals } from '../../../src/usmp/conflicts';
+import { poolSizesOfPlan, verifyPlan } from '../../../src/usmp/verify';
+import { seededRandom } from '../../../src/usmp/algo/seededRandom';
+import { buffers, pool, poolSize } from './helpers';
+
+function randomIntervals(seed: number, count: number, ops: number) {
+  const r = seededRandom(seed);
+  return Array.from({ length: count }, () => {
+    const first = Math.floor(r() * ops);
+    return { sizeBytes: 16 * (1 + Math.floor(r() * 64)), firstUse: first, lastUse: Math.min(ops - 1, first + Math.floor(r() * 12)) };
+  });
+}
+
+describe('registry', () => {
+  test('lists the built-ins and rejects unknown names with the known ones', () => {
+    expect(listPlanningAlgorithms()).toEqual(expect.arrayContaining(['auto', 'greedy_by_conflicts', 'greedy_by_size', 'hill_climb']));
+    expect(() => getPlanningAlgorithm('foo')).toThrow(MemoryPlanningError);
+    expect(() => getPlanningAlgorithm('foo')).toThrow(
+      /^unknown memory planning algorithm 'foo'; known: auto, greedy_by_conflicts, greedy_by_size, hill_climb/,
+    );
+  });
+
+  test('registered algorithms can be looked up', () => {
+    const everythingAtZero = getPlanningAlgorithm('greedy_by_size');
+    registerPlanningAlgorithm('test_alias', everythingAtZero);
+    expect(getPlanningAlgorithm('test_alias')).toBe(everythingAtZero);
+  });
+});
+
+describe('auto', () => {
+  test('chain with a residual skip reaches the lower bound', () => {
+    // t0 -> op1 -> t1 -> op2 -> t2 -> op3(t2, t0) -> t3: t0 lives across the block.
+    const intervals = [
+      { sizeBytes: 400, firstUse: 0, lastUse: 3 },
+      { sizeBytes: 800, firstUse: 1, lastUse: 2 },
+      { sizeBytes: 300, firstUse: 2, lastUse: 3 },
+      { sizeBytes: 500, firstUse: 3, lastUse: 4 },
+      { sizeBytes: 100, firstUse: 4, lastUse: 5 },
+    ];
+    const bufs = intervalsToBufferInfos(intervals, [pool('ws')]);
+    const bound = memoryPressureOfIntervals(intervals);
+    expect(bound).toBe(1500); // op 2: 400 + 800 + 300
+    const plan = getPlanningAlgorithm('auto')(bufs, bound);
+    verifyPlan(bufs, plan);
+    expect(poolSize(bufs, plan, 'ws')).toBe(1500);
+  });
+
+  test('random interval sets: valid plans, never below the bound, never worse than its own start', () => {
+    for (const seed of [1, 2, 3]) {
+      const intervals = randomIntervals(seed, 150, 60);
+      const bufs = intervalsToBufferInfos(intervals, [pool('ws')]);
+      const bound = memoryPressureOfIntervals(intervals);
+      const { plan, stats } = planAuto(bufs, bound, { maxIterations: 300, timeBudgetMs: 10_000 });
+      verifyPlan(bufs, plan);
+      const total = poolSize(bufs, plan, 'ws');
+      expect(total).toBe(stats.finalTotal);
+      expect(total).toBeGreaterThanOrEqual(bound);
+      expect(total).toBeLessThanOrEqual(stats.initialTotal);
+    }
+  });
+
+  test('same seed and iteration limit give the same plan', () => {
+    const bufs = intervalsToBufferInfos(randomIntervals(9, 120, 40), [pool('ws')]);
+    const a = planAuto(bufs, 0, { seed: 3, maxIterations: 200, timeBudgetMs: 10_000 }).plan;
+    const b = planAuto(bufs, 0, { seed: 3, maxIterations: 200, timeBudgetMs: 10_000 }).plan;
+    expect([...a]).toEqual([...b]);
+  });
+
+  test('prefers pools in order, honours size hints, falls back', () => {
+    const fast = pool('fast', 100);
+    const slow = pool('slow');
+    const bufs = buffers(
+      {
+        A: { size: 60, conflicts: ['B', 'C'] },
+        B: { size: 40, conflicts: ['A', 'C'] },
+        C: { size: 30, conflicts: ['A', 'B'] },
+      },
+      [fast, slow],
+    );
+    const plan = getPlanningAlgorithm('auto')(bufs, 0, { timeBudgetMs: 50 });
+    verifyPlan(bufs, plan);
+    const sizes = poolSizesOfPlan(bufs, plan);
+    expect(sizes.get('fast')).toBe(100); // A and B fill it exactly
+    expect(sizes.get('slow')).toBe(30);
+  });
+
+  test('respects buffer and pool alignment', () => {
+    const aligned = pool('ws', undefined, 64);
+    const bufs = buffers(
+      {
+        A: { size: 10, alignment: 16, conflicts: ['B', 'C'] },
+        B: { size: 70, alignment: 16, conflicts: ['A', 'C'] },
+        C: { size: 5, alignment: 16, conflicts: ['A', 'B'] },
+      },
+      [aligned],
+    );
+    const plan = getPlanningAlgorithm('auto')(bufs, 0, { timeBudgetMs: 20 });
+    verifyPlan(bufs, plan);
+    for (const a of plan.values()) expect(a.offset % 64).toBe(0);
+  });
+
+  test('treats a conflict listed in one direction only as a conflict', () => {
+    const bufs = buffers({ A: { size: 100, conflicts: ['B'] }, B: { size: 50, conflicts: [] } });
+    const plan = getPlanningAlgorithm('auto')(bufs, 0, { timeBudgetMs: 20 });
+    verifyPlan(bufs, plan);
+  });
+
+  test('throws the overflow error when nothing fits', () => {
+    const tiny = pool('tiny', 50);
+    const bufs = buffers({ A: { size: 40, conflicts: ['B'] }, B: { size: 40, conflicts: ['A'] } }, [tiny]);
+    expect(() => getPlanningAlgorithm('auto')(bufs, 0)).toThrow(
+      /^the space available in the provided pools exceeded when trying to allocate the buffer: [AB]$/,
+    );
+  });
+
+  test('empty input gives an empty plan', () => {
+    expect(getPlanningAlgorithm('auto')([], 0).size).toBe(0);
+  });
+});
+
+describe('interval helpers', () => {
+  test('memory pressure: adjacent intervals do not overlap, shared ops do', () => {
+    expect(memoryPressureOfIntervals([{ sizeBytes: 10, firstUse: 0, lastUse: 1 }, { sizeBytes: 20, firstUse: 2, lastUse: 3 }])).toBe(20);
+    expect(memoryPressureOfIntervals([{ sizeBytes: 10, firstUse: 0, lastUse: 2 }, { sizeBytes: 20, firstUse: 2, lastUse: 3 }])).toBe(30);
+  });
+
+  test('conflicts are the overlapping intervals, both directions', () => {
+    const bufs = intervalsToBufferInfos(
+      [
+        { sizeBytes: 1, firstUse: 0, lastUse: 1 },
+        { sizeBytes: 1, firstUse: 1, lastUse: 2 },
+        { sizeBytes: 1, firstUse: 3, lastUse: 3 },
+      ],
+      [pool('ws')],
+    );
+    expect(bufs.map((b) => b.conflicts)).toEqual([['buf_1'], ['buf_0'], []]);
+    expect(bufs[2].liveRange).toEqual([3, 3]);
+  });
+});

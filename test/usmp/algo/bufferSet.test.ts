@@ -1,0 +1,79 @@
+import { ConfigError } from '../../../src/errors';
+import { parseBufferSet } from '../../../src/usmp/bufferSet';
+
+function configError(f: () => unknown): ConfigError {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof ConfigError) return e;
+    throw e;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('text buffer sets', () => {
+  test('parses size/first/last lines with comments into one unlimited pool', () => {
+    const set = parseBufferSet('# size first last\n100 0 1\n\n  200 1 2   # trailing comment\n50 3 3\n');
+    expect(set.format).toBe('intervals');
+    expect(set.pools).toHaveLength(1);
+    expect(set.pools[0].sizeHintBytes).toBeUndefined();
+    expect(set.buffers.map((b) => [b.name, b.sizeBytes, b.conflicts])).toEqual([
+      ['buf_0', 100, ['buf_1']],
+      ['buf_1', 200, ['buf_0']],
+      ['buf_2', 50, []],
+    ]);
+    expect(set.memoryPressure).toBe(300);
+  });
+
+  test('a bad line is reported with its line number', () => {
+    expect(configError(() => parseBufferSet('100 0 1\n# ok\n12 x 3\n', 'set.txt')).message).toMatch(/^set\.txt:3: expected/);
+    expect(configError(() => parseBufferSet('100 0 1 4\n')).message).toMatch(/:1: expected/);
+    expect(configError(() => parseBufferSet('100 5 1\n')).message).toMatch(/:1: last_use 1 is before first_use 5/);
+  });
+});
+
+describe('JSON buffer sets', () => {
+  const doc = {
+    pools: [{ name: 'sram', sizeHintBytes: 1024, alignment: 16 }, { name: 'dram' }],
+    buffers: [
+      { name: 'a', size: 100, candidatePools: ['sram', 'dram'], conflicts: ['b'] },
+      { name: 'b', size: 200, alignment: 4, candidatePools: ['dram'], conflicts: ['a', 'a'] },
+    ],
+  };
+
+  test('builds pools, candidates in order, conflicts as given, default alignment from pools', () => {
+    const set = parseBufferSet(JSON.stringify(doc));
+    expect(set.format).toBe('json');
+    expect(set.pools.map((p) => [p.name, p.sizeHintBytes, p.alignment])).toEqual([
+      ['sram', 1024, 16],
+      ['dram', undefined, 1],
+    ]);
+    expect(set.buffers[0].poolCandidates.map((p) => p.name)).toEqual(['sram', 'dram']);
+    expect(set.buffers[0].alignment).toBe(16);
+    expect(set.buffers[1].alignment).toBe(4);
+    expect(set.buffers[1].conflicts).toEqual(['a', 'a']);
+    expect(set.memoryPressure).toBe(300); // clique {a, b}
+  });
+
+  test('schema errors name the JSON path', () => {
+    const bad = { ...doc, buffers: [{ ...doc.buffers[0], size: -1 }, doc.buffers[1]] };
+    const e = configError(() => parseBufferSet(JSON.stringify(bad), 'b.json'));
+    expect(e.message).toMatch(/^b\.json: \/buffers\/0\/size: /);
+    expect(e.context.jsonPath).toBe('/buffers/0/size');
+  });
+
+  test('unknown pool and conflict names are errors with paths', () => {
+    const unknownPool = { ...doc, buffers: [{ ...doc.buffers[0], candidatePools: ['sram', 'flash'] }, doc.buffers[1]] };
+    expect(configError(() => parseBufferSet(JSON.stringify(unknownPool))).message).toMatch(
+      /\/buffers\/0\/candidatePools\/1: unknown pool 'flash'/,
+    );
+    const unknownConflict = { ...doc, buffers: [doc.buffers[0], { ...doc.buffers[1], conflicts: ['a', 'zz'] }] };
+    expect(configError(() => parseBufferSet(JSON.stringify(unknownConflict))).message).toMatch(
+      /\/buffers\/1\/conflicts\/1: unknown buffer 'zz'/,
+    );
+  });
+
+  test('invalid JSON text is a ConfigError', () => {
+    expect(configError(() => parseBufferSet('{"pools": [', 'x.json')).message).toMatch(/^x\.json: not valid JSON/);
+  });
+});

@@ -1,0 +1,70 @@
+import { PlanVerificationError } from '../../src/errors';
+import { verifyPlan } from '../../src/usmp/verify';
+import { BufferPlan } from '../../src/usmp/types';
+import { buffers, pool } from './algo/helpers';
+
+const fast = pool('fast', 100);
+const slow = pool('slow');
+const bufs = buffers(
+  {
+    A: { size: 40, alignment: 8, conflicts: ['B'] },
+    B: { size: 40, alignment: 8, conflicts: [] },
+    C: { size: 30, alignment: 8, conflicts: [], pools: [slow] },
+  },
+  [fast, slow],
+);
+const plan = (entries: Record<string, [string, number]>): BufferPlan =>
+  new Map(Object.entries(entries).map(([k, [p, o]]) => [k, { pool: p, offset: o }]));
+
+function failure(p: BufferPlan, pools?: Parameters<typeof verifyPlan>[2]): PlanVerificationError {
+  try {
+    verifyPlan(bufs, p, pools);
+  } catch (e) {
+    if (e instanceof PlanVerificationError) return e;
+    throw e;
+  }
+  throw new Error('plan unexpectedly verified');
+}
+
+describe('verifyPlan', () => {
+  test('accepts a valid plan', () => {
+    expect(() => verifyPlan(bufs, plan({ A: ['fast', 0], B: ['fast', 40], C: ['slow', 0] }))).not.toThrow();
+  });
+
+  test('unplaced buffer', () => {
+    expect(failure(plan({ A: ['fast', 0], B: ['fast', 40] })).message).toMatch(/'C' was not placed/);
+  });
+
+  test('pool that is not a candidate', () => {
+    const e = failure(plan({ A: ['fast', 0], B: ['fast', 40], C: ['fast', 80] }));
+    expect(e.message).toMatch(/'C' placed in pool 'fast', which is not one of its candidates \(slow\)/);
+    expect(e.context.buffer).toBe('C');
+  });
+
+  test('misaligned offset', () => {
+    expect(failure(plan({ A: ['fast', 0], B: ['fast', 44], C: ['slow', 0] })).message).toMatch(/'B' at offset 44 .* not aligned to 8/);
+  });
+
+  test('beyond the size hint (also with overriding pools)', () => {
+    expect(failure(plan({ A: ['fast', 0], B: ['fast', 64], C: ['slow', 0] })).message).toMatch(
+      /'B' at offset 64 \(40 bytes\) ends at 104, beyond the 100-byte size hint of pool 'fast'/,
+    );
+    const ok = plan({ A: ['fast', 0], B: ['fast', 40], C: ['slow', 0] });
+    expect(failure(ok, [pool('fast', 60)]).message).toMatch(/beyond the 60-byte size hint/);
+  });
+
+  test('overlapping conflicting buffers, names and ranges reported', () => {
+    const e = failure(plan({ A: ['fast', 0], B: ['fast', 32], C: ['slow', 0] }));
+    expect(e.message).toBe("conflicting buffers overlap in pool 'fast': 'A' [0, 40) and 'B' [32, 72)");
+  });
+
+  test('non-conflicting buffers may overlap; conflicting ones in different pools may too', () => {
+    const noConflict = buffers({ A: { size: 40, conflicts: [] }, B: { size: 40, conflicts: [] } });
+    expect(() => verifyPlan(noConflict, plan({ A: ['global_workspace', 0], B: ['global_workspace', 0] }))).not.toThrow();
+    expect(() => verifyPlan(bufs, plan({ A: ['fast', 0], B: ['slow', 0], C: ['slow', 40] }))).not.toThrow();
+  });
+
+  test('plan entries for unknown buffers', () => {
+    expect(failure(plan({ A: ['fast', 0], B: ['fast', 40], C: ['slow', 0], Z: ['slow', 0] })).message).toMatch(/'Z'/);
+  });
+});
