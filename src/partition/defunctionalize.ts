@@ -1,10 +1,16 @@
 /**
- * Defunctionalize: inlines the composite functions called from the target's external
- * functions, so each external function holds plain operator calls that lowering turns into
- * one PrimFunc. The composite stays visible: every inlined call carries
- * `composite = { name: <target>.<pattern>, instance: <composite function name> }`, so a
- * strategy registered for the composite name can still lower the match as one unit.
- * Composite functions no longer called anywhere are removed from the module.
+ * The step after post_partitioning_0, and an optional flattening helper.
+ *
+ * `defunctionalize`: TVM runs Relay's Defunctionalization here so lowering sees first-order
+ * code. Our graph IR is first-order and every function is already global (composites are
+ * lifted by MergeComposite), so nothing needs converting; the step keeps composites as
+ * functions called from the external functions — which is how lowering sees composite
+ * names (`strategyFor(target, '<target>.<pattern>')`) — and drops composite functions that
+ * post_partitioning_0 passes left uncalled.
+ *
+ * `inlineComposites`: for backends that prefer flat external functions (e.g. as a
+ * post_partitioning_1 pass). Every inlined call records its origin in
+ * `CallNode.composite = { name: <target>.<pattern>, instance: <composite function name> }`.
  */
 import { LoweringError } from '../errors';
 import { CallNode, GraphFunction, GraphNode, IRModule } from '../ir/graph/types';
@@ -58,7 +64,7 @@ function inlineComposite(
   return out;
 }
 
-function defunctionalizeFunction(fn: GraphFunction, module: IRModule): GraphFunction {
+function inlineFunction(fn: GraphFunction, module: IRModule): GraphFunction {
   const present = new Set(fn.nodes.map((n) => n.name));
   let changed = false;
   const nodes: GraphNode[] = [];
@@ -82,14 +88,24 @@ function calledFunctions(module: IRModule): Set<string> {
   return called;
 }
 
-export function defunctionalize(module: IRModule, target: string): IRModule {
-  const functions = new Map(module.functions);
-  for (const [name, fn] of module.functions) {
-    if (fn.attrs.Compiler === target) functions.set(name, defunctionalizeFunction(fn, module));
-  }
+function dropUncalledComposites(functions: Map<string, GraphFunction>, module: IRModule): IRModule {
   const called = calledFunctions({ ...module, functions });
   for (const [name, fn] of [...functions]) {
     if (typeof fn.attrs.Composite === 'string' && !called.has(name)) functions.delete(name);
   }
   return { ...module, functions };
+}
+
+export function defunctionalize(module: IRModule): IRModule {
+  const out = dropUncalledComposites(new Map(module.functions), module);
+  return out.functions.size === module.functions.size ? module : out;
+}
+
+/** Inlines the composites called from `target`'s external functions into them. */
+export function inlineComposites(module: IRModule, target: string): IRModule {
+  const functions = new Map(module.functions);
+  for (const [name, fn] of module.functions) {
+    if (fn.attrs.Compiler === target) functions.set(name, inlineFunction(fn, module));
+  }
+  return dropUncalledComposites(functions, module);
 }

@@ -58,7 +58,7 @@ export function partition(
   const { regions } = mergeCompilerRegions(mainOf(mod, 'MergeCompilerRegions'), annotation, options.mergeRegions ?? true);
   mod = partitionGraph(mod, regions);
   mod = runGraphPasses(mod, registry, 'post_partitioning_0', ctx);
-  mod = defunctionalize(mod, target);
+  mod = defunctionalize(mod);
   return runGraphPasses(mod, registry, 'post_partitioning_1', ctx);
 }
 

@@ -110,7 +110,12 @@ describe.each([
       const fn = merged.functions.get(name) as GraphFunction;
       expect(fn.attrs).toMatchObject({ Compiler: 'accel', global_symbol: name });
       expect(fn.outputs).toHaveLength(1);
-      for (const c of calls(fn)) expect(c.composite?.name).toBe(`accel.${(c.callee as { op: string }).op}`);
+      for (const c of calls(fn)) {
+        // Each offloaded call is a composite of the pattern named after its one operator.
+        expect(c.callee.kind).toBe('function');
+        const composite = merged.functions.get((c.callee as { name: string }).name) as GraphFunction;
+        expect(composite.attrs.Composite).toBe(`accel.${opOf(main, c.name)}`);
+      }
     }
   });
 });

@@ -3,6 +3,7 @@ import { GraphFunction, IRModule } from '../../src/ir/graph';
 import {
   annotateTarget,
   externalFunctions,
+  inlineComposites,
   isConstant,
   isOp,
   mergeComposite,
@@ -127,17 +128,53 @@ describe('PartitionGraph through the pipeline', () => {
     expect(ext.attrs).toEqual({ Compiler: 'accel', global_symbol: 'accel_main_0', target: 'accel', Primitive: true });
     expect(ext.params).toEqual(['x', 'y']);
     expect(ext.outputs).toEqual(['c2']);
-    expect(ext.nodes.filter((n) => n.kind === 'constant').map((n) => n.name)).toEqual(['c1_w', 'c1_b', 'c2_w', 'c2_b']);
-    // Composites were inlined; their calls remember the match they came from.
+    // Weights live with the composites that read them; main keeps none.
+    const constantsOf = (f: string) => (out.functions.get(f) as GraphFunction).nodes.filter((n) => n.kind === 'constant').map((n) => n.name);
+    expect(constantsOf('accel_main_0')).toEqual([]);
+    expect(constantsOf('accel.conv2d_0')).toEqual(['c1_w', 'c1_b']);
+    expect(constantsOf('main')).toEqual([]);
+    // Composites stay functions called from the external function (lowering reads their names).
+    expect(calls(ext).map((c) => [c.name, c.callee])).toEqual([
+      ['c1', { kind: 'function', name: 'accel.conv2d_0' }],
+      ['a', { kind: 'op', op: 'add' }],
+      ['c2', { kind: 'function', name: 'accel.conv2d_1' }],
+    ]);
+    expect([...out.functions.keys()]).toEqual(['main', 'accel.conv2d_0', 'accel.conv2d_1', 'accel_main_0']);
+    const main = mainOf(out);
+    expect(main.nodes.map((n) => n.name)).toEqual(['x', 'y', 'c2']);
+    expect(calls(main)[0].callee).toEqual({ kind: 'function', name: 'accel_main_0' });
+  });
+
+  it("inlineComposites flattens external functions and records each call's composite", () => {
+    const out = inlineComposites(partitioned(convAddConv(), backend((r) => r.supportedOp('add')), true), 'accel');
+    expectWellFormed(out);
+    const ext = out.functions.get('accel_main_0') as GraphFunction;
     expect(calls(ext).map((c) => [c.name, c.callee, c.composite])).toEqual([
       ['c1', { kind: 'op', op: 'conv2d' }, { name: 'accel.conv2d', instance: 'accel.conv2d_0' }],
       ['a', { kind: 'op', op: 'add' }, undefined],
       ['c2', { kind: 'op', op: 'conv2d' }, { name: 'accel.conv2d', instance: 'accel.conv2d_1' }],
     ]);
+    expect(ext.nodes.filter((n) => n.kind === 'constant').map((n) => n.name)).toEqual(['c1_w', 'c1_b', 'c2_w', 'c2_b']);
     expect([...out.functions.keys()]).toEqual(['main', 'accel_main_0']);
-    const main = mainOf(out);
-    expect(main.nodes.map((n) => n.name)).toEqual(['x', 'y', 'c2']);
-    expect(calls(main)[0].callee).toEqual({ kind: 'function', name: 'accel_main_0' });
+    expect(opRecords(flattenMain(out))).toEqual(opRecords(calls(mainOf(convAddConv()))));
+  });
+
+  it('inlineComposites renames inner values that clash and shares repeated constants', () => {
+    // Two matches of conv2d_add inside one region; the second reuses the first's weight.
+    const g = new GraphBuilder();
+    g.input('x');
+    const w = g.constant('w');
+    g.op('c1', 'conv2d', ['x', w]);
+    g.op('a1', 'add', ['c1', 'x']);
+    g.op('c2', 'conv2d', ['a1', w]);
+    g.op('a2', 'add', ['c2', 'a1']);
+    const mod = g.module(['a2']);
+    const b = new ConfigurableBackend('accel', (r) => r.pattern('conv2d_add', isOp('add')(conv(), wildcard())));
+    const out = inlineComposites(partitioned(mod, b, true), 'accel');
+    expectWellFormed(out);
+    const ext = out.functions.get('accel_main_0') as GraphFunction;
+    expect(ext.nodes.map((n) => n.name)).toEqual(['x', 'w', 'c1', 'a1', 'c2', 'a2']);
+    expect(opRecords(flattenMain(out))).toEqual(opRecords(calls(mainOf(mod))));
   });
 
   it('counts external functions with merging on and off', () => {
@@ -178,7 +215,7 @@ describe('PartitionGraph through the pipeline', () => {
     expect(log).toEqual([
       'early@accel/32: main',
       'mid@accel/32: main,composite,composite,external,external',
-      'late@accel/32: main,external,external',
+      'late@accel/32: main,composite,composite,external,external',
     ]);
   });
 
@@ -201,7 +238,7 @@ describe('PartitionGraph through the pipeline', () => {
     const reg = new BackendRegistry();
     reg.register(b);
     const out = partition(cycleIfMerged(), reg, 'accel', { mergeRegions: false });
-    const ops = externalFunctions(out, 'accel').map((f) => calls(out.functions.get(f) as GraphFunction).map((c) => (c.callee as { op: string }).op));
-    expect(ops).toEqual([['conv2d'], ['avg_pool2d']]);
+    const callees = externalFunctions(out, 'accel').map((f) => calls(out.functions.get(f) as GraphFunction).map((c) => c.callee));
+    expect(callees).toEqual([[{ kind: 'function', name: 'accel.conv2d_0' }], [{ kind: 'op', op: 'avg_pool2d' }]]);
   });
 });
