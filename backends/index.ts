@@ -4,13 +4,15 @@
  */
 import { BackendRegistry } from '../src/index';
 import { AccelBackend } from './accel';
+import { VanillaBackend } from './vanilla';
 
 export { AccelBackend } from './accel';
+export { VanillaBackend } from './vanilla';
 
 /** Registers every example backend into `registry`; returns the targets added. */
 export function registerExampleBackends(registry: BackendRegistry): string[] {
   const added: string[] = [];
-  for (const backend of [new AccelBackend()]) {
+  for (const backend of [new AccelBackend(), new VanillaBackend()]) {
     if (registry.has(backend.targetName)) continue;
     registry.register(backend);
     added.push(backend.targetName);
