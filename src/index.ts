@@ -44,3 +44,6 @@ export type { ExternKernel } from './lower/cpu';
 // Memory planning algorithms: the registry a custom planner registers into, and plan checks.
 export { DEFAULT_PLANNING_ALGORITHM, getPlanningAlgorithm, listPlanningAlgorithms, registerPlanningAlgorithm } from './usmp/algo/registry';
 export { poolSizesOfPlan, verifyPlan } from './usmp/verify';
+// The whole pipeline (what `uma-ts compile` runs), for applications and backend tests.
+export { compileModel } from './driver/compile';
+export type { CompileOptions, CompileResult, CompileStage } from './driver/compile';
