@@ -124,7 +124,7 @@ export class TutorialBackend extends UmaBackend {
 
   constructor() {
     super();
-    // 1. target attributes: `tutorial --max_depth=512` on the command line.
+    // 1. target attributes: `--target-attr max_depth=512` on the command line.
     this.registerTargetAttr('max_depth', 4096);
     // 2. pattern: float32 dense with a constant weight and bias, as one composite `tutorial.dense`.
     this.registerPattern('dense', isOp('dense')(wildcard(), isConstant(), isConstant()).hasDtype('float32'));

@@ -40,6 +40,6 @@ export async function runDocumentedCommand(words: readonly string[]): Promise<Co
   const argv = words[0] === 'npx' ? words.slice(1) : words;
   if (argv[0] !== 'uma-ts') throw new Error(`a runnable block may only hold uma-ts commands, got '${words.join(' ')}'`);
   const io = memoryIO();
-  const code = await main(argv.slice(1), io);
+  const code = await main(['node', ...argv], io);
   return { argv, code, stdout: joinChunks(io.stdout), stderr: joinChunks(io.stderr) };
 }

@@ -4,8 +4,7 @@
  * byte with the reference interpreter.
  */
 import * as fs from 'fs';
-import { BackendRegistry, interpret, loadTfliteFile, parsePoolsJson, readOperatorRecords } from '../../src';
-import { compileModel } from '../../src/driver/compile';
+import { BackendRegistry, compileModel, interpret, loadTfliteFile, parsePoolsJson, readOperatorRecords } from '../../src';
 import { DENSE_KERNEL, TUTORIAL_SRAM, TutorialBackend } from '../../docs/examples/tutorialBackend';
 import { buildApplication, runApplication } from '../e2e/harness';
 
