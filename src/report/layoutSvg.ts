@@ -28,7 +28,8 @@ function panel(pool: PoolReport, buffers: readonly BufferReport[], top: number, 
   const y = (addr: number): number => top + PANEL_H - (addr / yMax) * PANEL_H;
   const parts: string[] = [
     `<g class="pool-panel" data-pool="${escapeXml(pool.name)}">`,
-    `<text x="${MARGIN_L}" y="${top - 8}" font-size="14" font-weight="bold">${escapeXml(pool.name)} (${pool.kind}): ${pool.sizeBytes} B, lower bound ${pool.lowerBoundBytes} B, overhead ${pool.overheadPercent.toFixed(2)}%</text>`,
+    // Only the pool name in bold: a whole bold line overflowed the picture for long pool names.
+    `<text x="${MARGIN_L}" y="${top - 8}" font-size="13"><tspan font-weight="bold">${escapeXml(pool.name)}</tspan> (${pool.kind}): ${pool.sizeBytes} B, lower bound ${pool.lowerBoundBytes} B, overhead ${pool.overheadPercent.toFixed(2)}%</text>`,
     `<rect x="${MARGIN_L}" y="${top}" width="${PANEL_W}" height="${PANEL_H}" fill="#fafafa" stroke="#333"/>`,
     `<text x="${MARGIN_L - 6}" y="${top + 10}" font-size="10" text-anchor="end">${yMax}</text>`,
     `<text x="${MARGIN_L - 6}" y="${top + PANEL_H}" font-size="10" text-anchor="end">0</text>`,

@@ -90,6 +90,20 @@ describe('PNG reader', () => {
     expect(Array.from(img.data)).toEqual(Array.from(px));
   });
 
+  it('breaks Paeth ties as the PNG spec does (a, then b, then c)', () => {
+    // Few distinct values make ties between the three predictors frequent.
+    const [w, h] = [16, 16];
+    const px = new Uint8Array(w * h * 3);
+    let seed = 12345;
+    for (let i = 0; i < px.length; i++) {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      px[i] = (seed >>> 16) % 4;
+    }
+    const img = decodePng(encodePng(w, h, 3, px, () => 4));
+    const rgb = Array.from(img.data).filter((_, i) => i % 4 !== 3);
+    expect(rgb).toEqual(Array.from(px));
+  });
+
   it('rejects what it cannot read, saying why', () => {
     expect(() => decodePng(Buffer.from('GIF89a not a png'), 'x.gif')).toThrow('x.gif: not a PNG file');
     const grey = encodePng(2, 2, 3, testPixels(2, 2, 3), () => 0, 0);
