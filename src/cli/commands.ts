@@ -6,10 +6,14 @@ import { Command } from 'commander';
 import { CliIO } from './io';
 import { register as inspect } from './inspect';
 import { register as plan } from './plan';
+import { register as compile } from './compile';
+import { register as explainPools } from './explainPools';
 
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
 export const COMMANDS: readonly RegisterCommand[] = [
   inspect,
   plan,
+  compile,
+  explainPools,
 ];

@@ -49,8 +49,20 @@ export function addPoolOptions(command: Command): Command {
   return command;
 }
 
+const POOL_FLAG_KEYS: readonly (keyof PoolFlags)[] = [
+  'workspacePools',
+  'workspacePoolsTargets',
+  'workspacePoolsSizeHintBytes',
+  'workspacePoolsAlignment',
+  'constantPools',
+  'constantPoolsTargets',
+  'constantPoolsSizeHintBytes',
+  'constantPoolsAlignment',
+];
+
+/** True when any pool flag is given (`flags` may hold a command's other options too). */
 export function hasPoolFlags(flags: PoolFlags): boolean {
-  return Object.values(flags).some((v) => v !== undefined);
+  return POOL_FLAG_KEYS.some((k) => flags[k] !== undefined);
 }
 
 interface KindFlags {

@@ -1,0 +1,98 @@
+/**
+ * The backends a CLI run can compile for: the bundled example backends, plus user backends
+ * loaded from `--backend-module <file.js>` (a module exporting UmaBackend subclasses or a
+ * `register(registry)` function). Also finds a backend's bundled pools file and turns
+ * `--target-attr k=v` flags into type-checked target attributes.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { BackendRegistry } from '../backend/registry';
+import { parseTarget, TargetAttrValue } from '../backend/targetAttrs';
+import { UmaBackend } from '../backend/umaBackend';
+import { ConfigError, isUmaError } from '../errors';
+
+function isBackendClass(value: unknown): value is new () => UmaBackend {
+  return typeof value === 'function' && value.prototype instanceof UmaBackend;
+}
+
+/** Registers what one user module provides; returns the targets it added. */
+export function loadBackendModule(registry: BackendRegistry, file: string): string[] {
+  const resolved = path.resolve(file);
+  if (!fs.existsSync(resolved)) throw new ConfigError(`--backend-module ${file}: file not found`, { file });
+  let exports: Record<string, unknown>;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    exports = require(resolved) as Record<string, unknown>;
+  } catch (e) {
+    throw new ConfigError(`--backend-module ${file}: cannot load: ${(e as Error).message.split('\n')[0]}`, { file });
+  }
+  const before = new Set(registry.targets());
+  const register = exports.register ?? (exports.default as Record<string, unknown> | undefined)?.register;
+  try {
+    if (typeof register === 'function') {
+      (register as (r: BackendRegistry) => void)(registry);
+    } else {
+      const classes = Object.values(exports).filter(isBackendClass);
+      if (classes.length === 0) {
+        throw new ConfigError(
+          `--backend-module ${file}: exports neither a register(registry) function nor a UmaBackend subclass ` +
+            '(the class must extend the UmaBackend of this uma-ts installation)',
+          { file },
+        );
+      }
+      for (const cls of classes) registry.register(cls);
+    }
+  } catch (e) {
+    if (isUmaError(e) && !(e instanceof ConfigError && e.context.file === file)) {
+      throw new ConfigError(`--backend-module ${file}: ${e.message}`, { ...e.context, file });
+    }
+    throw e;
+  }
+  return registry.targets().filter((t) => !before.has(t));
+}
+
+/** A registry with the example backends and the given user modules, in that order. */
+export function createCliRegistry(backendModules: readonly string[] = []): BackendRegistry {
+  const registry = new BackendRegistry();
+  // Loaded on first use so commands that need no backend (inspect) do not pay for them.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const bundled = require('../../backends') as typeof import('../../backends');
+  bundled.registerExampleBackends(registry);
+  for (const m of backendModules) loadBackendModule(registry, m);
+  return registry;
+}
+
+/**
+ * `backends/<target>/pools.json` when the target is a bundled backend that ships one.
+ * Sources run from `src/cli`, the build from `dist/src/cli`; the JSON stays in the source tree.
+ */
+export function bundledPoolsFile(target: string): string | undefined {
+  for (const root of [path.resolve(__dirname, '..', '..'), path.resolve(__dirname, '..', '..', '..')]) {
+    const file = path.join(root, 'backends', target, 'pools.json');
+    if (fs.existsSync(file)) return path.relative(process.cwd(), file) || file;
+  }
+  return undefined;
+}
+
+/**
+ * `--target-attr name=value` flags checked against the backend's declared attributes
+ * (types converted as in a target string `accel --name=value`).
+ */
+export function parseTargetAttrFlags(
+  registry: BackendRegistry,
+  target: string,
+  flags: readonly string[],
+): Record<string, TargetAttrValue> {
+  const options: string[] = [];
+  for (const flag of flags) {
+    const m = /^([^=\s]+)=(\S*)$/.exec(flag);
+    if (!m) throw new ConfigError(`--target-attr ${flag}: expected name=value (no spaces)`, { target });
+    options.push(`--${m[1]}=${m[2]}`);
+  }
+  try {
+    return { ...parseTarget([target, ...options].join(' '), registry).attrs };
+  } catch (e) {
+    if (e instanceof ConfigError) throw new ConfigError(`--target-attr: ${e.message}`, e.context);
+    throw e;
+  }
+}

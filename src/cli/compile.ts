@@ -1,0 +1,146 @@
+/**
+ * `uma-ts compile <model.tflite> --backend <name>`: the whole pipeline, then the output
+ * directory (MLF + report.json/svg/html + tir.txt) written atomically, and the memory plan
+ * printed as a table (or as JSON with `--json`). Also exports the option handling that
+ * `explain-pools` shares: backend registry, pools, pins and target attributes.
+ */
+import { Command } from 'commander';
+import * as path from 'path';
+import { BackendRegistry } from '../backend/registry';
+import { TargetAttrValue } from '../backend/targetAttrs';
+import { CompileStage, compileModel } from '../driver/compile';
+import { REPORT_FILES, reportJson, writeCompileOutput } from '../driver/writeOutput';
+import { formatMemoryReport } from '../report/memoryReport';
+import { PoolInfo } from '../usmp/types';
+import { HOST_TARGET } from '../lower/strategy';
+import { loadPinsFile, PinningConstraints } from '../../passes/poolPinning';
+import { bundledPoolsFile, createCliRegistry, parseTargetAttrFlags } from './backendLoader';
+import { CliIO } from './io';
+import { addPoolOptions, PoolFlags, resolvePools } from './poolOptions';
+import { createProgress } from './progress';
+
+/** Options `compile` and `explain-pools` share (commander's camel-cased names). */
+export interface CommonCliOptions extends PoolFlags {
+  readonly backend: string;
+  readonly backendModule?: readonly string[];
+  readonly pools?: string;
+  readonly pins?: string;
+  readonly targetAttr?: readonly string[];
+  readonly mergeRegions: boolean;
+  readonly ioInWorkspace?: boolean;
+  readonly json?: boolean;
+}
+
+export interface CompileCliOptions extends CommonCliOptions {
+  readonly algorithm?: string;
+  readonly out?: string;
+  readonly poolPinning: boolean;
+  readonly moduleName?: string;
+  readonly buffers?: boolean;
+}
+
+/** Everything the command line decides about a compilation, resolved and validated. */
+export interface ResolvedInputs {
+  readonly registry: BackendRegistry;
+  readonly backend: string;
+  readonly pools?: PoolInfo[];
+  readonly poolsOrigin: string;
+  readonly pins?: PinningConstraints;
+  readonly targetAttrs: Record<string, TargetAttrValue>;
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** Adds the options `compile` and `explain-pools` share. */
+export function addCommonOptions(command: Command): Command {
+  command
+    .requiredOption('--backend <name>', 'target backend (bundled: vanilla, accel, dma_local, or one from --backend-module)')
+    .option('--backend-module <file>', 'load a user backend: a .js module exporting a UmaBackend subclass or register(registry)', collect)
+    .option('--pools <file>', 'memory pools JSON (schemas/pools.schema.json); default: the backend\'s bundled pools')
+    .option('--pins <file>', 'pool pins JSON (schemas/pins.schema.json)')
+    .option('--target-attr <name=value>', 'backend target attribute, type-checked (repeatable)', collect)
+    .option('--no-merge-regions', 'offload each supported operator on its own (no region merging)')
+    .option('--io-in-workspace', 'place model inputs/outputs in workspace pools (TVM\'s USMP I/O option)')
+    .option('--json', 'print JSON instead of text');
+  return addPoolOptions(command);
+}
+
+export function resolveInputs(options: CommonCliOptions): ResolvedInputs {
+  const registry = createCliRegistry(options.backendModule ?? []);
+  const backend = registry.get(options.backend).targetName;
+  const knownTargets = [HOST_TARGET, ...registry.targets()];
+  const choice = resolvePools({
+    ...(options.pools !== undefined ? { poolsFile: options.pools } : {}),
+    flags: options,
+    ...(bundledPoolsFile(backend) !== undefined ? { bundledPoolsFile: bundledPoolsFile(backend) } : {}),
+    knownTargets,
+  });
+  return {
+    registry,
+    backend,
+    ...(choice.pools ? { pools: choice.pools } : {}),
+    poolsOrigin: choice.origin,
+    ...(options.pins !== undefined ? { pins: loadPinsFile(options.pins) } : {}),
+    targetAttrs: parseTargetAttrFlags(registry, backend, options.targetAttr ?? []),
+  };
+}
+
+/** `out/<model file name without extension>`, relative to the working directory. */
+export function defaultOutDir(model: string): string {
+  return path.join('out', path.basename(model).replace(/\.tflite$/i, ''));
+}
+
+export function runCompile(model: string, options: CompileCliOptions, io: CliIO): void {
+  const progress = createProgress(io);
+  try {
+    const inputs = resolveInputs(options);
+    const result = compileModel(model, {
+      backend: inputs.backend,
+      registry: inputs.registry,
+      ...(inputs.pools ? { pools: inputs.pools } : {}),
+      ...(inputs.pins ? { pins: inputs.pins } : {}),
+      ...(options.algorithm !== undefined ? { algorithm: options.algorithm } : {}),
+      ioInWorkspace: options.ioInWorkspace === true,
+      targetAttrs: inputs.targetAttrs,
+      mergeRegions: options.mergeRegions,
+      poolPinning: options.poolPinning,
+      ...(options.moduleName !== undefined ? { moduleName: options.moduleName } : {}),
+      onProgress: (stage: CompileStage) => progress.stage(stage),
+    });
+    const outDir = options.out ?? defaultOutDir(model);
+    progress.stage('write output');
+    writeCompileOutput(outDir, result);
+    progress.done();
+    if (options.json) {
+      io.out(reportJson(result.report).trimEnd());
+      return;
+    }
+    const files = result.artifacts.files.length;
+    io.out(
+      [
+        `Backend ${inputs.backend}, pools from ${inputs.poolsOrigin}`,
+        formatMemoryReport(result.report, { buffers: options.buffers === true }),
+        '',
+        `Wrote ${outDir}: metadata.json, ${files} files in codegen/host, ${Object.values(REPORT_FILES).join(', ')}`,
+      ].join('\n'),
+    );
+  } catch (e) {
+    progress.fail();
+    throw e;
+  }
+}
+
+export function register(program: Command, io: CliIO): void {
+  const command = program
+    .command('compile')
+    .description('compile a .tflite model for a backend: C sources (MLF), memory plan report, layout picture')
+    .argument('<model>', 'path to a .tflite file')
+    .option('--algorithm <name>', 'memory planning algorithm (default: the planner\'s default)')
+    .option('--out <dir>', 'output directory (default: out/<model name>)')
+    .option('--no-pool-pinning', 'skip the pool-pinning pass: pools come from each function\'s target only (as TVM)')
+    .option('--module-name <name>', 'module name of the generated C symbols (tvmgen_<name>_*)')
+    .option('--buffers', 'also print every buffer\'s placement (always in report.json)');
+  addCommonOptions(command).action((model: string, options: CompileCliOptions) => runCompile(model, options, io));
+}

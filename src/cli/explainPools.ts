@@ -1,0 +1,84 @@
+/**
+ * `uma-ts explain-pools <model.tflite> --backend <name>`: runs the pipeline up to pool
+ * pinning (no planning, no output) and prints, per buffer, its candidate pools and which
+ * constraint removed each other pool.
+ */
+import { Command } from 'commander';
+import { compileToTir } from '../driver/compileToTir';
+import { ioSpecs } from '../driver/compile';
+import { loadTfliteFile } from '../frontend/tflite';
+import { createIoAllocates } from '../usmp/ioAllocates';
+import { moduleTargets } from '../usmp/pipeline';
+import { defaultPools, withDefaultConstantPool } from '../usmp/pools';
+import { PoolInfo } from '../usmp/types';
+import {
+  constraintsFromMemoryDecl,
+  explainPools,
+  formatExplanation,
+  mergeConstraints,
+  mergeTargetAccess,
+  NO_CONSTRAINTS,
+  PoolExplanation,
+  runPoolPinning,
+} from '../../passes/poolPinning';
+import { addCommonOptions, CommonCliOptions, resolveInputs } from './compile';
+import { CliIO } from './io';
+
+export interface PoolsExplanation {
+  readonly model: string;
+  readonly backend: string;
+  readonly pools: readonly string[];
+  readonly buffers: readonly PoolExplanation[];
+  /** Model inputs/outputs the application owns (not planned unless --io-in-workspace). */
+  readonly external: readonly string[];
+}
+
+/** The same pool and constraint set-up `compileModel` gives the pinning pass. */
+export function explainModelPools(model: string, options: CommonCliOptions): PoolsExplanation {
+  const inputs = resolveInputs(options);
+  const graph = loadTfliteFile(model);
+  const { tir } = compileToTir(graph, inputs.registry, inputs.backend, {
+    mergeRegions: options.mergeRegions,
+    attrs: inputs.targetAttrs,
+  });
+  const targets = moduleTargets(tir);
+  const memory = inputs.registry.memoryFor(inputs.backend);
+  let pools: PoolInfo[] = mergeTargetAccess(inputs.pools ?? defaultPools(targets), inputs.backend, memory);
+  pools = withDefaultConstantPool(pools, targets);
+  const backendConstraints =
+    memory.pools.length > 0 || memory.operandConstraints.length > 0
+      ? constraintsFromMemoryDecl(inputs.backend, memory)
+      : NO_CONSTRAINTS;
+  const constraints = mergeConstraints(backendConstraints, inputs.pins ?? NO_CONSTRAINTS);
+  const module = options.ioInWorkspace ? createIoAllocates(tir) : tir;
+  const { solution } = runPoolPinning(module, pools, constraints);
+  const io = ioSpecs(graph);
+  return {
+    model,
+    backend: inputs.backend,
+    pools: pools.map((p) => p.name),
+    buffers: explainPools(solution, pools),
+    external: options.ioInWorkspace ? [] : [...io.inputs, ...io.outputs].map((s) => s.name),
+  };
+}
+
+export function register(program: Command, io: CliIO): void {
+  const command = program
+    .command('explain-pools')
+    .description('show, for every buffer, its candidate pools and the constraint that removed each other pool')
+    .argument('<model>', 'path to a .tflite file');
+  addCommonOptions(command).action((model: string, options: CommonCliOptions) => {
+    const explanation = explainModelPools(model, options);
+    if (options.json) {
+      io.out(JSON.stringify(explanation, null, 2));
+      return;
+    }
+    io.out(
+      [
+        `Pools for ${model} on ${explanation.backend} (preference order): ${explanation.pools.join(', ')}`,
+        '',
+        formatExplanation(explanation.buffers, explanation.external),
+      ].join('\n'),
+    );
+  });
+}

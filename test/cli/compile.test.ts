@@ -1,0 +1,249 @@
+import Ajv from 'ajv';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { memoryIO } from '../../src/cli/io';
+import { main } from '../../src/cli/main';
+import reportSchema from '../../schemas/report.schema.json';
+
+const ROOT = path.join(__dirname, '..', '..');
+const HELLO = path.join(ROOT, 'models', 'hello_world_int8.tflite');
+const UMA_BACKEND = path.join(ROOT, 'src', 'backend', 'umaBackend');
+
+/** A user backend that offloads nothing: every operator stays on the host (target c). */
+const HOST_ONLY_MODULE = `
+const { UmaBackend } = require(${JSON.stringify(UMA_BACKEND)});
+class HostOnlyBackend extends UmaBackend {
+  constructor() {
+    super();
+    this.targetName = 'hostonly';
+    this.registerTargetAttr('dimension', 16);
+    this.registerTargetAttr('fast', false);
+  }
+}
+module.exports = { HostOnlyBackend };
+`;
+
+async function run(args: readonly string[]) {
+  const io = memoryIO();
+  const code = await main(['node', 'uma-ts', ...args], io);
+  return { code, out: io.stdout.join('\n'), err: io.stderr.join('\n') };
+}
+
+const validateReport = new Ajv({ strict: false }).compile(reportSchema);
+
+describe('uma-ts compile', () => {
+  let dir: string;
+  let backend: string[];
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-compile-cli-'));
+    const file = path.join(dir, 'hostonly.js');
+    fs.writeFileSync(file, HOST_ONLY_MODULE);
+    backend = ['--backend', 'hostonly', '--backend-module', file];
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  /** Entries of `parent` other than `keep`: temp or backup directories left behind. */
+  function strays(parent: string, keep: readonly string[] = []): string[] {
+    return fs.readdirSync(parent).filter((e) => !keep.includes(e) && /\.(tmp|old)-/.test(e));
+  }
+
+  it('writes C sources, a schema-valid report.json, report.svg/html and tir.txt, and prints the plan', async () => {
+    const out = path.join(dir, 'hello');
+    const { code, out: stdout, err } = await run(['compile', HELLO, ...backend, '--out', out]);
+    expect(err).not.toContain('error:');
+    expect(code).toBe(0);
+    for (const f of [
+      'metadata.json',
+      'report.json',
+      'report.svg',
+      'report.html',
+      'tir.txt',
+      'codegen/host/src/default_lib0.c',
+      'codegen/host/src/default_lib1.c',
+      'codegen/host/include/tvmgen_default.h',
+    ]) {
+      expect(fs.existsSync(path.join(out, f))).toBe(true);
+    }
+    const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
+    expect(validateReport(report)).toBe(true);
+    // hello_world_int8: two [1, 16] int8 intermediate activations of 16 bytes each.
+    const sids = report.buffers.filter((b: { name: string }) => /^sid_\d+$/.test(b.name));
+    expect(sids.map((b: { sizeBytes: number }) => b.sizeBytes)).toEqual([16, 16]);
+    // The printed table carries the same pool sizes as report.json.
+    for (const p of report.pools) {
+      expect(stdout).toMatch(new RegExp(`^${p.name}\\s+${p.kind}\\s+${p.sizeBytes}\\s`, 'm'));
+    }
+    expect(stdout).toContain('Memory plan for');
+    expect(stdout).toContain(`Total: ${report.totalBytes} bytes`);
+    expect(fs.readFileSync(path.join(out, 'report.svg'), 'utf8')).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(fs.readFileSync(path.join(out, 'report.html'), 'utf8')).toContain('<svg');
+    const tir = fs.readFileSync(path.join(out, 'tir.txt'), 'utf8');
+    expect(tir).toContain('def __tvm_main__(');
+    // The printed TIR is the planned one: buffers are views into pool variables.
+    expect(tir).toContain('global_workspace_var');
+    // Progress went to stderr as plain lines (memoryIO is not a terminal).
+    expect(err).toContain('[uma-ts] memory planning ...');
+    expect(strays(dir)).toEqual([]);
+  });
+
+  it('--json prints exactly report.json', async () => {
+    const out = path.join(dir, 'hello_json');
+    const { code, out: stdout } = await run(['compile', HELLO, ...backend, '--out', out, '--json']);
+    expect(code).toBe(0);
+    const printed = JSON.parse(stdout);
+    expect(printed).toEqual(JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8')));
+    expect(validateReport(printed)).toBe(true);
+  });
+
+  it('--buffers adds the per-buffer table', async () => {
+    const plain = await run(['compile', HELLO, ...backend, '--out', path.join(dir, 'b1')]);
+    const withBuffers = await run(['compile', HELLO, ...backend, '--out', path.join(dir, 'b2'), '--buffers']);
+    expect(plain.out).not.toMatch(/^sid_1\s/m);
+    expect(withBuffers.out).toMatch(/^sid_1\s+global_workspace\s/m);
+  });
+
+  it('writes to out/<model name> by default', async () => {
+    const cwd = process.cwd();
+    const work = fs.mkdtempSync(path.join(dir, 'cwd-'));
+    try {
+      process.chdir(work);
+      const { code } = await run(['compile', HELLO, ...backend]);
+      expect(code).toBe(0);
+      expect(fs.existsSync(path.join(work, 'out', 'hello_world_int8', 'report.json'))).toBe(true);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  it('builds pools from tvmc-style flags, with their size limits in the report', async () => {
+    const out = path.join(dir, 'tvmc');
+    const { code, err } = await run([
+      'compile', HELLO, ...backend, '--out', out, '--json',
+      '--workspace-pools', 'sram',
+      '--workspace-pools-targets', 'sram:c',
+      '--workspace-pools-size-hint-bytes', 'sram:4096',
+      '--constant-pools', 'flash',
+      '--constant-pools-targets', 'flash:c',
+    ]);
+    expect(err).not.toContain('error:');
+    expect(code).toBe(0);
+    const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
+    const sram = report.pools.find((p: { name: string }) => p.name === 'sram');
+    expect(sram).toMatchObject({ kind: 'workspace', limitBytes: 4096 });
+    expect(report.pools.map((p: { name: string }) => p.name).sort()).toEqual(['flash', 'sram']);
+    expect(report.buffers.filter((b: { name: string }) => /^sid_/.test(b.name)).every((b: { pool: string }) => b.pool === 'sram')).toBe(true);
+  });
+
+  it('a pool too small: exit 1, an error naming a buffer, and no output directory', async () => {
+    const out = path.join(dir, 'too_small');
+    const { code, err, out: stdout } = await run([
+      'compile', HELLO, ...backend, '--out', out,
+      '--workspace-pools', 'sram', '--workspace-pools-targets', 'sram:c', '--workspace-pools-size-hint-bytes', 'sram:8',
+    ]);
+    expect(code).toBe(1);
+    const error = err.split('\n').filter((l) => l.startsWith('error:'));
+    expect(error).toHaveLength(1);
+    expect(error[0]).toMatch(/sid_\d+/);
+    expect(stdout).toBe('');
+    expect(fs.existsSync(out)).toBe(false);
+    expect(strays(dir)).toEqual([]);
+  });
+
+  it('an unsatisfiable pin: exit 1, the buffer named, no output, and a previous output left intact', async () => {
+    const out = path.join(dir, 'pinned');
+    const first = await run(['compile', HELLO, ...backend, '--out', out]);
+    expect(first.code).toBe(0);
+    const before = fs.readFileSync(path.join(out, 'report.json'), 'utf8');
+
+    // sid_1 pinned to a pool the host may only read: no pool satisfies both.
+    const pins = path.join(dir, 'pins.json');
+    fs.writeFileSync(pins, JSON.stringify({ pins: [{ tensor: 'sid_1', pools: ['ro_pool'] }] }));
+    const { code, err } = await run([
+      'compile', HELLO, ...backend, '--out', out, '--pins', pins,
+      '--workspace-pools', 'rw_pool,ro_pool', '--workspace-pools-targets', 'rw_pool:c', '--workspace-pools-targets', 'ro_pool:c=ro',
+    ]);
+    expect(code).toBe(1);
+    expect(err).toMatch(/^error: no memory pool satisfies every constraint on buffer 'sid_1'/m);
+    expect(fs.readFileSync(path.join(out, 'report.json'), 'utf8')).toBe(before);
+    expect(strays(dir)).toEqual([]);
+  });
+
+  it('a broken pools file: exit 1 and the error names the file and JSON path', async () => {
+    const pools = path.join(dir, 'broken_pools.json');
+    fs.writeFileSync(pools, JSON.stringify({ workspacePools: [{ name: 'sram', targets: ['c'], alignment: 'sixteen' }] }));
+    const out = path.join(dir, 'broken');
+    const { code, err } = await run(['compile', HELLO, ...backend, '--out', out, '--pools', pools]);
+    expect(code).toBe(1);
+    expect(err).toContain(`error: ${pools}: /workspacePools/0/alignment`);
+    expect(fs.existsSync(out)).toBe(false);
+
+    fs.writeFileSync(pools, '{"workspacePools": [');
+    const notJson = await run(['compile', HELLO, ...backend, '--out', out, '--pools', pools]);
+    expect(notJson.code).toBe(1);
+    expect(notJson.err).toContain(`error: ${pools}: not valid JSON`);
+  });
+
+  it('type-checks --target-attr against the backend\'s attributes', async () => {
+    const out = path.join(dir, 'attrs');
+    const ok = await run(['compile', HELLO, ...backend, '--out', out, '--target-attr', 'dimension=8', '--target-attr', 'fast=true']);
+    expect(ok.code).toBe(0);
+    const cases: Array<[string, string]> = [
+      ['dimension=eight', "--dimension expects an integer, got 'eight'"],
+      ['fast=maybe', '--fast expects a boolean'],
+      ['width=3', "unknown attribute 'width' (known: dimension, fast)"],
+      ['dimension', 'expected name=value'],
+    ];
+    for (const [flag, message] of cases) {
+      const r = await run(['compile', HELLO, ...backend, '--out', path.join(dir, 'attrs_bad'), '--target-attr', flag]);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain('error: --target-attr');
+      expect(r.err).toContain(message);
+    }
+    expect(fs.existsSync(path.join(dir, 'attrs_bad'))).toBe(false);
+  });
+
+  it('rejects unknown backends, unusable backend modules, unknown algorithms and a missing model', async () => {
+    const unknown = await run(['compile', HELLO, '--backend', 'npu', '--out', path.join(dir, 'x')]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toMatch(/error: unknown target 'npu' \(registered: .*accel/);
+
+    const empty = path.join(dir, 'empty_module.js');
+    fs.writeFileSync(empty, 'module.exports = { answer: 42 };');
+    const bad = await run(['compile', HELLO, '--backend', 'x', '--backend-module', empty]);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toContain(`error: --backend-module ${empty}: exports neither a register(registry) function nor a UmaBackend subclass`);
+
+    const algo = await run(['compile', HELLO, ...backend, '--out', path.join(dir, 'x'), '--algorithm', 'best_fit_ever']);
+    expect(algo.code).toBe(1);
+    expect(algo.err).toContain('best_fit_ever');
+
+    const missing = await run(['compile', path.join(dir, 'nope.tflite'), ...backend, '--out', path.join(dir, 'x')]);
+    expect(missing.code).toBe(1);
+    expect(missing.err).toMatch(/^error: .*nope\.tflite/m);
+    expect(fs.existsSync(path.join(dir, 'x'))).toBe(false);
+  });
+
+  it('loads a backend module exporting register(registry)', async () => {
+    const file = path.join(dir, 'register_module.js');
+    fs.writeFileSync(
+      file,
+      `const { UmaBackend } = require(${JSON.stringify(UMA_BACKEND)});
+class Mine extends UmaBackend { constructor() { super(); this.targetName = 'mine'; } }
+exports.register = (registry) => { registry.register(new Mine()); };`,
+    );
+    const { code, err } = await run(['compile', HELLO, '--backend', 'mine', '--backend-module', file, '--out', path.join(dir, 'mine')]);
+    expect(err).not.toContain('error:');
+    expect(code).toBe(0);
+  });
+
+  it('refuses to replace a non-empty directory that is not a previous output', async () => {
+    const out = path.join(dir, 'precious');
+    fs.mkdirSync(out);
+    fs.writeFileSync(path.join(out, 'thesis.tex'), 'do not delete');
+    const { code, err } = await run(['compile', HELLO, ...backend, '--out', out]);
+    expect(code).toBe(1);
+    expect(err).toContain('refusing to replace it');
+    expect(fs.readdirSync(out)).toEqual(['thesis.tex']);
+  });
+});
