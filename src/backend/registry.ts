@@ -6,7 +6,7 @@
 import { ConfigError, RegistrationError } from '../errors';
 import { HOST_TARGET, OperatorStrategy } from '../lower/strategy';
 import { CodegenHooks } from './codegen';
-import { BackendContainer, ContainerKind, createBackendContainer } from './container';
+import { BackendContainer, createBackendContainer } from './container';
 import { MemoryDecl, OperandConstraint } from './memory';
 import { GraphPass, GraphPassPhase, TirPass, TirPassPhase, scopeTirPassToTarget } from './passes';
 import { TargetAttrDecl, TargetAttrSource } from './targetAttrs';
@@ -27,19 +27,10 @@ export interface TargetOperandConstraint {
 export class BackendRegistry implements TargetAttrSource {
   private readonly order: string[] = [];
   readonly container: BackendContainer;
-  /** Which container implementation backs this registry (see `container.ts`). */
-  readonly containerKind: ContainerKind | 'custom';
 
   /** Pass an inversify Container to share one with the rest of an application. */
   constructor(container?: BackendContainer) {
-    if (container !== undefined) {
-      this.container = container;
-      this.containerKind = 'custom';
-    } else {
-      const created = createBackendContainer();
-      this.container = created.container;
-      this.containerKind = created.kind;
-    }
+    this.container = container ?? createBackendContainer();
   }
 
   /** Registers a backend instance, or constructs one from its class. */

@@ -1,11 +1,7 @@
-import { execFileSync } from 'child_process';
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
-import * as ts from 'typescript';
+import { Container } from 'inversify';
 import {
+  BackendContainer,
   BackendRegistry,
-  MapContainer,
   TirPass,
   UmaBackend,
   backendServiceId,
@@ -50,9 +46,10 @@ function taggingPass(name: string, phase: TirPass['phase'], seen: string[][]): T
 
 describe('BackendRegistry', () => {
   it('binds backends into the container by target name', () => {
-    const reg = new BackendRegistry(new MapContainer());
+    const shared = new Container();
+    const reg = new BackendRegistry(shared as unknown as BackendContainer);
     const accel = reg.register(new ConfigurableBackend('accel'));
-    expect(reg.containerKind).toBe('custom');
+    expect(shared.get(backendServiceId('accel'))).toBe(accel);
     expect(reg.container.get(backendServiceId('accel'))).toBe(accel);
     expect(reg.get('accel')).toBe(accel);
     expect(() => reg.get('npu')).toThrow(new ConfigError(`unknown target 'npu' (registered: accel)`));
@@ -214,39 +211,11 @@ describe('manifest', () => {
 });
 
 describe('inversify container', () => {
-  // inversify 8 is ESM-only: Jest's sandbox cannot require it on Node 20, plain Node can.
-  // So the inversify path is checked in a child Node process running container.ts.
-  it('is used outside Jest and behaves like the fallback', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-container-'));
-    const src = fs.readFileSync(path.join(__dirname, '../../src/backend/container.ts'), 'utf8');
-    const js = ts.transpileModule(src, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } });
-    fs.writeFileSync(path.join(dir, 'container.js'), js.outputText);
-    const script = `
-      const { createBackendContainer } = require(${JSON.stringify(path.join(dir, 'container.js'))});
-      const { container, kind } = createBackendContainer();
-      const id = Symbol.for('uma-ts.backend.accel');
-      const before = container.isBound(id);
-      container.bind(id).toConstantValue({ targetName: 'accel' });
-      console.log(JSON.stringify({ kind, before, after: container.isBound(id), value: container.get(id), ctor: container.constructor.name }));
-    `;
-    const nodePath = path.join(__dirname, '../../node_modules');
-    const out = execFileSync(process.execPath, ['-e', script], { env: { ...process.env, NODE_PATH: nodePath }, encoding: 'utf8' });
-    expect(JSON.parse(out.trim().split('\n').pop() as string)).toEqual({
-      kind: 'inversify',
-      before: false,
-      after: true,
-      value: { targetName: 'accel' },
-      ctor: 'Container',
-    });
-  });
-
-  it('falls back to MapContainer where inversify cannot load', () => {
+  it('binds every backend in an inversify Container', () => {
     const reg = new BackendRegistry();
-    expect(['inversify', 'map']).toContain(reg.containerKind);
-    const c = new MapContainer();
-    expect(c.isBound(backendServiceId('x'))).toBe(false);
-    c.bind(backendServiceId('x')).toConstantValue(1);
-    expect(c.get(backendServiceId('x'))).toBe(1);
-    expect(() => c.get(backendServiceId('y'))).toThrow('No bindings found');
+    expect(reg.container).toBeInstanceOf(Container);
+    const accel = reg.register(new ConfigurableBackend('accel'));
+    expect(reg.container.isBound(backendServiceId('accel'))).toBe(true);
+    expect(reg.container.get(backendServiceId('accel'))).toBe(accel);
   });
 });
