@@ -10,7 +10,7 @@ import { BackendRegistry } from '../backend/registry';
 import { TargetAttrValue } from '../backend/targetAttrs';
 import { CompileStage, compileModel } from '../driver/compile';
 import { REPORT_FILES, reportJson, writeCompileOutput } from '../driver/writeOutput';
-import { formatMemoryReport } from '../report/memoryReport';
+import { formatMemoryReport, MemoryReport } from '../report/memoryReport';
 import { PoolInfo } from '../usmp/types';
 import { HOST_TARGET } from '../lower/strategy';
 import { loadPinsFile, PinningConstraints } from '../../passes/poolPinning';
@@ -92,6 +92,17 @@ export function defaultOutDir(model: string): string {
   return path.join('out', path.basename(model).replace(/\.tflite$/i, ''));
 }
 
+/**
+ * The plan as printed: pools and totals; with `--buffers` also every placement and every
+ * buffer left out of planning (otherwise only their count: they are mostly `local` accumulators).
+ */
+export function formatPlan(report: MemoryReport, buffers: boolean): string {
+  if (buffers) return formatMemoryReport(report);
+  const text = formatMemoryReport({ ...report, unplanned: [] }, { buffers: false });
+  const n = report.unplanned.length;
+  return n === 0 ? text : `${text}\n\n${n} buffer(s) not planned (local arrays; listed with --buffers and in report.json)`;
+}
+
 export function runCompile(model: string, options: CompileCliOptions, io: CliIO): void {
   const progress = createProgress(io);
   try {
@@ -121,7 +132,7 @@ export function runCompile(model: string, options: CompileCliOptions, io: CliIO)
     io.out(
       [
         `Backend ${inputs.backend}, pools from ${inputs.poolsOrigin}`,
-        formatMemoryReport(result.report, { buffers: options.buffers === true }),
+        formatPlan(result.report, options.buffers === true),
         '',
         `Wrote ${outDir}: metadata.json, ${files} files in codegen/host, ${Object.values(REPORT_FILES).join(', ')}`,
       ].join('\n'),

@@ -237,6 +237,27 @@ exports.register = (registry) => { registry.register(new Mine()); };`,
     expect(code).toBe(0);
   });
 
+  it('uses the bundled backend\'s pools file when no pools are given (accel on person_detect)', async () => {
+    const out = path.join(dir, 'accel');
+    const { code, out: stdout, err } = await run(['compile', path.join(ROOT, 'models', 'person_detect.tflite'), '--backend', 'accel', '--out', out]);
+    expect(err).not.toContain('error:');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Backend accel, pools from .*backends[/\\]accel[/\\]pools\.json$/m);
+    const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
+    expect(validateReport(report)).toBe(true);
+    expect(report.pools.map((p: { name: string }) => p.name)).toEqual(['l2_mem', 'act_mem', 'wei_mem']);
+    // The accelerator writes only act_mem and reads constants from wei_mem: its functions'
+    // own buffers (fetch lines, requantization tables) can never be in l2_mem.
+    const accelOwned: { pool: string }[] = report.buffers.filter((b: { target: string | null }) => b.target === 'accel');
+    expect(accelOwned.some((b) => b.pool === 'act_mem')).toBe(true);
+    expect(accelOwned.every((b) => b.pool === 'act_mem' || b.pool === 'wei_mem')).toBe(true);
+    expect(fs.existsSync(path.join(out, 'codegen', 'host', 'src', 'default_lib2.c'))).toBe(true);
+    // Unplanned (local) buffers are counted in the table, listed with --buffers.
+    expect(report.unplanned.length).toBeGreaterThan(0);
+    expect(stdout).toContain(`${report.unplanned.length} buffer(s) not planned`);
+    expect(stdout).not.toContain(report.unplanned[0].reason);
+  });
+
   it('refuses to replace a non-empty directory that is not a previous output', async () => {
     const out = path.join(dir, 'precious');
     fs.mkdirSync(out);
