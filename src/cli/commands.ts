@@ -8,6 +8,7 @@ import { register as inspect } from './inspect';
 import { register as plan } from './plan';
 import { register as compile } from './compile';
 import { register as explainPools } from './explainPools';
+import { register as newBackend } from './newBackend';
 
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
@@ -16,4 +17,5 @@ export const COMMANDS: readonly RegisterCommand[] = [
   plan,
   compile,
   explainPools,
+  newBackend,
 ];

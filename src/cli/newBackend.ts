@@ -1,0 +1,31 @@
+/**
+ * `uma-ts new-backend <name> [--dir DIR]`: writes a working backend skeleton (pattern,
+ * strategy, TIR pass, C kernel and codegen hooks, memory declaration, jest test), as TVM's
+ * `uma_cli.py --add_hardware` does from `apps/uma/_template`.
+ */
+import { Command } from 'commander';
+import { writeBackendSkeleton } from '../scaffold/writer';
+import { CliIO } from './io';
+
+export function register(program: Command, io: CliIO): void {
+  program
+    .command('new-backend')
+    .description('create a backend skeleton: backends/<snake_name>/ with class <CamelName>Backend and a jest test')
+    .argument('<name>', 'backend name, e.g. my-accel (target and directory my_accel, class MyAccelBackend)')
+    .option('--dir <dir>', 'output directory (default backends/<snake_name>); must not exist')
+    .option('--import-from <module>', "import specifier of uma-ts's public API in the generated code (default: relative path to uma-ts's src/)")
+    .action((name: string, opts: { dir?: string; importFrom?: string }) => {
+      const r = writeBackendSkeleton({
+        name,
+        ...(opts.dir !== undefined ? { dir: opts.dir } : {}),
+        ...(opts.importFrom !== undefined ? { apiImport: opts.importFrom } : {}),
+      });
+      io.out(
+        [
+          `created backend '${r.names.snake}' (class ${r.names.className}) in ${r.dir}:`,
+          ...r.files.map((f) => `  ${f}`),
+          `run its tests with: npx jest ${r.dir}`,
+        ].join('\n'),
+      );
+    });
+}

@@ -1,0 +1,85 @@
+/**
+ * `uma-ts new-backend`: renders the skeleton templates for a backend name and writes them
+ * to a fresh directory. Never overwrites: an existing directory is an error.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { ConfigError } from '../errors';
+import { BackendNames, backendNames } from './names';
+import { TEMPLATE_FILES, TemplateFile } from './templates';
+
+export interface NewBackendOptions {
+  /** The backend name as typed (`my-accel`, `MyAccel`, ...). */
+  readonly name: string;
+  /** Output directory; default `backends/<snake_name>`, relative to `cwd`. */
+  readonly dir?: string;
+  /** Directory relative paths are resolved against (default: the process's). */
+  readonly cwd?: string;
+  /** Import specifier of uma-ts's public API; default the relative path to its `src/`. */
+  readonly apiImport?: string;
+}
+
+export interface NewBackendResult {
+  readonly names: BackendNames;
+  /** Absolute path of the created directory. */
+  readonly dir: string;
+  /** Created files, relative to `dir`, `/`-separated. */
+  readonly files: readonly string[];
+  readonly apiImport: string;
+}
+
+/** The uma-ts checkout or installation this module belongs to (works from src/ and dist/). */
+export function umaPackageRoot(start: string = __dirname): string {
+  let dir = start;
+  for (;;) {
+    const pkg = path.join(dir, 'package.json');
+    if (fs.existsSync(pkg)) {
+      try {
+        if ((JSON.parse(fs.readFileSync(pkg, 'utf8')) as { name?: string }).name === 'uma-ts') return dir;
+      } catch {
+        // An unreadable package.json is not ours; keep walking up.
+      }
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new ConfigError(`cannot find the uma-ts package root above ${start}`, { file: start });
+    dir = parent;
+  }
+}
+
+/** `../../src` from `<root>/backends/x`: the specifier generated code imports the API with. */
+export function relativeApiImport(outDir: string, root: string = umaPackageRoot()): string {
+  const rel = path.relative(outDir, path.join(root, 'src')).split(path.sep).join('/');
+  return rel.startsWith('.') ? rel : `./${rel}`;
+}
+
+function render(text: string, names: BackendNames, apiImport: string): string {
+  return text
+    .replace(/__SNAKE__/g, names.snake.toUpperCase())
+    .replace(/__snake__/g, names.snake)
+    .replace(/__Camel__/g, names.camel)
+    .replace(/__camel__/g, names.lowerCamel)
+    .replace(/__API__/g, apiImport);
+}
+
+/** The skeleton's files for `names`, rendered (paths relative to the backend directory). */
+export function renderBackendFiles(names: BackendNames, apiImport: string): TemplateFile[] {
+  return TEMPLATE_FILES.map((f) => ({ path: render(f.path, names, apiImport), text: render(f.text, names, apiImport) }));
+}
+
+export function writeBackendSkeleton(options: NewBackendOptions): NewBackendResult {
+  const names = backendNames(options.name);
+  const shownDir = options.dir ?? `backends/${names.snake}`;
+  const dir = path.resolve(options.cwd ?? process.cwd(), shownDir);
+  if (fs.existsSync(dir)) {
+    throw new ConfigError(`directory ${shownDir} already exists; choose another name or remove it`, { file: shownDir, target: names.snake });
+  }
+  const apiImport = options.apiImport ?? relativeApiImport(dir);
+  const files = renderBackendFiles(names, apiImport);
+  fs.mkdirSync(dir, { recursive: true });
+  for (const f of files) {
+    const target = path.join(dir, ...f.path.split('/'));
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, f.text, { flag: 'wx' });
+  }
+  return { names, dir, files: files.map((f) => f.path), apiImport };
+}

@@ -1,0 +1,177 @@
+/**
+ * `uma-ts new-backend`: name conversion, refusal to overwrite, and that a generated skeleton
+ * type-checks, its C kernel compiles, and its own jest test passes when run by jest.
+ */
+import { execFileSync, spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { main } from '../../src/cli/main';
+import { memoryIO } from '../../src/cli/io';
+import { ConfigError, UmaError } from '../../src/errors';
+import { backendNames, toSnakeCase } from '../../src/scaffold/names';
+import { relativeApiImport, umaPackageRoot, writeBackendSkeleton } from '../../src/scaffold/writer';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+function run(cmd: string, args: readonly string[], cwd: string): string {
+  try {
+    return execFileSync(cmd, [...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (e) {
+    const err = e as { stdout?: string; stderr?: string; message: string };
+    throw new Error(`${cmd} ${args.join(' ')} failed:\n${err.stdout ?? ''}\n${err.stderr ?? ''}\n${err.message}`);
+  }
+}
+
+describe('backend names', () => {
+  it.each([
+    ['my-accel', 'my_accel', 'MyAccel', 'MyAccelBackend'],
+    ['my_accel', 'my_accel', 'MyAccel', 'MyAccelBackend'],
+    ['MyAccel', 'my_accel', 'MyAccel', 'MyAccelBackend'],
+    ['myAccel2', 'my_accel2', 'MyAccel2', 'MyAccel2Backend'],
+    ['HTTPAccel', 'http_accel', 'HttpAccel', 'HttpAccelBackend'],
+    ['npu', 'npu', 'Npu', 'NpuBackend'],
+  ])('%s → target %s, class %s', (name, snake, camel, className) => {
+    expect(backendNames(name)).toMatchObject({ snake, camel, className, lowerCamel: camel[0].toLowerCase() + camel.slice(1) });
+  });
+
+  it('snake-cases the way uma_cli does (inflection underscore)', () => {
+    expect(toSnakeCase('MyAiHw')).toBe('my_ai_hw');
+    expect(toSnakeCase('my-ai-hw')).toBe('my_ai_hw');
+  });
+
+  it.each(['', '1accel', 'my accel', 'my.accel', 'my--accel', '-accel', 'accel_', 'c', 'ünï'])('rejects %j', (name) => {
+    expect(() => backendNames(name)).toThrow(ConfigError);
+    expect(() => backendNames(name)).toThrow(/invalid backend name/);
+  });
+});
+
+describe('uma-ts new-backend writes a working skeleton', () => {
+  const rel = `backends/__scaffold_test_${process.pid}`;
+  const dir = path.join(ROOT, rel);
+  const stdout: string[] = [];
+
+  beforeAll(async () => {
+    expect(fs.existsSync(dir)).toBe(false);
+    const io = memoryIO();
+    // The command resolves --dir against the working directory, which jest sets to the repo.
+    expect(path.resolve(process.cwd())).toBe(ROOT);
+    const code = await main(['node', 'uma-ts', 'new-backend', 'scaffold-probe', '--dir', rel], io);
+    stdout.push(...io.stdout, ...io.stderr);
+    expect(code).toBe(0);
+  });
+
+  afterAll(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('creates the backend files with names derived from the backend name', () => {
+    expect(stdout.join('\n')).toContain("created backend 'scaffold_probe' (class ScaffoldProbeBackend)");
+    for (const f of [
+      'backend.ts',
+      'patterns.ts',
+      'strategies.ts',
+      'passes.ts',
+      'codegen.ts',
+      'simulation.ts',
+      'kernels.ts',
+      'index.ts',
+      'runtime/scaffold_probe_kernels.h',
+      'runtime/scaffold_probe_kernels.c',
+      'scaffold_probe.test.ts',
+    ]) {
+      expect(fs.existsSync(path.join(dir, f))).toBe(true);
+    }
+    const backend = fs.readFileSync(path.join(dir, 'backend.ts'), 'utf8');
+    expect(backend).toContain('export class ScaffoldProbeBackend extends UmaBackend');
+    expect(backend).toContain("export const SCAFFOLD_PROBE_TARGET = 'scaffold_probe';");
+    // Only the public API, by a relative path that resolves to src/index.ts from here.
+    expect(backend).toContain("from '../../src';");
+    expect(fs.existsSync(path.join(path.resolve(dir, '../../src'), 'index.ts'))).toBe(true);
+    const sources = fs.readdirSync(dir).filter((f) => f.endsWith('.ts'));
+    for (const f of sources) {
+      const imports = [...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]);
+      for (const spec of imports) expect(['../../src', 'fs', 'path', '.'].includes(spec) || /^\.\/[a-z]+$/.test(spec)).toBe(true);
+    }
+    const leftovers = sources.map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('\n');
+    expect(leftovers).not.toMatch(/__(snake|Camel|camel|SNAKE|API)__/);
+  });
+
+  it('type-checks under the project compiler options', () => {
+    const tsconfig = path.join(dir, 'tsconfig.check.json');
+    const files = fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => `./${f}`);
+    fs.writeFileSync(tsconfig, JSON.stringify({ extends: '../../tsconfig.json', compilerOptions: { noEmit: true, rootDir: '../..' }, files, include: [] }));
+    try {
+      run('npx', ['tsc', '-p', tsconfig], ROOT);
+    } finally {
+      fs.rmSync(tsconfig);
+    }
+  });
+
+  it('ships a C kernel that compiles warning-free', () => {
+    const out = path.join(os.tmpdir(), `scaffold_probe_${process.pid}.o`);
+    try {
+      run('gcc', ['-std=c99', '-Wall', '-Wextra', '-Werror', '-c', path.join(dir, 'runtime', 'scaffold_probe_kernels.c'), '-o', out], ROOT);
+    } finally {
+      fs.rmSync(out, { force: true });
+    }
+  });
+
+  it('passes its own generated jest test', () => {
+    const r = spawnSync('npx', ['jest', '--ci', rel], { cwd: ROOT, encoding: 'utf8' });
+    const report = `${r.stdout}\n${r.stderr}`;
+    if (r.status !== 0) throw new Error(`generated test failed:\n${report}`);
+    expect(report).toContain('scaffold_probe.test.ts');
+    expect(report).toMatch(/Tests:\s+4 passed, 4 total/);
+  });
+
+  it('refuses to overwrite an existing directory', async () => {
+    const before = fs.readFileSync(path.join(dir, 'backend.ts'), 'utf8');
+    let caught: unknown;
+    try {
+      writeBackendSkeleton({ name: 'other-name', dir: rel, cwd: ROOT });
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(UmaError);
+    expect((caught as Error).message).toBe(`directory ${rel} already exists; choose another name or remove it`);
+    const io = memoryIO();
+    expect(await main(['node', 'uma-ts', 'new-backend', 'scaffold-probe', '--dir', rel], io)).toBe(1);
+    expect(io.stderr.join('\n')).toBe(`error: directory ${rel} already exists; choose another name or remove it`);
+    expect(fs.readFileSync(path.join(dir, 'backend.ts'), 'utf8')).toBe(before);
+  });
+});
+
+describe('new-backend defaults and errors', () => {
+  let cwd: string;
+  beforeEach(() => {
+    cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-scaffold-'));
+  });
+  afterEach(() => fs.rmSync(cwd, { recursive: true, force: true }));
+
+  it('writes to backends/<snake_name> under the working directory by default', () => {
+    const r = writeBackendSkeleton({ name: 'MyAccel', cwd, apiImport: 'uma-ts' });
+    expect(r.dir).toBe(path.join(cwd, 'backends', 'my_accel'));
+    expect(fs.readFileSync(path.join(r.dir, 'backend.ts'), 'utf8')).toContain("from 'uma-ts';");
+    expect(() => writeBackendSkeleton({ name: 'my-accel', cwd, apiImport: 'uma-ts' })).toThrow(
+      'directory backends/my_accel already exists; choose another name or remove it',
+    );
+  });
+
+  it('computes the API import relative to the output directory', () => {
+    const root = umaPackageRoot();
+    expect(root).toBe(ROOT);
+    expect(relativeApiImport(path.join(ROOT, 'backends', 'x'))).toBe('../../src');
+    expect(relativeApiImport(path.join(ROOT, 'a', 'b', 'c'))).toBe('../../../src');
+  });
+
+  it('rejects an invalid name on the command line without writing anything', async () => {
+    const io = memoryIO();
+    expect(await main(['node', 'uma-ts', 'new-backend', '9lives', '--dir', path.join(cwd, 'x')], io)).toBe(1);
+    expect(io.stderr.join('\n')).toMatch(/^error: invalid backend name '9lives'/);
+    expect(fs.existsSync(path.join(cwd, 'x'))).toBe(false);
+  });
+});
