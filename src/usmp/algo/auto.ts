@@ -25,6 +25,8 @@ import { seededRandom } from './seededRandom';
 
 export const DEFAULT_TIME_BUDGET_MS = 1000;
 const DEFAULT_SEED = 0x5eed;
+/** Local-search steps without progress before a restart. */
+const STALL_STEPS = 1500;
 
 export interface AutoPlanningOptions extends PlanningOptions {
   /** Upper bound on local-search moves (for reproducible runs independent of machine speed). */
@@ -70,6 +72,7 @@ export function autoSearch(
   problem: IndexedProblem,
   lowerBound: number,
   options: AutoPlanningOptions = {},
+  startedAt = performance.now(),
 ): { engine: PlacementEngine; stats: AutoStats } {
   const engine = new PlacementEngine(problem);
   engine.excessTarget = lowerBound;
@@ -79,13 +82,32 @@ export function autoSearch(
   let best = engine.placeFrom(0, Infinity);
   engine.commit(0);
 
-  const search = new LocalSearch(engine, seededRandom(options.seed ?? DEFAULT_SEED));
-  const deadline = performance.now() + (options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS);
+  // Local search stalls on plateaus; a stalled run restarts from the starting order with a
+  // fresh random stream, and the best plan of all runs is kept (order + policies reproduce it).
+  const random = seededRandom(options.seed ?? DEFAULT_SEED);
+  // The budget covers the whole call, set-up and starting orders included.
+  const deadline = startedAt + (options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS);
   const maxIterations = options.maxIterations ?? Infinity;
+  let kept = { total: best, order: Int32Array.from(engine.order), bestFit: Uint8Array.from(engine.bestFit) };
+  let search = new LocalSearch(engine, random);
   let iterations = 0;
-  while (best > lowerBound && iterations < maxIterations && performance.now() < deadline) {
+  while (kept.total > lowerBound && iterations < maxIterations && performance.now() < deadline) {
     iterations++;
     best = search.step(best);
+    if (best < kept.total) kept = { total: best, order: Int32Array.from(engine.order), bestFit: Uint8Array.from(engine.bestFit) };
+    if (search.stepsWithoutProgress >= STALL_STEPS && best > lowerBound) {
+      engine.setOrder(start.order);
+      engine.bestFit.fill(start.bestFit ? 1 : 0);
+      best = engine.placeFrom(0, Infinity);
+      engine.commit(0);
+      search = new LocalSearch(engine, random);
+    }
+  }
+  if (kept.total < best) {
+    engine.setOrder(kept.order);
+    engine.bestFit.set(kept.bestFit);
+    best = engine.placeFrom(0, Infinity);
+    engine.commit(0);
   }
   return {
     engine,
@@ -103,8 +125,9 @@ export function planAuto(buffers: readonly BufferInfo[], memoryPressure: number,
     const stats: AutoStats = { lowerBound: 0, initialTotal: 0, finalTotal: 0, iterations: 0, initialOrder: 'none' };
     return { plan: new Map(), stats };
   }
+  const startedAt = performance.now();
   const problem = indexProblem(buffers);
-  const { engine, stats } = autoSearch(problem, autoLowerBound(buffers, memoryPressure), options);
+  const { engine, stats } = autoSearch(problem, autoLowerBound(buffers, memoryPressure), options, startedAt);
   return { plan: toBufferPlan(problem, engine), stats };
 }
 

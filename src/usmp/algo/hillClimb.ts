@@ -43,6 +43,15 @@ function hillClimbGreedy(problem: IndexedProblem, order: Int32Array): GreedyRun 
   const offset = new Float64Array(problem.count);
   const present = new Uint8Array(nPools);
   const candidateOffset = new Float64Array(nPools);
+  // Placed conflicts sorted by offset; packed as offset * stride + index in one double (exact
+  // while below 2^53) so that a native numeric sort does the work.
+  const stride = problem.count + 1;
+  let maxEnd = 0;
+  for (let i = 0; i < problem.count; i++) maxEnd += sizes[i] + alignments[i];
+  const packed = maxEnd * stride < Number.MAX_SAFE_INTEGER;
+  let maxConflicts = 0;
+  for (const c of conflicts) maxConflicts = Math.max(maxConflicts, c.length);
+  const keys = new Float64Array(maxConflicts);
   const placed: number[] = [];
   let couldNotFit = false;
 
@@ -53,10 +62,17 @@ function hillClimbGreedy(problem: IndexedProblem, order: Int32Array): GreedyRun 
     for (const p of candidates[b]) {
       if (fitsPool(problem, p, 0, size)) present[p] = 1;
     }
-    placed.length = 0;
-    for (const c of conflicts[b]) if (pool[c] !== ABSENT) placed.push(c);
     // Ties in offset cannot change the outcome (the push is a max), so sort stability is moot.
-    placed.sort((x, y) => offset[x] - offset[y]);
+    placed.length = 0;
+    if (packed) {
+      let m = 0;
+      for (const c of conflicts[b]) if (pool[c] !== ABSENT) keys[m++] = offset[c] * stride + c;
+      const sorted = keys.subarray(0, m).sort();
+      for (let i = 0; i < m; i++) placed.push(sorted[i] % stride);
+    } else {
+      for (const c of conflicts[b]) if (pool[c] !== ABSENT) placed.push(c);
+      placed.sort((x, y) => offset[x] - offset[y]);
+    }
     for (const c of placed) {
       const p = pool[c];
       if (p === NO_POOL || !present[p]) continue;
@@ -156,16 +172,18 @@ export function hillClimbPlan(problem: IndexedProblem, memoryPressure: number, s
     top.sort(byPos);
     const node = top[rng.next() % top.length];
 
-    const firstLevel: number[] = [];
-    const secondLevel: number[] = [];
+    // Collected as positions: positions are unique, so sorting them natively orders buffers by
+    // position exactly as TVM's comparator does, duplicates included.
+    const firstPositions: number[] = [];
+    const secondPositions: number[] = [];
     const nodePos = pos[node];
     for (const c1 of conflicts[node]) {
       const c1Pos = pos[c1];
-      if (nodePos > c1Pos) firstLevel.push(c1);
-      for (const c2 of conflicts[c1]) if (c1Pos > pos[c2]) secondLevel.push(c2);
+      if (nodePos > c1Pos) firstPositions.push(c1Pos);
+      for (const c2 of conflicts[c1]) if (c1Pos > pos[c2]) secondPositions.push(pos[c2]);
     }
-    firstLevel.sort(byPos);
-    secondLevel.sort(byPos);
+    const firstLevel = Array.from(Int32Array.from(firstPositions).sort(), (q) => order[q]);
+    const secondLevel = Array.from(Int32Array.from(secondPositions).sort(), (q) => order[q]);
     if (firstLevel.length === 0) continue;
 
     const swapBuf1 = firstLevel[rng.next() % firstLevel.length];

@@ -13,6 +13,8 @@ import { PlacementEngine } from './placement';
 
 /** Steps between re-sorting adjacency lists by offset (a speed knob, not a quality one). */
 const RESORT_EVERY = 64;
+/** How often the search works on any protruding buffer rather than the topmost one. */
+const PROTRUDING_SHARE = 0.5;
 
 interface Move {
   readonly from: number;
@@ -38,6 +40,8 @@ export class LocalSearch {
 
   private steps = 0;
   private bestExcess = Infinity;
+  /** Steps since the total or, at equal total, the excess last went strictly down. */
+  stepsWithoutProgress = 0;
 
   /**
    * One step from the engine's committed placement, whose total is `best`; returns the new best
@@ -50,7 +54,9 @@ export class LocalSearch {
     if (!move) return best;
     const e = this.engine;
     const total = e.placeFrom(move.from, best, true, this.bestExcess);
+    this.stepsWithoutProgress++;
     if (total < best || (total === best && e.excess <= this.bestExcess)) {
+      if (total < best || e.excess < this.bestExcess) this.stepsWithoutProgress = 0;
       this.bestExcess = e.excess;
       e.commit(move.from);
       return total;
@@ -64,13 +70,25 @@ export class LocalSearch {
     return list[Math.floor(this.random() * list.length)];
   }
 
+  /**
+   * A buffer to work on: with probability `protrudingShare` any buffer sticking out above the
+   * excess target (the tie-breaker counts them all), otherwise one ending at the very top of
+   * the largest pool.
+   */
   private bottleneck(): { t: number; p: number } | undefined {
     const e = this.engine;
+    const tops = this.tops;
+    tops.length = 0;
+    if (this.random() < PROTRUDING_SHARE) {
+      for (let b = 0; b < e.n; b++) if (e.offset[b] + e.sizes[b] > e.excessTarget && e.pool[b] >= 0) tops.push(b);
+      if (tops.length > 0) {
+        const t = this.pick(tops);
+        return { t, p: e.pool[t] };
+      }
+    }
     let p = 0;
     for (let q = 1; q < e.nPools; q++) if (e.poolEnd(q) > e.poolEnd(p)) p = q;
     const end = e.poolEnd(p);
-    const tops = this.tops;
-    tops.length = 0;
     for (let b = 0; b < e.n; b++) if (e.pool[b] === p && e.offset[b] + e.sizes[b] === end) tops.push(b);
     return tops.length === 0 ? undefined : { t: this.pick(tops), p };
   }

@@ -2,6 +2,7 @@
  * Placement orders tried by `auto` before it starts searching. Each suits a different shape:
  * size order is strong on chains, urgency (peak live bytes during the buffer's lifetime) packs
  * the busiest moment first, weighted degree stands in for urgency when no live ranges exist.
+ * (Start-time order was tried and never won on chains or random intervals.)
  */
 import { IndexedProblem } from './indexed';
 import { PlacementEngine } from './placement';
@@ -66,10 +67,6 @@ export function initialOrders(problem: IndexedProblem, engine: PlacementEngine):
         (a, b) =>
           urgency[b] - urgency[a] || duration(b) - duration(a) || first(a) - first(b) || size[b] - size[a] || a - b,
       ),
-    });
-    orders.push({
-      name: 'start',
-      order: sortedIndices(n, (a, b) => first(a) - first(b) || size[b] - size[a] || a - b),
     });
   }
   return orders;

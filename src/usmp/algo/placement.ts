@@ -10,19 +10,35 @@ import { IndexedProblem, roundUp } from './indexed';
 /** Conflicts listed in either direction, without repeats or self loops, as CSR arrays. */
 function symmetricAdjacency(problem: IndexedProblem): { start: Int32Array; adj: Int32Array } {
   const n = problem.count;
-  const lists: Set<number>[] = Array.from({ length: n }, () => new Set<number>());
+  // Both directions of every listed pair, then each row sorted and deduplicated in place.
+  const degree = new Int32Array(n + 1);
   problem.conflicts.forEach((conf, i) => {
     for (const j of conf) {
       if (j === i) continue;
-      lists[i].add(j);
-      lists[j].add(i);
+      degree[i]++;
+      degree[j]++;
+    }
+  });
+  const rowStart = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) rowStart[i + 1] = rowStart[i] + degree[i];
+  const raw = new Int32Array(rowStart[n]);
+  const fill = rowStart.slice(0, n);
+  problem.conflicts.forEach((conf, i) => {
+    for (const j of conf) {
+      if (j === i) continue;
+      raw[fill[i]++] = j;
+      raw[fill[j]++] = i;
     }
   });
   const start = new Int32Array(n + 1);
-  for (let i = 0; i < n; i++) start[i + 1] = start[i] + lists[i].size;
-  const adj = new Int32Array(start[n]);
-  lists.forEach((s, i) => adj.set([...s].sort((a, b) => a - b), start[i]));
-  return { start, adj };
+  let w = 0;
+  for (let i = 0; i < n; i++) {
+    const row = raw.subarray(rowStart[i], rowStart[i + 1]).sort();
+    start[i] = w;
+    for (let k = 0; k < row.length; k++) if (k === 0 || row[k] !== row[k - 1]) raw[w++] = row[k];
+  }
+  start[n] = w;
+  return { start, adj: raw.slice(0, w) };
 }
 
 function gcd(a: number, b: number): number {
