@@ -44,6 +44,12 @@ export type { ExternKernel } from './lower/cpu';
 // Memory planning algorithms: the registry a custom planner registers into, and plan checks.
 export { DEFAULT_PLANNING_ALGORITHM, getPlanningAlgorithm, listPlanningAlgorithms, registerPlanningAlgorithm } from './usmp/algo/registry';
 export { poolSizesOfPlan, verifyPlan } from './usmp/verify';
+export { planAuto } from './usmp/algo/auto';
+export type { AutoPlanningOptions, AutoStats } from './usmp/algo/auto';
+export { intervalsToBufferInfos, lowerBoundOfBuffers, memoryPressureOfIntervals } from './usmp/conflicts';
+export type { LiveInterval } from './usmp/conflicts';
+export { parseBufferSet, parseIntervalText, parseJsonBufferSet } from './usmp/bufferSet';
+export type { BufferSet } from './usmp/bufferSet';
 // The whole pipeline (what `uma-ts compile` runs), for applications and backend tests.
 export { compileModel } from './driver/compile';
 export type { CompileOptions, CompileResult, CompileStage } from './driver/compile';
