@@ -30,7 +30,7 @@ export interface PoolInfo {
   readonly targetBurstBytes?: Readonly<Record<string, number>>;
 }
 
-/** Default alignment of a workspace buffer (TVM's kDefaultWorkspaceAlignment). */
+/** Default alignment of a planned buffer: 16 bytes suits SIMD loads on Cortex-M/A (TVM uses 1 unless a pool sets it). */
 export const DEFAULT_ALIGNMENT = 16;
 
 export interface BufferInfo {
