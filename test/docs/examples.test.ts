@@ -9,6 +9,10 @@ import { CodeBlock, codeBlocks, commandLines, matchesDocumented } from './markdo
 import { CommandRun, DOC_FILES, runDocumentedCommand, schemaValidator } from './docFiles';
 
 const where = (b: CodeBlock): string => `${b.file}:${b.line}`;
+/** Where the documented commands write (`--out`, `--dir`); emptied first so reruns start clean. */
+const DOC_OUTPUT_DIR = '/tmp/uma-ts-docs';
+
+beforeAll(() => fs.rmSync(DOC_OUTPUT_DIR, { recursive: true, force: true }));
 const SHELL = new Set(['sh', 'bash', 'shell', 'console']);
 
 describe.each(DOC_FILES)('%s', (doc) => {
