@@ -53,3 +53,6 @@ export type { BufferSet } from './usmp/bufferSet';
 // The whole pipeline (what `uma-ts compile` runs), for applications and backend tests.
 export { compileModel } from './driver/compile';
 export type { CompileOptions, CompileResult, CompileStage } from './driver/compile';
+// The output directory of `uma-ts compile` (MLF + report.json/svg/html + tir.txt), written atomically.
+export { REPORT_FILES, reportFiles, reportJson, writeCompileOutput } from './driver/writeOutput';
+export type { ExtraOutputFile } from './codegen/mlf';
