@@ -31,7 +31,7 @@ export function vanillaRuntimeSources(): RuntimeSource[] {
 }
 
 /** What the backend registers: the includes, and the runtime sources alongside them. */
-export const vanillaCodegenHooks: CodegenHooks & { readonly runtimeSources: () => RuntimeSource[] } = {
+export const vanillaCodegenHooks: CodegenHooks = {
   includes: vanillaIncludes,
   runtimeSources: vanillaRuntimeSources,
 };

@@ -10,6 +10,8 @@ import * as path from 'path';
 import {
   BackendRegistry,
   CallNode,
+  CArtifacts,
+  compileModel,
   compileToTir,
   externalFunctions,
   generateC,
@@ -200,48 +202,66 @@ describe('the vanilla kernel computes what the interpreter computes', () => {
     expect(paths).toEqual(expect.arrayContaining(['include/vanilla_conv2d.h', 'src/vanilla_conv2d.c']));
     const vanillaFile = artifacts.files.find((f) => f.content.includes('vanilla_main_0(') && f.content.includes('#include "vanilla_conv2d.h"'));
     expect(vanillaFile).toBeDefined();
-
     const inputs = [1, 2, 3].map((seed) => randomInt8(rng(seed), 7 * 7 * 3));
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-vanilla-'));
-    try {
-      for (const f of artifacts.files) {
-        const p = path.join(dir, f.path);
-        fs.mkdirSync(path.dirname(p), { recursive: true });
-        fs.writeFileSync(p, f.content);
-      }
-      const rows = inputs.map((x) => `{${Array.from(new Int8Array(x.buffer)).join(', ')}}`).join(',\n  ');
-      fs.writeFileSync(
-        path.join(dir, 'main.c'),
-        `#include <stdio.h>
+    expect(runWithGcc(artifacts, inputs, 6)).toEqual(inputs.map((x) => interpret(module, [x])[0]));
+  });
+
+  it.each(['tiny conv graph', 'kws_ref_model.tflite', 'person_detect.tflite'])('the full compile (pinning, USMP, C) of %s runs bit-exact', (what) => {
+    const module = what.endsWith('.tflite') ? loadTfliteFile(path.join(MODELS, what)) : tinyConvModule();
+    const result = compileModel(module, { backend: 'vanilla', registry: registry() });
+    const lib = result.artifacts.files.filter((f) => f.content.includes('vanilla_conv2dnchw('));
+    expect(lib.length).toBeGreaterThan(0);
+    const inSize = result.inputs[0].shape.reduce((a, b) => a * b, 1);
+    const outSize = result.outputs[0].shape.reduce((a, b) => a * b, 1);
+    const inputs = [5, 6].map((seed) => randomInt8(rng(seed), inSize));
+    expect(runWithGcc(result.artifacts, inputs, outSize)).toEqual(inputs.map((x) => interpret(module, [x])[0]));
+  });
+});
+
+/**
+ * Builds the generated C with a driver that runs each input through `tvmgen_default_run`
+ * (one int8 input, one int8 output), under UBSan, and returns the outputs as bytes.
+ */
+function runWithGcc(artifacts: CArtifacts, inputs: readonly Uint8Array[], outSize: number): Uint8Array[] {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-vanilla-'));
+  try {
+    for (const f of artifacts.files) {
+      const p = path.join(dir, f.path);
+      fs.mkdirSync(path.dirname(p), { recursive: true });
+      fs.writeFileSync(p, f.content);
+    }
+    const inSize = inputs[0].length;
+    const rows = inputs.map((x) => `{${Array.from(new Int8Array(x.buffer, x.byteOffset, x.length)).join(', ')}}`).join(',\n  ');
+    const input = artifacts.metadata.inputs[0].cName;
+    const output = artifacts.metadata.outputs[0].cName;
+    fs.writeFileSync(
+      path.join(dir, 'main.c'),
+      `#include <stdio.h>
 #include "tvmgen_default.h"
-static int8_t inputs[${inputs.length}][147] = {
+static int8_t inputs[${inputs.length}][${inSize}] = {
   ${rows}
 };
+static int8_t out[${outSize}];
 int main(void) {
-  int8_t out[6];
   for (int r = 0; r < ${inputs.length}; ++r) {
-    struct tvmgen_default_inputs in = { inputs[r] };
-    struct tvmgen_default_outputs o = { out };
+    struct tvmgen_default_inputs in = { .${input} = inputs[r] };
+    struct tvmgen_default_outputs o = { .${output} = out };
     if (tvmgen_default_run(&in, &o) != 0) return 3;
-    for (int i = 0; i < 6; ++i) printf("%d\\n", out[i]);
+    for (int i = 0; i < ${outSize}; ++i) printf("%d\\n", out[i]);
   }
   return 0;
 }
 `,
-      );
-      const sources = fs.readdirSync(path.join(dir, 'src')).map((f) => path.join('src', f));
-      execFileSync('gcc', ['-std=c99', '-Wall', '-Wextra', '-Werror', '-fsanitize=undefined', '-fno-sanitize-recover=all', '-O1', '-Iinclude', ...sources, 'main.c', '-o', 'prog', '-lm'], {
-        cwd: dir,
-        stdio: 'pipe',
-      });
-      const got = execFileSync(path.join(dir, 'prog'), { encoding: 'utf8' }).trim().split(/\s+/).map(Number);
-      const want = inputs.flatMap((x) => Array.from(new Int8Array(interpret(module, [x])[0].buffer)));
-      expect(got).toEqual(want);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
-});
+    );
+    const sources = fs.readdirSync(path.join(dir, 'src')).map((f) => path.join('src', f));
+    const flags = ['-std=c99', '-Wall', '-Wextra', '-Werror', '-fsanitize=undefined', '-fno-sanitize-recover=all', '-O1'];
+    execFileSync('gcc', [...flags, '-Iinclude', ...sources, 'main.c', '-o', 'prog', '-lm'], { cwd: dir, stdio: 'pipe' });
+    const values = execFileSync(path.join(dir, 'prog'), { encoding: 'utf8' }).trim().split(/\s+/).map(Number);
+    return inputs.map((_, r) => new Uint8Array(Int8Array.from(values.slice(r * outSize, (r + 1) * outSize)).buffer));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 describe('the vanilla registration', () => {
   it('declares its target attribute, patterns, strategies, pass, codegen and memory', () => {

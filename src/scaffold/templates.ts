@@ -183,7 +183,7 @@ export function __camel__RuntimeSources(): RuntimeSource[] {
   return [runtimeFile(KERNELS_HEADER), runtimeFile(KERNELS_SOURCE)];
 }
 
-export const __camel__CodegenHooks: CodegenHooks & { readonly runtimeSources: () => RuntimeSource[] } = {
+export const __camel__CodegenHooks: CodegenHooks = {
   includes: __camel__Includes,
   runtimeSources: __camel__RuntimeSources,
 };

@@ -6,6 +6,7 @@ import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { BackendRegistry, compileModel, GraphFunctionBuilder, interpret, moduleOf, tensorType, UmaBackend } from '../../src';
 import { main } from '../../src/cli/main';
 import { memoryIO } from '../../src/cli/io';
 import { ConfigError, UmaError } from '../../src/errors';
@@ -126,6 +127,51 @@ describe('uma-ts new-backend writes a working skeleton', () => {
     if (r.status !== 0) throw new Error(`generated test failed:\n${report}`);
     expect(report).toContain('scaffold_probe.test.ts');
     expect(report).toMatch(/Tests:\s+4 passed, 4 total/);
+  });
+
+  it('compiles end to end (pinning, USMP, C with its kernel) and runs bit-exact with gcc', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const generated = require(path.join(dir, 'index.ts')) as { ScaffoldProbeBackend: new () => UmaBackend };
+    const registry = new BackendRegistry();
+    registry.register(generated.ScaffoldProbeBackend);
+    const b = new GraphFunctionBuilder();
+    const x = b.param('x', tensorType([2, 3, 4], 'int8'));
+    const y = b.call('y', 'reshape', [x], tensorType([24], 'int8'));
+    const module = moduleOf([b.build([y])]);
+    const result = compileModel(module, { backend: 'scaffold_probe', registry });
+    expect(result.artifacts.files.map((f) => f.path)).toEqual(
+      expect.arrayContaining(['include/scaffold_probe_kernels.h', 'src/scaffold_probe_kernels.c']),
+    );
+    const input = Int8Array.from({ length: 24 }, (_, i) => i * 11 - 128);
+    const cdir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-scaffold-c-'));
+    try {
+      for (const f of result.artifacts.files) {
+        fs.mkdirSync(path.dirname(path.join(cdir, f.path)), { recursive: true });
+        fs.writeFileSync(path.join(cdir, f.path), f.content);
+      }
+      fs.writeFileSync(
+        path.join(cdir, 'main.c'),
+        `#include <stdio.h>
+#include "tvmgen_default.h"
+static int8_t in[24] = {${Array.from(input).join(', ')}};
+static int8_t out[24];
+int main(void) {
+  struct tvmgen_default_inputs i = { .${result.artifacts.metadata.inputs[0].cName} = in };
+  struct tvmgen_default_outputs o = { .${result.artifacts.metadata.outputs[0].cName} = out };
+  if (tvmgen_default_run(&i, &o) != 0) return 3;
+  for (int k = 0; k < 24; ++k) printf("%d\\n", out[k]);
+  return 0;
+}
+`,
+      );
+      const sources = fs.readdirSync(path.join(cdir, 'src')).map((f) => path.join('src', f));
+      run('gcc', ['-std=c99', '-Wall', '-Wextra', '-Werror', '-Iinclude', ...sources, 'main.c', '-o', 'prog', '-lm'], cdir);
+      const got = run(path.join(cdir, 'prog'), [], cdir).trim().split(/\s+/).map(Number);
+      const want = Array.from(new Int8Array(interpret(module, [new Uint8Array(input.buffer)])[0].buffer));
+      expect(got).toEqual(want);
+    } finally {
+      fs.rmSync(cdir, { recursive: true, force: true });
+    }
   });
 
   it('refuses to overwrite an existing directory', async () => {
