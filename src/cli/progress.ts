@@ -15,7 +15,7 @@ export interface Progress {
 }
 
 export interface ProgressOptions {
-  /** Rewrite one line in place; default: `io.isTTY`. */
+  /** Rewrite one line in place; default: when both stdout (`io.isTTY`) and stderr are terminals. */
   readonly inPlace?: boolean;
   /** Raw writer for the in-place line (no newline added); default: process.stderr. */
   readonly write?: (text: string) => void;
@@ -28,7 +28,8 @@ export function createProgress(io: CliIO, options: ProgressOptions = {}): Progre
   const now = options.now ?? (() => Date.now());
   const start = now();
   const elapsed = (): number => Math.round(now() - start);
-  if (!(options.inPlace ?? io.isTTY)) {
+  // The line is drawn on stderr: with stderr redirected to a file, `\r` updates would be junk.
+  if (!(options.inPlace ?? (io.isTTY && Boolean(process.stderr.isTTY)))) {
     return {
       stage: (name) => io.err(`[uma-ts] ${name} ...`),
       done: () => io.err(`[uma-ts] done in ${elapsed()} ms`),
