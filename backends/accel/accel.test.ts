@@ -3,6 +3,8 @@
  * it compiles the seed network to, numerics against the reference interpreter (through the
  * TIR evaluator and the simulated kernels), and the seed's pool placement.
  */
+import { readFileSync } from 'fs';
+import { join } from 'path';
 import { constraintsFromMemoryDecl, runPoolPinning } from '../../passes/poolPinning';
 import {
   BackendRegistry,
@@ -13,6 +15,7 @@ import {
   interpret,
   isOpCall,
   moduleOf,
+  parsePoolsJson,
   readOperatorRecords,
   tensorType,
   tir,
@@ -197,12 +200,15 @@ describe("the seed's pool placement", () => {
   const pools = mergeTargetAccess(USER_POOLS, ACCEL_TARGET, ACCEL_MEMORY);
   const accelName = [...lowered.functions].find(([, f]) => f.attrs.target === ACCEL_TARGET)![0];
 
-  it('gives the accelerator the access its memory declaration states', () => {
-    expect(pools.map((p) => [p.name, p.targetAccess])).toEqual([
+  it('gives the accelerator the access its memory declaration states, as the bundled pools.json does', () => {
+    const expected = [
       ['l2_mem', { c: 'rw', accel: 'ro' }],
       ['act_mem', { c: 'rw', accel: 'rw' }],
       ['wei_mem', { c: 'ro', accel: 'ro' }],
-    ]);
+    ];
+    expect(pools.map((p) => [p.name, p.targetAccess])).toEqual(expected);
+    const file = join(__dirname, 'pools.json');
+    expect(parsePoolsJson(readFileSync(file, 'utf8'), file).map((p) => [p.name, p.targetAccess])).toEqual(expected);
   });
 
   it('pins fetcher input to l2_mem; fetcher output, fetcher scratch and conv output to act_mem', () => {

@@ -4,6 +4,7 @@
  * compute operands in local_mem and the DMA's far side in sram (checked by running the
  * planned module with pool-checking DMA simulations).
  */
+import { readFileSync } from 'fs';
 import { join } from 'path';
 import { constraintsFromMemoryDecl, mergeTargetAccess, runPoolPinning } from '../../passes/poolPinning';
 import {
@@ -18,6 +19,7 @@ import {
   isOpCall,
   loadTfliteFile,
   moduleOf,
+  parsePoolsJson,
   readOperatorRecords,
   runUsmp,
   tensorType,
@@ -170,6 +172,12 @@ describe('kws_ref_model', () => {
     { name: 'flash', kind: 'constant', targetAccess: { c: 'ro' }, alignment: 16, internal: true },
   ];
   const pools = mergeTargetAccess(userPools, DMA_TARGET, DMA_LOCAL_MEMORY);
+
+  it('the bundled pools.json gives the same access as the memory declaration merged into CPU-only pools', () => {
+    const file = join(__dirname, 'pools.json');
+    const bundled = parsePoolsJson(readFileSync(file, 'utf8'), file);
+    expect(bundled.map((p) => [p.name, p.kind, p.targetAccess])).toEqual(pools.map((p) => [p.name, p.kind, p.targetAccess]));
+  });
   const pinned = runPoolPinning(lowered, pools, constraintsFromMemoryDecl(DMA_TARGET, DMA_LOCAL_MEMORY)).module;
 
   it('pins compute operands and scratch to local_mem, the DMA far side to sram', () => {
