@@ -7,6 +7,7 @@
 import { PlanVerificationError } from '../../src/errors';
 import { Expr, LetStmt, MAIN_PRIM_FUNC, PrimFunc, Stmt, TirModule, Var } from '../../src/ir/tir/nodes';
 import { StmtExprVisitor } from '../../src/ir/tir/visitor';
+import { readOperatorRecords } from '../../src/ir/tir/operators';
 import { HOST_TARGET } from '../../src/lower/strategy';
 import { PoolInfo } from '../../src/usmp/types';
 import { PinningSolution } from './solve';
@@ -16,6 +17,8 @@ export interface AccessViolation {
   readonly target: string;
   readonly buffer: string;
   readonly pool: string;
+  /** The target may read this pool but the function writes the buffer. */
+  readonly readOnly?: boolean;
 }
 
 export interface PostPlanReport {
@@ -89,12 +92,24 @@ export function checkPoolAccess(
     new Walker().visitStmt(f.body);
 
     if (name !== MAIN_PRIM_FUNC) {
+      // Operands an operator writes (outputs, scratch) need read-write access; the rest
+      // need some access.
+      const written = new Set(readOperatorRecords(f).flatMap((r) => [...r.outputs, ...r.scratch]));
       for (const v of used) {
         if (poolParams.has(v.id)) continue;
         const poolName = scope.get(v.id);
         const pool = poolName ? poolByName.get(poolName) : undefined;
-        if (pool && pool.targetAccess[target] === undefined) {
-          violations.set(`${name}|${v.name}`, { func: name, target, buffer: v.name, pool: pool.name });
+        if (!pool) continue;
+        const access = pool.targetAccess[target];
+        const writes = written.has(v.name);
+        if (access === undefined || (writes && access !== 'rw')) {
+          violations.set(`${name}|${v.name}`, {
+            func: name,
+            target,
+            buffer: v.name,
+            pool: pool.name,
+            ...(access === 'ro' ? { readOnly: true } : {}),
+          });
         }
       }
     }
@@ -125,7 +140,8 @@ export function assertPoolAccess(module: TirModule, pools: readonly PoolInfo[], 
   const report = checkPoolAccess(module, pools, solution);
   const lines = [
     ...report.violations.map(
-      (v) => `  ${v.func} (target ${v.target}) uses '${v.buffer}' in pool '${v.pool}', which ${v.target} cannot access`,
+      (v) =>
+        `  ${v.func} (target ${v.target}) ${v.readOnly ? 'writes' : 'uses'} '${v.buffer}' in pool '${v.pool}', which ${v.target} cannot ${v.readOnly ? 'write' : 'access'}`,
     ),
     ...report.misplaced.map(
       (m) => `  '${m.buffer}' (${m.func}) was placed in '${m.pool}' but is constrained to {${m.allowed.join(', ')}}`,

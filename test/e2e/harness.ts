@@ -11,6 +11,7 @@ import * as path from 'path';
 import { CompileResult } from '../../src/driver/compile';
 import { writeModelLibraryFormat } from '../../src/codegen/mlf';
 import { DTYPE_BYTES } from '../../src/ir/graph/types';
+import { PoolInfo } from '../../src/usmp/types';
 
 export const STRICT_C = ['-std=c99', '-Wall', '-Wextra', '-Werror'];
 
@@ -21,11 +22,11 @@ export interface RunOutcome {
   readonly dir: string;
 }
 
-/** A pool the application registers with a backend simulator's access checker. */
+/** How the application registers its pools with a backend simulator's access checker. */
 export interface PoolRegistration {
-  /** C statement template; `$NAME`, `$BASE`, `$SIZE` are substituted. */
-  readonly statement: string;
   readonly includes: string;
+  /** One C statement registering `pool` at C expression `base` with `size` bytes. */
+  readonly statement: (pool: PoolInfo, base: string, size: number) => string;
 }
 
 function cIdent(header: string, structName: string): string[] {
@@ -76,13 +77,7 @@ export function buildApplication(result: CompileResult, inputs: readonly Uint8Ar
   }
   if (registration) {
     for (const p of externalPools) {
-      lines.push(
-        '  ' +
-          registration.statement
-            .replace(/\$NAME/g, JSON.stringify(p.pool.name))
-            .replace(/\$BASE/g, `pool_${p.pool.name}`)
-            .replace(/\$SIZE/g, String(Math.max(1, p.sizeBytes))),
-      );
+      lines.push('  ' + registration.statement(p.pool, `pool_${p.pool.name}`, Math.max(1, p.sizeBytes)));
     }
   }
   lines.push(`  struct ${prefix}_inputs in;`, `  struct ${prefix}_outputs out;`);
