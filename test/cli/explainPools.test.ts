@@ -116,4 +116,27 @@ module.exports = { HostOnlyBackend };`,
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/^error: no memory pool satisfies every constraint on buffer 'sid_2'/);
   });
+
+  it('accel on person_detect: the fetcher input may only be in l2_mem, accel-written buffers never are', async () => {
+    const { code, out } = await run(['explain-pools', path.join(ROOT, 'models', 'person_detect.tflite'), '--backend', 'accel', '--json']);
+    expect(code).toBe(0);
+    const data = JSON.parse(out) as { pools: string[]; buffers: (Row & { func: string; targets: string[] })[] };
+    // backends/accel/pools.json, in its order.
+    expect(data.pools).toEqual(['l2_mem', 'act_mem', 'wei_mem']);
+    const fetched = data.buffers.filter((b) =>
+      b.removed.some((r) => r.pool === 'act_mem' && /^backend accel: input 0 of accel\.accel_input_fetcher /.test(r.by)),
+    );
+    expect(fetched.length).toBeGreaterThan(0);
+    for (const b of fetched) {
+      expect(b.candidates).toEqual(['l2_mem']);
+      expect(b.targets).toContain('accel');
+    }
+    // The accelerator may only read l2_mem, so nothing its functions allocate can go there.
+    const accelScratch = data.buffers.filter((b) => b.func.startsWith('accel_main_') && !b.candidates.includes('wei_mem'));
+    expect(accelScratch.length).toBeGreaterThan(0);
+    for (const b of accelScratch) {
+      expect(b.candidates).toEqual(['act_mem']);
+      expect(b.removed.find((r) => r.pool === 'l2_mem')!.by).toMatch(/accel/);
+    }
+  });
 });
