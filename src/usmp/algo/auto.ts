@@ -11,8 +11,9 @@
  *
  * Conflicts count in either direction (a plan must keep every listed pair apart), pools are
  * tried in preference order with their size hints, and offsets honour both the buffer's and
- * the pool's alignment. Deterministic for a given seed when the bound is reached or when
- * `maxIterations` limits the search instead of the clock.
+ * the pool's alignment. Reproducible: the search is bounded by a work budget (neighbours scanned,
+ * scaled to the problem size), so the plan depends on the input and seed only; the wall-clock
+ * `timeBudgetMs` is a safety cap for huge inputs.
  */
 import { performance } from 'node:perf_hooks';
 import { lowerBoundOfBuffers } from '../conflicts';
@@ -23,14 +24,27 @@ import { LocalSearch } from './localSearch';
 import { PlacementEngine } from './placement';
 import { seededRandom } from './seededRandom';
 
+/** A safety cap only: the work budget below ends the search well before it on normal sizes. */
 export const DEFAULT_TIME_BUDGET_MS = 1000;
+/**
+ * Default search budget in full-placement equivalents (one full placement costs n plus the
+ * adjacency size in work units), with a floor so that small problems still get a real search.
+ * Sized to finish within about half the time cap on a loaded 2-core machine for 2000 buffers.
+ */
+const SEARCH_FULL_PLACEMENTS = 80;
+const MIN_SEARCH_WORK = 5_000_000;
 const DEFAULT_SEED = 0x5eed;
 /** Local-search steps without progress before a restart. */
 const STALL_STEPS = 1500;
 
 export interface AutoPlanningOptions extends PlanningOptions {
-  /** Upper bound on local-search moves (for reproducible runs independent of machine speed). */
+  /** Upper bound on local-search moves. */
   readonly maxIterations?: number;
+  /**
+   * Search budget in work units (neighbours scanned by placements). The plan depends only on the
+   * input, the seed and this budget, unless the wall-clock `timeBudgetMs` cap cuts in first.
+   */
+  readonly workBudget?: number;
 }
 
 export interface AutoStats {
@@ -38,6 +52,8 @@ export interface AutoStats {
   readonly initialTotal: number;
   readonly finalTotal: number;
   readonly iterations: number;
+  /** Work units the search spent (see PlacementEngine.work). */
+  readonly work: number;
   readonly initialOrder: string;
 }
 
@@ -88,10 +104,12 @@ export function autoSearch(
   // The budget covers the whole call, set-up and starting orders included.
   const deadline = startedAt + (options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS);
   const maxIterations = options.maxIterations ?? Infinity;
+  const workLimit =
+    engine.work + (options.workBudget ?? Math.max(MIN_SEARCH_WORK, SEARCH_FULL_PLACEMENTS * (problem.count + engine.adj.length)));
   let kept = { total: best, order: Int32Array.from(engine.order), bestFit: Uint8Array.from(engine.bestFit) };
   let search = new LocalSearch(engine, random);
   let iterations = 0;
-  while (kept.total > lowerBound && iterations < maxIterations && performance.now() < deadline) {
+  while (kept.total > lowerBound && iterations < maxIterations && engine.work < workLimit && performance.now() < deadline) {
     iterations++;
     best = search.step(best);
     if (best < kept.total) kept = { total: best, order: Int32Array.from(engine.order), bestFit: Uint8Array.from(engine.bestFit) };
@@ -111,7 +129,7 @@ export function autoSearch(
   }
   return {
     engine,
-    stats: { lowerBound, initialTotal, finalTotal: best, iterations, initialOrder: start.name },
+    stats: { lowerBound, initialTotal, finalTotal: best, iterations, work: engine.work, initialOrder: start.name },
   };
 }
 
@@ -122,7 +140,7 @@ export function autoLowerBound(buffers: readonly BufferInfo[], memoryPressure: n
 /** `auto` with its statistics, for the benchmark and the CLI. */
 export function planAuto(buffers: readonly BufferInfo[], memoryPressure: number, options: AutoPlanningOptions = {}) {
   if (buffers.length === 0) {
-    const stats: AutoStats = { lowerBound: 0, initialTotal: 0, finalTotal: 0, iterations: 0, initialOrder: 'none' };
+    const stats: AutoStats = { lowerBound: 0, initialTotal: 0, finalTotal: 0, iterations: 0, work: 0, initialOrder: 'none' };
     return { plan: new Map(), stats };
   }
   const startedAt = performance.now();

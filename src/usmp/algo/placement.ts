@@ -98,6 +98,11 @@ export class PlacementEngine {
   reached = 0;
   /** Buffer that fitted no pool in the last placeFrom, or -1. */
   failedBuffer = -1;
+  /**
+   * Work done so far: neighbours scanned by placements. Grows with what the search really did,
+   * not with the clock, so a budget in these units gives the same plan on any machine.
+   */
+  work = 0;
 
   constructor(problem: IndexedProblem) {
     const n = problem.count;
@@ -233,6 +238,7 @@ export class PlacementEngine {
 
   private placeOne(b: number, k: number): boolean {
     const size = this.sizes[b];
+    this.work += 1 + this.adjStart[b + 1] - this.adjStart[b];
     for (let ci = this.candStart[b]; ci < this.candStart[b + 1]; ci++) {
       const p = this.candPool[ci];
       const m = this.collectPlaced(b, k, p, this.candAlign[ci]);

@@ -5,6 +5,7 @@ import { intervalsToBufferInfos, memoryPressureOfIntervals } from '../../../src/
 import { poolSizesOfPlan, verifyPlan } from '../../../src/usmp/verify';
 import { seededRandom } from '../../../src/usmp/algo/seededRandom';
 import { buffers, pool, poolSize } from './helpers';
+import { randomIntervals as randomBenchSet } from '../../../bench/generators';
 
 function randomIntervals(seed: number, count: number, ops: number) {
   const r = seededRandom(seed);
@@ -12,6 +13,10 @@ function randomIntervals(seed: number, count: number, ops: number) {
     const first = Math.floor(r() * ops);
     return { sizeBytes: 16 * (1 + Math.floor(r() * 64)), firstUse: first, lastUse: Math.min(ops - 1, first + Math.floor(r() * 12)) };
   });
+}
+
+function benchIntervals(seed: number, count: number, ops: number) {
+  return randomBenchSet(seed, count, ops).intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last }));
 }
 
 describe('registry', () => {
@@ -67,6 +72,33 @@ describe('auto', () => {
     const a = planAuto(bufs, 0, { seed: 3, maxIterations: 200, timeBudgetMs: 10_000 }).plan;
     const b = planAuto(bufs, 0, { seed: 3, maxIterations: 200, timeBudgetMs: 10_000 }).plan;
     expect([...a]).toEqual([...b]);
+  });
+
+  test('reproducible: the default work budget, not the clock, ends the search', () => {
+    // The bench's irregular shape, big enough that the start misses the bound and the search runs.
+    const intervals = benchIntervals(2, 300, 120);
+    const bufs = intervalsToBufferInfos(intervals, [pool('ws')]);
+    const bound = memoryPressureOfIntervals(intervals);
+    const a = planAuto(bufs, bound, { seed: 11 });
+    const b = planAuto(bufs, bound, { seed: 11 });
+    const c = planAuto(bufs, bound, { seed: 11, timeBudgetMs: 60_000 });
+    expect(a.stats.iterations).toBeGreaterThan(0);
+    expect([...b.plan]).toEqual([...a.plan]);
+    expect([...c.plan]).toEqual([...a.plan]);
+    expect(c.stats.iterations).toBe(a.stats.iterations);
+    expect(c.stats.work).toBe(a.stats.work);
+  });
+
+  test('a larger work budget never gives a worse plan than a smaller one on the same seed', () => {
+    const intervals = benchIntervals(1, 300, 120);
+    const bufs = intervalsToBufferInfos(intervals, [pool('ws')]);
+    const bound = memoryPressureOfIntervals(intervals);
+    const small = planAuto(bufs, bound, { seed: 2, workBudget: 200_000, timeBudgetMs: 60_000 });
+    const large = planAuto(bufs, bound, { seed: 2, workBudget: 2_000_000, timeBudgetMs: 60_000 });
+    verifyPlan(bufs, small.plan);
+    verifyPlan(bufs, large.plan);
+    expect(large.stats.finalTotal).toBeLessThanOrEqual(small.stats.finalTotal);
+    expect(large.stats.work).toBeGreaterThan(small.stats.work);
   });
 
   test('prefers pools in order, honours size hints, falls back', () => {
