@@ -16,7 +16,8 @@ import { buildMemoryReport, MemoryReport } from '../report/memoryReport';
 import { createIoAllocates } from '../usmp/ioAllocates';
 import { moduleTargets, runUsmp } from '../usmp/pipeline';
 import { defaultPools, withDefaultConstantPool } from '../usmp/pools';
-import { PoolInfo, UsmpResult } from '../usmp/types';
+import { IoPlacement, PoolInfo, UsmpResult } from '../usmp/types';
+import { sanitizeName } from '../lower/names';
 import { compileToTir } from './compileToTir';
 import {
   constraintsFromMemoryDecl,
@@ -143,13 +144,14 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
 
   progress('codegen');
   const io = ioSpecs(graph);
+  const memoryLayout = { ...usmp, inputs: renameIo(usmp.inputs, io.inputs), outputs: renameIo(usmp.outputs, io.outputs) };
   const hooks = options.codegenHooks ?? codegenHooksOf(options.registry, targets);
   const artifacts = generateC({
     module: usmp.module,
     ...(options.moduleName ? { moduleName: options.moduleName } : {}),
     inputs: io.inputs,
     outputs: io.outputs,
-    memory: usmp,
+    memory: memoryLayout,
     backends: hooks,
   });
   const report = buildMemoryReport(source, usmp);
@@ -167,6 +169,17 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
     inputs: io.inputs,
     outputs: io.outputs,
   };
+}
+
+/**
+ * I/O placements carry main's param names (tensor names made C-safe by lowering); the
+ * application knows its tensors by their model names.
+ */
+function renameIo(placements: readonly IoPlacement[], specs: readonly TensorSpec[]): IoPlacement[] {
+  return placements.map((p) => {
+    const spec = specs.find((s) => s.name === p.name) ?? specs.find((s) => sanitizeName(s.name) === p.name);
+    return spec ? { ...p, name: spec.name } : p;
+  });
 }
 
 /** The codegen contributions of every backend target present in the module. */

@@ -133,7 +133,15 @@ class ModuleLowering {
       params,
       bufferMap,
       body,
-      attrs: { global_symbol: MAIN_PRIM_FUNC, target: HOST_TARGET, 'tir.noalias': true, runner_function: true },
+      // num_inputs tells I/O planning which leading params are inputs: a model output that is
+      // also read (or never written) cannot be told apart otherwise.
+      attrs: {
+        global_symbol: MAIN_PRIM_FUNC,
+        target: HOST_TARGET,
+        'tir.noalias': true,
+        runner_function: true,
+        num_inputs: main.params.length,
+      },
     });
   }
 
