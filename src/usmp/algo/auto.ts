@@ -31,11 +31,11 @@ export const DEFAULT_TIME_BUDGET_MS = 1000;
  * adjacency size in work units), with a floor so that small problems still get a real search.
  * Sized to finish within about half the time cap on a loaded 2-core machine for 2000 buffers.
  */
-const SEARCH_FULL_PLACEMENTS = 80;
+const SEARCH_FULL_PLACEMENTS = 100;
 const MIN_SEARCH_WORK = 5_000_000;
 const DEFAULT_SEED = 0x5eed;
 /** Local-search steps without progress before a restart. */
-const STALL_STEPS = 1500;
+const STALL_STEPS = 250;
 
 export interface AutoPlanningOptions extends PlanningOptions {
   /** Upper bound on local-search moves. */
@@ -83,6 +83,23 @@ function pickStart(problem: IndexedProblem, engine: PlacementEngine): { start: S
   return { start: best, total: bestTotal };
 }
 
+/** Buffers moved by a restart kick: enough to leave the plateau, few enough to keep its quality. */
+const KICK_MOVES = 2;
+
+function kick(engine: PlacementEngine, lowerBound: number, random: () => number): void {
+  const protruding: number[] = [];
+  for (let b = 0; b < engine.n; b++) if (engine.offset[b] + engine.sizes[b] > lowerBound) protruding.push(b);
+  for (let m = 0; m < KICK_MOVES; m++) {
+    if (protruding.length > 0) {
+      const b = protruding[Math.floor(random() * protruding.length)];
+      const from = engine.pos[b];
+      engine.move(from, Math.floor(random() * (from + 1)));
+    } else {
+      engine.swap(Math.floor(random() * engine.n), Math.floor(random() * engine.n));
+    }
+  }
+}
+
 /** Runs the planner on an indexed problem and leaves the best placement in the engine. */
 export function autoSearch(
   problem: IndexedProblem,
@@ -114,8 +131,12 @@ export function autoSearch(
     best = search.step(best);
     if (best < kept.total) kept = { total: best, order: Int32Array.from(engine.order), bestFit: Uint8Array.from(engine.bestFit) };
     if (search.stepsWithoutProgress >= STALL_STEPS && best > lowerBound) {
-      engine.setOrder(start.order);
-      engine.bestFit.fill(start.bestFit ? 1 : 0);
+      // Iterated local search: restart from the best plan so far, kicked off its plateau by
+      // moving a few of the buffers that stick out above the bound to earlier random positions.
+      engine.setOrder(kept.order);
+      engine.bestFit.set(kept.bestFit);
+      engine.placeFrom(0, Infinity);
+      kick(engine, lowerBound, random);
       best = engine.placeFrom(0, Infinity);
       engine.commit(0);
       search = new LocalSearch(engine, random);
