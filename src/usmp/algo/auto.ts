@@ -5,9 +5,10 @@
  *     has a live range, else a greedy clique weight).
  *  2. A few placement orders (size, weighted degree, urgency, start time) x gap policies
  *     (first-fit, best-fit); keep the smallest total (sum of pool ends).
- *  3. While above the bound and within the time budget: bottleneck-guided local search
+ *  3. While above the bound and within the work budget: bottleneck-guided local search
  *     (localSearch.ts) that reorders the buffers which shaped the top of the largest pool,
- *     re-placing only from the first changed position and keeping moves that are no worse.
+ *     re-placing only from the first changed position and keeping moves that are no worse;
+ *     a search stalled on a plateau restarts from the best plan with a small kick.
  *
  * Conflicts count in either direction (a plan must keep every listed pair apart), pools are
  * tried in preference order with their size hints, and offsets honour both the buffer's and
@@ -86,6 +87,7 @@ function pickStart(problem: IndexedProblem, engine: PlacementEngine): { start: S
 /** Buffers moved by a restart kick: enough to leave the plateau, few enough to keep its quality. */
 const KICK_MOVES = 2;
 
+/** Perturbs the engine's order: a few buffers above the bound move to random earlier positions. */
 function kick(engine: PlacementEngine, lowerBound: number, random: () => number): void {
   const protruding: number[] = [];
   for (let b = 0; b < engine.n; b++) if (engine.offset[b] + engine.sizes[b] > lowerBound) protruding.push(b);
