@@ -3,23 +3,10 @@
  * target's C file includes the kernel header, and the kernel's header and source ship with
  * the generated code.
  */
-import * as fs from 'fs';
-import * as path from 'path';
-import { BackendCodegenHook, CodegenError, CodegenHooks, RuntimeSource } from '../../src';
+import { BackendCodegenHook, CodegenHooks, readRuntimeSources, RuntimeSource } from '../../src';
 
 export const VANILLA_HEADER = 'vanilla_conv2d.h';
 export const VANILLA_SOURCE = 'vanilla_conv2d.c';
-
-const RUNTIME_DIR = path.join(__dirname, 'runtime');
-
-function readRuntime(name: string): RuntimeSource {
-  const file = path.join(RUNTIME_DIR, name);
-  try {
-    return { name, content: fs.readFileSync(file, 'utf8') };
-  } catch (e) {
-    throw new CodegenError(`vanilla runtime file ${file} cannot be read: ${(e as Error).message}`, { file, target: 'vanilla' });
-  }
-}
 
 export function vanillaIncludes(): string {
   return `#include "${VANILLA_HEADER}"\n`;
@@ -27,7 +14,7 @@ export function vanillaIncludes(): string {
 
 /** The kernel header and source to ship with the generated C. */
 export function vanillaRuntimeSources(): RuntimeSource[] {
-  return [readRuntime(VANILLA_HEADER), readRuntime(VANILLA_SOURCE)];
+  return readRuntimeSources(__dirname, [VANILLA_HEADER, VANILLA_SOURCE], 'vanilla');
 }
 
 /** What the backend registers: the includes, and the runtime sources alongside them. */

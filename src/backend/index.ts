@@ -7,3 +7,4 @@ export * from './umaBackend';
 export * from './container';
 export * from './registry';
 export * from './tirRewrite';
+export * from './runtimeSources';

@@ -166,21 +166,16 @@ export const __camel__Externs: ReadonlyMap<string, tir.ExternFn> = new Map([[COP
 `;
 
 const CODEGEN = `/** C codegen of the __snake__ target: include the kernel header, ship the kernel sources. */
-import * as fs from 'fs';
-import * as path from 'path';
-import { BackendCodegenHook, CodegenHooks, RuntimeSource } from '__API__';
+import { BackendCodegenHook, CodegenHooks, readRuntimeSources, RuntimeSource } from '__API__';
 import { KERNELS_HEADER, KERNELS_SOURCE } from './kernels';
-
-function runtimeFile(name: string): RuntimeSource {
-  return { name, content: fs.readFileSync(path.join(__dirname, 'runtime', name), 'utf8') };
-}
 
 export function __camel__Includes(): string {
   return \`#include "\${KERNELS_HEADER}"\\n\`;
 }
 
 export function __camel__RuntimeSources(): RuntimeSource[] {
-  return [runtimeFile(KERNELS_HEADER), runtimeFile(KERNELS_SOURCE)];
+  // Also finds runtime/ in the source tree when this module runs from a compiled dist/.
+  return readRuntimeSources(__dirname, [KERNELS_HEADER, KERNELS_SOURCE], '__snake__');
 }
 
 export const __camel__CodegenHooks: CodegenHooks = {
