@@ -7,13 +7,11 @@
 import { CPU_STRATEGIES, LoweringError, OperatorStrategy, tir } from '../../src/index';
 import { COPY_IN_KERNEL, COPY_OUT_KERNEL, ComputeOp, DMA_IN_KIND, DMA_OUT_KIND } from './names';
 
-const DTYPE_BYTES: Readonly<Record<string, number>> = { int8: 1, uint8: 1, bool: 1, int16: 2, int32: 4, float32: 4, int64: 8 };
-
 function byteSize(b: tir.Buffer): number {
   return b.shape.reduce((n, d) => {
     if (d.kind !== 'IntImm') throw new LoweringError(`buffer '${b.name}' has a symbolic shape`, { buffer: b.name, target: 'dma_local' });
     return n * d.value;
-  }, DTYPE_BYTES[b.dtype] ?? 1);
+  }, tir.dtypeBytes(b.dtype));
 }
 
 const KERNEL_OF_KIND: Readonly<Record<string, string>> = { [DMA_IN_KIND]: COPY_IN_KERNEL, [DMA_OUT_KIND]: COPY_OUT_KERNEL };

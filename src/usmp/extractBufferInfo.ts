@@ -12,6 +12,7 @@
  * rewrite specialises the function per call when the two get different places.
  */
 import { MemoryPlanningError, PoolConstraintError } from '../errors';
+import { dtypeBytes } from '../ir/tir/dtype';
 import { StmtExprVisitor } from '../ir/tir/visitor';
 import {
   Allocate,
@@ -32,18 +33,6 @@ import {
 } from '../ir/tir/nodes';
 import { candidatePoolNames, funcTarget, isGlobalScope } from './assignPoolInfo';
 import { BufferInfo, PoolInfo, PoolKind, UnplannedAllocate } from './types';
-
-export const SCALAR_BYTES: Readonly<Record<ScalarDType, number>> = {
-  int8: 1,
-  uint8: 1,
-  int16: 2,
-  int32: 4,
-  int64: 8,
-  float32: 4,
-  bool: 1,
-  handle: 8,
-  void: 0,
-};
 
 /** One execution of a PrimFunc: main, or one call site of a module function. */
 export interface CallInstance {
@@ -108,7 +97,7 @@ export function constantExtentBytes(dtype: ScalarDType, extents: readonly Expr[]
     if (e.kind !== 'IntImm') return undefined;
     elements *= e.value;
   }
-  return elements * SCALAR_BYTES[dtype];
+  return elements * dtypeBytes(dtype);
 }
 
 interface BufferRecord {

@@ -3,6 +3,7 @@
  * the expression emitter, the interface header and the entry file.
  */
 import { CodegenError } from '../../errors';
+import { dtypeBytes } from '../../ir/tir/dtype';
 import { ScalarDType } from '../../ir/tir/nodes';
 
 const C_TYPES: Readonly<Record<ScalarDType, string>> = {
@@ -15,18 +16,6 @@ const C_TYPES: Readonly<Record<ScalarDType, string>> = {
   bool: 'bool',
   handle: 'void*',
   void: 'void',
-};
-
-export const DTYPE_SIZE: Readonly<Record<ScalarDType, number>> = {
-  int8: 1,
-  uint8: 1,
-  int16: 2,
-  int32: 4,
-  int64: 8,
-  float32: 4,
-  bool: 1,
-  handle: 8,
-  void: 0,
 };
 
 export function cType(dtype: ScalarDType): string {
@@ -114,7 +103,7 @@ export function stringLiteral(value: string): string {
  * The elements of little-endian `data` as C initialiser values of `dtype`, 16 a line.
  */
 export function arrayInitializer(data: Uint8Array, dtype: ScalarDType, where: string): string {
-  const size = DTYPE_SIZE[dtype];
+  const size = dtypeBytes(dtype);
   if (size === 0 || dtype === 'handle') {
     throw new CodegenError(`constant of type ${dtype} cannot be emitted`, { buffer: where });
   }

@@ -5,6 +5,7 @@
  */
 import { CodegenError } from '../../errors';
 import { exprDType } from '../../ir/tir/builder';
+import { dtypeBytes } from '../../ir/tir/dtype';
 import {
   Allocate,
   AllocateConst,
@@ -18,7 +19,7 @@ import {
 } from '../../ir/tir/nodes';
 import { DEFAULT_ALIGNMENT } from '../../usmp/types';
 import { FuncContext } from './context';
-import { arrayInitializer, cElemType, cType, DTYPE_SIZE } from './ctypes';
+import { arrayInitializer, cElemType, cType } from './ctypes';
 import { emitCast, emitElementRef, emitExpr } from './emitExpr';
 
 /** Bytes a function holds itself, by kind (reported in metadata). */
@@ -117,7 +118,7 @@ export class StmtEmitter {
     const v = s.bufferVar;
     const elem = cElemType(s.dtype, v.name);
     const count = this.elementCount(s.extents, v.name);
-    const bytes = count * DTYPE_SIZE[s.dtype];
+    const bytes = count * dtypeBytes(s.dtype);
     this.ctx.setElemType(v, s.dtype);
     // C has no zero-length arrays; one element keeps the declaration valid.
     const length = Math.max(1, count);
@@ -135,7 +136,7 @@ export class StmtEmitter {
     const v = s.bufferVar;
     const elem = cElemType(s.dtype, v.name);
     const count = this.elementCount(s.extents, v.name);
-    const bytes = count * DTYPE_SIZE[s.dtype];
+    const bytes = count * dtypeBytes(s.dtype);
     if (s.data.length !== bytes) {
       throw new CodegenError(
         `constant ${v.name} holds ${s.data.length} bytes but ${count} x ${s.dtype} needs ${bytes}`,

@@ -1,4 +1,5 @@
 export * from './nodes';
+export * from './dtype';
 export * from './builder';
 export * from './visitor';
 export * from './mutator';

@@ -7,7 +7,8 @@ import { multiplyByQuantizedMultiplier } from '../../../arith/fixedpoint';
 import { exprDType } from '../builder';
 import { BinaryOp, Buffer, BufferLoad, Call, Expr, PrimFunc, ScalarDType, Stmt, Var } from '../nodes';
 import { TirEvalError, TirOutOfBoundsError } from './errors';
-import { Pointer, Value, dtypeBytes, readerFor, viewOf, wrapTo, writerFor } from './memory';
+import { dtypeBytes } from '../dtype';
+import { Pointer, Value, readerFor, viewOf, wrapTo, writerFor } from './memory';
 
 export type Frame = unknown[];
 export type NumFn = (f: Frame) => number;

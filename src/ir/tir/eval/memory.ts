@@ -3,6 +3,7 @@
  * values are stored little-endian exactly as the C the codegen emits would store them.
  * Scalars follow C on a 32-bit-int machine: integer dtypes wrap two's complement.
  */
+import { dtypeBytes } from '../dtype';
 import { ScalarDType } from '../nodes';
 import { TirEvalError, TirOutOfBoundsError } from './errors';
 
@@ -24,22 +25,6 @@ export function pointerTo(mem: Uint8Array, byteOffset = 0): Pointer {
 
 // Module-level copies: inside jest's vm context every `Math.x` is a slow global lookup.
 const { fround, trunc } = Math;
-
-const SIZES: Readonly<Record<ScalarDType, number>> = {
-  int8: 1,
-  uint8: 1,
-  int16: 2,
-  int32: 4,
-  int64: 8,
-  float32: 4,
-  bool: 1,
-  handle: 8,
-  void: 0,
-};
-
-export function dtypeBytes(dtype: ScalarDType): number {
-  return SIZES[dtype];
-}
 
 /**
  * Brings a number to the range of `dtype` as a C cast would (floats truncate toward zero

@@ -6,7 +6,8 @@
 import { MAIN_PRIM_FUNC, PrimFunc, TirModule, Var } from '../nodes';
 import { ArgValue, CallTarget, CompiledFunc, compilePrimFunc } from './compile';
 import { TirEvalError } from './errors';
-import { Pointer, Value, dtypeBytes, isPointer, pointerTo } from './memory';
+import { dtypeBytes } from '../dtype';
+import { Pointer, Value, isPointer, pointerTo } from './memory';
 
 export interface ExternContext {
   readonly module: TirModule;
