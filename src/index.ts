@@ -27,6 +27,7 @@ export type {
 } from './codegen';
 export * as quantParams from './arith/quant-params';
 export * as gemmlowp from './arith/gemmlowp';
+export { randomInt, seededRandom } from './util/random';
 export { interpret, runFunction as interpretFunction } from './interpreter';
 // Backend plugin API, patterns and partitioning, CPU strategies and the TIR driver: what
 // backends (backends/*) build on.

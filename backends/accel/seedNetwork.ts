@@ -5,7 +5,7 @@
  * quantization are pseudo-random but fixed by `seed`, with TFLite-like scales (per-channel
  * weights, bias scale = input scale × weight scale).
  */
-import { GraphFunctionBuilder, IRModule, moduleOf, tensorType } from '../../src/index';
+import { GraphFunctionBuilder, IRModule, moduleOf, randomInt, seededRandom, tensorType } from '../../src/index';
 import { LAYOUT_TRANSFORM_KIND } from './names';
 
 export interface SeedNetworkOptions {
@@ -16,24 +16,13 @@ export interface SeedNetworkOptions {
   readonly seed?: number;
 }
 
-/** mulberry32: a small deterministic PRNG, so the network is the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function buildSeedNetwork(options: SeedNetworkOptions = {}): IRModule {
   const [n, h, w, c] = options.input ?? [1, 8, 8, 4];
   const oc = options.outChannels ?? 8;
   const k = options.kernel ?? 3;
-  const rand = prng(options.seed ?? 2024);
-  const int = (lo: number, hi: number): number => lo + Math.floor(rand() * (hi - lo + 1));
+  // Seeded, so the network is the same on every run.
+  const rand = seededRandom(options.seed ?? 2024);
+  const int = (lo: number, hi: number): number => randomInt(rand, lo, hi);
 
   const inScale = 0.05;
   const inQ = { scale: [inScale], zeroPoint: [3], axis: 0 };

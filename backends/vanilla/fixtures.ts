@@ -3,26 +3,14 @@
  * kernel must handle (padding, stride, dilation, per-channel and per-tensor weights, with
  * and without bias, fused activation), deterministic data.
  */
-import { GraphFunctionBuilder, IRModule, moduleOf, Quantization, TensorType, tensorType } from '../../src';
-
-/** mulberry32, seeded: reproducible test data. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { GraphFunctionBuilder, IRModule, moduleOf, Quantization, randomInt, seededRandom, TensorType, tensorType } from '../../src';
 
 export function randomInt8(r: () => number, n: number): Uint8Array {
-  return new Uint8Array(Int8Array.from({ length: n }, () => Math.floor(r() * 256) - 128).buffer);
+  return new Uint8Array(Int8Array.from({ length: n }, () => randomInt(r, -128, 127)).buffer);
 }
 
 function randomInt32(r: () => number, n: number, lo: number, hi: number): Uint8Array {
-  return new Uint8Array(Int32Array.from({ length: n }, () => lo + Math.floor(r() * (hi - lo + 1))).buffer);
+  return new Uint8Array(Int32Array.from({ length: n }, () => randomInt(r, lo, hi)).buffer);
 }
 
 function q(scale: number | number[], zeroPoint = 0): Quantization {
@@ -39,7 +27,7 @@ const i8 = (shape: number[], scale: number | number[], zp = 0): TensorType => te
  *   → dense d → [1, 6]
  */
 export function tinyConvModule(seed = 7): IRModule {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const b = new GraphFunctionBuilder();
   const x = b.param('x', i8([1, 7, 7, 3], 0.05, -3));
   const wa = b.constant('wa', i8([4, 3, 3, 3], [0.02, 0.011, 0.03, 0.007]), randomInt8(r, 4 * 27));

@@ -65,18 +65,5 @@ export function parseInts(stdout: string): number[] {
     .map((s) => Number.parseInt(s, 10));
 }
 
-/** Deterministic PRNG (mulberry32) so random test inputs are reproducible. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export function randInt(r: () => number, lo: number, hi: number): number {
-  return lo + Math.floor(r() * (hi - lo + 1));
-}
+/** Seeded generators, so random test inputs are reproducible. */
+export { randomInt as randInt, seededRandom as rng } from '../../src/util/random';

@@ -7,6 +7,7 @@ import { TirModule } from '../../src/ir/tir/nodes';
 import { CPU_STRATEGIES, LOWERING_EXTERN_SIMULATIONS } from '../../src/lower/cpu';
 import { lowerToTir } from '../../src/lower/lowerModule';
 import { HOST_TARGET, OperatorStrategy } from '../../src/lower/strategy';
+import { randomInt } from '../../src/util/random';
 
 export function cpuStrategyFor(target: string, op: string): OperatorStrategy | undefined {
   return target === HOST_TARGET ? CPU_STRATEGIES.get(op) : undefined;
@@ -16,20 +17,11 @@ export function lowerForCpu(module: IRModule): TirModule {
   return lowerToTir(module, { strategyFor: cpuStrategyFor });
 }
 
-/** mulberry32: small, seeded, good enough for test data. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded generator, so random test data is reproducible. */
+export { seededRandom as rng } from '../../src/util/random';
 
 export function randomInts(r: () => number, n: number, lo: number, hi: number): number[] {
-  return Array.from({ length: n }, () => lo + Math.floor(r() * (hi - lo + 1)));
+  return Array.from({ length: n }, () => randomInt(r, lo, hi));
 }
 
 export function int8Bytes(values: readonly number[]): Uint8Array {
