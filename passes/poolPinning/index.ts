@@ -7,3 +7,4 @@ export * from './postPlanCheck';
 export * from './pinsFile';
 export * from './pass';
 export * from './fromBackend';
+export * from './insertCopies';
