@@ -143,3 +143,23 @@ export function fixedInput(size: number, seed: number): Uint8Array {
   }
   return out;
 }
+
+/** Access constant name in a simulator's header for what `target` may do in `pool`. */
+function accessMacro(prefix: string, pool: PoolInfo, target: string): string {
+  const access = pool.targetAccess[target];
+  return `${prefix}_ACCESS_${access === 'rw' ? 'RW' : access === 'ro' ? 'RO' : 'NONE'}`;
+}
+
+/** The accel simulator's registration: each pool with the access the accelerator has there. */
+export const ACCEL_POOL_REGISTRATION: PoolRegistration = {
+  includes: '#include "accel_runtime.h"',
+  statement: (pool, base, size) =>
+    `accel_register_pool(${JSON.stringify(pool.name)}, ${base}, ${size}, ${accessMacro('ACCEL', pool, 'accel')});`,
+};
+
+/** The dma_local simulator's registration: each pool with the access the DMA engine has there. */
+export const DMA_LOCAL_POOL_REGISTRATION: PoolRegistration = {
+  includes: '#include "dma_local_runtime.h"',
+  statement: (pool, base, size) =>
+    `dma_local_register_pool(${JSON.stringify(pool.name)}, ${base}, ${size}, ${accessMacro('DMA_LOCAL', pool, 'dma_local')});`,
+};
