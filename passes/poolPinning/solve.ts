@@ -179,7 +179,8 @@ function validatePoolNames(pools: readonly PoolInfo[], constraints: PinningConst
     for (const n of names) {
       if (!known.has(n)) {
         throw new PoolConstraintError(
-          `${source}: unknown pool '${n}'; pools are: ${[...known].join(', ') || '(none)'}`,
+          `${source}: unknown pool '${n}'; pools are: ${[...known].join(', ') || '(none)'}` +
+            (source.startsWith('backend ') ? ` (the backend's constraints name '${n}': define a pool with that name)` : ''),
           { pool: n },
         );
       }

@@ -128,3 +128,15 @@ describe('pool pinning on the seed network', () => {
     expect(text).toContain('data: model I/O owned by the application (not planned)');
   });
 });
+
+describe('backend constraints naming pools the user did not define', () => {
+  it('says which pool to define', () => {
+    const constraints: PinningConstraints = {
+      operands: [{ source: 'backend accel', op: 'accel.accel_conv2d', role: 'output', pools: ['act_mem'] }],
+      tensors: [],
+    };
+    expect(() => runPoolPinning(seedModule(), [pool('sram', { c: 'rw', accel: 'rw' })], constraints)).toThrow(
+      "backend accel: unknown pool 'act_mem'; pools are: sram (the backend's constraints name 'act_mem': define a pool with that name)",
+    );
+  });
+});
