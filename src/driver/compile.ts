@@ -8,7 +8,7 @@ import { BackendRegistry } from '../backend/registry';
 import { TargetAttrValue } from '../backend/targetAttrs';
 import { generateC } from '../codegen';
 import { BackendCodegenHook, CArtifacts, TensorSpec } from '../codegen/types';
-import { ConfigError } from '../errors';
+import { ConfigError, MemoryPlanningError, PoolConstraintError } from '../errors';
 import { loadTfliteFile } from '../frontend/tflite';
 import { GraphFunction, IRModule, MAIN_FUNCTION, TensorType } from '../ir/graph/types';
 import { TirModule } from '../ir/tir/nodes';
@@ -21,6 +21,8 @@ import { sanitizeName } from '../lower/names';
 import { compileToTir } from './compileToTir';
 import {
   constraintsFromMemoryDecl,
+  InsertedCopy,
+  insertCopiesForPinning,
   mergeConstraints,
   mergeTargetAccess,
   NO_CONSTRAINTS,
@@ -51,6 +53,11 @@ export interface CompileOptions {
   readonly mergeRegions?: boolean;
   /** false reproduces TVM: pools come from each function's target only. */
   readonly poolPinning?: boolean;
+  /**
+   * When a buffer of main cannot satisfy both its writer and a reader, insert a host copy
+   * between them (`insertCopiesForPinning`) instead of failing. Needs pool pinning.
+   */
+  readonly insertCopies?: boolean;
   readonly moduleName?: string;
   readonly timeBudgetMs?: number;
   readonly seed?: number;
@@ -65,6 +72,8 @@ export interface CompileResult {
   readonly tir: TirModule;
   readonly pools: readonly PoolInfo[];
   readonly pinning?: PinningSolution;
+  /** Copies inserted to make the pool constraints satisfiable (with `insertCopies`). */
+  readonly insertedCopies?: readonly InsertedCopy[];
   readonly usmp: UsmpResult<TirModule>;
   readonly access: PostPlanReport;
   readonly report: MemoryReport;
@@ -110,6 +119,7 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
   const withIo = options.ioInWorkspace ? createIoAllocates(tir) : tir;
   let toPlan = withIo;
   let pinning: PinningSolution | undefined;
+  let insertedCopies: readonly InsertedCopy[] | undefined;
   if (options.poolPinning !== false) {
     progress('pool pinning');
     const constraints = mergeConstraints(
@@ -118,18 +128,26 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
         : NO_CONSTRAINTS,
       options.pins ?? NO_CONSTRAINTS,
     );
-    const pinned = runPoolPinning(withIo, pools, constraints);
+    let toPin = withIo;
+    if (options.insertCopies) {
+      const copied = insertCopiesForPinning(withIo, pools, constraints, { moduleName: options.moduleName ?? 'default' });
+      toPin = copied.module;
+      insertedCopies = copied.inserted;
+    }
+    const pinned = withCopyHint(() => runPoolPinning(toPin, pools, constraints));
     toPlan = pinned.module;
     pinning = pinned.solution;
   }
 
   progress('memory planning');
-  const usmp = runUsmp(toPlan, {
-    pools,
-    ...(options.algorithm ? { algorithm: options.algorithm } : {}),
-    ...(options.timeBudgetMs !== undefined ? { timeBudgetMs: options.timeBudgetMs } : {}),
-    ...(options.seed !== undefined ? { seed: options.seed } : {}),
-  });
+  const usmp = withPoolLimits(pools, pinning, () =>
+    runUsmp(toPlan, {
+      pools,
+      ...(options.algorithm ? { algorithm: options.algorithm } : {}),
+      ...(options.timeBudgetMs !== undefined ? { timeBudgetMs: options.timeBudgetMs } : {}),
+      ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    }),
+  );
 
   progress('access check');
   const access = checkPoolAccess(usmp.module, pools, pinning);
@@ -162,6 +180,7 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
     tir,
     pools,
     ...(pinning ? { pinning } : {}),
+    ...(insertedCopies ? { insertedCopies } : {}),
     usmp,
     access,
     report,
@@ -169,6 +188,47 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
     inputs: io.inputs,
     outputs: io.outputs,
   };
+}
+
+/** The solver suggests a copy; say that the compiler can insert it. */
+function withCopyHint<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    if (!(e instanceof PoolConstraintError) || !e.message.includes('insert a copy operator')) throw e;
+    throw new PoolConstraintError(
+      `${e.message}\n  hint: --insert-copies (compileModel({ insertCopies: true })) inserts such a copy automatically`,
+      e.context,
+    );
+  }
+}
+
+const POOLS_EXHAUSTED = 'the space available in the provided pools exceeded when trying to allocate the buffer';
+
+/**
+ * The planner's overflow message is TVM's, kept verbatim so users can search for it; the
+ * pools it tried, their limits and the buffer's size follow on the next line.
+ */
+function withPoolLimits<T>(pools: readonly PoolInfo[], pinning: PinningSolution | undefined, run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    if (!(e instanceof MemoryPlanningError) || !e.message.startsWith(POOLS_EXHAUSTED)) throw e;
+    const tried = String(e.context.pool ?? '')
+      .split(',')
+      .filter((n) => n !== '')
+      .map((n) => {
+        const limit = pools.find((p) => p.name === n)?.sizeHintBytes;
+        return `${n} (${limit !== undefined ? `limit ${limit} B` : 'no limit'})`;
+      });
+    const size = pinning?.decisions.find((d) => d.buffer.name === e.context.buffer)?.buffer.sizeBytes;
+    const lines = [
+      ...(size !== undefined ? [`buffer size: ${size} B`] : []),
+      ...(tried.length > 0 ? [`pools tried: ${tried.join(', ')}`] : []),
+    ];
+    if (lines.length === 0) throw e;
+    throw new MemoryPlanningError(`${e.message}\n  ${lines.join('\n  ')}`, e.context);
+  }
 }
 
 /**

@@ -1,0 +1,148 @@
+/**
+ * The issue's acceptance on a real model: person_detect partitioned for `accel` with the
+ * backend's bundled pools. With act_mem too small for the accelerator's tensors the
+ * compilation fails naming the buffer (API and CLI, nothing written); with act_mem large
+ * enough every accelerator operand sits in act_mem (the fetcher inputs in l2_mem, where the
+ * backend pins them), weights in wei_mem, and CPU-only tensors in the user's first pool.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { AccelBackend } from '../../backends/accel';
+import { BackendRegistry } from '../../src/backend/registry';
+import { memoryIO } from '../../src/cli/io';
+import { main } from '../../src/cli/main';
+import { compileModel, CompileResult } from '../../src/driver/compile';
+import { MemoryPlanningError, PoolConstraintError } from '../../src/errors';
+import { parsePoolsJson } from '../../src/usmp/pools';
+import { PoolInfo } from '../../src/usmp/types';
+import { traceOperands } from '../../passes/poolPinning/traceOperands';
+
+const MODEL = 'models/person_detect.tflite';
+const POOLS_FILE = 'backends/accel/pools.json';
+const FETCHER = 'accel.accel_input_fetcher';
+
+function accelPools(actMemLimit?: number): PoolInfo[] {
+  return parsePoolsJson(fs.readFileSync(POOLS_FILE, 'utf8'), POOLS_FILE).map((p) =>
+    p.name === 'act_mem' && actMemLimit !== undefined ? { ...p, sizeHintBytes: actMemLimit } : p,
+  );
+}
+
+function compile(actMemLimit?: number): CompileResult {
+  const registry = new BackendRegistry();
+  registry.register(AccelBackend);
+  return compileModel(MODEL, { backend: 'accel', registry, pools: accelPools(actMemLimit) });
+}
+
+/** What the accelerator's operators read and write, from the operator records of the lowered TIR. */
+function accelOperands(result: CompileResult): Map<string, { fetcherInputOnly: boolean }> {
+  const byKey = new Map<string, { fetcherInputOnly: boolean }>();
+  for (const use of traceOperands(result.tir).operands) {
+    if (use.target !== 'accel') continue;
+    const fetcherInput = use.operator.composite === FETCHER && use.role === 'input';
+    const seen = byKey.get(use.buffer.key);
+    byKey.set(use.buffer.key, { fetcherInputOnly: (seen?.fetcherInputOnly ?? true) && fetcherInput });
+  }
+  return byKey;
+}
+
+describe('person_detect on accel: pool pinning on a real model', () => {
+  const LARGE = 64 * 1024;
+  let result: CompileResult;
+  beforeAll(() => {
+    result = compile(LARGE);
+  });
+
+  it('with act_mem large enough, every accelerator operand is in act_mem (fetcher inputs in l2_mem)', () => {
+    const operands = accelOperands(result);
+    const placed = (key: string) => result.access.placement.get(key);
+    let actMem = 0;
+    let fetcherInputs = 0;
+    for (const [key, { fetcherInputOnly }] of operands) {
+      const decision = result.pinning!.decisions.find((d) => d.buffer.key === key)!;
+      if (decision.buffer.origin === 'constant') {
+        expect([key, placed(key)]).toEqual([key, 'wei_mem']);
+      } else if (fetcherInputOnly) {
+        fetcherInputs++;
+        expect([key, placed(key)]).toEqual([key, 'l2_mem']);
+      } else {
+        actMem++;
+        expect([key, placed(key)]).toEqual([key, 'act_mem']);
+      }
+    }
+    // person_detect offloads 13 pointwise convolutions: each has a fetcher input, a fetched
+    // tensor, a line buffer and an output at least.
+    expect(fetcherInputs).toBeGreaterThanOrEqual(13);
+    expect(actMem).toBeGreaterThanOrEqual(3 * 13);
+    const act = result.usmp.pools.find((p) => p.pool.name === 'act_mem')!;
+    expect(act.sizeBytes).toBeLessThanOrEqual(LARGE);
+    expect(result.access.violations).toEqual([]);
+    expect(result.access.misplaced).toEqual([]);
+  });
+
+  it('puts weights in wei_mem and buffers the accelerator never touches in l2_mem', () => {
+    const accelKeys = new Set(
+      result.pinning!.decisions.filter((d) => d.targets.includes('accel')).map((d) => d.buffer.key),
+    );
+    let hostOnly = 0;
+    for (const d of result.pinning!.decisions) {
+      const pool = result.access.placement.get(d.buffer.key);
+      if (d.buffer.origin === 'constant') {
+        expect([d.buffer.name, pool]).toEqual([d.buffer.name, 'wei_mem']);
+      } else if (!accelKeys.has(d.buffer.key)) {
+        hostOnly++;
+        // l2_mem is the user's first workspace pool in backends/accel/pools.json.
+        expect([d.buffer.name, pool]).toEqual([d.buffer.name, 'l2_mem']);
+      }
+    }
+    // The CPU's depthwise layers, their padded inputs and the CPU-only tail.
+    expect(hostOnly).toBeGreaterThan(10);
+    // The report agrees with the program walk.
+    for (const b of result.report.buffers) {
+      if (b.target === 'accel' && !b.name.endsWith('_multiplier') && !b.name.endsWith('_shift')) {
+        expect([b.name, b.pool]).toEqual([b.name, 'act_mem']);
+      }
+    }
+  });
+
+  it('with act_mem too small for the accelerator tensors, fails naming the buffer, its size and the pool limit', () => {
+    const limit = 16 * 1024;
+    let err: unknown;
+    try {
+      compile(limit);
+    } catch (e) {
+      err = e;
+    }
+    expect(err instanceof MemoryPlanningError || err instanceof PoolConstraintError).toBe(true);
+    const message = (err as Error).message;
+    const m = /^the space available in the provided pools exceeded when trying to allocate the buffer: (\S+)\n/.exec(message);
+    expect(m).not.toBeNull();
+    // The named buffer is one the accelerator needs in act_mem, and it is there when act_mem is large.
+    const named = result.pinning!.decisions.find((d) => d.buffer.name === m![1])!;
+    expect(named.candidates).toEqual(['act_mem']);
+    expect(named.targets).toContain('accel');
+    expect(message).toContain(`buffer size: ${named.buffer.sizeBytes} B`);
+    expect(message).toContain(`pools tried: act_mem (limit ${limit} B)`);
+  });
+
+  it('through the CLI: exit 1, the error on stderr, no output directory', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-real-model-'));
+    try {
+      const poolsFile = path.join(dir, 'pools.json');
+      const doc = JSON.parse(fs.readFileSync(POOLS_FILE, 'utf8'));
+      doc.workspacePools.find((p: { name: string }) => p.name === 'act_mem').sizeHintBytes = 4096;
+      fs.writeFileSync(poolsFile, JSON.stringify(doc));
+      const out = path.join(dir, 'pd');
+      const io = memoryIO();
+      const code = await main(['node', 'uma-ts', 'compile', MODEL, '--backend', 'accel', '--pools', poolsFile, '--out', out], io);
+      expect(code).toBe(1);
+      expect(io.stderr.join('\n')).toMatch(
+        /error: the space available in the provided pools exceeded when trying to allocate the buffer: \S+\n {2}buffer size: \d+ B\n {2}pools tried: act_mem \(limit 4096 B\)/,
+      );
+      expect(fs.existsSync(out)).toBe(false);
+      expect(fs.readdirSync(dir)).toEqual(['pools.json']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
