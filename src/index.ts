@@ -36,6 +36,8 @@ export * from './partition';
 export { CPU_STRATEGIES, LOWERING_EXTERN_SIMULATIONS } from './lower/cpu';
 export { lowerToTir } from './lower/lowerModule';
 export type { LowerOptions } from './lower/lowerModule';
+export { CONV_KERNEL_SCALARS, convKernelParams } from './lower/convKernelParams';
+export type { ConvKernelParams, ConvKernelScalarName, ConvKernelScalars } from './lower/convKernelParams';
 export { compileToTir, strategyLookup } from './driver/compileToTir';
 export type { CompileToTirOptions, TirCompilation } from './driver/compileToTir';
 export { ATTR_OPERATORS, operatorAliases, readOperatorRecords, withOperatorRecords } from './ir/tir/operators';
