@@ -14,6 +14,7 @@
 import { MemoryPlanningError, PoolConstraintError } from '../errors';
 import { dtypeBytes } from '../ir/tir/dtype';
 import { StmtExprVisitor } from '../ir/tir/visitor';
+import { HOST_TARGET } from '../lower/strategy';
 import {
   Allocate,
   AllocateConst,
@@ -110,6 +111,8 @@ interface BufferRecord {
   readonly candidates: readonly PoolInfo[];
   readonly declaredAt: number;
   readonly io?: BufferSite['io'];
+  /** Targets of the functions that read or write it (main only passes pointers along). */
+  readonly accessTargets: Set<string>;
   first?: number;
   last?: number;
 }
@@ -165,6 +168,8 @@ class BufferInfoExtractor extends StmtExprVisitor {
     record.first ??= this.stmtIndex;
     record.last = this.stmtIndex;
     this.loopNest?.touched.add(record);
+    const func = this.activeFuncs[this.activeFuncs.length - 1];
+    if (func !== MAIN_PRIM_FUNC) record.accessTargets.add(funcTarget(this.module.functions.get(func)!));
   }
 
   // Declarations are not accesses: only their extents and bodies are visited.
@@ -282,6 +287,7 @@ class BufferInfoExtractor extends StmtExprVisitor {
       candidates,
       declaredAt: this.stmtIndex,
       ...(io ? { io } : {}),
+      accessTargets: new Set(),
     };
     this.records.push(record);
     this.env.set(s.bufferVar.id, record);
@@ -403,7 +409,7 @@ export function extractBufferInfo(module: TirModule, pools: readonly PoolInfo[])
     kind: record.kind,
     liveRange: [first, last] as const,
     func: record.func,
-    target: funcTarget(module.functions.get(record.func)!),
+    target: reportedTarget(record, funcTarget(module.functions.get(record.func)!)),
   }));
   const sites = new Map<string, BufferSite>(
     records.map((r) => [
@@ -425,4 +431,13 @@ export function extractBufferInfo(module: TirModule, pools: readonly PoolInfo[])
     unplanned: extractor.unplanned,
     callTree: freeze(root),
   };
+}
+
+/**
+ * The target a report shows for a buffer: an accelerator that touches it wins over the host,
+ * so an intermediate allocated in main but used by the accelerator shows as the accelerator's.
+ */
+function reportedTarget(record: BufferRecord, ownerTarget: string): string {
+  const targets = [...record.accessTargets];
+  return targets.find((t) => t !== HOST_TARGET) ?? targets[0] ?? ownerTarget;
 }
