@@ -9,6 +9,7 @@ import { MAIN_PRIM_FUNC, PrimFunc } from '../../ir/tir/nodes';
 import { postOrderVisit } from '../../ir/tir/visitor';
 import { buildMetadata } from '../metadata';
 import { BackendCodegenHook, CArtifacts, GenerateCInput, GeneratedFile } from '../types';
+import { checkBackendExterns } from './checkExterns';
 import { CalleeSignature, ExternUse, mergeExternUse } from './context';
 import { describeEntry } from './entryDesc';
 import { EmittedFunc, emitPrimFunc, signatureOf } from './emitPrimFunc';
@@ -196,6 +197,8 @@ export function generateC(input: GenerateCInput): CArtifacts {
     ...(usesRuntimeKernels(groups) ? runtimeKernelFiles() : []),
     ...hookFiles(hooks),
   ];
+  // After hookFiles: a malformed runtime source is reported before what it fails to declare.
+  checkBackendExterns(functions, hooks, targetOf);
   const metadata = buildMetadata({
     moduleName,
     entry,
