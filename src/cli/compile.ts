@@ -13,7 +13,7 @@ import { REPORT_FILES, reportJson, writeCompileOutput } from '../driver/writeOut
 import { formatMemoryReport, MemoryReport } from '../report/memoryReport';
 import { PoolInfo } from '../usmp/types';
 import { HOST_TARGET } from '../lower/strategy';
-import { loadPinsFile, PinningConstraints } from '../../passes/poolPinning';
+import { formatInsertedCopy, InsertedCopy, loadPinsFile, PinningConstraints } from '../../passes/poolPinning';
 import { bundledPoolsFile, createCliRegistry, parseTargetAttrFlags } from './backendLoader';
 import { CliIO } from './io';
 import { addPoolOptions, PoolFlags, resolvePools } from './poolOptions';
@@ -28,6 +28,7 @@ export interface CommonCliOptions extends PoolFlags {
   readonly targetAttr?: readonly string[];
   readonly mergeRegions: boolean;
   readonly ioInWorkspace?: boolean;
+  readonly insertCopies?: boolean;
   readonly json?: boolean;
 }
 
@@ -63,6 +64,7 @@ export function addCommonOptions(command: Command): Command {
     .option('--target-attr <name=value>', 'backend target attribute, type-checked (repeatable)', collect)
     .option('--no-merge-regions', 'offload each supported operator on its own (no region merging)')
     .option('--io-in-workspace', 'place model inputs/outputs in workspace pools (TVM\'s USMP I/O option)')
+    .option('--insert-copies', 'when a tensor\'s writer and a reader need disjoint pools, insert a host copy between them')
     .option('--json', 'print JSON instead of text');
   return addPoolOptions(command);
 }
@@ -85,6 +87,11 @@ export function resolveInputs(options: CommonCliOptions): ResolvedInputs {
     ...(options.pins !== undefined ? { pins: loadPinsFile(options.pins) } : {}),
     targetAttrs: parseTargetAttrFlags(registry, backend, options.targetAttr ?? []),
   };
+}
+
+/** One line per copy `--insert-copies` inserted (nothing when none was needed). */
+export function formatInsertedCopies(copies: readonly InsertedCopy[] | undefined): string[] {
+  return (copies ?? []).map(formatInsertedCopy);
 }
 
 /** `out/<model file name without extension>`, relative to the working directory. */
@@ -117,6 +124,7 @@ export function runCompile(model: string, options: CompileCliOptions, io: CliIO)
       targetAttrs: inputs.targetAttrs,
       mergeRegions: options.mergeRegions,
       poolPinning: options.poolPinning,
+      insertCopies: options.insertCopies === true,
       ...(options.moduleName !== undefined ? { moduleName: options.moduleName } : {}),
       onProgress: (stage: CompileStage) => progress.stage(stage),
     });
@@ -124,7 +132,10 @@ export function runCompile(model: string, options: CompileCliOptions, io: CliIO)
     progress.stage('write output');
     writeCompileOutput(outDir, result);
     progress.done();
+    const copies = formatInsertedCopies(result.insertedCopies);
     if (options.json) {
+      // stdout stays one JSON document; what was inserted goes with the progress lines.
+      for (const line of copies) io.err(line);
       io.out(reportJson(result.report).trimEnd());
       return;
     }
@@ -132,6 +143,7 @@ export function runCompile(model: string, options: CompileCliOptions, io: CliIO)
     io.out(
       [
         `Backend ${inputs.backend}, pools from ${inputs.poolsOrigin}`,
+        ...copies,
         formatPlan(result.report, options.buffers === true),
         '',
         `Wrote ${outDir}: metadata.json, ${files} files in codegen/host, ${Object.values(REPORT_FILES).join(', ')}`,

@@ -15,13 +15,15 @@ import {
   constraintsFromMemoryDecl,
   explainPools,
   formatExplanation,
+  InsertedCopy,
+  insertCopiesForPinning,
   mergeConstraints,
   mergeTargetAccess,
   NO_CONSTRAINTS,
   PoolExplanation,
   runPoolPinning,
 } from '../../passes/poolPinning';
-import { addCommonOptions, CommonCliOptions, resolveInputs } from './compile';
+import { addCommonOptions, CommonCliOptions, formatInsertedCopies, resolveInputs } from './compile';
 import { CliIO } from './io';
 
 export interface PoolsExplanation {
@@ -31,6 +33,8 @@ export interface PoolsExplanation {
   readonly buffers: readonly PoolExplanation[];
   /** Model inputs/outputs the application owns (not planned unless --io-in-workspace). */
   readonly external: readonly string[];
+  /** Copies `--insert-copies` inserted (absent without the flag). */
+  readonly insertedCopies?: readonly InsertedCopy[];
 }
 
 /** The same pool and constraint set-up `compileModel` gives the pinning pass. */
@@ -50,8 +54,9 @@ export function explainModelPools(model: string, options: CommonCliOptions): Poo
       ? constraintsFromMemoryDecl(inputs.backend, memory)
       : NO_CONSTRAINTS;
   const constraints = mergeConstraints(backendConstraints, inputs.pins ?? NO_CONSTRAINTS);
-  const module = options.ioInWorkspace ? createIoAllocates(tir) : tir;
-  const { solution } = runPoolPinning(module, pools, constraints);
+  const lowered = options.ioInWorkspace ? createIoAllocates(tir) : tir;
+  const copied = options.insertCopies ? insertCopiesForPinning(lowered, pools, constraints) : undefined;
+  const { solution } = runPoolPinning(copied?.module ?? lowered, pools, constraints);
   const io = ioSpecs(graph);
   return {
     model,
@@ -59,6 +64,7 @@ export function explainModelPools(model: string, options: CommonCliOptions): Poo
     pools: pools.map((p) => p.name),
     buffers: explainPools(solution, pools),
     external: options.ioInWorkspace ? [] : [...io.inputs, ...io.outputs].map((s) => s.name),
+    ...(copied ? { insertedCopies: copied.inserted } : {}),
   };
 }
 
@@ -76,6 +82,7 @@ export function register(program: Command, io: CliIO): void {
     io.out(
       [
         `Pools for ${model} on ${explanation.backend} (preference order): ${explanation.pools.join(', ')}`,
+        ...formatInsertedCopies(explanation.insertedCopies),
         '',
         formatExplanation(explanation.buffers, explanation.external),
       ].join('\n'),
