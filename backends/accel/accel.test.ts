@@ -22,6 +22,7 @@ import {
 } from '../../src/index';
 import { printModule } from '../../src/ir/tir/printer';
 import { registerExampleBackends } from '../index';
+import { randomBytes, randomMainInput } from '../testData';
 import { AccelBackend } from './backend';
 import { insertInputFetchers } from './insertFetchers';
 import { ACCEL_MEMORY } from './memory';
@@ -29,20 +30,6 @@ import { ACCEL_TARGET, CONV_COMPOSITE, FETCHER_COMPOSITE, FETCHER_KIND } from '.
 import { buildSeedNetwork } from './seedNetwork';
 import { accelKernelSimulations } from './simulation';
 import { USER_POOLS, accelRegistry, compileForAccel, mergeTargetAccess, planAndRun, poolInfo } from './test/support';
-
-function randomBytes(n: number, seed: number): Uint8Array {
-  let s = seed >>> 0;
-  return Uint8Array.from({ length: n }, () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s >>> 24;
-  });
-}
-
-function inputBytes(module: IRModule, seed: number): Uint8Array {
-  const main = module.functions.get(MAIN_FUNCTION)!;
-  const param = main.nodes.find((n) => n.name === main.params[0])!;
-  return randomBytes(param.type.shape.reduce((a, b) => a * b, 1), seed);
-}
 
 /** Every Allocate/AllocateConst of a module as `<func>/<var>` → candidate pools (or null). */
 function allocations(m: tir.TirModule): Map<string, { kind: string; pools: unknown }> {
@@ -152,7 +139,7 @@ describe('compiling the seed network', () => {
 
   it('computes the same bytes as the interpreter on the un-partitioned graph', () => {
     for (const seed of [1, 2, 3]) {
-      const input = inputBytes(module, seed);
+      const input = randomMainInput(module, seed);
       const [expected] = interpret(module, [input]);
       const [got] = tir.runMain(lowered, [input], { externs: accelKernelSimulations() });
       expect(Buffer.from(got).equals(Buffer.from(expected))).toBe(true);
@@ -187,7 +174,7 @@ describe('numerics beyond the seed shapes', () => {
     expect(printModule(lowered).match(/"accel_conv2d"/g)).toHaveLength(2);
     expect(printModule(lowered)).toContain('y1_zero_bias');
     for (const seed of [5, 6]) {
-      const input = inputBytes(module, seed);
+      const input = randomMainInput(module, seed);
       const [expected] = interpret(module, [input]);
       const [got] = tir.runMain(lowered, [input], { externs: accelKernelSimulations() });
       expect(Buffer.from(got).equals(Buffer.from(expected))).toBe(true);
@@ -224,7 +211,7 @@ describe("the seed's pool placement", () => {
 
   it('planned and run with pool-checking kernels, computes what the interpreter does', () => {
     const module = buildSeedNetwork();
-    const input = inputBytes(module, 9);
+    const input = randomMainInput(module, 9);
     const [expected] = interpret(module, [input]);
     const { outputs } = planAndRun(lowered, pools, [input]);
     expect(Buffer.from(outputs[0]).equals(Buffer.from(expected))).toBe(true);
@@ -233,7 +220,7 @@ describe("the seed's pool placement", () => {
   it('without the operand constraints, a plan that puts the fetcher output in l2_mem traps the conv kernel', () => {
     // The accelerator may write l2_mem here, so target access alone allows it; the user lists l2_mem first.
     const loose = [poolInfo('l2_mem', { c: 'rw', accel: 'rw' }), poolInfo('act_mem', { c: 'rw', accel: 'rw' }), poolInfo('wei_mem', { c: 'ro', accel: 'ro' }, 'constant')];
-    const input = inputBytes(buildSeedNetwork(), 9);
+    const input = randomMainInput(buildSeedNetwork(), 9);
     expect(() => planAndRun(lowered, loose, [input], false)).toThrow(tir.TirEvalError);
     expect(() => planAndRun(lowered, loose, [input], false)).toThrow(/accel trap: accel_input_fetcher argument 'output' lies in pool 'l2_mem', its operand constraint allows \{act_mem\}/);
     expect(() => planAndRun(lowered, loose, [input], true)).not.toThrow();

@@ -27,25 +27,12 @@ import {
 } from '../../src/index';
 import { printModule } from '../../src/ir/tir/printer';
 import { registerExampleBackends } from '../index';
+import { randomBytes, randomMainInput } from '../testData';
 import { DmaLocalBackend } from './backend';
 import { DMA_LOCAL_MEMORY } from './memory';
 import { COMPUTE_OPS, DMA_IN_COMPOSITE, DMA_IN_KIND, DMA_OUT_COMPOSITE, DMA_OUT_KIND, DMA_TARGET } from './names';
 import { SimulatedPool, dmaKernelSimulations } from './simulation';
 import { wrapWithDma } from './wrapWithDma';
-
-function randomBytes(n: number, seed: number): Uint8Array {
-  let s = seed >>> 0;
-  return Uint8Array.from({ length: n }, () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s >>> 24;
-  });
-}
-
-function inputBytes(module: IRModule, seed: number): Uint8Array {
-  const main = module.functions.get(MAIN_FUNCTION)!;
-  const param = main.nodes.find((n) => n.name === main.params[0])!;
-  return randomBytes(param.type.shape.reduce((a, b) => a * b, 1), seed);
-}
 
 function registry(): BackendRegistry {
   const r = new BackendRegistry();
@@ -130,7 +117,7 @@ describe('small network', () => {
     const module = smallNetwork();
     const { tir: lowered } = compileToTir(module, registry(), DMA_TARGET);
     for (const seed of [1, 2]) {
-      const input = inputBytes(module, seed);
+      const input = randomMainInput(module, seed);
       const [expected] = interpret(module, [input]);
       const [got] = tir.runMain(lowered, [input], { externs: externs() });
       expect(Buffer.from(got).equals(Buffer.from(expected))).toBe(true);
@@ -160,7 +147,7 @@ describe('kws_ref_model', () => {
   });
 
   it('computes what the interpreter computes on the un-partitioned model, byte for byte', () => {
-    const input = inputBytes(model, 7);
+    const input = randomMainInput(model, 7);
     const [expected] = interpret(model, [input]);
     const [got] = tir.runMain(lowered, [input], { externs: externs() });
     expect(Buffer.from(got).equals(Buffer.from(expected))).toBe(true);
@@ -229,13 +216,13 @@ describe('kws_ref_model', () => {
   }
 
   it('planned with the pins, passes every DMA pool check and computes what the interpreter does', () => {
-    const input = inputBytes(model, 8);
+    const input = randomMainInput(model, 8);
     const [expected] = interpret(model, [input]);
     expect(Buffer.from(planAndRun(pinned, input, pools)).equals(Buffer.from(expected))).toBe(true);
   });
 
   it('planned without the operand constraints, the DMA finds its destination outside local_mem and traps', () => {
-    const input = inputBytes(model, 8);
+    const input = randomMainInput(model, 8);
     expect(() => planAndRun(lowered, input, pools)).toThrow(/dma_local trap: dma_local_copy_in argument 'dst' lies in pool 'sram', its operand constraint allows \{local_mem\}/);
   });
 });
