@@ -21,6 +21,7 @@ import { sanitizeName } from '../lower/names';
 import { compileToTir } from './compileToTir';
 import {
   constraintsFromMemoryDecl,
+  formatInsertedCopy,
   InsertedCopy,
   insertCopiesForPinning,
   mergeConstraints,
@@ -129,12 +130,16 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
       options.pins ?? NO_CONSTRAINTS,
     );
     let toPin = withIo;
+    // Copy functions are named like lowering names the others: tvmgen_<module>_...
+    const copyModuleName = sanitizeName(options.moduleName ?? 'default');
     if (options.insertCopies) {
-      const copied = insertCopiesForPinning(withIo, pools, constraints, { moduleName: options.moduleName ?? 'default' });
+      const copied = insertCopiesForPinning(withIo, pools, constraints, { moduleName: copyModuleName });
       toPin = copied.module;
       insertedCopies = copied.inserted;
     }
-    const pinned = withCopyHint(() => runPoolPinning(toPin, pools, constraints));
+    const pinned = options.insertCopies
+      ? runPoolPinning(toPin, pools, constraints)
+      : withCopyHint(withIo, pools, constraints, copyModuleName, () => runPoolPinning(toPin, pools, constraints));
     toPlan = pinned.module;
     pinning = pinned.solution;
   }
@@ -190,14 +195,30 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
   };
 }
 
-/** The solver suggests a copy; say that the compiler can insert it. */
-function withCopyHint<T>(run: () => T): T {
+/**
+ * Pinning failed without copies: if inserting copies would make the program satisfiable,
+ * the error says so and lists them, so the user can choose that over changing constraints.
+ */
+function withCopyHint<T>(
+  module: TirModule,
+  pools: readonly PoolInfo[],
+  constraints: PinningConstraints,
+  moduleName: string,
+  run: () => T,
+): T {
   try {
     return run();
   } catch (e) {
-    if (!(e instanceof PoolConstraintError) || !e.message.includes('insert a copy operator')) throw e;
+    if (!(e instanceof PoolConstraintError)) throw e;
+    let copies: readonly InsertedCopy[];
+    try {
+      copies = insertCopiesForPinning(module, pools, constraints, { moduleName }).inserted;
+    } catch {
+      throw e;
+    }
+    const lines = copies.map((c) => `    ${formatInsertedCopy(c).replace(/^inserted /, '')}`);
     throw new PoolConstraintError(
-      `${e.message}\n  hint: --insert-copies (compileModel({ insertCopies: true })) inserts such a copy automatically`,
+      `${e.message}\n  hint: --insert-copies (compileModel({ insertCopies: true })) makes this satisfiable by inserting:\n${lines.join('\n')}`,
       e.context,
     );
   }

@@ -64,7 +64,7 @@ describe('inserted copies end to end (accel seed network)', () => {
     }
     expect(err).toBeInstanceOf(PoolConstraintError);
     expect((err as Error).message).toMatch(/fix: insert a copy operator between/);
-    expect((err as Error).message).toContain('hint: --insert-copies');
+    expect((err as Error).message).toMatch(/hint: --insert-copies .* makes this satisfiable by inserting:\n {4}tvmgen_default_copy_0: copies sid_\d+ \(tensor transposed\)/);
   });
 
   it('with copies it compiles, every access is legal, and the program is byte-exact', () => {
