@@ -13,12 +13,27 @@ import { SOFTMAX_INT8 } from './externKernels';
 import { FLOAT32_MAX, quantOf } from './quantParams';
 import { accLoad, accStore, elementCount, loopNest, reshapedView, staticShape, withAccumulator } from './tirHelpers';
 
+/** Input -> output dtypes this strategy lowers. */
+const SOFTMAX_SIGNATURES: readonly (readonly [string, string])[] = [
+  ['int8', 'int8'],
+  ['float32', 'float32'],
+];
+
 export const softmaxStrategy: OperatorStrategy = (input) => {
   const { call } = input;
   const shape = staticShape(input.out);
   const depth = shape[shape.length - 1] ?? 1;
   const outer = elementCount(input.out) / depth;
   const beta = numberAttr(call, 'beta', 1);
+  // TFLite also has int8 -> int16 softmax; name the whole signature so the user sees which
+  // variant is missing rather than a per-operand mismatch against the float kernel.
+  const inDtype = input.argTypes[0]?.dtype;
+  if (!SOFTMAX_SIGNATURES.some(([i, o]) => i === inDtype && o === call.type.dtype)) {
+    loweringFail(
+      call,
+      `softmax ${inDtype} -> ${call.type.dtype} is not supported (supported: ${SOFTMAX_SIGNATURES.map(([i, o]) => `${i} -> ${o}`).join(', ')})`,
+    );
+  }
 
   if (call.type.dtype === 'int8') {
     requireDType(call, input.argTypes, ['int8'], 'softmax');

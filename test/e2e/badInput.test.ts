@@ -1,0 +1,205 @@
+/**
+ * Bad input end to end: a backend kernel nobody provides, operators/dtypes lowering cannot
+ * handle, and a pool too small. Each fails with one clear `error:` line naming the culprit,
+ * exits 1 through the CLI, and leaves no output directory (a previous one stays intact).
+ * What is merely not offloadable (a float model on int8-only backends) is not an error.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { AccelBackend } from '../../backends/accel';
+import { VanillaBackend } from '../../backends/vanilla';
+import { memoryIO } from '../../src/cli/io';
+import { loadBackendModule } from '../../src/cli/backendLoader';
+import { main } from '../../src/cli/main';
+import { BackendRegistry } from '../../src/backend/registry';
+import { compileModel } from '../../src/driver/compile';
+import { CodegenError } from '../../src/errors';
+import { loadTfliteFile } from '../../src/frontend/tflite';
+import { interpret } from '../../src/interpreter';
+import { parsePoolsJson } from '../../src/usmp/pools';
+import { buildApplication, fixedInput, runApplication } from './harness';
+
+const ROOT = path.join(__dirname, '..', '..');
+const model = (name: string) => path.join(ROOT, 'models', `${name}.tflite`);
+
+/**
+ * A user backend offloading int8 dense whose phase-0 TIR pass puts a call to `kernel` in
+ * front of each of its functions. Its C (header + source) declares and defines `ghost_ok`
+ * only, so `ghost_missing` is a kernel the backend does not provide.
+ */
+function ghostModule(target: string, kernel: string): string {
+  return `
+const { UmaBackend, CPU_STRATEGIES, tir } = require(${JSON.stringify(path.join(ROOT, 'src', 'index'))});
+const HEADER = '#ifndef GHOST_KERNELS_H_\\n#define GHOST_KERNELS_H_\\n#include <stdint.h>\\n' +
+  '/* ghost_missing( is only mentioned in this comment */\\n' +
+  'int32_t ghost_ok(const int8_t* x);\\n#endif\\n';
+const SOURCE = '#include "ghost_kernels.h"\\nint32_t ghost_ok(const int8_t* x) { return x == 0; }\\n';
+class GhostBackend extends UmaBackend {
+  constructor() {
+    super();
+    this.targetName = ${JSON.stringify(target)};
+    this.registerSupportedOp('dense');
+    this.registerOperatorStrategy('dense', CPU_STRATEGIES.get('dense'));
+    this.registerTirPass(0, {
+      name: 'ghost_kernel_call',
+      phase: 0,
+      run: (module) => ({
+        ...module,
+        functions: new Map([...module.functions].map(([name, f]) => [name, {
+          ...f,
+          body: tir.seq([tir.evaluate(tir.callExtern(${JSON.stringify(kernel)}, [f.params[0]])), f.body]),
+        }])),
+      }),
+    });
+    this.registerCodegen({
+      includes: () => '#include "ghost_kernels.h"\\n',
+      runtimeSources: () => [
+        { name: 'ghost_kernels.h', content: HEADER },
+        { name: 'ghost_kernels.c', content: SOURCE },
+      ],
+    });
+  }
+}
+module.exports = { GhostBackend };
+`;
+}
+
+async function run(args: readonly string[]) {
+  const io = memoryIO();
+  const code = await main(['node', 'uma-ts', ...args], io);
+  return { code, out: io.stdout.join('\n'), err: io.stderr.join('\n') };
+}
+
+/** The single `error:` line of a failed run. */
+function errorLine(err: string): string {
+  const lines = err.split('\n').filter((l) => l.startsWith('error:'));
+  expect(lines).toHaveLength(1);
+  return lines[0];
+}
+
+function listTree(dir: string): string[] {
+  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort();
+}
+
+let dir: string;
+let missingModule: string;
+let okModule: string;
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-bad-input-'));
+  missingModule = path.join(dir, 'ghost_missing.js');
+  okModule = path.join(dir, 'ghost_ok.js');
+  fs.writeFileSync(missingModule, ghostModule('ghost', 'ghost_missing'));
+  fs.writeFileSync(okModule, ghostModule('ghostok', 'ghost_ok'));
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** Entries of `dir` other than `keep`: temp or backup directories a failed write left behind. */
+function strays(keep: readonly string[]): string[] {
+  return fs.readdirSync(dir).filter((e) => !keep.includes(e) && !e.endsWith('.js'));
+}
+
+describe('a kernel the backend does not provide', () => {
+  const MESSAGE =
+    "function ghost_main_0 (target ghost) calls kernel 'ghost_missing' that backend ghost does not provide " +
+    '(not declared in its includes or runtime sources)';
+
+  it('compileModel: CodegenError naming function, target and kernel', () => {
+    const registry = new BackendRegistry();
+    expect(loadBackendModule(registry, missingModule)).toEqual(['ghost']);
+    let caught: unknown;
+    try {
+      compileModel(model('hello_world_int8'), { backend: 'ghost', registry });
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(CodegenError);
+    expect((caught as CodegenError).message).toBe(MESSAGE);
+    expect((caught as CodegenError).context).toMatchObject({ func: 'ghost_main_0', target: 'ghost' });
+  });
+
+  it('the same backend calling a declared kernel compiles, builds and runs byte-exact', () => {
+    const registry = new BackendRegistry();
+    loadBackendModule(registry, okModule);
+    const file = model('hello_world_int8');
+    const result = compileModel(file, { backend: 'ghostok', registry });
+    const lib = result.artifacts.files.find((f) => f.content.includes('ghost_ok('))!;
+    expect(lib.path).toMatch(/^src\/default_lib\d\.c$/);
+    const input = fixedInput(1, 5);
+    const expected = interpret(loadTfliteFile(file), [input]);
+    const app = buildApplication(result, [input]);
+    try {
+      const out = runApplication(app, expected.map((e) => e.length));
+      expect(out.status).toBe(0);
+      expect(out.outputs.map((o) => Array.from(o))).toEqual(expected.map((e) => Array.from(e)));
+    } finally {
+      fs.rmSync(app, { recursive: true, force: true });
+    }
+  });
+
+  it('CLI: exit 1, the message, no output directory', async () => {
+    const out = path.join(dir, 'ghost_out');
+    const { code, err } = await run(['compile', model('hello_world_int8'), '--backend', 'ghost', '--backend-module', missingModule, '--out', out]);
+    expect(code).toBe(1);
+    expect(errorLine(err)).toBe(`error: ${MESSAGE}`);
+    expect(fs.existsSync(out)).toBe(false);
+    expect(strays([])).toEqual([]);
+  });
+});
+
+describe('operators and dtypes', () => {
+  it('a float model on backends whose patterns want int8 simply stays on the host', () => {
+    const registry = new BackendRegistry();
+    registry.register(VanillaBackend);
+    registry.register(AccelBackend);
+    for (const backend of ['vanilla', 'accel']) {
+      // accel's memory declaration names the pools of its bundled pools.json.
+      const poolsFile = path.join(ROOT, 'backends', 'accel', 'pools.json');
+      const pools = backend === 'accel' ? parsePoolsJson(fs.readFileSync(poolsFile, 'utf8'), poolsFile) : undefined;
+      const result = compileModel(model('hello_world_float'), { backend, registry, ...(pools ? { pools } : {}) });
+      expect([backend, [...result.partitioned.functions.values()].filter((f) => f.attrs.Compiler !== undefined)]).toEqual([backend, []]);
+      expect(result.artifacts.metadata.targets).toEqual(['c']);
+    }
+  });
+
+  it.each([
+    // int8 input, int16 output: TFLite's int16 softmax variant.
+    ['keyword_scrambled_8bit', /^error: \S+: softmax int8 -> int16 is not supported \(supported: int8 -> int8, float32 -> float32\)$/],
+    // Hybrid model: float32 activations with int8 weights.
+    ['kws_ref_model_float32', /^error: .+: conv2d: unsupported dtype int8 \(expected float32\)$/],
+  ])('%s: one error line naming the operator and dtypes, exit 1, no output directory', async (name, pattern) => {
+    const out = path.join(dir, `${name}_out`);
+    const { code, err } = await run(['compile', model(name), '--backend', 'vanilla', '--out', out]);
+    expect(code).toBe(1);
+    expect(errorLine(err)).toMatch(pattern);
+    expect(fs.existsSync(out)).toBe(false);
+    expect(strays([])).toEqual([]);
+  });
+});
+
+describe('a pool too small', () => {
+  it('names the buffer, writes nothing, and leaves a previous output directory intact', async () => {
+    const out = path.join(dir, 'kws_out');
+    const common = ['compile', model('kws_ref_model'), '--backend', 'ghostok', '--backend-module', okModule, '--out', out];
+    const pools = ['--workspace-pools', 'sram', '--workspace-pools-targets', 'sram:c,ghostok'];
+
+    const first = await run([...common, ...pools]);
+    expect(first.err).not.toContain('error:');
+    expect(first.code).toBe(0);
+    const before = listTree(out);
+    const metadata = fs.readFileSync(path.join(out, 'metadata.json'), 'utf8');
+
+    // kws_ref_model's first activation alone is 25x5x64 int8 = 8000 bytes.
+    const { code, err } = await run([...common, ...pools, '--workspace-pools-size-hint-bytes', 'sram:4096']);
+    expect(code).toBe(1);
+    // TVM's overflow message, naming a buffer of this program (one the fitting plan placed).
+    const named = /allocate the buffer: (\S+)$/.exec(errorLine(err));
+    expect(named).not.toBeNull();
+    const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8')) as { buffers: { name: string }[] };
+    expect(report.buffers.map((b) => b.name)).toContain(named![1]);
+    expect(err).toMatch(/sram\b.*4096/);
+    expect(listTree(out)).toEqual(before);
+    expect(fs.readFileSync(path.join(out, 'metadata.json'), 'utf8')).toBe(metadata);
+    expect(strays(['kws_out'])).toEqual([]);
+  });
+});
