@@ -99,7 +99,7 @@ describe('person_detect on accel: pool pinning on a real model', () => {
     expect(hostOnly).toBeGreaterThan(10);
     // The report agrees: what the accelerator's own functions allocate (fetched tensors, line
     // buffers) is in act_mem, their requantization tables in wei_mem.
-    const insideAccel = result.report.buffers.filter((b) => b.func.startsWith('accel_main_'));
+    const insideAccel = result.report.buffers.filter((b) => b.func?.startsWith('accel_main_') === true);
     expect(insideAccel.length).toBeGreaterThanOrEqual(2 * 13);
     for (const b of insideAccel) {
       const table = b.name.endsWith('_multiplier') || b.name.endsWith('_shift');
