@@ -29,7 +29,8 @@ export interface PoolRegistration {
   readonly statement: (pool: PoolInfo, base: string, size: number) => string;
 }
 
-function cIdent(header: string, structName: string): string[] {
+/** Field names of `struct <structName>` in a generated header. */
+export function cIdent(header: string, structName: string): string[] {
   const m = new RegExp(`struct ${structName} \\{([^}]*)\\}`).exec(header);
   if (!m) return [];
   return [...m[1].matchAll(/\*\s*([A-Za-z_][A-Za-z0-9_]*);/g)].map((x) => x[1]);
