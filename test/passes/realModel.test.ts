@@ -147,4 +147,30 @@ describe('person_detect on accel: pool pinning on a real model', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('through the CLI with --insert-copies: a pin against the accelerator output gets a copy, JSON stays JSON', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-real-model-'));
+    try {
+      const pins = path.join(dir, 'pins.json');
+      fs.writeFileSync(pins, JSON.stringify({ pins: [{ operator: '*Conv2d_2_depthwise*', operand: 'input:0', pools: ['l2_mem'] }] }));
+      const common = [MODEL, '--backend', 'accel', '--pins', pins, '--insert-copies'];
+      const explain = memoryIO();
+      expect(await main(['node', 'uma-ts', 'explain-pools', ...common, '--json'], explain)).toBe(0);
+      const doc = JSON.parse(explain.stdout.join('\n'));
+      expect(doc.insertedCopies).toHaveLength(1);
+      const copy = doc.insertedCopies[0];
+      expect([copy.from, copy.to, copy.consumers]).toEqual([['act_mem'], ['l2_mem'], ['tvmgen_default_fused_depthwise_conv2d_2']]);
+      const rows = doc.buffers.filter((b: { buffer: string }) => b.buffer === copy.buffer || b.buffer === copy.copy);
+      expect(rows.map((r: { candidates: string[] }) => r.candidates)).toEqual([['act_mem'], ['l2_mem']]);
+
+      const compile = memoryIO();
+      expect(await main(['node', 'uma-ts', 'compile', ...common, '--json', '--out', path.join(dir, 'pd')], compile)).toBe(0);
+      expect(() => JSON.parse(compile.stdout.join('\n'))).not.toThrow();
+      expect(compile.stderr.filter((l) => l.startsWith('inserted '))).toEqual([
+        expect.stringContaining(`inserted ${copy.func}: copies ${copy.buffer}`),
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
