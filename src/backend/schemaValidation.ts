@@ -1,40 +1,14 @@
 /**
- * ajv validators for the backend-facing JSON: the memory declaration (pools + operand
- * constraints) and the backend manifest. Failures name the JSON path of the first problem.
+ * Checks of the backend-facing JSON against its schemas (the shared validator of
+ * `src/config/validateJson.ts`): the memory declaration (pools + operand constraints) and
+ * the backend manifest. Failures name the JSON path of the first problem.
  */
-import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
-import memorySchema from '../../schemas/operand-constraints.schema.json';
-import manifestSchema from '../../schemas/backend-manifest.schema.json';
-
-const ajv = new Ajv({ allErrors: false, strict: false });
-ajv.addSchema(memorySchema);
-ajv.addSchema(manifestSchema);
-
-function compiled(id: string): ValidateFunction {
-  const v = ajv.getSchema(id);
-  if (v === undefined) throw new Error(`schema ${id} is not loaded`);
-  return v;
-}
+import { ErrorObject } from 'ajv';
+import { describeAjvError, schemaErrors } from '../config/validateJson';
 
 export interface SchemaProblem {
   readonly jsonPath: string;
   readonly message: string;
-}
-
-function describe(e: ErrorObject): SchemaProblem {
-  if (e.keyword === 'additionalProperties') {
-    const extra = (e.params as { additionalProperty: string }).additionalProperty;
-    return { jsonPath: `${e.instancePath}/${extra}`, message: 'is not an allowed property' };
-  }
-  const jsonPath = e.instancePath || '/';
-  if (e.keyword === 'required') {
-    return { jsonPath, message: `must have property '${(e.params as { missingProperty: string }).missingProperty}'` };
-  }
-  if (e.keyword === 'enum') {
-    const allowed = (e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v));
-    return { jsonPath, message: `must be one of ${allowed.join(', ')}` };
-  }
-  return { jsonPath, message: e.message ?? 'is invalid' };
 }
 
 /** An anyOf whose branches are all `required` means "give at least one of these". */
@@ -49,17 +23,16 @@ function describeAnyOfRequired(errors: readonly ErrorObject[]): SchemaProblem | 
   return { jsonPath: last.instancePath || '/', message: `must have at least one of ${names.join(', ')}` };
 }
 
-function check(id: string, data: unknown): SchemaProblem | undefined {
-  const validate = compiled(id);
-  if (validate(data)) return undefined;
-  const errors = validate.errors as ErrorObject[];
-  return describeAnyOfRequired(errors) ?? describe(errors[0]);
+function check(schema: string, data: unknown): SchemaProblem | undefined {
+  const errors = schemaErrors(data, schema);
+  if (errors === undefined) return undefined;
+  return describeAnyOfRequired(errors) ?? describeAjvError(errors[0]);
 }
 
 export function checkMemoryDecl(data: unknown): SchemaProblem | undefined {
-  return check(memorySchema.$id, data);
+  return check('operand-constraints.schema.json', data);
 }
 
 export function checkManifest(data: unknown): SchemaProblem | undefined {
-  return check(manifestSchema.$id, data);
+  return check('backend-manifest.schema.json', data);
 }

@@ -8,21 +8,18 @@
  * Everything is written to a sibling temp dir and renamed into place, so a failure never
  * leaves a partial directory behind.
  */
-import Ajv from 'ajv';
 import * as fs from 'fs';
 import * as path from 'path';
-import metadataSchema from '../../schemas/metadata.schema.json';
+import { schemaErrors } from '../config/validateJson';
 import { CodegenError } from '../errors';
 import { CArtifacts } from './types';
-
-const ajv = new Ajv({ allErrors: false, strict: false });
-const validateMetadata = ajv.compile(metadataSchema);
 
 export const MLF_HOST_DIR = path.join('codegen', 'host');
 
 function checkMetadata(artifacts: CArtifacts): void {
-  if (!validateMetadata(artifacts.metadata)) {
-    const e = validateMetadata.errors?.[0];
+  const errors = schemaErrors(artifacts.metadata, 'metadata.schema.json');
+  if (errors !== undefined) {
+    const e = errors[0];
     throw new CodegenError(`generated metadata.json is invalid: ${e?.instancePath || '/'} ${e?.message ?? ''}`.trim(), {
       jsonPath: e?.instancePath || '/',
     });

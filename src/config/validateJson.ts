@@ -10,25 +10,43 @@ import { ConfigError } from '../errors';
 const SCHEMA_DIR = path.resolve(__dirname, '..', '..', '..', 'schemas');
 const SCHEMA_DIR_SRC = path.resolve(__dirname, '..', '..', 'schemas');
 
+// One ajv for every schema in schemas/, so a $ref from one file into another resolves.
 const ajv = new Ajv({ allErrors: false, strict: false });
-const compiled = new Map<string, ValidateFunction>();
+let schemasLoaded = false;
 
-function schemaPath(name: string): string {
+function schemaDir(name: string): string {
   // Compiled code runs from dist/src/config, sources (ts-jest) from src/config.
   for (const dir of [SCHEMA_DIR, SCHEMA_DIR_SRC]) {
-    const p = path.join(dir, name);
-    if (fs.existsSync(p)) return p;
+    if (fs.existsSync(path.join(dir, name))) return dir;
   }
   throw new Error(`schema ${name} not found in ${SCHEMA_DIR} or ${SCHEMA_DIR_SRC}`);
 }
 
-function validatorFor(name: string): ValidateFunction {
-  let v = compiled.get(name);
-  if (!v) {
-    v = ajv.compile(JSON.parse(fs.readFileSync(schemaPath(name), 'utf8')));
-    compiled.set(name, v);
+/** Registers every schema file under its file name (and its $id); ajv compiles each on first use. */
+function loadSchemas(name: string): void {
+  if (schemasLoaded) return;
+  const dir = schemaDir(name);
+  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.schema.json')).sort()) {
+    ajv.addSchema(JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')), file);
   }
+  schemasLoaded = true;
+}
+
+function validatorFor(name: string): ValidateFunction {
+  loadSchemas(name);
+  const v = ajv.getSchema(name);
+  if (v === undefined) throw new Error(`schema ${name} not found in ${SCHEMA_DIR} or ${SCHEMA_DIR_SRC}`);
   return v;
+}
+
+/**
+ * Validates `data` against `schema` (a file name in schemas/): undefined when it conforms,
+ * else ajv's errors (the first one is the first problem), for callers that word or throw
+ * their own errors.
+ */
+export function schemaErrors(data: unknown, schema: string): readonly ErrorObject[] | undefined {
+  const validate = validatorFor(schema);
+  return validate(data) ? undefined : (validate.errors ?? []);
 }
 
 export function describeAjvError(e: ErrorObject): { jsonPath: string; message: string } {
@@ -58,9 +76,9 @@ export function parseJsonDocument<T>(text: string, schema: string, file = '<inpu
 }
 
 export function validateJsonDocument<T>(data: unknown, schema: string, file = '<input>'): T {
-  const validate = validatorFor(schema);
-  if (!validate(data)) {
-    const { jsonPath, message } = describeAjvError(validate.errors![0]);
+  const errors = schemaErrors(data, schema);
+  if (errors !== undefined) {
+    const { jsonPath, message } = describeAjvError(errors[0]);
     throw new ConfigError(`${file}: ${jsonPath}: ${message}`, { file, jsonPath });
   }
   return data as T;
