@@ -11,6 +11,7 @@
 import { Allocate, AllocateConst, Expr, MAIN_PRIM_FUNC, PrimFunc, Stmt, TirModule, Var } from '../../src/ir/tir/nodes';
 import { OperatorRecord, readOperatorRecords } from '../../src/ir/tir/operators';
 import { StmtExprVisitor } from '../../src/ir/tir/visitor';
+import { dtypeBytes } from '../../src/ir/tir/dtype';
 import { HOST_TARGET } from '../../src/lower/strategy';
 
 export type BufferOrigin = 'allocate' | 'constant' | 'io';
@@ -51,19 +52,9 @@ export interface OperandTrace {
   readonly operands: readonly OperandUse[];
 }
 
-const DTYPE_SIZE: Record<string, number> = {
-  int8: 1,
-  uint8: 1,
-  bool: 1,
-  int16: 2,
-  int32: 4,
-  float32: 4,
-  int64: 8,
-  handle: 8,
-};
 
 function staticBytes(s: Allocate | AllocateConst): number | undefined {
-  let n = DTYPE_SIZE[s.dtype] ?? 1;
+  let n = dtypeBytes(s.dtype);
   for (const e of s.extents) {
     if (e.kind !== 'IntImm') return undefined;
     n *= e.value;
