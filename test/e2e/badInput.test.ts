@@ -14,7 +14,10 @@ import { loadBackendModule } from '../../src/cli/backendLoader';
 import { main } from '../../src/cli/main';
 import { BackendRegistry } from '../../src/backend/registry';
 import { compileModel } from '../../src/driver/compile';
+import { checkBackendExterns, declaresFunction } from '../../src/codegen/c/checkExterns';
+import { targetOf } from '../../src/codegen/c/generate';
 import { CodegenError } from '../../src/errors';
+import { callExtern, evaluate, makeVar, primFunc, seq } from '../../src/ir/tir/builder';
 import { loadTfliteFile } from '../../src/frontend/tflite';
 import { interpret } from '../../src/interpreter';
 import { parsePoolsJson } from '../../src/usmp/pools';
@@ -144,6 +147,33 @@ describe('a kernel the backend does not provide', () => {
     expect(errorLine(err)).toBe(`error: ${MESSAGE}`);
     expect(fs.existsSync(out)).toBe(false);
     expect(strays([])).toEqual([]);
+  });
+});
+
+describe('what counts as provided', () => {
+  it('declaresFunction: whole identifiers followed by (, outside comments', () => {
+    expect(declaresFunction('int32_t k(int8_t* x);', 'k')).toBe(true);
+    expect(declaresFunction('#define k(x) (x)', 'k')).toBe(true);
+    expect(declaresFunction('int32_t my_k(int8_t* x);', 'k')).toBe(false);
+    expect(declaresFunction('int32_t k_v2(int8_t* x);', 'k')).toBe(false);
+    expect(declaresFunction('/* k( */ // k(\nint x;', 'k')).toBe(false);
+  });
+
+  const x = makeVar('x', 'handle', 'int8');
+  const caller = (callee: string, target = 'ghost') =>
+    primFunc({ params: [x], body: seq([evaluate(callExtern(callee, [x]))]), attrs: { target } });
+  const check = (fn: ReturnType<typeof caller>, hook: Parameters<typeof checkBackendExterns>[1][number], others: [string, typeof fn][] = []) =>
+    () => checkBackendExterns(new Map([['ghost_main_0', fn], ...others]), [hook], targetOf);
+  const bare = { target: 'ghost', includes: '#include "ghost.h"' };
+
+  it('module functions, uma runtime helpers and hook-rendered calls pass; anything else fails', () => {
+    expect(check(caller('k'), bare)).toThrow(/calls kernel 'k' that backend ghost does not provide/);
+    expect(check(caller('k'), { ...bare, runtimeSources: [{ name: 'ghost.h', content: 'int k(signed char*);' }] })).not.toThrow();
+    expect(check(caller('k'), { ...bare, replaceCallExtern: (n, a) => (n === 'k' ? `(${a[0]} == 0)` : undefined) })).not.toThrow();
+    expect(check(caller('uma_ref_softmax_int8'), bare)).not.toThrow();
+    expect(check(caller('helper'), bare, [['helper', primFunc({ params: [], body: seq([]), attrs: { target: 'ghost' } })]])).not.toThrow();
+    // Functions of targets without a hook get inferred prototypes: nothing to check.
+    expect(check(caller('k', 'other'), bare)).not.toThrow();
   });
 });
 
