@@ -20,7 +20,8 @@ import { performance } from 'node:perf_hooks';
 import { lowerBoundOfBuffers } from '../conflicts';
 import { BufferInfo, PlanningAlgorithm, PlanningOptions } from '../types';
 import { IndexedProblem, indexProblem, poolsExhaustedError, toBufferPlan } from './indexed';
-import { initialOrders } from './orderings';
+import { initialOrders, urgencyOrder } from './orderings';
+import { BottleneckClimb, bottleneckClimbApplies, VELA_SEED } from './bottleneckClimb';
 import { LocalSearch } from './localSearch';
 import { PlacementEngine } from './placement';
 import { seededRandom } from './seededRandom';
@@ -32,7 +33,7 @@ export const DEFAULT_TIME_BUDGET_MS = 1000;
  * adjacency size in work units), with a floor so that small problems still get a real search.
  * Sized to finish within about half the time cap on a loaded 2-core machine for 2000 buffers.
  */
-const SEARCH_FULL_PLACEMENTS = 100;
+const SEARCH_FULL_PLACEMENTS = 70;
 const MIN_SEARCH_WORK = 5_000_000;
 const DEFAULT_SEED = 0x5eed;
 /** Local-search steps without progress before a restart. */
@@ -52,7 +53,12 @@ export interface AutoStats {
   readonly lowerBound: number;
   readonly initialTotal: number;
   readonly finalTotal: number;
+  /** Local-search steps. */
   readonly iterations: number;
+  /** Iterations of the Vela-style climb (0 when it does not apply or the start hit the bound). */
+  readonly climbIterations: number;
+  /** Which strategy gave the plan. */
+  readonly strategy: 'greedy' | 'bottleneck climb' | 'local search';
   /** Work units the search spent (see PlacementEngine.work). */
   readonly work: number;
   readonly initialOrder: string;
@@ -102,6 +108,26 @@ function kick(engine: PlacementEngine, lowerBound: number, random: () => number)
   }
 }
 
+/** Iterations of Vela's own search; the climb always gets them (unless the clock runs out). */
+const VELA_ITERATIONS = 500;
+/** Past Vela's iterations, the climb goes on while it finds a smaller size this often. */
+const CLIMB_STALL = 200;
+/** Past Vela's iterations, the climb's share of the work budget; the rest is the local search's. */
+const CLIMB_SHARE = 0.5;
+
+/** The Vela-style strategy (bottleneckClimb.ts); its work is charged to the engine's counter. */
+function climb(problem: IndexedProblem, engine: PlacementEngine, lowerBound: number, workLimit: number, deadline: number, seed: number) {
+  const c = new BottleneckClimb(problem, engine.adjStart, engine.adj, urgencyOrder(problem)!, seed);
+  const startWork = engine.work;
+  const now = () => performance.now();
+  const base = { target: lowerBound, deadline, now };
+  c.run({ ...base, workLimit: Infinity, maxIterations: VELA_ITERATIONS, stallIterations: Infinity });
+  const share = startWork + (workLimit - startWork) * CLIMB_SHARE;
+  c.run({ ...base, workLimit: share - startWork, maxIterations: Infinity, stallIterations: CLIMB_STALL });
+  engine.work += c.work;
+  return c;
+}
+
 /** Runs the planner on an indexed problem and leaves the best placement in the engine. */
 export function autoSearch(
   problem: IndexedProblem,
@@ -123,12 +149,30 @@ export function autoSearch(
   // The budget covers the whole call, set-up and starting orders included.
   const deadline = startedAt + (options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS);
   const maxIterations = options.maxIterations ?? Infinity;
-  const workLimit =
-    engine.work + (options.workBudget ?? Math.max(MIN_SEARCH_WORK, SEARCH_FULL_PLACEMENTS * (problem.count + engine.adj.length)));
-  let kept = { total: best, order: Int32Array.from(engine.order), bestFit: Uint8Array.from(engine.bestFit) };
+  const searchWork = options.workBudget ?? Math.max(MIN_SEARCH_WORK, SEARCH_FULL_PLACEMENTS * (problem.count + engine.adj.length));
+  // Strategy 1, the Vela-style climb, on its own from the urgency order; its plan is the one to
+  // beat (first-fit everywhere, so its order alone reproduces it).
+  let climbed: BottleneckClimb | undefined;
+  if (best > lowerBound && bottleneckClimbApplies(problem)) {
+    climbed = climb(problem, engine, lowerBound, engine.work + searchWork, deadline, options.seed ?? VELA_SEED);
+    if (climbed.bestSize <= best) {
+      engine.setOrder(climbed.order);
+      engine.bestFit.fill(0);
+      best = engine.placeFrom(0, Infinity);
+      engine.commit(0);
+    }
+  }
+  const climbTotal = climbed?.bestSize ?? Infinity;
+  const workLimit = engine.work + searchWork;
+  // Strategy 2, the local search, from the best starting order with the rest of the budget.
+  let kept: { total: number; order: Int32Array; bestFit: Uint8Array } = {
+    total: best,
+    order: Int32Array.from(engine.order),
+    bestFit: Uint8Array.from(engine.bestFit),
+  };
   let search = new LocalSearch(engine, random);
   let iterations = 0;
-  while (kept.total > lowerBound && iterations < maxIterations && engine.work < workLimit && performance.now() < deadline) {
+  while (Math.min(kept.total, climbTotal) > lowerBound && iterations < maxIterations && engine.work < workLimit && performance.now() < deadline) {
     iterations++;
     best = search.step(best);
     if (best < kept.total) kept = { total: best, order: Int32Array.from(engine.order), bestFit: Uint8Array.from(engine.bestFit) };
@@ -144,15 +188,21 @@ export function autoSearch(
       search = new LocalSearch(engine, random);
     }
   }
-  if (kept.total < best) {
+  let winner: AutoStats['strategy'] = iterations > 0 && kept.total < initialTotal ? 'local search' : 'greedy';
+  if (climbed && climbTotal < kept.total) {
+    kept = { total: climbTotal, order: climbed.order, bestFit: new Uint8Array(engine.n) };
+    winner = 'bottleneck climb';
+  }
+  if (kept.total < best || winner === 'bottleneck climb') {
     engine.setOrder(kept.order);
     engine.bestFit.set(kept.bestFit);
     best = engine.placeFrom(0, Infinity);
     engine.commit(0);
   }
+  const climbIterations = climbed?.iterations ?? 0;
   return {
     engine,
-    stats: { lowerBound, initialTotal, finalTotal: best, iterations, work: engine.work, initialOrder: start.name },
+    stats: { lowerBound, initialTotal, finalTotal: best, iterations, climbIterations, work: engine.work, initialOrder: start.name, strategy: winner },
   };
 }
 
@@ -163,7 +213,16 @@ export function autoLowerBound(buffers: readonly BufferInfo[], memoryPressure: n
 /** `auto` with its statistics, for the benchmark and the CLI. */
 export function planAuto(buffers: readonly BufferInfo[], memoryPressure: number, options: AutoPlanningOptions = {}) {
   if (buffers.length === 0) {
-    const stats: AutoStats = { lowerBound: 0, initialTotal: 0, finalTotal: 0, iterations: 0, work: 0, initialOrder: 'none' };
+    const stats: AutoStats = {
+      lowerBound: 0,
+      initialTotal: 0,
+      finalTotal: 0,
+      iterations: 0,
+      climbIterations: 0,
+      work: 0,
+      initialOrder: 'none',
+      strategy: 'greedy',
+    };
     return { plan: new Map(), stats };
   }
   const startedAt = performance.now();

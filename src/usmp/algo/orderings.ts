@@ -48,6 +48,22 @@ function urgencyOfLiveRanges(problem: IndexedProblem): Float64Array | undefined 
   });
 }
 
+/**
+ * Urgency first, then longer life, earlier start, larger size, lower index: Vela's order, and
+ * the one of our starts that suits irregular live ranges. Undefined without live ranges.
+ */
+export function urgencyOrder(problem: IndexedProblem): Int32Array | undefined {
+  const urgency = urgencyOfLiveRanges(problem);
+  if (!urgency) return undefined;
+  const size = problem.sizes;
+  const first = (b: number): number => problem.buffers[b].liveRange![0];
+  const duration = (b: number): number => problem.buffers[b].liveRange![1] - first(b);
+  return sortedIndices(
+    problem.count,
+    (a, b) => urgency[b] - urgency[a] || duration(b) - duration(a) || first(a) - first(b) || size[b] - size[a] || a - b,
+  );
+}
+
 export function initialOrders(problem: IndexedProblem, engine: PlacementEngine): NamedOrder[] {
   const n = problem.count;
   const size = problem.sizes;
@@ -56,18 +72,7 @@ export function initialOrders(problem: IndexedProblem, engine: PlacementEngine):
     { name: 'size', order: sortedIndices(n, (a, b) => size[b] - size[a] || degree[b] - degree[a] || a - b) },
     { name: 'degree', order: sortedIndices(n, (a, b) => degree[b] - degree[a] || size[b] - size[a] || a - b) },
   ];
-  const urgency = urgencyOfLiveRanges(problem);
-  if (urgency) {
-    const first = (b: number): number => problem.buffers[b].liveRange![0];
-    const duration = (b: number): number => problem.buffers[b].liveRange![1] - first(b);
-    orders.push({
-      name: 'urgency',
-      order: sortedIndices(
-        n,
-        (a, b) =>
-          urgency[b] - urgency[a] || duration(b) - duration(a) || first(a) - first(b) || size[b] - size[a] || a - b,
-      ),
-    });
-  }
+  const urgency = urgencyOrder(problem);
+  if (urgency) orders.push({ name: 'urgency', order: urgency });
   return orders;
 }

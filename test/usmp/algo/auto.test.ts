@@ -82,10 +82,11 @@ describe('auto', () => {
     const a = planAuto(bufs, bound, { seed: 11 });
     const b = planAuto(bufs, bound, { seed: 11 });
     const c = planAuto(bufs, bound, { seed: 11, timeBudgetMs: 60_000 });
-    expect(a.stats.iterations).toBeGreaterThan(0);
+    expect(a.stats.iterations + a.stats.climbIterations).toBeGreaterThan(0);
     expect([...b.plan]).toEqual([...a.plan]);
     expect([...c.plan]).toEqual([...a.plan]);
     expect(c.stats.iterations).toBe(a.stats.iterations);
+    expect(c.stats.climbIterations).toBe(a.stats.climbIterations);
     expect(c.stats.work).toBe(a.stats.work);
   });
 
