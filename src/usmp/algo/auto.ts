@@ -153,7 +153,7 @@ export function autoSearch(
   // Strategy 1, the Vela-style climb, on its own from the urgency order; its plan is the one to
   // beat (first-fit everywhere, so its order alone reproduces it).
   let climbed: BottleneckClimb | undefined;
-  if (best > lowerBound && bottleneckClimbApplies(problem)) {
+  if (best > lowerBound && performance.now() < deadline && bottleneckClimbApplies(problem)) {
     climbed = climb(problem, engine, lowerBound, engine.work + searchWork, deadline, options.seed ?? VELA_SEED);
     if (climbed.bestSize <= best) {
       engine.setOrder(climbed.order);
