@@ -5,10 +5,13 @@
  *     has a live range, else a greedy clique weight).
  *  2. A few placement orders (size, weighted degree, urgency, start time) x gap policies
  *     (first-fit, best-fit); keep the smallest total (sum of pool ends).
- *  3. While above the bound and within the work budget: bottleneck-guided local search
- *     (localSearch.ts) that reorders the buffers which shaped the top of the largest pool,
- *     re-placing only from the first changed position and keeping moves that are no worse;
- *     a search stalled on a plateau restarts from the best plan with a small kick.
+ *  3. Where it applies (one unbounded pool, live ranges): the Vela-style bottleneck climb
+ *     (bottleneckClimb.ts) from the urgency order, for Vela's 500 iterations and on while it
+ *     still improves; it makes Vela's own choices, so its plan is at most Vela's.
+ *  4. While above the bound and within the work budget: bottleneck-guided local search
+ *     (localSearch.ts) from the best plan so far, re-placing only from the first changed
+ *     position and keeping moves that are no worse; a search stalled on a plateau restarts from
+ *     the best plan with a small kick. The best plan of all steps is returned.
  *
  * Conflicts count in either direction (a plan must keep every listed pair apart), pools are
  * tried in preference order with their size hints, and offsets honour both the buffer's and
