@@ -1,7 +1,8 @@
 /**
  * The accel's pre-partitioning pass (the seed's "relay pass that adds custom operations"):
  * every conv2d the accelerator will run gets an `accel_input_fetcher` copy in front of it,
- * named `<conv>_fetch`, because the accelerator reads its input only through the fetcher.
+ * named `<conv>_fetch`, because the accelerator reads host data only through the fetcher;
+ * a conv whose input another accel conv produced reads it in act_mem directly.
  */
 import { CallNode, GraphFunction, GraphNode, GraphPass, IRModule, MAIN_FUNCTION, withFunction } from '../../src/index';
 import { FETCHER_KIND } from './names';
@@ -26,8 +27,11 @@ export function insertInputFetchers(fn: GraphFunction): GraphFunction {
   const nodes: GraphNode[] = [];
   let changed = false;
   for (const node of fn.nodes) {
-    // Already fetched (the pass ran before): leave it alone.
-    if (!isOffloadableConv(node, fn) || isFetcher(byName.get((node as CallNode).args[0]))) {
+    // Already fetched (the pass ran before): leave it alone. A conv fed by another accel
+    // conv needs no fetcher either: its input is already in act_mem, where the accelerator
+    // wrote it (fetching from l2_mem would force a copy the other way).
+    const producer = node.kind === 'call' ? byName.get(node.args[0]) : undefined;
+    if (!isOffloadableConv(node, fn) || isFetcher(producer) || (producer !== undefined && isOffloadableConv(producer, fn))) {
       nodes.push(node);
       continue;
     }

@@ -5,6 +5,7 @@
  */
 import { PoolConstraintError } from '../../src/errors';
 import { PoolInfo } from '../../src/usmp/types';
+import { HOST_TARGET } from '../../src/lower/strategy';
 import { OperatorRecord } from '../../src/ir/tir/operators';
 import { describeSelector, globMatches, OperandConstraint, PinningConstraints } from './constraints';
 import { OperandRole, OperandTrace, OperandUse, TracedBuffer } from './traceOperands';
@@ -34,6 +35,8 @@ export interface PinningSolution {
   readonly decisions: readonly BufferDecision[];
   /** Buffers owned by the application (I/O not in the workspace): not planned, only reported. */
   readonly external: readonly TracedBuffer[];
+  /** Things the user must take care of, e.g. an accelerator using application-owned I/O. */
+  readonly warnings: readonly string[];
 }
 
 function operatorMatches(pattern: string, r: OperatorRecord): boolean {
@@ -64,6 +67,7 @@ export function solvePoolPinning(
   validatePoolNames(pools, constraints);
   const decisions: BufferDecision[] = [];
   const external: TracedBuffer[] = [];
+  const warnings: string[] = [];
   const tensorPinHits = new Set<number>();
   const operandHits = new Set<number>();
 
@@ -71,7 +75,6 @@ export function solvePoolPinning(
     const accesses = trace.accesses.filter((a) => a.buffer.key === buffer.key);
     const uses = trace.operands.filter((u) => u.buffer.key === buffer.key);
     if (buffer.origin === 'io') {
-      external.push(buffer);
       // Pins on application-owned I/O cannot be honoured; count them as matched so the
       // user gets the dedicated error below rather than "matches nothing".
       for (const p of constraints.tensors) {
@@ -83,7 +86,6 @@ export function solvePoolPinning(
           );
         }
       }
-      continue;
     }
 
     const kindPools = poolsOfKind(pools, buffer.origin);
@@ -149,6 +151,12 @@ export function solvePoolPinning(
     }
     for (const p of pools) if (!steps[0].allowed.includes(p.name)) removedBy.set(p.name, steps[0]);
 
+    if (buffer.origin === 'io') {
+      external.push(buffer);
+      const warning = applicationIoWarning(buffer, steps, alive, pools);
+      if (warning) warnings.push(warning);
+      continue;
+    }
     if (alive.size === 0) throw unsatisfiable(buffer, steps, pools);
     const order = preferenceOrder(pools, constraints, targets);
     const candidates = order.filter((n) => alive.has(n));
@@ -170,7 +178,32 @@ export function solvePoolPinning(
       );
     }
   });
-  return { decisions, external };
+  return { decisions, external, warnings };
+}
+
+/**
+ * Model I/O not planned in the workspace lives wherever the application puts it, as in TVM.
+ * That is fine while every user of it can reach all of the host's workspace memory; when an
+ * accelerator needs it in particular pools, the application must put it there, and we say so.
+ */
+function applicationIoWarning(
+  buffer: TracedBuffer,
+  steps: readonly ConstraintStep[],
+  alive: ReadonlySet<string>,
+  pools: readonly PoolInfo[],
+): string | undefined {
+  const hostPools = pools.filter((p) => p.kind === 'workspace' && p.targetAccess[HOST_TARGET] !== undefined).map((p) => p.name);
+  const restricted = hostPools.some((n) => !alive.has(n));
+  const accelerators = [...new Set(steps.filter((s) => s.target !== undefined && s.target !== HOST_TARGET).map((s) => s.target!))];
+  if (!restricted || accelerators.length === 0) return undefined;
+  const where = alive.size > 0 ? `memory of pool ${[...alive].join(' or ')}` : 'memory no pool describes';
+  return (
+    `model input/output '${buffer.tensor ?? buffer.name}' is used directly by target ${accelerators.join(', ')}: ` +
+    `the application must place it in ${where} (${steps
+      .slice(1)
+      .map((s) => s.description)
+      .join('; ')}); or plan model I/O in the workspace (--io-in-workspace)`
+  );
 }
 
 function validatePoolNames(pools: readonly PoolInfo[], constraints: PinningConstraints): void {

@@ -141,9 +141,12 @@ export function traceOperands(module: TirModule): OperandTrace {
     return b;
   };
 
+  const mainEnv = new Map<number, TracedBuffer>();
   for (const p of main.params) {
     const key = `${MAIN_PRIM_FUNC}/${p.id}`;
-    buffers.set(key, { key, name: p.name, func: MAIN_PRIM_FUNC, origin: 'io', varId: p.id });
+    const io: TracedBuffer = { key, name: p.name, func: MAIN_PRIM_FUNC, origin: 'io', varId: p.id };
+    buffers.set(key, io);
+    mainEnv.set(p.id, io);
   }
 
   // Depth guard: a call cycle between PrimFuncs is a malformed module, not a reason to hang.
@@ -198,7 +201,7 @@ export function traceOperands(module: TirModule): OperandTrace {
       visit(c.callee, calleeEnv, depth + 1);
     }
   };
-  visit(MAIN_PRIM_FUNC, new Map(), 0);
+  visit(MAIN_PRIM_FUNC, mainEnv, 0);
 
   return { buffers: [...buffers.values()], accesses: [...accesses.values()], operands };
 }

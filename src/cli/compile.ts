@@ -132,6 +132,7 @@ export function runCompile(model: string, options: CompileCliOptions, io: CliIO)
     progress.stage('write output');
     writeCompileOutput(outDir, result);
     progress.done();
+    for (const w of result.warnings) io.err(`warning: ${w}`);
     const copies = formatInsertedCopies(result.insertedCopies);
     if (options.json) {
       // stdout stays one JSON document; what was inserted goes with the progress lines.

@@ -78,6 +78,11 @@ export interface CompileResult {
   readonly usmp: UsmpResult<TirModule>;
   readonly access: PostPlanReport;
   readonly report: MemoryReport;
+  /**
+   * What the user must know though the compile succeeded: an accelerator using
+   * application-owned model I/O, or (without pool pinning) accesses the access check flagged.
+   */
+  readonly warnings: readonly string[];
   readonly artifacts: CArtifacts;
   readonly inputs: readonly TensorSpec[];
   readonly outputs: readonly TensorSpec[];
@@ -185,6 +190,13 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
     tir,
     pools,
     ...(pinning ? { pinning } : {}),
+    warnings: [
+      ...(pinning?.warnings ?? []),
+      ...access.violations.map(
+        (v) =>
+          `${v.func} (target ${v.target}) ${v.readOnly ? 'writes' : 'uses'} '${v.buffer}' in pool '${v.pool}', which ${v.target} cannot ${v.readOnly ? 'write' : 'access'} (pool pinning is off)`,
+      ),
+    ],
     ...(insertedCopies ? { insertedCopies } : {}),
     usmp,
     access,

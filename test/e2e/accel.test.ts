@@ -43,12 +43,17 @@ function poolOf(result: CompileResult, tensor: string): string | undefined {
   return decision ? result.access.placement.get(decision.buffer.key) : undefined;
 }
 
-const MODELS: [string, () => IRModule][] = [
-  ['seed network', () => buildSeedNetwork()],
-  ['person_detect', () => loadTfliteFile('models/person_detect.tflite')],
+/** [name, model, plan model I/O in the workspace] */
+const MODELS: [string, () => IRModule, boolean][] = [
+  ['seed network', () => buildSeedNetwork(), false],
+  ['person_detect', () => loadTfliteFile('models/person_detect.tflite'), false],
+  // Its first op is an offloaded conv, whose fetcher must read the input from l2_mem: the
+  // input has to be planned in the workspace. Chained convs read each other's output in
+  // act_mem, with no fetcher in between.
+  ['pretrainedResnet_quant', () => loadTfliteFile('models/pretrainedResnet_quant.tflite'), true],
 ];
 
-describe.each(MODELS)('accel end to end: %s', (_name, load) => {
+describe.each(MODELS)('accel end to end: %s', (_name, load, ioInWorkspace) => {
   const registry = new BackendRegistry();
   registry.register(AccelBackend);
   const graph = load();
@@ -56,7 +61,7 @@ describe.each(MODELS)('accel end to end: %s', (_name, load) => {
   const expected = interpret(graph, x);
 
   it('with pool pinning: every accelerator access is legal and the output is byte-exact', () => {
-    const result = compileModel(graph, { backend: 'accel', registry, pools: pools() });
+    const result = compileModel(graph, { backend: 'accel', registry, pools: pools(), ioInWorkspace });
     expect(result.access.violations).toEqual([]);
     expect(result.partitioned.functions.size).toBeGreaterThan(1);
     const dir = buildApplication(result, x, ACCEL_REGISTRATION);
@@ -71,7 +76,7 @@ describe.each(MODELS)('accel end to end: %s', (_name, load) => {
   });
 
   it('without pool pinning (TVM behaviour): the simulator traps on an accelerator operand in l2_mem', () => {
-    const result = compileModel(graph, { backend: 'accel', registry, pools: pools(), poolPinning: false });
+    const result = compileModel(graph, { backend: 'accel', registry, pools: pools(), poolPinning: false, ioInWorkspace });
     // The static check sees the same breach the simulator will hit.
     expect(result.access.violations.length).toBeGreaterThan(0);
     expect(result.access.violations.every((v) => v.pool === 'l2_mem' && v.target === 'accel')).toBe(true);
@@ -108,5 +113,17 @@ describe('accel placement on the seed network', () => {
       for (const d of list) expect([what, result.access.placement.get(d.buffer.key)]).toEqual([what, pool]);
     }
     void poolOf;
+  });
+});
+
+describe('accel reading application-owned model I/O', () => {
+  it('warns that the application must place the input where the fetcher can read it', () => {
+    const registry = new BackendRegistry();
+    registry.register(AccelBackend);
+    const result = compileModel('models/pretrainedResnet_quant.tflite', { backend: 'accel', registry, pools: pools() });
+    expect(result.warnings).toHaveLength(1);
+    expect(result.warnings[0]).toMatch(
+      /^model input\/output 'input_1_int8' is used directly by target accel: the application must place it in memory of pool l2_mem \(.*\); or plan model I\/O in the workspace \(--io-in-workspace\)$/,
+    );
   });
 });
