@@ -59,3 +59,9 @@ export type { CompileOptions, CompileResult, CompileStage } from './driver/compi
 // The output directory of `uma-ts compile` (MLF + report.json/svg/html + tir.txt), written atomically.
 export { REPORT_FILES, reportFiles, reportJson, writeCompileOutput } from './driver/writeOutput';
 export type { ExtraOutputFile } from './codegen/mlf';
+// Global passes: pool pinning (constraints, pins, explain, post-plan access check, copies).
+export * from '../passes/poolPinning';
+// Reports: the memory table/JSON and the layout picture.
+export { buildMemoryReport, formatMemoryReport, peakLiveBytes } from './report/memoryReport';
+export type { BufferReport, MemoryReport, PoolReport } from './report/memoryReport';
+export { renderLayoutHtml, renderLayoutSvg } from './report/layoutSvg';

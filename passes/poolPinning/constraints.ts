@@ -15,7 +15,7 @@ export interface OperandSelector {
   readonly exceptIndices?: readonly number[];
 }
 
-export interface OperandConstraint extends OperandSelector {
+export interface OperandPin extends OperandSelector {
   /** Who asked for it, for errors and explain (`backend accel`, `pins.json pin #2`). */
   readonly source: string;
   /** Operator name, composite name or node name; `*` matches any run of characters. */
@@ -31,7 +31,7 @@ export interface TensorPin {
 }
 
 export interface PinningConstraints {
-  readonly operands: readonly OperandConstraint[];
+  readonly operands: readonly OperandPin[];
   readonly tensors: readonly TensorPin[];
   /**
    * Preferred pool order per target (a backend's stated preference); buffers touched only

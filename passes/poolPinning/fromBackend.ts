@@ -5,15 +5,15 @@
  */
 import { MemoryDecl, OperandPools } from '../../src/backend/memory';
 import { PoolInfo } from '../../src/usmp/types';
-import { OperandConstraint, PinningConstraints } from './constraints';
+import { OperandPin, PinningConstraints } from './constraints';
 
-function perIndex(source: string, op: string, role: 'input' | 'output', pools: OperandPools | undefined): OperandConstraint[] {
+function perIndex(source: string, op: string, role: 'input' | 'output', pools: OperandPools | undefined): OperandPin[] {
   return Object.entries(pools ?? {}).map(([k, list]) => ({ source, op, role, index: Number(k), pools: list }));
 }
 
 export function constraintsFromMemoryDecl(target: string, decl: MemoryDecl): PinningConstraints {
   const source = `backend ${target}`;
-  const operands: OperandConstraint[] = [];
+  const operands: OperandPin[] = [];
   for (const c of decl.operandConstraints) {
     const explicitIn = new Set(Object.keys(c.inputs ?? {}).map(Number));
     const explicitOut = new Set(Object.keys(c.outputs ?? {}).map(Number));

@@ -28,7 +28,7 @@ import { StmtExprVisitor } from '../../src/ir/tir/visitor';
 import { operatorAliases, withOperatorRecords } from '../../src/ir/tir/operators';
 import { HOST_TARGET } from '../../src/lower/strategy';
 import { PoolInfo } from '../../src/usmp/types';
-import { globMatches, OperandConstraint, PinningConstraints } from './constraints';
+import { globMatches, OperandPin, PinningConstraints } from './constraints';
 import { PinningSolution, solvePoolPinning } from './solve';
 import { OperandTrace, OperandUse, TracedBuffer, traceOperands } from './traceOperands';
 
@@ -173,7 +173,7 @@ function reachableFrom(module: TirModule, root: string): Set<string> {
   return seen;
 }
 
-function constraintHits(c: OperandConstraint, use: OperandUse): boolean {
+function constraintHits(c: OperandPin, use: OperandUse): boolean {
   if (!operatorAliases(use.operator).some((n) => globMatches(c.op, n))) return false;
   if (c.role !== 'any' && c.role !== use.role) return false;
   if (c.index === undefined) return !(c.exceptIndices ?? []).includes(use.index);

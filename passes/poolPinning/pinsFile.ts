@@ -2,7 +2,7 @@
 import * as fs from 'fs';
 import { parseJsonDocument } from '../../src/config/validateJson';
 import { ConfigError } from '../../src/errors';
-import { OperandConstraint, parseOperandSelector, PinningConstraints, TensorPin } from './constraints';
+import { OperandPin, parseOperandSelector, PinningConstraints, TensorPin } from './constraints';
 
 interface PinsDocument {
   pins?: ({ tensor: string; pools: string[] } | { operator: string; operand?: string; pools: string[] })[];
@@ -11,7 +11,7 @@ interface PinsDocument {
 
 export function parsePins(text: string, file = 'pins.json'): PinningConstraints {
   const doc = parseJsonDocument<PinsDocument>(text, 'pins.schema.json', file);
-  const operands: OperandConstraint[] = [];
+  const operands: OperandPin[] = [];
   const tensors: TensorPin[] = [];
   (doc.pins ?? []).forEach((pin, i) => {
     const source = `pins ${file} #${i}`;

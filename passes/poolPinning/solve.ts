@@ -7,7 +7,7 @@ import { PoolConstraintError } from '../../src/errors';
 import { PoolInfo } from '../../src/usmp/types';
 import { HOST_TARGET } from '../../src/lower/strategy';
 import { OperatorRecord } from '../../src/ir/tir/operators';
-import { describeSelector, globMatches, OperandConstraint, PinningConstraints } from './constraints';
+import { describeSelector, globMatches, OperandPin, PinningConstraints } from './constraints';
 import { OperandRole, OperandTrace, OperandUse, TracedBuffer } from './traceOperands';
 
 /** One constraint applied to one buffer: which pools it allowed. */
@@ -43,7 +43,7 @@ function operatorMatches(pattern: string, r: OperatorRecord): boolean {
   return [r.op, r.name, ...(r.composite ? [r.composite] : [])].some((n) => globMatches(pattern, n));
 }
 
-function selectorMatches(c: OperandConstraint, use: OperandUse): boolean {
+function selectorMatches(c: OperandPin, use: OperandUse): boolean {
   if (c.role !== 'any' && c.role !== use.role) return false;
   if (c.index === undefined) return !(c.exceptIndices ?? []).includes(use.index);
   return c.index === use.index;
