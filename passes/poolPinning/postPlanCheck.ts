@@ -135,20 +135,23 @@ export function checkPoolAccess(
   return { violations: [...violations.values()], misplaced, placement };
 }
 
+export function describeViolation(v: AccessViolation): string {
+  return v.readOnly
+    ? `${v.func} (target ${v.target}) writes '${v.buffer}' in pool '${v.pool}', which ${v.target} cannot write`
+    : `${v.func} (target ${v.target}) uses '${v.buffer}' in pool '${v.pool}', which ${v.target} cannot access`;
+}
+
+export function describeMisplaced(m: PostPlanReport['misplaced'][number]): string {
+  return `'${m.buffer}' (${m.func}) was placed in '${m.pool}' but is constrained to {${m.allowed.join(', ')}}`;
+}
+
 /** Throws when the planned program breaks an access rule; the message lists every breach. */
 export function assertPoolAccess(module: TirModule, pools: readonly PoolInfo[], solution?: PinningSolution): PostPlanReport {
   const report = checkPoolAccess(module, pools, solution);
-  const lines = [
-    ...report.violations.map(
-      (v) =>
-        `  ${v.func} (target ${v.target}) ${v.readOnly ? 'writes' : 'uses'} '${v.buffer}' in pool '${v.pool}', which ${v.target} cannot ${v.readOnly ? 'write' : 'access'}`,
-    ),
-    ...report.misplaced.map(
-      (m) => `  '${m.buffer}' (${m.func}) was placed in '${m.pool}' but is constrained to {${m.allowed.join(', ')}}`,
-    ),
-  ];
+  const lines = [...report.violations.map(describeViolation), ...report.misplaced.map(describeMisplaced)];
   if (lines.length > 0) {
-    throw new PlanVerificationError(`planned program breaks pool access rules:\n${lines.join('\n')}`);
+    // The pinning pass guaranteed a legal placement: a breach is a compiler bug, not output.
+    throw new PlanVerificationError(`planned program breaks pool access rules:\n  ${lines.join('\n  ')}`);
   }
   return report;
 }
