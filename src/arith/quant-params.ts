@@ -190,6 +190,29 @@ export function softmaxQuantParams(beta: number, inputScale: number): SoftmaxQua
   };
 }
 
+/**
+ * TFLite Micro `CalculateSoftmaxParams`' output checks for int8 input: an int8 output must
+ * have zero point -128 and scale exactly 1/256; an int16 output zero point -32768 and a
+ * scale within 0.001/65536 of 1/65536 (converters write 1/65535). Returns why `dtype` with
+ * this quantization is not accepted, or undefined when it is.
+ */
+export function softmaxOutputQuantProblem(dtype: DType, scale: number, zeroPoint: number): string | undefined {
+  if (dtype === 'int8') {
+    if (zeroPoint !== -128 || f32(scale) !== f32(1 / 256)) {
+      return `int8 output must have zero point -128 and scale 1/256, got ${zeroPoint} and ${scale}`;
+    }
+    return undefined;
+  }
+  if (dtype === 'int16') {
+    const target = f32(1 / 65536);
+    if (zeroPoint !== -32768 || Math.abs(f32(scale) - target) > f32(0.001 * target)) {
+      return `int16 output must have zero point -32768 and scale 1/65536, got ${zeroPoint} and ${scale}`;
+    }
+    return undefined;
+  }
+  return `output dtype ${dtype} is not an int8 softmax output (int8 or int16)`;
+}
+
 export interface SvdfIntegerParams {
   readonly scale1: QuantizedMultiplier;
   readonly scale2: QuantizedMultiplier;

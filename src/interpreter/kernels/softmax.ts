@@ -1,8 +1,9 @@
 /**
  * SOFTMAX over the last axis as TFLite Micro's reference kernels. float32 computes in
- * float; int8 is TFLite's fixed-point algorithm: input differences from the row maximum
- * scaled to Q5.26, gemmlowp exp, a Q12.19 sum, a fixed-point reciprocal, output zero
- * point -128 and scale 1/256.
+ * float; int8 input is TFLite's fixed-point algorithm: input differences from the row
+ * maximum scaled to Q5.26, gemmlowp exp, a Q12.19 sum, a fixed-point reciprocal. The
+ * output is int8 (zero point -128, scale 1/256) or int16 (zero point -32768, scale
+ * 1/65536): the same pipeline, the final shift leaving as many bits as the output has.
  */
 import { multiplyByQuantizedMultiplierGreaterThanOne, roundingDivideByPOT, saturatingRoundingDoublingHighMul } from '../../arith/fixedpoint';
 import { expOnNegativeValues, getReciprocal, rescale } from '../../arith/gemmlowp';
@@ -10,6 +11,7 @@ import {
   integerRange,
   SOFTMAX_ACCUMULATION_INTEGER_BITS,
   SOFTMAX_SCALED_DIFF_INTEGER_BITS,
+  softmaxOutputQuantProblem,
   softmaxQuantParams,
 } from '../../arith/quant-params';
 import { KernelContext } from '../kernel';
@@ -44,18 +46,20 @@ export function softmax(ctx: KernelContext): TypedArray {
     return out;
   }
 
-  if (input.type.dtype !== 'int8' || ctx.outType.dtype !== 'int8') {
-    throw ctx.unsupported(`dtypes ${input.type.dtype} -> ${ctx.outType.dtype}`);
+  const outDtype = ctx.outType.dtype;
+  if (input.type.dtype !== 'int8' || (outDtype !== 'int8' && outDtype !== 'int16')) {
+    throw ctx.unsupported(`dtypes ${input.type.dtype} -> ${outDtype}`);
   }
   const inQ = ctx.quant(input.type, 'input');
   const outQ = ctx.quant(ctx.outType, 'output');
-  if (outQ.zeroPoint !== -128 || Math.fround(outQ.scale) !== Math.fround(1 / 256)) {
-    throw ctx.fail(`int8 output must have zero point -128 and scale 1/256, got ${outQ.zeroPoint} and ${outQ.scale}`);
-  }
+  const problem = softmaxOutputQuantProblem(outDtype, outQ.scale, outQ.zeroPoint);
+  if (problem) throw ctx.fail(problem);
   const p = softmaxQuantParams(beta, inQ.scale);
-  const { min: outMin, max: outMax } = integerRange('int8');
+  const { min: outMin, max: outMax } = integerRange(outDtype);
+  const outBits = outDtype === 'int8' ? 8 : 16;
+  const { min: inMin } = integerRange('int8');
   const x = input.data as Int8Array;
-  const o = out as Int8Array;
+  const o = out as Int8Array | Int16Array;
   const expOf = (diff: number): number =>
     expOnNegativeValues(
       multiplyByQuantizedMultiplierGreaterThanOne(diff, p.inputMultiplier, p.inputLeftShift),
@@ -63,7 +67,7 @@ export function softmax(ctx: KernelContext): TypedArray {
     );
   for (let r = 0; r < rows; r++) {
     const base = r * depth;
-    let maxInRow = outMin;
+    let maxInRow = inMin;
     for (let c = 0; c < depth; c++) maxInRow = Math.max(maxInRow, x[base + c]);
     let sumOfExps = 0;
     for (let c = 0; c < depth; c++) {
@@ -73,7 +77,7 @@ export function softmax(ctx: KernelContext): TypedArray {
       }
     }
     const { scale: shiftedScale, numBitsOverUnit } = getReciprocal(sumOfExps, SOFTMAX_ACCUMULATION_INTEGER_BITS);
-    const exponent = numBitsOverUnit + 31 - 8;
+    const exponent = numBitsOverUnit + 31 - outBits;
     if (exponent < 0 || exponent > 31) throw ctx.fail(`reciprocal exponent ${exponent} out of range`);
     for (let c = 0; c < depth; c++) {
       const diff = x[base + c] - maxInRow;

@@ -12,6 +12,7 @@ export interface ExternKernel {
 }
 
 export const SOFTMAX_INT8 = 'uma_ref_softmax_int8';
+export const SOFTMAX_INT8_INT16 = 'uma_ref_softmax_int8_int16';
 
 export const EXTERN_KERNELS: readonly ExternKernel[] = [
   {
@@ -28,5 +29,20 @@ export const EXTERN_KERNELS: readonly ExternKernel[] = [
     doc:
       'TFLite reference_ops::Softmax (int8 in, int8 out, output scale 1/256 zp -128) over the last axis; ' +
       'multiplier/shift/diff_min are SoftmaxPrepare\'s (PreprocessSoftmaxScaling with 5 integer bits, CalculateInputRadius).',
+  },
+  {
+    name: SOFTMAX_INT8_INT16,
+    params: [
+      'input: const int8_t*',
+      'output: int16_t*',
+      'outer_size: int32_t',
+      'depth: int32_t',
+      'input_multiplier: int32_t',
+      'input_left_shift: int32_t',
+      'diff_min: int32_t',
+    ],
+    doc:
+      'TFLite reference_ops::Softmax<int8_t, int16_t> (int8 in, int16 out, output scale 1/65536 zp -32768) over the last axis; ' +
+      'the same SoftmaxPrepare parameters as the int8 output, the final shift keeps 16 bits.',
   },
 ];

@@ -9,7 +9,7 @@ import { expOnNegativeValues, getReciprocal, rescale } from '../../arith/gemmlow
 import { SOFTMAX_ACCUMULATION_INTEGER_BITS, SOFTMAX_SCALED_DIFF_INTEGER_BITS } from '../../arith/quant-params';
 import { LoweringError } from '../../errors';
 import { ArgValue, ExternFn, isPointer, Pointer } from '../../ir/tir/eval';
-import { SOFTMAX_INT8 } from './externKernels';
+import { SOFTMAX_INT8, SOFTMAX_INT8_INT16 } from './externKernels';
 
 function pointerArg(name: string, args: readonly ArgValue[], i: number): Pointer {
   const a = args[i];
@@ -23,41 +23,63 @@ function intArg(name: string, args: readonly ArgValue[], i: number): number {
   return a;
 }
 
-const INT8_MIN = -128;
-const INT8_MAX = 127;
+/** How one int8-input softmax variant stores its output (TFLite has int8 and int16). */
+interface SoftmaxOutputKind {
+  readonly name: string;
+  readonly bits: 8 | 16;
+}
 
-/** TFLite reference_ops::Softmax, int8 -> int8 (output zero point -128, scale 1/256). */
-const softmaxInt8: ExternFn = (args) => {
-  const input = pointerArg(SOFTMAX_INT8, args, 0);
-  const output = pointerArg(SOFTMAX_INT8, args, 1);
-  const [outer, depth, multiplier, leftShift, diffMin] = [2, 3, 4, 5, 6].map((i) => intArg(SOFTMAX_INT8, args, i));
-  const x = new Int8Array(input.mem.buffer, input.mem.byteOffset + input.byteOffset, outer * depth);
-  const y = new Int8Array(output.mem.buffer, output.mem.byteOffset + output.byteOffset, outer * depth);
-  const expOf = (diff: number): number =>
-    expOnNegativeValues(multiplyByQuantizedMultiplierGreaterThanOne(diff, multiplier, leftShift), SOFTMAX_SCALED_DIFF_INTEGER_BITS);
-  for (let r = 0; r < outer; r++) {
-    const base = r * depth;
-    let maxInRow = INT8_MIN;
-    for (let c = 0; c < depth; c++) maxInRow = Math.max(maxInRow, x[base + c]);
-    let sumOfExps = 0;
-    for (let c = 0; c < depth; c++) {
-      const diff = x[base + c] - maxInRow;
-      if (diff >= diffMin) sumOfExps = (sumOfExps + rescale(expOf(diff), 0, SOFTMAX_ACCUMULATION_INTEGER_BITS)) | 0;
-    }
-    const { scale, numBitsOverUnit } = getReciprocal(sumOfExps, SOFTMAX_ACCUMULATION_INTEGER_BITS);
-    const exponent = numBitsOverUnit + 31 - 8;
-    for (let c = 0; c < depth; c++) {
-      const diff = x[base + c] - maxInRow;
-      if (diff >= diffMin) {
-        const unsat = roundingDivideByPOT(saturatingRoundingDoublingHighMul(scale, expOf(diff)), exponent);
-        y[base + c] = Math.min(Math.max(unsat + INT8_MIN, INT8_MIN), INT8_MAX);
-      } else {
-        y[base + c] = INT8_MIN;
+/**
+ * TFLite reference_ops::Softmax with int8 input: the output zero point is the output
+ * type's minimum and its scale 2^-bits (int8: -128, 1/256; int16: -32768, 1/65536).
+ */
+function softmaxFromInt8(kind: SoftmaxOutputKind): ExternFn {
+  const outMin = -(2 ** (kind.bits - 1));
+  const outMax = 2 ** (kind.bits - 1) - 1;
+  return (args) => {
+    const input = pointerArg(kind.name, args, 0);
+    const output = pointerArg(kind.name, args, 1);
+    const [outer, depth, multiplier, leftShift, diffMin] = [2, 3, 4, 5, 6].map((i) => intArg(kind.name, args, i));
+    const x = new Int8Array(input.mem.buffer, input.mem.byteOffset + input.byteOffset, outer * depth);
+    const y = outputView(kind, output, outer * depth);
+    const expOf = (diff: number): number =>
+      expOnNegativeValues(multiplyByQuantizedMultiplierGreaterThanOne(diff, multiplier, leftShift), SOFTMAX_SCALED_DIFF_INTEGER_BITS);
+    for (let r = 0; r < outer; r++) {
+      const base = r * depth;
+      let maxInRow = -128;
+      for (let c = 0; c < depth; c++) maxInRow = Math.max(maxInRow, x[base + c]);
+      let sumOfExps = 0;
+      for (let c = 0; c < depth; c++) {
+        const diff = x[base + c] - maxInRow;
+        if (diff >= diffMin) sumOfExps = (sumOfExps + rescale(expOf(diff), 0, SOFTMAX_ACCUMULATION_INTEGER_BITS)) | 0;
+      }
+      const { scale, numBitsOverUnit } = getReciprocal(sumOfExps, SOFTMAX_ACCUMULATION_INTEGER_BITS);
+      const exponent = numBitsOverUnit + 31 - kind.bits;
+      // The C kernel returns non-zero here (TFLite's TFLITE_CHECK); the simulation does too.
+      if (exponent < 0 || exponent > 31) return -1;
+      for (let c = 0; c < depth; c++) {
+        const diff = x[base + c] - maxInRow;
+        if (diff >= diffMin) {
+          const unsat = roundingDivideByPOT(saturatingRoundingDoublingHighMul(scale, expOf(diff)), exponent);
+          y[base + c] = Math.min(Math.max(unsat + outMin, outMin), outMax);
+        } else {
+          y[base + c] = outMin;
+        }
       }
     }
-  }
-  return 0;
-};
+    return 0;
+  };
+}
+
+function outputView(kind: SoftmaxOutputKind, p: Pointer, n: number): Int8Array | Int16Array {
+  const at = p.mem.byteOffset + p.byteOffset;
+  if (kind.bits === 8) return new Int8Array(p.mem.buffer, at, n);
+  if (at % 2 !== 0) throw new LoweringError(`${kind.name}: int16 output pointer is not 2-byte aligned`, { op: kind.name });
+  return new Int16Array(p.mem.buffer, at, n);
+}
 
 /** Pass as `EvalOptions.externs` (merge with other kernels as needed). */
-export const LOWERING_EXTERN_SIMULATIONS: ReadonlyMap<string, ExternFn> = new Map([[SOFTMAX_INT8, softmaxInt8]]);
+export const LOWERING_EXTERN_SIMULATIONS: ReadonlyMap<string, ExternFn> = new Map([
+  [SOFTMAX_INT8, softmaxFromInt8({ name: SOFTMAX_INT8, bits: 8 })],
+  [SOFTMAX_INT8_INT16, softmaxFromInt8({ name: SOFTMAX_INT8_INT16, bits: 16 })],
+]);

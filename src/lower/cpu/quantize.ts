@@ -1,7 +1,7 @@
 /**
- * quantize (float32 -> int8/uint8/int16, or integer requantize) and dequantize (integer ->
- * float32), elementwise, with the numerics of TFLite Micro's AffineQuantize, Requantize and
- * Dequantize.
+ * quantize (float32 -> int8/uint8/int16, or integer requantize, int32 included as TFLite
+ * Micro's Requantize has it) and dequantize (integer -> float32), elementwise, with the
+ * numerics of TFLite Micro's AffineQuantize, Requantize and Dequantize.
  */
 import { requantizeMultiplier } from '../../arith/quant-params';
 import { add, binary, bufferLoad, bufferStore, cast, floatImm, intImm, mul, select, sub } from '../../ir/tir/builder';
@@ -12,6 +12,8 @@ import { dtypeRange, quantOf } from './quantParams';
 import { clamp, elementCount, i32, loopNest, qMultiplyShift, reshapedView } from './tirHelpers';
 
 const INTEGER_DTYPES = ['int8', 'uint8', 'int16'];
+/** Requantize also reads and writes int32 (TFLite's int16 -> int32 after an int16 softmax). */
+const REQUANTIZE_DTYPES = [...INTEGER_DTYPES, 'int32'];
 
 /**
  * C's lround-style `static_cast<int32_t>(std::round(q))` for a float32 `q` already clamped to
@@ -28,7 +30,7 @@ export const quantizeStrategy: OperatorStrategy = (input) => {
   const { call } = input;
   const inType = input.argTypes[0];
   const outType = call.type;
-  if (!INTEGER_DTYPES.includes(outType.dtype)) loweringFail(call, `quantize to ${outType.dtype} is not supported`);
+  if (!REQUANTIZE_DTYPES.includes(outType.dtype)) loweringFail(call, `quantize to ${outType.dtype} is not supported`);
   const n = elementCount(input.out);
   const x = reshapedView(input.args[0], [n]);
   const y = reshapedView(input.out, [n]);
@@ -36,6 +38,7 @@ export const quantizeStrategy: OperatorStrategy = (input) => {
   const [lo, hi] = dtypeRange(call, outType.dtype);
 
   if (inType.dtype === 'float32') {
+    if (!INTEGER_DTYPES.includes(outType.dtype)) loweringFail(call, `quantize float32 -> ${outType.dtype} is not supported`);
     const scale = floatImm(Math.fround(qo.scale));
     return loopNest(['i'], [n], ([i]) => {
       const q = binary('Div', bufferLoad(x, [i]), scale);
@@ -44,12 +47,13 @@ export const quantizeStrategy: OperatorStrategy = (input) => {
     });
   }
 
-  if (!INTEGER_DTYPES.includes(inType.dtype)) loweringFail(call, `quantize from ${inType.dtype} is not supported`);
+  if (!REQUANTIZE_DTYPES.includes(inType.dtype)) loweringFail(call, `quantize from ${inType.dtype} is not supported`);
   const qi = quantOf(call, inType, 'input');
   const { multiplier, shift } = requantizeMultiplier(qi.scale, qo.scale);
   return loopNest(['i'], [n], ([i]) => {
     const v = add(qMultiplyShift(sub(i32(bufferLoad(x, [i])), qi.zeroPoint), intImm(multiplier), intImm(shift)), qo.zeroPoint);
-    return bufferStore(y, cast(outType.dtype, clamp(v, lo, hi)), [i]);
+    // An int32 result is already in range: TFLite's clamp to int32 bounds changes nothing.
+    return bufferStore(y, outType.dtype === 'int32' ? v : cast(outType.dtype, clamp(v, lo, hi)), [i]);
   });
 };
 

@@ -1,21 +1,23 @@
 /**
  * softmax over the last axis. float32 is a loop nest with TFLite's reference order
- * (max, exp((x - max) * beta) summed in order, divide). int8 calls the host runtime kernel
- * `uma_ref_softmax_int8` with SoftmaxPrepare's compile-time parameters: its gemmlowp
- * fixed-point exp pipeline is not worth re-expressing as loops.
+ * (max, exp((x - max) * beta) summed in order, divide). int8 input calls a host runtime
+ * kernel with SoftmaxPrepare's compile-time parameters (`uma_ref_softmax_int8` for int8
+ * output, `uma_ref_softmax_int8_int16` for int16): its gemmlowp fixed-point exp pipeline is
+ * not worth re-expressing as loops.
  */
-import { softmaxQuantParams } from '../../arith/quant-params';
+import { softmaxOutputQuantProblem, softmaxQuantParams } from '../../arith/quant-params';
 import { binary, bufferLoad, bufferStore, call as tirCall, callExtern, evaluate, floatImm, intImm, max, mul, seq, sub, add } from '../../ir/tir/builder';
 import { OperatorStrategy } from '../strategy';
 import { loweringFail, numberAttr } from './attrs';
 import { requireDType } from './convCommon';
-import { SOFTMAX_INT8 } from './externKernels';
+import { SOFTMAX_INT8, SOFTMAX_INT8_INT16 } from './externKernels';
 import { FLOAT32_MAX, quantOf } from './quantParams';
 import { accLoad, accStore, elementCount, loopNest, reshapedView, staticShape, withAccumulator } from './tirHelpers';
 
 /** Input -> output dtypes this strategy lowers. */
 const SOFTMAX_SIGNATURES: readonly (readonly [string, string])[] = [
   ['int8', 'int8'],
+  ['int8', 'int16'],
   ['float32', 'float32'],
 ];
 
@@ -25,8 +27,8 @@ export const softmaxStrategy: OperatorStrategy = (input) => {
   const depth = shape[shape.length - 1] ?? 1;
   const outer = elementCount(input.out) / depth;
   const beta = numberAttr(call, 'beta', 1);
-  // TFLite also has int8 -> int16 softmax; name the whole signature so the user sees which
-  // variant is missing rather than a per-operand mismatch against the float kernel.
+  // Name the whole signature so the user sees which variant is missing rather than a
+  // per-operand mismatch against the float kernel.
   const inDtype = input.argTypes[0]?.dtype;
   if (!SOFTMAX_SIGNATURES.some(([i, o]) => i === inDtype && o === call.type.dtype)) {
     loweringFail(
@@ -35,12 +37,16 @@ export const softmaxStrategy: OperatorStrategy = (input) => {
     );
   }
 
-  if (call.type.dtype === 'int8') {
-    requireDType(call, input.argTypes, ['int8'], 'softmax');
-    const p = softmaxQuantParams(beta, quantOf(call, input.argTypes[0], 'input').scale);
+  if (inDtype === 'int8') {
+    const inQ = quantOf(call, input.argTypes[0], 'input');
+    const outQ = quantOf(call, call.type, 'output');
+    const problem = softmaxOutputQuantProblem(call.type.dtype, outQ.scale, outQ.zeroPoint);
+    if (problem) loweringFail(call, `softmax ${problem}`);
+    const p = softmaxQuantParams(beta, inQ.scale);
     if (p.inputLeftShift < 0) loweringFail(call, `softmax input scale x beta is too small for the int8 kernel`);
+    const kernel = call.type.dtype === 'int16' ? SOFTMAX_INT8_INT16 : SOFTMAX_INT8;
     return evaluate(
-      callExtern(SOFTMAX_INT8, [input.args[0].data, input.out.data, outer, depth, intImm(p.inputMultiplier), intImm(p.inputLeftShift), intImm(p.diffMin)]),
+      callExtern(kernel, [input.args[0].data, input.out.data, outer, depth, intImm(p.inputMultiplier), intImm(p.inputLeftShift), intImm(p.diffMin)]),
     );
   }
 

@@ -109,13 +109,19 @@ static int32_t exp_of_diff(int32_t diff, int32_t multiplier, int32_t left_shift)
   return exp_on_negative_values(scaled, UMA_SOFTMAX_SCALED_DIFF_INTEGER_BITS);
 }
 
-int32_t uma_ref_softmax_int8(const int8_t* input, int8_t* output, int32_t outer_size, int32_t depth,
-                             int32_t input_multiplier, int32_t input_left_shift, int32_t diff_min) {
+/* The int8-input softmax of TFLite's reference kernel for an output of output_bits bits
+ * (8 or 16): exactly one of out8/out16 is non-null. The output zero point is the output
+ * type's minimum, so the result is offset by it and clamped to the type's range. */
+static int32_t softmax_from_int8(const int8_t* input, int8_t* out8, int16_t* out16, int output_bits,
+                                 int32_t outer_size, int32_t depth, int32_t input_multiplier,
+                                 int32_t input_left_shift, int32_t diff_min) {
+  const int32_t out_min = -((int32_t)1 << (output_bits - 1));
+  const int32_t out_max = ((int32_t)1 << (output_bits - 1)) - 1;
   int32_t r;
   if (outer_size < 0 || depth < 0 || input_left_shift < 0 || input_left_shift > 31) return -1;
   for (r = 0; r < outer_size; ++r) {
     const int8_t* x = input + (int64_t)r * depth;
-    int8_t* y = output + (int64_t)r * depth;
+    const int64_t row = (int64_t)r * depth;
     int32_t max_in_row = -128;
     int32_t sum_of_exps = 0;
     int32_t c;
@@ -131,19 +137,33 @@ int32_t uma_ref_softmax_int8(const int8_t* input, int8_t* output, int32_t outer_
       }
     }
     shifted_scale = get_reciprocal(sum_of_exps, UMA_SOFTMAX_ACCUMULATION_INTEGER_BITS, &num_bits_over_unit);
-    exponent = num_bits_over_unit + 31 - 8;
+    exponent = num_bits_over_unit + 31 - output_bits;
     if (exponent < 0 || exponent > 31) return -1;
     for (c = 0; c < depth; ++c) {
       int32_t diff = x[c] - max_in_row;
+      int32_t v = out_min;
       if (diff >= diff_min) {
         int32_t unsat = uma_rounding_divide_by_pot(
             uma_srdhm(shifted_scale, exp_of_diff(diff, input_multiplier, input_left_shift)), exponent);
-        int32_t v = unsat - 128;
-        y[c] = (int8_t)(v < -128 ? -128 : (v > 127 ? 127 : v));
+        v = unsat + out_min;
+        v = v < out_min ? out_min : (v > out_max ? out_max : v);
+      }
+      if (out8 != 0) {
+        out8[row + c] = (int8_t)v;
       } else {
-        y[c] = -128;
+        out16[row + c] = (int16_t)v;
       }
     }
   }
   return 0;
+}
+
+int32_t uma_ref_softmax_int8(const int8_t* input, int8_t* output, int32_t outer_size, int32_t depth,
+                             int32_t input_multiplier, int32_t input_left_shift, int32_t diff_min) {
+  return softmax_from_int8(input, output, 0, 8, outer_size, depth, input_multiplier, input_left_shift, diff_min);
+}
+
+int32_t uma_ref_softmax_int8_int16(const int8_t* input, int16_t* output, int32_t outer_size, int32_t depth,
+                                   int32_t input_multiplier, int32_t input_left_shift, int32_t diff_min) {
+  return softmax_from_int8(input, 0, output, 16, outer_size, depth, input_multiplier, input_left_shift, diff_min);
 }

@@ -18,6 +18,11 @@ extern "C" {
 int32_t uma_ref_softmax_int8(const int8_t* input, int8_t* output, int32_t outer_size, int32_t depth,
                              int32_t input_multiplier, int32_t input_left_shift, int32_t diff_min);
 
+/* TFLite reference_ops::Softmax<int8_t, int16_t>: int8 in, int16 out (output zero point
+ * -32768, scale 1/65536), same parameters as uma_ref_softmax_int8. */
+int32_t uma_ref_softmax_int8_int16(const int8_t* input, int16_t* output, int32_t outer_size, int32_t depth,
+                                   int32_t input_multiplier, int32_t input_left_shift, int32_t diff_min);
+
 #ifdef __cplusplus
 }
 #endif
