@@ -284,7 +284,30 @@ export class BottleneckClimb {
     let at = 0;
     let from = NO_PREDECESSOR;
     let endingAtFit = 0;
-    let moved = true;
+    // The first pass is exact when it meets the placed neighbours in address order (see
+    // PlacementEngine.firstGap), counting the ones ending at the fit included: any that ends
+    // there comes after the jump to it. Only an out-of-order row needs confirming passes.
+    let inOrder = true;
+    let prevAddress = -Infinity;
+    this.work += 1 + hi - lo;
+    for (let ai = lo; ai < hi; ai++) {
+      const j = byAddress[ai];
+      if (pos[j] >= t) continue;
+      const a = address[j];
+      if (a < prevAddress) inOrder = false;
+      prevAddress = a;
+      const e = al === 1 ? endAddress[j] : roundUp(endAddress[j], al);
+      if (e > at) {
+        if (a < at + s) {
+          at = e;
+          from = j;
+          endingAtFit = 1;
+        }
+      } else if (e === at) {
+        endingAtFit++;
+      }
+    }
+    let moved = !inOrder;
     while (moved) {
       moved = false;
       endingAtFit = 0;

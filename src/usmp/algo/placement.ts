@@ -241,8 +241,11 @@ export class PlacementEngine {
     this.work += 1 + this.adjStart[b + 1] - this.adjStart[b];
     for (let ci = this.candStart[b]; ci < this.candStart[b + 1]; ci++) {
       const p = this.candPool[ci];
-      const m = this.collectPlaced(b, k, p, this.candAlign[ci]);
-      const at = this.bestFit[b] === 1 ? this.bestGap(m, size) : this.firstGap(m, size);
+      let at = this.bestFit[b] === 1 ? -1 : this.firstGapInOrder(b, k, p, this.candAlign[ci], size);
+      if (at < 0) {
+        const m = this.collectPlaced(b, k, p, this.candAlign[ci]);
+        at = this.bestFit[b] === 1 ? this.bestGap(m, size) : this.firstGap(m, size);
+      }
       if (at + size <= this.limits[p]) {
         this.pool[b] = p;
         this.offset[b] = at;
@@ -254,19 +257,61 @@ export class PlacementEngine {
   }
 
   /**
+   * First-fit straight from b's adjacency row, without collecting: one pass is exact when the
+   * placed neighbours in pool p come in offset order (see firstGap). Returns -1 when the pass met
+   * an offset out of order; the caller then collects and runs firstGap, which gives the same fit.
+   */
+  private firstGapInOrder(b: number, k: number, p: number, align: number, size: number): number {
+    const { adj, pos, pool, offset, sizes } = this;
+    let at = 0;
+    let from = -1;
+    let prevOffset = -Infinity;
+    for (let ai = this.adjStart[b]; ai < this.adjStart[b + 1]; ai++) {
+      const j = adj[ai];
+      if (pos[j] >= k || pool[j] !== p) continue;
+      const o = offset[j];
+      if (o < prevOffset) return -1;
+      prevOffset = o;
+      if (o < at + size) {
+        const e = align === 1 ? o + sizes[j] : roundUp(o + sizes[j], align);
+        if (e > at) {
+          at = e;
+          from = j;
+        }
+      }
+    }
+    this.lastPredecessor = from;
+    return at;
+  }
+
+  /**
    * Lowest offset clear of the m collected neighbours: jump over whatever overlaps until a full
-   * pass finds nothing (each jump is forced, so the result is the lowest fit). No sort needed,
-   * which is what makes first-fit cheap enough to re-run hundreds of times a second.
+   * pass finds nothing (each jump is forced, so the result is the lowest fit). Neighbours usually
+   * come in offset order (sortAdjacencyByOffset), and then one pass is exact: a neighbour skipped
+   * before a jump either ended below the old candidate or started above it, and so does every
+   * later one; the confirming pass is only needed when the pass met an offset out of order.
    */
   private firstGap(m: number, size: number): number {
     const { nbOffset, nbEnd, nbId } = this;
     let at = 0;
     let from = -1;
     let moved = true;
+    let inOrder = true;
+    let prevOffset = -Infinity;
+    for (let i = 0; i < m; i++) {
+      const o = nbOffset[i];
+      if (o < prevOffset) inOrder = false;
+      prevOffset = o;
+      if (o < at + size && nbEnd[i] > at) {
+        at = nbEnd[i];
+        from = nbId[i];
+      }
+    }
+    moved = !inOrder;
     while (moved) {
       moved = false;
       for (let i = 0; i < m; i++) {
-        if (nbOffset[i] < at + size && at < nbEnd[i] && nbEnd[i] > at) {
+        if (nbOffset[i] < at + size && nbEnd[i] > at) {
           at = nbEnd[i];
           from = nbId[i];
           moved = true;
@@ -337,8 +382,22 @@ export class PlacementEngine {
    */
   sortAdjacencyByOffset(): void {
     const { adj, adjStart, offset } = this;
-    const byOffset = (x: number, y: number): number => offset[x] - offset[y];
-    for (let b = 0; b < this.n; b++) adj.subarray(adjStart[b], adjStart[b + 1]).sort(byOffset);
+    // Stable insertion sort: rows are nearly sorted from the last time, and a stable sort keeps
+    // equal offsets in their previous order, as the library sort did.
+    for (let b = 0; b < this.n; b++) {
+      const lo = adjStart[b];
+      const hi = adjStart[b + 1];
+      for (let ai = lo + 1; ai < hi; ai++) {
+        const j = adj[ai];
+        const o = offset[j];
+        let k = ai;
+        while (k > lo && offset[adj[k - 1]] > o) {
+          adj[k] = adj[k - 1];
+          k--;
+        }
+        adj[k] = j;
+      }
+    }
   }
 
   /** Makes the current placement from position `start` on the one rollback returns to. */
