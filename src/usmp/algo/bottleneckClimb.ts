@@ -117,14 +117,8 @@ export class BottleneckClimb {
     this.first = Int32Array.from(problem.buffers, (b) => b.liveRange![0]);
     this.last = Int32Array.from(problem.buffers, (b) => b.liveRange![1]);
     this.nbStart = adjStart.slice();
-    this.nb = adj.slice();
-    const { first, nb } = this;
-    for (let b = 0; b < n; b++) {
-      // Vela lists a neighbour at the first operator both are alive at, then by index.
-      const key = (j: number): number => Math.max(first[b], first[j]);
-      nb.subarray(this.nbStart[b], this.nbStart[b + 1]).sort((x, y) => key(x) - key(y) || x - y);
-    }
-    this.byAddress = nb.slice();
+    this.nb = velaNeighbourOrder(adjStart, adj, this.first);
+    this.byAddress = this.nb.slice();
     let maxDegree = 0;
     for (let b = 0; b < n; b++) maxDegree = Math.max(maxDegree, this.nbStart[b + 1] - this.nbStart[b]);
     this.nbAddress = new Float64Array(maxDegree);
@@ -414,6 +408,38 @@ export class BottleneckClimb {
     this.swap(i, j);
     return { i, j };
   }
+}
+
+/**
+ * Vela lists a neighbour j of b at the first operator both are alive at, max(first[b],
+ * first[j]), then by index. So a row is its neighbours starting no later than b (all keyed
+ * first[b]) by index, then those starting later by (first, index). Both parts are filled by
+ * walking all buffers once in the part's order (rows are symmetric, and their own order does
+ * not matter), without a comparator sort per row.
+ */
+function velaNeighbourOrder(adjStart: Int32Array, adj: Int32Array, first: Int32Array): Int32Array {
+  const n = first.length;
+  const nb = new Int32Array(adj.length);
+  const fillEarly = adjStart.slice(0, n);
+  const fillLate = adjStart.slice(0, n);
+  for (let b = 0; b < n; b++) {
+    for (let ai = adjStart[b]; ai < adjStart[b + 1]; ai++) if (first[adj[ai]] <= first[b]) fillLate[b]++;
+  }
+  for (let j = 0; j < n; j++) {
+    for (let ai = adjStart[j]; ai < adjStart[j + 1]; ai++) {
+      const b = adj[ai];
+      if (first[j] <= first[b]) nb[fillEarly[b]++] = j;
+    }
+  }
+  const byStart = Int32Array.from({ length: n }, (_, i) => i).sort((x, y) => first[x] - first[y] || x - y);
+  for (let k = 0; k < n; k++) {
+    const j = byStart[k];
+    for (let ai = adjStart[j]; ai < adjStart[j + 1]; ai++) {
+      const b = adj[ai];
+      if (first[j] > first[b]) nb[fillLate[b]++] = j;
+    }
+  }
+  return nb;
 }
 
 function lcm(a: number, b: number): number {
