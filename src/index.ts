@@ -44,6 +44,7 @@ export { ATTR_OPERATORS, operatorAliases, readOperatorRecords, withOperatorRecor
 export type { OperatorRecord } from './ir/tir/operators';
 export { EXTERN_KERNELS, SOFTMAX_INT8 } from './lower/cpu';
 export type { ExternKernel } from './lower/cpu';
+export { SOFTMAX_INT8_INT16 } from './lower/cpu/externKernels';
 // Memory planning algorithms: the registry a custom planner registers into, and plan checks.
 export { DEFAULT_PLANNING_ALGORITHM, getPlanningAlgorithm, listPlanningAlgorithms, registerPlanningAlgorithm } from './usmp/algo/registry';
 export { poolSizesOfPlan, verifyPlan } from './usmp/verify';

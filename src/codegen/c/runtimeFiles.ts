@@ -6,12 +6,13 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { CodegenError } from '../../errors';
+import { EXTERN_KERNELS } from '../../lower/cpu/externKernels';
 
 export const RUNTIME_HEADER = 'uma_runtime.h';
 /** Reference kernels lowering may call (src/lower/cpu/externKernels.ts), shipped on use. */
 export const KERNELS_HEADER = 'uma_ref_kernels.h';
 export const KERNELS_SOURCE = 'uma_ref_kernels.c';
-export const RUNTIME_KERNELS: ReadonlySet<string> = new Set(['uma_ref_softmax_int8']);
+export const RUNTIME_KERNELS: ReadonlySet<string> = new Set(EXTERN_KERNELS.map((k) => k.name));
 
 const CANDIDATE_DIRS = [
   path.join(__dirname, 'runtime'),
