@@ -24,8 +24,6 @@ const NO_PREDECESSOR = -1;
 const NON_NEIGHBOUR_PERCENT = 30;
 /** Vela's seed; with it the first iterations retrace Vela's allocator. */
 export const VELA_SEED = 1;
-/** Iterations between re-sorting neighbour rows by address (speed only, not the result). */
-const RESORT_EVERY = 16;
 
 export function bottleneckClimbApplies(problem: IndexedProblem): boolean {
   return (
@@ -148,7 +146,6 @@ export class BottleneckClimb {
     this.bestAddress.set(this.address);
     this.bestEnd.set(this.endAddress);
     this.bestPredecessor.set(this.predecessor);
-    this.sortByAddress();
   }
 
   /** Climbs until one of the limits is reached; the best order and size stay in bestOrder/bestSize. */
@@ -166,7 +163,7 @@ export class BottleneckClimb {
 
   /** One Vela iteration: swap two turns that shaped the top, re-place, keep or go back. */
   step(): void {
-    if (this.iterations++ % RESORT_EVERY === 0) this.sortByAddress();
+    this.iterations++;
     const swap = this.swapAtBottleneck();
     const from = swap ? Math.min(swap.i, swap.j) : this.n;
     if (swap) {
@@ -263,32 +260,53 @@ export class BottleneckClimb {
   }
 
   /**
-   * The lowest fit: jump over any placed neighbour overlapping the candidate until a pass over
-   * the neighbours (kept roughly in address order, so that is usually the second) jumps over
-   * none. Vela's predecessor is the neighbour of the last jump of its fits loop, so it ends
+   * The lowest fit: one pass over the neighbours in address order, jumping over any placed
+   * neighbour overlapping the candidate. Vela's predecessor is the neighbour of the last jump of its fits loop, so it ends
    * exactly at the fit: when only one placed neighbour does, that is it; otherwise Vela's loop,
    * in Vela's neighbour order, settles which (velaPredecessor).
    */
   private placeOne(b: number, t: number): void {
-    const { address, endAddress, byAddress, pos } = this;
+    const { address, endAddress } = this;
     const s = this.size[b];
+    let at = this.fitInAddressOrder(b, t, s);
+    if (at < 0) {
+      // The row drifted out of address order: sort it by the current addresses (its placed
+      // entries then come in order) and take the now exact pass. Rows are sorted lazily, only
+      // when used out of order, rather than all of them every few iterations.
+      this.sortRowByAddress(b);
+      at = this.fitInAddressOrder(b, t, s);
+    }
+    address[b] = at;
+    endAddress[b] = at + s;
+    this.predecessor[b] = at > 0 && this.endingAtFit > 1 ? this.velaPredecessor(b, t) : this.fitFrom;
+  }
+
+  /** Neighbour of the last jump, and placed neighbours ending at the fit, of fitInAddressOrder. */
+  private fitFrom = NO_PREDECESSOR;
+  private endingAtFit = 0;
+
+  /**
+   * One pass over b's row, jumping over every placed neighbour that overlaps the candidate; exact
+   * when the placed neighbours come in address order (a neighbour skipped before a jump ended
+   * below the old candidate or started above it, and so does every later one), and so is the
+   * count of those ending at the fit, which all come after the jump to it. Returns -1 when the
+   * pass met an address out of order.
+   */
+  private fitInAddressOrder(b: number, t: number, s: number): number {
+    const { address, endAddress, byAddress, pos } = this;
     const al = this.align[b];
     const lo = this.nbStart[b];
     const hi = this.nbStart[b + 1];
     let at = 0;
     let from = NO_PREDECESSOR;
     let endingAtFit = 0;
-    // The first pass is exact when it meets the placed neighbours in address order (see
-    // PlacementEngine.firstGap), counting the ones ending at the fit included: any that ends
-    // there comes after the jump to it. Only an out-of-order row needs confirming passes.
-    let inOrder = true;
     let prevAddress = -Infinity;
     this.work += 1 + hi - lo;
     for (let ai = lo; ai < hi; ai++) {
       const j = byAddress[ai];
       if (pos[j] >= t) continue;
       const a = address[j];
-      if (a < prevAddress) inOrder = false;
+      if (a < prevAddress) return -1;
       prevAddress = a;
       const e = al === 1 ? endAddress[j] : roundUp(endAddress[j], al);
       if (e > at) {
@@ -301,30 +319,25 @@ export class BottleneckClimb {
         endingAtFit++;
       }
     }
-    let moved = !inOrder;
-    while (moved) {
-      moved = false;
-      endingAtFit = 0;
-      this.work += 1 + hi - lo;
-      for (let ai = lo; ai < hi; ai++) {
-        const j = byAddress[ai];
-        if (pos[j] >= t) continue;
-        const e = al === 1 ? endAddress[j] : roundUp(endAddress[j], al);
-        if (e > at) {
-          if (address[j] < at + s) {
-            at = e;
-            from = j;
-            moved = true;
-            endingAtFit = 1;
-          }
-        } else if (e === at) {
-          endingAtFit++;
-        }
+    this.fitFrom = from;
+    this.endingAtFit = endingAtFit;
+    return at;
+  }
+
+  /** Insertion sort of b's byAddress row by current addresses (rows are nearly sorted). */
+  private sortRowByAddress(b: number): void {
+    const { byAddress, address } = this;
+    const lo = this.nbStart[b];
+    for (let ai = lo + 1; ai < this.nbStart[b + 1]; ai++) {
+      const j = byAddress[ai];
+      const a = address[j];
+      let k = ai;
+      while (k > lo && address[byAddress[k - 1]] > a) {
+        byAddress[k] = byAddress[k - 1];
+        k--;
       }
+      byAddress[k] = j;
     }
-    address[b] = at;
-    endAddress[b] = at + s;
-    this.predecessor[b] = at > 0 && endingAtFit > 1 ? this.velaPredecessor(b, t) : from;
   }
 
   /** Replays Vela's fits loop for b (already placed) to find the neighbour of its last jump. */
@@ -353,23 +366,6 @@ export class BottleneckClimb {
     return from;
   }
 
-  /** Sorts each neighbour row of byAddress by the current addresses, so placeOne sorts little. */
-  private sortByAddress(): void {
-    const { byAddress, address } = this;
-    // Insertion sort: rows are nearly sorted from the last time.
-    for (let b = 0; b < this.n; b++) {
-      for (let ai = this.nbStart[b] + 1; ai < this.nbStart[b + 1]; ai++) {
-        const j = byAddress[ai];
-        const a = address[j];
-        let k = ai;
-        while (k > this.nbStart[b] && address[byAddress[k - 1]] > a) {
-          byAddress[k] = byAddress[k - 1];
-          k--;
-        }
-        byAddress[k] = j;
-      }
-    }
-  }
   private addTurn(t: number): void {
     if (this.turnStamp[t] === this.stampEpoch) return;
     this.turnStamp[t] = this.stampEpoch;
