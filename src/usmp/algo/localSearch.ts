@@ -11,8 +11,6 @@
  */
 import { PlacementEngine } from './placement';
 
-/** Steps between re-sorting adjacency lists by offset (a speed knob, not a quality one). */
-const RESORT_EVERY = 64;
 /** How often the search works on any protruding buffer rather than the topmost one. */
 const PROTRUDING_SHARE = 0.5;
 
@@ -38,7 +36,6 @@ export class LocalSearch {
     this.neighbourStamp = new Uint32Array(engine.n);
   }
 
-  private steps = 0;
   private bestExcess = Infinity;
   /** Steps since the total or, at equal total, the excess last went strictly down. */
   stepsWithoutProgress = 0;
@@ -49,7 +46,6 @@ export class LocalSearch {
    * the engine's excessTarget.
    */
   step(best: number): number {
-    if (this.steps++ % RESORT_EVERY === 0) this.engine.sortAdjacencyByOffset();
     const move = this.propose();
     if (!move) return best;
     const e = this.engine;

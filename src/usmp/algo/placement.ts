@@ -241,10 +241,19 @@ export class PlacementEngine {
     this.work += 1 + this.adjStart[b + 1] - this.adjStart[b];
     for (let ci = this.candStart[b]; ci < this.candStart[b + 1]; ci++) {
       const p = this.candPool[ci];
-      let at = this.bestFit[b] === 1 ? -1 : this.firstGapInOrder(b, k, p, this.candAlign[ci], size);
-      if (at < 0) {
-        const m = this.collectPlaced(b, k, p, this.candAlign[ci]);
-        at = this.bestFit[b] === 1 ? this.bestGap(m, size) : this.firstGap(m, size);
+      let at: number;
+      if (this.bestFit[b] === 1) {
+        this.sortRowByOffset(b);
+        at = this.bestGap(this.collectPlaced(b, k, p, this.candAlign[ci]), size);
+      } else {
+        at = this.firstGapInOrder(b, k, p, this.candAlign[ci], size);
+        if (at < 0) {
+          // The row drifted out of offset order: sort it by the current offsets (its placed
+          // entries then come in order) and take the now exact pass. Rows are sorted lazily,
+          // only when a placement meets one out of order.
+          this.sortRowByOffset(b);
+          at = this.firstGapInOrder(b, k, p, this.candAlign[ci], size);
+        }
       }
       if (at + size <= this.limits[p]) {
         this.pool[b] = p;
@@ -258,8 +267,9 @@ export class PlacementEngine {
 
   /**
    * First-fit straight from b's adjacency row, without collecting: one pass is exact when the
-   * placed neighbours in pool p come in offset order (see firstGap). Returns -1 when the pass met
-   * an offset out of order; the caller then collects and runs firstGap, which gives the same fit.
+   * placed neighbours in pool p come in offset order: a neighbour skipped before a jump either
+   * ended below the old candidate or started above it, and so does every later one. Returns -1
+   * when the pass met an offset out of order.
    */
   private firstGapInOrder(b: number, k: number, p: number, align: number, size: number): number {
     const { adj, pos, pool, offset, sizes } = this;
@@ -277,44 +287,6 @@ export class PlacementEngine {
         if (e > at) {
           at = e;
           from = j;
-        }
-      }
-    }
-    this.lastPredecessor = from;
-    return at;
-  }
-
-  /**
-   * Lowest offset clear of the m collected neighbours: jump over whatever overlaps until a full
-   * pass finds nothing (each jump is forced, so the result is the lowest fit). Neighbours usually
-   * come in offset order (sortAdjacencyByOffset), and then one pass is exact: a neighbour skipped
-   * before a jump either ended below the old candidate or started above it, and so does every
-   * later one; the confirming pass is only needed when the pass met an offset out of order.
-   */
-  private firstGap(m: number, size: number): number {
-    const { nbOffset, nbEnd, nbId } = this;
-    let at = 0;
-    let from = -1;
-    let moved = true;
-    let inOrder = true;
-    let prevOffset = -Infinity;
-    for (let i = 0; i < m; i++) {
-      const o = nbOffset[i];
-      if (o < prevOffset) inOrder = false;
-      prevOffset = o;
-      if (o < at + size && nbEnd[i] > at) {
-        at = nbEnd[i];
-        from = nbId[i];
-      }
-    }
-    moved = !inOrder;
-    while (moved) {
-      moved = false;
-      for (let i = 0; i < m; i++) {
-        if (nbOffset[i] < at + size && nbEnd[i] > at) {
-          at = nbEnd[i];
-          from = nbId[i];
-          moved = true;
         }
       }
     }
@@ -376,27 +348,22 @@ export class PlacementEngine {
   }
 
   /**
-   * Orders every adjacency list by the neighbours' current offsets. Placement scans neighbours in
-   * adjacency order, and offsets change little between search steps, so after this first-fit
-   * converges in about one pass and best-fit's insertion sort has almost nothing to move.
+   * Stable insertion sort of b's adjacency row by the neighbours' current offsets: cheap, as
+   * rows are nearly sorted from the last time. Placed neighbours then come in offset order.
    */
-  sortAdjacencyByOffset(): void {
-    const { adj, adjStart, offset } = this;
-    // Stable insertion sort: rows are nearly sorted from the last time, and a stable sort keeps
-    // equal offsets in their previous order, as the library sort did.
-    for (let b = 0; b < this.n; b++) {
-      const lo = adjStart[b];
-      const hi = adjStart[b + 1];
-      for (let ai = lo + 1; ai < hi; ai++) {
-        const j = adj[ai];
-        const o = offset[j];
-        let k = ai;
-        while (k > lo && offset[adj[k - 1]] > o) {
-          adj[k] = adj[k - 1];
-          k--;
-        }
-        adj[k] = j;
+  private sortRowByOffset(b: number): void {
+    const { adj, offset } = this;
+    const lo = this.adjStart[b];
+    const hi = this.adjStart[b + 1];
+    for (let ai = lo + 1; ai < hi; ai++) {
+      const j = adj[ai];
+      const o = offset[j];
+      let k = ai;
+      while (k > lo && offset[adj[k - 1]] > o) {
+        adj[k] = adj[k - 1];
+        k--;
       }
+      adj[k] = j;
     }
   }
 
