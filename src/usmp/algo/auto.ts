@@ -141,6 +141,7 @@ export function autoSearch(
   const engine = new PlacementEngine(problem);
   engine.excessTarget = lowerBound;
   const { start, total: initialTotal } = pickStart(problem, engine);
+  engine.sortRows = true;
   engine.setOrder(start.order);
   engine.bestFit.fill(start.bestFit ? 1 : 0);
   let best = engine.placeFrom(0, Infinity);

@@ -77,6 +77,12 @@ export class PlacementEngine {
    */
   readonly prefixExcess: Float64Array;
   excessTarget = Infinity;
+  /**
+   * Keep adjacency rows sorted by offset, lazily: a row is sorted when a placement meets it out
+   * of order. Pays off in a search, where offsets change little between placements; placements
+   * of unrelated orders (the starts) leave it off and scan unsorted neighbours instead.
+   */
+  sortRows = false;
 
   private readonly savedPool: Int32Array;
   private readonly savedOffset: Float64Array;
@@ -243,16 +249,17 @@ export class PlacementEngine {
       const p = this.candPool[ci];
       let at: number;
       if (this.bestFit[b] === 1) {
-        this.sortRowByOffset(b);
+        if (this.sortRows) this.sortRowByOffset(b);
         at = this.bestGap(this.collectPlaced(b, k, p, this.candAlign[ci]), size);
       } else {
         at = this.firstGapInOrder(b, k, p, this.candAlign[ci], size);
-        if (at < 0) {
+        if (at < 0 && this.sortRows) {
           // The row drifted out of offset order: sort it by the current offsets (its placed
-          // entries then come in order) and take the now exact pass. Rows are sorted lazily,
-          // only when a placement meets one out of order.
+          // entries then come in order) and take the now exact pass.
           this.sortRowByOffset(b);
           at = this.firstGapInOrder(b, k, p, this.candAlign[ci], size);
+        } else if (at < 0) {
+          at = this.firstGap(this.collectPlaced(b, k, p, this.candAlign[ci]), size);
         }
       }
       if (at + size <= this.limits[p]) {
@@ -287,6 +294,29 @@ export class PlacementEngine {
         if (e > at) {
           at = e;
           from = j;
+        }
+      }
+    }
+    this.lastPredecessor = from;
+    return at;
+  }
+
+  /**
+   * Lowest offset clear of the m collected neighbours, in any order: jump over whatever overlaps
+   * until a full pass finds nothing (each jump is forced, so the result is the lowest fit).
+   */
+  private firstGap(m: number, size: number): number {
+    const { nbOffset, nbEnd, nbId } = this;
+    let at = 0;
+    let from = -1;
+    let moved = true;
+    while (moved) {
+      moved = false;
+      for (let i = 0; i < m; i++) {
+        if (nbOffset[i] < at + size && nbEnd[i] > at) {
+          at = nbEnd[i];
+          from = nbId[i];
+          moved = true;
         }
       }
     }
