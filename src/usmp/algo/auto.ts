@@ -36,7 +36,7 @@ export const DEFAULT_TIME_BUDGET_MS = 1000;
  * adjacency size in work units), with a floor so that small problems still get a real search.
  * Sized to finish within about half the time cap on a loaded 2-core machine for 2000 buffers.
  */
-const SEARCH_FULL_PLACEMENTS = 70;
+const SEARCH_FULL_PLACEMENTS = 100;
 const MIN_SEARCH_WORK = 5_000_000;
 const DEFAULT_SEED = 0x5eed;
 /** Local-search steps without progress before a restart. */
@@ -141,7 +141,11 @@ export function autoSearch(
   const engine = new PlacementEngine(problem);
   engine.excessTarget = lowerBound;
   const { start, total: initialTotal } = pickStart(problem, engine);
-  engine.sortRows = true;
+  // The budget covers the whole call, set-up and starting orders included.
+  const deadline = startedAt + (options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS);
+  // Sorted rows only speed up a search (offsets are the same either way), so a greedy-only call
+  // does not pay for sorting them.
+  engine.sortRows = performance.now() < deadline;
   engine.setOrder(start.order);
   engine.bestFit.fill(start.bestFit ? 1 : 0);
   let best = engine.placeFrom(0, Infinity);
@@ -150,8 +154,6 @@ export function autoSearch(
   // Local search stalls on plateaus; a stalled run restarts from the starting order with a
   // fresh random stream, and the best plan of all runs is kept (order + policies reproduce it).
   const random = seededRandom(options.seed ?? DEFAULT_SEED);
-  // The budget covers the whole call, set-up and starting orders included.
-  const deadline = startedAt + (options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS);
   const maxIterations = options.maxIterations ?? Infinity;
   const searchWork = options.workBudget ?? Math.max(MIN_SEARCH_WORK, SEARCH_FULL_PLACEMENTS * (problem.count + engine.adj.length));
   // Strategy 1, the Vela-style climb, on its own from the urgency order; its plan is the one to
