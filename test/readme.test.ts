@@ -107,3 +107,37 @@ describe('README quick start', () => {
     });
   });
 });
+
+describe('the built CLI with a backend written in TypeScript', () => {
+  // Runs after the quick-start block above, which built dist/ (tests in a file run in order).
+  it('loads --backend-module file.ts and the backend extends the running compiler\'s UmaBackend', () => {
+    const out = fs.mkdtempSync(path.join(require('os').tmpdir(), 'uma-ts-backend-'));
+    fs.rmSync(out, { recursive: true, force: true });
+    try {
+      const run = spawnSync(
+        process.execPath,
+        [
+          path.join(ROOT, 'bin', 'uma-ts.js'),
+          'compile',
+          'models/hello_world_float.tflite',
+          '--backend',
+          'tutorial',
+          '--backend-module',
+          'docs/examples/tutorialBackend.ts',
+          '--pools',
+          'docs/examples/pools.json',
+          '--out',
+          out,
+        ],
+        { cwd: ROOT, encoding: 'utf8' },
+      );
+      expect(run.stderr).not.toContain('error:');
+      expect(run.status).toBe(0);
+      expect(run.stdout).toContain('Backend tutorial, pools from docs/examples/pools.json');
+      const sources = fs.readdirSync(path.join(out, 'codegen', 'host', 'src'));
+      expect(sources).toContain('tutorial_kernels.c');
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+  });
+});

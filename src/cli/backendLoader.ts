@@ -1,6 +1,6 @@
 /**
  * The backends a CLI run can compile for: the bundled example backends, plus user backends
- * loaded from `--backend-module <file.js>` (a module exporting UmaBackend subclasses or a
+ * loaded from `--backend-module <file.js|file.ts>` (a module exporting UmaBackend subclasses or a
  * `register(registry)` function). Also finds a backend's bundled pools file and turns
  * `--target-attr k=v` flags into type-checked target attributes.
  */
@@ -10,6 +10,7 @@ import { BackendRegistry } from '../backend/registry';
 import { parseTarget, TargetAttrValue } from '../backend/targetAttrs';
 import { UmaBackend } from '../backend/umaBackend';
 import { ConfigError, isUmaError } from '../errors';
+import { requireUserModule } from './userModule';
 
 function isBackendClass(value: unknown): value is new () => UmaBackend {
   return typeof value === 'function' && value.prototype instanceof UmaBackend;
@@ -21,8 +22,7 @@ export function loadBackendModule(registry: BackendRegistry, file: string): stri
   if (!fs.existsSync(resolved)) throw new ConfigError(`--backend-module ${file}: file not found`, { file });
   let exports: Record<string, unknown>;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    exports = require(resolved) as Record<string, unknown>;
+    exports = requireUserModule(resolved);
   } catch (e) {
     throw new ConfigError(`--backend-module ${file}: cannot load: ${(e as Error).message.split('\n')[0]}`, { file });
   }

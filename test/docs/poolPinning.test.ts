@@ -28,11 +28,13 @@ function documentedViolations(): string[] {
 }
 
 describe('pool-pinning guide', () => {
-  it('--no-pool-pinning: the access check reports exactly the violations the guide shows', () => {
+  it('--no-pool-pinning: the access check warns about exactly the violations the guide shows', () => {
     const result = compile(false);
     expect(result.pinning).toBeUndefined();
-    const lines = result.access.violations.map((v) => `${v.func} (target ${v.target}) uses '${v.buffer}' in pool '${v.pool}'`);
-    expect(lines.length).toBeGreaterThan(0);
+    // The CLI prints the compile's warnings as `warning: <text>` on stderr.
+    const lines = result.warnings.map((w) => `warning: ${w}`);
+    expect(result.access.violations.length).toBeGreaterThan(0);
+    expect(lines.length).toBe(result.access.violations.length);
     expect([...lines].sort()).toEqual([...documentedViolations()].sort());
   });
 

@@ -1,0 +1,77 @@
+/**
+ * Loads a user's module (a backend for `--backend-module`) that may be written in TypeScript.
+ * A `.ts` file is transpiled on load with the `typescript` package; when uma-ts itself runs
+ * compiled (from `dist/`), imports of uma-ts's own sources (`src/`, `backends/`, `passes/`)
+ * resolve to their compiled copies, so the user's backend extends the very `UmaBackend` class
+ * the running compiler checks against, not a second copy of it.
+ */
+import * as fs from 'fs';
+import Module from 'module';
+import * as path from 'path';
+import { ConfigError } from '../errors';
+
+type TypeScript = typeof import('typescript');
+
+const OWN_SOURCE_DIRS = ['src', 'backends', 'passes'];
+let hooksInstalled = false;
+
+function loadTypeScript(file: string): TypeScript {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require('typescript') as TypeScript;
+  } catch {
+    throw new ConfigError(`${file}: loading a TypeScript module needs the 'typescript' package (npm install typescript), or compile it to .js first`, {
+      file,
+    });
+  }
+}
+
+/** The package root and the compiled tree, when this file runs from `<root>/dist/src/cli`. */
+function compiledLayout(): { root: string; dist: string } | undefined {
+  const dist = path.resolve(__dirname, '..', '..');
+  return path.basename(dist) === 'dist' ? { root: path.dirname(dist), dist } : undefined;
+}
+
+function installHooks(ts: TypeScript): void {
+  if (hooksInstalled) return;
+  hooksInstalled = true;
+  const extensions = (Module as unknown as { _extensions: Record<string, (m: Module, f: string) => void> })._extensions;
+  extensions['.ts'] = (mod: Module, filename: string) => {
+    const output = ts.transpileModule(fs.readFileSync(filename, 'utf8'), {
+      fileName: filename,
+      compilerOptions: {
+        module: ts.ModuleKind.CommonJS,
+        target: ts.ScriptTarget.ES2022,
+        esModuleInterop: true,
+        experimentalDecorators: true,
+        emitDecoratorMetadata: true,
+        sourceMap: false,
+      },
+    });
+    (mod as unknown as { _compile(code: string, file: string): void })._compile(output.outputText, filename);
+  };
+  const layout = compiledLayout();
+  if (!layout) return;
+  const moduleWithResolve = Module as unknown as {
+    _resolveFilename(request: string, parent: unknown, ...rest: unknown[]): string;
+  };
+  const resolve = moduleWithResolve._resolveFilename;
+  moduleWithResolve._resolveFilename = function (request: string, parent: unknown, ...rest: unknown[]): string {
+    const resolved = resolve.call(this, request, parent, ...rest);
+    const rel = path.relative(layout.root, resolved);
+    if (resolved.endsWith('.ts') && OWN_SOURCE_DIRS.some((d) => rel.startsWith(d + path.sep))) {
+      const compiled = path.join(layout.dist, rel.replace(/\.ts$/, '.js'));
+      if (fs.existsSync(compiled)) return compiled;
+    }
+    return resolved;
+  };
+}
+
+/** `require`s a `.js` or `.ts` module by absolute path. */
+export function requireUserModule(resolved: string): Record<string, unknown> {
+  // Under a TypeScript-aware runner (ts-jest) `.ts` already loads; only plain Node needs hooks.
+  const extensions = (Module as unknown as { _extensions: Record<string, unknown> })._extensions;
+  if (resolved.endsWith('.ts') && extensions !== undefined && !('.ts' in extensions)) installHooks(loadTypeScript(resolved));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(resolved) as Record<string, unknown>;
+}
