@@ -232,6 +232,25 @@ describe('svdf', () => {
     // state newest = [3, 0]; unit 0: (3*4 + 1) * 0.5 = 6.5 -> 7; unit 1: 0
     expect(out).toEqual([7, 0]);
   });
+
+  it('int8 state: the state zero point is added before the clamp (TFLite Micro), so it saturates instead of wrapping', () => {
+    const out = runOp(
+      'svdf',
+      [
+        { type: t([1, 2], 'int8', q(1, 0)), values: [1, 2] },
+        { type: t([1, 2], 'int8', q(1, 0)), values: [100, 0], constant: true },
+        { type: t([1, 3], 'int8', q(1, 0)), values: [0, 0, 1], constant: true },
+        { type: t([1], 'int32'), values: [0], constant: true },
+        // real zero state: every element at the zero point 100
+        { type: t([1, 3], 'int8', q(1, 100)), values: [100, 100, 100], constant: true },
+      ],
+      t([1, 1], 'int8', q(1, 0)),
+      { rank: 1, activation: 'NONE' },
+    );
+    // feature 100 -> state min(100 + 100, 127) = 127; output 1 * (127 - 100) = 27.
+    // Clamping before adding the zero point would store 200 -> -56 and give -128.
+    expect(out).toEqual([27]);
+  });
 });
 
 describe('graph execution', () => {

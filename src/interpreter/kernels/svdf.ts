@@ -137,8 +137,10 @@ function svdfInteger(
         dot = (dot + wfd[f * d.inputSize + i] * (x[n * d.inputSize + i] - inQ.zeroPoint)) | 0;
       }
       dot = multiplyByQuantizedMultiplier(dot, p.scale1.multiplier, p.scale1.shift);
-      dot = Math.min(Math.max(dot, stateRange.min), stateRange.max);
-      state[(n * d.filters + f) * d.memory + d.memory - 1] = stQ.zeroPoint + dot;
+      // The state's zero point goes in before the clamp, as in TFLite Micro: clamping first
+      // lets the sum leave the state's range and wrap when narrowed.
+      dot = Math.min(Math.max(stQ.zeroPoint + dot, stateRange.min), stateRange.max);
+      state[(n * d.filters + f) * d.memory + d.memory - 1] = dot;
     }
   const scratch = new Int32Array(d.batches * d.filters);
   for (let n = 0; n < d.batches; n++)

@@ -132,7 +132,7 @@ function integerBody(input: OpLoweringInput, o: SvdfOperands, state: Buffer, scr
         ),
         bufferStore(
           state,
-          cast(state.dtype, add(clamp(qMultiplyShift(accLoad(acc), intImm(p.scale1.multiplier), intImm(p.scale1.shift)), stateMin, stateMax), qState.zeroPoint)),
+          cast(state.dtype, clamp(add(qMultiplyShift(accLoad(acc), intImm(p.scale1.multiplier), intImm(p.scale1.shift)), qState.zeroPoint), stateMin, stateMax)),
           [n, f, newest],
         ),
       ]),
