@@ -73,24 +73,33 @@ interface Start {
   readonly name: string;
 }
 
-function pickStart(problem: IndexedProblem, engine: PlacementEngine): { start: Start; total: number } {
+/**
+ * The best of the starts, and whether the engine still holds its placement. Only a strictly
+ * smaller total wins, so a placement is abandoned as soon as its running total reaches the best
+ * one, and no start is tried after one reaches the lower bound.
+ */
+function pickStart(problem: IndexedProblem, engine: PlacementEngine, lowerBound: number): { start: Start; total: number; placed: boolean } {
   let best: Start | undefined;
   let bestTotal = Infinity;
   let firstFailure = -1;
-  for (const o of initialOrders(problem, engine)) {
+  let placed = false;
+  tries: for (const o of initialOrders(problem, engine)) {
     for (const bestFit of [false, true]) {
       engine.setOrder(o.order);
       engine.bestFit.fill(bestFit ? 1 : 0);
-      const total = engine.placeFrom(0, bestTotal);
+      // An excess limit of -Infinity makes placeFrom also stop at a total equal to the best.
+      const total = engine.placeFrom(0, bestTotal, false, -Infinity);
       if (engine.failedBuffer >= 0 && firstFailure < 0) firstFailure = engine.failedBuffer;
-      if (total < bestTotal) {
+      placed = total < bestTotal;
+      if (placed) {
         bestTotal = total;
         best = { order: o.order, bestFit, name: `${o.name}/${bestFit ? 'best-fit' : 'first-fit'}` };
+        if (total <= lowerBound) break tries;
       }
     }
   }
   if (!best) throw poolsExhaustedError(problem.buffers[Math.max(0, firstFailure)]);
-  return { start: best, total: bestTotal };
+  return { start: best, total: bestTotal, placed };
 }
 
 /** Buffers moved by a restart kick: enough to leave the plateau, few enough to keep its quality. */
@@ -140,15 +149,19 @@ export function autoSearch(
 ): { engine: PlacementEngine; stats: AutoStats } {
   const engine = new PlacementEngine(problem);
   engine.excessTarget = lowerBound;
-  const { start, total: initialTotal } = pickStart(problem, engine);
+  const { start, total: initialTotal, placed } = pickStart(problem, engine, lowerBound);
   // The budget covers the whole call, set-up and starting orders included.
   const deadline = startedAt + (options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS);
   // Sorted rows only speed up a search (offsets are the same either way), so a greedy-only call
   // does not pay for sorting them.
   engine.sortRows = performance.now() < deadline;
-  engine.setOrder(start.order);
-  engine.bestFit.fill(start.bestFit ? 1 : 0);
-  let best = engine.placeFrom(0, Infinity);
+  let best = initialTotal;
+  if (!placed || engine.sortRows) {
+    // Placing with sorted rows gives the same offsets, but other predecessors for the search.
+    engine.setOrder(start.order);
+    engine.bestFit.fill(start.bestFit ? 1 : 0);
+    best = engine.placeFrom(0, Infinity);
+  }
   engine.commit(0);
 
   // Local search stalls on plateaus; a stalled run restarts from the starting order with a

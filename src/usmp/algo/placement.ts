@@ -7,38 +7,54 @@
  */
 import { IndexedProblem, roundUp } from './indexed';
 
-/** Conflicts listed in either direction, without repeats or self loops, as CSR arrays. */
+/**
+ * Conflicts listed in either direction, without repeats or self loops, as CSR arrays with each
+ * row in index order. Two bucket passes instead of a sort per row: the first buckets every
+ * listed pair (both directions) by one end, the second walks those buckets in index order and
+ * appends each source to its partners' rows, which therefore come out ascending; repeats are
+ * then adjacent and dropped.
+ */
 function symmetricAdjacency(problem: IndexedProblem): { start: Int32Array; adj: Int32Array } {
   const n = problem.count;
-  // Both directions of every listed pair, then each row sorted and deduplicated in place.
+  const { conflicts } = problem;
   const degree = new Int32Array(n + 1);
-  problem.conflicts.forEach((conf, i) => {
-    for (const j of conf) {
+  for (let i = 0; i < n; i++) {
+    const conf = conflicts[i];
+    for (let k = 0; k < conf.length; k++) {
+      const j = conf[k];
       if (j === i) continue;
       degree[i]++;
       degree[j]++;
     }
-  });
+  }
   const rowStart = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) rowStart[i + 1] = rowStart[i] + degree[i];
-  const raw = new Int32Array(rowStart[n]);
+  const bucketed = new Int32Array(rowStart[n]);
   const fill = rowStart.slice(0, n);
-  problem.conflicts.forEach((conf, i) => {
-    for (const j of conf) {
+  for (let i = 0; i < n; i++) {
+    const conf = conflicts[i];
+    for (let k = 0; k < conf.length; k++) {
+      const j = conf[k];
       if (j === i) continue;
-      raw[fill[i]++] = j;
-      raw[fill[j]++] = i;
+      bucketed[fill[i]++] = j;
+      bucketed[fill[j]++] = i;
     }
-  });
+  }
+  // Pairs are symmetric, so bucket x holding y means bucket y holds x: appending x to the rows
+  // of its bucket's entries, for x ascending, gives every row in ascending order.
+  const sorted = new Int32Array(rowStart[n]);
+  fill.set(rowStart.subarray(0, n));
+  for (let x = 0; x < n; x++) {
+    for (let ai = rowStart[x]; ai < rowStart[x + 1]; ai++) sorted[fill[bucketed[ai]]++] = x;
+  }
   const start = new Int32Array(n + 1);
   let w = 0;
   for (let i = 0; i < n; i++) {
-    const row = raw.subarray(rowStart[i], rowStart[i + 1]).sort();
     start[i] = w;
-    for (let k = 0; k < row.length; k++) if (k === 0 || row[k] !== row[k - 1]) raw[w++] = row[k];
+    for (let k = rowStart[i]; k < rowStart[i + 1]; k++) if (k === rowStart[i] || sorted[k] !== sorted[k - 1]) sorted[w++] = sorted[k];
   }
   start[n] = w;
-  return { start, adj: raw.slice(0, w) };
+  return { start, adj: sorted.slice(0, w) };
 }
 
 function gcd(a: number, b: number): number {
