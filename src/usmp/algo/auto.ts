@@ -183,6 +183,7 @@ export function autoSearch(
   }
   const climbTotal = climbed?.bestSize ?? Infinity;
   const workLimit = engine.work + searchWork;
+  const searchStartTotal = best;
   // Strategy 2, the local search, from the best starting order with the rest of the budget.
   let kept: { total: number; order: Int32Array; bestFit: Uint8Array } = {
     total: best,
@@ -207,12 +208,17 @@ export function autoSearch(
       search = new LocalSearch(engine, random);
     }
   }
-  let winner: AutoStats['strategy'] = iterations > 0 && kept.total < initialTotal ? 'local search' : 'greedy';
+  // The search starts from the climb's plan when that was adopted, so credit whoever last
+  // improved the total.
+  let winner: AutoStats['strategy'] =
+    kept.total < searchStartTotal ? 'local search' : searchStartTotal < initialTotal ? 'bottleneck climb' : 'greedy';
+  let replace = kept.total < best;
   if (climbed && climbTotal < kept.total) {
     kept = { total: climbTotal, order: climbed.order, bestFit: new Uint8Array(engine.n) };
     winner = 'bottleneck climb';
+    replace = true;
   }
-  if (kept.total < best || winner === 'bottleneck climb') {
+  if (replace) {
     engine.setOrder(kept.order);
     engine.bestFit.set(kept.bestFit);
     best = engine.placeFrom(0, Infinity);
