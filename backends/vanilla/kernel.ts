@@ -7,6 +7,7 @@
  * layout is ours: NHWC activations, OHWI weights, int8 with int32 bias, TFLite's per-channel
  * requantization.
  */
+import { CONV_KERNEL_SCALARS, ConvKernelScalarName } from '../../src/index';
 
 export const VANILLA_CONV2D = 'vanilla_conv2dnchw';
 
@@ -24,31 +25,13 @@ export interface Conv2dBufferIds {
   readonly output: number;
 }
 
-/** The scalar parameters of `vanilla_conv2dnchw`, in the kernel's argument order. */
-export const CONV2D_SCALAR_PARAMS = [
-  'batches',
-  'in_h',
-  'in_w',
-  'in_c',
-  'out_h',
-  'out_w',
-  'out_c',
-  'kernel_h',
-  'kernel_w',
-  'filter_c',
-  'stride_h',
-  'stride_w',
-  'dilation_h',
-  'dilation_w',
-  'pad_top',
-  'pad_left',
-  'input_offset',
-  'output_offset',
-  'act_min',
-  'act_max',
-] as const;
+/**
+ * The scalar parameters of `vanilla_conv2dnchw`, in the kernel's argument order: the kernel
+ * was written to take exactly the public conv kernel parameters, in their order.
+ */
+export const CONV2D_SCALAR_PARAMS = CONV_KERNEL_SCALARS;
 
-export type Conv2dScalarName = (typeof CONV2D_SCALAR_PARAMS)[number];
+export type Conv2dScalarName = ConvKernelScalarName;
 export type Conv2dScalars = Readonly<Record<Conv2dScalarName, number>>;
 
 /** Everything the kernel call needs, as recorded on the loop nest (JSON-safe). */

@@ -1,11 +1,2 @@
-/** Small, fast, seedable PRNG (mulberry32) for our own searches: same seed, same sequence. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The planners' searches draw from the project's one seeded generator (mulberry32). */
+export { seededRandom } from '../../util/random';
