@@ -4,7 +4,10 @@
  *    operators whose outputs die at their consumer, residual/skip tensors that stay alive across
  *    a block, one-op scratch buffers (padded inputs, im2col), spatial size halving as channels
  *    grow.
- *  - Irregular: 2000 random intervals over 800 operators, sizes log-uniform 16 B .. 64 KiB.
+ *  - Irregular, uniform: 2000 random intervals over 800 operators, sizes log-uniform 16 B .. 64 KiB.
+ *  - Irregular, heavy-tailed: 2000 buffers over 800 operators, mostly small and short-lived
+ *    (many equal sizes, so tie rules matter), a few very large and long-lived ones, and one-op
+ *    spikes of medium size.
  * Sizes are multiples of 16 and alignment is 16, as TFLite Micro lays out its arena.
  */
 import { seededRandom } from '../src/usmp/algo/seededRandom';
@@ -18,6 +21,8 @@ export interface BenchInterval {
 export interface BenchSet {
   readonly name: string;
   readonly kind: 'cnn' | 'irregular';
+  /** Generator family of an irregular set, for per-family summaries. */
+  readonly family?: string;
   readonly intervals: readonly BenchInterval[];
 }
 
@@ -152,8 +157,39 @@ export function randomIntervals(seed: number, count = 2000, ops = 800): BenchSet
     const size = align(2 ** (4 + random() * 12));
     intervals.push({ size, first, last: Math.min(ops - 1, first + length - 1) });
   }
-  return { name: `random_${count}x${ops}_s${seed}`, kind: 'irregular', intervals };
+  return { name: `random_${count}x${ops}_s${seed}`, kind: 'irregular', family: 'uniform', intervals };
 }
+
+/**
+ * Heavy-tailed sizes and lifetimes: 90% small (16 B .. 1 KiB, 1-8 ops), 8% one-op spikes
+ * (4 .. 32 KiB), 2% large (64 KiB .. 512 KiB) alive for 100-500 ops. The large buffers fix the
+ * arena's shape and the small ones must fill the holes around them.
+ */
+export function heavyTailed(seed: number, count = 2000, ops = 800): BenchSet {
+  const random = seededRandom(seed);
+  const intervals: BenchInterval[] = [];
+  for (let i = 0; i < count; i++) {
+    const kind = random();
+    const first = Math.floor(random() * ops);
+    let size: number;
+    let length: number;
+    if (kind < 0.9) {
+      size = align(2 ** (4 + random() * 6));
+      length = 1 + Math.floor(random() * 8);
+    } else if (kind < 0.98) {
+      size = align(2 ** (12 + random() * 3));
+      length = 1;
+    } else {
+      size = align(2 ** (16 + random() * 3));
+      length = 100 + Math.floor(random() * 400);
+    }
+    intervals.push({ size, first, last: Math.min(ops - 1, first + length - 1) });
+  }
+  return { name: `heavy_${count}x${ops}_s${seed}`, kind: 'irregular', family: 'heavy-tailed', intervals };
+}
+
+/** Seeds of each irregular family in the benchmark. */
+export const BENCH_SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 
 export function benchSets(): BenchSet[] {
   return [
@@ -164,6 +200,7 @@ export function benchSets(): BenchSet[] {
     resnet(32, [3, 3, 3], true),
     skipChain(1, 60),
     skipChain(2, 120),
-    ...[1, 2, 3, 4, 5].map((s) => randomIntervals(s)),
+    ...BENCH_SEEDS.map((s) => randomIntervals(s)),
+    ...BENCH_SEEDS.map((s) => heavyTailed(s)),
   ];
 }

@@ -3,8 +3,10 @@
  *
  *  1. Lower bound = max(given memory pressure, our own bound: peak live bytes when every buffer
  *     has a live range, else a greedy clique weight).
- *  2. A few placement orders (size, weighted degree, urgency, start time) x gap policies
- *     (first-fit, best-fit); keep the smallest total (sum of pool ends).
+ *  2. A few placement orders (size, weighted degree, urgency) x gap policies (first-fit,
+ *     best-fit), plus TFLite Micro's greedy planner exactly (its order, first-fit) on one-pool
+ *     problems with live ranges; keep the smallest total (sum of pool ends). Later steps only
+ *     keep plans that are no worse, so the plan is never larger than TFLM's.
  *  3. Where it applies (one unbounded pool, live ranges): the Vela-style bottleneck climb
  *     (bottleneckClimb.ts) from the urgency order, for Vela's 500 iterations and on while it
  *     still improves; it makes Vela's own choices, so its plan is at most Vela's.
@@ -85,7 +87,7 @@ function pickStart(problem: IndexedProblem, engine: PlacementEngine, lowerBound:
   let firstFailure = -1;
   let placed = false;
   tries: for (const o of initialOrders(problem, engine)) {
-    for (const bestFit of [false, true]) {
+    for (const bestFit of o.firstFitOnly ? [false] : [false, true]) {
       engine.setOrder(o.order);
       engine.bestFit.fill(bestFit ? 1 : 0);
       // An excess limit of -Infinity makes placeFrom also stop at a total equal to the best.

@@ -10,6 +10,8 @@ import { PlacementEngine } from './placement';
 export interface NamedOrder {
   readonly name: string;
   readonly order: Int32Array;
+  /** Try this order with first-fit only (it reproduces a known planner that way). */
+  readonly firstFitOnly?: boolean;
 }
 
 function sortedIndices(n: number, cmp: (a: number, b: number) => number): Int32Array {
@@ -64,6 +66,24 @@ export function urgencyOrder(problem: IndexedProblem): Int32Array | undefined {
   );
 }
 
+/**
+ * TFLite Micro's GreedyMemoryPlanner order: larger first, and among equal sizes the buffer added
+ * later first (TFLM fills its sort array from the last buffer and sorts it with a stable bubble
+ * sort). Placed first-fit, each buffer lands at the lowest offset that clears the placed buffers
+ * it conflicts with, which is where TFLM's walk over the time-overlapping placed buffers in
+ * offset order stops; with conflicts = overlapping live ranges and sizes that keep offsets
+ * aligned, the engine reproduces TFLM's plan offset for offset, so `auto` is never worse.
+ */
+export function tflmOrder(problem: IndexedProblem): Int32Array {
+  const size = problem.sizes;
+  return sortedIndices(problem.count, (a, b) => size[b] - size[a] || b - a);
+}
+
+/** TFLM plans one arena from live ranges; its start is added for problems of that shape. */
+export function tflmStartApplies(problem: IndexedProblem): boolean {
+  return problem.pools.length === 1 && problem.buffers.every((b) => b.liveRange !== undefined);
+}
+
 export function initialOrders(problem: IndexedProblem, engine: PlacementEngine): NamedOrder[] {
   const n = problem.count;
   const size = problem.sizes;
@@ -74,5 +94,7 @@ export function initialOrders(problem: IndexedProblem, engine: PlacementEngine):
   ];
   const urgency = urgencyOrder(problem);
   if (urgency) orders.push({ name: 'urgency', order: urgency });
+  // Last, so it only wins where it is strictly better than the starts above.
+  if (tflmStartApplies(problem)) orders.push({ name: 'tflm', order: tflmOrder(problem), firstFitOnly: true });
   return orders;
 }
