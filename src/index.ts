@@ -29,6 +29,8 @@ export * as quantParams from './arith/quant-params';
 export * as gemmlowp from './arith/gemmlowp';
 export { randomInt, seededRandom } from './util/random';
 export { interpret, runFunction as interpretFunction } from './interpreter';
+export { createSession } from './interpreter';
+export type { InterpreterSession } from './interpreter';
 // Backend plugin API, patterns and partitioning, CPU strategies and the TIR driver: what
 // backends (backends/*) build on.
 export * from './backend';

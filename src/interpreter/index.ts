@@ -1,4 +1,6 @@
-export { interpret, runFunction } from './interpret';
+export { createSession, interpret, runFunction } from './interpret';
+export type { InterpreterSession } from './interpret';
+export { VariableStore } from './variables';
 export { KernelContext } from './kernel';
 export type { Kernel } from './kernel';
 export { KERNELS } from './kernels';

@@ -5,6 +5,7 @@
 import { InterpreterError } from '../errors';
 import { AttrValue, CallNode, TensorType } from '../ir/graph/types';
 import { Tensor, TypedArray } from './tensor';
+import { VariableStore } from './variables';
 
 export class KernelContext {
   constructor(
@@ -13,7 +14,25 @@ export class KernelContext {
     readonly args: readonly (Tensor | undefined)[],
     /** Function the call belongs to, for error messages. */
     readonly func: string,
+    /** The session's variable tensors; arguments it owns may be written back. */
+    private readonly variables?: VariableStore,
   ) {}
+
+  /** True when argument `index` is a variable tensor (state that persists across invocations). */
+  isVariable(index: number): boolean {
+    const t = this.args[index];
+    return t !== undefined && this.variables !== undefined && this.variables.owns(t);
+  }
+
+  /**
+   * Stores `data` as the new value of variable argument `index` (seen by the next
+   * invocation of the session). A plain constant argument is left alone: it is read-only.
+   */
+  updateVariable(index: number, data: TypedArray): void {
+    const t = this.args[index];
+    if (t === undefined || this.variables === undefined || !this.variables.owns(t)) return;
+    this.variables.write(t, data, `${this.op} '${this.call.name}'`, this.func);
+  }
 
   get op(): string {
     return this.call.callee.kind === 'op' ? this.call.callee.op : this.call.callee.name;

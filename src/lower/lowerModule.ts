@@ -3,13 +3,15 @@
  * (`tvmgen_<module>_fused_<op>[_<n>]`), every offloaded function (attr `Compiler`) one
  * PrimFunc named by its `global_symbol`, and `main` the AoT entry `__tvm_main__`: weights as
  * `constant_<n>` AllocateConsts, each intermediate tensor one `sid_<n>` Allocate, each call
- * `Evaluate(call_extern("<func>", vars...))` in topological order.
+ * `Evaluate(call_extern("<func>", vars...))` in topological order. Variable tensors (SVDF
+ * state) become `state_<n>` Allocates of `PERSISTENT_SCOPE`: static arrays that keep what
+ * the owning operator writes into them from one run to the next.
  */
 import { LoweringError } from '../errors';
 import { isKnownOp } from '../ir/graph/ops';
 import { CallNode, ConstantNode, GraphFunction, GraphNode, IRModule, MAIN_FUNCTION, TensorType, tensorElements } from '../ir/graph/types';
 import { allocate, allocateConst, callExtern, evaluate, makeVar, primFunc, seq, tirModule } from '../ir/tir/builder';
-import { Buffer, MAIN_PRIM_FUNC, PrimFunc, ScalarDType, Stmt, TirModule, Var } from '../ir/tir/nodes';
+import { Buffer, MAIN_PRIM_FUNC, PERSISTENT_SCOPE, PrimFunc, ScalarDType, Stmt, TirModule, Var } from '../ir/tir/nodes';
 import { withOperatorRecords } from '../ir/tir/operators';
 import { BodyLowering, scratchNames, StrategyLookup, TENSOR_ANNOTATION, tensorBuffer } from './bodyLowering';
 import { NameSupply, sanitizeName } from './names';
@@ -88,11 +90,17 @@ class ModuleLowering {
 
     const sids: { v: Var; type: TensorType; tensor: string }[] = [];
     const constants = new Map<ConstantNode, Var>();
+    const variables = new Map<ConstantNode, Var>();
     const constantVar = (node: ConstantNode): Var => {
-      let v = constants.get(node);
+      const table = node.variable ? variables : constants;
+      let v = table.get(node);
       if (!v) {
-        v = handleVar(`constant_${constants.size}`, node.type);
-        constants.set(node, v);
+        // A persistent array starts as C's zero-initialised static storage.
+        if (node.variable && node.data.some((b) => b !== 0)) {
+          throw new LoweringError(`variable tensor '${node.name}' has a non-zero initial value; persistent state starts at zero`, { func: MAIN_FUNCTION, buffer: node.name });
+        }
+        v = handleVar(`${node.variable ? 'state' : 'constant'}_${table.size}`, node.type);
+        table.set(node, v);
       }
       return v;
     };
@@ -118,6 +126,16 @@ class ModuleLowering {
     for (let i = sids.length - 1; i >= 0; i--) {
       const { v, type, tensor } = sids[i];
       body = allocate({ bufferVar: v, dtype: type.dtype as ScalarDType, extents: [tensorElements(type)], annotations: { [TENSOR_ANNOTATION]: tensor }, body });
+    }
+    for (const [node, v] of [...variables].reverse()) {
+      body = allocate({
+        bufferVar: v,
+        dtype: node.type.dtype as ScalarDType,
+        extents: [tensorElements(node.type)],
+        storageScope: PERSISTENT_SCOPE,
+        annotations: { [TENSOR_ANNOTATION]: node.name },
+        body,
+      });
     }
     for (const [node, v] of [...constants].reverse()) {
       body = allocateConst({

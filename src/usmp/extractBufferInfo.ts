@@ -26,6 +26,7 @@ import {
   For,
   LetStmt,
   MAIN_PRIM_FUNC,
+  PERSISTENT_SCOPE,
   PrimFunc,
   ScalarDType,
   Stmt,
@@ -294,6 +295,9 @@ class BufferInfoExtractor extends StmtExprVisitor {
   }
 
   private whyUnplanned(s: Allocate | AllocateConst, kind: PoolKind): string | undefined {
+    if (s.kind === 'Allocate' && s.storageScope === PERSISTENT_SCOPE) {
+      return 'persistent state (a variable tensor): a static array that keeps its contents between runs, never shared with workspace buffers';
+    }
     if (s.kind === 'Allocate' && !isGlobalScope(s.storageScope)) {
       return `storage scope '${s.storageScope}' is not global; it stays a local array`;
     }

@@ -5,10 +5,11 @@
  * - constants: tensors with buffer data, each placed right before its first consumer;
  * - one CallNode per operator, named after its output tensor, in TFLite execution order.
  *
- * Variable tensors (`is_variable`, e.g. the SVDF state) become ConstantNodes of zeros:
- * TFLite Micro zero-fills them at allocation, so this is their value on the first invoke,
- * and the model's input interface stays exactly TFLite's. Persisting the state across
- * invocations is not modelled by the dataflow graph.
+ * Variable tensors (`is_variable`, e.g. the SVDF state) become ConstantNodes of zeros
+ * marked `variable: true`: TFLite Micro zero-fills them at allocation, so zeros are their
+ * value on the first invoke, and the model's input interface stays exactly TFLite's. The
+ * flag tells the interpreter session and lowering that the owning operator writes the
+ * value back, so it persists across invocations.
  */
 import { UnsupportedOperatorError } from '../../errors';
 import { modelFormatError } from './flatbuf';
@@ -107,7 +108,7 @@ class FunctionBuilder {
           `variable tensor #${index} '${tensor.name}' would need ${bytes} bytes (shape [${type.shape}])`,
         );
       }
-      const zeros: ConstantNode = { kind: 'constant', name: this.r.names[index], type, data: new Uint8Array(bytes) };
+      const zeros: ConstantNode = { kind: 'constant', name: this.r.names[index], type, data: new Uint8Array(bytes), variable: true };
       this.define(index, zeros, reader);
     } else {
       throw modelFormatError(this.r.source, tensor.pos, `${reader} reads tensor #${index} '${tensor.name}' before anything produces it`);

@@ -1,6 +1,7 @@
 /**
- * SVDF as TFLite Micro's reference kernels, for one invocation starting from the state
- * the `state` argument holds (the interpreter never writes it back). The state is
+ * SVDF as TFLite Micro's reference kernels: one invocation starting from the state the
+ * `state` argument holds; when that argument is a variable tensor of the session, the new
+ * state is written back for the next invocation (a plain constant stays as is). The state is
  * [batch, filters * memory]: shifted left by one, the feature projection written into
  * each filter's newest slot, then contracted with weights_time, reduced over rank,
  * biased and activated (float) or requantized to int8 (integer path, int16/int8 state).
@@ -17,6 +18,11 @@ interface SvdfShapes {
   readonly units: number;
   readonly memory: number;
   readonly rank: number;
+}
+
+/** Position of the state argument: last, after the optional bias. */
+function stateIndex(ctx: KernelContext): number {
+  return ctx.args.length === 4 ? 3 : 4;
 }
 
 function operands(ctx: KernelContext): { input: Tensor; wf: Tensor; wt: Tensor; bias?: Tensor; state: Tensor } {
@@ -83,6 +89,7 @@ function svdfFloat(
       for (let i = 0; i < d.inputSize; i++) dot = f32(dot + f32(wfd[f * d.inputSize + i] * x[n * d.inputSize + i]));
       state[(n * d.filters + f) * d.memory + d.memory - 1] = dot;
     }
+  ctx.updateVariable(stateIndex(ctx), state);
   const scratch = new Float32Array(d.batches * d.filters);
   for (let n = 0; n < d.batches; n++)
     for (let f = 0; f < d.filters; f++) {
@@ -142,6 +149,7 @@ function svdfInteger(
       dot = Math.min(Math.max(stQ.zeroPoint + dot, stateRange.min), stateRange.max);
       state[(n * d.filters + f) * d.memory + d.memory - 1] = dot;
     }
+  ctx.updateVariable(stateIndex(ctx), state);
   const scratch = new Int32Array(d.batches * d.filters);
   for (let n = 0; n < d.batches; n++)
     for (let f = 0; f < d.filters; f++) {

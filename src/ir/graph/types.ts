@@ -52,6 +52,13 @@ export interface ConstantNode {
   readonly name: string;
   readonly type: TensorType;
   readonly data: Uint8Array;
+  /**
+   * A variable tensor (TFLite `is_variable`, e.g. SVDF's activation state): `data` is its
+   * value before the first invocation, and the operators that own it write its new value
+   * back, so it persists across invocations of the same session/compiled program.
+   * Absent = a read-only constant.
+   */
+  readonly variable?: boolean;
 }
 
 /**

@@ -160,6 +160,13 @@ export const ANN_CANDIDATE_POOLS = 'candidate_memory_pools';
 export const ANN_INPUT_TENSOR = 'input_tensor';
 export const ANN_OUTPUT_TENSOR = 'output_tensor';
 
+/**
+ * Storage scope of an Allocate whose contents must survive between runs of the program
+ * (a model's variable tensors, e.g. SVDF state): never planned into a workspace pool,
+ * emitted as a zero-initialised `static` array, written in place by the operators.
+ */
+export const PERSISTENT_SCOPE = 'persistent';
+
 export interface Allocate {
   readonly kind: 'Allocate';
   /** The handle var the body uses to reach the allocation. */

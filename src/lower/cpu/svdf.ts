@@ -4,8 +4,10 @@
  * newest slot (requantized to the state for int8), the state is contracted with
  * weights_time, summed over rank, biased, then activated (float) or requantized (int8).
  *
- * The state argument is a graph constant (TFLite Micro zero-fills variable tensors), so the
- * operator works on an internal writable copy and the model's constant stays read-only.
+ * A variable-tensor state (the imported model's, `ConstantNode.variable`) is a persistent
+ * buffer of main: it is shifted and updated in place, so the next run continues from it as
+ * TFLite Micro's next `Invoke()` does. A plain constant state stays read-only: the operator
+ * works on an internal copy (`<tensor>_state`) and every run starts from the constant.
  */
 import { svdfIntegerParams } from '../../arith/quant-params';
 import { add, bufferLoad, bufferStore, cast, floatImm, intImm, mul, seq, sub } from '../../ir/tir/builder';
@@ -72,6 +74,13 @@ function shiftedStateCopy(o: SvdfOperands, state: Buffer): Stmt {
   ]);
 }
 
+/** Shifts the state left by one element in place (ascending order reads before it writes). */
+function shiftStateInPlace(o: SvdfOperands): Stmt {
+  const total = o.batches * o.filters * o.memory;
+  const flat = reshapedView(o.state, [total]);
+  return loopNest(['i'], [total - 1], ([i]) => bufferStore(flat, bufferLoad(flat, [add(i, 1)]), [i]));
+}
+
 export const svdfStrategy: OperatorStrategy = (input) => {
   const { call } = input;
   const o = operands(input);
@@ -80,13 +89,15 @@ export const svdfStrategy: OperatorStrategy = (input) => {
   const isFloat = call.type.dtype === 'float32';
   if (isFloat) requireDType(call, [...input.argTypes.filter((t) => t !== undefined)], ['float32'], 'svdf');
 
-  return withScratch(`${prefix}_state`, o.state.dtype, [o.batches, o.filters, o.memory], 'global', (state) =>
+  const body = (state: Buffer, first: Stmt): Stmt =>
     withScratch(`${prefix}_scratch`, isFloat ? 'float32' : 'int32', [o.batches, o.units, o.rank], 'global', (scratch) =>
       withAccumulator('acc', isFloat ? 'float32' : 'int32', (acc) =>
-        seq([shiftedStateCopy(o, state), ...(isFloat ? floatBody(input, o, state, scratch, acc, out) : integerBody(input, o, state, scratch, acc, out))]),
+        seq([first, ...(isFloat ? floatBody(input, o, state, scratch, acc, out) : integerBody(input, o, state, scratch, acc, out))]),
       ),
-    ),
-  );
+    );
+  const persistent = input.constants.get(o.stateIndex)?.variable === true;
+  if (persistent) return body(reshapedView(o.state, [o.batches, o.filters, o.memory]), shiftStateInPlace(o));
+  return withScratch(`${prefix}_state`, o.state.dtype, [o.batches, o.filters, o.memory], 'global', (state) => body(state, shiftedStateCopy(o, state)));
 };
 
 function floatBody(input: OpLoweringInput, o: SvdfOperands, state: Buffer, scratch: Buffer, acc: Buffer, out: Buffer): Stmt[] {
