@@ -13,7 +13,7 @@ import { DTYPE_BYTES, IRModule } from '../../src/ir/graph/types';
 import { interpret } from '../../src/interpreter';
 import { parsePoolsJson } from '../../src/usmp/pools';
 import { PoolInfo } from '../../src/usmp/types';
-import { buildApplication, fixedInput, PoolRegistration, runApplication } from './harness';
+import { buildApplication, expectRunsByteExact, fixedInput, PoolRegistration, runApplication } from './harness';
 
 const POOLS_FILE = 'backends/accel/pools.json';
 // External pools: the application owns them, so it can register their address ranges
@@ -64,15 +64,7 @@ describe.each(MODELS)('accel end to end: %s', (_name, load, ioInWorkspace) => {
     const result = compileModel(graph, { backend: 'accel', registry, pools: pools(), ioInWorkspace });
     expect(result.access.violations).toEqual([]);
     expect(result.partitioned.functions.size).toBeGreaterThan(1);
-    const dir = buildApplication(result, x, ACCEL_REGISTRATION);
-    try {
-      const run = runApplication(dir, expected.map((e) => e.length));
-      expect(run.stderr).toBe('');
-      expect(run.status).toBe(0);
-      expect(run.outputs.map((o) => Array.from(o))).toEqual(expected.map((e) => Array.from(e)));
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    expectRunsByteExact(result, x, expected, ACCEL_REGISTRATION);
   });
 
   it('without pool pinning (TVM behaviour): the simulator traps on an accelerator operand in l2_mem', () => {

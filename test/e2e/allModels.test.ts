@@ -12,9 +12,8 @@ import { UmaBackend } from '../../src/backend/umaBackend';
 import { compileModel } from '../../src/driver/compile';
 import { loadTfliteFile } from '../../src/frontend/tflite';
 import { FunctionBuilder, moduleOf, tensorType } from '../../src/ir/graph/builder';
-import { DTYPE_BYTES, IRModule } from '../../src/ir/graph/types';
 import { interpret } from '../../src/interpreter';
-import { buildApplication, fixedInput, runApplication } from './harness';
+import { expectRunsByteExact, fixedInput, modelInputs } from './harness';
 
 class NothingBackend extends UmaBackend {
   readonly targetName = 'nothing';
@@ -46,18 +45,6 @@ const CASES = [
 ];
 
 /** Integer inputs are seeded bytes; float inputs small reals in a model's useful range. */
-function inputsFor(graph: IRModule, seed: number): Uint8Array[] {
-  const main = graph.functions.get('main')!;
-  return main.params.map((p, i) => {
-    const t = main.nodes.find((n) => n.name === p)!.type;
-    const n = t.shape.reduce((a, b) => a * b, 1);
-    if (t.dtype !== 'float32') return fixedInput(n * DTYPE_BYTES[t.dtype], seed + i);
-    const f = new Float32Array(n);
-    const bytes = fixedInput(n, seed + i);
-    for (let k = 0; k < n; k++) f[k] = (bytes[k] - 128) / 64;
-    return new Uint8Array(f.buffer);
-  });
-}
 
 describe('every bundled model', () => {
   it('is run end to end by cpuOnly.test.ts or this file, except the hybrid one', () => {
@@ -86,17 +73,9 @@ describe('host-only end to end on the remaining models: generated C matches the 
     const result = compileModel(file, { backend: 'nothing', registry });
     expect(result.artifacts.metadata.targets).toEqual(['c']);
     const graph = loadTfliteFile(file);
-    const inputs = inputsFor(graph, 11);
+    const inputs = modelInputs(graph, 11);
     const expected = interpret(graph, inputs);
-    const dir = buildApplication(result, inputs);
-    try {
-      const run = runApplication(dir, expected.map((e) => e.length));
-      expect(run.stderr).toBe('');
-      expect(run.status).toBe(0);
-      expect(run.outputs.map((o) => Array.from(o))).toEqual(expected.map((e) => Array.from(e)));
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    expectRunsByteExact(result, inputs, expected);
   });
 });
 
@@ -116,13 +95,6 @@ describe('the keyword models\' tail on inputs that exercise it', () => {
     const expected = interpret(graph, inputs);
     const scores = new Int32Array(expected[0].slice().buffer);
     expect(new Set(scores).size).toBeGreaterThan(12);
-    const dir = buildApplication(result, inputs);
-    try {
-      const run = runApplication(dir, [expected[0].length]);
-      expect(run.status).toBe(0);
-      expect(Array.from(run.outputs[0])).toEqual(Array.from(expected[0]));
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    expectRunsByteExact(result, inputs, expected);
   });
 });

@@ -1,31 +1,15 @@
-import * as fs from 'fs';
 import { BackendRegistry } from '../../src/backend/registry';
 import { UmaBackend } from '../../src/backend/umaBackend';
 import { compileModel } from '../../src/driver/compile';
 import { loadTfliteFile } from '../../src/frontend/tflite';
-import { DTYPE_BYTES, IRModule } from '../../src/ir/graph/types';
 import { interpret } from '../../src/interpreter';
-import { buildApplication, fixedInput, runApplication } from './harness';
+import { expectRunsByteExact, modelInputs } from './harness';
 
 /** A backend that offloads nothing: everything runs through the host CPU strategies. */
 class NothingBackend extends UmaBackend {
   readonly targetName = 'nothing';
 }
 
-function inputsFor(graph: IRModule, seed: number): Uint8Array[] {
-  const main = graph.functions.get('main')!;
-  return main.params.map((p, i) => {
-    const t = main.nodes.find((n) => n.name === p)!.type;
-    const n = t.shape.reduce((a, b) => a * b, 1);
-    if (t.dtype === 'float32') {
-      // Inputs in the model's useful range: small reals, not random bit patterns.
-      const f = new Float32Array(n);
-      for (let k = 0; k < n; k++) f[k] = ((((k + 1) * 7919 + seed * 104729) % 2001) - 1000) / 500;
-      return new Uint8Array(f.buffer);
-    }
-    return fixedInput(n * DTYPE_BYTES[t.dtype], seed + i);
-  });
-}
 
 const CASES: [string, string][] = [
   ['hello_world_int8', 'auto'],
@@ -57,16 +41,8 @@ describe('host-only end to end: generated C matches the interpreter byte for byt
       expect(pool.sizeBytes).toBeLessThanOrEqual(noReuse);
     }
     const graph = loadTfliteFile(file);
-    const inputs = inputsFor(graph, 7);
+    const inputs = modelInputs(graph, 7);
     const expected = interpret(graph, inputs);
-    const dir = buildApplication(result, inputs);
-    try {
-      const run = runApplication(dir, expected.map((e) => e.length));
-      expect(run.stderr).toBe('');
-      expect(run.status).toBe(0);
-      expect(run.outputs.map((o) => Array.from(o))).toEqual(expected.map((e) => Array.from(e)));
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    expectRunsByteExact(result, inputs, expected);
   });
 });

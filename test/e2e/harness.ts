@@ -10,7 +10,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { CompileResult } from '../../src/driver/compile';
 import { writeModelLibraryFormat } from '../../src/codegen/mlf';
-import { DTYPE_BYTES } from '../../src/ir/graph/types';
+import { DTYPE_BYTES, IRModule } from '../../src/ir/graph/types';
 import { PoolInfo } from '../../src/usmp/types';
 
 export const STRICT_C = ['-std=c99', '-Wall', '-Wextra', '-Werror'];
@@ -164,3 +164,38 @@ export const DMA_LOCAL_POOL_REGISTRATION: PoolRegistration = {
   statement: (pool, base, size) =>
     `dma_local_register_pool(${JSON.stringify(pool.name)}, ${base}, ${size}, ${accessMacro('DMA_LOCAL', pool, 'dma_local')});`,
 };
+
+/**
+ * Inputs for every model input: integer tensors get LCG bytes, float tensors small reals in
+ * [-2, 2) (random bit patterns would be NaNs and infinities, not model inputs).
+ */
+export function modelInputs(graph: IRModule, seed: number): Uint8Array[] {
+  const main = graph.functions.get('main')!;
+  return main.params.map((p, i) => {
+    const t = main.nodes.find((n) => n.name === p)!.type;
+    const n = t.shape.reduce((a, b) => a * b, 1);
+    if (t.dtype !== 'float32') return fixedInput(n * DTYPE_BYTES[t.dtype], seed + i);
+    const f = new Float32Array(n);
+    const bytes = fixedInput(n, seed + i);
+    for (let k = 0; k < n; k++) f[k] = (bytes[k] - 128) / 64;
+    return new Uint8Array(f.buffer);
+  });
+}
+
+/** Builds the application, runs it, and expects a clean exit with exactly `expected` out. */
+export function expectRunsByteExact(
+  result: CompileResult,
+  inputs: readonly Uint8Array[],
+  expected: readonly Uint8Array[],
+  registration?: PoolRegistration,
+): void {
+  const dir = buildApplication(result, inputs, registration);
+  try {
+    const run = runApplication(dir, expected.map((e) => e.length));
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.outputs.map((o) => Array.from(o))).toEqual(expected.map((e) => Array.from(e)));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

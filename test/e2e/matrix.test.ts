@@ -23,6 +23,7 @@ import {
   ACCEL_POOL_REGISTRATION,
   buildApplication,
   DMA_LOCAL_POOL_REGISTRATION,
+  expectRunsByteExact,
   fixedInput,
   PoolRegistration,
   runApplication,
@@ -138,15 +139,7 @@ describe('end-to-end matrix: model × backend × planner, byte-exact with the in
     if (ioInWorkspace) expect(result.usmp.inputs).toHaveLength(inputs.length);
 
     // Without an offloaded function the backend's runtime is not shipped: nothing to register.
-    const dir = buildApplication(result, inputs, offloads ? REGISTRATION[backend] : undefined);
-    try {
-      const run = runApplication(dir, expected.map((e) => e.length));
-      expect(run.stderr).toBe('');
-      expect(run.status).toBe(0);
-      expect(run.outputs.map((o) => Array.from(o))).toEqual(expected.map((e) => Array.from(e)));
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    expectRunsByteExact(result, inputs, expected, offloads ? REGISTRATION[backend] : undefined);
   });
 });
 
