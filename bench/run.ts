@@ -1,11 +1,13 @@
 /**
  * `npm run bench`: every planner on CNN-like and irregular buffer sets, against the lower bound
  * (peak live bytes) and two reference planners (TFLite Micro greedy, Vela hill climb). Prints one
- * table per set and a summary checking the targets of `auto`.
+ * table per set, one summary line per irregular family and an overall verdict on the targets of
+ * `auto`: the bound on every CNN-like set; on every irregular set no larger than either
+ * reference, within 1 s, greedy phase within 50 ms; mean overhead per family <= 0.10%.
  */
 import { performance } from 'node:perf_hooks';
 import { getPlanningAlgorithm, listPlanningAlgorithms } from '../src/usmp/algo/registry';
-import { planAuto } from '../src/usmp/algo/auto';
+import { AutoStats, planAuto } from '../src/usmp/algo/auto';
 import { intervalsToBufferInfos, memoryPressureOfIntervals } from '../src/usmp/conflicts';
 import { poolSizesOfPlan, verifyPlan } from '../src/usmp/verify';
 import { BufferInfo, BufferPlan, PoolInfo } from '../src/usmp/types';
@@ -33,7 +35,15 @@ function refToPlan(plan: RefPlan, buffers: readonly BufferInfo[]): BufferPlan {
   return new Map(buffers.map((b, i) => [b.name, { pool: ARENA.name, offset: plan.offsets[i] }]));
 }
 
-function runSet(set: BenchSet): { rows: Row[]; bound: number } {
+/**
+ * TVM's hill_climb takes about 6 s per 2000-buffer set; it runs on the CNN-like sets and the
+ * first five uniform seeds (the original benchmark) only, to keep the whole run near a minute.
+ */
+const TVM_HILL_CLIMB_SETS = new Set(['random_2000x800_s1', 'random_2000x800_s2', 'random_2000x800_s3', 'random_2000x800_s4', 'random_2000x800_s5']);
+/** Greedy-phase timings take the fastest of this many runs (the phase is deterministic). */
+const GREEDY_TIMING_RUNS = 3;
+
+function runSet(set: BenchSet): { rows: Row[]; bound: number; stats: AutoStats } {
   const buffers = intervalsToBufferInfos(
     set.intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment: ALIGNMENT })),
     [ARENA],
@@ -44,24 +54,36 @@ function runSet(set: BenchSet): { rows: Row[]; bound: number } {
     verifyPlan(buffers, plan);
     rows.push({ planner, arena: poolSizesOfPlan(buffers, plan).get(ARENA.name) ?? 0, ms });
   };
+  let stats: AutoStats | undefined;
   for (const name of listPlanningAlgorithms()) {
+    if (name === 'hill_climb' && set.kind === 'irregular' && !TVM_HILL_CLIMB_SETS.has(set.name)) continue;
+    if (name === 'auto') {
+      // planAuto is what the registered `auto` runs; called directly for its statistics.
+      const { value, ms } = timed(() => planAuto(buffers, bound));
+      stats = value.stats;
+      record(name, value.plan, ms);
+      continue;
+    }
     const { value, ms } = timed(() => getPlanningAlgorithm(name)(buffers, bound));
     record(name, value, ms);
   }
-  const greedyOnly = timed(() => planAuto(buffers, bound, { timeBudgetMs: 0 }).plan);
-  record('auto (greedy phase only)', greedyOnly.value, greedyOnly.ms);
+  const greedyRuns = Array.from({ length: GREEDY_TIMING_RUNS }, () => timed(() => planAuto(buffers, bound, { timeBudgetMs: 0 }).plan));
+  record('auto (greedy phase only)', greedyRuns[0].value, Math.min(...greedyRuns.map((r) => r.ms)));
   const refIntervals: RefInterval[] = set.intervals.map((iv) => ({ ...iv, alignment: ALIGNMENT }));
   const tflm = timed(() => tflmGreedyPlan(refIntervals));
   record('ref: TFLM GreedyMemoryPlanner', refToPlan(tflm.value, buffers), tflm.ms);
   const vela = timed(() => velaHillClimbPlan(refIntervals));
   record('ref: Vela HillClimb', refToPlan(vela.value, buffers), vela.ms);
-  return { rows, bound };
+  return { rows, bound, stats: stats! };
 }
 
 const overhead = (arena: number, bound: number): number => (bound === 0 ? 0 : ((arena - bound) / bound) * 100);
 
-function printTable(set: BenchSet, bound: number, rows: Row[]): void {
-  console.log(`\n${set.name} (${set.kind}, ${set.intervals.length} buffers), lower bound ${bound} B`);
+function printTable(set: BenchSet, bound: number, rows: Row[], stats: AutoStats): void {
+  console.log(
+    `\n${set.name} (${set.family ?? set.kind}, ${set.intervals.length} buffers), lower bound ${bound} B; ` +
+      `auto: start ${stats.initialOrder}, plan from ${stats.strategy}`,
+  );
   console.log(`  ${'planner'.padEnd(32)} ${'arena B'.padStart(12)} ${'overhead %'.padStart(11)} ${'ms'.padStart(9)}`);
   for (const r of rows) {
     console.log(
@@ -70,52 +92,74 @@ function printTable(set: BenchSet, bound: number, rows: Row[]): void {
   }
 }
 
+interface FamilyResult {
+  readonly overheads: number[];
+  autoMaxMs: number;
+  greedyMaxMs: number;
+  notAboveTflm: number;
+  notAboveVela: number;
+  readonly sets: number;
+}
+
 function main(): void {
   const t0 = performance.now();
   const checks: string[] = [];
-  let ok = true;
-  const irregularOverheads: number[] = [];
-  for (const set of benchSets()) {
-    const { rows, bound } = runSet(set);
-    printTable(set, bound, rows);
+  const fail = (message: string) => checks.push(`FAIL ${message}`);
+  let cnnMisses = 0;
+  const families = new Map<string, FamilyResult>();
+  const sets = benchSets();
+  // One small run first, so the timings below do not include compiling the planner.
+  const warmUp = sets.find((s) => s.kind === 'irregular');
+  if (warmUp) runSet({ ...warmUp, intervals: warmUp.intervals.slice(0, 300) });
+  for (const set of sets) {
+    const { rows, bound, stats } = runSet(set);
+    printTable(set, bound, rows, stats);
     const get = (p: string) => rows.find((r) => r.planner === p)!;
     const auto = get('auto');
     const greedy = get('auto (greedy phase only)');
     if (set.kind === 'cnn') {
       if (auto.arena !== bound) {
-        ok = false;
-        checks.push(`FAIL ${set.name}: auto ${auto.arena} B misses the bound ${bound} B`);
+        cnnMisses++;
+        fail(`${set.name}: auto ${auto.arena} B misses the bound ${bound} B`);
       }
-    } else {
-      irregularOverheads.push(overhead(auto.arena, bound));
-      const refBest = Math.min(get('ref: TFLM GreedyMemoryPlanner').arena, get('ref: Vela HillClimb').arena);
-      if (auto.arena > refBest) {
-        ok = false;
-        checks.push(`FAIL ${set.name}: auto ${auto.arena} B does not beat the references (${refBest} B)`);
-      }
-      if (auto.ms > 1100) {
-        ok = false;
-        checks.push(`FAIL ${set.name}: auto took ${auto.ms.toFixed(0)} ms (> 1 s)`);
-      }
-      if (greedy.ms > 50) {
-        ok = false;
-        checks.push(`FAIL ${set.name}: auto's greedy phase took ${greedy.ms.toFixed(1)} ms (> 50 ms)`);
-      }
+      continue;
     }
-  }
-  const mean = irregularOverheads.reduce((a, b) => a + b, 0) / Math.max(1, irregularOverheads.length);
-  if (mean > 0.1) {
-    ok = false;
-    checks.push(`FAIL mean overhead of auto on irregular sets ${mean.toFixed(3)}% > 0.10%`);
+    const name = set.family ?? 'irregular';
+    const fam = families.get(name) ?? { overheads: [], autoMaxMs: 0, greedyMaxMs: 0, notAboveTflm: 0, notAboveVela: 0, sets: 0 };
+    families.set(name, { ...fam, sets: fam.sets + 1 });
+    const f = families.get(name)!;
+    f.overheads.push(overhead(auto.arena, bound));
+    f.autoMaxMs = Math.max(f.autoMaxMs, auto.ms);
+    f.greedyMaxMs = Math.max(f.greedyMaxMs, greedy.ms);
+    const tflm = get('ref: TFLM GreedyMemoryPlanner').arena;
+    const vela = get('ref: Vela HillClimb').arena;
+    if (auto.arena <= tflm) f.notAboveTflm++;
+    else fail(`${set.name}: auto ${auto.arena} B > TFLM greedy ${tflm} B`);
+    if (auto.arena <= vela) f.notAboveVela++;
+    else fail(`${set.name}: auto ${auto.arena} B > Vela HillClimb ${vela} B`);
+    // The 1 s cap is checked on the call, which returns just after its deadline when it hits it.
+    if (auto.ms > 1000) fail(`${set.name}: auto took ${auto.ms.toFixed(0)} ms (> 1 s)`);
+    if (greedy.ms > 50) fail(`${set.name}: auto's greedy phase took ${greedy.ms.toFixed(1)} ms (> 50 ms)`);
   }
   console.log('');
+  const familyLines: string[] = [];
+  for (const [name, f] of families) {
+    const mean = f.overheads.reduce((a, b) => a + b, 0) / f.overheads.length;
+    const max = Math.max(...f.overheads);
+    if (mean > 0.1) fail(`${name}: mean overhead of auto ${mean.toFixed(3)}% > 0.10%`);
+    familyLines.push(
+      `  ${name}: ${f.sets} sets, auto mean overhead ${mean.toFixed(3)}% (max ${max.toFixed(3)}%), ` +
+        `<= TFLM on ${f.notAboveTflm}/${f.sets}, <= Vela on ${f.notAboveVela}/${f.sets}, ` +
+        `max time ${f.autoMaxMs.toFixed(0)} ms, greedy phase max ${f.greedyMaxMs.toFixed(1)} ms`,
+    );
+  }
   for (const c of checks) console.log(c);
+  const cnnSets = sets.filter((s) => s.kind === 'cnn').length;
   console.log(
-    `summary: ${ok ? 'PASS' : 'FAIL'} — auto hits the bound on every CNN-like set: ` +
-      `${checks.some((c) => c.includes('misses the bound')) ? 'no' : 'yes'}; ` +
-      `irregular sets: mean overhead ${mean.toFixed(3)}% (target <= 0.10%), beats both references: ` +
-      `${checks.some((c) => c.includes('does not beat')) ? 'no' : 'yes'}; total ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    `summary: ${checks.length === 0 ? 'PASS' : 'FAIL'} — auto hits the bound on ${cnnSets - cnnMisses}/${cnnSets} CNN-like sets; ` +
+      `total ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
+  for (const line of familyLines) console.log(line);
 }
 
 main();

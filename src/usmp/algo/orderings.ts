@@ -10,8 +10,6 @@ import { PlacementEngine } from './placement';
 export interface NamedOrder {
   readonly name: string;
   readonly order: Int32Array;
-  /** Try this order with first-fit only (it reproduces a known planner that way). */
-  readonly firstFitOnly?: boolean;
 }
 
 function sortedIndices(n: number, cmp: (a: number, b: number) => number): Int32Array {
@@ -31,23 +29,50 @@ export function weightedDegree(engine: PlacementEngine): Float64Array {
 
 /** Max over the buffer's lifetime of the bytes live at once (needs every live range). */
 function urgencyOfLiveRanges(problem: IndexedProblem): Float64Array | undefined {
-  const ranges = problem.buffers.map((b) => b.liveRange);
-  if (ranges.some((r) => r === undefined)) return undefined;
-  const times = [...new Set(ranges.flatMap((r) => [r![0], r![1]]))].sort((a, b) => a - b);
-  const at = new Map(times.map((t, i) => [t, i] as const));
-  const delta = new Float64Array(times.length + 1);
-  ranges.forEach((r, b) => {
-    delta[at.get(r![0])!] += problem.sizes[b];
-    delta[at.get(r![1])! + 1] -= problem.sizes[b];
-  });
-  const live = new Float64Array(times.length);
+  const n = problem.count;
+  const firsts = new Float64Array(n);
+  const lasts = new Float64Array(n);
+  for (let b = 0; b < n; b++) {
+    const r = problem.buffers[b].liveRange;
+    if (r === undefined) return undefined;
+    firsts[b] = r[0];
+    lasts[b] = r[1];
+  }
+  // Distinct time points, sorted; typed arrays and binary search keep this a few ms at 2000.
+  const all = new Float64Array(2 * n);
+  all.set(firsts);
+  all.set(lasts, n);
+  all.sort();
+  let m = 0;
+  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[m++] = all[i];
+  const times = all.subarray(0, m);
+  const at = (t: number): number => {
+    let lo = 0;
+    let hi = m - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (times[mid] < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const from = Int32Array.from(firsts, at);
+  const to = Int32Array.from(lasts, at);
+  const delta = new Float64Array(m + 1);
+  for (let b = 0; b < n; b++) {
+    delta[from[b]] += problem.sizes[b];
+    delta[to[b] + 1] -= problem.sizes[b];
+  }
+  const live = new Float64Array(m);
   let run = 0;
-  for (let i = 0; i < times.length; i++) live[i] = run += delta[i];
-  return Float64Array.from(ranges, (r) => {
-    let m = 0;
-    for (let i = at.get(r![0])!; i <= at.get(r![1])!; i++) if (live[i] > m) m = live[i];
-    return m;
-  });
+  for (let i = 0; i < m; i++) live[i] = run += delta[i];
+  const urgency = new Float64Array(n);
+  for (let b = 0; b < n; b++) {
+    let peak = 0;
+    for (let i = from[b]; i <= to[b]; i++) if (live[i] > peak) peak = live[i];
+    urgency[b] = peak;
+  }
+  return urgency;
 }
 
 /**
@@ -88,13 +113,16 @@ export function initialOrders(problem: IndexedProblem, engine: PlacementEngine):
   const n = problem.count;
   const size = problem.sizes;
   const degree = weightedDegree(engine);
+  // Where TFLM's planner applies, its order is the size order (only the ties differ), so it
+  // takes that slot: first-fit it is TFLM's plan, and the greedy phase costs no extra placement.
+  const bySize: NamedOrder = tflmStartApplies(problem)
+    ? { name: 'tflm size', order: tflmOrder(problem) }
+    : { name: 'size', order: sortedIndices(n, (a, b) => size[b] - size[a] || degree[b] - degree[a] || a - b) };
   const orders: NamedOrder[] = [
-    { name: 'size', order: sortedIndices(n, (a, b) => size[b] - size[a] || degree[b] - degree[a] || a - b) },
+    bySize,
     { name: 'degree', order: sortedIndices(n, (a, b) => degree[b] - degree[a] || size[b] - size[a] || a - b) },
   ];
   const urgency = urgencyOrder(problem);
   if (urgency) orders.push({ name: 'urgency', order: urgency });
-  // Last, so it only wins where it is strictly better than the starts above.
-  if (tflmStartApplies(problem)) orders.push({ name: 'tflm', order: tflmOrder(problem), firstFitOnly: true });
   return orders;
 }
