@@ -71,6 +71,19 @@ export interface AutoStats {
   readonly initialOrder: string;
 }
 
+/** A plan the search can return to: its order, gap policies and total. */
+interface Snapshot {
+  readonly total: number;
+  readonly order: Int32Array;
+  readonly bestFit: Uint8Array;
+}
+
+/** One line of the local search: the best plan it found, and whether it has had a turn. */
+interface Line {
+  best: Snapshot;
+  visited: boolean;
+}
+
 interface Start {
   readonly order: Int32Array;
   readonly bestFit: boolean;
@@ -188,26 +201,38 @@ export function autoSearch(
   const climbTotal = climbed?.bestSize ?? Infinity;
   const workLimit = engine.work + searchWork;
   const searchStartTotal = best;
-  // Strategy 2, the local search, from the best starting order with the rest of the budget.
-  let kept: { total: number; order: Int32Array; bestFit: Uint8Array } = {
-    total: best,
-    order: Int32Array.from(engine.order),
-    bestFit: Uint8Array.from(engine.bestFit),
-  };
+  // Strategy 2, the local search, with the rest of the budget. When the climb's plan was
+  // adopted, the search runs two lines that take turns at each stall: one from the climb's plan
+  // and one from the best greedy start. A climbed plan can sit in a basin the search does not
+  // leave (heavy-tailed sizes), where the greedy start still leads down to the bound.
+  const snapshot = (total: number): Snapshot => ({ total, order: Int32Array.from(engine.order), bestFit: Uint8Array.from(engine.bestFit) });
+  const lines: Line[] = [{ best: snapshot(best), visited: true }];
+  if (searchStartTotal < initialTotal) {
+    lines.push({ best: { total: initialTotal, order: start.order, bestFit: new Uint8Array(engine.n).fill(start.bestFit ? 1 : 0) }, visited: false });
+  }
+  let line = 0;
+  let kept = lines[0].best;
   let search = new LocalSearch(engine, random);
   let iterations = 0;
   while (Math.min(kept.total, climbTotal) > lowerBound && iterations < maxIterations && engine.work < workLimit && performance.now() < deadline) {
     iterations++;
     best = search.step(best);
-    if (best < kept.total) kept = { total: best, order: Int32Array.from(engine.order), bestFit: Uint8Array.from(engine.bestFit) };
+    if (best < lines[line].best.total) lines[line].best = snapshot(best);
+    if (best < kept.total) kept = lines[line].best;
     if (search.stepsWithoutProgress >= STALL_STEPS && best > lowerBound) {
-      // Iterated local search: restart from the best plan so far, kicked off its plateau by
-      // moving a few of the buffers that stick out above the bound to earlier random positions.
-      engine.setOrder(kept.order);
-      engine.bestFit.set(kept.bestFit);
-      engine.placeFrom(0, Infinity);
-      kick(engine, lowerBound, random);
+      // Iterated local search: the next line restarts from its best plan, kicked off its
+      // plateau by moving a few of the buffers that stick out above the bound to earlier random
+      // positions (a line's first turn starts from its plan as it is).
+      line = (line + 1) % lines.length;
+      const from = lines[line];
+      engine.setOrder(from.best.order);
+      engine.bestFit.set(from.best.bestFit);
       best = engine.placeFrom(0, Infinity);
+      if (from.visited) {
+        kick(engine, lowerBound, random);
+        best = engine.placeFrom(0, Infinity);
+      }
+      from.visited = true;
       engine.commit(0);
       search = new LocalSearch(engine, random);
     }
