@@ -11,7 +11,7 @@ import { LoweringError } from '../errors';
 import { isKnownOp } from '../ir/graph/ops';
 import { CallNode, ConstantNode, GraphFunction, GraphNode, IRModule, MAIN_FUNCTION, TensorType, tensorElements } from '../ir/graph/types';
 import { allocate, allocateConst, callExtern, evaluate, makeVar, primFunc, seq, tirModule } from '../ir/tir/builder';
-import { Buffer, MAIN_PRIM_FUNC, PERSISTENT_SCOPE, PrimFunc, ScalarDType, Stmt, TirModule, Var } from '../ir/tir/nodes';
+import { ANN_FILL_BYTE, Buffer, MAIN_PRIM_FUNC, PERSISTENT_SCOPE, PrimFunc, ScalarDType, Stmt, TirModule, Var } from '../ir/tir/nodes';
 import { withOperatorRecords } from '../ir/tir/operators';
 import { BodyLowering, scratchNames, StrategyLookup, TENSOR_ANNOTATION, tensorBuffer } from './bodyLowering';
 import { NameSupply, sanitizeName } from './names';
@@ -95,9 +95,12 @@ class ModuleLowering {
       const table = node.variable ? variables : constants;
       let v = table.get(node);
       if (!v) {
-        // A persistent array starts as C's zero-initialised static storage.
-        if (node.variable && node.data.some((b) => b !== 0)) {
-          throw new LoweringError(`variable tensor '${node.name}' has a non-zero initial value; persistent state starts at zero`, { func: MAIN_FUNCTION, buffer: node.name });
+        // A persistent array starts as one byte value repeated (TFLite Micro's memset reset).
+        if (node.variable && node.data.some((b) => b !== node.data[0])) {
+          throw new LoweringError(`variable tensor '${node.name}' has a non-uniform initial value; persistent state starts as one repeated byte`, {
+            func: MAIN_FUNCTION,
+            buffer: node.name,
+          });
         }
         v = handleVar(`${node.variable ? 'state' : 'constant'}_${table.size}`, node.type);
         table.set(node, v);
@@ -133,7 +136,7 @@ class ModuleLowering {
         dtype: node.type.dtype as ScalarDType,
         extents: [tensorElements(node.type)],
         storageScope: PERSISTENT_SCOPE,
-        annotations: { [TENSOR_ANNOTATION]: node.name },
+        annotations: { [TENSOR_ANNOTATION]: node.name, ...(node.data[0] ? { [ANN_FILL_BYTE]: node.data[0] } : {}) },
         body,
       });
     }

@@ -192,3 +192,25 @@ describe('resolvePadding (TFLite ComputePaddingHeightWidth)', () => {
     expect(resolvePadding('SAME', { input: [4, 5], filter: [3, 3], strides: [2, 2], dilation: [1, 1] })).toEqual([0, 1, 1, 1]);
   });
 });
+
+describe('variable tensors', () => {
+  it('start as TFLite Micro resets them: int8 state at its zero point, int16 state at 0', () => {
+    const check = (file: string): { dtype: string; zp: number; values: number[] }[] => {
+      const main = loadTfliteFile(file).functions.get('main')!;
+      return main.nodes
+        .filter((n): n is Extract<typeof n, { kind: 'constant' }> => n.kind === 'constant' && n.variable === true)
+        .map((n) => ({
+          dtype: n.type.dtype,
+          zp: n.type.quant?.zeroPoint[0] ?? 0,
+          values: [...new Set(n.type.dtype === 'int8' ? Array.from(new Int8Array(n.data.slice().buffer)) : Array.from(new Int16Array(n.data.slice().buffer)))],
+        }));
+    };
+    const int8 = check('models/keyword_scrambled_8bit.tflite');
+    expect(int8.length).toBeGreaterThan(0);
+    expect(int8.some((v) => v.zp !== 0)).toBe(true);
+    for (const v of int8) expect(v).toEqual({ dtype: 'int8', zp: v.zp, values: [v.zp] });
+    const int16 = check('models/keyword_scrambled.tflite');
+    expect(int16.length).toBeGreaterThan(0);
+    for (const v of int16) expect(v.values).toEqual([0]);
+  });
+});

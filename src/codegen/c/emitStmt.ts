@@ -8,6 +8,7 @@ import { exprDType } from '../../ir/tir/builder';
 import { dtypeBytes } from '../../ir/tir/dtype';
 import {
   Allocate,
+  ANN_FILL_BYTE,
   AllocateConst,
   Evaluate,
   Expr,
@@ -127,7 +128,8 @@ export class StmtEmitter {
       this.declare(v, (n) => `${elem} ${n}[${length}];`);
     } else {
       this.stats.staticBytes += alignUp(bytes, DEFAULT_ALIGNMENT);
-      this.declare(v, (n) => `static ${elem} ${n}[${length}] __attribute__((aligned(${DEFAULT_ALIGNMENT})));`);
+      const init = fillInitializer(s, length);
+      this.declare(v, (n) => `static ${elem} ${n}[${length}] __attribute__((aligned(${DEFAULT_ALIGNMENT})))${init};`);
     }
     this.emit(s.body);
   }
@@ -211,4 +213,18 @@ function pointeeOfValue(value: Expr, ctx: FuncContext): ScalarDType | undefined 
 
 export function alignUp(n: number, alignment: number): number {
   return Math.ceil(n / alignment) * alignment;
+}
+
+/**
+ * ` = { v, v, ... }` for a static array whose bytes all start as `uma.fill_byte` (persistent
+ * int8 state reset to its zero point); empty when it starts at zero, as static storage does.
+ */
+function fillInitializer(s: Allocate, length: number): string {
+  const fill = s.annotations[ANN_FILL_BYTE];
+  if (typeof fill !== 'number' || fill === 0) return '';
+  if (dtypeBytes(s.dtype) !== 1) {
+    throw new CodegenError(`allocation ${s.bufferVar.name}: a fill byte is supported for 1-byte elements only`, { buffer: s.bufferVar.name });
+  }
+  const value = s.dtype === 'int8' ? (fill << 24) >> 24 : fill;
+  return ` = {${Array.from({ length }, () => value).join(', ')}}`;
 }

@@ -5,8 +5,8 @@
  * - constants: tensors with buffer data, each placed right before its first consumer;
  * - one CallNode per operator, named after its output tensor, in TFLite execution order.
  *
- * Variable tensors (`is_variable`, e.g. the SVDF state) become ConstantNodes of zeros
- * marked `variable: true`: TFLite Micro zero-fills them at allocation, so zeros are their
+ * Variable tensors (`is_variable`, e.g. the SVDF state) become ConstantNodes marked
+ * `variable: true`, filled as TFLite Micro resets them (int8: the zero point; else 0): their
  * value on the first invoke, and the model's input interface stays exactly TFLite's. The
  * flag tells the interpreter session and lowering that the owning operator writes the
  * value back, so it persists across invocations.
@@ -108,8 +108,16 @@ class FunctionBuilder {
           `variable tensor #${index} '${tensor.name}' would need ${bytes} bytes (shape [${type.shape}])`,
         );
       }
-      const zeros: ConstantNode = { kind: 'constant', name: this.r.names[index], type, data: new Uint8Array(bytes), variable: true };
-      this.define(index, zeros, reader);
+      // TFLite Micro resets variable tensors with memset: to the zero point for int8, else 0.
+      const fill = type.dtype === 'int8' && type.quant ? type.quant.zeroPoint[0] & 0xff : 0;
+      const initial: ConstantNode = {
+        kind: 'constant',
+        name: this.r.names[index],
+        type,
+        data: new Uint8Array(bytes).fill(fill),
+        variable: true,
+      };
+      this.define(index, initial, reader);
     } else {
       throw modelFormatError(this.r.source, tensor.pos, `${reader} reads tensor #${index} '${tensor.name}' before anything produces it`);
     }

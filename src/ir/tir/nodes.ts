@@ -159,6 +159,11 @@ export type Annotations = Readonly<Record<string, AnnotationValue>>;
 export const ANN_CANDIDATE_POOLS = 'candidate_memory_pools';
 export const ANN_INPUT_TENSOR = 'input_tensor';
 export const ANN_OUTPUT_TENSOR = 'output_tensor';
+/**
+ * On a persistent Allocate: the byte every byte of it starts with (TFLite Micro resets an int8
+ * variable tensor to its zero point with memset); absent = zero.
+ */
+export const ANN_FILL_BYTE = 'uma.fill_byte';
 
 /**
  * Storage scope of an Allocate whose contents must survive between runs of the program

@@ -5,7 +5,7 @@
  */
 import { multiplyByQuantizedMultiplier } from '../../../arith/fixedpoint';
 import { exprDType } from '../builder';
-import { BinaryOp, Buffer, BufferLoad, Call, Expr, PrimFunc, ScalarDType, Stmt, Var } from '../nodes';
+import { ANN_FILL_BYTE, BinaryOp, Buffer, BufferLoad, Call, Expr, PrimFunc, ScalarDType, Stmt, Var } from '../nodes';
 import { TirEvalError, TirOutOfBoundsError } from './errors';
 import { dtypeBytes } from '../dtype';
 import { Pointer, Value, readerFor, viewOf, wrapTo, writerFor } from './memory';
@@ -536,11 +536,13 @@ class FuncCompiler {
       case 'Allocate': {
         const extents = s.extents.map((x) => this.num(x));
         const elem = dtypeBytes(s.dtype);
+        const fillAnn = s.annotations[ANN_FILL_BYTE];
+        const fill = typeof fillAnn === 'number' ? fillAnn : 0;
         const [slot, body] = this.scoped(s.bufferVar, () => this.stmt(s.body));
         return (f) => {
           let n = elem;
           for (const x of extents) n *= x(f);
-          f[slot] = { mem: new Uint8Array(n), byteOffset: 0 };
+          f[slot] = { mem: fill ? new Uint8Array(n).fill(fill) : new Uint8Array(n), byteOffset: 0 };
           body(f);
         };
       }
