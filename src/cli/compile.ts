@@ -12,6 +12,7 @@ import { CompileStage, compileModel } from '../driver/compile';
 import { REPORT_FILES, reportJson, writeCompileOutput } from '../driver/writeOutput';
 import { formatMemoryReport, MemoryReport } from '../report/memoryReport';
 import { PoolInfo } from '../usmp/types';
+import { PERSISTENT_REASON_PREFIX } from '../usmp/extractBufferInfo';
 import { HOST_TARGET } from '../lower/strategy';
 import { formatInsertedCopy, InsertedCopy, loadPinsFile, PinningConstraints } from '../../passes/poolPinning';
 import { bundledPoolsFile, createCliRegistry, parseTargetAttrFlags } from './backendLoader';
@@ -106,8 +107,13 @@ export function defaultOutDir(model: string): string {
 export function formatPlan(report: MemoryReport, buffers: boolean): string {
   if (buffers) return formatMemoryReport(report);
   const text = formatMemoryReport({ ...report, unplanned: [] }, { buffers: false });
-  const n = report.unplanned.length;
-  return n === 0 ? text : `${text}\n\n${n} buffer(s) not planned (local arrays; listed with --buffers and in report.json)`;
+  const persistent = report.unplanned.filter((u) => u.reason.startsWith(PERSISTENT_REASON_PREFIX)).length;
+  const local = report.unplanned.length - persistent;
+  const notes = [
+    ...(persistent > 0 ? [`${persistent} persistent state buffer(s) (static arrays kept between runs)`] : []),
+    ...(local > 0 ? [`${local} buffer(s) not planned (local arrays)`] : []),
+  ];
+  return notes.length === 0 ? text : `${text}\n\n${notes.join('; ')}; listed with --buffers and in report.json`;
 }
 
 export function runCompile(model: string, options: CompileCliOptions, io: CliIO): void {

@@ -102,6 +102,9 @@ export function constantExtentBytes(dtype: ScalarDType, extents: readonly Expr[]
   return elements * dtypeBytes(dtype);
 }
 
+/** How the unplanned reason of model state starts (reports tell state from scratch by it). */
+export const PERSISTENT_REASON_PREFIX = 'persistent state';
+
 interface BufferRecord {
   readonly node: Allocate | AllocateConst;
   readonly func: string;
@@ -296,7 +299,7 @@ class BufferInfoExtractor extends StmtExprVisitor {
 
   private whyUnplanned(s: Allocate | AllocateConst, kind: PoolKind): string | undefined {
     if (s.kind === 'Allocate' && s.storageScope === PERSISTENT_SCOPE) {
-      return 'persistent state (a variable tensor): a static array that keeps its contents between runs, never shared with workspace buffers';
+      return `${PERSISTENT_REASON_PREFIX} (a variable tensor): a static array that keeps its contents between runs, never shared with workspace buffers`;
     }
     if (s.kind === 'Allocate' && !isGlobalScope(s.storageScope)) {
       return `storage scope '${s.storageScope}' is not global; it stays a local array`;

@@ -87,6 +87,17 @@ describe('uma-ts compile', () => {
     expect(strays(dir)).toEqual([]);
   });
 
+  it('counts model state apart from unplanned scratch (SVDF state is persistent)', async () => {
+    const out = path.join(dir, 'keyword');
+    const model = path.join(ROOT, 'models', 'keyword_scrambled_8bit.tflite');
+    const { code, out: stdout } = await run(['compile', model, ...backend, '--out', out]);
+    expect(code).toBe(0);
+    const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8')) as { unplanned: { reason: string }[] };
+    const persistent = report.unplanned.filter((u) => u.reason.startsWith('persistent state')).length;
+    expect(persistent).toBeGreaterThan(0);
+    expect(stdout).toContain(`${persistent} persistent state buffer(s) (static arrays kept between runs)`);
+  });
+
   it('--json prints exactly report.json', async () => {
     const out = path.join(dir, 'hello_json');
     const { code, out: stdout } = await run(['compile', HELLO, ...backend, '--out', out, '--json']);
