@@ -104,7 +104,7 @@ export function tflmOrder(problem: IndexedProblem): Int32Array {
   return sortedIndices(problem.count, (a, b) => size[b] - size[a] || b - a);
 }
 
-/** TFLM plans one arena from live ranges; its start is added for problems of that shape. */
+/** TFLM plans one arena from live ranges; on problems of that shape its order is the size start. */
 export function tflmStartApplies(problem: IndexedProblem): boolean {
   return problem.pools.length === 1 && problem.buffers.every((b) => b.liveRange !== undefined);
 }
