@@ -13,7 +13,7 @@ import { DTYPE_BYTES, IRModule } from '../../src/ir/graph/types';
 import { interpret } from '../../src/interpreter';
 import { parsePoolsJson } from '../../src/usmp/pools';
 import { PoolInfo } from '../../src/usmp/types';
-import { buildApplication, expectRunsByteExact, fixedInput, PoolRegistration, runApplication } from './harness';
+import { ACCEL_POOL_REGISTRATION, buildApplication, expectRunsByteExact, fixedInput, runApplication } from './harness';
 
 const POOLS_FILE = 'backends/accel/pools.json';
 // External pools: the application owns them, so it can register their address ranges
@@ -21,14 +21,7 @@ const POOLS_FILE = 'backends/accel/pools.json';
 const pools = (): PoolInfo[] =>
   parsePoolsJson(fs.readFileSync(POOLS_FILE, 'utf8'), POOLS_FILE).map((p) => ({ ...p, internal: false }));
 
-const ACCEL_REGISTRATION: PoolRegistration = {
-  includes: '#include "accel_runtime.h"',
-  statement: (pool, base, size) => {
-    const access = pool.targetAccess['accel'];
-    const mode = access === 'rw' ? 'ACCEL_ACCESS_RW' : access === 'ro' ? 'ACCEL_ACCESS_RO' : 'ACCEL_ACCESS_NONE';
-    return `accel_register_pool(${JSON.stringify(pool.name)}, ${base}, ${size}, ${mode});`;
-  },
-};
+const ACCEL_REGISTRATION = ACCEL_POOL_REGISTRATION;
 
 function inputs(graph: IRModule): Uint8Array[] {
   const main = graph.functions.get('main')!;

@@ -18,20 +18,13 @@ import { postOrderVisit } from '../../src/ir/tir/visitor';
 import { parsePoolsJson } from '../../src/usmp/pools';
 import { PoolInfo } from '../../src/usmp/types';
 import { parsePins } from '../../passes/poolPinning/pinsFile';
-import { buildApplication, fixedInput, PoolRegistration, runApplication } from './harness';
+import { ACCEL_POOL_REGISTRATION, expectRunsByteExact, fixedInput } from './harness';
 
 const POOLS_FILE = 'backends/accel/pools.json';
 const pools = (): PoolInfo[] =>
   parsePoolsJson(fs.readFileSync(POOLS_FILE, 'utf8'), POOLS_FILE).map((p) => ({ ...p, internal: false }));
 
-const ACCEL_REGISTRATION: PoolRegistration = {
-  includes: '#include "accel_runtime.h"',
-  statement: (pool, base, size) => {
-    const access = pool.targetAccess['accel'];
-    const mode = access === 'rw' ? 'ACCEL_ACCESS_RW' : access === 'ro' ? 'ACCEL_ACCESS_RO' : 'ACCEL_ACCESS_NONE';
-    return `accel_register_pool(${JSON.stringify(pool.name)}, ${base}, ${size}, ${mode});`;
-  },
-};
+const ACCEL_REGISTRATION = ACCEL_POOL_REGISTRATION;
 
 // The backend wants the fetcher's input in l2_mem and the conv's output in act_mem.
 const CONFLICTING_PINS = parsePins(
@@ -94,14 +87,6 @@ describe('inserted copies end to end (accel seed network)', () => {
     for (const c of copies) expect([c.buffer, placed(c.buffer), c.copy, placed(c.copy)]).toEqual([c.buffer, 'act_mem', c.copy, 'l2_mem']);
     expect(result.access.violations).toEqual([]);
 
-    const dir = buildApplication(result, input, ACCEL_REGISTRATION);
-    try {
-      const run = runApplication(dir, expected.map((e) => e.length));
-      expect(run.stderr).toBe('');
-      expect(run.status).toBe(0);
-      expect(run.outputs.map((o) => Array.from(o))).toEqual(expected.map((e) => Array.from(e)));
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    expectRunsByteExact(result, input, expected, ACCEL_REGISTRATION);
   });
 });
