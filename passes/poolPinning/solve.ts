@@ -75,8 +75,8 @@ export function solvePoolPinning(
     const accesses = trace.accesses.filter((a) => a.buffer.key === buffer.key);
     const uses = trace.operands.filter((u) => u.buffer.key === buffer.key);
     if (buffer.origin === 'io') {
-      // Pins on application-owned I/O cannot be honoured; count them as matched so the
-      // user gets the dedicated error below rather than "matches nothing".
+      // A pin on application-owned I/O cannot be honoured: say why, rather than letting it
+      // fall through to "matches no buffer".
       for (const p of constraints.tensors) {
         if (globMatches(p.tensor, buffer.name) || (buffer.tensor !== undefined && globMatches(p.tensor, buffer.tensor))) {
           throw new PoolConstraintError(
