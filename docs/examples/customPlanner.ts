@@ -22,7 +22,7 @@ function lowestGap(taken: readonly (readonly [number, number])[], size: number, 
 }
 
 export const firstFitByStart: PlanningAlgorithm = (buffers) => {
-  // Conflicts are directional in BufferInfo; a plan must keep both directions apart.
+  // Conflicts are directional in BufferInfo; this planner keeps both directions apart.
   const conflicts = new Map<string, Set<string>>(buffers.map((b) => [b.name, new Set<string>()]));
   for (const b of buffers) {
     for (const c of b.conflicts) {

@@ -10,7 +10,7 @@ import { ConfigError } from '../errors';
 import { DEFAULT_PLANNING_ALGORITHM, getPlanningAlgorithm } from '../usmp/algo/registry';
 import { BufferSet, parseBufferSet } from '../usmp/bufferSet';
 import { BufferPlan, PlanningOptions } from '../usmp/types';
-import { poolSizesOfPlan, verifyPlan } from '../usmp/verify';
+import { oneWayConflicts, poolSizesOfPlan, verifyPlan } from '../usmp/verify';
 import { CliIO } from './io';
 
 /** The `--json` document (schemas/memory-plan.schema.json). */
@@ -102,6 +102,14 @@ export function register(program: Command, io: CliIO): void {
     .action((file: string, opts: { algorithm: string; json?: boolean; timeBudget?: number; seed?: number }) => {
       const set = readBufferSet(file);
       const report = planBufferSet(set, opts.algorithm, { timeBudgetMs: opts.timeBudget, seed: opts.seed });
+      const oneWay = oneWayConflicts(set.buffers);
+      if (oneWay.length > 0) {
+        // Directional lists are TVM's semantics; users who meant a symmetric conflict should know.
+        io.err(
+          `note: ${oneWay.length} conflict(s) listed in one direction only (${oneWay.slice(0, 5).join(', ')}${oneWay.length > 5 ? ', ...' : ''}): ` +
+            'TVM-compatible planners honour them only for the buffer that lists them; auto keeps every listed pair apart',
+        );
+      }
       io.out(opts.json ? JSON.stringify(report, null, 2) : formatPlanReport(report, set));
     });
 }

@@ -79,11 +79,14 @@ const CLIQUE_SEEDS = 64;
 
 function greedyCliqueBound(buffers: readonly BufferInfo[]): number {
   const index = new Map(buffers.map((b, i) => [b.name, i] as const));
+  const listed = buffers.map((b) => new Set(b.conflicts));
   const neighbours: Set<number>[] = buffers.map(() => new Set<number>());
+  // Only pairs listed both ways must be apart in every valid plan (a one-way listing binds only
+  // in placement order, see verifyPlan), so only they may form the clique of a lower bound.
   buffers.forEach((b, i) => {
     for (const c of b.conflicts) {
       const j = index.get(c);
-      if (j === undefined || j === i) continue;
+      if (j === undefined || j === i || !listed[j].has(b.name)) continue;
       neighbours[i].add(j);
       neighbours[j].add(i);
     }

@@ -1,7 +1,13 @@
 /**
  * Independent check of a memory plan. Planners are clever; this is deliberately simple
- * (every listed conflict pair is compared directly), so a plan that passes is safe to emit.
+ * (every conflict pair is compared directly), so a plan that passes is safe to emit.
  * A failure is a planner bug: the error names the buffers, pool and offsets involved.
+ *
+ * Conflict lists are directional, as in TVM: a buffer's list says which already-placed buffers
+ * it must clear. Extraction always lists a pair both ways, and such mutual pairs must never
+ * overlap. A pair listed one way only (hand-written buffer sets, TVM's own tests) binds only in
+ * placement order, which a finished plan does not record, so it is not checked here; a buffer
+ * listing itself is ignored.
  */
 import { PlanVerificationError } from '../errors';
 import { BufferInfo, BufferPlan, PoolInfo } from './types';
@@ -13,7 +19,7 @@ function limitOf(pool: PoolInfo): number {
 /**
  * Throws PlanVerificationError unless: every buffer is placed, in one of its candidate pools,
  * at a non-negative offset that is a multiple of its alignment, within the pool's size hint,
- * and no two conflicting buffers (conflict listed in either direction) overlap in one pool.
+ * and no two mutually conflicting buffers overlap in one pool.
  * `pools` overrides the PoolInfo used for size hints (by name); otherwise each buffer's
  * candidate PoolInfo is used.
  */
@@ -62,6 +68,7 @@ export function verifyPlan(buffers: readonly BufferInfo[], plan: BufferPlan, poo
     }
   }
 
+  const listed = new Map(buffers.map((b) => [b.name, new Set(b.conflicts)] as const));
   for (const b of buffers) {
     const a = plan.get(b.name)!;
     for (const other of b.conflicts) {
@@ -69,6 +76,7 @@ export function verifyPlan(buffers: readonly BufferInfo[], plan: BufferPlan, poo
       if (!o) {
         throw new PlanVerificationError(`buffer '${b.name}' lists unknown conflict '${other}'`, { buffer: b.name });
       }
+      if (other === b.name || !listed.get(other)!.has(b.name)) continue;
       const oa = plan.get(other)!;
       if (oa.pool !== a.pool) continue;
       if (a.offset < oa.offset + o.sizeBytes && oa.offset < a.offset + b.sizeBytes) {
@@ -91,4 +99,16 @@ export function poolSizesOfPlan(buffers: readonly BufferInfo[], plan: BufferPlan
     sizes.set(a.pool, Math.max(sizes.get(a.pool) ?? 0, a.offset + b.sizeBytes));
   }
   return sizes;
+}
+
+/** Conflicts listed in one direction only, as `a -> b` (a lists b, b does not list a). */
+export function oneWayConflicts(buffers: readonly BufferInfo[]): string[] {
+  const listed = new Map(buffers.map((b) => [b.name, new Set(b.conflicts)] as const));
+  const out: string[] = [];
+  for (const b of buffers) {
+    for (const other of new Set(b.conflicts)) {
+      if (other !== b.name && listed.has(other) && !listed.get(other)!.has(b.name)) out.push(`${b.name} -> ${other}`);
+    }
+  }
+  return out;
 }

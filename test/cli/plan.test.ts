@@ -96,3 +96,44 @@ describe('uma-ts plan', () => {
     expect(overflow.err).toMatch(/^error: the space available in the provided pools exceeded when trying to allocate the buffer: a/);
   });
 });
+
+describe('uma-ts plan on TVM\'s fanout case (one-way and self-listed conflicts)', () => {
+  const fanout = {
+    pools: [{ name: 'global_workspace', alignment: 1 }],
+    buffers: Object.entries({
+      bi_a: [10, ['bi_b', 'bi_c']],
+      bi_b: [20, ['bi_a', 'bi_c', 'bi_e']],
+      bi_c: [100, ['bi_e', 'bi_a', 'bi_b', 'bi_d']],
+      bi_d: [40, ['bi_b', 'bi_f', 'bi_c', 'bi_e']],
+      bi_e: [50, ['bi_c', 'bi_f', 'bi_b', 'bi_d']],
+      bi_f: [60, ['bi_d', 'bi_e', 'bi_f']],
+      bi_g: [70, ['bi_f']],
+    } as Record<string, [number, string[]]>).map(([name, [size, conflicts]]) => ({
+      name,
+      size,
+      alignment: 1,
+      candidatePools: ['global_workspace'],
+      conflicts,
+    })),
+  };
+
+  it.each([
+    ['greedy_by_size', 190],
+    ['greedy_by_conflicts', 320],
+    ['hill_climb', 190],
+  ])('%s gives TVM\'s pool size %d and notes the one-way conflicts', async (algorithm, size) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-plan-fanout-'));
+    try {
+      const file = path.join(dir, 'fanout.json');
+      fs.writeFileSync(file, JSON.stringify(fanout));
+      const io = memoryIO();
+      const code = await main(['node', 'uma-ts', 'plan', file, '--algorithm', algorithm, '--json'], io);
+      expect(code).toBe(0);
+      const report = JSON.parse(io.stdout.join('\n')) as { pools: { name: string; size: number }[] };
+      expect(report.pools).toEqual([{ name: 'global_workspace', size }]);
+      expect(io.stderr.join('\n')).toMatch(/^note: \d+ conflict\(s\) listed in one direction only \(.*bi_d -> bi_b/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

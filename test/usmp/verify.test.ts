@@ -1,5 +1,5 @@
 import { PlanVerificationError } from '../../src/errors';
-import { verifyPlan } from '../../src/usmp/verify';
+import { oneWayConflicts, verifyPlan } from '../../src/usmp/verify';
 import { BufferPlan } from '../../src/usmp/types';
 import { buffers, pool } from './algo/helpers';
 
@@ -8,7 +8,7 @@ const slow = pool('slow');
 const bufs = buffers(
   {
     A: { size: 40, alignment: 8, conflicts: ['B'] },
-    B: { size: 40, alignment: 8, conflicts: [] },
+    B: { size: 40, alignment: 8, conflicts: ['A'] },
     C: { size: 30, alignment: 8, conflicts: [], pools: [slow] },
   },
   [fast, slow],
@@ -66,5 +66,22 @@ describe('verifyPlan', () => {
 
   test('plan entries for unknown buffers', () => {
     expect(failure(plan({ A: ['fast', 0], B: ['fast', 40], C: ['slow', 0], Z: ['slow', 0] })).message).toMatch(/'Z'/);
+  });
+});
+
+describe('directional conflict lists (TVM semantics)', () => {
+  test('a pair listed one way only binds in placement order, which a plan does not record: not checked', () => {
+    const oneWay = buffers({ A: { size: 100, conflicts: ['B'] }, B: { size: 50, conflicts: [] } }, [fast]);
+    expect(() => verifyPlan(oneWay, plan({ A: ['fast', 0], B: ['fast', 0] }))).not.toThrow();
+    expect(oneWayConflicts(oneWay)).toEqual(['A -> B']);
+  });
+
+  test('a buffer listing itself is not a conflict; mutual pairs still are', () => {
+    const selfish = buffers({ A: { size: 40, conflicts: ['A', 'B'] }, B: { size: 40, conflicts: ['A'] } }, [fast]);
+    expect(() => verifyPlan(selfish, plan({ A: ['fast', 0], B: ['fast', 40] }))).not.toThrow();
+    expect(() => verifyPlan(selfish, plan({ A: ['fast', 0], B: ['fast', 20] }))).toThrow(
+      "conflicting buffers overlap in pool 'fast': 'A' [0, 40) and 'B' [20, 60)",
+    );
+    expect(oneWayConflicts(selfish)).toEqual([]);
   });
 });

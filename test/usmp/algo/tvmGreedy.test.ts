@@ -131,6 +131,7 @@ describe('conflict lists are used as given', () => {
     const unseen = buffers({ A: { size: 100, conflicts: ['B'] }, B: { size: 50, conflicts: [] } });
     const plan = greedyBySize(unseen, 0);
     expect(offsets(plan)).toEqual({ A: 0, B: 0 });
-    expect(() => verifyPlan(unseen, plan)).toThrow(PlanVerificationError);
+    // TVM's plan, and a valid one under directional semantics: the verifier accepts it.
+    expect(() => verifyPlan(unseen, plan)).not.toThrow();
   });
 });
