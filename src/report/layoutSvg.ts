@@ -36,7 +36,8 @@ function panel(pool: PoolReport, buffers: readonly BufferReport[], top: number, 
     `<text x="${MARGIN_L + PANEL_W}" y="${top + PANEL_H + 14}" font-size="10" text-anchor="end">step ${tMax}</text>`,
   ];
   for (const b of buffers) {
-    const [t0, t1] = b.liveRange ?? [0, tMax - 1];
+    // Constants are never reused: they occupy their bytes for the whole run, whatever their uses.
+    const [t0, t1] = pool.kind === 'constant' || !b.liveRange ? [0, tMax - 1] : b.liveRange;
     const color = colors.get(b.target ?? 'c') ?? PALETTE[0];
     const title = `${b.name}: ${b.sizeBytes} B at ${b.offset}, live ${t0}..${t1}${b.func ? `, ${b.func}` : ''}${b.target ? ` (${b.target})` : ''}`;
     const rx = x(t0);

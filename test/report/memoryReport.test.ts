@@ -76,3 +76,21 @@ describe('memory report', () => {
     expect(renderLayoutHtml(r)).toContain('<svg');
   });
 });
+
+describe('layout picture of a constant pool', () => {
+  it('draws each constant across the whole run (constants are never reused)', () => {
+    const weight: BufferInfo = { ...buf('w', 64, [2, 2]), poolCandidates: [flash], kind: 'constant' };
+    const r0 = result();
+    const r = buildMemoryReport('m.tflite', {
+      ...r0,
+      pools: [...r0.pools.slice(0, 1), { pool: flash, sizeBytes: 64 }],
+      buffers: [...r0.buffers, weight],
+      plan: new Map([...r0.plan, ['w', { pool: 'flash', offset: 0 }]]),
+    });
+    const svg = renderLayoutSvg(r);
+    const rect = /data-buffer="w" x="([\d.]+)" y="[\d.]+" width="([\d.]+)"/.exec(svg)!;
+    const panel = /<rect x="([\d.]+)" y="[\d.]+" width="([\d.]+)" height="[\d.]+" fill="#fafafa"/.exec(svg)!;
+    expect(Number(rect[1])).toBeCloseTo(Number(panel[1]), 1);
+    expect(Number(rect[2])).toBeCloseTo(Number(panel[2]), 1);
+  });
+});
