@@ -7,11 +7,11 @@ import { BackendRegistry } from '../../src/backend/registry';
 import { UmaBackend } from '../../src/backend/umaBackend';
 import { compileModel } from '../../src/driver/compile';
 import { loadTfliteFile } from '../../src/frontend/tflite';
-import { FunctionBuilder, moduleOf, tensorType } from '../../src/ir/graph/builder';
-import { GraphNode, IRModule } from '../../src/ir/graph/types';
+import { IRModule } from '../../src/ir/graph/types';
 import { createSession, interpret } from '../../src/interpreter';
 import { modelInputs } from './harness';
 import { runStreaming } from './streamingHarness';
+import { f32, tinySvdf, withSvdfOutputs } from '../interpreter/tinySvdf';
 
 class NothingBackend extends UmaBackend {
   readonly targetName = 'nothing';
@@ -24,26 +24,11 @@ function compile(graph: IRModule): ReturnType<typeof compileModel> {
 }
 
 const bytes = (bs: readonly Uint8Array[]): number[][] => bs.map((b) => Array.from(b));
-const f32 = (...v: number[]): Uint8Array => new Uint8Array(Float32Array.from(v).buffer);
 
-/** The model with every SVDF's output as an extra model output (more bytes to compare). */
-function withSvdfOutputs(module: IRModule): IRModule {
-  const main = module.functions.get('main')!;
-  const svdfs = main.nodes.filter((n) => n.kind === 'call' && n.callee.kind === 'op' && n.callee.op === 'svdf').map((n) => n.name);
-  return moduleOf([{ ...main, outputs: [...main.outputs, ...svdfs] }], module.source);
-}
 
 describe('streaming SVDF in C', () => {
   it('a hand-sized float SVDF: each run contracts the features of the last two runs', () => {
-    const b = new FunctionBuilder();
-    b.param('x', tensorType([1, 2], 'float32'));
-    b.constant('wf', tensorType([1, 2], 'float32'), f32(1, 2));
-    b.constant('wt', tensorType([1, 2], 'float32'), f32(3, 5));
-    b.constant('state', tensorType([1, 2], 'float32'));
-    b.call('y', 'svdf', ['x', 'wf', 'wt', 'state'], tensorType([1, 1], 'float32'), { rank: 1, activation: 'NONE' });
-    const fn = b.build(['y']);
-    const nodes = fn.nodes.map((n): GraphNode => (n.kind === 'constant' && n.name === 'state' ? { ...n, variable: true } : n));
-    const graph = moduleOf([{ ...fn, nodes }]);
+    const graph = tinySvdf(true);
     const runs = runStreaming(compile(graph), [[f32(1, 1)], [f32(2, 0)], [f32(0, 1)]]);
     // features 3, 2, 2; out = 3 * older + 5 * newer
     expect(runs.map((r) => Array.from(new Float32Array(r[0].slice().buffer)))).toEqual([[15], [19], [16]]);

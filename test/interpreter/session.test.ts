@@ -3,26 +3,12 @@
  * TFLite Micro's state does between `Invoke()` calls, while `interpret` stays one-shot.
  */
 import { loadTfliteFile } from '../../src/frontend/tflite';
-import { FunctionBuilder, moduleOf, tensorType } from '../../src/ir/graph/builder';
-import { GraphNode, IRModule, tensorBytes } from '../../src/ir/graph/types';
+import { IRModule, tensorBytes } from '../../src/ir/graph/types';
 import { createSession, interpret } from '../../src/interpreter';
 import { seededRandom } from '../../src/util/random';
+import { f32, tinySvdf, withSvdfOutputs } from './tinySvdf';
 
-const f32 = (...v: number[]): Uint8Array => new Uint8Array(Float32Array.from(v).buffer);
 const asFloats = (b: Uint8Array): number[] => Array.from(new Float32Array(b.slice().buffer));
-
-/** One float SVDF (1 filter, memory 2, rank 1, no bias); `variable` marks its state. */
-function tinySvdf(variable: boolean): IRModule {
-  const b = new FunctionBuilder();
-  b.param('x', tensorType([1, 2], 'float32'));
-  b.constant('wf', tensorType([1, 2], 'float32'), f32(1, 2));
-  b.constant('wt', tensorType([1, 2], 'float32'), f32(3, 5));
-  b.constant('state', tensorType([1, 2], 'float32'));
-  b.call('y', 'svdf', ['x', 'wf', 'wt', 'state'], tensorType([1, 1], 'float32'), { rank: 1, activation: 'NONE' });
-  const fn = b.build(['y']);
-  const nodes = fn.nodes.map((n): GraphNode => (n.kind === 'constant' && n.name === 'state' ? { ...n, variable } : n));
-  return moduleOf([{ ...fn, nodes }]);
-}
 
 describe('session on a hand-sized SVDF', () => {
   test('each output contracts weights_time with the features of the last two invocations', () => {
@@ -71,12 +57,6 @@ function int16Input(module: IRModule, seed: number): Uint8Array {
   return new Uint8Array(v.buffer);
 }
 
-/** The model with every SVDF's output as an extra model output (more bytes to compare). */
-function withSvdfOutputs(module: IRModule): IRModule {
-  const main = module.functions.get('main')!;
-  const svdfs = main.nodes.filter((n) => n.kind === 'call' && n.callee.kind === 'op' && n.callee.op === 'svdf').map((n) => n.name);
-  return moduleOf([{ ...main, outputs: [...main.outputs, ...svdfs] }]);
-}
 
 describe.each(['keyword_scrambled', 'keyword_scrambled_8bit'])('session on %s', (model) => {
   const module = withSvdfOutputs(loadTfliteFile(`models/${model}.tflite`));
