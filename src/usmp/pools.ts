@@ -19,7 +19,7 @@ export interface PoolSpec {
   /** A map target → access, or a list of targets (workspace pools `rw`, constant pools `ro`). */
   readonly targets: readonly string[] | Readonly<Record<string, PoolAccess>>;
   readonly sizeHintBytes?: number;
-  /** Default 16 (TVM's workspace alignment); must be a power of two. */
+  /** Default 16 (suits SIMD loads; TVM defaults to 1); must be a power of two. */
   readonly alignment?: number;
   /** Default false: a pool the user names is supplied by the application. */
   readonly internal?: boolean;
