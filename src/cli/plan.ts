@@ -6,7 +6,7 @@
 import { Command } from 'commander';
 import * as fs from 'fs';
 import { performance } from 'node:perf_hooks';
-import { ConfigError } from '../errors';
+import { ConfigError, PlanVerificationError } from '../errors';
 import { DEFAULT_PLANNING_ALGORITHM, getPlanningAlgorithm } from '../usmp/algo/registry';
 import { BufferSet, parseBufferSet } from '../usmp/bufferSet';
 import { BufferPlan, PlanningOptions } from '../usmp/types';
@@ -33,9 +33,16 @@ export function planBufferSet(set: BufferSet, algorithm: string, options: Planni
   const pools = set.pools.map((p) => ({ name: p.name, size: used.get(p.name) ?? 0 }));
   const total = pools.reduce((s, p) => s + p.size, 0);
   if (total < set.memoryPressure) {
-    throw new ConfigError(
-      `memoryPressure ${set.memoryPressure} is not a lower bound: the plan uses ${total} bytes in total`,
-      { jsonPath: '/memoryPressure' },
+    if (set.memoryPressureGiven) {
+      throw new ConfigError(
+        `memoryPressure ${set.memoryPressure} is not a lower bound: the plan uses ${total} bytes in total`,
+        { jsonPath: '/memoryPressure' },
+      );
+    }
+    // Our own bound below a verified plan is a bug in the bound, not in the user's input.
+    throw new PlanVerificationError(
+      `internal: the plan uses ${total} bytes in total, below the computed lower bound ${set.memoryPressure}`,
+      {},
     );
   }
   return {
