@@ -25,8 +25,10 @@
 import { performance } from 'node:perf_hooks';
 import { lowerBoundOfBuffers } from '../conflicts';
 import { BufferInfo, PlanningAlgorithm, PlanningOptions } from '../types';
-import { IndexedProblem, indexProblem, poolsExhaustedError, toBufferPlan } from './indexed';
-import { initialOrders, urgencyOrder } from './orderings';
+import { IntervalConflicts } from '../intervalConflicts';
+import { IndexedPlan, IndexedProblem, indexProblem, poolsExhaustedError, toBufferPlan } from './indexed';
+import { skylinePlacement } from './skyline';
+import { initialOrders, tflmOrder, urgencyOrder } from './orderings';
 import { BottleneckClimb, bottleneckClimbApplies, VELA_SEED } from './bottleneckClimb';
 import { LocalSearch } from './localSearch';
 import { PlacementEngine } from './placement';
@@ -102,6 +104,8 @@ function pickStart(problem: IndexedProblem, engine: PlacementEngine, lowerBound:
   let placed = false;
   tries: for (const o of initialOrders(problem, engine)) {
     for (const bestFit of [false, true]) {
+      // On huge inputs (100k buffers) a best-fit placement costs seconds; first-fit ones only.
+      if (bestFit && engine.adj.length > BEST_FIT_STARTS_UP_TO) continue;
       engine.setOrder(o.order);
       engine.bestFit.fill(bestFit ? 1 : 0);
       // An excess limit of -Infinity makes placeFrom also stop at a total equal to the best.
@@ -118,6 +122,9 @@ function pickStart(problem: IndexedProblem, engine: PlacementEngine, lowerBound:
   if (!best) throw poolsExhaustedError(problem.buffers[Math.max(0, firstFailure)]);
   return { start: best, total: bestTotal, placed };
 }
+
+/** Adjacency entries above which the greedy phase skips best-fit starts (deterministically). */
+const BEST_FIT_STARTS_UP_TO = 4_000_000;
 
 /** Buffers moved by a restart kick: enough to leave the plateau, few enough to keep its quality. */
 const KICK_MOVES = 2;
@@ -166,9 +173,9 @@ export function autoSearch(
 ): { engine: PlacementEngine; stats: AutoStats } {
   const engine = new PlacementEngine(problem);
   engine.excessTarget = lowerBound;
-  const { start, total: initialTotal, placed } = pickStart(problem, engine, lowerBound);
   // The budget covers the whole call, set-up and starting orders included.
   const deadline = startedAt + (options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS);
+  const { start, total: initialTotal, placed } = pickStart(problem, engine, lowerBound);
   // Sorted rows only speed up a search (offsets are the same either way), so a greedy-only call
   // does not pay for sorting them.
   engine.sortRows = performance.now() < deadline;
@@ -281,8 +288,45 @@ export function planAuto(buffers: readonly BufferInfo[], memoryPressure: number,
   }
   const startedAt = performance.now();
   const problem = indexProblem(buffers);
-  const { engine, stats } = autoSearch(problem, autoLowerBound(buffers, memoryPressure), options, startedAt);
+  const lowerBound = autoLowerBound(buffers, memoryPressure);
+  if (problem.intervals && problem.intervals.entryCount() > MAX_ADJACENCY_ENTRIES) {
+    return planDenseIntervals(problem, problem.intervals, lowerBound);
+  }
+  const { engine, stats } = autoSearch(problem, lowerBound, options, startedAt);
   return { plan: toBufferPlan(problem, engine), stats };
+}
+
+/**
+ * Directed conflict entries above which `auto` does not build the adjacency of an interval set
+ * (4 bytes each, twice): a 20k all-live set has 400M. Such sets are planned on skylines instead.
+ */
+const MAX_ADJACENCY_ENTRIES = 25_000_000;
+
+/** The best of the TFLM size order and the urgency order, each stacked on skylines. */
+function planDenseIntervals(problem: IndexedProblem, intervals: IntervalConflicts, lowerBound: number) {
+  let best: { plan: IndexedPlan; total: number; name: string } | undefined;
+  for (const [name, order] of [
+    ['tflm size/skyline', tflmOrder(problem)],
+    ['urgency/skyline', urgencyOrder(problem)!],
+  ] as const) {
+    const plan = skylinePlacement(problem, intervals, order);
+    const ends = new Float64Array(problem.pools.length);
+    for (let b = 0; b < problem.count; b++) ends[plan.pool[b]] = Math.max(ends[plan.pool[b]], plan.offset[b] + problem.sizes[b]);
+    const total = ends.reduce((a, e) => a + e, 0);
+    if (!best || total < best.total) best = { plan, total, name };
+    if (total <= lowerBound) break;
+  }
+  const stats: AutoStats = {
+    lowerBound,
+    initialTotal: best!.total,
+    finalTotal: best!.total,
+    iterations: 0,
+    climbIterations: 0,
+    work: 0,
+    initialOrder: best!.name,
+    strategy: 'greedy',
+  };
+  return { plan: toBufferPlan(problem, best!.plan), stats };
 }
 
 export const autoPlanner: PlanningAlgorithm = (buffers, memoryPressure, options) =>

@@ -63,6 +63,13 @@ function symmetricAdjacency(problem: IndexedProblem): { start: Int32Array; adj: 
   return { start, adj: sorted.slice(0, w) };
 }
 
+/**
+ * Neighbour counts above which gap searches sort the neighbours instead of rescanning them (the
+ * offset found is the same; only which of two equal ends counts as predecessor may differ, and
+ * predecessors only matter in searches, which place with sorted rows).
+ */
+const SORTED_SCAN_FROM = 16;
+
 function gcd(a: number, b: number): number {
   while (b) [a, b] = [b, a % b];
   return a;
@@ -328,6 +335,7 @@ export class PlacementEngine {
    * until a full pass finds nothing (each jump is forced, so the result is the lowest fit).
    */
   private firstGap(m: number, size: number): number {
+    if (m > SORTED_SCAN_FROM) return this.firstGapSorted(m, size);
     const { nbOffset, nbEnd, nbId } = this;
     let at = 0;
     let from = -1;
@@ -346,17 +354,52 @@ export class PlacementEngine {
     return at;
   }
 
+  /** Sorts the m collected neighbours by offset (stable, by collection order) into sortIdx. */
+  private sortCollected(m: number): Int32Array {
+    const { nbOffset } = this;
+    const idx = this.sortIdx.subarray(0, m);
+    for (let i = 0; i < m; i++) idx[i] = i;
+    return idx.sort((x, y) => nbOffset[x] - nbOffset[y] || x - y);
+  }
+
+  /**
+   * firstGap for many neighbours: the repeated passes cost up to m^2 (a dense row of a 100k-buffer
+   * set), one pass in offset order gives the same offset in m log m.
+   */
+  private firstGapSorted(m: number, size: number): number {
+    const { nbOffset, nbEnd, nbId } = this;
+    const idx = this.sortCollected(m);
+    let at = 0;
+    let from = -1;
+    for (let s = 0; s < m; s++) {
+      const i = idx[s];
+      if (nbOffset[i] >= at + size) break;
+      if (nbEnd[i] > at) {
+        at = nbEnd[i];
+        from = nbId[i];
+      }
+    }
+    this.lastPredecessor = from;
+    return at;
+  }
+
   /** Start of the smallest gap between neighbours that holds the buffer, else the top. */
   private bestGap(m: number, size: number): number {
-    const { nbOffset, nbEnd, nbId, sortIdx } = this;
-    for (let i = 0; i < m; i++) {
-      const o = nbOffset[i];
-      let k = i;
-      while (k > 0 && nbOffset[sortIdx[k - 1]] > o) {
-        sortIdx[k] = sortIdx[k - 1];
-        k--;
+    const { nbOffset, nbEnd, nbId } = this;
+    let sortIdx = this.sortIdx;
+    if (m > SORTED_SCAN_FROM) {
+      // The same stable order as the insertion sort below, in m log m.
+      sortIdx = this.sortCollected(m);
+    } else {
+      for (let i = 0; i < m; i++) {
+        const o = nbOffset[i];
+        let k = i;
+        while (k > 0 && nbOffset[sortIdx[k - 1]] > o) {
+          sortIdx[k] = sortIdx[k - 1];
+          k--;
+        }
+        sortIdx[k] = i;
       }
-      sortIdx[k] = i;
     }
     let cand = 0;
     let candFrom = -1;

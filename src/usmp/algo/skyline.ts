@@ -5,6 +5,7 @@
  * without enumerating a single conflict pair.
  */
 import { IntervalConflicts, timeIndex } from '../intervalConflicts';
+import { IndexedPlan, IndexedProblem, poolsExhaustedError, roundUp } from './indexed';
 
 export class Skyline {
   private readonly size: number;
@@ -55,4 +56,35 @@ export class Skyline {
     if (l <= mid) this.update(2 * node, lo, mid, l, r, v);
     if (r > mid) this.update(2 * node + 1, mid + 1, hi, l, r, v);
   }
+}
+
+/**
+ * Places buffers in `order`, each in the first candidate pool where it fits, on top of every
+ * placed buffer of that pool its live range overlaps. The fallback of `auto` for interval sets
+ * with too many conflicts to list (all-live sets, where stacking is optimal anyway).
+ */
+export function skylinePlacement(problem: IndexedProblem, intervals: IntervalConflicts, order: Int32Array): IndexedPlan {
+  const skylines = problem.pools.map(() => new Skyline(intervals));
+  const pool = new Int32Array(problem.count).fill(-1);
+  const offset = new Float64Array(problem.count);
+  for (const b of order) {
+    for (const p of problem.candidates[b]) {
+      const align = lcm(problem.alignments[b], Math.max(1, problem.pools[p].alignment || 1));
+      const at = roundUp(skylines[p].highest(b), align);
+      if (at + problem.sizes[b] > problem.poolLimits[p]) continue;
+      pool[b] = p;
+      offset[b] = at;
+      skylines[p].raise(b, at + problem.sizes[b]);
+      break;
+    }
+    if (pool[b] < 0) throw poolsExhaustedError(problem.buffers[b]);
+  }
+  return { pool, offset };
+}
+
+function lcm(a: number, b: number): number {
+  let x = a;
+  let y = b;
+  while (y) [x, y] = [y, x % y];
+  return (a / x) * b;
 }
