@@ -28,6 +28,7 @@ import { BufferInfo, PlanningAlgorithm, PlanningOptions } from '../types';
 import { IntervalConflicts } from '../intervalConflicts';
 import { IndexedPlan, IndexedProblem, indexProblem, poolsExhaustedError, toBufferPlan } from './indexed';
 import { skylinePlacement } from './skyline';
+import { ExactCore } from './exactCore';
 import { initialOrders, tflmOrder, urgencyOrder } from './orderings';
 import { BottleneckClimb, bottleneckClimbApplies, VELA_SEED } from './bottleneckClimb';
 import { LocalSearch } from './localSearch';
@@ -56,6 +57,8 @@ export interface AutoPlanningOptions extends PlanningOptions {
    * input, the seed and this budget, unless the wall-clock `timeBudgetMs` cap cuts in first.
    */
   readonly workBudget?: number;
+  /** Run the exact core where it applies (default true); off, auto is greedy + climb + search. */
+  readonly exactCore?: boolean;
 }
 
 export interface AutoStats {
@@ -67,7 +70,16 @@ export interface AutoStats {
   /** Iterations of the Vela-style climb (0 when it does not apply or the start hit the bound). */
   readonly climbIterations: number;
   /** Which strategy gave the plan. */
-  readonly strategy: 'greedy' | 'bottleneck climb' | 'local search';
+  readonly strategy: 'greedy' | 'bottleneck climb' | 'local search' | 'exact core';
+  /**
+   * Proven: no plan is smaller. Either the total reached the lower bound, or the exact core
+   * exhausted the search for every smaller capacity.
+   */
+  readonly provenOptimal: boolean;
+  /** The best proven lower bound: lowerBound, raised when the exact core proved a capacity infeasible. */
+  readonly provenLowerBound: number;
+  /** Work units the exact core spent (0 when it did not run). */
+  readonly coreWork: number;
   /** Work units the search spent (see PlacementEngine.work). */
   readonly work: number;
   readonly initialOrder: string;
@@ -170,12 +182,36 @@ export function autoSearch(
   lowerBound: number,
   options: AutoPlanningOptions = {},
   startedAt = performance.now(),
-): { engine: PlacementEngine; stats: AutoStats } {
+  core?: ExactCore,
+): { engine: PlacementEngine; stats: AutoStats; offsets?: Float64Array } {
   const engine = new PlacementEngine(problem);
   engine.excessTarget = lowerBound;
   // The budget covers the whole call, set-up and starting orders included.
   const deadline = startedAt + (options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS);
   const { start, total: initialTotal, placed } = pickStart(problem, engine, lowerBound);
+  let provenLowerBound = lowerBound;
+  // The exact core first tries the bound itself: where it is reachable (most sets), that is
+  // the optimum, found before any search.
+  if (core && initialTotal > lowerBound) {
+    const first = core.decide(lowerBound, coreBudget(problem.count, CORE_FIRST_SHARE));
+    if (first.kind === 'fits') {
+      const stats: AutoStats = {
+        lowerBound,
+        initialTotal,
+        finalTotal: first.total,
+        iterations: 0,
+        climbIterations: 0,
+        work: engine.work,
+        initialOrder: start.name,
+        strategy: 'exact core',
+        provenOptimal: true,
+        provenLowerBound: lowerBound,
+        coreWork: core.work,
+      };
+      return { engine, stats, offsets: first.offsets };
+    }
+    if (first.kind === 'infeasible') provenLowerBound = lowerBound + 1;
+  }
   // Sorted rows only speed up a search (offsets are the same either way), so a greedy-only call
   // does not pay for sorting them.
   engine.sortRows = performance.now() < deadline;
@@ -261,10 +297,71 @@ export function autoSearch(
     engine.commit(0);
   }
   const climbIterations = climbed?.iterations ?? 0;
+  // Then the core closes the gap from above: each capacity below the best total either gives a
+  // smaller plan or, if the search space is exhausted, proves the best total optimal.
+  let offsets: Float64Array | undefined;
+  // Not gated by the clock: the core's own budget bounds it, and the plan must not depend on speed.
+  if (core && best > provenLowerBound) {
+    const limit = core.work + coreBudget(problem.count, CORE_LAST_SHARE);
+    while (best > provenLowerBound && core.work < limit) {
+      const r = core.decide(best - 1, limit - core.work);
+      if (r.kind === 'fits') {
+        offsets = r.offsets;
+        best = r.total;
+        winner = 'exact core';
+      } else {
+        if (r.kind === 'infeasible') provenLowerBound = best;
+        break;
+      }
+    }
+  }
   return {
     engine,
-    stats: { lowerBound, initialTotal, finalTotal: best, iterations, climbIterations, work: engine.work, initialOrder: start.name, strategy: winner },
+    offsets,
+    stats: {
+      lowerBound,
+      initialTotal,
+      finalTotal: best,
+      iterations,
+      climbIterations,
+      work: engine.work,
+      initialOrder: start.name,
+      strategy: winner,
+      provenOptimal: best <= provenLowerBound,
+      provenLowerBound,
+      coreWork: core?.work ?? 0,
+    },
   };
+}
+
+/**
+ * The exact core's budget, in its work units, per call: a share of a few full depth-first dives
+ * (one dive scans the unplaced buffers at each of n levels, about n^2 units), capped so that a
+ * 10k-buffer set stays within the time cap.
+ */
+const CORE_DIVES = 6;
+const CORE_MAX_WORK = 30_000_000;
+const CORE_FIRST_SHARE = 0.5;
+const CORE_LAST_SHARE = 0.5;
+function coreBudget(n: number, share: number): number {
+  return Math.max(1_000_000, Math.min(CORE_MAX_WORK, CORE_DIVES * n * n)) * share;
+}
+
+/** The exact core covers one-pool interval sets (conflicts = overlapping live ranges). */
+function exactCoreFor(problem: IndexedProblem): ExactCore | undefined {
+  const { intervals } = problem;
+  if (!intervals || problem.pools.length !== 1) return undefined;
+  const poolAlignment = Math.max(1, problem.pools[0].alignment || 1);
+  const alignments = new Float64Array(problem.count);
+  for (let b = 0; b < problem.count; b++) {
+    if (problem.candidates[b].length !== 1) return undefined;
+    const a = problem.alignments[b];
+    let x = a;
+    let y = poolAlignment;
+    while (y) [x, y] = [y, x % y];
+    alignments[b] = (a / x) * poolAlignment;
+  }
+  return new ExactCore({ count: problem.count, sizes: problem.sizes, alignments, intervals });
 }
 
 export function autoLowerBound(buffers: readonly BufferInfo[], memoryPressure: number): number {
@@ -283,6 +380,9 @@ export function planAuto(buffers: readonly BufferInfo[], memoryPressure: number,
       work: 0,
       initialOrder: 'none',
       strategy: 'greedy',
+      provenOptimal: true,
+      provenLowerBound: 0,
+      coreWork: 0,
     };
     return { plan: new Map(), stats };
   }
@@ -292,7 +392,14 @@ export function planAuto(buffers: readonly BufferInfo[], memoryPressure: number,
   if (problem.intervals && problem.intervals.entryCount() > MAX_ADJACENCY_ENTRIES) {
     return planDenseIntervals(problem, problem.intervals, lowerBound);
   }
-  const { engine, stats } = autoSearch(problem, lowerBound, options, startedAt);
+  const { engine, stats, offsets } = autoSearch(
+    problem,
+    lowerBound,
+    options,
+    startedAt,
+    options.exactCore === false ? undefined : exactCoreFor(problem),
+  );
+  if (offsets) return { plan: toBufferPlan(problem, { pool: new Int32Array(problem.count), offset: offsets }), stats };
   return { plan: toBufferPlan(problem, engine), stats };
 }
 
@@ -325,6 +432,9 @@ function planDenseIntervals(problem: IndexedProblem, intervals: IntervalConflict
     work: 0,
     initialOrder: best!.name,
     strategy: 'greedy',
+    provenOptimal: best!.total <= lowerBound,
+    provenLowerBound: lowerBound,
+    coreWork: 0,
   };
   return { plan: toBufferPlan(problem, best!.plan), stats };
 }

@@ -1,0 +1,116 @@
+import { planAuto } from '../../../src/usmp/algo/auto';
+import { ExactCore } from '../../../src/usmp/algo/exactCore';
+import { indexProblem } from '../../../src/usmp/algo/indexed';
+import { seededRandom } from '../../../src/usmp/algo/seededRandom';
+import { intervalsToBufferInfos, LiveInterval, memoryPressureOfIntervals } from '../../../src/usmp/conflicts';
+import { poolSizesOfPlan, verifyPlan } from '../../../src/usmp/verify';
+import { pool } from './helpers';
+
+function randomSet(seed: number, count: number): LiveInterval[] {
+  const r = seededRandom(seed);
+  return Array.from({ length: count }, () => {
+    const first = Math.floor(r() * 5);
+    // Mixed alignments make the live-bytes bound unreachable on some sets.
+    const alignment = [1, 1, 2, 4][Math.floor(r() * 4)];
+    return { sizeBytes: 1 + Math.floor(r() * 9), firstUse: first, lastUse: first + Math.floor(r() * 3), alignment };
+  });
+}
+
+const overlaps = (a: LiveInterval, b: LiveInterval) => a.firstUse <= b.lastUse && b.firstUse <= a.lastUse;
+
+/**
+ * The optimum by brute force over every canonical solution: each buffer, in every order, at 0
+ * or on top of any earlier placed conflicting buffer (rounded up to its alignment), where it
+ * overlaps none.
+ */
+function bruteForceOptimum(ivs: LiveInterval[]): number {
+  let best = Infinity;
+  const offset = new Array<number>(ivs.length).fill(-1);
+  const rec = (placed: number, top: number) => {
+    if (top >= best) return;
+    if (placed === ivs.length) {
+      best = top;
+      return;
+    }
+    for (let b = 0; b < ivs.length; b++) {
+      if (offset[b] >= 0) continue;
+      const spots = new Set([0]);
+      ivs.forEach((o, j) => {
+        const a = ivs[b].alignment ?? 1;
+        if (offset[j] >= 0 && overlaps(o, ivs[b])) spots.add(Math.ceil((offset[j] + o.sizeBytes) / a) * a);
+      });
+      for (const at of spots) {
+        const clash = ivs.some((o, j) => offset[j] >= 0 && overlaps(o, ivs[b]) && offset[j] < at + ivs[b].sizeBytes && at < offset[j] + o.sizeBytes);
+        if (clash) continue;
+        offset[b] = at;
+        rec(placed + 1, Math.max(top, at + ivs[b].sizeBytes));
+        offset[b] = -1;
+      }
+    }
+  };
+  rec(0, 0);
+  return best;
+}
+
+function coreOf(ivs: LiveInterval[]) {
+  const buffers = intervalsToBufferInfos(ivs, [pool('ws')]);
+  const p = indexProblem(buffers);
+  return { buffers, core: new ExactCore({ count: p.count, sizes: p.sizes, alignments: p.alignments, intervals: p.intervals! }) };
+}
+
+describe('exact core', () => {
+  test('decides exactly: the brute-force optimum fits, one byte less is proven infeasible', () => {
+    let aboveBound = 0;
+    for (let seed = 1; seed <= 80; seed++) {
+      const ivs = randomSet(seed, 6);
+      const optimum = bruteForceOptimum(ivs);
+      if (optimum > memoryPressureOfIntervals(ivs)) aboveBound++;
+      const { buffers, core } = coreOf(ivs);
+      const fits = core.decide(optimum, 1e9);
+      expect(fits.kind).toBe('fits');
+      if (fits.kind !== 'fits') continue;
+      expect(fits.total).toBeLessThanOrEqual(optimum);
+      const plan = new Map(buffers.map((b, i) => [b.name, { pool: 'ws', offset: fits.offsets[i] }]));
+      verifyPlan(buffers, plan);
+      expect(core.decide(optimum - 1, 1e9).kind).toBe('infeasible');
+    }
+    // The sample must contain sets whose optimum is above the live-bytes bound.
+    expect(aboveBound).toBeGreaterThan(0);
+  });
+
+  test('auto proves optimality above the bound, or reports the gap', () => {
+    let provenAbove = 0;
+    for (let seed = 1; seed <= 30; seed++) {
+      const ivs = randomSet(seed, 6);
+      const optimum = bruteForceOptimum(ivs);
+      const bound = memoryPressureOfIntervals(ivs);
+      const buffers = intervalsToBufferInfos(ivs, [pool('ws')]);
+      const { plan, stats } = planAuto(buffers, bound);
+      verifyPlan(buffers, plan);
+      expect(poolSizesOfPlan(buffers, plan).get('ws')).toBe(stats.finalTotal);
+      expect(stats.finalTotal).toBe(optimum);
+      expect(stats.provenOptimal).toBe(true);
+      expect(stats.provenLowerBound).toBe(optimum);
+      if (optimum > bound) provenAbove++;
+    }
+    expect(provenAbove).toBeGreaterThan(0);
+  });
+
+  test('a budget too small to decide answers unknown, never a wrong proof', () => {
+    const r = seededRandom(5);
+    const ivs = Array.from({ length: 300 }, () => {
+      const first = Math.floor(r() * 100);
+      return { sizeBytes: 16 * (1 + Math.floor(r() * 50)), firstUse: first, lastUse: first + Math.floor(r() * 20) };
+    });
+    const { core } = coreOf(ivs);
+    expect(core.decide(memoryPressureOfIntervals(ivs), 1000).kind).toBe('unknown');
+  });
+
+  test('honours alignment: offsets are multiples of each buffer alignment', () => {
+    const ivs = randomSet(9, 6).map((iv, i) => ({ ...iv, alignment: i % 2 === 0 ? 8 : 1 }));
+    const { buffers, core } = coreOf(ivs);
+    const r = core.decide(1000, 1e9);
+    expect(r.kind).toBe('fits');
+    if (r.kind === 'fits') buffers.forEach((b, i) => expect(r.offsets[i] % b.alignment).toBe(0));
+  });
+});
