@@ -10,6 +10,7 @@ import { ConfigError, PlanVerificationError } from '../errors';
 import { DEFAULT_PLANNING_ALGORITHM, getPlanningAlgorithm } from '../usmp/algo/registry';
 import { BufferSet, parseBufferSet } from '../usmp/bufferSet';
 import { BufferPlan, PlanningOptions } from '../usmp/types';
+import { planOptimality } from '../usmp/optimality';
 import { oneWayConflicts, poolSizesOfPlan, verifyPlan } from '../usmp/verify';
 import { CliIO } from './io';
 
@@ -20,6 +21,12 @@ export interface MemoryPlanReport {
   readonly allocations: { buffer: string; pool: string; offset: number }[];
   readonly lowerBound: number;
   readonly overheadPercent: number;
+  /** No plan uses fewer bytes: the bound was reached, or the planner proved it. */
+  readonly provenOptimal: boolean;
+  /** The best proven lower bound (the total itself when proven optimal). */
+  readonly provenLowerBound: number;
+  /** How far above provenLowerBound the total is, in percent. */
+  readonly gapPercent: number;
   readonly planMs: number;
 }
 
@@ -45,12 +52,16 @@ export function planBufferSet(set: BufferSet, algorithm: string, options: Planni
       {},
     );
   }
+  const optimality = planOptimality(plan, total, set.memoryPressure);
   return {
     algorithm,
     pools,
     allocations: set.buffers.map((b) => ({ buffer: b.name, pool: plan.get(b.name)!.pool, offset: plan.get(b.name)!.offset })),
     lowerBound: set.memoryPressure,
     overheadPercent: set.memoryPressure === 0 ? 0 : ((total - set.memoryPressure) / set.memoryPressure) * 100,
+    provenOptimal: optimality.provenOptimal,
+    provenLowerBound: optimality.lowerBoundBytes,
+    gapPercent: optimality.gapPercent,
     planMs: Math.round(planMs * 1000) / 1000,
   };
 }
@@ -67,6 +78,9 @@ export function formatPlanReport(report: MemoryPlanReport, set: BufferSet): stri
   return [
     `algorithm: ${report.algorithm} (${report.planMs.toFixed(1)} ms)`,
     `total: ${total} bytes, lower bound: ${report.lowerBound} bytes, overhead: ${report.overheadPercent.toFixed(3)}%`,
+    report.provenOptimal
+      ? 'optimality: proven optimal'
+      : `optimality: not proven; at most ${total - report.provenLowerBound} bytes (${report.gapPercent.toFixed(2)}%) above the optimum (proven lower bound ${report.provenLowerBound})`,
     '',
     ...table(['pool', 'size'], report.pools.map((p) => [p.name, String(p.size)])),
     '',

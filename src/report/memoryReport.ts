@@ -3,6 +3,7 @@
  * Peak Memory Usage / Overhead"): per pool its size, limit, use and lower bound; per buffer
  * its placement, live range and owner.
  */
+import { PlanOptimality, planOptimality } from '../usmp/optimality';
 import { BufferInfo, BufferPlan, PlannedPool, UsmpResult } from '../usmp/types';
 
 export interface PoolReport {
@@ -37,6 +38,8 @@ export interface MemoryReport {
   readonly unplanned: readonly { readonly func: string; readonly name: string; readonly reason: string }[];
   readonly totalBytes: number;
   readonly totalLowerBoundBytes: number;
+  /** Whether the plan's total is proven optimal, else the gap to the best proven bound. */
+  readonly optimality: PlanOptimality;
 }
 
 /** Peak of live bytes over time among `buffers`; buffers without a range count as always live. */
@@ -91,6 +94,7 @@ export function buildMemoryReport(model: string, result: UsmpResult): MemoryRepo
       targets: Object.keys(p.pool.targetAccess),
     };
   });
+  const totalBytes = pools.reduce((s, p) => s + p.sizeBytes, 0);
   const buffers = result.buffers
     .filter((b) => plan.has(b.name))
     .map((b): BufferReport => {
@@ -112,8 +116,9 @@ export function buildMemoryReport(model: string, result: UsmpResult): MemoryRepo
     pools,
     buffers,
     unplanned: result.unplanned.map((u) => ({ func: u.func, name: u.name, reason: u.reason })),
-    totalBytes: pools.reduce((s, p) => s + p.sizeBytes, 0),
+    totalBytes,
     totalLowerBoundBytes: pools.reduce((s, p) => s + p.lowerBoundBytes, 0),
+    optimality: result.optimality ?? planOptimality(plan, totalBytes, result.memoryPressure),
   };
 }
 
@@ -122,6 +127,13 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
   const line = (cells: readonly string[]): string =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+/** One line: proven optimal, or the gap left to the best proven lower bound. */
+export function optimalityLine(o: PlanOptimality): string {
+  return o.provenOptimal
+    ? 'Optimality: proven optimal'
+    : `Optimality: not proven; at most ${o.gapBytes} bytes (${o.gapPercent.toFixed(2)}%) above the optimum (proven lower bound ${o.lowerBoundBytes})`;
 }
 
 export function formatMemoryReport(r: MemoryReport, options: { buffers?: boolean } = {}): string {
@@ -141,7 +153,7 @@ export function formatMemoryReport(r: MemoryReport, options: { buffers?: boolean
       ]),
     ),
   );
-  out.push('', `Total: ${r.totalBytes} bytes (lower bound ${r.totalLowerBoundBytes})`);
+  out.push('', `Total: ${r.totalBytes} bytes (lower bound ${r.totalLowerBoundBytes})`, optimalityLine(r.optimality));
   if (options.buffers !== false && r.buffers.length > 0) {
     out.push(
       '',

@@ -15,6 +15,7 @@ import { createIoAllocates } from './ioAllocates';
 import { defaultPools, validatePools } from './pools';
 import { IoPlacement, PlanningAlgorithm, PoolInfo, UsmpResult } from './types';
 import { verifyPlan } from './verify';
+import { planOptimality } from './optimality';
 
 export interface UsmpOptions {
   /** Pools in preference order; default: `defaultPools` of the module's targets. */
@@ -89,5 +90,10 @@ export function runUsmp(module: TirModule, options: UsmpOptions = {}): UsmpResul
     unplanned: analysis.unplanned.map(({ func, name, reason }) => ({ func, name, reason })),
     inputs,
     outputs,
+    optimality: planOptimality(
+      plan,
+      rewritten.pools.reduce((sum, p) => sum + p.sizeBytes, 0),
+      analysis.memoryPressure,
+    ),
   };
 }

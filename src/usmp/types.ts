@@ -1,3 +1,5 @@
+import type { PlanOptimality } from './optimality';
+
 /**
  * The data the unified static memory planner works on (RFC 0009): pools, buffer infos,
  * pool allocations. The planner sees only these; it knows nothing about TIR. Extraction
@@ -114,4 +116,6 @@ export interface UsmpResult<M = unknown> {
   readonly unplanned: readonly UnplannedAllocate[];
   readonly inputs: readonly IoPlacement[];
   readonly outputs: readonly IoPlacement[];
+  /** Proven optimal, or the gap to the best proven lower bound on the total of all pools. */
+  readonly optimality?: PlanOptimality;
 }

@@ -97,6 +97,21 @@ describe('uma-ts plan', () => {
   });
 });
 
+describe('uma-ts plan optimality', () => {
+  test('reports a proof or the gap left, in text and JSON', async () => {
+    // greedy_by_size stacks 300 on top of 100 and 200 side by side: 500 > 400, not proven.
+    const greedy = await run(write('opt.txt', CHAIN), '--algorithm', 'greedy_by_size', '--json');
+    const g = JSON.parse(greedy.out);
+    expect(validatePlan(g)).toBe(true);
+    const total = g.pools[0].size;
+    expect(g.provenOptimal).toBe(total === 400);
+    expect(g.provenLowerBound).toBe(total === 400 ? total : 400);
+    expect(g.gapPercent).toBeCloseTo(((total - 400) / 400) * 100, 2);
+    const text = await run(write('opt2.txt', '10 0 0\n10 0 0\n'), '--algorithm', 'auto');
+    expect(text.out.split('\n')[2]).toBe('optimality: proven optimal');
+  });
+});
+
 // Regressions for issue 14 item 1: silently wrong plans and a misleading bound message.
 describe('uma-ts plan on 64-bit uses and inconsistent live ranges', () => {
   test.each(['auto', 'greedy_by_size', 'greedy_by_conflicts', 'hill_climb'])('%s keeps buffers live past 2^31 apart', async (algorithm) => {

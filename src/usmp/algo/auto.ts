@@ -24,6 +24,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { lowerBoundOfBuffers } from '../conflicts';
+import { recordOptimality } from '../optimality';
 import { BufferInfo, PlanningAlgorithm, PlanningOptions } from '../types';
 import { IntervalConflicts } from '../intervalConflicts';
 import { IndexedPlan, IndexedProblem, indexProblem, poolsExhaustedError, toBufferPlan } from './indexed';
@@ -439,5 +440,8 @@ function planDenseIntervals(problem: IndexedProblem, intervals: IntervalConflict
   return { plan: toBufferPlan(problem, best!.plan), stats };
 }
 
-export const autoPlanner: PlanningAlgorithm = (buffers, memoryPressure, options) =>
-  planAuto(buffers, memoryPressure, options).plan;
+export const autoPlanner: PlanningAlgorithm = (buffers, memoryPressure, options) => {
+  const { plan, stats } = planAuto(buffers, memoryPressure, options);
+  recordOptimality(plan, stats.provenOptimal, stats.provenLowerBound);
+  return plan;
+};
