@@ -188,6 +188,39 @@ export function heavyTailed(seed: number, count = 2000, ops = 800): BenchSet {
   return { name: `heavy_${count}x${ops}_s${seed}`, kind: 'irregular', family: 'heavy-tailed', intervals };
 }
 
+/**
+ * Long lifetimes: sizes log-uniform 16 B .. 64 KiB as in the uniform family, but buffers live up
+ * to 400 ops (skewed short), so each one overlaps several hundred others.
+ */
+export function longLifetimes(seed: number, count = 2000, ops = 800): BenchSet {
+  const random = seededRandom(seed);
+  const intervals: BenchInterval[] = [];
+  for (let i = 0; i < count; i++) {
+    const first = Math.floor(random() * ops);
+    const length = 1 + Math.floor(random() * random() * 400);
+    const size = align(2 ** (4 + random() * 12));
+    intervals.push({ size, first, last: Math.min(ops - 1, first + length - 1) });
+  }
+  return { name: `long_${count}x${ops}_s${seed}`, kind: 'irregular', family: 'long lifetimes', intervals };
+}
+
+/**
+ * The portfolio families (issue 15): uniform, heavy-tailed and long lifetimes at 2,000 buffers
+ * (seeds held out from BENCH_SEEDS) and at 10,000 (ops scaled with the count); the multi-pool
+ * family with pins is derived from the uniform sets by the runner.
+ */
+export function portfolioSets(): BenchSet[] {
+  const small = [11, 12, 13];
+  return [
+    ...small.map((s) => randomIntervals(s)),
+    ...small.map((s) => heavyTailed(s)),
+    ...small.map((s) => longLifetimes(s)),
+    randomIntervals(21, 10_000, 4000),
+    heavyTailed(21, 10_000, 4000),
+    longLifetimes(21, 10_000, 4000),
+  ];
+}
+
 /** Seeds of each irregular family in the benchmark. */
 export const BENCH_SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 

@@ -11,7 +11,8 @@ import { AutoStats, planAuto } from '../src/usmp/algo/auto';
 import { intervalsToBufferInfos, memoryPressureOfIntervals } from '../src/usmp/conflicts';
 import { poolSizesOfPlan, verifyPlan } from '../src/usmp/verify';
 import { BufferInfo, BufferPlan, PoolInfo } from '../src/usmp/types';
-import { BenchSet, benchSets } from './generators';
+import { BenchSet, benchSets, portfolioSets } from './generators';
+import { portfolioSection, scaleSection } from './portfolio';
 import { RefInterval, RefPlan } from './reference/interval';
 import { tflmGreedyPlan } from './reference/tflmGreedy';
 import { velaHillClimbPlan } from './reference/velaHillClimb';
@@ -168,6 +169,11 @@ function main(): void {
       `total ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
   for (const line of familyLines) console.log(line);
+  const portfolio = portfolioSection(portfolioSets());
+  const scale = scaleSection();
+  const extra = [...portfolio, ...scale];
+  for (const c of extra) console.log(c);
+  console.log(`portfolio and scale: ${extra.length === 0 ? 'PASS' : 'FAIL'}; total ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 }
 
 main();

@@ -124,5 +124,14 @@ export function initialOrders(problem: IndexedProblem, engine: PlacementEngine):
   ];
   const urgency = urgencyOrder(problem);
   if (urgency) orders.push({ name: 'urgency', order: urgency });
+  // With pins (some buffers have fewer candidate pools), free buffers placed first can take the
+  // only pool a pinned one may use: the constrained buffers then go first.
+  const choices = (b: number) => problem.candidates[b].length;
+  if (problem.candidates.some((c) => c.length !== problem.candidates[0].length)) {
+    orders.push({
+      name: 'pinned first',
+      order: sortedIndices(n, (a, b) => choices(a) - choices(b) || size[b] - size[a] || degree[b] - degree[a] || a - b),
+    });
+  }
   return orders;
 }
