@@ -191,28 +191,6 @@ export function autoSearch(
   const deadline = startedAt + (options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS);
   const { start, total: initialTotal, placed } = pickStart(problem, engine, lowerBound);
   let provenLowerBound = lowerBound;
-  // The exact core first tries the bound itself: where it is reachable (most sets), that is
-  // the optimum, found before any search.
-  if (core && initialTotal > lowerBound) {
-    const first = core.decide(lowerBound, coreBudget(problem.count, CORE_FIRST_SHARE));
-    if (first.kind === 'fits') {
-      const stats: AutoStats = {
-        lowerBound,
-        initialTotal,
-        finalTotal: first.total,
-        iterations: 0,
-        climbIterations: 0,
-        work: engine.work,
-        initialOrder: start.name,
-        strategy: 'exact core',
-        provenOptimal: true,
-        provenLowerBound: lowerBound,
-        coreWork: core.work,
-      };
-      return { engine, stats, offsets: first.offsets };
-    }
-    if (first.kind === 'infeasible') provenLowerBound = lowerBound + 1;
-  }
   // Sorted rows only speed up a search (offsets are the same either way), so a greedy-only call
   // does not pay for sorting them.
   engine.sortRows = performance.now() < deadline;
@@ -243,6 +221,32 @@ export function autoSearch(
     }
   }
   const climbTotal = climbed?.bestSize ?? Infinity;
+  // The exact core then tries the bound itself: where it is reachable, that is the optimum,
+  // found before the local search. It comes after the climb, which keeps auto at or below
+  // Vela's plan whatever the core does.
+  // A zero time budget asks for the greedy phase only; otherwise the core runs on its own
+  // counted budget, whatever the clock says.
+  const coreOn = core !== undefined && deadline > startedAt;
+  if (core && coreOn && best > lowerBound) {
+    const first = core.decide(lowerBound, coreBudget(problem.count, CORE_FIRST_SHARE));
+    if (first.kind === 'fits') {
+      const stats: AutoStats = {
+        lowerBound,
+        initialTotal,
+        finalTotal: first.total,
+        iterations: 0,
+        climbIterations: climbed?.iterations ?? 0,
+        work: engine.work,
+        initialOrder: start.name,
+        strategy: 'exact core',
+        provenOptimal: true,
+        provenLowerBound: lowerBound,
+        coreWork: core.work,
+      };
+      return { engine, stats, offsets: first.offsets };
+    }
+    if (first.kind === 'infeasible') provenLowerBound = lowerBound + 1;
+  }
   const workLimit = engine.work + searchWork;
   const searchStartTotal = best;
   // Strategy 2, the local search, with the rest of the budget. When the climb's plan was
@@ -302,7 +306,7 @@ export function autoSearch(
   // smaller plan or, if the search space is exhausted, proves the best total optimal.
   let offsets: Float64Array | undefined;
   // Not gated by the clock: the core's own budget bounds it, and the plan must not depend on speed.
-  if (core && best > provenLowerBound) {
+  if (core && coreOn && best > provenLowerBound) {
     const limit = core.work + coreBudget(problem.count, CORE_LAST_SHARE);
     while (best > provenLowerBound && core.work < limit) {
       const r = core.decide(best - 1, limit - core.work);
