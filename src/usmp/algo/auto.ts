@@ -36,8 +36,13 @@ import { LocalSearch } from './localSearch';
 import { PlacementEngine } from './placement';
 import { seededRandom } from './seededRandom';
 
-/** A safety cap only: the work budget below ends the search well before it on normal sizes. */
+/**
+ * A safety cap only, for problems above UNCAPPED_UP_TO buffers: the work budgets end the search
+ * well before it on normal sizes.
+ */
 export const DEFAULT_TIME_BUDGET_MS = 1000;
+/** Problems up to this many buffers have no default wall-clock cap (plans independent of speed). */
+export const UNCAPPED_UP_TO = 5000;
 /**
  * Default search budget in full-placement equivalents (one full placement costs n plus the
  * adjacency size in work units), with a floor so that small problems still get a real search.
@@ -187,8 +192,11 @@ export function autoSearch(
 ): { engine: PlacementEngine; stats: AutoStats; offsets?: Float64Array } {
   const engine = new PlacementEngine(problem);
   engine.excessTarget = lowerBound;
-  // The budget covers the whole call, set-up and starting orders included.
-  const deadline = startedAt + (options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS);
+  // The budget covers the whole call, set-up and starting orders included. Unless given, there
+  // is no clock at all up to UNCAPPED_UP_TO buffers: the counted budgets end every step, so the
+  // plan is the same on any machine, however busy.
+  const cap = options.timeBudgetMs ?? (problem.count <= UNCAPPED_UP_TO ? Infinity : DEFAULT_TIME_BUDGET_MS);
+  const deadline = startedAt + cap;
   const { start, total: initialTotal, placed } = pickStart(problem, engine, lowerBound);
   let provenLowerBound = lowerBound;
   // Sorted rows only speed up a search (offsets are the same either way), so a greedy-only call
