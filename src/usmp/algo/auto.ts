@@ -263,6 +263,7 @@ export function autoSearch(
   // leave (heavy-tailed sizes), where the greedy start still leads down to the bound.
   const snapshot = (total: number): Snapshot => ({ total, order: Int32Array.from(engine.order), bestFit: Uint8Array.from(engine.bestFit) });
   const lines: Line[] = [{ best: snapshot(best), visited: true }];
+  const searchStart = lines[0].best;
   if (searchStartTotal < initialTotal) {
     lines.push({ best: { total: initialTotal, order: start.order, bestFit: new Uint8Array(engine.n).fill(start.bestFit ? 1 : 0) }, visited: false });
   }
@@ -308,6 +309,19 @@ export function autoSearch(
     engine.bestFit.set(kept.bestFit);
     best = engine.placeFrom(0, Infinity);
     engine.commit(0);
+  } else if (iterations > 0) {
+    // The plan handed out is always a full placement of the final order: valid by construction.
+    // (Incremental re-placement in the search has been seen to accept an order that a full
+    // placement cannot complete, on multi-pool sets with pins: known bug, see docs.)
+    best = engine.placeFrom(0, Infinity);
+    engine.commit(0);
+  }
+  if (best === Infinity) {
+    engine.setOrder(searchStart.order);
+    engine.bestFit.set(searchStart.bestFit);
+    best = engine.placeFrom(0, Infinity);
+    engine.commit(0);
+    winner = searchStartTotal < initialTotal ? 'bottleneck climb' : 'greedy';
   }
   const climbIterations = climbed?.iterations ?? 0;
   // Then the core closes the gap from above: each capacity below the best total either gives a

@@ -114,3 +114,17 @@ describe('exact core', () => {
     if (r.kind === 'fits') buffers.forEach((b, i) => expect(r.offsets[i] % b.alignment).toBe(0));
   });
 });
+
+describe('auto with pins', () => {
+  test('a pinned buffer gets its only pool even where free buffers would fill it first', () => {
+    const sram = pool('sram', 100);
+    const dram = pool('dram');
+    const buffers = [
+      { name: 'big', sizeBytes: 100, alignment: 1, poolCandidates: [sram, dram], conflicts: ['pinned'], kind: 'workspace' as const, liveRange: [0, 1] as const },
+      { name: 'pinned', sizeBytes: 10, alignment: 1, poolCandidates: [sram], conflicts: ['big'], kind: 'workspace' as const, liveRange: [1, 2] as const },
+    ];
+    const { plan } = planAuto(buffers, 0);
+    verifyPlan(buffers, plan);
+    expect(plan.get('pinned')!.pool).toBe('sram');
+  });
+});
