@@ -51,6 +51,12 @@ export const UNCAPPED_UP_TO = 5000;
  */
 const SEARCH_FULL_PLACEMENTS = 100;
 const MIN_SEARCH_WORK = 5_000_000;
+/**
+ * And a ceiling: dense sets (long lifetimes: 2000 buffers with 5M conflict entries) would
+ * otherwise get 500M units, many seconds; this keeps a 2000-buffer call near a second without
+ * any clock.
+ */
+const MAX_SEARCH_WORK = 40_000_000;
 const DEFAULT_SEED = 0x5eed;
 /** Local-search steps without progress before a restart. */
 const STALL_STEPS = 250;
@@ -215,7 +221,8 @@ export function autoSearch(
   // fresh random stream, and the best plan of all runs is kept (order + policies reproduce it).
   const random = seededRandom(options.seed ?? DEFAULT_SEED);
   const maxIterations = options.maxIterations ?? Infinity;
-  const searchWork = options.workBudget ?? Math.max(MIN_SEARCH_WORK, SEARCH_FULL_PLACEMENTS * (problem.count + engine.adj.length));
+  const searchWork =
+    options.workBudget ?? Math.min(MAX_SEARCH_WORK, Math.max(MIN_SEARCH_WORK, SEARCH_FULL_PLACEMENTS * (problem.count + engine.adj.length)));
   // Strategy 1, the Vela-style climb, on its own from the urgency order; its plan is the one to
   // beat (first-fit everywhere, so its order alone reproduces it).
   let climbed: BottleneckClimb | undefined;
@@ -366,7 +373,7 @@ export function autoSearch(
  * (one dive scans the unplaced buffers at each of n levels, about n^2 units), capped so that a
  * 10k-buffer set stays within the time cap.
  */
-const CORE_DIVES = 6;
+const CORE_DIVES = 4;
 const CORE_MAX_WORK = 30_000_000;
 const CORE_FIRST_SHARE = 0.5;
 const CORE_LAST_SHARE = 0.5;
