@@ -4,9 +4,9 @@
  * the pool sizes and the overhead over the lower bound.
  */
 import { Command } from 'commander';
-import * as fs from 'fs';
 import { performance } from 'node:perf_hooks';
 import { ConfigError } from '../errors';
+import { CONFIG_FILE_LIMIT_BYTES, readInputText } from '../util/files';
 import { DEFAULT_PLANNING_ALGORITHM, getPlanningAlgorithm } from '../usmp/algo/registry';
 import { BufferSet, parseBufferSet } from '../usmp/bufferSet';
 import { BufferPlan, PlanningOptions } from '../usmp/types';
@@ -74,13 +74,7 @@ export function formatPlanReport(report: MemoryPlanReport, set: BufferSet): stri
 }
 
 function readBufferSet(file: string): BufferSet {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new ConfigError(`cannot read buffer set '${file}': ${(e as Error).message}`, { file });
-  }
-  return parseBufferSet(text, file);
+  return parseBufferSet(readInputText(file, { what: 'buffer set', limitBytes: CONFIG_FILE_LIMIT_BYTES }), file);
 }
 
 function nonNegativeInt(name: string) {

@@ -12,8 +12,8 @@
  * backend's bundled pools file.
  */
 import { Command } from 'commander';
-import * as fs from 'fs';
 import { ConfigError } from '../errors';
+import { CONFIG_FILE_LIMIT_BYTES, readInputText } from '../util/files';
 import { makePool, parsePoolsJson, validatePools } from '../usmp/pools';
 import { PoolAccess, PoolInfo, PoolKind } from '../usmp/types';
 
@@ -168,12 +168,7 @@ export function poolsFromFlags(flags: PoolFlags, knownTargets: readonly string[]
 }
 
 export function readPoolsFile(file: string, knownTargets: readonly string[]): PoolInfo[] {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new ConfigError(`cannot read pools file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file });
-  }
+  const text = readInputText(file, { what: 'pools file', limitBytes: CONFIG_FILE_LIMIT_BYTES });
   return parsePoolsJson(text, file, { knownTargets });
 }
 
