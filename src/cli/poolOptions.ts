@@ -13,6 +13,7 @@
  */
 import { Command } from 'commander';
 import { ConfigError } from '../errors';
+import { byteCountProblem } from '../config/numbers';
 import { CONFIG_FILE_LIMIT_BYTES, readInputText } from '../util/files';
 import { makePool, parsePoolsJson, validatePools } from '../usmp/pools';
 import { PoolAccess, PoolInfo, PoolKind } from '../usmp/types';
@@ -121,8 +122,11 @@ function parseTargets(flag: string, pool: string, value: string, kind: PoolKind)
 }
 
 function parseBytes(flag: string, pool: string, value: string): number {
-  if (!/^\d+$/.test(value)) fail(flag, `pool '${pool}': '${value}' is not a non-negative integer`, { pool });
-  return Number(value);
+  if (!/^\d+$/.test(value)) fail(flag, `pool '${pool}': '${value.slice(0, 40)}' is not a non-negative integer`, { pool });
+  const n = Number(value);
+  const problem = byteCountProblem(n, 'value');
+  if (problem !== undefined) fail(flag, `pool '${pool}': ${problem}`, { pool });
+  return n;
 }
 
 function poolsOfKind(flags: PoolFlags, kind: PoolKind, knownTargets: readonly string[]): PoolInfo[] {
