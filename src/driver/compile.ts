@@ -19,6 +19,7 @@ import { defaultPools, withDefaultConstantPool } from '../usmp/pools';
 import { IoPlacement, PoolInfo, UsmpResult } from '../usmp/types';
 import { sanitizeName } from '../lower/names';
 import { compileToTir } from './compileToTir';
+import { withPoolOverflowDetails } from './poolOverflow';
 import {
   constraintsFromMemoryDecl,
   formatInsertedCopy,
@@ -149,14 +150,14 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
   }
 
   progress('memory planning');
-  const usmp = withPoolLimits(pools, pinning, () =>
+  const planWith = (planPools: PoolInfo[]) =>
     runUsmp(toPlan, {
-      pools,
+      pools: planPools,
       ...(options.algorithm ? { algorithm: options.algorithm } : {}),
       ...(options.timeBudgetMs !== undefined ? { timeBudgetMs: options.timeBudgetMs } : {}),
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
-    }),
-  );
+    });
+  const usmp = withPoolOverflowDetails(pools, pinning, (unlimited) => planWith(unlimited).pools, () => planWith(pools));
 
   progress('access check');
   const access = options.poolPinning !== false ? assertPoolAccess(usmp.module, pools, pinning) : checkPoolAccess(usmp.module, pools);
@@ -221,34 +222,6 @@ function withCopyHint<T>(
       `${e.message}\n  hint: --insert-copies (compileModel({ insertCopies: true })) makes this satisfiable by inserting:\n${lines.join('\n')}`,
       e.context,
     );
-  }
-}
-
-const POOLS_EXHAUSTED = 'the space available in the provided pools exceeded when trying to allocate the buffer';
-
-/**
- * The planner's overflow message is TVM's, kept verbatim so users can search for it; the
- * pools it tried, their limits and the buffer's size follow on the next line.
- */
-function withPoolLimits<T>(pools: readonly PoolInfo[], pinning: PinningSolution | undefined, run: () => T): T {
-  try {
-    return run();
-  } catch (e) {
-    if (!(e instanceof MemoryPlanningError) || !e.message.startsWith(POOLS_EXHAUSTED)) throw e;
-    const tried = String(e.context.pool ?? '')
-      .split(',')
-      .filter((n) => n !== '')
-      .map((n) => {
-        const limit = pools.find((p) => p.name === n)?.sizeHintBytes;
-        return `${n} (${limit !== undefined ? `limit ${limit} B` : 'no limit'})`;
-      });
-    const size = pinning?.decisions.find((d) => d.buffer.name === e.context.buffer)?.buffer.sizeBytes;
-    const lines = [
-      ...(size !== undefined ? [`buffer size: ${size} B`] : []),
-      ...(tried.length > 0 ? [`pools tried: ${tried.join(', ')}`] : []),
-    ];
-    if (lines.length === 0) throw e;
-    throw new MemoryPlanningError(`${e.message}\n  ${lines.join('\n  ')}`, e.context);
   }
 }
 

@@ -221,11 +221,16 @@ describe('a pool too small', () => {
     const { code, err } = await run([...common, ...pools, '--workspace-pools-size-hint-bytes', 'sram:4096']);
     expect(code).toBe(1);
     // TVM's overflow message, naming a buffer of this program (one the fitting plan placed).
-    const named = /allocate the buffer: (\S+)$/.exec(errorLine(err));
+    const line = errorLine(err);
+    const named = /allocate the buffer: (\S+) \(/.exec(line);
     expect(named).not.toBeNull();
     const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8')) as { buffers: { name: string }[] };
     expect(report.buffers.map((b) => b.name)).toContain(named![1]);
-    expect(err).toMatch(/sram\b.*4096/);
+    // The same line says how big the buffer is, who writes it, the limit and what the plan needs.
+    expect(line).toMatch(/ \(\d+ bytes, (tensor '[^']+', )?allocated in tvmgen_default_\S+/);
+    expect(line).toContain('excluded: global_const_workspace (a constant pool, the buffer needs workspace pool)');
+    expect(line).toMatch(/allowed pools: sram \(limit 4096 bytes, the plan needs \d+\)/);
+    expect(line).toMatch(/raise a limit \(pools config\) or allow another pool$/);
     expect(listTree(out)).toEqual(before);
     expect(fs.readFileSync(path.join(out, 'metadata.json'), 'utf8')).toBe(metadata);
     expect(strays(['kws_out'])).toEqual([]);
