@@ -8,7 +8,16 @@ import { BackendRegistry } from '../backend/registry';
 import { TargetAttrValue } from '../backend/targetAttrs';
 import { generateC } from '../codegen';
 import { BackendCodegenHook, CArtifacts, TensorSpec } from '../codegen/types';
-import { ConfigError, MemoryPlanningError, PoolConstraintError } from '../errors';
+import {
+  ConfigError,
+  GraphStructureError,
+  isUmaError,
+  LoweringError,
+  PoolConstraintError,
+  TypeInferenceError,
+  UmaError,
+  UnsupportedOperatorError,
+} from '../errors';
 import { loadTfliteFile } from '../frontend/tflite';
 import { GraphFunction, IRModule, MAIN_FUNCTION, TensorType } from '../ir/graph/types';
 import { TirModule } from '../ir/tir/nodes';
@@ -103,6 +112,21 @@ export function ioSpecs(graph: IRModule): { inputs: TensorSpec[]; outputs: Tenso
   };
 }
 
+/**
+ * A problem in the model found while partitioning or lowering (a shape an operator cannot
+ * take, ...) names the model file too, as the importer's errors do.
+ */
+function namingModelFile<T>(source: string, run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    const aboutModel = [TypeInferenceError, UnsupportedOperatorError, LoweringError, GraphStructureError].some((k) => e instanceof k);
+    if (!aboutModel || !isUmaError(e) || e.context.file !== undefined || e.message.includes(source)) throw e;
+    const Kind = e.constructor as new (message: string, context: UmaError['context']) => UmaError;
+    throw new Kind(`${source}: ${e.message}`, { ...e.context, file: source });
+  }
+}
+
 export function compileModel(model: string | IRModule, options: CompileOptions): CompileResult {
   const progress = options.onProgress ?? (() => undefined);
   progress('import');
@@ -110,11 +134,13 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
   const source = typeof model === 'string' ? model : (model.source ?? '<module>');
 
   progress('partition+lower');
-  const { partitioned, tir } = compileToTir(graph, options.registry, options.backend, {
-    ...(options.mergeRegions !== undefined ? { mergeRegions: options.mergeRegions } : {}),
-    ...(options.targetAttrs ? { attrs: options.targetAttrs } : {}),
-    ...(options.moduleName ? { moduleName: options.moduleName } : {}),
-  });
+  const { partitioned, tir } = namingModelFile(source, () =>
+    compileToTir(graph, options.registry, options.backend, {
+      ...(options.mergeRegions !== undefined ? { mergeRegions: options.mergeRegions } : {}),
+      ...(options.targetAttrs ? { attrs: options.targetAttrs } : {}),
+      ...(options.moduleName ? { moduleName: options.moduleName } : {}),
+    }),
+  );
 
   const targets = moduleTargets(tir);
   const memory = options.registry.memoryFor(options.backend);
