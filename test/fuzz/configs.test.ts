@@ -146,6 +146,23 @@ describe('fuzz: user configuration', () => {
     );
   });
 
+  it('names with line breaks and control characters stay on one error line', async () => {
+    const nasty = fc.string({ unit: fc.constantFrom('a', '\n', '\r', '\x1b', ' ', '*', ':', '=', ',', '\u00e9', '\u0000'), maxLength: 12 });
+    const where = fc.constantFrom('--backend', '--workspace-pools', '--target-attr', '--module-name', '--algorithm', '--pins', 'model');
+    await fc.assert(
+      fc.asyncProperty(nasty, where, async (text, at) => {
+        counter += 1;
+        const out = path.join(dir, `out${counter}`);
+        const args = ['compile', at === 'model' ? path.join(dir, text) : HELLO, '--backend', 'vanilla', '--out', out];
+        if (at !== 'model') args.push(at, text);
+        const r = await runCli(args);
+        assertCleanOutcome(r, out);
+        fs.rmSync(out, { recursive: true, force: true });
+      }),
+      { seed: FUZZ_SEED, numRuns: 60 },
+    );
+  });
+
   it('output paths: inside a file, too long, an existing foreign directory', async () => {
     const plain = file('plain', 'x');
     const foreign = path.join(dir, 'foreign');
