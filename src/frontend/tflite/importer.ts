@@ -15,7 +15,7 @@ import { UnsupportedOperatorError } from '../../errors';
 import { modelFormatError } from './flatbuf';
 import { CallNode, ConstantNode, GraphFunction, GraphNode, IRModule, MAIN_FUNCTION, TensorType, tensorBytes, VarNode } from '../../ir/graph/types';
 import { BuiltinOperatorCode, builtinOperatorName } from './builtinOperators';
-import { convertOperator, isSupportedBuiltin } from './operators';
+import { convertOperator, isSupportedBuiltin } from './converters';
 import { Model, Operator, OperatorCode, SubGraph, Tensor } from './schema';
 import { constantData, tensorType, uniqueTensorNames } from './tensors';
 
