@@ -57,3 +57,6 @@ export class GraphStructureError extends UmaError {}
 export function isUmaError(e: unknown): e is UmaError {
   return e instanceof UmaError;
 }
+
+/** A file or directory that cannot be read or written (missing, not permitted, no space...). */
+export class FileAccessError extends UmaError {}
