@@ -37,6 +37,17 @@ export interface PinningSolution {
   readonly external: readonly TracedBuffer[];
   /** Things the user must take care of, e.g. an accelerator using application-owned I/O. */
   readonly warnings: readonly string[];
+  /** Application-owned I/O an offload target touches in place, and the pools allowing it. */
+  readonly ioRequirements?: readonly ApplicationIoRequirement[];
+}
+
+export interface ApplicationIoRequirement {
+  /** Main's param (the tensor name made C-safe). */
+  readonly buffer: string;
+  readonly usedBy: readonly string[];
+  readonly pools: readonly string[];
+  /** Some host workspace pool is not allowed: plain application memory may not do. */
+  readonly restrictsHostMemory: boolean;
 }
 
 function operatorMatches(pattern: string, r: OperatorRecord): boolean {
@@ -68,6 +79,7 @@ export function solvePoolPinning(
   const decisions: BufferDecision[] = [];
   const external: TracedBuffer[] = [];
   const warnings: string[] = [];
+  const ioRequirements: ApplicationIoRequirement[] = [];
   const tensorPinHits = new Set<number>();
   const operandHits = new Set<number>();
 
@@ -153,6 +165,12 @@ export function solvePoolPinning(
 
     if (buffer.origin === 'io') {
       external.push(buffer);
+      const usedBy = [...new Set(steps.filter((s) => s.target !== undefined && s.target !== HOST_TARGET).map((s) => s.target!))];
+      if (usedBy.length > 0) {
+        const hostPools = pools.filter((p) => p.kind === 'workspace' && p.targetAccess[HOST_TARGET] !== undefined);
+        const restrictsHostMemory = hostPools.some((p) => !alive.has(p.name));
+        ioRequirements.push({ buffer: buffer.name, usedBy, pools: [...alive], restrictsHostMemory });
+      }
       const warning = applicationIoWarning(buffer, steps, alive, pools);
       if (warning) warnings.push(warning);
       continue;
@@ -178,7 +196,7 @@ export function solvePoolPinning(
       );
     }
   });
-  return { decisions, external, warnings };
+  return { decisions, external, warnings, ioRequirements };
 }
 
 /**
