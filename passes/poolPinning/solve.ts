@@ -39,6 +39,17 @@ export interface PinningSolution {
   readonly warnings: readonly string[];
   /** What the pass decided on its own and the user may want to know, e.g. an ignored preference. */
   readonly notes: readonly string[];
+  /** Application-owned I/O an offload target touches in place, and the pools allowing it. */
+  readonly ioRequirements?: readonly ApplicationIoRequirement[];
+}
+
+export interface ApplicationIoRequirement {
+  /** Main's param (the tensor name made C-safe). */
+  readonly buffer: string;
+  readonly usedBy: readonly string[];
+  readonly pools: readonly string[];
+  /** Some host workspace pool is not allowed: plain application memory may not do. */
+  readonly restrictsHostMemory: boolean;
 }
 
 function operatorMatches(pattern: string, r: OperatorRecord): boolean {
@@ -73,6 +84,7 @@ export function solvePoolPinning(
   const decisions: BufferDecision[] = [];
   const external: TracedBuffer[] = [];
   const warnings: string[] = [];
+  const ioRequirements: ApplicationIoRequirement[] = [];
   const tensorPinHits = new Set<number>();
   const operandHits = new Set<number>();
 
@@ -158,6 +170,12 @@ export function solvePoolPinning(
 
     if (buffer.origin === 'io') {
       external.push(buffer);
+      const usedBy = [...new Set(steps.filter((s) => s.target !== undefined && s.target !== HOST_TARGET).map((s) => s.target!))];
+      if (usedBy.length > 0) {
+        const hostPools = pools.filter((p) => p.kind === 'workspace' && p.targetAccess[HOST_TARGET] !== undefined);
+        const restrictsHostMemory = hostPools.some((p) => !alive.has(p.name));
+        ioRequirements.push({ buffer: buffer.name, usedBy, pools: [...alive], restrictsHostMemory });
+      }
       const warning = applicationIoWarning(buffer, steps, alive, pools);
       if (warning) warnings.push(warning);
       continue;
@@ -183,7 +201,7 @@ export function solvePoolPinning(
       );
     }
   });
-  return { decisions, external, warnings, notes };
+  return { decisions, external, warnings, notes, ioRequirements };
 }
 
 /**
