@@ -12,6 +12,7 @@ import { TypeInferenceError } from '../../errors';
 import { isKnownOp, OPS } from './ops';
 import { Attrs, CallNode, DType, GraphFunction, IRModule, TensorType, tensorElements } from './types';
 import { nodeByName } from './graph';
+import { REDUCE_RULES } from './reduceTypes';
 
 function fmt(t: TensorType): string {
   return `[${t.shape.join(', ')}] ${t.dtype}`;
@@ -260,6 +261,7 @@ const RULES: Readonly<Record<string, Rule>> = {
   quantize,
   dequantize,
   svdf,
+  ...REDUCE_RULES,
 };
 
 /**

@@ -1,14 +1,18 @@
 /** The default CPU (target `c`) strategy of every graph operator, by op name. */
 import { OperatorStrategy } from '../strategy';
 import { addStrategy } from './add';
+import { argMaxStrategy, argMinStrategy } from './argMinMax';
 import { conv2dStrategy } from './conv2d';
 import { copyStrategy } from './copy';
 import { denseStrategy } from './dense';
 import { depthwiseConv2dStrategy } from './depthwiseConv2d';
 import { avgPool2dStrategy, maxPool2dStrategy } from './pool';
+import { meanStrategy } from './mean';
 import { dequantizeStrategy, quantizeStrategy } from './quantize';
+import { reduceMaxStrategy, reduceMinStrategy } from './reduceMinMax';
 import { reshapeStrategy } from './reshape';
 import { softmaxStrategy } from './softmax';
+import { sumStrategy } from './sum';
 import { svdfStrategy } from './svdf';
 
 export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<string, OperatorStrategy>([
@@ -24,6 +28,12 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['quantize', quantizeStrategy],
   ['dequantize', dequantizeStrategy],
   ['svdf', svdfStrategy],
+  ['mean', meanStrategy],
+  ['sum', sumStrategy],
+  ['reduce_max', reduceMaxStrategy],
+  ['reduce_min', reduceMinStrategy],
+  ['arg_max', argMaxStrategy],
+  ['arg_min', argMinStrategy],
 ]);
 
 export { EXTERN_KERNELS, SOFTMAX_INT8 } from './externKernels';
