@@ -5,7 +5,7 @@
  */
 import { BackendRegistry } from '../../src/backend/registry';
 import { UmaBackend } from '../../src/backend/umaBackend';
-import { compileModel } from '../../src/driver/compile';
+import { compileModel, CompileResult } from '../../src/driver/compile';
 import { interpret } from '../../src/interpreter';
 import { FunctionBuilder, moduleOf } from '../../src/ir/graph/builder';
 import { Attrs, IRModule, TensorType } from '../../src/ir/graph/types';
@@ -57,7 +57,7 @@ class HostOnly extends UmaBackend {
 }
 
 /** All cases as one model through the whole pipeline and gcc; every output byte-exact. */
-export function expectCRunsByteExact(cases: readonly OpCase[], seed = 1): void {
+export function expectCRunsByteExact(cases: readonly OpCase[], seed = 1): CompileResult {
   const registry = new BackendRegistry();
   registry.register(HostOnly);
   const module = caseModule(cases);
@@ -65,4 +65,5 @@ export function expectCRunsByteExact(cases: readonly OpCase[], seed = 1): void {
   const expected = interpret(module, inputs);
   const result = compileModel(module, { backend: 'host_only', registry, timeBudgetMs: 50 });
   expectRunsByteExact(result, inputs, expected);
+  return result;
 }

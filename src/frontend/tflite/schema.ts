@@ -322,3 +322,18 @@ export class ReducerOptions extends CheckedTable {
     return this.bool(0, false);
   }
 }
+
+export class TransposeConvOptions extends CheckedTable {
+  get padding(): number {
+    return this.int8(0, PaddingCode.SAME);
+  }
+  get strideW(): number {
+    return this.int32(1, 0);
+  }
+  get strideH(): number {
+    return this.int32(2, 0);
+  }
+  get fusedActivation(): number {
+    return this.int8(3, 0);
+  }
+}

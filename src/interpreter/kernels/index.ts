@@ -15,6 +15,7 @@ import { reshape } from './reshape';
 import { softmax } from './softmax';
 import { sum } from './sum';
 import { svdf } from './svdf';
+import { transposeConv2d } from './transposeConv2d';
 
 export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['conv2d', conv2d],
@@ -35,4 +36,5 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['reduce_min', reduceMin],
   ['arg_max', argMax],
   ['arg_min', argMin],
+  ['transpose_conv2d', transposeConv2d],
 ]);

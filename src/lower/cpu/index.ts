@@ -14,6 +14,7 @@ import { reshapeStrategy } from './reshape';
 import { softmaxStrategy } from './softmax';
 import { sumStrategy } from './sum';
 import { svdfStrategy } from './svdf';
+import { transposeConv2dStrategy } from './transposeConv2d';
 
 export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<string, OperatorStrategy>([
   ['conv2d', conv2dStrategy],
@@ -34,6 +35,7 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['reduce_min', reduceMinStrategy],
   ['arg_max', argMaxStrategy],
   ['arg_min', argMinStrategy],
+  ['transpose_conv2d', transposeConv2dStrategy],
 ]);
 
 export { EXTERN_KERNELS, SOFTMAX_INT8 } from './externKernels';

@@ -15,6 +15,7 @@ import { reduce } from './reduce';
 import { reshape } from './reshape';
 import { softmax } from './softmax';
 import { svdf } from './svdf';
+import { transposeConv } from './transposeConv';
 
 export type { ConvertedOperator, Converter, OperatorSite } from './common';
 
@@ -36,6 +37,7 @@ const CONVERTERS: ReadonlyMap<number, Converter> = new Map<number, Converter>([
   [BuiltinOperatorCode.REDUCE_MIN, reduce('reduce_min')],
   [BuiltinOperatorCode.ARG_MAX, argMinMax('arg_max')],
   [BuiltinOperatorCode.ARG_MIN, argMinMax('arg_min')],
+  [BuiltinOperatorCode.TRANSPOSE_CONV, transposeConv],
 ]);
 
 export function isSupportedBuiltin(code: number): boolean {
