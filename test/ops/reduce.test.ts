@@ -92,6 +92,10 @@ describe('reductions: TFLite Micro kernel-test figures', () => {
 });
 
 describe('reductions: generated C vs interpreter (gcc)', () => {
-  it('float32 cases', () => expectCRunsByteExact(CASES.filter((c) => c.input.dtype === 'float32'), 3));
-  it('int8 and int16 cases', () => expectCRunsByteExact(CASES.filter((c) => c.input.dtype !== 'float32'), 5));
+  it('float32 cases', () => {
+    expectCRunsByteExact(CASES.filter((c) => c.input.dtype === 'float32'), 3);
+  });
+  it('int8 and int16 cases', () => {
+    expectCRunsByteExact(CASES.filter((c) => c.input.dtype !== 'float32'), 5);
+  });
 });
