@@ -168,6 +168,11 @@ function importOperator(
     inputTypes,
     outputType: r.type(out),
     source: r.source,
+    constantInput: (p) => {
+      const t = inputs[p];
+      if (t === undefined || t === -1) return null;
+      return constantData(r.tensors[t], t, r.type(t), r.model.buffers, r.bytes, r.source);
+    },
   });
   const argTensors = converted.argPositions.map((p) => inputs[p]);
   for (const t of argTensors) b.require(t, where);
