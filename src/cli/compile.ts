@@ -139,6 +139,7 @@ export function runCompile(model: string, options: CompileCliOptions, io: CliIO)
     writeCompileOutput(outDir, result);
     progress.done();
     for (const w of result.warnings) io.err(`warning: ${w}`);
+    for (const n of result.notes) io.err(`note: ${n}`);
     const copies = formatInsertedCopies(result.insertedCopies);
     if (options.json) {
       // stdout stays one JSON document; what was inserted goes with the progress lines.

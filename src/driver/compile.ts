@@ -82,6 +82,8 @@ export interface CompileResult {
    * application-owned model I/O, or (without pool pinning) accesses the access check flagged.
    */
   readonly warnings: readonly string[];
+  /** Decisions taken for the user that are not problems (also in the report's `notes`). */
+  readonly notes: readonly string[];
   readonly artifacts: CArtifacts;
   readonly inputs: readonly TensorSpec[];
   readonly outputs: readonly TensorSpec[];
@@ -173,7 +175,8 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
     memory: memoryLayout,
     backends: hooks,
   });
-  const report = buildMemoryReport(source, usmp);
+  const notes = pinning?.notes ?? [];
+  const report = { ...buildMemoryReport(source, usmp), ...(notes.length > 0 ? { notes } : {}) };
   return {
     source,
     graph,
@@ -185,6 +188,7 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
       ...(pinning?.warnings ?? []),
       ...access.violations.map((v) => `${describeViolation(v)} (pool pinning is off)`),
     ],
+    notes,
     ...(insertedCopies ? { insertedCopies } : {}),
     usmp,
     access,
