@@ -5,7 +5,7 @@
  */
 import { Command } from 'commander';
 import { performance } from 'node:perf_hooks';
-import { ConfigError, MemoryPlanningError } from '../errors';
+import { ConfigError, MemoryPlanningError, PlanVerificationError } from '../errors';
 import { POOLS_EXHAUSTED } from '../driver/poolOverflow';
 import { alignmentProblem, byteCountProblem } from '../config/numbers';
 import { CONFIG_FILE_LIMIT_BYTES, readInputText } from '../util/files';
@@ -51,9 +51,16 @@ export function planBufferSet(set: BufferSet, algorithm: string, options: Planni
   const pools = set.pools.map((p) => ({ name: p.name, size: used.get(p.name) ?? 0 }));
   const total = pools.reduce((s, p) => s + p.size, 0);
   if (total < set.memoryPressure) {
-    throw new ConfigError(
-      `memoryPressure ${set.memoryPressure} is not a lower bound: the plan uses ${total} bytes in total`,
-      { jsonPath: '/memoryPressure' },
+    if (set.memoryPressureGiven) {
+      throw new ConfigError(
+        `memoryPressure ${set.memoryPressure} is not a lower bound: the plan uses ${total} bytes in total`,
+        { jsonPath: '/memoryPressure' },
+      );
+    }
+    // Our own bound below a verified plan is a bug in the bound, not in the user's input.
+    throw new PlanVerificationError(
+      `internal: the plan uses ${total} bytes in total, below the computed lower bound ${set.memoryPressure}`,
+      {},
     );
   }
   return {

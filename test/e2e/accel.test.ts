@@ -102,13 +102,12 @@ describe('accel placement on the seed network', () => {
 });
 
 describe('accel reading application-owned model I/O', () => {
-  it('warns that the application must place the input where the fetcher can read it', () => {
+  it('plans model I/O in the workspace by itself, saying why, instead of leaving a trap for run time', () => {
     const registry = new BackendRegistry();
     registry.register(AccelBackend);
     const result = compileModel('models/pretrainedResnet_quant.tflite', { backend: 'accel', registry, pools: pools() });
-    expect(result.warnings).toHaveLength(1);
-    expect(result.warnings[0]).toMatch(
-      /^model input\/output 'input_1_int8' is used directly by target accel: the application must place it in memory of pool l2_mem \(.*\); or plan model I\/O in the workspace \(--io-in-workspace\)$/,
-    );
+    expect(result.warnings).toEqual([]);
+    expect(result.ioInWorkspace).toBe(true);
+    expect(result.ioInWorkspaceReason).toMatch(/^model input\/output 'input_1_int8' is used in place by target accel, whose runtime accepts only registered pools$/);
   });
 });

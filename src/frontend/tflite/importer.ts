@@ -15,7 +15,7 @@ import { UnsupportedOperatorError } from '../../errors';
 import { modelFormatError } from './flatbuf';
 import { CallNode, ConstantNode, GraphFunction, GraphNode, IRModule, MAIN_FUNCTION, TensorType, tensorBytes, VarNode } from '../../ir/graph/types';
 import { BuiltinOperatorCode, builtinOperatorName } from './builtinOperators';
-import { convertOperator, isSupportedBuiltin } from './operators';
+import { convertOperator, isSupportedBuiltin } from './converters';
 import { Model, Operator, OperatorCode, SubGraph, Tensor } from './schema';
 import { constantData, tensorType, uniqueTensorNames } from './tensors';
 
@@ -168,6 +168,11 @@ function importOperator(
     inputTypes,
     outputType: r.type(out),
     source: r.source,
+    constantInput: (p) => {
+      const t = inputs[p];
+      if (t === undefined || t === -1) return null;
+      return constantData(r.tensors[t], t, r.type(t), r.model.buffers, r.bytes, r.source);
+    },
   });
   const argTensors = converted.argPositions.map((p) => inputs[p]);
   for (const t of argTensors) b.require(t, where);
