@@ -233,3 +233,25 @@ describe('file-system errors are one line naming the path', () => {
     expect(() => writeOwnedDirectory(path.join(dir, 'x'.repeat(300)), () => undefined)).toThrow(FileAccessError);
   });
 });
+
+describe('user code and generated code inputs', () => {
+  it('a backend module that throws a non-Error, or fails while registering, is one error line', async () => {
+    const cases: Array<[string, RegExp]> = [
+      ['throw "boom";', /cannot load: threw boom$/],
+      ['module.exports = { register() { undefined.x; } };', /registering its backends failed: TypeError: Cannot read properties of undefined/],
+    ];
+    for (const [i, [source, pattern]] of cases.entries()) {
+      const file = path.join(dir, `backend${i}.js`);
+      fs.writeFileSync(file, source);
+      const r = await run(['compile', HELLO, '--backend', 'vanilla', '--backend-module', file, '--out', path.join(dir, 'o')]);
+      expectOneLineError(r, pattern);
+      expect(r.err).toContain(`--backend-module ${file}`);
+    }
+  });
+
+  it('new-backend --import-from must be a module specifier', async () => {
+    const r = await run(['new-backend', 'ok', '--import-from', "a'\nb", '--dir', path.join(dir, 'nb')]);
+    expectOneLineError(r, /--import-from 'a'\?b' is not a module specifier/);
+    expect(fs.existsSync(path.join(dir, 'nb'))).toBe(false);
+  });
+});
