@@ -29,6 +29,7 @@ import { IoPlacement, PoolInfo, UsmpResult } from '../usmp/types';
 import { sanitizeName } from '../lower/names';
 import { compileToTir } from './compileToTir';
 import { withPoolOverflowDetails } from './poolOverflow';
+import { checkGraphQuantization } from './checkGraphQuantization';
 import {
   constraintsFromMemoryDecl,
   formatInsertedCopy,
@@ -144,6 +145,8 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
   progress('import');
   const graph = typeof model === 'string' ? loadTfliteFile(model) : model;
   const source = typeof model === 'string' ? model : (model.source ?? '<module>');
+  // The importer checked a file's quantization; a module built in code is checked here.
+  if (typeof model !== 'string') checkGraphQuantization(graph, source);
 
   progress('partition+lower');
   const { partitioned, tir } = namingModelFile(source, () =>
