@@ -181,6 +181,20 @@ export const BuiltinOperatorCode = {
   SVDF: 27,
   CUSTOM: 32,
   QUANTIZE: 114,
+  // Data movement (ops-writer)
+  CONCATENATION: 2,
+  PAD: 34,
+  TRANSPOSE: 39,
+  SQUEEZE: 43,
+  STRIDED_SLICE: 45,
+  SPLIT: 49,
+  PADV2: 60,
+  SLICE: 65,
+  EXPAND_DIMS: 70,
+  PACK: 83,
+  UNPACK: 88,
+  MIRROR_PAD: 100,
+  SPLIT_V: 102,
 } as const;
 
 export function builtinOperatorName(code: number): string {

@@ -156,8 +156,8 @@ function importOperator(
   const where = `${tfliteName} at operator #${index}`;
 
   const outputs = op.outputs;
-  if (outputs.length !== 1) {
-    throw modelFormatError(r.source, op.pos, `${where} has ${outputs.length} outputs, expected 1`);
+  if (outputs.length === 0) {
+    throw modelFormatError(r.source, op.pos, `${where} has no outputs`);
   }
   const inputs = op.inputs;
   const inputTypes = inputs.map((t) => {
@@ -165,28 +165,42 @@ function importOperator(
     r.tensor(t, where, op.pos);
     return r.type(t);
   });
-  const out = outputs[0];
-  r.tensor(out, where, op.pos);
+  for (const o of outputs) r.tensor(o, where, op.pos);
+  const outputTypes = outputs.map((o) => r.type(o));
 
   const converted = convertOperator(builtin, {
     index,
     tfliteName,
     operator: op,
     inputTypes,
-    outputType: r.type(out),
+    outputType: outputTypes[0],
+    outputTypes,
     source: r.source,
+    constantInput: (position) => {
+      const t = inputs[position];
+      if (t === undefined || t === -1) return null;
+      return constantData(r.tensors[t], t, r.type(t), r.model.buffers, r.bytes, r.source);
+    },
   });
-  const argTensors = converted.argPositions.map((p) => inputs[p]);
-  for (const t of argTensors) b.require(t, where);
-  const call: CallNode = {
-    kind: 'call',
-    name: r.names[out],
-    callee: { kind: 'op', op: converted.op },
-    args: argTensors.map((t) => r.names[t]),
-    attrs: converted.attrs,
-    type: r.type(out),
-  };
-  b.define(out, call, where);
+  const perOutput = converted.perOutput;
+  if (perOutput ? perOutput.length !== outputs.length : outputs.length !== 1) {
+    throw modelFormatError(r.source, op.pos, `${where} has ${outputs.length} outputs, expected ${perOutput ? perOutput.length : 1}`);
+  }
+  (perOutput ?? [converted]).forEach((c, k) => {
+    const argTensors = c.argPositions.map((p) => inputs[p]);
+    for (const t of argTensors) b.require(t, where);
+    // A multi-output operator becomes one call per output; each remembers the original.
+    const attrs = perOutput ? { ...c.attrs, tflite_operator: tfliteName, tflite_index: index, tflite_output: k } : c.attrs;
+    const call: CallNode = {
+      kind: 'call',
+      name: r.names[outputs[k]],
+      callee: { kind: 'op', op: c.op },
+      args: argTensors.map((t) => r.names[t]),
+      attrs,
+      type: outputTypes[k],
+    };
+    b.define(outputs[k], call, where);
+  });
 }
 
 /** One operator (or model input) the checker could not support, and why. */

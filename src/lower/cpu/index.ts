@@ -10,6 +10,11 @@ import { dequantizeStrategy, quantizeStrategy } from './quantize';
 import { reshapeStrategy } from './reshape';
 import { softmaxStrategy } from './softmax';
 import { svdfStrategy } from './svdf';
+import { concatenateStrategy } from './concatenate';
+import { mirrorPadStrategy } from './mirrorPad';
+import { padStrategy } from './pad';
+import { stridedSliceStrategy } from './stridedSlice';
+import { transposeStrategy } from './transpose';
 
 export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<string, OperatorStrategy>([
   ['conv2d', conv2dStrategy],
@@ -24,6 +29,12 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['quantize', quantizeStrategy],
   ['dequantize', dequantizeStrategy],
   ['svdf', svdfStrategy],
+  ['pad', padStrategy],
+  ['mirror_pad', mirrorPadStrategy],
+  ['transpose', transposeStrategy],
+  ['concatenate', concatenateStrategy],
+  ['pack', concatenateStrategy],
+  ['strided_slice', stridedSliceStrategy],
 ]);
 
 export { EXTERN_KERNELS, SOFTMAX_INT8 } from './externKernels';

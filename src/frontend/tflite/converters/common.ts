@@ -19,6 +19,10 @@ export interface OperatorSite {
   readonly inputTypes: readonly (TensorType | null)[];
   readonly outputType: TensorType;
   readonly source: string;
+  /** Types of every TFLite output (multi-output operators: SPLIT, SPLIT_V, UNPACK). */
+  readonly outputTypes: readonly TensorType[];
+  /** The constant bytes of TFLite input `position`, or null when it is not a constant. */
+  readonly constantInput: (position: number) => Uint8Array | null;
 }
 
 export interface ConvertedOperator {
@@ -26,6 +30,11 @@ export interface ConvertedOperator {
   readonly attrs: Record<string, AttrValue>;
   /** Positions (into the TFLite inputs) that become call args, in order; -1 inputs are dropped. */
   readonly argPositions: readonly number[];
+  /**
+   * Multi-output operators: one single-output call per TFLite output, in output order (each
+   * named after its output tensor). When set, op/attrs/argPositions above are unused.
+   */
+  readonly perOutput?: readonly ConvertedOperator[];
 }
 
 export type Converter = (site: OperatorSite) => ConvertedOperator;
@@ -106,3 +115,36 @@ export const unaryConverter =
     inputType(site, 0, 'input');
     return { op, attrs: {}, argPositions: [0] };
   };
+
+/**
+ * The integer values of constant input `position` (int32 or int64 parameters: axes, paddings,
+ * perm, begin/end/strides, sizes). A parameter computed at run time is unsupported.
+ */
+export function constantInts(site: OperatorSite, position: number, role: string): number[] {
+  const type = inputType(site, position, role);
+  const data = site.constantInput(position);
+  if (!data) unsupportedParameter(site, `non-constant ${role} tensor (input ${position})`);
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  switch (type.dtype) {
+    case 'int32':
+      return Array.from({ length: data.length / 4 }, (_, i) => view.getInt32(4 * i, true));
+    case 'int64':
+      return Array.from({ length: data.length / 8 }, (_, i) => Number(view.getBigInt64(8 * i, true)));
+    default:
+      return unsupportedParameter(site, `${role} tensor of dtype ${type.dtype} (input ${position})`);
+  }
+}
+
+/** Rejects a tensor dtype the operator does not support, naming operator, index and dtype. */
+export function requireDtype(site: OperatorSite, type: TensorType, allowed: readonly string[], role: string): void {
+  if (!allowed.includes(type.dtype)) {
+    unsupportedParameter(site, `${role} dtype ${type.dtype} (supported: ${allowed.join(', ')})`);
+  }
+}
+
+/** A negative axis counts from the end (TFLite); out of range is a format error. */
+export function positiveAxis(site: OperatorSite, axis: number, rank: number): number {
+  const a = axis < 0 ? axis + rank : axis;
+  if (!Number.isInteger(a) || a < 0 || a >= rank) formatError(site, `axis ${axis} is out of range for rank ${rank}`);
+  return a;
+}
