@@ -61,3 +61,18 @@ export function t(shape: readonly number[], dtype: WriterDType, data?: readonly 
   return data ? { shape, dtype, data } : { shape, dtype, quant };
 }
 export const i32c = (values: readonly number[], shape: readonly number[] = [values.length]): TensorSpec => ({ shape, dtype: 'int32', data: values });
+
+/** All cases side by side in one model (inputs and outputs in case order): one gcc build for many operators. */
+export function combinedTflite(cases: readonly SingleOp[]): Uint8Array {
+  const w = new TfliteWriter();
+  cases.forEach((c, k) => {
+    const inputs = c.inputs.map((t, i) => {
+      if (!t) return -1;
+      return t.data ? w.addConstant({ name: `c${k}_p${i}`, ...t, data: t.data }) : w.addInput({ name: `c${k}_x${i}`, ...t });
+    });
+    const outputs = c.outputs.map((t, i) => w.addTensor({ name: `c${k}_y${i}`, ...t }));
+    w.addOperator({ op: c.op, inputs, outputs, options: c.options });
+    outputs.forEach((o) => w.markOutput(o));
+  });
+  return w.finish();
+}
