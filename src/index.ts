@@ -82,3 +82,5 @@ export * from '../passes/poolPinning';
 export { buildMemoryReport, formatMemoryReport, peakLiveBytes } from './report/memoryReport';
 export type { BufferReport, MemoryReport, PoolReport } from './report/memoryReport';
 export { renderLayoutHtml, renderLayoutSvg } from './report/layoutSvg';
+// End-to-end checks of compiled programs against the reference interpreter (`uma-ts run`).
+export * from './verify';

@@ -195,6 +195,14 @@ export const BuiltinOperatorCode = {
   UNPACK: 88,
   MIRROR_PAD: 100,
   SPLIT_V: 102,
+  MEAN: 40,
+  SUM: 74,
+  REDUCE_MAX: 82,
+  REDUCE_MIN: 89,
+  ARG_MAX: 56,
+  ARG_MIN: 79,
+  TRANSPOSE_CONV: 67,
+  BATCH_MATMUL: 126,
 } as const;
 
 export function builtinOperatorName(code: number): string {

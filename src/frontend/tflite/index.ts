@@ -1,8 +1,7 @@
 /**
  * TFLite frontend: `.tflite` bytes or file → graph IR (`IRModule` with one function `main`).
  */
-import { readFileSync } from 'fs';
-import { ModelFormatError } from '../../errors';
+import { MODEL_FILE_LIMIT_BYTES, readInputFile } from '../../util/files';
 import { IRModule } from '../../ir/graph/types';
 import { checkTflite, importTflite, TfliteCheck } from './importer';
 
@@ -13,17 +12,11 @@ export type { PaddingMode, WindowSpec } from './padding';
 export { builtinOperatorName } from './builtinOperators';
 
 function readModelFile(path: string): Uint8Array {
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(path);
-  } catch (e) {
-    const reason = e instanceof Error ? e.message : String(e);
-    throw new ModelFormatError(`cannot read model file ${path}: ${reason}`, { file: path });
-  }
+  const bytes = readInputFile(path, { what: 'model file', limitBytes: MODEL_FILE_LIMIT_BYTES });
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-/** Reads and imports a `.tflite` file; an unreadable file is a ModelFormatError. */
+/** Reads and imports a `.tflite` file; an unreadable file is a FileAccessError. */
 export function loadTfliteFile(path: string): IRModule {
   return importTflite(readModelFile(path), path);
 }

@@ -61,6 +61,10 @@ export const BuiltinOptionsType = {
   UnpackOptions: 64,
   MirrorPadOptions: 77,
   SplitVOptions: 79,
+  ReducerOptions: 27,
+  ArgMaxOptions: 40,
+  TransposeConvOptions: 49,
+  ArgMinOptions: 57,
 } as const;
 
 type Make<T> = (buf: CheckedBuffer, pos: number, what: string) => T;
@@ -408,3 +412,23 @@ export class PadOptions extends CheckedTable {}
 export class PadV2Options extends CheckedTable {}
 export class TransposeOptions extends CheckedTable {}
 export class SliceOptions extends CheckedTable {}
+export class ReducerOptions extends CheckedTable {
+  get keepDims(): boolean {
+    return this.bool(0, false);
+  }
+}
+
+export class TransposeConvOptions extends CheckedTable {
+  get padding(): number {
+    return this.int8(0, PaddingCode.SAME);
+  }
+  get strideW(): number {
+    return this.int32(1, 0);
+  }
+  get strideH(): number {
+    return this.int32(2, 0);
+  }
+  get fusedActivation(): number {
+    return this.int8(3, 0);
+  }
+}

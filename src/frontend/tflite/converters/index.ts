@@ -5,11 +5,13 @@
  */
 import { BuiltinOperatorCode } from '../builtinOperators';
 import { add } from './add';
+import { argMinMax } from './argMinMax';
 import { ConvertedOperator, Converter, OperatorSite, unaryConverter } from './common';
 import { conv2d } from './conv2d';
 import { dense } from './dense';
 import { depthwiseConv2d } from './depthwiseConv2d';
 import { pool } from './pool';
+import { reduce } from './reduce';
 import { reshape } from './reshape';
 import { softmax } from './softmax';
 import { svdf } from './svdf';
@@ -22,6 +24,7 @@ import { split, splitV, unpack } from './split';
 import { squeezeOrExpandDims } from './squeeze';
 import { stridedSlice } from './stridedSlice';
 import { transpose } from './transpose';
+import { transposeConv } from './transposeConv';
 
 export type { ConvertedOperator, Converter, OperatorSite } from './common';
 
@@ -50,6 +53,13 @@ const CONVERTERS: ReadonlyMap<number, Converter> = new Map<number, Converter>([
   [BuiltinOperatorCode.SPLIT, split],
   [BuiltinOperatorCode.SPLIT_V, splitV],
   [BuiltinOperatorCode.UNPACK, unpack],
+  [BuiltinOperatorCode.MEAN, reduce('mean')],
+  [BuiltinOperatorCode.SUM, reduce('sum')],
+  [BuiltinOperatorCode.REDUCE_MAX, reduce('reduce_max')],
+  [BuiltinOperatorCode.REDUCE_MIN, reduce('reduce_min')],
+  [BuiltinOperatorCode.ARG_MAX, argMinMax('arg_max')],
+  [BuiltinOperatorCode.ARG_MIN, argMinMax('arg_min')],
+  [BuiltinOperatorCode.TRANSPOSE_CONV, transposeConv],
 ]);
 
 export function isSupportedBuiltin(code: number): boolean {
