@@ -116,25 +116,6 @@ export const unaryConverter =
     return { op, attrs: {}, argPositions: [0] };
   };
 
-/**
- * The integer values of constant input `position` (int32 or int64 parameters: axes, paddings,
- * perm, begin/end/strides, sizes). A parameter computed at run time is unsupported.
- */
-export function constantInts(site: OperatorSite, position: number, role: string): number[] {
-  const type = inputType(site, position, role);
-  const data = site.constantInput(position);
-  if (!data) unsupportedParameter(site, `non-constant ${role} tensor (input ${position})`);
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  switch (type.dtype) {
-    case 'int32':
-      return Array.from({ length: data.length / 4 }, (_, i) => view.getInt32(4 * i, true));
-    case 'int64':
-      return Array.from({ length: data.length / 8 }, (_, i) => Number(view.getBigInt64(8 * i, true)));
-    default:
-      return unsupportedParameter(site, `${role} tensor of dtype ${type.dtype} (input ${position})`);
-  }
-}
-
 /** Rejects a tensor dtype the operator does not support, naming operator, index and dtype. */
 export function requireDtype(site: OperatorSite, type: TensorType, allowed: readonly string[], role: string): void {
   if (!allowed.includes(type.dtype)) {

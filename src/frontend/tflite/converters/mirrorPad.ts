@@ -1,6 +1,7 @@
 /** MIRROR_PAD → mirror_pad (REFLECT or SYMMETRIC). */
 import { BuiltinOptionsType, MirrorPadOptions } from '../schema';
-import { constantInts, Converter, formatError, inputType, options, requireDtype, unsupportedParameter } from './common';
+import { Converter, formatError, inputType, options, requireDtype, unsupportedParameter } from './common';
+import { constantInts } from './constants';
 import { requireSameQuantization } from './dataMovement';
 
 export const mirrorPad: Converter = (site) => {

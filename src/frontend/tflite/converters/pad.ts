@@ -3,7 +3,8 @@
  * the output's quantization), else the output zero point for int8 and 0 otherwise.
  */
 import { BuiltinOptionsType, PadOptions, PadV2Options } from '../schema';
-import { constantInts, Converter, formatError, inputType, options, requireDtype, unsupportedParameter } from './common';
+import { Converter, formatError, inputType, options, requireDtype, unsupportedParameter } from './common';
+import { constantInts } from './constants';
 import { COPY_DTYPES, requireSameQuantization } from './dataMovement';
 
 function padValue(site: Parameters<Converter>[0]): number {

@@ -1,6 +1,7 @@
 /** SLICE → strided_slice with stride 1; a size of -1 takes the rest of the axis. */
 import { BuiltinOptionsType, SliceOptions } from '../schema';
-import { constantInts, Converter, formatError, inputType, options, requireDtype, unsupportedParameter } from './common';
+import { Converter, formatError, inputType, options, requireDtype, unsupportedParameter } from './common';
+import { constantInts } from './constants';
 import { COPY_DTYPES, requireSameQuantization, sliceCall } from './dataMovement';
 
 export const slice: Converter = (site) => {

@@ -4,7 +4,8 @@
  * `tflite_operator` / `tflite_index` / `tflite_output`.
  */
 import { BuiltinOptionsType, SplitOptions, SplitVOptions, UnpackOptions } from '../schema';
-import { constantInts, Converter, ConvertedOperator, formatError, inputType, options, OperatorSite, positiveAxis, requireDtype } from './common';
+import { Converter, ConvertedOperator, formatError, inputType, options, OperatorSite, positiveAxis, requireDtype } from './common';
+import { constantInts } from './constants';
 import { COPY_DTYPES, requireSameQuantization, sliceCall } from './dataMovement';
 
 /** Consecutive pieces of `lengths` along `axis` of the input at TFLite position `position`. */

@@ -6,7 +6,8 @@
  * output shape check then fails), so uma-ts rejects them.
  */
 import { BuiltinOptionsType, StridedSliceOptions } from '../schema';
-import { constantInts, Converter, formatError, inputType, OperatorSite, options, requireDtype, unsupportedParameter } from './common';
+import { Converter, formatError, inputType, OperatorSite, options, requireDtype, unsupportedParameter } from './common';
+import { constantInts } from './constants';
 import { COPY_DTYPES, requireSameQuantization, sliceCall } from './dataMovement';
 
 const clamp = (v: number, lo: number, hi: number): number => Math.min(Math.max(v, lo), hi);

@@ -1,6 +1,7 @@
 /** TRANSPOSE → transpose (perm read from the constant second input). */
 import { BuiltinOptionsType, TransposeOptions } from '../schema';
-import { constantInts, Converter, formatError, inputType, options, requireDtype, unsupportedParameter } from './common';
+import { Converter, formatError, inputType, options, requireDtype, unsupportedParameter } from './common';
+import { constantInts } from './constants';
 
 export const transpose: Converter = (site) => {
   const input = inputType(site, 0, 'input');
