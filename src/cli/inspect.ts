@@ -80,6 +80,12 @@ function unsupportedReport(check: TfliteCheck): string {
   ].join('\n');
 }
 
+/** ` (SPLIT #3 output 1)` for one output of a multi-output TFLite operator, else ''. */
+function origin(c: CallNode): string {
+  const op = c.attrs.tflite_operator;
+  return typeof op === 'string' ? ` (${op} #${c.attrs.tflite_index} output ${c.attrs.tflite_output})` : '';
+}
+
 export function inspectReport(path: string): string {
   const check = checkTfliteFile(path);
   if (!check.module) return unsupportedReport(check);
@@ -93,7 +99,7 @@ export function inspectReport(path: string): string {
   const calls = main.nodes.filter((n) => n.kind === 'call');
   const operatorRows = calls.map((c, i) => [
     String(i),
-    c.callee.kind === 'op' ? c.callee.op : `@${c.callee.name}`,
+    c.callee.kind === 'op' ? c.callee.op + origin(c) : `@${c.callee.name}`,
     c.name,
     shape(c.type),
     c.type.dtype,
