@@ -9,6 +9,31 @@ function each(dtypes: readonly WriterDType[], make: (d: WriterDType) => SingleOp
 }
 
 export const DATA_MOVEMENT_CASES: SingleOp[] = [
+  // TFLite Micro also concatenates int64 and bool, and slices bool.
+  ...each(['int64', 'bool'], (d) => [
+    {
+      name: `CONCATENATION axis 1 ${d}`,
+      op: 'CONCATENATION',
+      inputs: [t([2, 3], d), t([2, 1], d)],
+      outputs: [t([2, 4], d)],
+      options: tfliteOptions.concatenation(1),
+    },
+  ]),
+  ...each(['bool'], (d) => [
+    {
+      name: `STRIDED_SLICE ${d}`,
+      op: 'STRIDED_SLICE',
+      inputs: [t([4, 5], d), i32c([1, 0]), i32c([4, 5]), i32c([2, 2])],
+      outputs: [t([2, 3], d)],
+      options: tfliteOptions.stridedSlice(),
+    },
+    {
+      name: `SLICE ${d}`,
+      op: 'SLICE',
+      inputs: [t([4, 5], d), i32c([1, 2]), i32c([2, 3])],
+      outputs: [t([2, 3], d)],
+    },
+  ]),
   ...each(ALL, (d) => [
     {
       name: `PAD 4-d ${d}`,

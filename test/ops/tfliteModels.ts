@@ -46,6 +46,10 @@ export function randomInputs(c: SingleOp, seed: number): Uint8Array[] {
           return new Uint8Array(Int16Array.from({ length: n }, () => Math.floor(r() * 65536) - 32768).buffer);
         case 'int32':
           return new Uint8Array(Int32Array.from({ length: n }, () => Math.floor(r() * 2 ** 32) - 2 ** 31).buffer);
+        case 'int64':
+          return new Uint8Array(BigInt64Array.from({ length: n }, () => BigInt(Math.floor(r() * 2 ** 32) - 2 ** 31) * 4099n).buffer);
+        case 'bool':
+          return Uint8Array.from({ length: n }, () => (r() < 0.5 ? 1 : 0));
         default:
           throw new Error(`no random data for ${t.dtype}`);
       }

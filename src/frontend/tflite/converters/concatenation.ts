@@ -13,7 +13,7 @@ export const concatenation: Converter = (site) => {
   const inputs = site.inputTypes.map((_, i) => inputType(site, i, `input ${i}`));
   const out = site.outputType;
   inputs.forEach((t, i) => {
-    requireDtype(site, t, COPY_DTYPES, `input ${i}`);
+    requireDtype(site, t, [...COPY_DTYPES, 'int64', 'bool'], `input ${i}`);
     requireSameQuantization(site, t, out, `input ${i}`);
     if (t.dtype === 'int16' && t.quant && t.quant.zeroPoint[0] !== 0) unsupportedParameter(site, `int16 input ${i} with zero point ${t.quant.zeroPoint[0]}`);
   });

@@ -59,7 +59,7 @@ function parameters(site: OperatorSite, rank: number) {
 export const stridedSlice: Converter = (site) => {
   const input = inputType(site, 0, 'input');
   const opts = options(site, BuiltinOptionsType.StridedSliceOptions, StridedSliceOptions);
-  requireDtype(site, input, COPY_DTYPES, 'input');
+  requireDtype(site, input, [...COPY_DTYPES, 'bool'], 'input');
   requireSameQuantization(site, input, site.outputType, 'input');
   if (input.shape.length > 5) unsupportedParameter(site, `rank ${input.shape.length} input (TFLite Micro slices up to 5-d)`);
   if (opts && opts.ellipsisMask !== 0) unsupportedParameter(site, `ellipsis_mask ${opts.ellipsisMask} (TFLite Micro ignores it)`);
