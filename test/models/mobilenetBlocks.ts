@@ -19,7 +19,44 @@ interface Act {
 const RELU6_SCALE = 6 / 255;
 
 /** `everyActivation`: every intermediate is also a model output (to locate a divergence layer by layer). */
-export function mobilenetV2Blocks(options: { size?: number; seed?: number; everyActivation?: boolean } = {}): Uint8Array {
+/** One inverted-residual stage: expansion t, output channels c, repeats n, first stride s. */
+export interface MobilenetStage {
+  readonly t: number;
+  readonly c: number;
+  readonly n: number;
+  readonly s: number;
+}
+
+/** The small chain the tests compile for every backend (16x16 input). */
+export const SMALL_STAGES: readonly MobilenetStage[] = [
+  { t: 1, c: 8, n: 1, s: 1 },
+  { t: 4, c: 12, n: 2, s: 2 },
+  { t: 4, c: 16, n: 1, s: 2 },
+];
+
+/** MobileNetV2 1.0 (224x224, 1000 classes, about 3.5 M int8 weights). */
+export const MOBILENET_V2_STAGES: readonly MobilenetStage[] = [
+  { t: 1, c: 16, n: 1, s: 1 },
+  { t: 6, c: 24, n: 2, s: 2 },
+  { t: 6, c: 32, n: 3, s: 2 },
+  { t: 6, c: 64, n: 4, s: 2 },
+  { t: 6, c: 96, n: 3, s: 1 },
+  { t: 6, c: 160, n: 3, s: 2 },
+  { t: 6, c: 320, n: 1, s: 1 },
+];
+
+export interface MobilenetOptions {
+  readonly size?: number;
+  readonly seed?: number;
+  readonly everyActivation?: boolean;
+  readonly stem?: number;
+  readonly stages?: readonly MobilenetStage[];
+  /** Channels of the last 1x1 conv before the pooling (MobileNetV2: 1280); absent = none. */
+  readonly head?: number;
+  readonly classes?: number;
+}
+
+export function mobilenetV2Blocks(options: MobilenetOptions = {}): Uint8Array {
   const size = options.size ?? 16;
   const rnd = seededRandom(options.seed ?? 11);
   const w = new TfliteWriter('uma-ts MobileNetV2 block chain');
@@ -37,7 +74,10 @@ export function mobilenetV2Blocks(options: { size?: number; seed?: number; every
     const channels = shape[channelAxis];
     const scales = Array.from({ length: perTensor ? 1 : channels }, () => 0.004 + rnd() * 0.01);
     const count = shape.reduce((a, b) => a * b, 1);
-    const data = Array.from({ length: count }, () => Math.round((rnd() * 2 - 1) * 127));
+    // A multiplicative hash per weight (a generator call each takes seconds for MobileNetV2's 3.5 M weights).
+    const data = new Int8Array(count);
+    const salt = Math.floor(rnd() * 2 ** 31);
+    for (let i = 0; i < count; i++) data[i] = Math.max(-127, ((Math.imul(i + salt, 2654435761) >>> 24) & 0xff) - 128);
     const wt = w.addConstant({ name: name('w'), shape, dtype: 'int8', quant: { scale: scales, zeroPoint: scales.map(() => 0), axis: perTensor ? 0 : channelAxis }, data });
     const biasScales = scales.map((s) => Math.fround(inputScale) * Math.fround(s));
     const bias = w.addConstant({
@@ -104,17 +144,17 @@ export function mobilenetV2Blocks(options: { size?: number; seed?: number; every
   const perm = w.addConstant({ name: 'perm', shape: [4], dtype: 'int32', data: [0, 2, 3, 1] });
   w.addOperator({ op: 'TRANSPOSE', inputs: [nchw, perm], outputs: [nhwc.index] });
 
-  let x = conv(pad(nhwc, 1, 1), 8, 3, 2, true, 'VALID');
-  x = block(x, 1, 8, 1);
-  x = block(x, 4, 12, 2);
-  x = block(x, 4, 12, 1);
-  x = block(x, 4, 16, 2);
+  let x = conv(pad(nhwc, 1, 1), options.stem ?? 8, 3, 2, true, 'VALID');
+  for (const stage of options.stages ?? SMALL_STAGES) {
+    for (let i = 0; i < stage.n; i++) x = block(x, stage.t, stage.c, i === 0 ? stage.s : 1);
+  }
+  if (options.head) x = conv(x, options.head, 1, 1, true, 'SAME');
 
   const axes = w.addConstant({ name: 'axes', shape: [2], dtype: 'int32', data: [1, 2] });
   const pooled = act([1, x.shape[3]], 0.03, -20, 'mean');
   w.addOperator({ op: 'MEAN', inputs: [x.index, axes], outputs: [pooled.index], options: tfliteOptions.reducer(false) });
 
-  const classes = 10;
+  const classes = options.classes ?? 10;
   // FULLY_CONNECTED weights are per-tensor, as the converter writes them.
   const fc = weights([classes, x.shape[3]], 0, pooled.scale, true);
   const logits = act([1, classes], 0.1, 5, 'logits');
