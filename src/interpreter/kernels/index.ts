@@ -15,6 +15,11 @@ import { reshape } from './reshape';
 import { softmax } from './softmax';
 import { sum } from './sum';
 import { svdf } from './svdf';
+import { concatenate, pack } from './concatenate';
+import { mirrorPad } from './mirror-pad';
+import { pad } from './pad';
+import { stridedSlice } from './strided-slice';
+import { transpose } from './transpose';
 import { transposeConv2d } from './transposeConv2d';
 
 export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
@@ -30,6 +35,12 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['quantize', quantize],
   ['dequantize', dequantize],
   ['svdf', svdf],
+  ['pad', pad],
+  ['mirror_pad', mirrorPad],
+  ['transpose', transpose],
+  ['concatenate', concatenate],
+  ['pack', pack],
+  ['strided_slice', stridedSlice],
   ['mean', mean],
   ['sum', sum],
   ['reduce_max', reduceMax],

@@ -14,6 +14,11 @@ import { reshapeStrategy } from './reshape';
 import { softmaxStrategy } from './softmax';
 import { sumStrategy } from './sum';
 import { svdfStrategy } from './svdf';
+import { concatenateStrategy } from './concatenate';
+import { mirrorPadStrategy } from './mirrorPad';
+import { padStrategy } from './pad';
+import { stridedSliceStrategy } from './stridedSlice';
+import { transposeStrategy } from './transpose';
 import { transposeConv2dStrategy } from './transposeConv2d';
 
 export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<string, OperatorStrategy>([
@@ -29,6 +34,12 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['quantize', quantizeStrategy],
   ['dequantize', dequantizeStrategy],
   ['svdf', svdfStrategy],
+  ['pad', padStrategy],
+  ['mirror_pad', mirrorPadStrategy],
+  ['transpose', transposeStrategy],
+  ['concatenate', concatenateStrategy],
+  ['pack', concatenateStrategy],
+  ['strided_slice', stridedSliceStrategy],
   ['mean', meanStrategy],
   ['sum', sumStrategy],
   ['reduce_max', reduceMaxStrategy],
