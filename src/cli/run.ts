@@ -93,6 +93,7 @@ export function formatDivergence(d: Divergence): string {
 }
 
 function timeText(report: VerifyReport): string | undefined {
+  if (report.sections !== undefined) return 'inference time: not measured (QEMU does not model time)';
   if (report.timesNs.length === 0) return undefined;
   const ms = report.timesNs.map((t) => t / 1e6);
   const mean = ms.reduce((a, b) => a + b, 0) / ms.length;

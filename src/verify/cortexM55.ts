@@ -138,6 +138,10 @@ __attribute__((section(".vectors"), used)) static void (*const uma_vectors[16])(
   0, 0, 0, uma_fault_handler, uma_fault_handler, 0, uma_fault_handler, uma_fault_handler,
 };
 
+/* newlib's exit runs __libc_fini_array, which calls these; nothing to construct or destroy. */
+void _init(void) {}
+void _fini(void) {}
+
 void uma_fault_handler(void) {
   static const char msg[] = "cortex-m55: hard fault\\n";
   write(2, msg, sizeof(msg) - 1);
