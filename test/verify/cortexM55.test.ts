@@ -7,6 +7,7 @@
 import { spawnSync } from 'child_process';
 import { assignPoolRegions, linkerScript, verifyModel } from '../../src';
 import { MlfMetadata } from '../../src/codegen/types';
+import { parsePoolsJson } from '../../src/usmp/pools';
 
 function installed(tool: string): boolean {
   return spawnSync(tool, ['--version'], { encoding: 'utf8' }).status === 0;
@@ -67,5 +68,20 @@ describe('--target cortex-m55', () => {
     expect(ld).toContain('.uma_pool_a (NOLOAD) : ALIGN(64) { *(.uma_pool_a) *(.bss.a) *(.rodata.a) *(.data.a) } > POOL_A');
     expect(ld).toContain('.uma_pool_w : ALIGN(64) { *(.uma_pool_w) *(.bss.w) *(.rodata.w) *(.data.w) } > POOL_W');
     expect(ld).toMatch(/POOL_BIG \(rw\) : ORIGIN = 0x74000000, LENGTH = 50331648/);
+
+    // pools.json addresses: exactly there, and the other pools keep clear of them.
+    const placed = { ...meta, pools: [{ ...pool('a', 1000), address: 0x30000000 }, pool('b', 100)] };
+    expect(assignPoolRegions(placed).map((r) => [r.pool, r.origin.toString(16), r.length])).toEqual([
+      ['a', '30000000', 1024],
+      ['b', '31000000', 2 * 1024 * 1024],
+    ]);
+    const clash = { ...meta, pools: [{ ...pool('a', 1000), address: 0x30000000 }, { ...pool('b', 100), address: 0x30000100 }] };
+    expect(() => assignPoolRegions(clash)).toThrow('pool a at 0x30000000 (1024 bytes) overlaps b at 0x30000100');
+  });
+
+  it('reads a pool address from pools.json and rejects a negative one', () => {
+    const pools = parsePoolsJson(JSON.stringify({ workspacePools: [{ name: 'sram', targets: ['c'], address: 0x31000000 }] }), 'p.json');
+    expect(pools[0].address).toBe(0x31000000);
+    expect(() => parsePoolsJson(JSON.stringify({ workspacePools: [{ name: 'sram', targets: ['c'], address: -1 }] }), 'p.json')).toThrow(/address/);
   });
 });
