@@ -92,12 +92,16 @@ export function formatDivergence(d: Divergence): string {
   );
 }
 
+function duration(ns: number): string {
+  return ns >= 1e6 ? `${(ns / 1e6).toFixed(3)} ms` : `${(ns / 1e3).toFixed(1)} us`;
+}
+
 function timeText(report: VerifyReport): string | undefined {
   if (report.sections !== undefined) return 'inference time: not measured (QEMU does not model time)';
-  if (report.timesNs.length === 0) return undefined;
-  const ms = report.timesNs.map((t) => t / 1e6);
-  const mean = ms.reduce((a, b) => a + b, 0) / ms.length;
-  return `inference time: ${mean.toFixed(3)} ms${ms.length > 1 ? ` (mean of ${ms.length} runs, min ${Math.min(...ms).toFixed(3)} ms)` : ''}`;
+  const ns = report.timesNs;
+  if (ns.length === 0) return undefined;
+  const mean = ns.reduce((a, b) => a + b, 0) / ns.length;
+  return `inference time: ${duration(mean)}${ns.length > 1 ? ` (mean of ${ns.length} runs, min ${duration(Math.min(...ns))})` : ''}`;
 }
 
 function sizeLines(report: VerifyReport): string[] {
@@ -147,7 +151,8 @@ export function runRun(model: string, options: RunCliOptions, io: CliIO): void {
     throw e;
   }
   for (const w of report.compile.warnings) io.err(`warning: ${w}`);
-  if (report.compile.ioInWorkspaceReason !== undefined) io.err(`note: model I/O planned in the workspace: ${report.compile.ioInWorkspaceReason}`);
+  const ioReason = report.ioInWorkspaceReason ?? report.compile.ioInWorkspaceReason;
+  if (ioReason !== undefined) io.err(`note: model I/O planned in the workspace: ${ioReason}`);
   const given = (options.input ?? []).length;
   const source = given === 0 ? `random inputs (seed ${seed})` : `inputs from ${given} file(s) (others random, seed ${seed})`;
   const modelOutputs = report.comparisons;
