@@ -60,3 +60,6 @@ export class VerifyError extends UmaError {}
 export function isUmaError(e: unknown): e is UmaError {
   return e instanceof UmaError;
 }
+
+/** A file or directory that cannot be read or written (missing, not permitted, no space...). */
+export class FileAccessError extends UmaError {}

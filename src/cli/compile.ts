@@ -140,6 +140,7 @@ export function runCompile(model: string, options: CompileCliOptions, io: CliIO)
     writeCompileOutput(outDir, result);
     progress.done();
     for (const w of result.warnings) io.err(`warning: ${w}`);
+    for (const n of result.notes) io.err(`note: ${n}`);
     if (result.ioInWorkspaceReason !== undefined) io.err(`note: model I/O planned in the workspace: ${result.ioInWorkspaceReason}`);
     const copies = formatInsertedCopies(result.insertedCopies);
     if (options.json) {

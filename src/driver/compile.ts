@@ -89,6 +89,8 @@ export interface CompileResult {
    * application-owned model I/O, or (without pool pinning) accesses the access check flagged.
    */
   readonly warnings: readonly string[];
+  /** Decisions taken for the user that are not problems (also in the report's `notes`). */
+  readonly notes: readonly string[];
   readonly artifacts: CArtifacts;
   readonly inputs: readonly TensorSpec[];
   readonly outputs: readonly TensorSpec[];
@@ -194,7 +196,8 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
     backends: hooks,
     ioRequirements,
   });
-  const report = buildMemoryReport(source, usmp);
+  const notes = pinning?.notes ?? [];
+  const report = { ...buildMemoryReport(source, usmp), ...(notes.length > 0 ? { notes } : {}) };
   return {
     source,
     graph,
@@ -206,6 +209,7 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
       ...(pinning?.warnings ?? []),
       ...access.violations.map((v) => `${describeViolation(v)} (pool pinning is off)`),
     ],
+    notes,
     ...(insertedCopies ? { insertedCopies } : {}),
     usmp,
     access,

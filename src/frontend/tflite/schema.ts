@@ -47,6 +47,10 @@ export const BuiltinOptionsType = {
   SoftmaxOptions: 9,
   AddOptions: 11,
   ReshapeOptions: 17,
+  ReducerOptions: 27,
+  ArgMaxOptions: 40,
+  TransposeConvOptions: 49,
+  ArgMinOptions: 57,
 } as const;
 
 type Make<T> = (buf: CheckedBuffer, pos: number, what: string) => T;
@@ -310,5 +314,26 @@ export class SVDFOptions extends CheckedTable {
   }
   get fusedActivation(): number {
     return this.int8(1, 0);
+  }
+}
+
+export class ReducerOptions extends CheckedTable {
+  get keepDims(): boolean {
+    return this.bool(0, false);
+  }
+}
+
+export class TransposeConvOptions extends CheckedTable {
+  get padding(): number {
+    return this.int8(0, PaddingCode.SAME);
+  }
+  get strideW(): number {
+    return this.int32(1, 0);
+  }
+  get strideH(): number {
+    return this.int32(2, 0);
+  }
+  get fusedActivation(): number {
+    return this.int8(3, 0);
   }
 }

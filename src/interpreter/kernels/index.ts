@@ -1,16 +1,21 @@
 /** The reference kernel of every graph operator the interpreter runs. */
 import { Kernel } from '../kernel';
 import { add } from './add';
+import { argMax, argMin } from './argMinMax';
 import { conv2d } from './conv2d';
 import { copy } from './copy';
 import { dense } from './dense';
 import { depthwiseConv2d } from './depthwise-conv2d';
 import { dequantize } from './dequantize';
 import { avgPool2d, maxPool2d } from './pool2d';
+import { mean } from './mean';
 import { quantize } from './quantize';
+import { reduceMax, reduceMin } from './reduceMinMax';
 import { reshape } from './reshape';
 import { softmax } from './softmax';
+import { sum } from './sum';
 import { svdf } from './svdf';
+import { transposeConv2d } from './transposeConv2d';
 
 export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['conv2d', conv2d],
@@ -25,4 +30,11 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['quantize', quantize],
   ['dequantize', dequantize],
   ['svdf', svdf],
+  ['mean', mean],
+  ['sum', sum],
+  ['reduce_max', reduceMax],
+  ['reduce_min', reduceMin],
+  ['arg_max', argMax],
+  ['arg_min', argMin],
+  ['transpose_conv2d', transposeConv2d],
 ]);

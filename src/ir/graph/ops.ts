@@ -52,6 +52,17 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
     attrs: ['rank', 'activation'],
     doc: 'TFLite SVDF; `state` is a variable tensor that persists across invocations',
   },
+  mean: { args: ['input'], attrs: ['axes', 'keep_dims'], doc: 'mean over `axes` (non-negative, distinct); keep_dims keeps them as 1' },
+  sum: { args: ['input'], attrs: ['axes', 'keep_dims'], doc: 'sum over `axes`' },
+  reduce_max: { args: ['input'], attrs: ['axes', 'keep_dims'], doc: 'maximum over `axes`' },
+  reduce_min: { args: ['input'], attrs: ['axes', 'keep_dims'], doc: 'minimum over `axes`' },
+  arg_max: { args: ['input'], attrs: ['axis'], doc: 'index of the first maximum along `axis` (removed); int32 or int64 output' },
+  arg_min: { args: ['input'], attrs: ['axis'], doc: 'index of the first minimum along `axis` (removed); int32 or int64 output' },
+  transpose_conv2d: {
+    args: ['input', 'weight', 'bias?'],
+    attrs: ['strides', 'pad_before', 'output_shape', 'activation'],
+    doc: 'TFLite TRANSPOSE_CONV: NHWC input, OHWI weight; `pad_before` [top, left] as TFLite derives it from the output size; `output_shape` NHWC',
+  },
 };
 
 export function isKnownOp(op: string): boolean {

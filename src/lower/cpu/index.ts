@@ -1,15 +1,20 @@
 /** The default CPU (target `c`) strategy of every graph operator, by op name. */
 import { OperatorStrategy } from '../strategy';
 import { addStrategy } from './add';
+import { argMaxStrategy, argMinStrategy } from './argMinMax';
 import { conv2dStrategy } from './conv2d';
 import { copyStrategy } from './copy';
 import { denseStrategy } from './dense';
 import { depthwiseConv2dStrategy } from './depthwiseConv2d';
 import { avgPool2dStrategy, maxPool2dStrategy } from './pool';
+import { meanStrategy } from './mean';
 import { dequantizeStrategy, quantizeStrategy } from './quantize';
+import { reduceMaxStrategy, reduceMinStrategy } from './reduceMinMax';
 import { reshapeStrategy } from './reshape';
 import { softmaxStrategy } from './softmax';
+import { sumStrategy } from './sum';
 import { svdfStrategy } from './svdf';
+import { transposeConv2dStrategy } from './transposeConv2d';
 
 export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<string, OperatorStrategy>([
   ['conv2d', conv2dStrategy],
@@ -24,6 +29,13 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['quantize', quantizeStrategy],
   ['dequantize', dequantizeStrategy],
   ['svdf', svdfStrategy],
+  ['mean', meanStrategy],
+  ['sum', sumStrategy],
+  ['reduce_max', reduceMaxStrategy],
+  ['reduce_min', reduceMinStrategy],
+  ['arg_max', argMaxStrategy],
+  ['arg_min', argMinStrategy],
+  ['transpose_conv2d', transposeConv2dStrategy],
 ]);
 
 export { EXTERN_KERNELS, SOFTMAX_INT8 } from './externKernels';
