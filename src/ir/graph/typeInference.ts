@@ -71,10 +71,12 @@ function checkWeightDtypes(op: string, args: readonly TensorType[]): void {
   const float = input.dtype === 'float32';
   const weightOk = float ? weight.dtype === 'float32' || weight.dtype === 'int8' : QUANTIZED_WEIGHTS.includes(weight.dtype);
   if (!weightOk) {
-    fail(op, `weight dtype ${weight.dtype} does not fit input dtype ${input.dtype}`, args);
+    const wanted = float ? 'float32 or int8 (weights-only quantization)' : QUANTIZED_WEIGHTS.join(' or ');
+    fail(op, `weight dtype ${weight.dtype} does not fit input dtype ${input.dtype}: a ${input.dtype} input takes ${wanted} weights`, args);
   }
   if (bias && (float ? bias.dtype !== 'float32' : !QUANTIZED_BIAS.includes(bias.dtype))) {
-    fail(op, `bias dtype ${bias.dtype} does not fit input dtype ${input.dtype}`, args);
+    const wanted = float ? 'a float32' : `an ${QUANTIZED_BIAS.join(' or ')}`;
+    fail(op, `bias dtype ${bias.dtype} does not fit input dtype ${input.dtype}: a ${input.dtype} input takes ${wanted} bias`, args);
   }
 }
 
