@@ -51,6 +51,7 @@ export const BuiltinOptionsType = {
   ArgMaxOptions: 40,
   TransposeConvOptions: 49,
   ArgMinOptions: 57,
+  BatchMatMulOptions: 101,
 } as const;
 
 type Make<T> = (buf: CheckedBuffer, pos: number, what: string) => T;
@@ -335,5 +336,14 @@ export class TransposeConvOptions extends CheckedTable {
   }
   get fusedActivation(): number {
     return this.int8(3, 0);
+  }
+}
+
+export class BatchMatMulOptions extends CheckedTable {
+  get adjX(): boolean {
+    return this.bool(0, false);
+  }
+  get adjY(): boolean {
+    return this.bool(1, false);
   }
 }

@@ -2,6 +2,7 @@
 import { Kernel } from '../kernel';
 import { add } from './add';
 import { argMax, argMin } from './argMinMax';
+import { batchMatmul } from './batchMatmul';
 import { conv2d } from './conv2d';
 import { copy } from './copy';
 import { dense } from './dense';
@@ -37,4 +38,5 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['arg_max', argMax],
   ['arg_min', argMin],
   ['transpose_conv2d', transposeConv2d],
+  ['batch_matmul', batchMatmul],
 ]);

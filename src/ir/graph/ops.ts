@@ -63,6 +63,11 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
     attrs: ['strides', 'pad_before', 'output_shape', 'activation'],
     doc: 'TFLite TRANSPOSE_CONV: NHWC input, OHWI weight; `pad_before` [top, left] as TFLite derives it from the output size; `output_shape` NHWC',
   },
+  batch_matmul: {
+    args: ['lhs', 'rhs'],
+    attrs: ['adj_x', 'adj_y'],
+    doc: 'TFLite BATCH_MATMUL: matrices in the last two axes (transposed when adj_x / adj_y), batch axes broadcast',
+  },
 };
 
 export function isKnownOp(op: string): boolean {

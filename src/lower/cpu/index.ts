@@ -2,6 +2,7 @@
 import { OperatorStrategy } from '../strategy';
 import { addStrategy } from './add';
 import { argMaxStrategy, argMinStrategy } from './argMinMax';
+import { batchMatmulStrategy } from './batchMatmul';
 import { conv2dStrategy } from './conv2d';
 import { copyStrategy } from './copy';
 import { denseStrategy } from './dense';
@@ -36,6 +37,7 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['arg_max', argMaxStrategy],
   ['arg_min', argMinStrategy],
   ['transpose_conv2d', transposeConv2dStrategy],
+  ['batch_matmul', batchMatmulStrategy],
 ]);
 
 export { EXTERN_KERNELS, SOFTMAX_INT8 } from './externKernels';

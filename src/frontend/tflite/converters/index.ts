@@ -6,6 +6,7 @@
 import { BuiltinOperatorCode } from '../builtinOperators';
 import { add } from './add';
 import { argMinMax } from './argMinMax';
+import { batchMatmul } from './batchMatmul';
 import { ConvertedOperator, Converter, OperatorSite, unaryConverter } from './common';
 import { conv2d } from './conv2d';
 import { dense } from './dense';
@@ -38,6 +39,7 @@ const CONVERTERS: ReadonlyMap<number, Converter> = new Map<number, Converter>([
   [BuiltinOperatorCode.ARG_MAX, argMinMax('arg_max')],
   [BuiltinOperatorCode.ARG_MIN, argMinMax('arg_min')],
   [BuiltinOperatorCode.TRANSPOSE_CONV, transposeConv],
+  [BuiltinOperatorCode.BATCH_MATMUL, batchMatmul],
 ]);
 
 export function isSupportedBuiltin(code: number): boolean {
