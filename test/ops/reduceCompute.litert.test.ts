@@ -39,6 +39,7 @@ function inputBytes(spec: Spec, seed: number): Uint8Array {
   const n = spec.shape.reduce((a, b) => a * b, 1);
   if (spec.dtype === 'float32') return new Uint8Array(Float32Array.from(ints(seed, n, -2000, 2000).map((v) => v / 1000)).buffer);
   if (spec.dtype === 'int8') return new Uint8Array(Int8Array.from(ints(seed, n, -128, 127)).buffer);
+  if (spec.dtype === 'int16') return new Uint8Array(Int16Array.from(ints(seed, n, -32768, 32767)).buffer);
   if (spec.dtype === 'uint8') return Uint8Array.from(ints(seed, n, 0, 255));
   if (spec.dtype === 'int32') return new Uint8Array(Int32Array.from(ints(seed, n, 0, 1)).buffer);
   throw new Error(`no input data for ${spec.dtype}`);
@@ -103,6 +104,21 @@ function cases(): Case[] {
       { shape: [1, 7, 7, 4], dtype: 'int8', quant: qi8(0.1, 2) },
       tfliteOptions.transposeConv({ padding: 'VALID', strideW: 2, strideH: 2 }),
       17,
+    ),
+  );
+  out.push(
+    model(
+      'TRANSPOSE_CONV 16x8 int64 bias SAME',
+      'TRANSPOSE_CONV',
+      [
+        shape4([1, 6, 6, 4]),
+        { shape: [4, 3, 3, 2], dtype: 'int8', quant: { scale: wScales, zeroPoint: [0, 0, 0, 0] }, data: ints(22, 72, -127, 127) },
+        x([1, 3, 3, 2], 'int16', qi8(0.0005)),
+        { shape: [4], dtype: 'int64', quant: { scale: wScales.map((s) => s * 0.0005), zeroPoint: [0, 0, 0, 0] }, data: ints(23, 4, -200000, 200000).map(BigInt) },
+      ],
+      { shape: [1, 6, 6, 4], dtype: 'int16', quant: qi8(0.004) },
+      tfliteOptions.transposeConv({ padding: 'SAME', strideW: 2, strideH: 2 }),
+      24,
     ),
   );
   out.push(model('BATCH_MATMUL float adj_y', 'BATCH_MATMUL', [x([2, 3, 4], 'float32'), { shape: [2, 5, 4], dtype: 'float32', data: ints(18, 40, -1000, 1000).map((v) => v / 1000) }], { shape: [2, 3, 5], dtype: 'float32' }, tfliteOptions.batchMatMul({ adjY: true }), 19));
