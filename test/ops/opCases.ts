@@ -24,6 +24,8 @@ export interface OpCase {
   readonly attrs: Attrs;
   /** Input bytes; random (seeded) when absent. */
   readonly data?: Uint8Array;
+  /** Bytes of `moreInputs` (by position); random when absent. */
+  readonly moreData?: readonly Uint8Array[];
 }
 
 function addCase(b: FunctionBuilder, c: OpCase, i: number): string {
@@ -41,7 +43,7 @@ export function caseModule(cases: readonly OpCase[]): IRModule {
 
 export function caseInputs(c: OpCase, seed: number): Uint8Array[] {
   const r = rng(seed);
-  return [c.data ?? randomTensor(r, c.input), ...(c.moreInputs ?? []).map((t) => randomTensor(r, t))];
+  return [c.data ?? randomTensor(r, c.input), ...(c.moreInputs ?? []).map((t, i) => c.moreData?.[i] ?? randomTensor(r, t))];
 }
 
 /** Interpreter output bytes of one case (for golden-value checks). */

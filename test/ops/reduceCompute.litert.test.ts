@@ -1,5 +1,6 @@
 /**
- * MEAN, SUM, REDUCE_MAX, REDUCE_MIN, ARG_MAX, ARG_MIN, TRANSPOSE_CONV and BATCH_MATMUL as
+ * MEAN, SUM, REDUCE_MAX, REDUCE_MIN, ARG_MAX, ARG_MIN, TRANSPOSE_CONV, BATCH_MATMUL and the
+ * layout operators (DEPTH_TO_SPACE ... RESIZE_NEAREST_NEIGHBOR) as
  * TFLite files (built with the writer) through the importer, against LiteRT (the real
  * TensorFlow Lite runtime): float within a small relative tolerance, quantized within ±1 LSB.
  * The imported models also lower to TIR that runs byte-exact with the interpreter.
@@ -45,7 +46,7 @@ function inputBytes(spec: Spec, seed: number): Uint8Array {
   throw new Error(`no input data for ${spec.dtype}`);
 }
 
-function model(name: string, op: string, operands: Operand[], output: Spec, options: WriterOptions | undefined, seed: number): Case {
+function model(name: string, op: string, operands: Operand[], output: Spec, options: WriterOptions | undefined, seed: number, version?: number): Case {
   const w = new TfliteWriter();
   const inputs: Uint8Array[] = [];
   const indices = operands.map((o, i) => {
@@ -56,7 +57,7 @@ function model(name: string, op: string, operands: Operand[], output: Spec, opti
     return w.addConstant({ name: `c${i}`, shape: o.shape, dtype: o.dtype, data: o.data, ...(o.quant ? { quant: o.quant } : {}) });
   });
   const y = w.addTensor({ name: 'y', ...output });
-  w.addOperator({ op, inputs: indices, outputs: [y], ...(options ? { options } : {}) });
+  w.addOperator({ op, inputs: indices, outputs: [y], ...(options ? { options } : {}), ...(version ? { version } : {}) });
   w.markOutput(y);
   return { name, model: w.finish(), inputs, outDtype: output.dtype };
 }
@@ -124,6 +125,15 @@ function cases(): Case[] {
   out.push(model('BATCH_MATMUL float adj_y', 'BATCH_MATMUL', [x([2, 3, 4], 'float32'), { shape: [2, 5, 4], dtype: 'float32', data: ints(18, 40, -1000, 1000).map((v) => v / 1000) }], { shape: [2, 3, 5], dtype: 'float32' }, tfliteOptions.batchMatMul({ adjY: true }), 19));
   out.push(model('BATCH_MATMUL float broadcast', 'BATCH_MATMUL', [x([2, 1, 3, 4], 'float32'), x([3, 4, 2], 'float32')], { shape: [2, 3, 3, 2], dtype: 'float32' }, tfliteOptions.batchMatMul(), 20));
   out.push(model('BATCH_MATMUL int8', 'BATCH_MATMUL', [x([2, 3, 4], 'int8', qi8(0.05, -3)), x([2, 4, 5], 'int8', qi8(0.04, 0))], { shape: [2, 3, 5], dtype: 'int8', quant: qi8(0.1, 1) }, tfliteOptions.batchMatMul(), 21));
+  const c32 = (shape: number[], data: number[]): Operand => ({ shape, dtype: 'int32', data });
+  out.push(model('DEPTH_TO_SPACE int8', 'DEPTH_TO_SPACE', [x([1, 2, 3, 8], 'int8', qi8(0.1, 2))], { shape: [1, 4, 6, 2], dtype: 'int8', quant: qi8(0.1, 2) }, tfliteOptions.depthToSpace(2), 30));
+  out.push(model('SPACE_TO_DEPTH float', 'SPACE_TO_DEPTH', [x([1, 4, 6, 3], 'float32')], { shape: [1, 2, 3, 12], dtype: 'float32' }, tfliteOptions.spaceToDepth(2), 31));
+  out.push(model('BATCH_TO_SPACE_ND float crops', 'BATCH_TO_SPACE_ND', [x([4, 3, 3, 2], 'float32'), c32([2], [2, 2]), c32([2, 2], [0, 1, 1, 1])], { shape: [1, 5, 4, 2], dtype: 'float32' }, undefined, 32));
+  out.push(model('SPACE_TO_BATCH_ND int8 paddings', 'SPACE_TO_BATCH_ND', [x([2, 4, 3, 1], 'int8', qi8(0.1, 9)), c32([2], [2, 3]), c32([2, 2], [0, 0, 1, 2])], { shape: [12, 2, 2, 1], dtype: 'int8', quant: qi8(0.1, 9) }, undefined, 33));
+  out.push(model('BROADCAST_TO float', 'BROADCAST_TO', [x([3, 1], 'float32'), c32([3], [2, 3, 4])], { shape: [2, 3, 4], dtype: 'float32' }, undefined, 34, 2));
+  out.push(model('GATHER float axis 1', 'GATHER', [x([2, 5, 3], 'float32'), c32([2, 2], [4, 0, 2, 2])], { shape: [2, 2, 2, 3], dtype: 'float32' }, tfliteOptions.gather(1), 35));
+  out.push(model('RESIZE_NEAREST_NEIGHBOR int8 half_pixel', 'RESIZE_NEAREST_NEIGHBOR', [x([1, 3, 5, 2], 'int8', qi8(0.1)), c32([2], [7, 4])], { shape: [1, 7, 4, 2], dtype: 'int8', quant: qi8(0.1) }, tfliteOptions.resizeNearestNeighbor({ halfPixelCenters: true }), 36));
+  out.push(model('RESIZE_NEAREST_NEIGHBOR float align_corners', 'RESIZE_NEAREST_NEIGHBOR', [x([1, 3, 3, 1], 'float32'), c32([2], [5, 7])], { shape: [1, 5, 7, 1], dtype: 'float32' }, tfliteOptions.resizeNearestNeighbor({ alignCorners: true }), 37));
   return out;
 }
 

@@ -3,6 +3,13 @@ import { Kernel } from '../kernel';
 import { add } from './add';
 import { argMax, argMin } from './argMinMax';
 import { batchMatmul } from './batchMatmul';
+import { batchToSpaceNd } from './batchToSpaceNd';
+import { broadcastTo } from './broadcastTo';
+import { depthToSpace } from './depthToSpace';
+import { gather } from './gather';
+import { resizeNearestNeighbor } from './resizeNearestNeighbor';
+import { spaceToBatchNd } from './spaceToBatchNd';
+import { spaceToDepth } from './spaceToDepth';
 import { conv2d } from './conv2d';
 import { copy } from './copy';
 import { dense } from './dense';
@@ -39,4 +46,11 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['arg_min', argMin],
   ['transpose_conv2d', transposeConv2d],
   ['batch_matmul', batchMatmul],
+  ['depth_to_space', depthToSpace],
+  ['space_to_depth', spaceToDepth],
+  ['batch_to_space_nd', batchToSpaceNd],
+  ['space_to_batch_nd', spaceToBatchNd],
+  ['broadcast_to', broadcastTo],
+  ['gather', gather],
+  ['resize_nearest_neighbor', resizeNearestNeighbor],
 ]);

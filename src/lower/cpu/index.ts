@@ -3,6 +3,11 @@ import { OperatorStrategy } from '../strategy';
 import { addStrategy } from './add';
 import { argMaxStrategy, argMinStrategy } from './argMinMax';
 import { batchMatmulStrategy } from './batchMatmul';
+import { batchToSpaceNdStrategy, spaceToBatchNdStrategy } from './batchToSpaceNd';
+import { broadcastToStrategy } from './broadcastTo';
+import { depthToSpaceStrategy, spaceToDepthStrategy } from './depthToSpace';
+import { gatherStrategy } from './gather';
+import { resizeNearestNeighborStrategy } from './resizeNearestNeighbor';
 import { conv2dStrategy } from './conv2d';
 import { copyStrategy } from './copy';
 import { denseStrategy } from './dense';
@@ -38,6 +43,13 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['arg_min', argMinStrategy],
   ['transpose_conv2d', transposeConv2dStrategy],
   ['batch_matmul', batchMatmulStrategy],
+  ['depth_to_space', depthToSpaceStrategy],
+  ['space_to_depth', spaceToDepthStrategy],
+  ['batch_to_space_nd', batchToSpaceNdStrategy],
+  ['space_to_batch_nd', spaceToBatchNdStrategy],
+  ['broadcast_to', broadcastToStrategy],
+  ['gather', gatherStrategy],
+  ['resize_nearest_neighbor', resizeNearestNeighborStrategy],
 ]);
 
 export { EXTERN_KERNELS, SOFTMAX_INT8 } from './externKernels';

@@ -11,9 +11,12 @@ import { ConvertedOperator, Converter, OperatorSite, unaryConverter } from './co
 import { conv2d } from './conv2d';
 import { dense } from './dense';
 import { depthwiseConv2d } from './depthwiseConv2d';
+import { gather } from './gather';
+import { batchToSpaceNd, broadcastTo, depthToSpace, spaceToBatchNd, spaceToDepth } from './layout';
 import { pool } from './pool';
 import { reduce } from './reduce';
 import { reshape } from './reshape';
+import { resizeNearestNeighbor } from './resize';
 import { softmax } from './softmax';
 import { svdf } from './svdf';
 import { transposeConv } from './transposeConv';
@@ -40,6 +43,13 @@ const CONVERTERS: ReadonlyMap<number, Converter> = new Map<number, Converter>([
   [BuiltinOperatorCode.ARG_MIN, argMinMax('arg_min')],
   [BuiltinOperatorCode.TRANSPOSE_CONV, transposeConv],
   [BuiltinOperatorCode.BATCH_MATMUL, batchMatmul],
+  [BuiltinOperatorCode.DEPTH_TO_SPACE, depthToSpace],
+  [BuiltinOperatorCode.SPACE_TO_DEPTH, spaceToDepth],
+  [BuiltinOperatorCode.BATCH_TO_SPACE_ND, batchToSpaceNd],
+  [BuiltinOperatorCode.SPACE_TO_BATCH_ND, spaceToBatchNd],
+  [BuiltinOperatorCode.BROADCAST_TO, broadcastTo],
+  [BuiltinOperatorCode.GATHER, gather],
+  [BuiltinOperatorCode.RESIZE_NEAREST_NEIGHBOR, resizeNearestNeighbor],
 ]);
 
 export function isSupportedBuiltin(code: number): boolean {
