@@ -1,6 +1,6 @@
 /**
  * DEPTH_TO_SPACE, SPACE_TO_DEPTH, BATCH_TO_SPACE_ND, SPACE_TO_BATCH_ND, BROADCAST_TO, GATHER
- * and RESIZE_NEAREST_NEIGHBOR: interpreter vs TIR evaluator vs generated C, float32 and int8
+ * RESIZE_NEAREST_NEIGHBOR and RESIZE_BILINEAR: interpreter vs TIR evaluator vs generated C, float32 and int8
  * (int16 where TFLite Micro has it), with TFLite Micro's kernel-test figures.
  */
 import { tensorType } from '../../src/ir/graph/builder';
@@ -39,6 +39,12 @@ const CASES: OpCase[] = [
   op('resize nearest float x2', 'resize_nearest_neighbor', f32([1, 2, 3, 2]), f32([1, 4, 6, 2]), { align_corners: false, half_pixel_centers: false }),
   op('resize nearest int8 align_corners', 'resize_nearest_neighbor', i8([1, 3, 3, 1], 0.1), i8([1, 5, 7, 1], 0.1), { align_corners: true, half_pixel_centers: false }),
   op('resize nearest int16 half_pixel_centers down', 'resize_nearest_neighbor', i16([2, 5, 6, 2], 0.01), i16([2, 3, 4, 2], 0.01), { align_corners: false, half_pixel_centers: true }),
+  op('resize bilinear float x2', 'resize_bilinear', f32([1, 2, 3, 2]), f32([1, 4, 6, 2]), { align_corners: false, half_pixel_centers: false }),
+  op('resize bilinear float half_pixel_centers', 'resize_bilinear', f32([2, 3, 4, 1]), f32([2, 7, 5, 1]), { align_corners: false, half_pixel_centers: true }),
+  op('resize bilinear float align_corners down', 'resize_bilinear', f32([1, 5, 5, 3]), f32([1, 3, 2, 3]), { align_corners: true, half_pixel_centers: false }),
+  op('resize bilinear int8 x2', 'resize_bilinear', i8([1, 3, 3, 2], 0.1, 4), i8([1, 6, 6, 2], 0.1, 4), { align_corners: false, half_pixel_centers: false }),
+  op('resize bilinear int8 half_pixel_centers', 'resize_bilinear', i8([2, 4, 3, 2], 0.1), i8([2, 7, 8, 2], 0.1), { align_corners: false, half_pixel_centers: true }),
+  op('resize bilinear int8 align_corners', 'resize_bilinear', i8([1, 3, 4, 1], 0.1), i8([1, 5, 9, 1], 0.1), { align_corners: true, half_pixel_centers: false }),
 ];
 
 describe('layout operators: TIR evaluator vs interpreter', () => {
@@ -74,6 +80,14 @@ describe('layout operators: TFLite Micro kernel-test figures', () => {
       data: float32Bytes([3, 6, 9, 12]),
     });
     expect(floats(interpretCase(c))).toEqual([3, 3, 6, 3, 3, 6, 9, 9, 12]);
+  });
+  it('RESIZE_BILINEAR HorizontalResize float 1x1x2x1 -> 1x1x3x1', () => {
+    const c = op('', 'resize_bilinear', f32([1, 1, 2, 1]), f32([1, 1, 3, 1]), { align_corners: false, half_pixel_centers: false }, { data: float32Bytes([3, 6]) });
+    expect(floats(interpretCase(c))).toEqual([3, 5, 6]);
+  });
+  it('RESIZE_BILINEAR VerticalResize int8 1x2x1x1 -> 1x3x1x1', () => {
+    const c = op('', 'resize_bilinear', i8([1, 2, 1, 1], 1), i8([1, 3, 1, 1], 1), { align_corners: false, half_pixel_centers: false }, { data: new Uint8Array(Int8Array.from([3, 9]).buffer) });
+    expect(Array.from(new Int8Array(interpretCase(c).buffer))).toEqual([3, 7, 9]);
   });
   it('GATHER reports an index outside the axis', () => {
     const c = op('', 'gather', f32([3, 2]), f32([1, 2]), { axis: 0 }, { constants: [idx([1], [3])] });

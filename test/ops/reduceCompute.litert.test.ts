@@ -134,6 +134,10 @@ function cases(): Case[] {
   out.push(model('GATHER float axis 1', 'GATHER', [x([2, 5, 3], 'float32'), c32([2, 2], [4, 0, 2, 2])], { shape: [2, 2, 2, 3], dtype: 'float32' }, tfliteOptions.gather(1), 35));
   out.push(model('RESIZE_NEAREST_NEIGHBOR int8 half_pixel', 'RESIZE_NEAREST_NEIGHBOR', [x([1, 3, 5, 2], 'int8', qi8(0.1)), c32([2], [7, 4])], { shape: [1, 7, 4, 2], dtype: 'int8', quant: qi8(0.1) }, tfliteOptions.resizeNearestNeighbor({ halfPixelCenters: true }), 36));
   out.push(model('RESIZE_NEAREST_NEIGHBOR float align_corners', 'RESIZE_NEAREST_NEIGHBOR', [x([1, 3, 3, 1], 'float32'), c32([2], [5, 7])], { shape: [1, 5, 7, 1], dtype: 'float32' }, tfliteOptions.resizeNearestNeighbor({ alignCorners: true }), 37));
+  out.push(model('RESIZE_BILINEAR float', 'RESIZE_BILINEAR', [x([1, 3, 4, 2], 'float32'), c32([2], [5, 7])], { shape: [1, 5, 7, 2], dtype: 'float32' }, tfliteOptions.resizeBilinear(), 38));
+  out.push(model('RESIZE_BILINEAR float half_pixel_centers', 'RESIZE_BILINEAR', [x([1, 4, 4, 1], 'float32'), c32([2], [8, 6])], { shape: [1, 8, 6, 1], dtype: 'float32' }, tfliteOptions.resizeBilinear({ halfPixelCenters: true }), 39));
+  out.push(model('RESIZE_BILINEAR int8 align_corners', 'RESIZE_BILINEAR', [x([1, 3, 3, 2], 'int8', qi8(0.1, 1)), c32([2], [6, 5])], { shape: [1, 6, 5, 2], dtype: 'int8', quant: qi8(0.1, 1) }, tfliteOptions.resizeBilinear({ alignCorners: true }), 40));
+  out.push(model('RESIZE_BILINEAR int8 half_pixel_centers', 'RESIZE_BILINEAR', [x([1, 4, 3, 2], 'int8', qi8(0.1, 1)), c32([2], [8, 6])], { shape: [1, 8, 6, 2], dtype: 'int8', quant: qi8(0.1, 1) }, tfliteOptions.resizeBilinear({ halfPixelCenters: true }), 41));
   return out;
 }
 

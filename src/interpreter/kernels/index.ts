@@ -7,6 +7,7 @@ import { batchToSpaceNd } from './batchToSpaceNd';
 import { broadcastTo } from './broadcastTo';
 import { depthToSpace } from './depthToSpace';
 import { gather } from './gather';
+import { resizeBilinear } from './resizeBilinear';
 import { resizeNearestNeighbor } from './resizeNearestNeighbor';
 import { spaceToBatchNd } from './spaceToBatchNd';
 import { spaceToDepth } from './spaceToDepth';
@@ -53,4 +54,5 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['broadcast_to', broadcastTo],
   ['gather', gather],
   ['resize_nearest_neighbor', resizeNearestNeighbor],
+  ['resize_bilinear', resizeBilinear],
 ]);

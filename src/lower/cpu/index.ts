@@ -7,6 +7,7 @@ import { batchToSpaceNdStrategy, spaceToBatchNdStrategy } from './batchToSpaceNd
 import { broadcastToStrategy } from './broadcastTo';
 import { depthToSpaceStrategy, spaceToDepthStrategy } from './depthToSpace';
 import { gatherStrategy } from './gather';
+import { resizeBilinearStrategy } from './resizeBilinear';
 import { resizeNearestNeighborStrategy } from './resizeNearestNeighbor';
 import { conv2dStrategy } from './conv2d';
 import { copyStrategy } from './copy';
@@ -50,6 +51,7 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['broadcast_to', broadcastToStrategy],
   ['gather', gatherStrategy],
   ['resize_nearest_neighbor', resizeNearestNeighborStrategy],
+  ['resize_bilinear', resizeBilinearStrategy],
 ]);
 
 export { EXTERN_KERNELS, SOFTMAX_INT8 } from './externKernels';

@@ -16,7 +16,7 @@ import { batchToSpaceNd, broadcastTo, depthToSpace, spaceToBatchNd, spaceToDepth
 import { pool } from './pool';
 import { reduce } from './reduce';
 import { reshape } from './reshape';
-import { resizeNearestNeighbor } from './resize';
+import { resizeBilinear, resizeNearestNeighbor } from './resize';
 import { softmax } from './softmax';
 import { svdf } from './svdf';
 import { transposeConv } from './transposeConv';
@@ -50,6 +50,7 @@ const CONVERTERS: ReadonlyMap<number, Converter> = new Map<number, Converter>([
   [BuiltinOperatorCode.BROADCAST_TO, broadcastTo],
   [BuiltinOperatorCode.GATHER, gather],
   [BuiltinOperatorCode.RESIZE_NEAREST_NEIGHBOR, resizeNearestNeighbor],
+  [BuiltinOperatorCode.RESIZE_BILINEAR, resizeBilinear],
 ]);
 
 export function isSupportedBuiltin(code: number): boolean {
