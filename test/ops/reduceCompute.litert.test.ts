@@ -138,6 +138,8 @@ function cases(): Case[] {
   out.push(model('RESIZE_BILINEAR float half_pixel_centers', 'RESIZE_BILINEAR', [x([1, 4, 4, 1], 'float32'), c32([2], [8, 6])], { shape: [1, 8, 6, 1], dtype: 'float32' }, tfliteOptions.resizeBilinear({ halfPixelCenters: true }), 39));
   out.push(model('RESIZE_BILINEAR int8 align_corners', 'RESIZE_BILINEAR', [x([1, 3, 3, 2], 'int8', qi8(0.1, 1)), c32([2], [6, 5])], { shape: [1, 6, 5, 2], dtype: 'int8', quant: qi8(0.1, 1) }, tfliteOptions.resizeBilinear({ alignCorners: true }), 40));
   out.push(model('RESIZE_BILINEAR int8 half_pixel_centers', 'RESIZE_BILINEAR', [x([1, 4, 3, 2], 'int8', qi8(0.1, 1)), c32([2], [8, 6])], { shape: [1, 8, 6, 2], dtype: 'int8', quant: qi8(0.1, 1) }, tfliteOptions.resizeBilinear({ halfPixelCenters: true }), 41));
+  out.push(model('L2_NORMALIZATION float', 'L2_NORMALIZATION', [x([2, 3, 6], 'float32')], { shape: [2, 3, 6], dtype: 'float32' }, undefined, 42));
+  out.push(model('L2_NORMALIZATION int8', 'L2_NORMALIZATION', [x([4, 10], 'int8', qi8(0.05, 2))], { shape: [4, 10], dtype: 'int8', quant: qi8(1 / 128, 0) }, undefined, 43));
   return out;
 }
 

@@ -57,6 +57,7 @@ export const BuiltinOptionsType = {
   GatherOptions: 23,
   ResizeNearestNeighborOptions: 74,
   DepthToSpaceOptions: 94,
+  L2NormOptions: 12,
 } as const;
 
 type Make<T> = (buf: CheckedBuffer, pos: number, what: string) => T;
@@ -384,5 +385,11 @@ export class ResizeBilinearOptions extends CheckedTable {
   }
   get halfPixelCenters(): boolean {
     return this.bool(3, false);
+  }
+}
+
+export class L2NormOptions extends CheckedTable {
+  get fusedActivation(): number {
+    return this.int8(0, 0);
   }
 }

@@ -7,6 +7,7 @@ import { batchToSpaceNd } from './batchToSpaceNd';
 import { broadcastTo } from './broadcastTo';
 import { depthToSpace } from './depthToSpace';
 import { gather } from './gather';
+import { l2Normalization } from './l2Normalization';
 import { resizeBilinear } from './resizeBilinear';
 import { resizeNearestNeighbor } from './resizeNearestNeighbor';
 import { spaceToBatchNd } from './spaceToBatchNd';
@@ -55,4 +56,5 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['gather', gather],
   ['resize_nearest_neighbor', resizeNearestNeighbor],
   ['resize_bilinear', resizeBilinear],
+  ['l2_normalization', l2Normalization],
 ]);

@@ -99,7 +99,12 @@ function resize(op: string) {
   };
 }
 
+function sameAsInput(_attrs: Attrs, args: readonly TensorType[]): TensorType {
+  return { shape: [...args[0].shape], dtype: args[0].dtype };
+}
+
 export const LAYOUT_RULES = {
+  l2_normalization: sameAsInput,
   depth_to_space: depthToSpace,
   space_to_depth: spaceToDepth,
   batch_to_space_nd: batchToSpace,

@@ -80,6 +80,7 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
   gather: { args: ['input', 'indices'], attrs: ['axis'], doc: 'TFLite GATHER (batch_dims 0): indices int32/int64, read at run time' },
   resize_nearest_neighbor: { args: ['input'], attrs: ['align_corners', 'half_pixel_centers'], doc: 'NHWC; size is the output type' },
   resize_bilinear: { args: ['input'], attrs: ['align_corners', 'half_pixel_centers'], doc: 'NHWC; size is the output type' },
+  l2_normalization: { args: ['input'], attrs: [], doc: 'over the last axis; int8 output scale 1/128' },
 };
 
 export function isKnownOp(op: string): boolean {

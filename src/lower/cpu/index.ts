@@ -7,6 +7,7 @@ import { batchToSpaceNdStrategy, spaceToBatchNdStrategy } from './batchToSpaceNd
 import { broadcastToStrategy } from './broadcastTo';
 import { depthToSpaceStrategy, spaceToDepthStrategy } from './depthToSpace';
 import { gatherStrategy } from './gather';
+import { l2NormalizationStrategy } from './l2Normalization';
 import { resizeBilinearStrategy } from './resizeBilinear';
 import { resizeNearestNeighborStrategy } from './resizeNearestNeighbor';
 import { conv2dStrategy } from './conv2d';
@@ -52,6 +53,7 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['gather', gatherStrategy],
   ['resize_nearest_neighbor', resizeNearestNeighborStrategy],
   ['resize_bilinear', resizeBilinearStrategy],
+  ['l2_normalization', l2NormalizationStrategy],
 ]);
 
 export { EXTERN_KERNELS, SOFTMAX_INT8 } from './externKernels';

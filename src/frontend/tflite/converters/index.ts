@@ -12,6 +12,7 @@ import { conv2d } from './conv2d';
 import { dense } from './dense';
 import { depthwiseConv2d } from './depthwiseConv2d';
 import { gather } from './gather';
+import { l2Normalization } from './l2Normalization';
 import { batchToSpaceNd, broadcastTo, depthToSpace, spaceToBatchNd, spaceToDepth } from './layout';
 import { pool } from './pool';
 import { reduce } from './reduce';
@@ -51,6 +52,7 @@ const CONVERTERS: ReadonlyMap<number, Converter> = new Map<number, Converter>([
   [BuiltinOperatorCode.GATHER, gather],
   [BuiltinOperatorCode.RESIZE_NEAREST_NEIGHBOR, resizeNearestNeighbor],
   [BuiltinOperatorCode.RESIZE_BILINEAR, resizeBilinear],
+  [BuiltinOperatorCode.L2_NORMALIZATION, l2Normalization],
 ]);
 
 export function isSupportedBuiltin(code: number): boolean {
