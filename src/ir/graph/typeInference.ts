@@ -14,6 +14,7 @@ import { Attrs, CallNode, DType, GraphFunction, IRModule, TensorType, tensorElem
 import { nodeByName } from './graph';
 import { REDUCE_RULES } from './reduceTypes';
 import { COMPUTE_RULES } from './computeTypes';
+import { LAYOUT_RULES } from './layoutTypes';
 
 function fmt(t: TensorType): string {
   return `[${t.shape.join(', ')}] ${t.dtype}`;
@@ -364,6 +365,7 @@ const RULES: Readonly<Record<string, Rule>> = {
   strided_slice: stridedSlice,
   ...REDUCE_RULES,
   ...COMPUTE_RULES,
+  ...LAYOUT_RULES,
 };
 
 /**
