@@ -181,6 +181,7 @@ export const BuiltinOperatorCode = {
   SVDF: 27,
   CUSTOM: 32,
   QUANTIZE: 114,
+  UNIDIRECTIONAL_SEQUENCE_LSTM: 44,
 } as const;
 
 export function builtinOperatorName(code: number): string {

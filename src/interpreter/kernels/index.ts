@@ -11,6 +11,7 @@ import { quantize } from './quantize';
 import { reshape } from './reshape';
 import { softmax } from './softmax';
 import { svdf } from './svdf';
+import { unidirectionalSequenceLstm } from './unidirectionalSequenceLstm';
 
 export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['conv2d', conv2d],
@@ -25,4 +26,5 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['quantize', quantize],
   ['dequantize', dequantize],
   ['svdf', svdf],
+  ['unidirectional_sequence_lstm', unidirectionalSequenceLstm],
 ]);

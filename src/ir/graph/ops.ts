@@ -52,6 +52,30 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
     attrs: ['rank', 'activation'],
     doc: 'TFLite SVDF; `state` is a variable tensor that persists across invocations',
   },
+  unidirectional_sequence_lstm: {
+    args: [
+      'input',
+      'input_to_input_weights',
+      'input_to_forget_weights',
+      'input_to_cell_weights',
+      'input_to_output_weights',
+      'recurrent_to_input_weights',
+      'recurrent_to_forget_weights',
+      'recurrent_to_cell_weights',
+      'recurrent_to_output_weights',
+      'input_gate_bias',
+      'forget_gate_bias',
+      'cell_gate_bias',
+      'output_gate_bias',
+      'output_state',
+      'cell_state',
+    ],
+    attrs: ['activation', 'cell_clip', 'time_major'],
+    doc:
+      'TFLite UNIDIRECTIONAL_SEQUENCE_LSTM without peephole, projection or layer norm (as TFLite Micro): input ' +
+      '[time, batch, in] (time_major) or [batch, time, in], output the hidden state of every step; ' +
+      '`output_state` [batch, units] and `cell_state` [batch, units] are variable tensors that persist',
+  },
 };
 
 export function isKnownOp(op: string): boolean {

@@ -10,6 +10,7 @@ import { dequantizeStrategy, quantizeStrategy } from './quantize';
 import { reshapeStrategy } from './reshape';
 import { softmaxStrategy } from './softmax';
 import { svdfStrategy } from './svdf';
+import { unidirectionalSequenceLstmStrategy } from './unidirectionalSequenceLstm';
 
 export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<string, OperatorStrategy>([
   ['conv2d', conv2dStrategy],
@@ -24,6 +25,7 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['quantize', quantizeStrategy],
   ['dequantize', dequantizeStrategy],
   ['svdf', svdfStrategy],
+  ['unidirectional_sequence_lstm', unidirectionalSequenceLstmStrategy],
 ]);
 
 export { EXTERN_KERNELS, SOFTMAX_INT8 } from './externKernels';

@@ -13,6 +13,7 @@ import { pool } from './pool';
 import { reshape } from './reshape';
 import { softmax } from './softmax';
 import { svdf } from './svdf';
+import { unidirectionalSequenceLstm } from './unidirectionalSequenceLstm';
 
 export type { ConvertedOperator, Converter, OperatorSite } from './common';
 
@@ -28,6 +29,7 @@ const CONVERTERS: ReadonlyMap<number, Converter> = new Map<number, Converter>([
   [BuiltinOperatorCode.QUANTIZE, unaryConverter('quantize')],
   [BuiltinOperatorCode.DEQUANTIZE, unaryConverter('dequantize')],
   [BuiltinOperatorCode.SVDF, svdf],
+  [BuiltinOperatorCode.UNIDIRECTIONAL_SEQUENCE_LSTM, unidirectionalSequenceLstm],
 ]);
 
 export function isSupportedBuiltin(code: number): boolean {
