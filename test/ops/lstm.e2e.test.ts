@@ -15,6 +15,7 @@ import { createSession } from '../../src/interpreter';
 import { parsePoolsJson } from '../../src/usmp/pools';
 import { runStreaming } from '../e2e/streamingHarness';
 import { lstmInput, lstmModel, LstmModelSpec } from './lstmModels';
+import { INT8_SPECS, int8LstmInput, int8LstmModel } from './lstmInt8Models';
 
 class NothingBackend extends UmaBackend {
   readonly targetName = 'nothing';
@@ -37,6 +38,25 @@ describe('LSTM keyword model in generated C, streaming', () => {
 
   it.each(['nothing', 'vanilla', 'accel', 'dma_local'])('target %s: every invocation byte-exact', (backend) => {
     // accel and dma_local ship (internal) pools the backends' constraints name.
+    const poolsFile = `backends/${backend}/pools.json`;
+    const pools = fs.existsSync(poolsFile) ? parsePoolsJson(fs.readFileSync(poolsFile, 'utf8'), poolsFile) : undefined;
+    const result = compileModel(graph, { backend, registry, ...(pools ? { pools } : {}) });
+    const got = runStreaming(result, invocations);
+    got.forEach((outs, k) => expect(Array.from(outs[0])).toEqual(Array.from(expected[k][0])));
+  });
+});
+
+describe('int8 LSTM (int16 cell state) in generated C, streaming', () => {
+  const registry = new BackendRegistry();
+  registry.register(NothingBackend);
+  registerExampleBackends(registry);
+  const spec = INT8_SPECS[1][1];
+  const graph = importTflite(int8LstmModel(spec).bytes);
+  const invocations = [0, 1, 2].map((k) => [int8LstmInput(spec, 40 + k)]);
+  const session = createSession(graph);
+  const expected = invocations.map((inputs) => session.invoke(inputs));
+
+  it.each(['nothing', 'accel'])('target %s: every invocation byte-exact (uma_ref_lstm_int8)', (backend) => {
     const poolsFile = `backends/${backend}/pools.json`;
     const pools = fs.existsSync(poolsFile) ? parsePoolsJson(fs.readFileSync(poolsFile, 'utf8'), poolsFile) : undefined;
     const result = compileModel(graph, { backend, registry, ...(pools ? { pools } : {}) });

@@ -5,9 +5,11 @@
  * a fully connected layer of the input plus one of the previous hidden state (float
  * accumulation in TFLite's order), summed, then sigmoid (reference Logistic) or tanh; the
  * cell becomes forget * cell + input * cell_gate (clipped when cell_clip > 0) and the hidden
- * state tanh(cell) * output_gate, which is also the step's output.
+ * state tanh(cell) * output_gate, which is also the step's output. int8 activations with
+ * an int16 cell state run TFLite Micro's integer LSTM (src/arith/lstmInteger.ts).
  */
 import { LOGISTIC_CUTOFF_LOWER, LOGISTIC_CUTOFF_UPPER, LSTM_ARG, LSTM_GATES, LstmGate, LstmShape, lstmSequenceOffset } from '../../arith/lstm';
+import { INTEGER_GATE_ORDER, lstmIntegerParams, lstmIntegerQuant, runLstmInteger } from '../../arith/lstmInteger';
 import { KernelContext } from '../kernel';
 import { allocateTensorData, TypedArray } from '../tensor';
 
@@ -23,7 +25,8 @@ const tanh = (v: number): number => f32(Math.tanh(v));
 
 export function unidirectionalSequenceLstm(ctx: KernelContext): TypedArray {
   const input = ctx.input(LSTM_ARG.input, 'input');
-  if (input.type.dtype !== 'float32') throw ctx.unsupported(`input dtype ${input.type.dtype} (float32 LSTM only)`);
+  if (input.type.dtype === 'int8') return integerLstm(ctx);
+  if (input.type.dtype !== 'float32') throw ctx.unsupported(`input dtype ${input.type.dtype} (float32 or int8 LSTM)`);
   const weight = (g: LstmGate, recurrent: boolean): Float32Array => {
     const t = ctx.input(recurrent ? LSTM_ARG.recurrentWeights[g] : LSTM_ARG.inputWeights[g], `${recurrent ? 'recurrent' : 'input'}_to_${g}_weights`);
     if (t.type.dtype !== 'float32') throw ctx.unsupported(`weight dtype ${t.type.dtype} with float32 input (hybrid LSTM)`);
@@ -80,6 +83,36 @@ export function unidirectionalSequenceLstm(ctx: KernelContext): TypedArray {
         out[lstmSequenceOffset(s, t, row, units) + u] = h;
       }
     }
+  ctx.updateVariable(LSTM_ARG.outputState, hidden);
+  ctx.updateVariable(LSTM_ARG.cellState, cell);
+  return out;
+}
+
+/** int8 activations/weights, int16 cell state: TFLite Micro's integer LSTM (src/arith/lstmInteger.ts). */
+function integerLstm(ctx: KernelContext): TypedArray {
+  const tensors = Array.from({ length: 15 }, (_, i) => ctx.input(i, `argument ${i}`));
+  const q = lstmIntegerQuant(tensors.map((t) => t.type), ctx.number('cell_clip', 0));
+  if (typeof q === 'string') throw ctx.unsupported(q);
+  const input = tensors[LSTM_ARG.input];
+  const timeMajor = ctx.boolean('time_major', false);
+  if (input.type.shape.length !== 3) throw ctx.fail(`input must be 3-d, got [${input.type.shape}]`);
+  const [d0, d1, inputSize] = input.type.shape;
+  const units = tensors[LSTM_ARG.inputWeights.forget].type.shape[0];
+  const shape = { time: timeMajor ? d0 : d1, batch: timeMajor ? d1 : d0, inputSize, units, timeMajor };
+  const p = lstmIntegerParams(q, shape);
+  const out = allocateTensorData(ctx.outType) as Int8Array;
+  if (out.length !== shape.time * shape.batch * units) throw ctx.fail(`output must hold ${shape.time * shape.batch * units} elements`);
+  const hidden = Int8Array.from(tensors[LSTM_ARG.outputState].data as Int8Array);
+  const cell = Int16Array.from(tensors[LSTM_ARG.cellState].data as Int16Array);
+  runLstmInteger(p, {
+    input: input.data as Int8Array,
+    inputWeights: INTEGER_GATE_ORDER.map((g) => tensors[LSTM_ARG.inputWeights[g]].data as Int8Array),
+    recurrentWeights: INTEGER_GATE_ORDER.map((g) => tensors[LSTM_ARG.recurrentWeights[g]].data as Int8Array),
+    biases: INTEGER_GATE_ORDER.map((g) => tensors[LSTM_ARG.bias[g]].data as Int32Array),
+    hidden,
+    cell,
+    output: out,
+  });
   ctx.updateVariable(LSTM_ARG.outputState, hidden);
   ctx.updateVariable(LSTM_ARG.cellState, cell);
   return out;
