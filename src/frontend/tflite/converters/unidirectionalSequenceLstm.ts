@@ -48,7 +48,6 @@ export const unidirectionalSequenceLstm: Converter = (site) => {
   for (const [position, what] of REQUIRED) inputType(site, position, what);
   const activation = ACTIVATION_NAMES[opts.fusedActivation] ?? `${opts.fusedActivation}`;
   if (activation !== 'TANH') unsupportedParameter(site, `LSTM activation ${activation} (TFLite Micro uses TANH)`);
-  if (opts.projClip !== 0) unsupportedParameter(site, `LSTM proj_clip ${opts.projClip} (no projection)`);
   if (opts.diagonalRecurrentTensors) unsupportedParameter(site, 'LSTM diagonal_recurrent_tensors');
   if (!(opts.cellClip >= 0)) formatError(site, `cell_clip must be >= 0, got ${opts.cellClip}`);
   return {
