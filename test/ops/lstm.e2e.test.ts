@@ -50,17 +50,28 @@ describe('int8 LSTM (int16 cell state) in generated C, streaming', () => {
   const registry = new BackendRegistry();
   registry.register(NothingBackend);
   registerExampleBackends(registry);
-  const spec = INT8_SPECS[1][1];
-  const graph = importTflite(int8LstmModel(spec).bytes);
-  const invocations = [0, 1, 2].map((k) => [int8LstmInput(spec, 40 + k)]);
-  const session = createSession(graph);
-  const expected = invocations.map((inputs) => session.invoke(inputs));
-
-  it.each(['nothing', 'accel'])('target %s: every invocation byte-exact (uma_ref_lstm_int8)', (backend) => {
+  const run = (graph: ReturnType<typeof importTflite>, backend: string, invocations: Uint8Array[][], offloaded = false): void => {
+    const session = createSession(graph);
+    const expected = invocations.map((inputs) => session.invoke(inputs));
+    expect(new Set(expected.map((o) => Array.from(o[0]).join(','))).size).toBeGreaterThan(1);
     const poolsFile = `backends/${backend}/pools.json`;
     const pools = fs.existsSync(poolsFile) ? parsePoolsJson(fs.readFileSync(poolsFile, 'utf8'), poolsFile) : undefined;
     const result = compileModel(graph, { backend, registry, ...(pools ? { pools } : {}) });
+    const targets = new Set([...result.tir.functions.values()].map((f) => f.attrs.target));
+    expect(targets.has(backend)).toBe(offloaded);
     const got = runStreaming(result, invocations);
     got.forEach((outs, k) => expect(Array.from(outs[0])).toEqual(Array.from(expected[k][0])));
+  };
+
+  // A keyword model: int8 LSTM -> RESHAPE -> FULLY_CONNECTED (vanilla offloads it) -> SOFTMAX.
+  const kws = { ...INT8_SPECS[1][1], time: 4, batch: 1, classes: 5 };
+  it.each(['nothing', 'vanilla'])('keyword model, target %s: every invocation byte-exact', (backend) => {
+    run(importTflite(int8LstmModel(kws).bytes), backend, [0, 1, 2, 3].map((k) => [int8LstmInput(kws, 40 + k)]), backend === 'vanilla');
+  });
+
+  // accel and dma_local run the LSTM on the host with their own pools (nothing to offload).
+  it.each(['accel', 'dma_local'])('LSTM alone, target %s: every invocation byte-exact', (backend) => {
+    const spec = INT8_SPECS[1][1];
+    run(importTflite(int8LstmModel(spec).bytes), backend, [0, 1, 2].map((k) => [int8LstmInput(spec, 50 + k)]));
   });
 });

@@ -60,7 +60,22 @@ export function int8LstmModel(spec: Int8LstmSpec): Int8LstmModel {
     outputs: [y],
     options: tfliteOptions.unidirectionalSequenceLstm({ timeMajor: spec.timeMajor ?? false, cellClip: spec.cellClip ?? 0 }),
   });
-  w.markOutput(y);
+  if (spec.classes === undefined) {
+    w.markOutput(y);
+    return { bytes: w.finish(), W, R, B };
+  }
+  // Keyword-spotter tail: the last step's hidden state -> FULLY_CONNECTED -> SOFTMAX (int8).
+  const flat = w.addTensor({ name: 'flat', shape: [batch, time * units], dtype: 'int8', quant: { scale: [spec.hiddenScale], zeroPoint: [spec.hiddenZeroPoint] } });
+  w.addOperator({ op: 'RESHAPE', inputs: [y], outputs: [flat], options: tfliteOptions.reshape([batch, time * units]) });
+  const fc = quantizeSymmetric(floats(seed++, spec.classes * time * units, 0.5));
+  const fcW = w.addConstant({ shape: [spec.classes, time * units], dtype: 'int8', quant: { scale: [fc.scale], zeroPoint: [0] }, data: fc.q });
+  const fcBiasScale = Math.fround(spec.hiddenScale * fc.scale);
+  const fcB = w.addConstant({ shape: [spec.classes], dtype: 'int32', quant: { scale: [fcBiasScale], zeroPoint: [0] }, data: floats(seed++, spec.classes, 0.2).map((v) => Math.round(v / fcBiasScale)) });
+  const logits = w.addTensor({ name: 'logits', shape: [batch, spec.classes], dtype: 'int8', quant: { scale: [0.05], zeroPoint: [2] } });
+  w.addOperator({ op: 'FULLY_CONNECTED', inputs: [flat, fcW, fcB], outputs: [logits], options: tfliteOptions.fullyConnected() });
+  const probs = w.addTensor({ name: 'probs', shape: [batch, spec.classes], dtype: 'int8', quant: { scale: [1 / 256], zeroPoint: [-128] } });
+  w.addOperator({ op: 'SOFTMAX', inputs: [logits], outputs: [probs], options: tfliteOptions.softmax(1) });
+  w.markOutput(probs);
   return { bytes: w.finish(), W, R, B };
 }
 
