@@ -213,6 +213,7 @@ export const BuiltinOperatorCode = {
   RESIZE_BILINEAR: 23,
   L2_NORMALIZATION: 11,
   LOG_SOFTMAX: 50,
+  UNIDIRECTIONAL_SEQUENCE_LSTM: 44,
 } as const;
 
 export function builtinOperatorName(code: number): string {

@@ -72,6 +72,7 @@ export const BuiltinOptionsType = {
   ResizeNearestNeighborOptions: 74,
   DepthToSpaceOptions: 94,
   L2NormOptions: 12,
+  UnidirectionalSequenceLSTMOptions: 71,
 } as const;
 
 type Make<T> = (buf: CheckedBuffer, pos: number, what: string) => T;
@@ -326,6 +327,27 @@ export class SoftmaxOptions extends CheckedTable {
 export class ReshapeOptions extends CheckedTable {
   get newShape(): number[] {
     return this.int32Vector(0, `new_shape of ${this.what}`);
+  }
+}
+
+export class UnidirectionalSequenceLSTMOptions extends CheckedTable {
+  get fusedActivation(): number {
+    return this.int8(0, 0);
+  }
+  get cellClip(): number {
+    return this.float32(1, 0);
+  }
+  get projClip(): number {
+    return this.float32(2, 0);
+  }
+  get timeMajor(): boolean {
+    return this.bool(3, false);
+  }
+  get asymmetricQuantizeInputs(): boolean {
+    return this.bool(4, false);
+  }
+  get diagonalRecurrentTensors(): boolean {
+    return this.bool(5, false);
   }
 }
 

@@ -31,6 +31,7 @@ import { pad } from './pad';
 import { stridedSlice } from './strided-slice';
 import { transpose } from './transpose';
 import { transposeConv2d } from './transposeConv2d';
+import { unidirectionalSequenceLstm } from './unidirectionalSequenceLstm';
 
 export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['conv2d', conv2d],
@@ -68,4 +69,5 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['resize_nearest_neighbor', resizeNearestNeighbor],
   ['resize_bilinear', resizeBilinear],
   ['l2_normalization', l2Normalization],
+  ['unidirectional_sequence_lstm', unidirectionalSequenceLstm],
 ]);

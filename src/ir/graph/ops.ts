@@ -113,6 +113,30 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
   resize_nearest_neighbor: { args: ['input'], attrs: ['align_corners', 'half_pixel_centers'], doc: 'NHWC; size is the output type' },
   resize_bilinear: { args: ['input'], attrs: ['align_corners', 'half_pixel_centers'], doc: 'NHWC; size is the output type' },
   l2_normalization: { args: ['input'], attrs: [], doc: 'over the last axis; int8 output scale 1/128' },
+  unidirectional_sequence_lstm: {
+    args: [
+      'input',
+      'input_to_input_weights',
+      'input_to_forget_weights',
+      'input_to_cell_weights',
+      'input_to_output_weights',
+      'recurrent_to_input_weights',
+      'recurrent_to_forget_weights',
+      'recurrent_to_cell_weights',
+      'recurrent_to_output_weights',
+      'input_gate_bias',
+      'forget_gate_bias',
+      'cell_gate_bias',
+      'output_gate_bias',
+      'output_state',
+      'cell_state',
+    ],
+    attrs: ['activation', 'cell_clip', 'time_major'],
+    doc:
+      'TFLite UNIDIRECTIONAL_SEQUENCE_LSTM without peephole, projection or layer norm (as TFLite Micro): input ' +
+      '[time, batch, in] (time_major) or [batch, time, in], output the hidden state of every step; ' +
+      '`output_state` [batch, units] and `cell_state` [batch, units] are variable tensors that persist',
+  },
 };
 
 export function isKnownOp(op: string): boolean {

@@ -342,6 +342,34 @@ function stridedSlice(attrs: Attrs, args: readonly TensorType[], declared?: Tens
   return { shape: sizes, dtype: input.dtype };
 }
 
+function unidirectionalSequenceLstm(attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const op = 'unidirectional_sequence_lstm';
+  const [input, ...rest] = args;
+  rank(op, 'input', input, 3, args);
+  const timeMajor = attrs.time_major === true;
+  const [d0, d1, inputSize] = input.shape;
+  const [time, batch] = timeMajor ? [d0, d1] : [d1, d0];
+  const inputWeights = rest.slice(0, 4);
+  const recurrentWeights = rest.slice(4, 8);
+  const biases = rest.slice(8, 12);
+  const [outputState, cellState] = rest.slice(12, 14);
+  const units = inputWeights[0].shape[0];
+  for (const w of inputWeights) {
+    rank(op, 'input weights [units, in]', w, 2, args);
+    if (w.shape[0] !== units || w.shape[1] !== inputSize) fail(op, `input weights must be [${units}, ${inputSize}], got [${w.shape}]`, args);
+  }
+  for (const w of recurrentWeights) {
+    rank(op, 'recurrent weights [units, units]', w, 2, args);
+    if (w.shape[0] !== units || w.shape[1] !== units) fail(op, `recurrent weights must be [${units}, ${units}], got [${w.shape}]`, args);
+  }
+  for (const bias of biases) if (tensorElements(bias) !== units) fail(op, `gate bias has ${tensorElements(bias)} elements, expected ${units}`, args);
+  if (tensorElements(outputState) !== batch * units || tensorElements(cellState) !== batch * units) {
+    fail(op, `output and cell state must hold batch x units = ${batch * units} elements`, args);
+  }
+  if (outputState.dtype !== input.dtype) fail(op, `output state dtype ${outputState.dtype} differs from input ${input.dtype}`, args);
+  return { shape: timeMajor ? [time, batch, units] : [batch, time, units], dtype: input.dtype };
+}
+
 type Rule = (attrs: Attrs, args: readonly TensorType[], declared?: TensorType) => TensorType;
 
 const RULES: Readonly<Record<string, Rule>> = {
@@ -366,6 +394,7 @@ const RULES: Readonly<Record<string, Rule>> = {
   ...REDUCE_RULES,
   ...COMPUTE_RULES,
   ...LAYOUT_RULES,
+  unidirectional_sequence_lstm: unidirectionalSequenceLstm,
 };
 
 /**

@@ -28,6 +28,7 @@ import { padStrategy } from './pad';
 import { stridedSliceStrategy } from './stridedSlice';
 import { transposeStrategy } from './transpose';
 import { transposeConv2dStrategy } from './transposeConv2d';
+import { unidirectionalSequenceLstmStrategy } from './unidirectionalSequenceLstm';
 
 export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<string, OperatorStrategy>([
   ['conv2d', conv2dStrategy],
@@ -65,6 +66,7 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['resize_nearest_neighbor', resizeNearestNeighborStrategy],
   ['resize_bilinear', resizeBilinearStrategy],
   ['l2_normalization', l2NormalizationStrategy],
+  ['unidirectional_sequence_lstm', unidirectionalSequenceLstmStrategy],
 ]);
 
 export { EXTERN_KERNELS, SOFTMAX_INT8 } from './externKernels';

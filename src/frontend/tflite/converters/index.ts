@@ -30,6 +30,7 @@ import { squeezeOrExpandDims } from './squeeze';
 import { stridedSlice } from './stridedSlice';
 import { transpose } from './transpose';
 import { transposeConv } from './transposeConv';
+import { unidirectionalSequenceLstm } from './unidirectionalSequenceLstm';
 
 export type { ConvertedOperator, Converter, OperatorSite } from './common';
 
@@ -75,6 +76,7 @@ const CONVERTERS: ReadonlyMap<number, Converter> = new Map<number, Converter>([
   [BuiltinOperatorCode.RESIZE_NEAREST_NEIGHBOR, resizeNearestNeighbor],
   [BuiltinOperatorCode.RESIZE_BILINEAR, resizeBilinear],
   [BuiltinOperatorCode.L2_NORMALIZATION, l2Normalization],
+  [BuiltinOperatorCode.UNIDIRECTIONAL_SEQUENCE_LSTM, unidirectionalSequenceLstm],
 ]);
 
 export function isSupportedBuiltin(code: number): boolean {
