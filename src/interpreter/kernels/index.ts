@@ -11,6 +11,14 @@ import { quantize } from './quantize';
 import { reshape } from './reshape';
 import { softmax } from './softmax';
 import { svdf } from './svdf';
+import { cast } from './cast';
+import { div } from './div';
+import { maximum, minimum } from './minmax';
+import { mul } from './mul';
+import { prelu } from './prelu';
+import { squaredDifference } from './squaredDifference';
+import { sub } from './sub';
+import { UNARY_KERNELS } from './unary';
 
 export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['conv2d', conv2d],
@@ -25,4 +33,13 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['quantize', quantize],
   ['dequantize', dequantize],
   ['svdf', svdf],
+  ['sub', sub],
+  ['mul', mul],
+  ['div', div],
+  ['maximum', maximum],
+  ['minimum', minimum],
+  ['squared_difference', squaredDifference],
+  ['prelu', prelu],
+  ['cast', cast],
+  ...UNARY_KERNELS,
 ]);

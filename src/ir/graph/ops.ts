@@ -52,6 +52,30 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
     attrs: ['rank', 'activation'],
     doc: 'TFLite SVDF; `state` is a variable tensor that persists across invocations',
   },
+  // Elementwise binary operators (numpy broadcasting; int8/int16 as TFLite Micro's kernels).
+  sub: { args: ['lhs', 'rhs'], attrs: ['activation'], doc: 'broadcasting lhs - rhs' },
+  mul: { args: ['lhs', 'rhs'], attrs: ['activation'], doc: 'broadcasting lhs * rhs' },
+  div: { args: ['lhs', 'rhs'], attrs: ['activation'], doc: 'broadcasting lhs / rhs (float32)' },
+  maximum: { args: ['lhs', 'rhs'], attrs: [], doc: 'broadcasting max on stored values' },
+  minimum: { args: ['lhs', 'rhs'], attrs: [], doc: 'broadcasting min on stored values' },
+  squared_difference: { args: ['lhs', 'rhs'], attrs: [], doc: 'broadcasting (lhs - rhs)^2' },
+  prelu: { args: ['input', 'alpha'], attrs: [], doc: 'x >= 0 ? x : alpha * x, alpha broadcast to the input' },
+  // Elementwise unary operators.
+  relu: { args: ['input'], attrs: [], doc: 'max(x, 0), requantized to the output (quantized)' },
+  relu6: { args: ['input'], attrs: [], doc: 'clamp(x, 0, 6) on the input scale (quantized)' },
+  relu_n1_to_1: { args: ['input'], attrs: [], doc: 'clamp(x, -1, 1), requantized to the output (quantized)' },
+  leaky_relu: { args: ['input'], attrs: ['alpha'], doc: 'x >= 0 ? x : alpha * x' },
+  hard_swish: { args: ['input'], attrs: [], doc: 'x * relu6(x + 3) / 6' },
+  logistic: { args: ['input'], attrs: [], doc: '1 / (1 + exp(-x)); int8 output at scale 1/256, zero point -128' },
+  tanh: { args: ['input'], attrs: [], doc: 'tanh(x); int8 output at scale 1/128, zero point 0' },
+  elu: { args: ['input'], attrs: [], doc: 'x < 0 ? exp(x) - 1 : x' },
+  abs: { args: ['input'], attrs: [], doc: '|x|' },
+  neg: { args: ['input'], attrs: [], doc: '-x' },
+  sqrt: { args: ['input'], attrs: [], doc: 'square root (float32)' },
+  rsqrt: { args: ['input'], attrs: [], doc: '1 / sqrt(x) (float32)' },
+  exp: { args: ['input'], attrs: [], doc: 'e^x (float32)' },
+  log: { args: ['input'], attrs: [], doc: 'natural logarithm (float32)' },
+  cast: { args: ['input'], attrs: [], doc: 'type conversion (C static_cast); the output dtype is the call type' },
 };
 
 export function isKnownOp(op: string): boolean {

@@ -10,6 +10,14 @@ import { dequantizeStrategy, quantizeStrategy } from './quantize';
 import { reshapeStrategy } from './reshape';
 import { softmaxStrategy } from './softmax';
 import { svdfStrategy } from './svdf';
+import { castStrategy } from './cast';
+import { divStrategy } from './div';
+import { maximumStrategy, minimumStrategy } from './minmax';
+import { mulStrategy } from './mul';
+import { preluStrategy } from './prelu';
+import { squaredDifferenceStrategy } from './squaredDifference';
+import { subStrategy } from './sub';
+import { UNARY_STRATEGIES } from './unary';
 
 export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<string, OperatorStrategy>([
   ['conv2d', conv2dStrategy],
@@ -24,6 +32,15 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['quantize', quantizeStrategy],
   ['dequantize', dequantizeStrategy],
   ['svdf', svdfStrategy],
+  ['sub', subStrategy],
+  ['mul', mulStrategy],
+  ['div', divStrategy],
+  ['maximum', maximumStrategy],
+  ['minimum', minimumStrategy],
+  ['squared_difference', squaredDifferenceStrategy],
+  ['prelu', preluStrategy],
+  ['cast', castStrategy],
+  ...UNARY_STRATEGIES,
 ]);
 
 export { EXTERN_KERNELS, SOFTMAX_INT8 } from './externKernels';
