@@ -97,13 +97,13 @@ describe('uma-ts inspect', () => {
     const raw = new RawTflite(bytes);
     const opcode = raw.operatorCodes[0];
     const dv = new DataView(bytes.buffer, bytes.byteOffset);
-    if (raw.fieldPos(opcode, 0)) dv.setInt8(raw.fieldPos(opcode, 0), 18);
-    if (raw.fieldPos(opcode, 3)) dv.setInt32(raw.fieldPos(opcode, 3), 18, true);
+    if (raw.fieldPos(opcode, 0)) dv.setInt8(raw.fieldPos(opcode, 0), 15);
+    if (raw.fieldPos(opcode, 3)) dv.setInt32(raw.fieldPos(opcode, 3), 15, true);
     const path = join(dir, 'mul.tflite');
     writeFileSync(path, bytes);
     const { code, err } = await inspect(path);
     expect(code).toBe(1);
-    expect(err.trim()).toBe(`error: unsupported TFLite operator MUL (builtin 18) at operator #0 in ${path}`);
+    expect(err.trim()).toBe(`error: unsupported TFLite operator LSH_PROJECTION (builtin 15) at operator #0 in ${path}`);
   });
 
   it('returns 1 for a missing file', async () => {

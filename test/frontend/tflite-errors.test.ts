@@ -109,11 +109,11 @@ function patchOperatorCode(bytes: Uint8Array, index: number, code: number): Uint
 }
 
 describe('unsupported operators', () => {
-  it('a FULLY_CONNECTED patched into MUL is reported by name, builtin number, index and file', () => {
-    const patched = patchOperatorCode(helloBytes(), 0, 18);
+  it('a FULLY_CONNECTED patched into LSH_PROJECTION is reported by name, builtin number, index and file', () => {
+    const patched = patchOperatorCode(helloBytes(), 0, 15);
     const e = errorOf(() => importTflite(patched, 'models/x.tflite'));
     expect(e).toBeInstanceOf(UnsupportedOperatorError);
-    expect(e.message).toBe('unsupported TFLite operator MUL (builtin 18) at operator #0 in models/x.tflite');
+    expect(e.message).toBe('unsupported TFLite operator LSH_PROJECTION (builtin 15) at operator #0 in models/x.tflite');
   });
 
   it('names the first operator using the unsupported code', () => {
@@ -122,8 +122,8 @@ describe('unsupported operators', () => {
     // Patch the operator code of the operator at index 1 and expect that index reported.
     const opcodeIndex = raw.int32(raw.operators()[1], 0, 0);
     const firstUse = raw.operators().findIndex((op) => raw.int32(op, 0, 0) === opcodeIndex);
-    const e = errorOf(() => importTflite(patchOperatorCode(bytes, opcodeIndex, 41), 'kws'));
+    const e = errorOf(() => importTflite(patchOperatorCode(bytes, opcodeIndex, 10), 'kws'));
     expect(e).toBeInstanceOf(UnsupportedOperatorError);
-    expect(e.message).toBe(`unsupported TFLite operator SUB (builtin 41) at operator #${firstUse} in kws`);
+    expect(e.message).toBe(`unsupported TFLite operator HASHTABLE_LOOKUP (builtin 10) at operator #${firstUse} in kws`);
   });
 });

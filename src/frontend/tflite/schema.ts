@@ -47,6 +47,10 @@ export const BuiltinOptionsType = {
   SoftmaxOptions: 9,
   AddOptions: 11,
   ReshapeOptions: 17,
+  MulOptions: 21,
+  SubOptions: 28,
+  DivOptions: 29,
+  LeakyReluOptions: 75,
 } as const;
 
 type Make<T> = (buf: CheckedBuffer, pos: number, what: string) => T;
@@ -310,5 +314,18 @@ export class SVDFOptions extends CheckedTable {
   }
   get fusedActivation(): number {
     return this.int8(1, 0);
+  }
+}
+
+/** MulOptions, SubOptions, DivOptions: field 0 is the fused activation (SubOptions' pot_scale_int16 is not read). */
+export class ArithmeticOptions extends CheckedTable {
+  get fusedActivation(): number {
+    return this.int8(0, 0);
+  }
+}
+
+export class LeakyReluOptions extends CheckedTable {
+  get alpha(): number {
+    return this.float32(0, 0);
   }
 }

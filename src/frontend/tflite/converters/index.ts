@@ -13,6 +13,8 @@ import { pool } from './pool';
 import { reshape } from './reshape';
 import { softmax } from './softmax';
 import { svdf } from './svdf';
+import { arithmetic, binary, leakyRelu, unary } from './elementwise';
+import { BuiltinOptionsType } from '../schema';
 
 export type { ConvertedOperator, Converter, OperatorSite } from './common';
 
@@ -28,6 +30,28 @@ const CONVERTERS: ReadonlyMap<number, Converter> = new Map<number, Converter>([
   [BuiltinOperatorCode.QUANTIZE, unaryConverter('quantize')],
   [BuiltinOperatorCode.DEQUANTIZE, unaryConverter('dequantize')],
   [BuiltinOperatorCode.SVDF, svdf],
+  [BuiltinOperatorCode.SUB, arithmetic('sub', BuiltinOptionsType.SubOptions)],
+  [BuiltinOperatorCode.MUL, arithmetic('mul', BuiltinOptionsType.MulOptions)],
+  [BuiltinOperatorCode.DIV, arithmetic('div', BuiltinOptionsType.DivOptions)],
+  [BuiltinOperatorCode.MAXIMUM, binary('maximum')],
+  [BuiltinOperatorCode.MINIMUM, binary('minimum')],
+  [BuiltinOperatorCode.SQUARED_DIFFERENCE, binary('squared_difference')],
+  [BuiltinOperatorCode.PRELU, binary('prelu')],
+  [BuiltinOperatorCode.RELU, unary('relu')],
+  [BuiltinOperatorCode.RELU6, unary('relu6')],
+  [BuiltinOperatorCode.RELU_N1_TO_1, unary('relu_n1_to_1')],
+  [BuiltinOperatorCode.LEAKY_RELU, leakyRelu],
+  [BuiltinOperatorCode.HARD_SWISH, unary('hard_swish')],
+  [BuiltinOperatorCode.LOGISTIC, unary('logistic')],
+  [BuiltinOperatorCode.TANH, unary('tanh')],
+  [BuiltinOperatorCode.ELU, unary('elu')],
+  [BuiltinOperatorCode.ABS, unary('abs')],
+  [BuiltinOperatorCode.NEG, unary('neg')],
+  [BuiltinOperatorCode.SQRT, unary('sqrt')],
+  [BuiltinOperatorCode.RSQRT, unary('rsqrt')],
+  [BuiltinOperatorCode.EXP, unary('exp')],
+  [BuiltinOperatorCode.LOG, unary('log')],
+  [BuiltinOperatorCode.CAST, unary('cast')],
 ]);
 
 export function isSupportedBuiltin(code: number): boolean {
