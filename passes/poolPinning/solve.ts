@@ -37,6 +37,19 @@ export interface PinningSolution {
   readonly external: readonly TracedBuffer[];
   /** Things the user must take care of, e.g. an accelerator using application-owned I/O. */
   readonly warnings: readonly string[];
+  /** What the pass decided on its own and the user may want to know, e.g. an ignored preference. */
+  readonly notes: readonly string[];
+  /** Application-owned I/O an offload target touches in place, and the pools allowing it. */
+  readonly ioRequirements?: readonly ApplicationIoRequirement[];
+}
+
+export interface ApplicationIoRequirement {
+  /** Main's param (the tensor name made C-safe). */
+  readonly buffer: string;
+  readonly usedBy: readonly string[];
+  readonly pools: readonly string[];
+  /** Some host workspace pool is not allowed: plain application memory may not do. */
+  readonly restrictsHostMemory: boolean;
 }
 
 function operatorMatches(pattern: string, r: OperatorRecord): boolean {
@@ -62,12 +75,16 @@ function poolsOfKind(pools: readonly PoolInfo[], origin: TracedBuffer['origin'])
 export function solvePoolPinning(
   trace: OperandTrace,
   pools: readonly PoolInfo[],
-  constraints: PinningConstraints,
+  given: PinningConstraints,
 ): PinningSolution {
+  let constraints = given;
   validatePoolNames(pools, constraints);
+  const { preference, notes } = knownPreferences(pools, constraints.preference);
+  constraints = { ...constraints, preference };
   const decisions: BufferDecision[] = [];
   const external: TracedBuffer[] = [];
   const warnings: string[] = [];
+  const ioRequirements: ApplicationIoRequirement[] = [];
   const tensorPinHits = new Set<number>();
   const operandHits = new Set<number>();
 
@@ -153,6 +170,12 @@ export function solvePoolPinning(
 
     if (buffer.origin === 'io') {
       external.push(buffer);
+      const usedBy = [...new Set(steps.filter((s) => s.target !== undefined && s.target !== HOST_TARGET).map((s) => s.target!))];
+      if (usedBy.length > 0) {
+        const hostPools = pools.filter((p) => p.kind === 'workspace' && p.targetAccess[HOST_TARGET] !== undefined);
+        const restrictsHostMemory = hostPools.some((p) => !alive.has(p.name));
+        ioRequirements.push({ buffer: buffer.name, usedBy, pools: [...alive], restrictsHostMemory });
+      }
       const warning = applicationIoWarning(buffer, steps, alive, pools);
       if (warning) warnings.push(warning);
       continue;
@@ -178,7 +201,32 @@ export function solvePoolPinning(
       );
     }
   });
-  return { decisions, external, warnings };
+  return { decisions, external, warnings, notes, ioRequirements };
+}
+
+/**
+ * A backend's pool preference is advice, not a constraint: pools the user did not define are
+ * dropped from it (and said so), so a backend works with any user pools that satisfy its
+ * constraints. Constraints naming an unknown pool stay errors (validatePoolNames).
+ */
+function knownPreferences(
+  pools: readonly PoolInfo[],
+  preference: PinningConstraints['preference'],
+): { preference: Record<string, readonly string[]>; notes: string[] } {
+  const known = new Set(pools.map((p) => p.name));
+  const kept: Record<string, readonly string[]> = {};
+  const notes: string[] = [];
+  for (const [target, order] of Object.entries(preference ?? {})) {
+    const unknown = order.filter((n) => !known.has(n));
+    kept[target] = order.filter((n) => known.has(n));
+    if (unknown.length > 0) {
+      notes.push(
+        `pool preference of ${target} names ${unknown.map((n) => `'${n}'`).join(', ')}, which the pools do not define; ` +
+          `ignored (pools are: ${[...known].join(', ') || '(none)'})`,
+      );
+    }
+  }
+  return { preference: kept, notes };
 }
 
 /**
@@ -222,7 +270,6 @@ function validatePoolNames(pools: readonly PoolInfo[], constraints: PinningConst
   for (const c of constraints.operands) check(c.source, c.pools);
   for (const p of constraints.tensors) check(p.source, p.pools);
   if (constraints.poolOrder) check('pool preference', constraints.poolOrder);
-  for (const [t, order] of Object.entries(constraints.preference ?? {})) check(`pool preference of ${t}`, order);
 }
 
 function preferenceOrder(

@@ -1,7 +1,14 @@
 import { Command, CommanderError } from 'commander';
 import { isUmaError } from '../errors';
 import { COMMANDS } from './commands';
+import { describeFsFailure } from '../util/files';
 import { CliIO, processIO } from './io';
+
+function unwrappedFsError(e: unknown): string | undefined {
+  const err = e as NodeJS.ErrnoException | undefined;
+  if (typeof err?.code !== 'string' || typeof err.syscall !== 'string') return undefined;
+  return `cannot ${err.syscall}${err.path !== undefined ? ` ${err.path}` : ''}: ${describeFsFailure(e)}`;
+}
 
 /**
  * Runs the CLI and resolves to the process exit code. User errors (UmaError) print one
@@ -24,6 +31,12 @@ export async function main(argv: readonly string[], io: CliIO = processIO): Prom
     }
     if (isUmaError(e)) {
       io.err(`error: ${e.message}`);
+      return 1;
+    }
+    // A file-system failure some command did not wrap is still the user's environment, not a bug.
+    const fsFailure = unwrappedFsError(e);
+    if (fsFailure !== undefined) {
+      io.err(`error: ${fsFailure}`);
       return 1;
     }
     throw e;

@@ -7,7 +7,7 @@
 import { BackendRegistry } from '../backend/registry';
 import { TargetAttrValue } from '../backend/targetAttrs';
 import { generateC } from '../codegen';
-import { BackendCodegenHook, CArtifacts, TensorSpec } from '../codegen/types';
+import { BackendCodegenHook, CArtifacts, IoRequirement, TensorSpec } from '../codegen/types';
 import { ConfigError, MemoryPlanningError, PoolConstraintError } from '../errors';
 import { loadTfliteFile } from '../frontend/tflite';
 import { GraphFunction, IRModule, MAIN_FUNCTION, TensorType } from '../ir/graph/types';
@@ -30,6 +30,7 @@ import {
   PinningConstraints,
   PinningSolution,
   runPoolPinning,
+  traceOperands,
 } from '../../passes/poolPinning';
 import { assertPoolAccess, checkPoolAccess, describeViolation, PostPlanReport } from '../../passes/poolPinning/postPlanCheck';
 
@@ -48,6 +49,12 @@ export interface CompileOptions {
   readonly pools?: readonly PoolInfo[];
   readonly pins?: PinningConstraints;
   readonly algorithm?: string;
+  /**
+   * Plan model inputs/outputs in the workspace pools (TVM's USMP I/O option). Default: only
+   * when a target whose runtime registers pools (`CodegenHooks.registerPool`) touches them in
+   * place, since its kernels accept only pointers into registered pools. `false` leaves them
+   * to the application, which metadata.json then tells where each must live.
+   */
   readonly ioInWorkspace?: boolean;
   readonly targetAttrs?: Readonly<Record<string, TargetAttrValue>>;
   readonly mergeRegions?: boolean;
@@ -82,9 +89,14 @@ export interface CompileResult {
    * application-owned model I/O, or (without pool pinning) accesses the access check flagged.
    */
   readonly warnings: readonly string[];
+  /** Decisions taken for the user that are not problems (also in the report's `notes`). */
+  readonly notes: readonly string[];
   readonly artifacts: CArtifacts;
   readonly inputs: readonly TensorSpec[];
   readonly outputs: readonly TensorSpec[];
+  /** Whether model I/O was planned in the workspace, and why when it was decided automatically. */
+  readonly ioInWorkspace: boolean;
+  readonly ioInWorkspaceReason?: string;
 }
 
 function spec(name: string, type: TensorType): TensorSpec {
@@ -121,7 +133,11 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
   pools = mergeTargetAccess(pools, options.backend, memory);
   pools = withDefaultConstantPool(pools, targets);
 
-  const withIo = options.ioInWorkspace ? createIoAllocates(tir) : tir;
+  const hooks = options.codegenHooks ?? codegenHooksOf(options.registry, targets);
+  const io = ioSpecs(graph);
+  const autoIo = options.ioInWorkspace === undefined ? ioNeededByRuntimes(tir, hooks, io) : undefined;
+  const ioInWorkspace = options.ioInWorkspace ?? autoIo !== undefined;
+  const withIo = ioInWorkspace ? createIoAllocates(tir) : tir;
   let toPlan = withIo;
   let pinning: PinningSolution | undefined;
   let insertedCopies: readonly InsertedCopy[] | undefined;
@@ -162,9 +178,15 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
   const access = options.poolPinning !== false ? assertPoolAccess(usmp.module, pools, pinning) : checkPoolAccess(usmp.module, pools);
 
   progress('codegen');
-  const io = ioSpecs(graph);
   const memoryLayout = { ...usmp, inputs: renameIo(usmp.inputs, io.inputs), outputs: renameIo(usmp.outputs, io.outputs) };
-  const hooks = options.codegenHooks ?? codegenHooksOf(options.registry, targets);
+  // A requirement binds when plain application memory will not do: the tensor is kept out of
+  // some host pool, or a user's runtime accepts only registered pools.
+  const registering = new Set(hooks.filter((h) => h.registerPool !== undefined).map((h) => h.target));
+  const ioRequirements = (pinning?.ioRequirements ?? [])
+    .filter((r) => r.restrictsHostMemory || r.usedBy.some((t) => registering.has(t)))
+    .map(
+    (r): IoRequirement => ({ name: tensorNameOf(r.buffer, io), usedBy: r.usedBy, pools: r.pools }),
+  );
   const artifacts = generateC({
     module: usmp.module,
     ...(options.moduleName ? { moduleName: options.moduleName } : {}),
@@ -172,8 +194,10 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
     outputs: io.outputs,
     memory: memoryLayout,
     backends: hooks,
+    ioRequirements,
   });
-  const report = buildMemoryReport(source, usmp);
+  const notes = pinning?.notes ?? [];
+  const report = { ...buildMemoryReport(source, usmp), ...(notes.length > 0 ? { notes } : {}) };
   return {
     source,
     graph,
@@ -185,6 +209,7 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
       ...(pinning?.warnings ?? []),
       ...access.violations.map((v) => `${describeViolation(v)} (pool pinning is off)`),
     ],
+    notes,
     ...(insertedCopies ? { insertedCopies } : {}),
     usmp,
     access,
@@ -192,7 +217,33 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
     artifacts,
     inputs: io.inputs,
     outputs: io.outputs,
+    ioInWorkspace,
+    ...(autoIo !== undefined ? { ioInWorkspaceReason: autoIo } : {}),
   };
+}
+
+/** The model tensor name of main's I/O param `param` (lowering makes names C-safe). */
+function tensorNameOf(param: string, io: { inputs: readonly TensorSpec[]; outputs: readonly TensorSpec[] }): string {
+  const all = [...io.inputs, ...io.outputs];
+  return (all.find((s) => s.name === param) ?? all.find((s) => sanitizeName(s.name) === param))?.name ?? param;
+}
+
+/**
+ * Why model I/O must be planned in the workspace, or undefined: a target whose runtime
+ * checks pointers against registered pools reads or writes an I/O tensor in place.
+ */
+function ioNeededByRuntimes(
+  tir: TirModule,
+  hooks: readonly BackendCodegenHook[],
+  io: { inputs: readonly TensorSpec[]; outputs: readonly TensorSpec[] },
+): string | undefined {
+  const registering = new Set(hooks.filter((h) => h.registerPool !== undefined).map((h) => h.target));
+  if (registering.size === 0) return undefined;
+  const trace = traceOperands(tir);
+  const uses = trace.accesses.filter((a) => a.buffer.origin === 'io' && registering.has(a.target));
+  if (uses.length === 0) return undefined;
+  const first = uses[0];
+  return `model input/output '${tensorNameOf(first.buffer.name, io)}' is used in place by target ${first.target}, whose runtime accepts only registered pools`;
 }
 
 /**
@@ -274,6 +325,8 @@ export function codegenHooksOf(registry: BackendRegistry, targets: readonly stri
       target: t,
       includes: h.includes(),
       ...(h.runtimeSources ? { runtimeSources: h.runtimeSources() } : {}),
+      ...(h.replaceCallExtern ? { replaceCallExtern: h.replaceCallExtern } : {}),
+      ...(h.registerPool ? { registerPool: h.registerPool } : {}),
     });
   }
   return hooks;

@@ -16,6 +16,8 @@ export interface BufferSet {
   readonly buffers: readonly BufferInfo[];
   /** Lower bound on the total bytes of any plan (given, or computed). */
   readonly memoryPressure: number;
+  /** Whether memoryPressure came from the input (JSON `memoryPressure`) rather than our bound. */
+  readonly memoryPressureGiven: boolean;
 }
 
 /** The single pool of a text buffer set. */
@@ -53,6 +55,7 @@ export function parseIntervalText(text: string, file = '<input>'): BufferSet {
     pools: [pool],
     buffers: intervalsToBufferInfos(intervals, [pool]),
     memoryPressure: memoryPressureOfIntervals(intervals),
+    memoryPressureGiven: false,
   };
 }
 
@@ -91,6 +94,10 @@ export function parseJsonBufferSet(data: unknown, file = '<input>'): BufferSet {
     b.conflicts.forEach((c, k) => {
       if (!names.has(c)) fail(`/buffers/${i}/conflicts/${k}`, `unknown buffer '${c}'`);
     });
+    if (!Number.isSafeInteger(b.size)) fail(`/buffers/${i}/size`, `${b.size} is too large (above 2^53)`);
+    b.liveRange?.forEach((t, k) => {
+      if (!Number.isSafeInteger(t)) fail(`/buffers/${i}/liveRange/${k}`, `${t} is too large (above 2^53)`);
+    });
     if (b.liveRange && b.liveRange[1] < b.liveRange[0]) {
       fail(`/buffers/${i}/liveRange`, `last ${b.liveRange[1]} is before first ${b.liveRange[0]}`);
     }
@@ -109,6 +116,7 @@ export function parseJsonBufferSet(data: unknown, file = '<input>'): BufferSet {
     pools: [...pools.values()],
     buffers,
     memoryPressure: doc.memoryPressure ?? lowerBoundOfBuffers(buffers),
+    memoryPressureGiven: doc.memoryPressure !== undefined,
   };
 }
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
-import { ModelFormatError, UmaError, UnsupportedOperatorError } from '../../src/errors';
+import { FileAccessError, ModelFormatError, UmaError, UnsupportedOperatorError } from '../../src/errors';
 import { importTflite, loadTfliteFile } from '../../src/frontend/tflite';
 import { RawTflite } from './rawTflite';
 
@@ -87,9 +87,9 @@ describe('corrupt and truncated files', () => {
     expect(e.message).toContain('TFL3');
   });
 
-  it('a missing file is a ModelFormatError naming the path', () => {
+  it("a missing file is a FileAccessError naming the path", () => {
     const e = errorOf(() => loadTfliteFile('/nonexistent/model.tflite'));
-    expect(e).toBeInstanceOf(ModelFormatError);
+    expect(e).toBeInstanceOf(FileAccessError);
     expect(e.message).toContain('/nonexistent/model.tflite');
   });
 });

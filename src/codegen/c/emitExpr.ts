@@ -264,7 +264,9 @@ function emitCall(e: Call, ctx: FuncContext): string {
     }
     case 'tir.q_multiply_shift': {
       const args = qMultiplyShiftArgs(e, ctx);
-      return `uma_q_multiply_shift(${emitArgs(args, ctx).join(', ')})`;
+      // An int64 accumulator selects TFLite's 64-bit overload (the 16x8 kernels).
+      const fn = exprDType(args[0]) === 'int64' ? 'uma_q_multiply_shift64' : 'uma_q_multiply_shift';
+      return `${fn}(${emitArgs(args, ctx).join(', ')})`;
     }
     case 'tir.pool_ptr': {
       const [pool, offset] = e.args;

@@ -202,6 +202,14 @@ export const BuiltinOperatorCode = {
   ABS: 101,
   ELU: 111,
   HARD_SWISH: 117,
+  MEAN: 40,
+  SUM: 74,
+  REDUCE_MAX: 82,
+  REDUCE_MIN: 89,
+  ARG_MAX: 56,
+  ARG_MIN: 79,
+  TRANSPOSE_CONV: 67,
+  BATCH_MATMUL: 126,
 } as const;
 
 export function builtinOperatorName(code: number): string {

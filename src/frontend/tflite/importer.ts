@@ -48,10 +48,11 @@ class SubgraphReader {
     return this.tensors[index];
   }
 
-  type(index: number): TensorType {
+  /** `user`: who first asks (`input of CONV_2D at operator #3`), named by quantization errors. */
+  type(index: number, user?: string): TensorType {
     let t = this.types.get(index);
     if (!t) {
-      t = tensorType(this.tensors[index], index, this.source);
+      t = tensorType(this.tensors[index], index, this.source, user);
       this.types.set(index, t);
     }
     return t;
@@ -86,7 +87,7 @@ class FunctionBuilder {
   constructor(private readonly r: SubgraphReader) {}
 
   addParam(index: number): VarNode {
-    const node: VarNode = { kind: 'var', name: this.r.names[index], type: this.r.type(index) };
+    const node: VarNode = { kind: 'var', name: this.r.names[index], type: this.r.type(index, 'model input') };
     this.define(index, node, 'subgraph input');
     return node;
   }
@@ -154,10 +155,11 @@ function importOperator(
   const inputTypes = inputs.map((t) => {
     if (t === -1) return null;
     r.tensor(t, where, op.pos);
-    return r.type(t);
+    return r.type(t, `input of ${where}`);
   });
   const out = outputs[0];
   r.tensor(out, where, op.pos);
+  r.type(out, `output of ${where}`);
 
   const converted = convertOperator(builtin, {
     index,
@@ -166,6 +168,11 @@ function importOperator(
     inputTypes,
     outputType: r.type(out),
     source: r.source,
+    constantInput: (p) => {
+      const t = inputs[p];
+      if (t === undefined || t === -1) return null;
+      return constantData(r.tensors[t], t, r.type(t), r.model.buffers, r.bytes, r.source);
+    },
   });
   const argTensors = converted.argPositions.map((p) => inputs[p]);
   for (const t of argTensors) b.require(t, where);

@@ -51,6 +51,10 @@ export const BuiltinOptionsType = {
   SubOptions: 28,
   DivOptions: 29,
   LeakyReluOptions: 75,
+  ReducerOptions: 27,
+  ArgMaxOptions: 40,
+  TransposeConvOptions: 49,
+  ArgMinOptions: 57,
 } as const;
 
 type Make<T> = (buf: CheckedBuffer, pos: number, what: string) => T;
@@ -327,5 +331,26 @@ export class ArithmeticOptions extends CheckedTable {
 export class LeakyReluOptions extends CheckedTable {
   get alpha(): number {
     return this.float32(0, 0);
+  }
+}
+
+export class ReducerOptions extends CheckedTable {
+  get keepDims(): boolean {
+    return this.bool(0, false);
+  }
+}
+
+export class TransposeConvOptions extends CheckedTable {
+  get padding(): number {
+    return this.int8(0, PaddingCode.SAME);
+  }
+  get strideW(): number {
+    return this.int32(1, 0);
+  }
+  get strideH(): number {
+    return this.int32(2, 0);
+  }
+  get fusedActivation(): number {
+    return this.int8(3, 0);
   }
 }

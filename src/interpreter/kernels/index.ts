@@ -1,15 +1,19 @@
 /** The reference kernel of every graph operator the interpreter runs. */
 import { Kernel } from '../kernel';
 import { add } from './add';
+import { argMax, argMin } from './argMinMax';
 import { conv2d } from './conv2d';
 import { copy } from './copy';
 import { dense } from './dense';
 import { depthwiseConv2d } from './depthwise-conv2d';
 import { dequantize } from './dequantize';
 import { avgPool2d, maxPool2d } from './pool2d';
+import { mean } from './mean';
 import { quantize } from './quantize';
+import { reduceMax, reduceMin } from './reduceMinMax';
 import { reshape } from './reshape';
 import { softmax } from './softmax';
+import { sum } from './sum';
 import { svdf } from './svdf';
 import { cast } from './cast';
 import { div } from './div';
@@ -19,6 +23,7 @@ import { prelu } from './prelu';
 import { squaredDifference } from './squaredDifference';
 import { sub } from './sub';
 import { UNARY_KERNELS } from './unary';
+import { transposeConv2d } from './transposeConv2d';
 
 export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['conv2d', conv2d],
@@ -42,4 +47,11 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['prelu', prelu],
   ['cast', cast],
   ...UNARY_KERNELS,
+  ['mean', mean],
+  ['sum', sum],
+  ['reduce_max', reduceMax],
+  ['reduce_min', reduceMin],
+  ['arg_max', argMax],
+  ['arg_min', argMin],
+  ['transpose_conv2d', transposeConv2d],
 ]);

@@ -76,6 +76,17 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
   exp: { args: ['input'], attrs: [], doc: 'e^x (float32)' },
   log: { args: ['input'], attrs: [], doc: 'natural logarithm (float32)' },
   cast: { args: ['input'], attrs: [], doc: 'type conversion (C static_cast); the output dtype is the call type' },
+  mean: { args: ['input'], attrs: ['axes', 'keep_dims'], doc: 'mean over `axes` (non-negative, distinct); keep_dims keeps them as 1' },
+  sum: { args: ['input'], attrs: ['axes', 'keep_dims'], doc: 'sum over `axes`' },
+  reduce_max: { args: ['input'], attrs: ['axes', 'keep_dims'], doc: 'maximum over `axes`' },
+  reduce_min: { args: ['input'], attrs: ['axes', 'keep_dims'], doc: 'minimum over `axes`' },
+  arg_max: { args: ['input'], attrs: ['axis'], doc: 'index of the first maximum along `axis` (removed); int32 or int64 output' },
+  arg_min: { args: ['input'], attrs: ['axis'], doc: 'index of the first minimum along `axis` (removed); int32 or int64 output' },
+  transpose_conv2d: {
+    args: ['input', 'weight', 'bias?'],
+    attrs: ['strides', 'pad_before', 'output_shape', 'activation'],
+    doc: 'TFLite TRANSPOSE_CONV: NHWC input, OHWI weight; `pad_before` [top, left] as TFLite derives it from the output size; `output_shape` NHWC',
+  },
 };
 
 export function isKnownOp(op: string): boolean {

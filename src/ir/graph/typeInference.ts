@@ -12,6 +12,8 @@ import { TypeInferenceError } from '../../errors';
 import { isKnownOp, OPS } from './ops';
 import { Attrs, CallNode, DType, GraphFunction, IRModule, TensorType, tensorElements } from './types';
 import { nodeByName } from './graph';
+import { REDUCE_RULES } from './reduceTypes';
+import { COMPUTE_RULES } from './computeTypes';
 
 function fmt(t: TensorType): string {
   return `[${t.shape.join(', ')}] ${t.dtype}`;
@@ -317,6 +319,8 @@ const RULES: Readonly<Record<string, Rule>> = {
   exp: unaryElementwise,
   log: unaryElementwise,
   cast: castRule,
+  ...REDUCE_RULES,
+  ...COMPUTE_RULES,
 };
 
 /**

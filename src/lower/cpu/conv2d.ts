@@ -1,5 +1,5 @@
 /**
- * conv2d (NHWC input, OHWI weight) for int8 and float32, with the numerics of TFLite Micro's
+ * conv2d (NHWC input, OHWI weight) for int8, 16x8 and float32, with the numerics of TFLite Micro's
  * reference ConvPerChannel / Conv (grouped too): acc += w * (x - input_zp) over (ky, kx, ic), + bias,
  * requantize per channel, + output zp, clamp. Padding is a padded-input copy.
  */
@@ -8,8 +8,7 @@ import { Expr } from '../../ir/tir/nodes';
 import { sanitizeName } from '../names';
 import { OperatorStrategy } from '../strategy';
 import { activationAttr, loweringFail, windowAttrs } from './attrs';
-import { floatOutputStage, requireDType, withQuantizedOutputStage, withWindowSource } from './convCommon';
-import { quantOf } from './quantParams';
+import { floatOutputStage, integerConvScheme, requireDType, withQuantizedOutputStage, withWindowSource } from './convCommon';
 import { accAdd, accLoad, accStore, i32, loopNest, staticShape, withAccumulator } from './tirHelpers';
 
 export const conv2dStrategy: OperatorStrategy = (input) => {
@@ -54,18 +53,17 @@ export const conv2dStrategy: OperatorStrategy = (input) => {
     );
   }
 
-  requireDType(call, [input.argTypes[0], input.argTypes[1], call.type], ['int8'], 'conv2d');
-  const inputOffset = -quantOf(call, input.argTypes[0], 'input').zeroPoint;
+  const scheme = integerConvScheme(input, 'conv2d');
   return withQuantizedOutputStage(input, input.argTypes[1], outC, activation, (stage) =>
-    withWindowSource(padName, data, intImm(-inputOffset, data.dtype), geometry, (load) =>
-      withAccumulator('acc', 'int32', (acc) =>
+    withWindowSource(padName, data, intImm(-scheme.inputOffset, data.dtype), geometry, (load) =>
+      withAccumulator('acc', scheme.acc, (acc) =>
         loopNest(['n', 'oy', 'ox', 'oc'], [n, outH, outW, outC], ([b, oy, ox, oc]) =>
           seq([
-            accStore(acc, 0),
+            accStore(acc, intImm(0, scheme.acc)),
             loopNest(['ky', 'kx', 'ic'], [kH, kW, wC], ([ky, kx, ic]) =>
-              accAdd(acc, mul(i32(bufferLoad(weight, [oc, ky, kx, ic])), add(i32(load(b, tapY(oy, ky), tapX(ox, kx), inChannel(oc, ic))), inputOffset))),
+              accAdd(acc, scheme.widen(mul(i32(bufferLoad(weight, [oc, ky, kx, ic])), scheme.inputTerm(load(b, tapY(oy, ky), tapX(ox, kx), inChannel(oc, ic)))))),
             ),
-            ...(bias ? [accAdd(acc, i32(bufferLoad(bias, [oc])))] : []),
+            ...(bias ? [accAdd(acc, scheme.widen(bufferLoad(bias, [oc])))] : []),
             bufferStore(out, stage(accLoad(acc), oc), [b, oy, ox, oc]),
           ]),
         ),

@@ -1,5 +1,5 @@
 /**
- * depthwise_conv2d (NHWC input, 1HW(C*M) weight) for int8 and float32, with the numerics of
+ * depthwise_conv2d (NHWC input, 1HW(C*M) weight) for int8, 16x8 and float32, with the numerics of
  * TFLite Micro's reference DepthwiseConvPerChannel / DepthwiseConv: output channel
  * oc = ic * M + m accumulates w[ky,kx,oc] * (x[ic] - input_zp) over (ky, kx).
  */
@@ -8,8 +8,7 @@ import { Expr } from '../../ir/tir/nodes';
 import { sanitizeName } from '../names';
 import { OperatorStrategy } from '../strategy';
 import { activationAttr, loweringFail, numberAttr, windowAttrs } from './attrs';
-import { floatOutputStage, requireDType, withQuantizedOutputStage, withWindowSource } from './convCommon';
-import { quantOf } from './quantParams';
+import { floatOutputStage, integerConvScheme, requireDType, withQuantizedOutputStage, withWindowSource } from './convCommon';
 import { accAdd, accLoad, accStore, i32, loopNest, staticShape, withAccumulator } from './tirHelpers';
 
 export const depthwiseConv2dStrategy: OperatorStrategy = (input) => {
@@ -50,19 +49,18 @@ export const depthwiseConv2dStrategy: OperatorStrategy = (input) => {
     );
   }
 
-  requireDType(call, [input.argTypes[0], input.argTypes[1], call.type], ['int8'], 'depthwise_conv2d');
-  const inputOffset = -quantOf(call, input.argTypes[0], 'input').zeroPoint;
+  const scheme = integerConvScheme(input, 'depthwise_conv2d');
   return withQuantizedOutputStage(input, input.argTypes[1], outC, activation, (stage) =>
-    withWindowSource(padName, data, intImm(-inputOffset, data.dtype), geometry, (load) =>
-      withAccumulator('acc', 'int32', (acc) =>
+    withWindowSource(padName, data, intImm(-scheme.inputOffset, data.dtype), geometry, (load) =>
+      withAccumulator('acc', scheme.acc, (acc) =>
         loopNest(['n', 'oy', 'ox', 'ic', 'm'], [n, outH, outW, inC, multiplier], ([b, oy, ox, ic, m]) => {
           const oc = outChannel(ic, m);
           return seq([
-            accStore(acc, 0),
+            accStore(acc, intImm(0, scheme.acc)),
             loopNest(['ky', 'kx'], [kH, kW], ([ky, kx]) =>
-              accAdd(acc, mul(i32(bufferLoad(weight, [0, ky, kx, oc])), add(i32(load(b, tapY(oy, ky), tapX(ox, kx), ic)), inputOffset))),
+              accAdd(acc, scheme.widen(mul(i32(bufferLoad(weight, [0, ky, kx, oc])), scheme.inputTerm(load(b, tapY(oy, ky), tapX(ox, kx), ic))))),
             ),
-            ...(bias ? [accAdd(acc, i32(bufferLoad(bias, [oc])))] : []),
+            ...(bias ? [accAdd(acc, scheme.widen(bufferLoad(bias, [oc])))] : []),
             bufferStore(out, stage(accLoad(acc), oc), [b, oy, ox, oc]),
           ]);
         }),

@@ -13,6 +13,7 @@ export interface ExternKernel {
 
 export const SOFTMAX_INT8 = 'uma_ref_softmax_int8';
 export const SOFTMAX_INT8_INT16 = 'uma_ref_softmax_int8_int16';
+export const SOFTMAX_INT16 = 'uma_ref_softmax_int16';
 
 export const EXTERN_KERNELS: readonly ExternKernel[] = [
   {
@@ -44,5 +45,21 @@ export const EXTERN_KERNELS: readonly ExternKernel[] = [
     doc:
       'TFLite reference_ops::Softmax<int8_t, int16_t> (int8 in, int16 out, output scale 1/65536 zp -32768) over the last axis; ' +
       'the same SoftmaxPrepare parameters as the int8 output, the final shift keeps 16 bits.',
+  },
+  {
+    name: SOFTMAX_INT16,
+    params: [
+      'input: const int16_t*',
+      'output: int16_t*',
+      'outer_size: int32_t',
+      'depth: int32_t',
+      'input_multiplier: int32_t',
+      'input_left_shift: int32_t',
+      'exp_lut: const int16_t*',
+      'one_over_one_plus_x_lut: const int16_t*',
+    ],
+    doc:
+      'TFLite reference_ops::SoftmaxInt16 (int16 in with zero point 0, int16 out with scale 1/32768 zp 0) over the last axis; ' +
+      'the two 513-entry Q0.15 tables (exp on [-10, 0], 1/(1+x) on [0, 1]) are gen_lut\'s, passed as operator constants.',
   },
 ];

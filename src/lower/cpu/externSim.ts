@@ -9,7 +9,8 @@ import { expOnNegativeValues, getReciprocal, rescale } from '../../arith/gemmlow
 import { SOFTMAX_ACCUMULATION_INTEGER_BITS, SOFTMAX_SCALED_DIFF_INTEGER_BITS } from '../../arith/quant-params';
 import { LoweringError } from '../../errors';
 import { ArgValue, ExternFn, isPointer, Pointer } from '../../ir/tir/eval';
-import { SOFTMAX_INT8, SOFTMAX_INT8_INT16 } from './externKernels';
+import { INT16_LUT_SIZE, softmaxInt16Rows } from '../../arith/softmaxInt16';
+import { SOFTMAX_INT16, SOFTMAX_INT8, SOFTMAX_INT8_INT16 } from './externKernels';
 
 function pointerArg(name: string, args: readonly ArgValue[], i: number): Pointer {
   const a = args[i];
@@ -78,8 +79,27 @@ function outputView(kind: SoftmaxOutputKind, p: Pointer, n: number): Int8Array |
   return new Int16Array(p.mem.buffer, at, n);
 }
 
+function int16View(name: string, p: Pointer, n: number): Int16Array {
+  const at = p.mem.byteOffset + p.byteOffset;
+  if (at % 2 !== 0) throw new LoweringError(`${name}: int16 pointer is not 2-byte aligned`, { op: name });
+  return new Int16Array(p.mem.buffer, at, n);
+}
+
+/** TFLite reference_ops::SoftmaxInt16 with the tables lowering passes. */
+const softmaxInt16: ExternFn = (args) => {
+  const name = SOFTMAX_INT16;
+  const [outer, depth, inputMultiplier, inputLeftShift] = [2, 3, 4, 5].map((i) => intArg(name, args, i));
+  const x = int16View(name, pointerArg(name, args, 0), outer * depth);
+  const y = int16View(name, pointerArg(name, args, 1), outer * depth);
+  const expLut = int16View(name, pointerArg(name, args, 6), INT16_LUT_SIZE);
+  const recipLut = int16View(name, pointerArg(name, args, 7), INT16_LUT_SIZE);
+  softmaxInt16Rows(x, y, outer, depth, { inputMultiplier, inputLeftShift }, expLut, recipLut);
+  return 0;
+};
+
 /** Pass as `EvalOptions.externs` (merge with other kernels as needed). */
 export const LOWERING_EXTERN_SIMULATIONS: ReadonlyMap<string, ExternFn> = new Map([
   [SOFTMAX_INT8, softmaxFromInt8({ name: SOFTMAX_INT8, bits: 8 })],
   [SOFTMAX_INT8_INT16, softmaxFromInt8({ name: SOFTMAX_INT8_INT16, bits: 16 })],
+  [SOFTMAX_INT16, softmaxInt16],
 ]);

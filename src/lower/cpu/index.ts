@@ -1,14 +1,18 @@
 /** The default CPU (target `c`) strategy of every graph operator, by op name. */
 import { OperatorStrategy } from '../strategy';
 import { addStrategy } from './add';
+import { argMaxStrategy, argMinStrategy } from './argMinMax';
 import { conv2dStrategy } from './conv2d';
 import { copyStrategy } from './copy';
 import { denseStrategy } from './dense';
 import { depthwiseConv2dStrategy } from './depthwiseConv2d';
 import { avgPool2dStrategy, maxPool2dStrategy } from './pool';
+import { meanStrategy } from './mean';
 import { dequantizeStrategy, quantizeStrategy } from './quantize';
+import { reduceMaxStrategy, reduceMinStrategy } from './reduceMinMax';
 import { reshapeStrategy } from './reshape';
 import { softmaxStrategy } from './softmax';
+import { sumStrategy } from './sum';
 import { svdfStrategy } from './svdf';
 import { castStrategy } from './cast';
 import { divStrategy } from './div';
@@ -18,6 +22,7 @@ import { preluStrategy } from './prelu';
 import { squaredDifferenceStrategy } from './squaredDifference';
 import { subStrategy } from './sub';
 import { UNARY_STRATEGIES } from './unary';
+import { transposeConv2dStrategy } from './transposeConv2d';
 
 export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<string, OperatorStrategy>([
   ['conv2d', conv2dStrategy],
@@ -41,6 +46,13 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['prelu', preluStrategy],
   ['cast', castStrategy],
   ...UNARY_STRATEGIES,
+  ['mean', meanStrategy],
+  ['sum', sumStrategy],
+  ['reduce_max', reduceMaxStrategy],
+  ['reduce_min', reduceMinStrategy],
+  ['arg_max', argMaxStrategy],
+  ['arg_min', argMinStrategy],
+  ['transpose_conv2d', transposeConv2dStrategy],
 ]);
 
 export { EXTERN_KERNELS, SOFTMAX_INT8 } from './externKernels';

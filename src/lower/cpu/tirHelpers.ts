@@ -103,6 +103,16 @@ export function withConstTable(name: string, dtype: 'int8' | 'int16' | 'int32', 
   return allocateConst({ bufferVar: table.data, dtype, extents: [values.length], data: tableBytes(dtype, values), body: body(table) });
 }
 
+/** An operator-internal int16 table known at compile time (e.g. TFLite's int16 LUTs). */
+export function withInt16Table(name: string, values: ArrayLike<number>, body: (table: Buffer) => Stmt): Stmt {
+  const n = values.length;
+  const bytes = new Uint8Array(n * 2);
+  const view = new DataView(bytes.buffer);
+  for (let i = 0; i < n; i++) view.setInt16(i * 2, values[i], true);
+  const table = makeBuffer(name, 'int16', [n]);
+  return allocateConst({ bufferVar: table.data, dtype: 'int16', extents: [n], data: bytes, body: body(table) });
+}
+
 /**
  * Operator-internal scratch. `global` scratch is planned by the USMP; `local` (one-element
  * accumulators) is left to the C compiler.

@@ -167,3 +167,60 @@ int32_t uma_ref_softmax_int8_int16(const int8_t* input, int16_t* output, int32_t
                                    int32_t input_multiplier, int32_t input_left_shift, int32_t diff_min) {
   return softmax_from_int8(input, 0, output, 16, outer_size, depth, input_multiplier, input_left_shift, diff_min);
 }
+
+/* TFLite lut_lookup (int16): 512 intervals of 128 values, linear interpolation. */
+static int16_t lut_lookup_int16(int16_t value, const int16_t* lut) {
+  int32_t index = 256 + uma_asr_i32(value, 7);
+  int32_t offset = value & 0x7f;
+  int32_t base = lut[index];
+  int32_t slope = uma_wrap_i16((int64_t)lut[index + 1] - base);
+  int32_t delta = uma_asr_i32(slope * offset + 64, 7);
+  return uma_wrap_i16((int64_t)base + delta);
+}
+
+static int32_t clamp_i32(int32_t v, int32_t lo, int32_t hi) {
+  return v < lo ? lo : (v > hi ? hi : v);
+}
+
+int32_t uma_ref_softmax_int16(const int16_t* input, int16_t* output, int32_t outer_size, int32_t depth,
+                              int32_t input_multiplier, int32_t input_left_shift, const int16_t* exp_lut,
+                              const int16_t* one_over_one_plus_x_lut) {
+  int32_t i;
+  int32_t c;
+  for (i = 0; i < outer_size; ++i) {
+    const int16_t* x = input + (int64_t)i * depth;
+    int16_t* y = output + (int64_t)i * depth;
+    int32_t max_in_row = -32768;
+    int32_t sum_of_exps = 0;
+    int headroom_plus_one;
+    int32_t shifted_sum;
+    int16_t reciprocal;
+    int right_shift;
+    int64_t round;
+    for (c = 0; c < depth; ++c) max_in_row = x[c] > max_in_row ? x[c] : max_in_row;
+    for (c = 0; c < depth; ++c) {
+      int32_t scaled = uma_q_multiply_shift(x[c] - max_in_row, input_multiplier, input_left_shift);
+      int16_t sym = (int16_t)clamp_i32(uma_wrap_i32((int64_t)scaled + 32767), -32768, 32767);
+      y[c] = lut_lookup_int16(sym, exp_lut);
+      sum_of_exps = uma_wrap_i32((int64_t)sum_of_exps + y[c]);
+    }
+    /* Count leading zeros of the sum as uint32. */
+    {
+      uint32_t u = (uint32_t)sum_of_exps;
+      headroom_plus_one = 0;
+      if (u == 0) headroom_plus_one = 32;
+      else while ((u & 0x80000000u) == 0) { u <<= 1; ++headroom_plus_one; }
+    }
+    if (headroom_plus_one < 1 || headroom_plus_one > 31) return -1;
+    shifted_sum = (int32_t)uma_asr_i64((int64_t)(((uint64_t)(uint32_t)sum_of_exps << (headroom_plus_one - 1)) + (1u << 13)), 14);
+    reciprocal = lut_lookup_int16((int16_t)clamp_i32(shifted_sum - (32768 + 65536), -32768, 32767), one_over_one_plus_x_lut);
+    right_shift = 31 - headroom_plus_one;
+    if (right_shift < 1) return -1;
+    round = (int64_t)1 << (right_shift - 1);
+    for (c = 0; c < depth; ++c) {
+      int64_t r = uma_asr_i64((int64_t)y[c] * (int64_t)reciprocal + round, right_shift);
+      y[c] = (int16_t)clamp_i32(uma_wrap_i32(r), 0, 32767);
+    }
+  }
+  return 0;
+}

@@ -23,6 +23,13 @@ int32_t uma_ref_softmax_int8(const int8_t* input, int8_t* output, int32_t outer_
 int32_t uma_ref_softmax_int8_int16(const int8_t* input, int16_t* output, int32_t outer_size, int32_t depth,
                                    int32_t input_multiplier, int32_t input_left_shift, int32_t diff_min);
 
+/* TFLite reference_ops::SoftmaxInt16: int16 in (zero point 0), int16 out (zero point 0,
+ * scale 1/32768), with SoftmaxPrepare's 513-entry Q0.15 tables exp on [-10, 0] and
+ * 1/(1+x) on [0, 1]. */
+int32_t uma_ref_softmax_int16(const int16_t* input, int16_t* output, int32_t outer_size, int32_t depth,
+                              int32_t input_multiplier, int32_t input_left_shift, const int16_t* exp_lut,
+                              const int16_t* one_over_one_plus_x_lut);
+
 #ifdef __cplusplus
 }
 #endif

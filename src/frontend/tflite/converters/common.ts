@@ -19,6 +19,8 @@ export interface OperatorSite {
   readonly inputTypes: readonly (TensorType | null)[];
   readonly outputType: TensorType;
   readonly source: string;
+  /** Constant bytes of TFLite input `position` (little-endian), or null when it is not a constant. */
+  readonly constantInput?: (position: number) => Uint8Array | null;
 }
 
 export interface ConvertedOperator {

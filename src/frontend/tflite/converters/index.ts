@@ -5,16 +5,19 @@
  */
 import { BuiltinOperatorCode } from '../builtinOperators';
 import { add } from './add';
+import { argMinMax } from './argMinMax';
 import { ConvertedOperator, Converter, OperatorSite, unaryConverter } from './common';
 import { conv2d } from './conv2d';
 import { dense } from './dense';
 import { depthwiseConv2d } from './depthwiseConv2d';
 import { pool } from './pool';
+import { reduce } from './reduce';
 import { reshape } from './reshape';
 import { softmax } from './softmax';
 import { svdf } from './svdf';
 import { arithmetic, binary, leakyRelu, unary } from './elementwise';
 import { BuiltinOptionsType } from '../schema';
+import { transposeConv } from './transposeConv';
 
 export type { ConvertedOperator, Converter, OperatorSite } from './common';
 
@@ -52,6 +55,13 @@ const CONVERTERS: ReadonlyMap<number, Converter> = new Map<number, Converter>([
   [BuiltinOperatorCode.EXP, unary('exp')],
   [BuiltinOperatorCode.LOG, unary('log')],
   [BuiltinOperatorCode.CAST, unary('cast')],
+  [BuiltinOperatorCode.MEAN, reduce('mean')],
+  [BuiltinOperatorCode.SUM, reduce('sum')],
+  [BuiltinOperatorCode.REDUCE_MAX, reduce('reduce_max')],
+  [BuiltinOperatorCode.REDUCE_MIN, reduce('reduce_min')],
+  [BuiltinOperatorCode.ARG_MAX, argMinMax('arg_max')],
+  [BuiltinOperatorCode.ARG_MIN, argMinMax('arg_min')],
+  [BuiltinOperatorCode.TRANSPOSE_CONV, transposeConv],
 ]);
 
 export function isSupportedBuiltin(code: number): boolean {

@@ -3,7 +3,7 @@
  * node kinds again. Variables live in a per-call frame array at slots fixed at compile time;
  * scoping is checked here, so an unbound var fails before anything runs.
  */
-import { multiplyByQuantizedMultiplier } from '../../../arith/fixedpoint';
+import { multiplyByQuantizedMultiplier, multiplyByQuantizedMultiplier64 } from '../../../arith/fixedpoint';
 import { exprDType } from '../builder';
 import { ANN_FILL_BYTE, BinaryOp, Buffer, BufferLoad, Call, Expr, PrimFunc, ScalarDType, Stmt, Var } from '../nodes';
 import { TirEvalError, TirOutOfBoundsError } from './errors';
@@ -463,6 +463,8 @@ class FuncCompiler {
     const args = e.args.map((a) => this.num(a));
     if (args.length === 3) {
       const [x, m, s] = args;
+      // As TFLite's C++ overloads: an int64 accumulator takes the 64-bit variant (16x8 kernels).
+      if (exprDType(e.args[0]) === 'int64') return (f) => multiplyByQuantizedMultiplier64(x(f), m(f), s(f));
       return (f) => multiplyByQuantizedMultiplier(x(f), m(f), s(f));
     }
     if (args.length === 4) {

@@ -1,0 +1,42 @@
+/** Type rules of transpose_conv2d and batch_matmul. */
+import { TypeInferenceError } from '../../errors';
+import { Attrs, TensorType, tensorElements } from './types';
+
+function fail(op: string, problem: string, args: readonly TensorType[]): never {
+  const shapes = args.map((t) => `[${t.shape.join(', ')}] ${t.dtype}`).join(', ');
+  throw new TypeInferenceError(`${op}: ${problem} (arguments: ${shapes})`, { op });
+}
+
+function ints(op: string, attrs: Attrs, name: string, length: number, args: readonly TensorType[]): number[] {
+  const v = attrs[name];
+  if (!Array.isArray(v) || v.length !== length || v.some((x) => typeof x !== 'number' || !Number.isInteger(x))) {
+    fail(op, `attribute ${name} must be ${length} integers, got ${JSON.stringify(v)}`, args);
+  }
+  return v as number[];
+}
+
+function transposeConv2d(attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const op = 'transpose_conv2d';
+  const [input, weight, bias] = args;
+  if (input.shape.length !== 4) fail(op, 'input must be 4-d NHWC', args);
+  if (weight.shape.length !== 4) fail(op, 'weight must be 4-d OHWI', args);
+  const [n, , , c] = input.shape;
+  const [o, , , i] = weight.shape;
+  if (i !== c) fail(op, `input has ${c} channels but the weight expects ${i}`, args);
+  const strides = ints(op, attrs, 'strides', 2, args);
+  if (strides.some((s) => s < 1)) fail(op, `strides must be positive, got [${strides}]`, args);
+  const pads = ints(op, attrs, 'pad_before', 2, args);
+  if (pads.some((p) => p < 0)) fail(op, `pad_before must not be negative, got [${pads}]`, args);
+  const shape = ints(op, attrs, 'output_shape', 4, args);
+  if (shape[0] !== n || shape[3] !== o || shape[1] < 1 || shape[2] < 1) {
+    fail(op, `output_shape [${shape}] does not fit batch ${n} and ${o} output channels`, args);
+  }
+  const quantized = input.dtype !== 'float32';
+  if (quantized ? weight.dtype !== 'int8' : weight.dtype !== 'float32') fail(op, `weight dtype ${weight.dtype} does not fit input dtype ${input.dtype}`, args);
+  if (bias && tensorElements(bias) !== o) fail(op, `bias has ${tensorElements(bias)} elements, expected ${o}`, args);
+  return { shape, dtype: input.dtype };
+}
+
+export const COMPUTE_RULES = {
+  transpose_conv2d: transposeConv2d,
+};
