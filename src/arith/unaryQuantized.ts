@@ -21,6 +21,7 @@ import {
 } from './elementwise';
 import { multiplyByQuantizedMultiplier, quantizeMultiplier, roundHalfAwayFromZero } from './fixedpoint';
 import { integerRange } from './quant-params';
+import { logisticInt16, sigmoidInt16Params, tanhInt16 } from './sigmoidInt16';
 
 export interface QuantParams {
   readonly scale: number;
@@ -36,8 +37,8 @@ export const QUANTIZED_UNARY_DTYPES: Readonly<Record<string, readonly DType[]>> 
   relu_n1_to_1: ['int8', 'int16'],
   leaky_relu: ['int8', 'int16'],
   hard_swish: ['int8'],
-  logistic: ['int8'],
-  tanh: ['int8'],
+  logistic: ['int8', 'int16'],
+  tanh: ['int8', 'int16'],
   elu: ['int8'],
   abs: ['int8', 'int16'],
 };
@@ -76,6 +77,11 @@ export function quantizedUnary(op: string, dtype: DType, input: QuantParams, out
     }
     case 'logistic':
     case 'tanh': {
+      if (dtype === 'int16') {
+        const p = sigmoidInt16Params(op, input, output);
+        if (typeof p === 'string') return p;
+        return op === 'logistic' ? (x) => logisticInt16(p, x) : (x) => tanhInt16(p, x);
+      }
       const problem = sigmoidOutputProblem(op, output.scale, output.zeroPoint);
       if (problem) return problem;
       const p = sigmoidParams(input.scale, input.zeroPoint);

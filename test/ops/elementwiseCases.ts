@@ -126,6 +126,10 @@ export function elementwiseCases(): OpCase[] {
   int16('relu_n1_to_1 int16', 'relu_n1_to_1', 0.0001, 0.00004);
   int16('leaky_relu int16', 'leaky_relu', 0.001, 0.0009, { alpha: 0.3 });
   int16('abs int16', 'abs', 0.001, 0.0005);
+  int16('logistic int16 general scale', 'logistic', 0.0007, 1 / 32768);
+  int16('logistic int16 power-of-two scale', 'logistic', 1 / 4096, 1 / 32768);
+  int16('tanh int16 general scale', 'tanh', 0.0003, 1 / 32768);
+  int16('tanh int16 power-of-two scale (shift 1)', 'tanh', 1 / 2048, 1 / 32768);
   add(opCase('neg int32', 'neg', [tensorType([12], 'int32')], tensorType([12], 'int32'), {}, seed++));
 
   const casts: [DType, DType, (readonly [number, number])?][] = [

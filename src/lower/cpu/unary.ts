@@ -7,13 +7,15 @@
 import { leakyReluParams, relu6Bounds, reluParams } from '../../arith/elementwise';
 import { QUANTIZED_UNARY_DTYPES, quantizedUnary } from '../../arith/unaryQuantized';
 import { DType } from '../../ir/graph/types';
-import { add, binary, call, cast, floatImm, ge, intImm, lt, max, min, mul, select, sub } from '../../ir/tir/builder';
-import { Expr } from '../../ir/tir/nodes';
+import { add, binary, bufferLoad, call, cast, floatImm, ge, intImm, lt, max, min, mul, select, sub } from '../../ir/tir/builder';
+import { Expr, Stmt } from '../../ir/tir/nodes';
+import { effectiveSigmoidScaling, SIGMOID_TABLE_UINT16, sigmoidInt16Params } from '../../arith/sigmoidInt16';
+import { sanitizeName } from '../names';
 import { OpLoweringInput, OperatorStrategy } from '../strategy';
 import { loweringFail, numberAttr } from './attrs';
 import { elementwiseNest, int8LookupNest, narrow, requireDtypes } from './elementwise';
 import { quantOf } from './quantParams';
-import { clamp, i32, qMultiplyShift } from './tirHelpers';
+import { clamp, i32, qMultiplyShift, withConstTable } from './tirHelpers';
 
 const F = floatImm;
 const gt = (a: Expr, b: Expr): Expr => binary('GT', a, b);
@@ -85,6 +87,41 @@ function int16Expression(input: OpLoweringInput, op: string): ((x: Expr) => Expr
   }
 }
 
+/**
+ * int16 LOGISTIC / TANH as TFLite's kernels: rescale, |x| into the sigmoid table (an
+ * operator-internal constant), linear interpolation, sign fold-back, narrow to int16.
+ */
+function sigmoidInt16Nest(input: OpLoweringInput, op: 'logistic' | 'tanh'): Stmt {
+  const { call: c } = input;
+  const p = sigmoidInt16Params(op, quantOf(c, input.argTypes[0], 'input'), quantOf(c, c.type, 'output'));
+  if (typeof p === 'string') loweringFail(c, p);
+  const s = effectiveSigmoidScaling(p);
+  const fractionBits = op === 'logistic' ? 9 : 8;
+  const shr = (x: Expr, n: number): Expr => call('tir.shift_right', 'int32', [x, n]);
+  const shl = (x: Expr, n: number): Expr => call('tir.shift_left', 'int32', [x, n]);
+  return withConstTable(`${sanitizeName(c.name)}_sigmoid`, 'int32', SIGMOID_TABLE_UINT16, (table) =>
+    elementwiseNest(input, ([x]) => {
+      const scaled = shr(add(mul(i32(x), s.multiplier), s.round), s.shift);
+      const abs = call('tir.abs', 'int32', [scaled]);
+      const uh = shr(abs, fractionBits);
+      // Both Select arms are evaluated: keep the table index in range when saturating.
+      const index = min(uh, 254);
+      const ua = bufferLoad(table, [index]);
+      const ub = bufferLoad(table, [add(index, 1)]);
+      const fraction = call('tir.bitwise_and', 'int32', [abs, (1 << fractionBits) - 1]);
+      const interpolated = add(shl(ua, fractionBits), mul(fraction, sub(ub, ua)));
+      const saturated = op === 'logistic' ? 0x7fff << 10 : 0xffff << 8;
+      const r = select(ge(uh, 255), intImm(saturated), interpolated);
+      const nonNegative = ge(scaled, 0);
+      const folded =
+        op === 'logistic'
+          ? select(nonNegative, add(r, 1 << 9), add(sub(1 << 25, r), (1 << 9) - 1))
+          : select(nonNegative, add(sub(r, 1 << 23), 1 << 7), add(sub(1 << 23, r), (1 << 7) - 1));
+      return cast('int16', shr(folded, op === 'logistic' ? 10 : 8));
+    }),
+  );
+}
+
 function unaryStrategy(op: string): OperatorStrategy {
   return (input) => {
     const { call: c } = input;
@@ -99,6 +136,7 @@ function unaryStrategy(op: string): OperatorStrategy {
     const fn = quantizedUnary(op, dtype, quantOf(c, input.argTypes[0], 'input'), quantOf(c, c.type, 'output'), numberAttr(c, 'alpha', 0));
     if (typeof fn === 'string') loweringFail(c, fn);
     if (dtype === 'int8') return int8LookupNest(input, fn);
+    if (op === 'logistic' || op === 'tanh') return sigmoidInt16Nest(input, op);
     const expr = int16Expression(input, op);
     if (!expr) loweringFail(c, `${op}: no int16 lowering`);
     return elementwiseNest(input, ([x]) => expr(x));
