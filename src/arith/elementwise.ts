@@ -277,7 +277,7 @@ export function tanhInt8(p: SigmoidParams, x: number): number {
 export function sigmoidOutputProblem(op: 'logistic' | 'tanh', scale: number, zeroPoint: number): string | undefined {
   const [s, z] = op === 'logistic' ? [1 / 256, -128] : [1 / 128, 0];
   if (zeroPoint !== z || f32(scale) !== f32(s)) {
-    return `int8 ${op} output must have scale 1/${1 / s} and zero point ${z}, got ${scale} and ${zeroPoint}`;
+    return `int8 ${op} output must have scale 1/${1 / s} and zero point ${z}, got ${+scale.toPrecision(6)} and ${zeroPoint}`;
   }
   return undefined;
 }

@@ -17,6 +17,6 @@ export function broadcastIndices(call: CallNode, buffer: Buffer, outShape: reado
     const o = outShape[lead + i];
     if (d === o) return vars[lead + i];
     if (d === 1) return intImm(0);
-    return loweringFail(call, `operand shape [${shape}] does not broadcast to [${outShape}]`);
+    return loweringFail(call, `operand shape [${shape.join(', ')}] does not broadcast to [${outShape.join(', ')}]`);
   });
 }
