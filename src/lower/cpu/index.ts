@@ -27,6 +27,14 @@ import { mirrorPadStrategy } from './mirrorPad';
 import { padStrategy } from './pad';
 import { stridedSliceStrategy } from './stridedSlice';
 import { transposeStrategy } from './transpose';
+import { castStrategy } from './cast';
+import { divStrategy } from './div';
+import { maximumStrategy, minimumStrategy } from './minmax';
+import { mulStrategy } from './mul';
+import { preluStrategy } from './prelu';
+import { squaredDifferenceStrategy } from './squaredDifference';
+import { subStrategy } from './sub';
+import { UNARY_STRATEGIES } from './unary';
 import { transposeConv2dStrategy } from './transposeConv2d';
 import { unidirectionalSequenceLstmStrategy } from './unidirectionalSequenceLstm';
 
@@ -49,6 +57,15 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['concatenate', concatenateStrategy],
   ['pack', concatenateStrategy],
   ['strided_slice', stridedSliceStrategy],
+  ['sub', subStrategy],
+  ['mul', mulStrategy],
+  ['div', divStrategy],
+  ['maximum', maximumStrategy],
+  ['minimum', minimumStrategy],
+  ['squared_difference', squaredDifferenceStrategy],
+  ['prelu', preluStrategy],
+  ['cast', castStrategy],
+  ...UNARY_STRATEGIES,
   ['mean', meanStrategy],
   ['sum', sumStrategy],
   ['reduce_max', reduceMaxStrategy],
