@@ -2,6 +2,9 @@
 import { OperatorStrategy } from '../strategy';
 import { addStrategy } from './add';
 import { conv2dStrategy } from './conv2d';
+export { makeConv2dStrategy } from './conv2d';
+export { makeDepthwiseConv2dStrategy } from './depthwiseConv2d';
+export type { ConvStrategyOptions, PaddingMode } from './convCommon';
 import { copyStrategy } from './copy';
 import { denseStrategy } from './dense';
 import { depthwiseConv2dStrategy } from './depthwiseConv2d';
