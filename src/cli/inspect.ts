@@ -4,7 +4,7 @@
  */
 import { Command } from 'commander';
 import { loadTfliteFile } from '../frontend/tflite';
-import { activationLiveness } from '../ir/graph/liveness';
+import { activationLiveness, tensorLowerBound } from '../ir/graph/liveness';
 import { checkFunctionTypes } from '../ir/graph/typeInference';
 import { CallNode, GraphFunction, GraphNode, isOpCall, MAIN_FUNCTION, TensorType, tensorBytes } from '../ir/graph/types';
 import { CliIO } from './io';
@@ -47,6 +47,19 @@ export function summarize(fn: GraphFunction): ModelSummary {
     activationBytes,
     maxLiveBytes: activationLiveness(fn).maxLiveBytes,
   };
+}
+
+/**
+ * The tensor-level lower bound a compiled workspace is measured against: with model I/O (as
+ * TFLite Micro's arena, `compile --io-in-workspace`) and without (the application owns I/O).
+ */
+function tensorBoundLines(main: GraphFunction): string[] {
+  const withIo = tensorLowerBound(main, { includeIo: true });
+  const withoutIo = tensorLowerBound(main, { includeIo: false });
+  const at = (b: { operator: string | null }) => (b.operator ? ` at ${b.operator}` : '');
+  return [
+    `tensor-level lower bound (${withIo.alignment}-byte aligned tensors): ${withIo.bytes} bytes with model I/O${at(withIo)}; ${withoutIo.bytes} without${at(withoutIo)}`,
+  ];
 }
 
 export function inspectReport(path: string): string {
@@ -94,6 +107,7 @@ export function inspectReport(path: string): string {
     ...(summary.stateBytes > 0 ? [`state bytes: ${summary.stateBytes}`] : []),
     `activation bytes: ${summary.activationBytes}`,
     `liveness lower bound: ${summary.maxLiveBytes} bytes` + (peak ? ` (step ${peak.step}, ${peak.call})` : ''),
+    ...tensorBoundLines(main),
   ].join('\n');
 }
 

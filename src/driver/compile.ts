@@ -10,6 +10,7 @@ import { generateC } from '../codegen';
 import { BackendCodegenHook, CArtifacts, TensorSpec } from '../codegen/types';
 import { ConfigError, MemoryPlanningError, PoolConstraintError } from '../errors';
 import { loadTfliteFile } from '../frontend/tflite';
+import { tensorLowerBound } from '../ir/graph/liveness';
 import { GraphFunction, IRModule, MAIN_FUNCTION, TensorType } from '../ir/graph/types';
 import { TirModule } from '../ir/tir/nodes';
 import { buildMemoryReport, MemoryReport } from '../report/memoryReport';
@@ -173,7 +174,9 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
     memory: memoryLayout,
     backends: hooks,
   });
-  const report = buildMemoryReport(source, usmp);
+  const workspaceAlignment = pools.find((p) => p.kind === 'workspace')?.alignment ?? 16;
+  const tensorBound = tensorLowerBound(graph.functions.get(MAIN_FUNCTION)!, { includeIo: options.ioInWorkspace === true, alignment: workspaceAlignment });
+  const report = buildMemoryReport(source, usmp, tensorBound);
   return {
     source,
     graph,
