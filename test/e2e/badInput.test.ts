@@ -228,7 +228,7 @@ describe('a pool too small', () => {
     const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8')) as { buffers: { name: string }[] };
     expect(report.buffers.map((b) => b.name)).toContain(named![1]);
     // The same line says how big the buffer is, who writes it, the limit and what the plan needs.
-    expect(line).toMatch(/ \(\d+ bytes, (tensor '[^']+', )?allocated in tvmgen_default_\S+/);
+    expect(line).toMatch(/ \(\d+ bytes, (tensor '[^']+', )?allocated in \S+, written by tvmgen_default_\S+ \(target c\)\)/);
     expect(line).toContain('excluded: global_const_workspace (a constant pool, the buffer needs workspace pool)');
     expect(line).toMatch(/allowed pools: sram \(limit 4096 bytes, the plan needs \d+\)/);
     expect(line).toMatch(/raise a limit \(pools config\) or allow another pool$/);
