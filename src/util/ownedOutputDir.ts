@@ -54,7 +54,7 @@ function writeMarker(dir: string, output: string, complete: boolean): void {
 }
 
 /** Refuses a target that exists and is neither empty nor an output of uma-ts. */
-function checkReplaceable(target: string, shown: string): void {
+export function checkReplaceable(target: string, shown: string = target): void {
   let stat: fs.Stats;
   try {
     stat = fs.lstatSync(target);

@@ -64,6 +64,8 @@ describe('never replaces a directory uma-ts did not write', () => {
     fs.writeFileSync(path.join(project, 'src', 'main.c'), 'int main(void) { return 0; }');
     const r = await run(compileArgs(project));
     expectOneLineError(r, /was not written by uma-ts.*refusing to replace it/);
+    // Refused before compiling, not after.
+    expect(r.err).not.toContain('[uma-ts] import');
     expect(fs.readFileSync(path.join(project, 'metadata.json'), 'utf8')).toBe('{"mine": true}');
     expect(fs.readdirSync(project).sort()).toEqual(['metadata.json', 'src']);
     expect(fs.readdirSync(dir)).toEqual(['project']);
