@@ -130,7 +130,7 @@ describe('fuzz: models built in the test', () => {
         seen.add(r.code);
         fs.rmSync(out, { recursive: true, force: true });
       }),
-      { seed: FUZZ_SEED, numRuns: 80 },
+      { seed: FUZZ_SEED, numRuns: 60 },
     );
     expect([...seen].sort()).toEqual([0, 1]);
   });

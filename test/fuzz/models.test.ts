@@ -47,7 +47,7 @@ describe('fuzz: damaged models', () => {
         const src = SOURCES[m];
         await compileCase(src.subarray(0, at % (src.length + 1)), backend, 'truncated');
       }),
-      { seed: FUZZ_SEED, numRuns: 40 },
+      { seed: FUZZ_SEED, numRuns: 30 },
     );
   });
 
@@ -59,7 +59,7 @@ describe('fuzz: damaged models', () => {
         for (const [pos, bit] of where) bytes[pos % bytes.length] ^= 1 << bit;
         await compileCase(bytes, backend, 'flipped');
       }),
-      { seed: FUZZ_SEED, numRuns: 80 },
+      { seed: FUZZ_SEED, numRuns: 60 },
     );
     // Both outcomes were reached: flips in weights compile, flips in structure are refused.
     expect([...seen.get('flipped')!].sort()).toEqual([0, 1]);
