@@ -105,6 +105,7 @@ function sameAsInput(_attrs: Attrs, args: readonly TensorType[]): TensorType {
 
 export const LAYOUT_RULES = {
   l2_normalization: sameAsInput,
+  log_softmax: sameAsInput,
   depth_to_space: depthToSpace,
   space_to_depth: spaceToDepth,
   batch_to_space_nd: batchToSpace,

@@ -81,6 +81,7 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
   resize_nearest_neighbor: { args: ['input'], attrs: ['align_corners', 'half_pixel_centers'], doc: 'NHWC; size is the output type' },
   resize_bilinear: { args: ['input'], attrs: ['align_corners', 'half_pixel_centers'], doc: 'NHWC; size is the output type' },
   l2_normalization: { args: ['input'], attrs: [], doc: 'over the last axis; int8 output scale 1/128' },
+  log_softmax: { args: ['input'], attrs: [], doc: 'over the last axis; int8 output scale 16/256, zero point 127' },
 };
 
 export function isKnownOp(op: string): boolean {

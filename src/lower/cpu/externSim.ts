@@ -10,7 +10,8 @@ import { SOFTMAX_ACCUMULATION_INTEGER_BITS, SOFTMAX_SCALED_DIFF_INTEGER_BITS } f
 import { LoweringError } from '../../errors';
 import { ArgValue, bytesAt, ExternFn, isPointer, Pointer } from '../../ir/tir/eval';
 import { INT16_LUT_SIZE, softmaxInt16Rows } from '../../arith/softmaxInt16';
-import { L2NORM_INT8, SOFTMAX_INT16, SOFTMAX_INT8, SOFTMAX_INT8_INT16 } from './externKernels';
+import { L2NORM_INT8, LOG_SOFTMAX_INT8, SOFTMAX_INT16, SOFTMAX_INT8, SOFTMAX_INT8_INT16 } from './externKernels';
+import { logSoftmaxInt8Rows } from '../../arith/logSoftmax';
 import { l2NormalizeInt8Rows } from '../../arith/l2norm';
 
 function pointerArg(name: string, args: readonly ArgValue[], i: number): Pointer {
@@ -114,10 +115,30 @@ const l2NormInt8: ExternFn = (args) => {
   return 0;
 };
 
+/** TFLite reference_integer_ops::LogSoftmax (src/arith/logSoftmax.ts). */
+const logSoftmaxInt8: ExternFn = (args) => {
+  const name = LOG_SOFTMAX_INT8;
+  const [outer, depth, inputMultiplier, inputLeftShift, reverseScalingDivisor, reverseScalingLeftShift, diffMin] = [2, 3, 4, 5, 6, 7, 8].map((i) =>
+    intArg(name, args, i),
+  );
+  const n = outer * depth;
+  const xb = bytesAt(pointerArg(name, args, 0), n);
+  const yb = bytesAt(pointerArg(name, args, 1), n);
+  logSoftmaxInt8Rows(new Int8Array(xb.buffer, xb.byteOffset, n), new Int8Array(yb.buffer, yb.byteOffset, n), outer, depth, {
+    inputMultiplier,
+    inputLeftShift,
+    reverseScalingDivisor,
+    reverseScalingLeftShift,
+    diffMin,
+  });
+  return 0;
+};
+
 /** Pass as `EvalOptions.externs` (merge with other kernels as needed). */
 export const LOWERING_EXTERN_SIMULATIONS: ReadonlyMap<string, ExternFn> = new Map([
   [SOFTMAX_INT8, softmaxFromInt8({ name: SOFTMAX_INT8, bits: 8 })],
   [SOFTMAX_INT8_INT16, softmaxFromInt8({ name: SOFTMAX_INT8_INT16, bits: 16 })],
   [SOFTMAX_INT16, softmaxInt16],
   [L2NORM_INT8, l2NormInt8],
+  [LOG_SOFTMAX_INT8, logSoftmaxInt8],
 ]);

@@ -35,6 +35,14 @@ int32_t uma_ref_softmax_int16(const int16_t* input, int16_t* output, int32_t out
 int32_t uma_ref_l2norm_int8(const int8_t* input, int8_t* output, int32_t outer_size, int32_t depth,
                             int32_t input_zero_point);
 
+/* TFLite reference_integer_ops::LogSoftmax over the last axis of an [outer_size, depth]
+ * int8 tensor: output scale 16/256, zero point 127; parameters from LOG_SOFTMAX's Prepare
+ * (PreprocessLogSoftmaxScalingExp, 5 integer bits; the reverse shift is the
+ * MultiplyByQuantizedMultiplier shift, <= 0). */
+int32_t uma_ref_log_softmax_int8(const int8_t* input, int8_t* output, int32_t outer_size, int32_t depth,
+                                 int32_t input_multiplier, int32_t input_left_shift, int32_t reverse_scaling_divisor,
+                                 int32_t reverse_scaling_left_shift, int32_t diff_min);
+
 #ifdef __cplusplus
 }
 #endif
