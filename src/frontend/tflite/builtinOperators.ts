@@ -181,6 +181,20 @@ export const BuiltinOperatorCode = {
   SVDF: 27,
   CUSTOM: 32,
   QUANTIZE: 114,
+  // Data movement (ops-writer)
+  CONCATENATION: 2,
+  PAD: 34,
+  TRANSPOSE: 39,
+  SQUEEZE: 43,
+  STRIDED_SLICE: 45,
+  SPLIT: 49,
+  PADV2: 60,
+  SLICE: 65,
+  EXPAND_DIMS: 70,
+  PACK: 83,
+  UNPACK: 88,
+  MIRROR_PAD: 100,
+  SPLIT_V: 102,
   MEAN: 40,
   SUM: 74,
   REDUCE_MAX: 82,
@@ -199,6 +213,7 @@ export const BuiltinOperatorCode = {
   RESIZE_BILINEAR: 23,
   L2_NORMALIZATION: 11,
   LOG_SOFTMAX: 50,
+  UNIDIRECTIONAL_SEQUENCE_LSTM: 44,
 } as const;
 
 export function builtinOperatorName(code: number): string {

@@ -26,7 +26,13 @@ import { reshape } from './reshape';
 import { softmax } from './softmax';
 import { sum } from './sum';
 import { svdf } from './svdf';
+import { concatenate, pack } from './concatenate';
+import { mirrorPad } from './mirror-pad';
+import { pad } from './pad';
+import { stridedSlice } from './strided-slice';
+import { transpose } from './transpose';
 import { transposeConv2d } from './transposeConv2d';
+import { unidirectionalSequenceLstm } from './unidirectionalSequenceLstm';
 
 export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['conv2d', conv2d],
@@ -41,6 +47,12 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['quantize', quantize],
   ['dequantize', dequantize],
   ['svdf', svdf],
+  ['pad', pad],
+  ['mirror_pad', mirrorPad],
+  ['transpose', transpose],
+  ['concatenate', concatenate],
+  ['pack', pack],
+  ['strided_slice', stridedSlice],
   ['mean', mean],
   ['sum', sum],
   ['reduce_max', reduceMax],
@@ -59,4 +71,5 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['resize_bilinear', resizeBilinear],
   ['l2_normalization', l2Normalization],
   ['log_softmax', logSoftmax],
+  ['unidirectional_sequence_lstm', unidirectionalSequenceLstm],
 ]);

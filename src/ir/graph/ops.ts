@@ -12,7 +12,10 @@ export const FUSED_ACTIVATIONS = ['NONE', 'RELU', 'RELU_N1_TO_1', 'RELU6'] as co
 export type FusedActivation = (typeof FUSED_ACTIVATIONS)[number];
 
 export interface OpSpec {
-  /** Argument roles in order; a trailing `?` marks an optional argument. */
+  /**
+   * Argument roles in order; a trailing `?` marks an optional argument, a trailing `...`
+   * a last role that takes one or more arguments (concatenate's inputs).
+   */
   readonly args: readonly string[];
   /** Attribute names the op carries. */
   readonly attrs: readonly string[];
@@ -52,6 +55,35 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
     attrs: ['rank', 'activation'],
     doc: 'TFLite SVDF; `state` is a variable tensor that persists across invocations',
   },
+  // Data movement: values are copied unchanged (no requantization), any dtype.
+  pad: {
+    args: ['input'],
+    attrs: ['paddings', 'pad_value'],
+    doc: 'PAD/PADV2: `paddings` = [before0, after0, before1, after1, ...] per axis; `pad_value` the stored value of the border (int8: the raw quantized value)',
+  },
+  mirror_pad: {
+    args: ['input'],
+    attrs: ['paddings', 'mode'],
+    doc: 'MIRROR_PAD: `mode` REFLECT (edge not repeated) or SYMMETRIC (edge repeated)',
+  },
+  transpose: { args: ['input'], attrs: ['perm'], doc: 'output axis d is input axis perm[d]' },
+  concatenate: {
+    args: ['inputs...'],
+    attrs: ['axis'],
+    doc: 'CONCATENATION: inputs of equal rank joined along `axis` (non-negative)',
+  },
+  pack: {
+    args: ['inputs...'],
+    attrs: ['axis'],
+    doc: 'PACK: equal-shaped inputs stacked along a new axis `axis` (non-negative)',
+  },
+  strided_slice: {
+    args: ['input'],
+    attrs: ['begin', 'strides', 'sizes'],
+    doc:
+      'STRIDED_SLICE/SLICE and each output of SPLIT/SPLIT_V/UNPACK: element j of input axis d is begin[d] + j*strides[d], ' +
+      'j < sizes[d]; the output shape is the declared type (same element count: shrunk axes dropped)',
+  },
   mean: { args: ['input'], attrs: ['axes', 'keep_dims'], doc: 'mean over `axes` (non-negative, distinct); keep_dims keeps them as 1' },
   sum: { args: ['input'], attrs: ['axes', 'keep_dims'], doc: 'sum over `axes`' },
   reduce_max: { args: ['input'], attrs: ['axes', 'keep_dims'], doc: 'maximum over `axes`' },
@@ -82,6 +114,30 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
   resize_bilinear: { args: ['input'], attrs: ['align_corners', 'half_pixel_centers'], doc: 'NHWC; size is the output type' },
   l2_normalization: { args: ['input'], attrs: [], doc: 'over the last axis; int8 output scale 1/128' },
   log_softmax: { args: ['input'], attrs: [], doc: 'over the last axis; int8 output scale 16/256, zero point 127' },
+  unidirectional_sequence_lstm: {
+    args: [
+      'input',
+      'input_to_input_weights',
+      'input_to_forget_weights',
+      'input_to_cell_weights',
+      'input_to_output_weights',
+      'recurrent_to_input_weights',
+      'recurrent_to_forget_weights',
+      'recurrent_to_cell_weights',
+      'recurrent_to_output_weights',
+      'input_gate_bias',
+      'forget_gate_bias',
+      'cell_gate_bias',
+      'output_gate_bias',
+      'output_state',
+      'cell_state',
+    ],
+    attrs: ['activation', 'cell_clip', 'time_major'],
+    doc:
+      'TFLite UNIDIRECTIONAL_SEQUENCE_LSTM without peephole, projection or layer norm (as TFLite Micro): input ' +
+      '[time, batch, in] (time_major) or [batch, time, in], output the hidden state of every step; ' +
+      '`output_state` [batch, units] and `cell_state` [batch, units] are variable tensors that persist',
+  },
 };
 
 export function isKnownOp(op: string): boolean {

@@ -23,7 +23,13 @@ import { reshapeStrategy } from './reshape';
 import { softmaxStrategy } from './softmax';
 import { sumStrategy } from './sum';
 import { svdfStrategy } from './svdf';
+import { concatenateStrategy } from './concatenate';
+import { mirrorPadStrategy } from './mirrorPad';
+import { padStrategy } from './pad';
+import { stridedSliceStrategy } from './stridedSlice';
+import { transposeStrategy } from './transpose';
 import { transposeConv2dStrategy } from './transposeConv2d';
+import { unidirectionalSequenceLstmStrategy } from './unidirectionalSequenceLstm';
 
 export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<string, OperatorStrategy>([
   ['conv2d', conv2dStrategy],
@@ -38,6 +44,12 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['quantize', quantizeStrategy],
   ['dequantize', dequantizeStrategy],
   ['svdf', svdfStrategy],
+  ['pad', padStrategy],
+  ['mirror_pad', mirrorPadStrategy],
+  ['transpose', transposeStrategy],
+  ['concatenate', concatenateStrategy],
+  ['pack', concatenateStrategy],
+  ['strided_slice', stridedSliceStrategy],
   ['mean', meanStrategy],
   ['sum', sumStrategy],
   ['reduce_max', reduceMaxStrategy],
@@ -56,6 +68,7 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['resize_bilinear', resizeBilinearStrategy],
   ['l2_normalization', l2NormalizationStrategy],
   ['log_softmax', logSoftmaxStrategy],
+  ['unidirectional_sequence_lstm', unidirectionalSequenceLstmStrategy],
 ]);
 
 export { EXTERN_KERNELS, SOFTMAX_INT8 } from './externKernels';

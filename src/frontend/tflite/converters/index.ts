@@ -21,7 +21,17 @@ import { reshape } from './reshape';
 import { resizeBilinear, resizeNearestNeighbor } from './resize';
 import { softmax } from './softmax';
 import { svdf } from './svdf';
+import { concatenation } from './concatenation';
+import { mirrorPad } from './mirrorPad';
+import { pack } from './pack';
+import { pad } from './pad';
+import { slice } from './slice';
+import { split, splitV, unpack } from './split';
+import { squeezeOrExpandDims } from './squeeze';
+import { stridedSlice } from './stridedSlice';
+import { transpose } from './transpose';
 import { transposeConv } from './transposeConv';
+import { unidirectionalSequenceLstm } from './unidirectionalSequenceLstm';
 
 export type { ConvertedOperator, Converter, OperatorSite } from './common';
 
@@ -37,6 +47,19 @@ const CONVERTERS: ReadonlyMap<number, Converter> = new Map<number, Converter>([
   [BuiltinOperatorCode.QUANTIZE, unaryConverter('quantize')],
   [BuiltinOperatorCode.DEQUANTIZE, unaryConverter('dequantize')],
   [BuiltinOperatorCode.SVDF, svdf],
+  [BuiltinOperatorCode.PAD, pad],
+  [BuiltinOperatorCode.PADV2, pad],
+  [BuiltinOperatorCode.MIRROR_PAD, mirrorPad],
+  [BuiltinOperatorCode.TRANSPOSE, transpose],
+  [BuiltinOperatorCode.CONCATENATION, concatenation],
+  [BuiltinOperatorCode.PACK, pack],
+  [BuiltinOperatorCode.SQUEEZE, squeezeOrExpandDims],
+  [BuiltinOperatorCode.EXPAND_DIMS, squeezeOrExpandDims],
+  [BuiltinOperatorCode.STRIDED_SLICE, stridedSlice],
+  [BuiltinOperatorCode.SLICE, slice],
+  [BuiltinOperatorCode.SPLIT, split],
+  [BuiltinOperatorCode.SPLIT_V, splitV],
+  [BuiltinOperatorCode.UNPACK, unpack],
   [BuiltinOperatorCode.MEAN, reduce('mean')],
   [BuiltinOperatorCode.SUM, reduce('sum')],
   [BuiltinOperatorCode.REDUCE_MAX, reduce('reduce_max')],
@@ -55,6 +78,7 @@ const CONVERTERS: ReadonlyMap<number, Converter> = new Map<number, Converter>([
   [BuiltinOperatorCode.RESIZE_BILINEAR, resizeBilinear],
   [BuiltinOperatorCode.L2_NORMALIZATION, l2Normalization],
   [BuiltinOperatorCode.LOG_SOFTMAX, logSoftmax],
+  [BuiltinOperatorCode.UNIDIRECTIONAL_SEQUENCE_LSTM, unidirectionalSequenceLstm],
 ]);
 
 export function isSupportedBuiltin(code: number): boolean {
