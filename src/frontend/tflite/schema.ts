@@ -47,6 +47,10 @@ export const BuiltinOptionsType = {
   SoftmaxOptions: 9,
   AddOptions: 11,
   ReshapeOptions: 17,
+  MulOptions: 21,
+  SubOptions: 28,
+  DivOptions: 29,
+  LeakyReluOptions: 75,
   // Data movement (ops-writer)
   ConcatenationOptions: 10,
   PadOptions: 22,
@@ -508,5 +512,18 @@ export class ResizeBilinearOptions extends CheckedTable {
 export class L2NormOptions extends CheckedTable {
   get fusedActivation(): number {
     return this.int8(0, 0);
+  }
+}
+
+/** MulOptions, SubOptions, DivOptions: field 0 is the fused activation (SubOptions' pot_scale_int16 is not read). */
+export class ArithmeticOptions extends CheckedTable {
+  get fusedActivation(): number {
+    return this.int8(0, 0);
+  }
+}
+
+export class LeakyReluOptions extends CheckedTable {
+  get alpha(): number {
+    return this.float32(0, 0);
   }
 }

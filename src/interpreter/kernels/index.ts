@@ -31,6 +31,14 @@ import { mirrorPad } from './mirror-pad';
 import { pad } from './pad';
 import { stridedSlice } from './strided-slice';
 import { transpose } from './transpose';
+import { cast } from './cast';
+import { div } from './div';
+import { maximum, minimum } from './minmax';
+import { mul } from './mul';
+import { prelu } from './prelu';
+import { squaredDifference } from './squaredDifference';
+import { sub } from './sub';
+import { UNARY_KERNELS } from './unary';
 import { transposeConv2d } from './transposeConv2d';
 import { unidirectionalSequenceLstm } from './unidirectionalSequenceLstm';
 
@@ -53,6 +61,15 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['concatenate', concatenate],
   ['pack', pack],
   ['strided_slice', stridedSlice],
+  ['sub', sub],
+  ['mul', mul],
+  ['div', div],
+  ['maximum', maximum],
+  ['minimum', minimum],
+  ['squared_difference', squaredDifference],
+  ['prelu', prelu],
+  ['cast', cast],
+  ...UNARY_KERNELS,
   ['mean', mean],
   ['sum', sum],
   ['reduce_max', reduceMax],

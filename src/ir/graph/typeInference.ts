@@ -370,6 +370,41 @@ function unidirectionalSequenceLstm(attrs: Attrs, args: readonly TensorType[]): 
   return { shape: timeMajor ? [time, batch, units] : [batch, time, units], dtype: input.dtype };
 }
 
+/** A broadcasting binary elementwise op: both operands of one dtype, numpy shapes. */
+function binaryElementwise(op: string) {
+  return (_attrs: Attrs, args: readonly TensorType[]): TensorType => {
+    const [lhs, rhs] = args;
+    if (lhs.dtype !== rhs.dtype) fail(op, `operand dtypes differ`, args);
+    const shape = broadcastShapes(lhs.shape, rhs.shape);
+    if (!shape) fail(op, `shapes do not broadcast`, args);
+    return { shape, dtype: lhs.dtype };
+  };
+}
+
+/** prelu: alpha broadcasts to the input's shape, which the output keeps. */
+function prelu(_attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const [input, alpha] = args;
+  if (input.dtype !== alpha.dtype) fail('prelu', `input and alpha dtypes differ`, args);
+  const shape = broadcastShapes(input.shape, alpha.shape);
+  if (!shape || !sameShape(shape, input.shape)) fail('prelu', `alpha does not broadcast to the input shape`, args);
+  return { shape: input.shape, dtype: input.dtype };
+}
+
+/** A unary elementwise op: same shape and dtype out. */
+function unaryElementwise(_attrs: Attrs, args: readonly TensorType[]): TensorType {
+  return { shape: args[0].shape, dtype: args[0].dtype };
+}
+
+const CASTABLE: readonly DType[] = ['float32', 'int8', 'uint8', 'int16', 'int32', 'bool'];
+
+/** cast keeps the shape; the declared type gives the output dtype. */
+function castRule(_attrs: Attrs, args: readonly TensorType[], declared?: TensorType): TensorType {
+  const [input] = args;
+  const dtype = declared?.dtype ?? input.dtype;
+  if (!CASTABLE.includes(input.dtype) || !CASTABLE.includes(dtype)) fail('cast', `cannot cast ${input.dtype} to ${dtype}`, args);
+  return { shape: input.shape, dtype };
+}
+
 type Rule = (attrs: Attrs, args: readonly TensorType[], declared?: TensorType) => TensorType;
 
 const RULES: Readonly<Record<string, Rule>> = {
@@ -391,6 +426,28 @@ const RULES: Readonly<Record<string, Rule>> = {
   concatenate,
   pack,
   strided_slice: stridedSlice,
+  sub: binaryElementwise('sub'),
+  mul: binaryElementwise('mul'),
+  div: binaryElementwise('div'),
+  maximum: binaryElementwise('maximum'),
+  minimum: binaryElementwise('minimum'),
+  squared_difference: binaryElementwise('squared_difference'),
+  prelu,
+  relu: unaryElementwise,
+  relu6: unaryElementwise,
+  relu_n1_to_1: unaryElementwise,
+  leaky_relu: unaryElementwise,
+  hard_swish: unaryElementwise,
+  logistic: unaryElementwise,
+  tanh: unaryElementwise,
+  elu: unaryElementwise,
+  abs: unaryElementwise,
+  neg: unaryElementwise,
+  sqrt: unaryElementwise,
+  rsqrt: unaryElementwise,
+  exp: unaryElementwise,
+  log: unaryElementwise,
+  cast: castRule,
   ...REDUCE_RULES,
   ...COMPUTE_RULES,
   ...LAYOUT_RULES,

@@ -12,6 +12,9 @@ import { logSoftmaxStrategy } from './logSoftmax';
 import { resizeBilinearStrategy } from './resizeBilinear';
 import { resizeNearestNeighborStrategy } from './resizeNearestNeighbor';
 import { conv2dStrategy } from './conv2d';
+export { makeConv2dStrategy } from './conv2d';
+export { makeDepthwiseConv2dStrategy } from './depthwiseConv2d';
+export type { ConvStrategyOptions, PaddingMode } from './convCommon';
 import { copyStrategy } from './copy';
 import { denseStrategy } from './dense';
 import { depthwiseConv2dStrategy } from './depthwiseConv2d';
@@ -28,6 +31,14 @@ import { mirrorPadStrategy } from './mirrorPad';
 import { padStrategy } from './pad';
 import { stridedSliceStrategy } from './stridedSlice';
 import { transposeStrategy } from './transpose';
+import { castStrategy } from './cast';
+import { divStrategy } from './div';
+import { maximumStrategy, minimumStrategy } from './minmax';
+import { mulStrategy } from './mul';
+import { preluStrategy } from './prelu';
+import { squaredDifferenceStrategy } from './squaredDifference';
+import { subStrategy } from './sub';
+import { UNARY_STRATEGIES } from './unary';
 import { transposeConv2dStrategy } from './transposeConv2d';
 import { unidirectionalSequenceLstmStrategy } from './unidirectionalSequenceLstm';
 
@@ -50,6 +61,15 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['concatenate', concatenateStrategy],
   ['pack', concatenateStrategy],
   ['strided_slice', stridedSliceStrategy],
+  ['sub', subStrategy],
+  ['mul', mulStrategy],
+  ['div', divStrategy],
+  ['maximum', maximumStrategy],
+  ['minimum', minimumStrategy],
+  ['squared_difference', squaredDifferenceStrategy],
+  ['prelu', preluStrategy],
+  ['cast', castStrategy],
+  ...UNARY_STRATEGIES,
   ['mean', meanStrategy],
   ['sum', sumStrategy],
   ['reduce_max', reduceMaxStrategy],
