@@ -21,6 +21,8 @@ const CASES: OpCase[] = [
   l2('int8 [3, 8] zp 3', i8([3, 8], 0.05, 3), i8([3, 8], 1 / 128, 0)),
   l2('int8 [1, 2, 2, 16] zp -128', i8([1, 2, 2, 16], 0.02, -128), i8([1, 2, 2, 16], 1 / 128, 0)),
   l2('int8 tiny and constant rows', i8([3, 4], 0.1, 0), i8([3, 4], 1 / 128, 0), int8Bytes([0, 0, 0, 0, 1, 0, 0, 0, 127, 127, 127, 127])),
+  { label: 'log_softmax float [4, 9]', op: 'log_softmax', input: f32([4, 9]), out: f32([4, 9]), attrs: {} },
+  { label: 'log_softmax float [2, 1, 5]', op: 'log_softmax', input: f32([2, 1, 5]), out: f32([2, 1, 5]), attrs: {} },
   { label: 'log_softmax int8 [3, 10]', op: 'log_softmax', input: i8([3, 10], 0.1, 5), out: i8([3, 10], 16 / 256, 127), attrs: {} },
   { label: 'log_softmax int8 [2, 2, 7] small scale', op: 'log_softmax', input: i8([2, 2, 7], 0.02, -20), out: i8([2, 2, 7], 16 / 256, 127), attrs: {} },
   { label: 'log_softmax int8 wide scale', op: 'log_softmax', input: i8([4, 5], 0.5, 0), out: i8([4, 5], 16 / 256, 127), attrs: {} },
@@ -46,6 +48,15 @@ describe('l2_normalization: TFLite Micro kernel-test figures', () => {
     const out = interpretCase(l2('', i8([1, 1, 1, 6], scale, 0), i8([1, 1, 1, 6], 1 / 128, 0), data));
     const got = Array.from(new Int8Array(out.buffer)).map((v) => v / 128);
     [-0.55, 0.3, 0.35, 0.6, -0.35, 0.05].forEach((e, i) => expect(Math.abs(got[i] - e)).toBeLessThanOrEqual(1 / 128 + 1e-9));
+  });
+});
+
+describe('log_softmax float: TFLite Micro kernel-test figures', () => {
+  // log_softmax_test.cc FloatActivationsOpTestLogSoftmax: [2, 4] input, expected log-softmax rows.
+  it('LogSoftmax float', () => {
+    const c: OpCase = { label: '', op: 'log_softmax', input: f32([2, 4]), out: f32([2, 4]), attrs: {}, data: float32Bytes([0, -6, 2, 4, 3, -2, 10, 1]) };
+    const got = Array.from(new Float32Array(interpretCase(c).buffer));
+    [-4.14297, -10.14297, -2.14297, -0.142971, -7.00104, -12.00104, -0.00104087, -9.00104].forEach((e, i) => expect(got[i]).toBeCloseTo(e, 4));
   });
 });
 

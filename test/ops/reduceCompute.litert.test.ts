@@ -140,6 +140,7 @@ function cases(): Case[] {
   out.push(model('RESIZE_BILINEAR int8 half_pixel_centers', 'RESIZE_BILINEAR', [x([1, 4, 3, 2], 'int8', qi8(0.1, 1)), c32([2], [8, 6])], { shape: [1, 8, 6, 2], dtype: 'int8', quant: qi8(0.1, 1) }, tfliteOptions.resizeBilinear({ halfPixelCenters: true }), 41));
   out.push(model('L2_NORMALIZATION float', 'L2_NORMALIZATION', [x([2, 3, 6], 'float32')], { shape: [2, 3, 6], dtype: 'float32' }, undefined, 42));
   out.push(model('L2_NORMALIZATION int8', 'L2_NORMALIZATION', [x([4, 10], 'int8', qi8(0.05, 2))], { shape: [4, 10], dtype: 'int8', quant: qi8(1 / 128, 0) }, undefined, 43));
+  out.push(model('LOG_SOFTMAX float', 'LOG_SOFTMAX', [x([3, 7], 'float32')], { shape: [3, 7], dtype: 'float32' }, undefined, 45));
   out.push(model('LOG_SOFTMAX int8', 'LOG_SOFTMAX', [x([3, 10], 'int8', qi8(0.08, 4))], { shape: [3, 10], dtype: 'int8', quant: qi8(16 / 256, 127) }, undefined, 44));
   return out;
 }
