@@ -124,6 +124,7 @@ function cases(): Case[] {
   );
   out.push(model('BATCH_MATMUL float adj_y', 'BATCH_MATMUL', [x([2, 3, 4], 'float32'), { shape: [2, 5, 4], dtype: 'float32', data: ints(18, 40, -1000, 1000).map((v) => v / 1000) }], { shape: [2, 3, 5], dtype: 'float32' }, tfliteOptions.batchMatMul({ adjY: true }), 19));
   out.push(model('BATCH_MATMUL float broadcast', 'BATCH_MATMUL', [x([2, 1, 3, 4], 'float32'), x([3, 4, 2], 'float32')], { shape: [2, 3, 3, 2], dtype: 'float32' }, tfliteOptions.batchMatMul(), 20));
+  out.push(model('BATCH_MATMUL int16', 'BATCH_MATMUL', [x([2, 3, 4], 'int16', qi8(0.0005)), x([2, 4, 5], 'int16', qi8(0.0004))], { shape: [2, 3, 5], dtype: 'int16', quant: qi8(0.02) }, tfliteOptions.batchMatMul(), 46));
   out.push(model('BATCH_MATMUL int8', 'BATCH_MATMUL', [x([2, 3, 4], 'int8', qi8(0.05, -3)), x([2, 4, 5], 'int8', qi8(0.04, 0))], { shape: [2, 3, 5], dtype: 'int8', quant: qi8(0.1, 1) }, tfliteOptions.batchMatMul(), 21));
   const c32 = (shape: number[], data: number[]): Operand => ({ shape, dtype: 'int32', data });
   out.push(model('DEPTH_TO_SPACE int8', 'DEPTH_TO_SPACE', [x([1, 2, 3, 8], 'int8', qi8(0.1, 2))], { shape: [1, 4, 6, 2], dtype: 'int8', quant: qi8(0.1, 2) }, tfliteOptions.depthToSpace(2), 30));
