@@ -131,6 +131,8 @@ function cases(): Case[] {
   out.push(model('SPACE_TO_DEPTH float', 'SPACE_TO_DEPTH', [x([1, 4, 6, 3], 'float32')], { shape: [1, 2, 3, 12], dtype: 'float32' }, tfliteOptions.spaceToDepth(2), 31));
   out.push(model('BATCH_TO_SPACE_ND float crops', 'BATCH_TO_SPACE_ND', [x([4, 3, 3, 2], 'float32'), c32([2], [2, 2]), c32([2, 2], [0, 1, 1, 1])], { shape: [1, 5, 4, 2], dtype: 'float32' }, undefined, 32));
   out.push(model('SPACE_TO_BATCH_ND int8 paddings', 'SPACE_TO_BATCH_ND', [x([2, 4, 3, 1], 'int8', qi8(0.1, 9)), c32([2], [2, 3]), c32([2, 2], [0, 0, 1, 2])], { shape: [12, 2, 2, 1], dtype: 'int8', quant: qi8(0.1, 9) }, undefined, 33));
+  out.push(model('SPACE_TO_BATCH_ND float 3-d', 'SPACE_TO_BATCH_ND', [x([1, 10, 3], 'float32'), c32([1], [2]), c32([1, 2], [1, 1])], { shape: [2, 6, 3], dtype: 'float32' }, undefined, 47));
+  out.push(model('BATCH_TO_SPACE_ND int8 3-d', 'BATCH_TO_SPACE_ND', [x([4, 5, 2], 'int8', qi8(0.1, 1)), c32([1], [4]), c32([1, 2], [1, 1])], { shape: [1, 18, 2], dtype: 'int8', quant: qi8(0.1, 1) }, undefined, 48));
   out.push(model('BROADCAST_TO float', 'BROADCAST_TO', [x([3, 1], 'float32'), c32([3], [2, 3, 4])], { shape: [2, 3, 4], dtype: 'float32' }, undefined, 34, 2));
   out.push(model('GATHER float axis 1', 'GATHER', [x([2, 5, 3], 'float32'), c32([2, 2], [4, 0, 2, 2])], { shape: [2, 2, 2, 3], dtype: 'float32' }, tfliteOptions.gather(1), 35));
   out.push(model('RESIZE_NEAREST_NEIGHBOR int8 half_pixel', 'RESIZE_NEAREST_NEIGHBOR', [x([1, 3, 5, 2], 'int8', qi8(0.1)), c32([2], [7, 4])], { shape: [1, 7, 4, 2], dtype: 'int8', quant: qi8(0.1) }, tfliteOptions.resizeNearestNeighbor({ halfPixelCenters: true }), 36));
