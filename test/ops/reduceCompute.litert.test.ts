@@ -169,6 +169,10 @@ describe('unsupported parameters are one-line errors naming operator, index and 
     const c = model('', 'MEAN', [x([2, 3], 'float32'), { input: true, shape: [1], dtype: 'int32' }], { shape: [2], dtype: 'float32' }, tfliteOptions.reducer(false), 1);
     expect(() => importTflite(c.model, 'm.tflite')).toThrow(/^unsupported non-constant axis \(input 1\) on MEAN at operator #0 in m\.tflite$/);
   });
+  it('REDUCE_MAX int8 with another output quantization', () => {
+    const c = model('', 'REDUCE_MAX', [x([2, 3], 'int8', qi8(0.1)), axis([1])], { shape: [2], dtype: 'int8', quant: qi8(0.2) }, tfliteOptions.reducer(false), 1);
+    expect(() => importTflite(c.model, 'm.tflite')).toThrow(/^unsupported input and output quantization that differ on REDUCE_MAX at operator #0 in m\.tflite$/);
+  });
   it('TRANSPOSE_CONV with a uint8 input', () => {
     const c = model(
       '',
