@@ -124,6 +124,18 @@ function cases(): Case[] {
     outDtype: 'int8',
   });
   out.push({
+    name: 'QUANTIZE uint8 -> int8',
+    model: singleOp('QUANTIZE', { shape: [64], dtype: 'uint8', quant: { scale: [0.02], zeroPoint: [128] } }, [], { shape: [64], dtype: 'int8', quant: { scale: [0.02], zeroPoint: [0] } }),
+    inputs: [Uint8Array.from(ints(18, 64, 0, 255))],
+    outDtype: 'int8',
+  });
+  out.push({
+    name: 'QUANTIZE int8 -> uint8 (rescaled)',
+    model: singleOp('QUANTIZE', { shape: [64], dtype: 'int8', quant: { scale: [0.02], zeroPoint: [-3] } }, [], { shape: [64], dtype: 'uint8', quant: { scale: [0.03], zeroPoint: [120] } }),
+    inputs: [Uint8Array.from(ints(19, 64, 0, 255))],
+    outDtype: 'uint8',
+  });
+  out.push({
     name: 'DEQUANTIZE int16 -> float32',
     model: singleOp('DEQUANTIZE', { shape: [64], dtype: 'int16', quant: q16(0.00037) }, [], { shape: [64], dtype: 'float32' }),
     inputs: [int16Input(16, 64)],
@@ -156,5 +168,19 @@ describe('int16 / 16x8 operators against LiteRT', () => {
     expect(new Set(elementsOf(c.outDtype, mine[0])).size).toBeGreaterThan(3);
     const lowered = runMain(lowerForCpu(graph), c.inputs, { externs: LOWERING_EXTERN_SIMULATIONS });
     expect(Array.from(lowered[0])).toEqual(Array.from(mine[0]));
+  });
+});
+
+describe('QUANTIZE signatures TFLite Micro lacks', () => {
+  it.each([
+    ['uint8', 'int16'],
+    ['int16', 'uint8'],
+    ['int32', 'int32'],
+  ] as const)('%s -> %s is a one-line error naming both dtypes', (from, to) => {
+    const model = singleOp('QUANTIZE', { shape: [4], dtype: from, quant: { scale: [0.1], zeroPoint: [0] } }, [], { shape: [4], dtype: to, quant: { scale: [0.1], zeroPoint: [0] } });
+    const graph = importTflite(model);
+    const message = new RegExp(`quantize ${from} -> ${to} is not supported`);
+    expect(() => lowerForCpu(graph)).toThrow(message);
+    expect(() => interpret(graph, [new Uint8Array(4 * (from === 'int32' ? 4 : from === 'int16' ? 2 : 1))])).toThrow(message);
   });
 });
