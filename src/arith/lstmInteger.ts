@@ -1,11 +1,12 @@
 /**
  * TFLite Micro's integer LSTM (lstm_eval.h with int8 activations and weights, int16 cell
- * state and gates, int32 bias; CreateGateParams / CreateInterGateMulParams / cell state
+ * state and gates, int32 bias; or 16x8: int16 activations, int8 weights, int64 bias; CreateGateParams / CreateInterGateMulParams / cell state
  * info of unidirectional_sequence_lstm.cc): the prepare-time parameters, packed into one
  * int32 table, and the step loop over that table. The interpreter kernel and the
- * evaluator twin of the C runtime kernel `uma_ref_lstm_int8` both run `runLstmInteger`.
+ * evaluator twins of the C runtime kernels `uma_ref_lstm_int8` / `uma_ref_lstm_int16` run
+ * `runLstmInteger`.
  */
-import { multiplyByQuantizedMultiplier, quantizeMultiplier } from './fixedpoint';
+import { multiplyByQuantizedMultiplier, multiplyByQuantizedMultiplier64, quantizeMultiplier } from './fixedpoint';
 import { TensorType } from '../ir/graph/types';
 import { LSTM_ARG, LSTM_GATES, LstmGate } from './lstm';
 
@@ -88,6 +89,8 @@ export function tanhInt16(x: number, inputMultiplier: number, inputLeftShift: nu
 
 /** Quantization of the tensors an integer LSTM's parameters come from. */
 export interface LstmIntegerQuant {
+  /** Activation (input, states, output) type: int8 with int32 bias, int16 with int64 bias. */
+  readonly activation: 'int8' | 'int16';
   readonly inputScale: number;
   readonly inputZeroPoint: number;
   /** Output (= hidden) state. */
@@ -121,7 +124,9 @@ export const LSTM_PARAM = {
   cellClip: 29,
   tanhMultiplier: 30,
   tanhShift: 31,
-  size: 32,
+  /** 8 or 16: activation bits (16 = int64 accumulators, 64-bit requantize). */
+  activationBits: 32,
+  size: 33,
 } as const;
 
 /**
@@ -180,13 +185,14 @@ export function lstmIntegerParams(
   }
   p[LSTM_PARAM.tanhMultiplier] = tanhMultiplier;
   p[LSTM_PARAM.tanhShift] = tanhShift;
+  p[LSTM_PARAM.activationBits] = q.activation === 'int16' ? 16 : 8;
   return p;
 }
 
 /** Tensor data of one integer LSTM invocation; states are updated in place. */
 export interface LstmIntegerData {
   readonly input: ArrayLike<number>;
-  /** Per gate (INTEGER_GATE_ORDER): input and recurrent weights [units, in] / [units, units], bias [units]. */
+  /** Per gate (INTEGER_GATE_ORDER): input and recurrent weights [units, in] / [units, units], bias [units] (int64 as numbers). */
   readonly inputWeights: readonly ArrayLike<number>[];
   readonly recurrentWeights: readonly ArrayLike<number>[];
   readonly biases: readonly ArrayLike<number>[];
@@ -206,6 +212,12 @@ export function runLstmInteger(p: ArrayLike<number>, d: LstmIntegerData): void {
   const timeMajor = p[LSTM_PARAM.timeMajor] !== 0;
   const inOffset = -p[LSTM_PARAM.inputZeroPoint];
   const hiddenZp = p[LSTM_PARAM.hiddenZeroPoint];
+  const wide = p[LSTM_PARAM.activationBits] === 16;
+  // int8: int32 accumulators (wrapping) and the 32-bit requantize; int16: TFLite's int64
+  // accumulators (exact in a double here) and the 64-bit requantize.
+  const accumulate = wide ? (acc: number, v: number): number => acc + v : (acc: number, v: number): number => (acc + v) | 0;
+  const requantize = wide ? multiplyByQuantizedMultiplier64 : multiplyByQuantizedMultiplier;
+  const [hiddenMin, hiddenMax] = wide ? [-32768, 32767] : [-128, 127];
   const gates = INTEGER_GATE_ORDER.map(() => new Int16Array(units));
   const seqOffset = (t: number, row: number, width: number): number => (timeMajor ? t * batch + row : row * time + t) * width;
   const mulElementwise = (a: number, b: number, at: number, zp: number, lo: number, hi: number): number =>
@@ -221,12 +233,12 @@ export function runLstmInteger(p: ArrayLike<number>, d: LstmIntegerData): void {
         const bias = d.biases[k];
         for (let u = 0; u < units; u++) {
           let acc = 0;
-          for (let i = 0; i < n; i++) acc = (acc + wx[u * n + i] * (d.input[xo + i] + inOffset)) | 0;
-          acc = (acc + bias[u]) | 0;
-          const fromInput = sat16(multiplyByQuantizedMultiplier(acc, p[base], p[base + 1]));
+          for (let i = 0; i < n; i++) acc = accumulate(acc, wx[u * n + i] * (d.input[xo + i] + inOffset));
+          acc = accumulate(acc, bias[u]);
+          const fromInput = sat16(requantize(acc, p[base], p[base + 1]));
           let rec = 0;
-          for (let k2 = 0; k2 < units; k2++) rec = (rec + wh[u * units + k2] * (d.hidden[ho + k2] - hiddenZp)) | 0;
-          const fromHidden = sat16(multiplyByQuantizedMultiplier(rec, p[base + 2], p[base + 3]));
+          for (let k2 = 0; k2 < units; k2++) rec = accumulate(rec, wh[u * units + k2] * (d.hidden[ho + k2] - hiddenZp));
+          const fromHidden = sat16(requantize(rec, p[base + 2], p[base + 3]));
           const pre = sat16(fromInput + fromHidden);
           gates[k][u] = g === 'cell' ? tanhInt16(pre, 0, 0) : logisticInt16(pre, 0, 0);
         }
@@ -242,7 +254,7 @@ export function runLstmInteger(p: ArrayLike<number>, d: LstmIntegerData): void {
       }
       for (let u = 0; u < units; u++) {
         const tc = tanhInt16(d.cell[ho + u], p[LSTM_PARAM.tanhMultiplier], p[LSTM_PARAM.tanhShift]);
-        const h = mulElementwise(tc, outputGate[u], LSTM_PARAM.outputMul, hiddenZp, -128, 127);
+        const h = mulElementwise(tc, outputGate[u], LSTM_PARAM.outputMul, hiddenZp, hiddenMin, hiddenMax);
         d.hidden[ho + u] = h;
         d.output[seqOffset(t, row, units) + u] = h;
       }
@@ -254,14 +266,18 @@ export function lstmIntegerQuant(argTypes: readonly TensorType[], cellClip: numb
   const [input] = argTypes;
   const hidden = argTypes[LSTM_ARG.outputState];
   const cell = argTypes[LSTM_ARG.cellState];
-  if (input.dtype !== 'int8' || hidden.dtype !== 'int8') return `int8 input and output state expected, got ${input.dtype} / ${hidden.dtype}`;
+  const activation = input.dtype;
+  if ((activation !== 'int8' && activation !== 'int16') || hidden.dtype !== activation) {
+    return `input / output state dtypes ${input.dtype} / ${hidden.dtype} (int8 or int16 expected, the same for both)`;
+  }
+  const biasDtype = activation === 'int8' ? 'int32' : 'int64';
   if (cell.dtype !== 'int16') return `cell state dtype ${cell.dtype} (TFLite Micro's integer LSTM keeps an int16 cell state)`;
   for (const g of LSTM_GATES) {
     for (const i of [LSTM_ARG.inputWeights[g], LSTM_ARG.recurrentWeights[g]]) {
       if (argTypes[i].dtype !== 'int8') return `weight dtype ${argTypes[i].dtype} (int8 expected)`;
       if ((argTypes[i].quant?.scale.length ?? 0) !== 1) return 'per-channel LSTM weights (TFLite Micro uses one scale per weight tensor)';
     }
-    if (argTypes[LSTM_ARG.bias[g]].dtype !== 'int32') return `bias dtype ${argTypes[LSTM_ARG.bias[g]].dtype} (int32 expected)`;
+    if (argTypes[LSTM_ARG.bias[g]].dtype !== biasDtype) return `bias dtype ${argTypes[LSTM_ARG.bias[g]].dtype} (${biasDtype} expected with ${activation} activations)`;
   }
   const scale = (t: TensorType, what: string): number | string => t.quant?.scale[0] ?? `${what} has no quantization`;
   const zp = (t: TensorType): number => t.quant?.zeroPoint[0] ?? 0;
@@ -271,6 +287,7 @@ export function lstmIntegerQuant(argTypes: readonly TensorType[], cellClip: numb
   const weightScales = (which: 'inputWeights' | 'recurrentWeights'): Record<LstmGate, number> =>
     Object.fromEntries(LSTM_GATES.map((g) => [g, argTypes[LSTM_ARG[which][g]].quant!.scale[0]])) as Record<LstmGate, number>;
   return {
+    activation,
     inputScale: values[0] as number,
     inputZeroPoint: zp(input),
     hiddenScale: values[1] as number,
