@@ -7,85 +7,11 @@
  * `runLstmInteger`.
  */
 import { multiplyByQuantizedMultiplier, multiplyByQuantizedMultiplier64, quantizeMultiplier } from './fixedpoint';
+import { checkedLog2, logisticInt16, SigmoidInt16Params, tanhInt16 } from './sigmoidInt16';
 import { TensorType } from '../ir/graph/types';
 import { LSTM_ARG, LSTM_GATES, LstmGate } from './lstm';
 
 const f32 = Math.fround;
-
-/**
- * TFLite's `sigmoid_table_uint16`: sigmoid(i / 24) in unsigned Q0.16 (its own rounding, the
- * last entry saturated), shared by the int16 logistic and tanh. Data, so it is listed.
- */
-export const SIGMOID_TABLE_UINT16: readonly number[] = [
-  32768, 33451, 34133, 34813, 35493, 36169, 36843, 37513, 38180, 38841, 39498, 40149,
-  40794, 41432, 42064, 42688, 43304, 43912, 44511, 45102, 45683, 46255, 46817, 47369,
-  47911, 48443, 48964, 49475, 49975, 50464, 50942, 51409, 51865, 52311, 52745, 53169,
-  53581, 53983, 54374, 54755, 55125, 55485, 55834, 56174, 56503, 56823, 57133, 57433,
-  57724, 58007, 58280, 58544, 58800, 59048, 59288, 59519, 59743, 59959, 60168, 60370,
-  60565, 60753, 60935, 61110, 61279, 61441, 61599, 61750, 61896, 62036, 62172, 62302,
-  62428, 62549, 62666, 62778, 62886, 62990, 63090, 63186, 63279, 63368, 63454, 63536,
-  63615, 63691, 63765, 63835, 63903, 63968, 64030, 64090, 64148, 64204, 64257, 64308,
-  64357, 64405, 64450, 64494, 64536, 64576, 64614, 64652, 64687, 64721, 64754, 64786,
-  64816, 64845, 64873, 64900, 64926, 64950, 64974, 64997, 65019, 65039, 65060, 65079,
-  65097, 65115, 65132, 65149, 65164, 65179, 65194, 65208, 65221, 65234, 65246, 65258,
-  65269, 65280, 65291, 65301, 65310, 65319, 65328, 65337, 65345, 65352, 65360, 65367,
-  65374, 65381, 65387, 65393, 65399, 65404, 65410, 65415, 65420, 65425, 65429, 65433,
-  65438, 65442, 65445, 65449, 65453, 65456, 65459, 65462, 65465, 65468, 65471, 65474,
-  65476, 65479, 65481, 65483, 65485, 65488, 65489, 65491, 65493, 65495, 65497, 65498,
-  65500, 65501, 65503, 65504, 65505, 65507, 65508, 65509, 65510, 65511, 65512, 65513,
-  65514, 65515, 65516, 65517, 65517, 65518, 65519, 65520, 65520, 65521, 65522, 65522,
-  65523, 65523, 65524, 65524, 65525, 65525, 65526, 65526, 65526, 65527, 65527, 65528,
-  65528, 65528, 65529, 65529, 65529, 65529, 65530, 65530, 65530, 65530, 65531, 65531,
-  65531, 65531, 65531, 65532, 65532, 65532, 65532, 65532, 65532, 65533, 65533, 65533,
-  65533, 65533, 65533, 65533, 65533, 65534, 65534, 65534, 65534, 65534, 65534, 65534,
-  65534, 65534, 65534, 65535,
-];
-
-/** reference_integer_ops::Logistic (int16 in, int16 Q0.15 out). */
-export function logisticInt16(x: number, inputMultiplier: number, inputLeftShift: number): number {
-  let multiplier = inputMultiplier;
-  let shift = inputLeftShift;
-  if (multiplier === 0) {
-    multiplier = 3 << shift;
-    shift = 0;
-  }
-  const round = shift > 0 ? 1 << (shift - 1) : 0;
-  const input = (x * multiplier + round) >> shift;
-  const abs = Math.abs(input);
-  const uh = abs >>> 9;
-  let result: number;
-  if (uh >= 255) result = 0x7fff << 10;
-  else {
-    const ua = SIGMOID_TABLE_UINT16[uh];
-    const ub = SIGMOID_TABLE_UINT16[uh + 1];
-    result = ua * 512 + (abs & 0x1ff) * (ub - ua);
-  }
-  result = input >= 0 ? result + 512 : (1 << 25) - result + 512 - 1;
-  return (result >>> 10) << 16 >> 16;
-}
-
-/** reference_integer_ops::Tanh (int16 in, int16 Q0.15 out). */
-export function tanhInt16(x: number, inputMultiplier: number, inputLeftShift: number): number {
-  let multiplier = inputMultiplier;
-  let shift = inputLeftShift;
-  if (multiplier === 0) {
-    multiplier = 3 << shift;
-    shift = 0;
-  }
-  const round = shift > 0 ? 1 << (shift - 1) : 0;
-  const input = (x * multiplier + round) >> shift;
-  const abs = Math.abs(input);
-  const uh = abs >>> 8;
-  let result: number;
-  if (uh >= 255) result = 0xffff << 8;
-  else {
-    const ua = SIGMOID_TABLE_UINT16[uh];
-    const ub = SIGMOID_TABLE_UINT16[uh + 1];
-    result = ((ua << 8) + (abs & 0xff) * (ub - ua)) | 0;
-  }
-  result = input >= 0 ? result - (1 << 23) + (1 << 7) : -result + (1 << 23) + (1 << 7) - 1;
-  return (result >> 8) << 16 >> 16;
-}
 
 /** Quantization of the tensors an integer LSTM's parameters come from. */
 export interface LstmIntegerQuant {
@@ -134,8 +60,11 @@ export const LSTM_PARAM = {
  * scale really is a power of two, and so does this.
  */
 export function cellScalePower(scale: number): number {
-  return Math.round(Math.log2(f32(scale)));
+  return checkedLog2(scale).log2;
 }
+
+/** The gates' activations take Q3.12 inputs: the table's power-of-two form without shift. */
+const GATE_ACTIVATION: SigmoidInt16Params = { inputMultiplier: 0, inputLeftShift: 0 };
 
 /** Prepare-time parameters of an integer LSTM, packed as `LSTM_PARAM` lays them out. */
 export function lstmIntegerParams(
@@ -240,7 +169,7 @@ export function runLstmInteger(p: ArrayLike<number>, d: LstmIntegerData): void {
           for (let k2 = 0; k2 < units; k2++) rec = accumulate(rec, wh[u * units + k2] * (d.hidden[ho + k2] - hiddenZp));
           const fromHidden = sat16(requantize(rec, p[base + 2], p[base + 3]));
           const pre = sat16(fromInput + fromHidden);
-          gates[k][u] = g === 'cell' ? tanhInt16(pre, 0, 0) : logisticInt16(pre, 0, 0);
+          gates[k][u] = g === 'cell' ? tanhInt16(GATE_ACTIVATION, pre) : logisticInt16(GATE_ACTIVATION, pre);
         }
       });
       const [forget, inputGate, cellGate, outputGate] = gates;
@@ -252,8 +181,9 @@ export function runLstmInteger(p: ArrayLike<number>, d: LstmIntegerData): void {
         if (clip >= 0) c = Math.max(Math.min(clip, c), -clip);
         d.cell[ho + u] = c;
       }
+      const cellTanh: SigmoidInt16Params = { inputMultiplier: p[LSTM_PARAM.tanhMultiplier], inputLeftShift: p[LSTM_PARAM.tanhShift] };
       for (let u = 0; u < units; u++) {
-        const tc = tanhInt16(d.cell[ho + u], p[LSTM_PARAM.tanhMultiplier], p[LSTM_PARAM.tanhShift]);
+        const tc = tanhInt16(cellTanh, d.cell[ho + u]);
         const h = mulElementwise(tc, outputGate[u], LSTM_PARAM.outputMul, hiddenZp, hiddenMin, hiddenMax);
         d.hidden[ho + u] = h;
         d.output[seqOffset(t, row, units) + u] = h;

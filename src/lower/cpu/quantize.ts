@@ -18,7 +18,7 @@ const INTEGER_DTYPES = ['int8', 'uint8', 'int16'];
  * integer bounds (clamping first is exact because rounding is monotone and fixes integers):
  * truncate, then step away from zero when the exact remainder reaches one half.
  */
-function roundHalfAwayFromZeroToInt(q: Expr): Expr {
+export function roundHalfAwayFromZeroToInt(q: Expr): Expr {
   const t = cast('int32', q);
   const frac = sub(q, cast('float32', t));
   return add(t, select(binary('GE', frac, floatImm(0.5)), 1, select(binary('LE', frac, floatImm(-0.5)), -1, 0)));
