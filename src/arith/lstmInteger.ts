@@ -1,8 +1,9 @@
 /**
- * TFLite Micro's integer LSTM (lstm_eval.h with int8 activations and weights, int16 cell
- * state and gates, int32 bias; or 16x8: int16 activations, int8 weights, int64 bias; CreateGateParams / CreateInterGateMulParams / cell state
- * info of unidirectional_sequence_lstm.cc): the prepare-time parameters, packed into one
- * int32 table, and the step loop over that table. The interpreter kernel and the
+ * TFLite Micro's integer LSTM (lstm_eval.h; int8 activations and weights with int32 bias, or
+ * 16x8: int16 activations, int8 weights, int64 bias; int16 cell state and gates either way;
+ * CreateGateParams / CreateInterGateMulParams / cell state info of
+ * unidirectional_sequence_lstm.cc): the prepare-time parameters, packed into one int32
+ * table, and the step loop over that table. The interpreter kernel and the
  * evaluator twins of the C runtime kernels `uma_ref_lstm_int8` / `uma_ref_lstm_int16` run
  * `runLstmInteger`.
  */
