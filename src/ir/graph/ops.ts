@@ -11,6 +11,15 @@
 export const FUSED_ACTIVATIONS = ['NONE', 'RELU', 'RELU_N1_TO_1', 'RELU6'] as const;
 export type FusedActivation = (typeof FUSED_ACTIVATIONS)[number];
 
+/**
+ * How an operator may reuse the buffer of an input that dies at it (`src/ir/graph/inplace.ts`):
+ * - `view`: the output is the input's bytes reinterpreted (a pure reshape); no code runs.
+ * - `elementwise`: output element i depends on input element i only and its strategy reads
+ *   element i before writing it, so the output may be written over an input of the same
+ *   shape and dtype (not a broadcast one). A new elementwise op opts in with this flag.
+ */
+export type InplaceKind = 'view' | 'elementwise';
+
 export interface OpSpec {
   /**
    * Argument roles in order; a trailing `?` marks an optional argument, a trailing `...`
@@ -20,6 +29,7 @@ export interface OpSpec {
   /** Attribute names the op carries. */
   readonly attrs: readonly string[];
   readonly doc: string;
+  readonly inplace?: InplaceKind;
 }
 
 export const OPS: Readonly<Record<string, OpSpec>> = {
@@ -38,17 +48,17 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
     attrs: ['activation', 'keep_num_dims'],
     doc: 'TFLite FULLY_CONNECTED: weight [units, in]',
   },
-  add: { args: ['lhs', 'rhs'], attrs: ['activation'], doc: 'broadcasting add' },
+  add: { args: ['lhs', 'rhs'], attrs: ['activation'], doc: 'broadcasting add', inplace: 'elementwise' },
   avg_pool2d: { args: ['input'], attrs: ['pool_size', 'strides', 'padding', 'activation'], doc: 'NHWC' },
   max_pool2d: { args: ['input'], attrs: ['pool_size', 'strides', 'padding', 'activation'], doc: 'NHWC' },
-  reshape: { args: ['input'], attrs: [], doc: 'new shape is the output type' },
+  reshape: { args: ['input'], attrs: [], doc: 'new shape is the output type', inplace: 'view' },
   copy: {
     args: ['input'],
     attrs: ['kind'],
     doc: 'identity data movement; `kind` names what it models (accel_input_fetcher, dma_in, layout_transform, ...)',
   },
   softmax: { args: ['input'], attrs: ['beta'], doc: 'over the last axis' },
-  quantize: { args: ['input'], attrs: [], doc: 'float->int8 or int8->int8 requantize' },
+  quantize: { args: ['input'], attrs: [], doc: 'float->int8 or int8->int8 requantize', inplace: 'elementwise' },
   dequantize: { args: ['input'], attrs: [], doc: 'int8->float' },
   svdf: {
     args: ['input', 'weights_feature', 'weights_time', 'bias?', 'state'],
