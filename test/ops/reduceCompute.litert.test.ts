@@ -72,6 +72,8 @@ function cases(): Case[] {
   out.push(model('MEAN float negative axis', 'MEAN', [x([2, 3, 4], 'float32'), axis([-1])], { shape: [2, 3], dtype: 'float32' }, reducer(false), 2));
   out.push(model('MEAN int8 same quantization', 'MEAN', [x([1, 4, 4, 8], 'int8', qi8(0.05, -3)), axis([1, 2])], { shape: [1, 1, 1, 8], dtype: 'int8', quant: qi8(0.05, -3) }, reducer(true), 3));
   out.push(model('MEAN int8 requantized', 'MEAN', [x([1, 5, 5, 4], 'int8', qi8(0.05, 6)), axis([1, 2])], { shape: [1, 4], dtype: 'int8', quant: qi8(0.02, -2) }, reducer(false), 4));
+  out.push(model('MEAN int16 requantized', 'MEAN', [x([1, 4, 5, 6], 'int16', qi8(0.0005)), axis([1, 2])], { shape: [1, 1, 1, 6], dtype: 'int16', quant: qi8(0.0002) }, reducer(true), 49));
+  out.push(model('MEAN int8 over the last axis, requantized', 'MEAN', [x([3, 4, 9], 'int8', qi8(0.04, -7)), axis([-1])], { shape: [3, 4], dtype: 'int8', quant: qi8(0.01, 3) }, reducer(false), 50));
   out.push(model('SUM float', 'SUM', [x([3, 4, 5], 'float32'), axis([0, 2])], { shape: [4], dtype: 'float32' }, reducer(false), 5));
   out.push(model('SUM int8', 'SUM', [x([2, 3, 4], 'int8', qi8(0.01, 2)), axis([2])], { shape: [2, 3], dtype: 'int8', quant: qi8(0.05, -1) }, reducer(false), 6));
   out.push(model('REDUCE_MAX float', 'REDUCE_MAX', [x([2, 3, 4], 'float32'), axis([1])], { shape: [2, 1, 4], dtype: 'float32' }, reducer(true), 7));
