@@ -203,6 +203,16 @@ export const BuiltinOperatorCode = {
   ARG_MIN: 79,
   TRANSPOSE_CONV: 67,
   BATCH_MATMUL: 126,
+  DEPTH_TO_SPACE: 5,
+  SPACE_TO_DEPTH: 26,
+  BATCH_TO_SPACE_ND: 37,
+  SPACE_TO_BATCH_ND: 38,
+  BROADCAST_TO: 130,
+  GATHER: 36,
+  RESIZE_NEAREST_NEIGHBOR: 97,
+  RESIZE_BILINEAR: 23,
+  L2_NORMALIZATION: 11,
+  LOG_SOFTMAX: 50,
 } as const;
 
 export function builtinOperatorName(code: number): string {

@@ -65,6 +65,13 @@ export const BuiltinOptionsType = {
   ArgMaxOptions: 40,
   TransposeConvOptions: 49,
   ArgMinOptions: 57,
+  BatchMatMulOptions: 101,
+  ResizeBilinearOptions: 15,
+  SpaceToDepthOptions: 19,
+  GatherOptions: 23,
+  ResizeNearestNeighborOptions: 74,
+  DepthToSpaceOptions: 94,
+  L2NormOptions: 12,
 } as const;
 
 type Make<T> = (buf: CheckedBuffer, pos: number, what: string) => T;
@@ -430,5 +437,54 @@ export class TransposeConvOptions extends CheckedTable {
   }
   get fusedActivation(): number {
     return this.int8(3, 0);
+  }
+}
+
+export class BatchMatMulOptions extends CheckedTable {
+  get adjX(): boolean {
+    return this.bool(0, false);
+  }
+  get adjY(): boolean {
+    return this.bool(1, false);
+  }
+}
+
+/** DepthToSpaceOptions and SpaceToDepthOptions: one field, block_size. */
+export class BlockSizeOptions extends CheckedTable {
+  get blockSize(): number {
+    return this.int32(0, 0);
+  }
+}
+
+export class GatherOptions extends CheckedTable {
+  get axis(): number {
+    return this.int32(0, 0);
+  }
+  get batchDims(): number {
+    return this.int32(1, 0);
+  }
+}
+
+export class ResizeNearestNeighborOptions extends CheckedTable {
+  get alignCorners(): boolean {
+    return this.bool(0, false);
+  }
+  get halfPixelCenters(): boolean {
+    return this.bool(1, false);
+  }
+}
+
+export class ResizeBilinearOptions extends CheckedTable {
+  get alignCorners(): boolean {
+    return this.bool(2, false);
+  }
+  get halfPixelCenters(): boolean {
+    return this.bool(3, false);
+  }
+}
+
+export class L2NormOptions extends CheckedTable {
+  get fusedActivation(): number {
+    return this.int8(0, 0);
   }
 }

@@ -2,6 +2,16 @@
 import { Kernel } from '../kernel';
 import { add } from './add';
 import { argMax, argMin } from './argMinMax';
+import { batchMatmul } from './batchMatmul';
+import { batchToSpaceNd } from './batchToSpaceNd';
+import { broadcastTo } from './broadcastTo';
+import { depthToSpace } from './depthToSpace';
+import { gather } from './gather';
+import { l2Normalization } from './l2Normalization';
+import { resizeBilinear } from './resizeBilinear';
+import { resizeNearestNeighbor } from './resizeNearestNeighbor';
+import { spaceToBatchNd } from './spaceToBatchNd';
+import { spaceToDepth } from './spaceToDepth';
 import { conv2d } from './conv2d';
 import { copy } from './copy';
 import { dense } from './dense';
@@ -48,4 +58,14 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['arg_max', argMax],
   ['arg_min', argMin],
   ['transpose_conv2d', transposeConv2d],
+  ['batch_matmul', batchMatmul],
+  ['depth_to_space', depthToSpace],
+  ['space_to_depth', spaceToDepth],
+  ['batch_to_space_nd', batchToSpaceNd],
+  ['space_to_batch_nd', spaceToBatchNd],
+  ['broadcast_to', broadcastTo],
+  ['gather', gather],
+  ['resize_nearest_neighbor', resizeNearestNeighbor],
+  ['resize_bilinear', resizeBilinear],
+  ['l2_normalization', l2Normalization],
 ]);

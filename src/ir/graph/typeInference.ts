@@ -14,6 +14,7 @@ import { Attrs, CallNode, DType, GraphFunction, IRModule, TensorType, tensorElem
 import { nodeByName } from './graph';
 import { REDUCE_RULES } from './reduceTypes';
 import { COMPUTE_RULES } from './computeTypes';
+import { LAYOUT_RULES } from './layoutTypes';
 
 function fmt(t: TensorType): string {
   return `[${t.shape.join(', ')}] ${t.dtype}`;
@@ -71,10 +72,12 @@ function checkWeightDtypes(op: string, args: readonly TensorType[]): void {
   const float = input.dtype === 'float32';
   const weightOk = float ? weight.dtype === 'float32' || weight.dtype === 'int8' : QUANTIZED_WEIGHTS.includes(weight.dtype);
   if (!weightOk) {
-    fail(op, `weight dtype ${weight.dtype} does not fit input dtype ${input.dtype}`, args);
+    const wanted = float ? 'float32 or int8 (weights-only quantization)' : QUANTIZED_WEIGHTS.join(' or ');
+    fail(op, `weight dtype ${weight.dtype} does not fit input dtype ${input.dtype}: a ${input.dtype} input takes ${wanted} weights`, args);
   }
   if (bias && (float ? bias.dtype !== 'float32' : !QUANTIZED_BIAS.includes(bias.dtype))) {
-    fail(op, `bias dtype ${bias.dtype} does not fit input dtype ${input.dtype}`, args);
+    const wanted = float ? 'a float32' : `an ${QUANTIZED_BIAS.join(' or ')}`;
+    fail(op, `bias dtype ${bias.dtype} does not fit input dtype ${input.dtype}: a ${input.dtype} input takes ${wanted} bias`, args);
   }
 }
 
@@ -362,6 +365,7 @@ const RULES: Readonly<Record<string, Rule>> = {
   strided_slice: stridedSlice,
   ...REDUCE_RULES,
   ...COMPUTE_RULES,
+  ...LAYOUT_RULES,
 };
 
 /**

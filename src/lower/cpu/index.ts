@@ -2,6 +2,14 @@
 import { OperatorStrategy } from '../strategy';
 import { addStrategy } from './add';
 import { argMaxStrategy, argMinStrategy } from './argMinMax';
+import { batchMatmulStrategy } from './batchMatmul';
+import { batchToSpaceNdStrategy, spaceToBatchNdStrategy } from './batchToSpaceNd';
+import { broadcastToStrategy } from './broadcastTo';
+import { depthToSpaceStrategy, spaceToDepthStrategy } from './depthToSpace';
+import { gatherStrategy } from './gather';
+import { l2NormalizationStrategy } from './l2Normalization';
+import { resizeBilinearStrategy } from './resizeBilinear';
+import { resizeNearestNeighborStrategy } from './resizeNearestNeighbor';
 import { conv2dStrategy } from './conv2d';
 import { copyStrategy } from './copy';
 import { denseStrategy } from './dense';
@@ -47,6 +55,16 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['arg_max', argMaxStrategy],
   ['arg_min', argMinStrategy],
   ['transpose_conv2d', transposeConv2dStrategy],
+  ['batch_matmul', batchMatmulStrategy],
+  ['depth_to_space', depthToSpaceStrategy],
+  ['space_to_depth', spaceToDepthStrategy],
+  ['batch_to_space_nd', batchToSpaceNdStrategy],
+  ['space_to_batch_nd', spaceToBatchNdStrategy],
+  ['broadcast_to', broadcastToStrategy],
+  ['gather', gatherStrategy],
+  ['resize_nearest_neighbor', resizeNearestNeighborStrategy],
+  ['resize_bilinear', resizeBilinearStrategy],
+  ['l2_normalization', l2NormalizationStrategy],
 ]);
 
 export { EXTERN_KERNELS, SOFTMAX_INT8 } from './externKernels';

@@ -6,13 +6,18 @@
 import { BuiltinOperatorCode } from '../builtinOperators';
 import { add } from './add';
 import { argMinMax } from './argMinMax';
+import { batchMatmul } from './batchMatmul';
 import { ConvertedOperator, Converter, OperatorSite, unaryConverter } from './common';
 import { conv2d } from './conv2d';
 import { dense } from './dense';
 import { depthwiseConv2d } from './depthwiseConv2d';
+import { gather } from './gather';
+import { l2Normalization } from './l2Normalization';
+import { batchToSpaceNd, broadcastTo, depthToSpace, spaceToBatchNd, spaceToDepth } from './layout';
 import { pool } from './pool';
 import { reduce } from './reduce';
 import { reshape } from './reshape';
+import { resizeBilinear, resizeNearestNeighbor } from './resize';
 import { softmax } from './softmax';
 import { svdf } from './svdf';
 import { concatenation } from './concatenation';
@@ -60,6 +65,16 @@ const CONVERTERS: ReadonlyMap<number, Converter> = new Map<number, Converter>([
   [BuiltinOperatorCode.ARG_MAX, argMinMax('arg_max')],
   [BuiltinOperatorCode.ARG_MIN, argMinMax('arg_min')],
   [BuiltinOperatorCode.TRANSPOSE_CONV, transposeConv],
+  [BuiltinOperatorCode.BATCH_MATMUL, batchMatmul],
+  [BuiltinOperatorCode.DEPTH_TO_SPACE, depthToSpace],
+  [BuiltinOperatorCode.SPACE_TO_DEPTH, spaceToDepth],
+  [BuiltinOperatorCode.BATCH_TO_SPACE_ND, batchToSpaceNd],
+  [BuiltinOperatorCode.SPACE_TO_BATCH_ND, spaceToBatchNd],
+  [BuiltinOperatorCode.BROADCAST_TO, broadcastTo],
+  [BuiltinOperatorCode.GATHER, gather],
+  [BuiltinOperatorCode.RESIZE_NEAREST_NEIGHBOR, resizeNearestNeighbor],
+  [BuiltinOperatorCode.RESIZE_BILINEAR, resizeBilinear],
+  [BuiltinOperatorCode.L2_NORMALIZATION, l2Normalization],
 ]);
 
 export function isSupportedBuiltin(code: number): boolean {
