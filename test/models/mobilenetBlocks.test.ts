@@ -12,7 +12,7 @@ import { defaultPools, parsePoolsJson } from '../../src/usmp/pools';
 import { PoolInfo } from '../../src/usmp/types';
 import { expectRunsByteExact, fixedInput } from '../e2e/harness';
 import { firstMismatch, runLiteRt } from '../oracle/litert';
-import { mobilenetV2Blocks } from './mobilenetBlocks';
+import { mobilenetV2Blocks } from '../../bench/mobilenetV2';
 
 class HostOnlyBackend extends UmaBackend {
   readonly targetName = 'host_only';
