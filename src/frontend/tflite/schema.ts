@@ -47,6 +47,10 @@ export const BuiltinOptionsType = {
   SoftmaxOptions: 9,
   AddOptions: 11,
   ReshapeOptions: 17,
+  MulOptions: 21,
+  SubOptions: 28,
+  DivOptions: 29,
+  LeakyReluOptions: 75,
   // Data movement (ops-writer)
   ConcatenationOptions: 10,
   PadOptions: 22,
@@ -72,6 +76,7 @@ export const BuiltinOptionsType = {
   ResizeNearestNeighborOptions: 74,
   DepthToSpaceOptions: 94,
   L2NormOptions: 12,
+  UnidirectionalSequenceLSTMOptions: 71,
 } as const;
 
 type Make<T> = (buf: CheckedBuffer, pos: number, what: string) => T;
@@ -329,6 +334,27 @@ export class ReshapeOptions extends CheckedTable {
   }
 }
 
+export class UnidirectionalSequenceLSTMOptions extends CheckedTable {
+  get fusedActivation(): number {
+    return this.int8(0, 0);
+  }
+  get cellClip(): number {
+    return this.float32(1, 0);
+  }
+  get projClip(): number {
+    return this.float32(2, 0);
+  }
+  get timeMajor(): boolean {
+    return this.bool(3, false);
+  }
+  get asymmetricQuantizeInputs(): boolean {
+    return this.bool(4, false);
+  }
+  get diagonalRecurrentTensors(): boolean {
+    return this.bool(5, false);
+  }
+}
+
 export class SVDFOptions extends CheckedTable {
   get rank(): number {
     return this.int32(0, 0);
@@ -486,5 +512,18 @@ export class ResizeBilinearOptions extends CheckedTable {
 export class L2NormOptions extends CheckedTable {
   get fusedActivation(): number {
     return this.int8(0, 0);
+  }
+}
+
+/** MulOptions, SubOptions, DivOptions: field 0 is the fused activation (SubOptions' pot_scale_int16 is not read). */
+export class ArithmeticOptions extends CheckedTable {
+  get fusedActivation(): number {
+    return this.int8(0, 0);
+  }
+}
+
+export class LeakyReluOptions extends CheckedTable {
+  get alpha(): number {
+    return this.float32(0, 0);
   }
 }

@@ -30,7 +30,16 @@ import { mirrorPad } from './mirror-pad';
 import { pad } from './pad';
 import { stridedSlice } from './strided-slice';
 import { transpose } from './transpose';
+import { cast } from './cast';
+import { div } from './div';
+import { maximum, minimum } from './minmax';
+import { mul } from './mul';
+import { prelu } from './prelu';
+import { squaredDifference } from './squaredDifference';
+import { sub } from './sub';
+import { UNARY_KERNELS } from './unary';
 import { transposeConv2d } from './transposeConv2d';
+import { unidirectionalSequenceLstm } from './unidirectionalSequenceLstm';
 
 export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['conv2d', conv2d],
@@ -51,6 +60,15 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['concatenate', concatenate],
   ['pack', pack],
   ['strided_slice', stridedSlice],
+  ['sub', sub],
+  ['mul', mul],
+  ['div', div],
+  ['maximum', maximum],
+  ['minimum', minimum],
+  ['squared_difference', squaredDifference],
+  ['prelu', prelu],
+  ['cast', cast],
+  ...UNARY_KERNELS,
   ['mean', mean],
   ['sum', sum],
   ['reduce_max', reduceMax],
@@ -68,4 +86,5 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['resize_nearest_neighbor', resizeNearestNeighbor],
   ['resize_bilinear', resizeBilinear],
   ['l2_normalization', l2Normalization],
+  ['unidirectional_sequence_lstm', unidirectionalSequenceLstm],
 ]);

@@ -11,6 +11,9 @@ import { l2NormalizationStrategy } from './l2Normalization';
 import { resizeBilinearStrategy } from './resizeBilinear';
 import { resizeNearestNeighborStrategy } from './resizeNearestNeighbor';
 import { conv2dStrategy } from './conv2d';
+export { makeConv2dStrategy } from './conv2d';
+export { makeDepthwiseConv2dStrategy } from './depthwiseConv2d';
+export type { ConvStrategyOptions, PaddingMode } from './convCommon';
 import { copyStrategy } from './copy';
 import { denseStrategy } from './dense';
 import { depthwiseConv2dStrategy } from './depthwiseConv2d';
@@ -27,7 +30,16 @@ import { mirrorPadStrategy } from './mirrorPad';
 import { padStrategy } from './pad';
 import { stridedSliceStrategy } from './stridedSlice';
 import { transposeStrategy } from './transpose';
+import { castStrategy } from './cast';
+import { divStrategy } from './div';
+import { maximumStrategy, minimumStrategy } from './minmax';
+import { mulStrategy } from './mul';
+import { preluStrategy } from './prelu';
+import { squaredDifferenceStrategy } from './squaredDifference';
+import { subStrategy } from './sub';
+import { UNARY_STRATEGIES } from './unary';
 import { transposeConv2dStrategy } from './transposeConv2d';
+import { unidirectionalSequenceLstmStrategy } from './unidirectionalSequenceLstm';
 
 export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<string, OperatorStrategy>([
   ['conv2d', conv2dStrategy],
@@ -48,6 +60,15 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['concatenate', concatenateStrategy],
   ['pack', concatenateStrategy],
   ['strided_slice', stridedSliceStrategy],
+  ['sub', subStrategy],
+  ['mul', mulStrategy],
+  ['div', divStrategy],
+  ['maximum', maximumStrategy],
+  ['minimum', minimumStrategy],
+  ['squared_difference', squaredDifferenceStrategy],
+  ['prelu', preluStrategy],
+  ['cast', castStrategy],
+  ...UNARY_STRATEGIES,
   ['mean', meanStrategy],
   ['sum', sumStrategy],
   ['reduce_max', reduceMaxStrategy],
@@ -65,6 +86,7 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['resize_nearest_neighbor', resizeNearestNeighborStrategy],
   ['resize_bilinear', resizeBilinearStrategy],
   ['l2_normalization', l2NormalizationStrategy],
+  ['unidirectional_sequence_lstm', unidirectionalSequenceLstmStrategy],
 ]);
 
 export { EXTERN_KERNELS, SOFTMAX_INT8 } from './externKernels';

@@ -29,7 +29,10 @@ import { split, splitV, unpack } from './split';
 import { squeezeOrExpandDims } from './squeeze';
 import { stridedSlice } from './stridedSlice';
 import { transpose } from './transpose';
+import { arithmetic, binary, leakyRelu, unary } from './elementwise';
+import { BuiltinOptionsType } from '../schema';
 import { transposeConv } from './transposeConv';
+import { unidirectionalSequenceLstm } from './unidirectionalSequenceLstm';
 
 export type { ConvertedOperator, Converter, OperatorSite } from './common';
 
@@ -58,6 +61,28 @@ const CONVERTERS: ReadonlyMap<number, Converter> = new Map<number, Converter>([
   [BuiltinOperatorCode.SPLIT, split],
   [BuiltinOperatorCode.SPLIT_V, splitV],
   [BuiltinOperatorCode.UNPACK, unpack],
+  [BuiltinOperatorCode.SUB, arithmetic('sub', BuiltinOptionsType.SubOptions)],
+  [BuiltinOperatorCode.MUL, arithmetic('mul', BuiltinOptionsType.MulOptions)],
+  [BuiltinOperatorCode.DIV, arithmetic('div', BuiltinOptionsType.DivOptions)],
+  [BuiltinOperatorCode.MAXIMUM, binary('maximum')],
+  [BuiltinOperatorCode.MINIMUM, binary('minimum')],
+  [BuiltinOperatorCode.SQUARED_DIFFERENCE, binary('squared_difference')],
+  [BuiltinOperatorCode.PRELU, binary('prelu')],
+  [BuiltinOperatorCode.RELU, unary('relu')],
+  [BuiltinOperatorCode.RELU6, unary('relu6')],
+  [BuiltinOperatorCode.RELU_N1_TO_1, unary('relu_n1_to_1')],
+  [BuiltinOperatorCode.LEAKY_RELU, leakyRelu],
+  [BuiltinOperatorCode.HARD_SWISH, unary('hard_swish')],
+  [BuiltinOperatorCode.LOGISTIC, unary('logistic')],
+  [BuiltinOperatorCode.TANH, unary('tanh')],
+  [BuiltinOperatorCode.ELU, unary('elu')],
+  [BuiltinOperatorCode.ABS, unary('abs')],
+  [BuiltinOperatorCode.NEG, unary('neg')],
+  [BuiltinOperatorCode.SQRT, unary('sqrt')],
+  [BuiltinOperatorCode.RSQRT, unary('rsqrt')],
+  [BuiltinOperatorCode.EXP, unary('exp')],
+  [BuiltinOperatorCode.LOG, unary('log')],
+  [BuiltinOperatorCode.CAST, unary('cast')],
   [BuiltinOperatorCode.MEAN, reduce('mean')],
   [BuiltinOperatorCode.SUM, reduce('sum')],
   [BuiltinOperatorCode.REDUCE_MAX, reduce('reduce_max')],
@@ -75,6 +100,7 @@ const CONVERTERS: ReadonlyMap<number, Converter> = new Map<number, Converter>([
   [BuiltinOperatorCode.RESIZE_NEAREST_NEIGHBOR, resizeNearestNeighbor],
   [BuiltinOperatorCode.RESIZE_BILINEAR, resizeBilinear],
   [BuiltinOperatorCode.L2_NORMALIZATION, l2Normalization],
+  [BuiltinOperatorCode.UNIDIRECTIONAL_SEQUENCE_LSTM, unidirectionalSequenceLstm],
 ]);
 
 export function isSupportedBuiltin(code: number): boolean {
