@@ -19,6 +19,7 @@ import {
   UnsupportedOperatorError,
 } from '../errors';
 import { loadTfliteFile } from '../frontend/tflite';
+import { withHostProblemList } from './hostSupport';
 import { tensorLowerBound } from '../ir/graph/liveness';
 import { GraphFunction, IRModule, MAIN_FUNCTION, TensorType } from '../ir/graph/types';
 import { TirModule } from '../ir/tir/nodes';
@@ -150,13 +151,19 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
   if (typeof model !== 'string') checkGraphQuantization(graph, source);
 
   progress('partition+lower');
-  const { partitioned, tir } = namingModelFile(source, () =>
-    compileToTir(graph, options.registry, options.backend, {
-      ...(options.mergeRegions !== undefined ? { mergeRegions: options.mergeRegions } : {}),
-      ...(options.targetAttrs ? { attrs: options.targetAttrs } : {}),
-      ...(options.moduleName ? { moduleName: options.moduleName } : {}),
-    }),
-  );
+  const { partitioned, tir } = namingModelFile(source, () => {
+    try {
+      return compileToTir(graph, options.registry, options.backend, {
+        ...(options.mergeRegions !== undefined ? { mergeRegions: options.mergeRegions } : {}),
+        ...(options.targetAttrs ? { attrs: options.targetAttrs } : {}),
+        ...(options.moduleName ? { moduleName: options.moduleName } : {}),
+      });
+    } catch (e) {
+      // Like the import checker: name every operator the host cannot lower, not only the first.
+      if (e instanceof LoweringError) throw withHostProblemList(e, graph);
+      throw e;
+    }
+  });
 
   const targets = moduleTargets(tir);
   const memory = options.registry.memoryFor(options.backend);
