@@ -71,6 +71,7 @@ describe('a user project depending on the packed uma-ts', () => {
     const bin = path.join(project, 'node_modules', 'uma-ts', 'bin', 'uma-ts.js');
     const created = sh(process.execPath, [bin, 'new-backend', 'my-npu', '--dir', 'my_npu', '--import-from', 'uma-ts'], project);
     expect(created).toContain("created backend 'my_npu' (class MyNpuBackend)");
+    expect(created).toContain(`npx jest -c ${path.join(project, 'my_npu')}/jest.config.js`);
     const test = fs.readFileSync(path.join(project, 'my_npu', 'my_npu.test.ts'), 'utf8');
     expect(test).toContain("from 'uma-ts';");
     expect(test).toContain('verifyModel(');
