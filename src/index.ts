@@ -8,6 +8,8 @@ export * from './usmp/types';
 export * from './lower/strategy';
 export * from './arith/fixedpoint';
 export { importTflite, loadTfliteFile } from './frontend/tflite';
+export { checkTflite, checkTfliteFile, formatUnsupportedList, groupUnsupported } from './frontend/tflite';
+export type { DeclaredOperator, TfliteCheck, UnsupportedGroup, UnsupportedUse } from './frontend/tflite';
 // Writing .tflite models (tests, bench, scripted models without TensorFlow).
 export { BUILTIN_OPTIONS, TfliteWriter, builtinOperatorCode, encodeTensorData, tfliteOptions, writeTflite } from './frontend/tflite/writer';
 export type {
@@ -47,7 +49,8 @@ export type { InterpreterSession } from './interpreter';
 // backends (backends/*) build on.
 export * from './backend';
 export * from './partition';
-export { CPU_STRATEGIES, LOWERING_EXTERN_SIMULATIONS } from './lower/cpu';
+export { CPU_STRATEGIES, LOWERING_EXTERN_SIMULATIONS, makeConv2dStrategy, makeDepthwiseConv2dStrategy } from './lower/cpu';
+export type { ConvStrategyOptions, PaddingMode } from './lower/cpu';
 export { lowerToTir } from './lower/lowerModule';
 export type { LowerOptions } from './lower/lowerModule';
 export { CONV_KERNEL_SCALARS, convKernelParams } from './lower/convKernelParams';

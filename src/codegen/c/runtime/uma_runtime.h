@@ -80,8 +80,9 @@ static inline int32_t uma_min_i32(int32_t a, int32_t b) { return a < b ? a : b; 
 static inline int32_t uma_max_i32(int32_t a, int32_t b) { return a > b ? a : b; }
 static inline int64_t uma_min_i64(int64_t a, int64_t b) { return a < b ? a : b; }
 static inline int64_t uma_max_i64(int64_t a, int64_t b) { return a > b ? a : b; }
-static inline float uma_min_f32(float a, float b) { return a < b ? a : b; }
-static inline float uma_max_f32(float a, float b) { return a > b ? a : b; }
+/* NaN in, NaN out (as the TIR evaluator's Math.min/max and TFLite's clamp of a NaN). */
+static inline float uma_min_f32(float a, float b) { return (a != a || a < b) ? a : b; }
+static inline float uma_max_f32(float a, float b) { return (a != a || a > b) ? a : b; }
 
 /* Arithmetic right shift without relying on the implementation-defined >> of negative
  * values. */

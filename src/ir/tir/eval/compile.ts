@@ -35,7 +35,7 @@ export interface CompiledFunc {
 }
 
 // Module-level copies: inside jest's vm context every `Math.x` is a slow global lookup.
-const { imul, fround, floor, trunc, abs, exp, tanh, sqrt, ceil } = Math;
+const { imul, fround, floor, trunc, abs, exp, tanh, sqrt, ceil, log, expm1 } = Math;
 const mathMin = Math.min;
 const mathMax = Math.max;
 
@@ -51,9 +51,13 @@ const PURE_INTRINSICS: Readonly<Record<string, PureIntrinsic>> = {
   'tir.bitwise_not': ([a]) => ~a,
   'tir.abs': ([a]) => abs(a),
   'tir.fabs': ([a]) => abs(a),
-  'tir.exp': ([a]) => exp(a),
-  'tir.tanh': ([a]) => tanh(a),
-  'tir.sqrt': ([a]) => sqrt(a),
+  // Float math rounds to float32 as the C float functions return float (log, expm1 and
+  // tanh are computed in double in C too, see emitExpr's DOUBLE_MATH).
+  'tir.exp': ([a]) => fround(exp(a)),
+  'tir.tanh': ([a]) => fround(tanh(a)),
+  'tir.sqrt': ([a]) => fround(sqrt(a)),
+  'tir.log': ([a]) => fround(log(a)),
+  'tir.expm1': ([a]) => fround(expm1(a)),
   'tir.floor': ([a]) => floor(a),
   'tir.ceil': ([a]) => ceil(a),
 };
