@@ -14,7 +14,7 @@ import * as path from 'path';
 import { schemaErrors } from '../config/validateJson';
 import { CodegenError } from '../errors';
 import { writeOwnedDirectory } from '../util/ownedOutputDir';
-import { CArtifacts } from './types';
+import { CArtifacts, GeneratedFile } from './types';
 
 export const MLF_HOST_DIR = path.join('codegen', 'host');
 
@@ -78,4 +78,26 @@ export function writeModelLibraryFormat(
   checkMetadata(artifacts);
   checkExtraFiles(extraFiles);
   writeOwnedDirectory(outDir, (dir) => writeTree(dir, artifacts, extraFiles));
+}
+
+/** Reads back an MLF directory written by `writeModelLibraryFormat` (metadata checked by schema). */
+export function readModelLibraryFormat(dir: string): CArtifacts {
+  const metaFile = path.join(dir, 'metadata.json');
+  let metadata: CArtifacts['metadata'];
+  try {
+    metadata = JSON.parse(fs.readFileSync(metaFile, 'utf8')) as CArtifacts['metadata'];
+  } catch (e) {
+    throw new CodegenError(`cannot read ${metaFile}: ${(e as Error).message}`, { file: metaFile });
+  }
+  const errors = schemaErrors(metadata, 'metadata.schema.json');
+  if (errors !== undefined) {
+    throw new CodegenError(`${metaFile} is invalid: ${errors[0]?.instancePath || '/'} ${errors[0]?.message ?? ''}`.trim(), { file: metaFile });
+  }
+  const files: GeneratedFile[] = [];
+  for (const sub of ['include', 'src']) {
+    const root = path.join(dir, MLF_HOST_DIR, sub);
+    if (!fs.existsSync(root)) continue;
+    for (const name of fs.readdirSync(root).sort()) files.push({ path: `${sub}/${name}`, content: fs.readFileSync(path.join(root, name), 'utf8') });
+  }
+  return { moduleName: metadata.modelName, files, metadata };
 }

@@ -272,7 +272,7 @@ function tensorNameOf(param: string, io: { inputs: readonly TensorSpec[]; output
  * Why model I/O must be planned in the workspace, or undefined: a target whose runtime
  * checks pointers against registered pools reads or writes an I/O tensor in place.
  */
-function ioNeededByRuntimes(
+export function ioNeededByRuntimes(
   tir: TirModule,
   hooks: readonly BackendCodegenHook[],
   io: { inputs: readonly TensorSpec[]; outputs: readonly TensorSpec[] },
