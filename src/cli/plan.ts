@@ -5,7 +5,8 @@
  */
 import { Command } from 'commander';
 import { performance } from 'node:perf_hooks';
-import { ConfigError, PlanVerificationError } from '../errors';
+import { ConfigError, MemoryPlanningError, PlanVerificationError } from '../errors';
+import { POOLS_EXHAUSTED } from '../driver/poolOverflow';
 import { alignmentProblem, byteCountProblem } from '../config/numbers';
 import { CONFIG_FILE_LIMIT_BYTES, readInputText } from '../util/files';
 import { DEFAULT_PLANNING_ALGORITHM, getPlanningAlgorithm } from '../usmp/algo/registry';
@@ -24,10 +25,26 @@ export interface MemoryPlanReport {
   readonly planMs: number;
 }
 
+/** A pool overflow names the buffer's size and each allowed pool's limit. */
+function withOverflowLimits<T>(set: BufferSet, run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    if (!(e instanceof MemoryPlanningError) || !e.message.startsWith(POOLS_EXHAUSTED)) throw e;
+    const buffer = set.buffers.find((b) => b.name === e.context.buffer);
+    if (buffer === undefined) throw e;
+    const pools = buffer.poolCandidates.map((p) => `${p.name} (${p.sizeHintBytes !== undefined ? `limit ${p.sizeHintBytes} bytes` : 'no limit'})`);
+    throw new MemoryPlanningError(
+      `${POOLS_EXHAUSTED}: ${buffer.name} (${buffer.sizeBytes} bytes); allowed pools: ${pools.join(', ')}; raise a pool's sizeHintBytes or allow another pool`,
+      e.context,
+    );
+  }
+}
+
 export function planBufferSet(set: BufferSet, algorithm: string, options: PlanningOptions = {}): MemoryPlanReport {
   const planner = getPlanningAlgorithm(algorithm);
   const t0 = performance.now();
-  const plan: BufferPlan = planner(set.buffers, set.memoryPressure, options);
+  const plan: BufferPlan = withOverflowLimits(set, () => planner(set.buffers, set.memoryPressure, options));
   const planMs = performance.now() - t0;
   verifyPlan(set.buffers, plan, set.pools);
   const used = poolSizesOfPlan(set.buffers, plan);

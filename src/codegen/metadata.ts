@@ -60,6 +60,7 @@ export function buildMetadata(args: {
       sizeBytes: p.planned.sizeBytes,
       alignment: p.planned.pool.alignment,
       targets: { ...p.planned.pool.targetAccess },
+      ...(p.planned.pool.address !== undefined ? { address: p.planned.pool.address } : {}),
       ...registeredWith(registrations, p.planned.pool.name),
     })),
     functions,

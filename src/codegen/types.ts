@@ -95,6 +95,8 @@ export interface PoolMetadata {
   readonly sizeBytes: number;
   readonly alignment: number;
   readonly targets: Readonly<Record<string, 'rw' | 'ro'>>;
+  /** Base address of the pool's memory on an embedded target (pools.json `address`). */
+  readonly address?: number;
   /** Targets whose runtime the generated `run` registers this pool with. */
   readonly registeredWith?: readonly string[];
 }

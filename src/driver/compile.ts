@@ -8,7 +8,16 @@ import { BackendRegistry } from '../backend/registry';
 import { TargetAttrValue } from '../backend/targetAttrs';
 import { generateC } from '../codegen';
 import { BackendCodegenHook, CArtifacts, IoRequirement, TensorSpec } from '../codegen/types';
-import { ConfigError, MemoryPlanningError, PoolConstraintError } from '../errors';
+import {
+  ConfigError,
+  GraphStructureError,
+  isUmaError,
+  LoweringError,
+  PoolConstraintError,
+  TypeInferenceError,
+  UmaError,
+  UnsupportedOperatorError,
+} from '../errors';
 import { loadTfliteFile } from '../frontend/tflite';
 import { GraphFunction, IRModule, MAIN_FUNCTION, TensorType } from '../ir/graph/types';
 import { TirModule } from '../ir/tir/nodes';
@@ -19,6 +28,7 @@ import { defaultPools, withDefaultConstantPool } from '../usmp/pools';
 import { IoPlacement, PoolInfo, UsmpResult } from '../usmp/types';
 import { sanitizeName } from '../lower/names';
 import { compileToTir } from './compileToTir';
+import { withPoolOverflowDetails } from './poolOverflow';
 import {
   constraintsFromMemoryDecl,
   formatInsertedCopy,
@@ -114,6 +124,21 @@ export function ioSpecs(graph: IRModule): { inputs: TensorSpec[]; outputs: Tenso
   };
 }
 
+/**
+ * A problem in the model found while partitioning or lowering (a shape an operator cannot
+ * take, ...) names the model file too, as the importer's errors do.
+ */
+function namingModelFile<T>(source: string, run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    const aboutModel = [TypeInferenceError, UnsupportedOperatorError, LoweringError, GraphStructureError].some((k) => e instanceof k);
+    if (!aboutModel || !isUmaError(e) || e.context.file !== undefined || e.message.includes(source)) throw e;
+    const Kind = e.constructor as new (message: string, context: UmaError['context']) => UmaError;
+    throw new Kind(`${source}: ${e.message}`, { ...e.context, file: source });
+  }
+}
+
 export function compileModel(model: string | IRModule, options: CompileOptions): CompileResult {
   const progress = options.onProgress ?? (() => undefined);
   progress('import');
@@ -121,11 +146,13 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
   const source = typeof model === 'string' ? model : (model.source ?? '<module>');
 
   progress('partition+lower');
-  const { partitioned, tir } = compileToTir(graph, options.registry, options.backend, {
-    ...(options.mergeRegions !== undefined ? { mergeRegions: options.mergeRegions } : {}),
-    ...(options.targetAttrs ? { attrs: options.targetAttrs } : {}),
-    ...(options.moduleName ? { moduleName: options.moduleName } : {}),
-  });
+  const { partitioned, tir } = namingModelFile(source, () =>
+    compileToTir(graph, options.registry, options.backend, {
+      ...(options.mergeRegions !== undefined ? { mergeRegions: options.mergeRegions } : {}),
+      ...(options.targetAttrs ? { attrs: options.targetAttrs } : {}),
+      ...(options.moduleName ? { moduleName: options.moduleName } : {}),
+    }),
+  );
 
   const targets = moduleTargets(tir);
   const memory = options.registry.memoryFor(options.backend);
@@ -165,14 +192,14 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
   }
 
   progress('memory planning');
-  const usmp = withPoolLimits(pools, pinning, () =>
+  const planWith = (planPools: PoolInfo[]) =>
     runUsmp(toPlan, {
-      pools,
+      pools: planPools,
       ...(options.algorithm ? { algorithm: options.algorithm } : {}),
       ...(options.timeBudgetMs !== undefined ? { timeBudgetMs: options.timeBudgetMs } : {}),
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
-    }),
-  );
+    });
+  const usmp = withPoolOverflowDetails(pools, pinning, (unlimited) => planWith(unlimited).pools, () => planWith(pools));
 
   progress('access check');
   const access = options.poolPinning !== false ? assertPoolAccess(usmp.module, pools, pinning) : checkPoolAccess(usmp.module, pools);
@@ -272,34 +299,6 @@ function withCopyHint<T>(
       `${e.message}\n  hint: --insert-copies (compileModel({ insertCopies: true })) makes this satisfiable by inserting:\n${lines.join('\n')}`,
       e.context,
     );
-  }
-}
-
-const POOLS_EXHAUSTED = 'the space available in the provided pools exceeded when trying to allocate the buffer';
-
-/**
- * The planner's overflow message is TVM's, kept verbatim so users can search for it; the
- * pools it tried, their limits and the buffer's size follow on the next line.
- */
-function withPoolLimits<T>(pools: readonly PoolInfo[], pinning: PinningSolution | undefined, run: () => T): T {
-  try {
-    return run();
-  } catch (e) {
-    if (!(e instanceof MemoryPlanningError) || !e.message.startsWith(POOLS_EXHAUSTED)) throw e;
-    const tried = String(e.context.pool ?? '')
-      .split(',')
-      .filter((n) => n !== '')
-      .map((n) => {
-        const limit = pools.find((p) => p.name === n)?.sizeHintBytes;
-        return `${n} (${limit !== undefined ? `limit ${limit} B` : 'no limit'})`;
-      });
-    const size = pinning?.decisions.find((d) => d.buffer.name === e.context.buffer)?.buffer.sizeBytes;
-    const lines = [
-      ...(size !== undefined ? [`buffer size: ${size} B`] : []),
-      ...(tried.length > 0 ? [`pools tried: ${tried.join(', ')}`] : []),
-    ];
-    if (lines.length === 0) throw e;
-    throw new MemoryPlanningError(`${e.message}\n  ${lines.join('\n  ')}`, e.context);
   }
 }
 

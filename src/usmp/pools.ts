@@ -30,6 +30,8 @@ export interface PoolSpec {
   readonly readLatencyCycles?: number;
   readonly writeLatencyCycles?: number;
   readonly targetBurstBytes?: Readonly<Record<string, number>>;
+  /** Base address of the pool's memory on an embedded target (see `PoolInfo.address`). */
+  readonly address?: number;
 }
 
 /** Where a pool was declared, so errors can point at it. */
@@ -88,6 +90,7 @@ export function makePool(spec: PoolSpec, source?: PoolSource): PoolInfo {
     if (spec[field] !== undefined) pool[field] = spec[field];
   }
   if (spec.targetBurstBytes !== undefined) pool.targetBurstBytes = { ...spec.targetBurstBytes };
+  if (spec.address !== undefined) pool.address = spec.address;
   return pool as unknown as PoolInfo;
 }
 

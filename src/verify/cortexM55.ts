@@ -59,21 +59,43 @@ export interface SectionSizes {
 
 const hex = (n: number): string => `0x${n.toString(16).padStart(8, '0')}`;
 
-/** A memory region per pool (see the module comment). */
+const overlaps = (a: { origin: number; length: number }, b: { origin: number; length: number }): boolean =>
+  a.origin < b.origin + b.length && b.origin < a.origin + a.length;
+
+/**
+ * A memory region per pool (see the module comment); a pool with an `address` (pools.json)
+ * gets exactly its planned size there, and the other pools avoid those ranges.
+ */
 export function assignPoolRegions(meta: MlfMetadata): PoolRegion[] {
-  const free = [...POOL_MEMORIES];
+  const fixed = meta.pools
+    .filter((p) => p.address !== undefined)
+    .map((p) => ({ pool: p.name, origin: p.address as number, length: Math.max(64, Math.ceil(p.sizeBytes / 64) * 64) }));
+  for (let i = 0; i < fixed.length; i++) {
+    for (const other of [...fixed.slice(i + 1), { pool: 'code and data (DDR)', ...DDR_MAIN }, { pool: 'the vector table (ITCM)', ...ITCM }]) {
+      if (overlaps(fixed[i], other)) {
+        throw new VerifyError(
+          `pool ${fixed[i].pool} at ${hex(fixed[i].origin)} (${fixed[i].length} bytes) overlaps ${other.pool} at ${hex(other.origin)}`,
+          { pool: fixed[i].pool },
+        );
+      }
+    }
+  }
+  const free = POOL_MEMORIES.filter((m) => !fixed.some((f) => overlaps(f, m)));
   let slice = 0;
   return meta.pools.map((p) => {
     const need = Math.max(1, p.sizeBytes);
-    const i = free.findIndex((m) => m.length >= need);
     const section = poolSection(p.name);
     const regionName = `POOL_${p.name.replace(/[^A-Za-z0-9_]/g, '_').toUpperCase()}`;
+    const at = fixed.find((f) => f.pool === p.name);
+    if (at !== undefined) return { pool: p.name, section, region: regionName, origin: at.origin, length: at.length };
+    const i = free.findIndex((m) => m.length >= need);
     if (i >= 0) {
       const m = free.splice(i, 1)[0];
       return { pool: p.name, section, region: regionName, origin: m.origin, length: m.length };
     }
     const slices = Math.ceil(need / DDR_SLICE);
-    const origin = DDR_POOLS + slice * DDR_SLICE;
+    let origin = DDR_POOLS + slice * DDR_SLICE;
+    while (fixed.some((f) => overlaps(f, { origin, length: slices * DDR_SLICE }))) origin = DDR_POOLS + ++slice * DDR_SLICE;
     slice += slices;
     return { pool: p.name, section, region: regionName, origin, length: slices * DDR_SLICE };
   });
@@ -137,6 +159,10 @@ __attribute__((section(".vectors"), used)) static void (*const uma_vectors[16])(
   uma_fault_handler, uma_fault_handler, uma_fault_handler, uma_fault_handler,
   0, 0, 0, uma_fault_handler, uma_fault_handler, 0, uma_fault_handler, uma_fault_handler,
 };
+
+/* newlib's exit runs __libc_fini_array, which calls these; nothing to construct or destroy. */
+void _init(void) {}
+void _fini(void) {}
 
 void uma_fault_handler(void) {
   static const char msg[] = "cortex-m55: hard fault\\n";

@@ -5,7 +5,13 @@ import { VerifyError } from '../errors';
 /** The compiler's first error line, else its first line: what a user needs to see first. */
 export function firstErrorLine(text: string): string {
   const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
-  return lines.find((l) => /\berror\b/i.test(l)) ?? lines[0] ?? '(no output)';
+  const real = lines.filter((l) => !/^collect2:/.test(l));
+  return (
+    real.find((l) => /\berror\b/i.test(l)) ??
+    real.find((l) => /undefined reference|multiple definition|overflowed|will not fit/.test(l)) ??
+    lines[0] ??
+    '(no output)'
+  );
 }
 
 export function splitCommand(cmd: string): string[] {

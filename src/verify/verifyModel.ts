@@ -80,6 +80,8 @@ export interface VerifyReport {
   /** With `compareIntermediates`: how many tensors were compared and the first that differs. */
   readonly intermediates?: { readonly compared: number; readonly firstDivergence?: Divergence };
   readonly sections?: SectionSizes;
+  /** Why model I/O was planned in the workspace for this run although compile alone left it to the application. */
+  readonly ioInWorkspaceReason?: string;
 }
 
 /** `backends/<name>/pools.json` of a bundled backend, next to this package's sources. */
@@ -121,12 +123,17 @@ export function verifyModel(model: string | IRModule, options: VerifyOptions): V
   const original = typeof model === 'string' ? loadTfliteFile(model) : model;
   const graph = options.compareIntermediates ? exposeIntermediates(original) : original;
   const pools = options.compile?.pools ?? (options.registry === undefined ? bundledPools(options.backend) : undefined);
-  const compile = compileModel(graph, {
-    ...options.compile,
-    backend: options.backend,
-    registry,
-    ...(pools ? { pools } : {}),
-  });
+  const compileWith = (extra: Partial<CompileOptions>) =>
+    compileModel(graph, { ...options.compile, ...extra, backend: options.backend, registry, ...(pools ? { pools } : {}) });
+  let compile = compileWith({});
+  // I/O an accelerator needs in its pools cannot live in the harness's own arrays: unless the
+  // caller decided, plan it in the workspace (as compile does for pool-registering runtimes).
+  const placedIo = [...compile.artifacts.metadata.inputs, ...compile.artifacts.metadata.outputs].find((t) => t.usedBy !== undefined);
+  let ioNote: string | undefined;
+  if (placedIo !== undefined && options.compile?.ioInWorkspace === undefined) {
+    compile = compileWith({ ioInWorkspace: true });
+    ioNote = `model input/output '${placedIo.name}' must live in pool ${placedIo.requiredPools?.join(' or ')} (used in place by ${placedIo.usedBy?.join(', ')})`;
+  }
   const specs: readonly TensorSpec[] = ioSpecs(graph).inputs;
   const runs = options.runs ?? options.invocations?.length ?? 1;
   const invocations = options.invocations ?? randomInvocations(specs, options.seed ?? 1, runs);
@@ -193,6 +200,7 @@ export function verifyModel(model: string | IRModule, options: VerifyOptions): V
     floatTolerance: tolerance,
     ...(intermediates ? { intermediates } : {}),
     ...(run.sections ? { sections: run.sections } : {}),
+    ...(ioNote !== undefined ? { ioInWorkspaceReason: ioNote } : {}),
   };
 }
 

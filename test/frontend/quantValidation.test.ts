@@ -8,45 +8,9 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { ModelFormatError } from '../../src/errors';
 import { importTflite } from '../../src/frontend/tflite';
-import { RawTflite } from './rawTflite';
+import { quantSlots } from './quantSlots';
 
 const MODELS = join(__dirname, '..', '..', 'models');
-
-interface QuantSlots {
-  readonly name: string;
-  readonly type: number;
-  /** Byte positions of the scale (float32) and zero point (int64) entries. */
-  readonly scale: number[];
-  readonly zeroPoint: number[];
-}
-
-/** Where each quantized tensor of subgraph 0 keeps its scales and zero points. */
-function quantSlots(bytes: Uint8Array): QuantSlots[] {
-  const raw = new RawTflite(bytes);
-  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const vector = (table: number, id: number): { start: number; length: number } | undefined => {
-    const p = raw.fieldPos(table, id);
-    if (!p) return undefined;
-    const header = p + dv.getUint32(p, true);
-    return { start: header + 4, length: dv.getUint32(header, true) };
-  };
-  const slots: QuantSlots[] = [];
-  for (const t of raw.tensors()) {
-    if (!raw.fieldPos(t, 4)) continue;
-    const q = raw.table(t, 4);
-    const scale = vector(q, 2);
-    const zp = vector(q, 3);
-    if (!scale || scale.length === 0 || !zp) continue;
-    const nameVec = vector(t, 3)!;
-    slots.push({
-      name: Buffer.from(bytes.subarray(nameVec.start, nameVec.start + nameVec.length)).toString('utf8'),
-      type: raw.int8(t, 1, 0),
-      scale: Array.from({ length: scale.length }, (_, i) => scale.start + 4 * i),
-      zeroPoint: Array.from({ length: zp.length }, (_, i) => zp.start + 8 * i),
-    });
-  }
-  return slots;
-}
 
 const TYPE_INT32 = 2;
 const TYPE_INT8 = 9;

@@ -70,7 +70,7 @@ describe('elementwise bad input', () => {
     const graph = importTflite(model('SUB', [f([2, 3]), f([4])], f([2, 3]), tfliteOptions.sub()), 's.tflite');
     const e = errorOf(() => compileModel(graph, { backend: 'nothing', registry }));
     expect(e).toBeInstanceOf(UmaError);
-    expect(e.message).toBe('y: operand shape [4] does not broadcast to [2, 3]');
+    expect(e.message).toBe('s.tflite: y: operand shape [4] does not broadcast to [2, 3]');
     expect((e as UmaError).context.op).toBe('sub');
   });
 });

@@ -16,18 +16,23 @@ export interface OpCase {
   readonly label: string;
   readonly op: string;
   readonly input: TensorType;
-  /** Constant arguments after the input (weights, biases...). */
+  /** Further runtime inputs after the first (model inputs, random data). */
+  readonly moreInputs?: readonly TensorType[];
+  /** Constant arguments after the inputs (weights, biases...). */
   readonly constants?: readonly { type: TensorType; data: Uint8Array }[];
   readonly out: TensorType;
   readonly attrs: Attrs;
   /** Input bytes; random (seeded) when absent. */
   readonly data?: Uint8Array;
+  /** Bytes of `moreInputs` (by position); random when absent. */
+  readonly moreData?: readonly Uint8Array[];
 }
 
 function addCase(b: FunctionBuilder, c: OpCase, i: number): string {
   const x = b.param(`x${i}`, c.input);
+  const more = (c.moreInputs ?? []).map((t, j) => b.param(`x${i}_${j + 1}`, t));
   const consts = (c.constants ?? []).map((k, j) => b.constant(`c${i}_${j}`, k.type, k.data));
-  return b.call(`y${i}`, c.op, [x, ...consts], c.out, c.attrs);
+  return b.call(`y${i}`, c.op, [x, ...more, ...consts], c.out, c.attrs);
 }
 
 export function caseModule(cases: readonly OpCase[]): IRModule {
@@ -36,18 +41,19 @@ export function caseModule(cases: readonly OpCase[]): IRModule {
   return moduleOf([b.build(outs)]);
 }
 
-export function caseInput(c: OpCase, seed: number): Uint8Array {
-  return c.data ?? randomTensor(rng(seed), c.input);
+export function caseInputs(c: OpCase, seed: number): Uint8Array[] {
+  const r = rng(seed);
+  return [c.data ?? randomTensor(r, c.input), ...(c.moreInputs ?? []).map((t, i) => c.moreData?.[i] ?? randomTensor(r, t))];
 }
 
 /** Interpreter output bytes of one case (for golden-value checks). */
 export function interpretCase(c: OpCase, seed = 1): Uint8Array {
-  return interpret(caseModule([c]), [caseInput(c, seed)])[0];
+  return interpret(caseModule([c]), caseInputs(c, seed))[0];
 }
 
 /** TIR evaluator vs interpreter on one case; returns the reference bytes. */
 export function expectTirMatches(c: OpCase, seed = 1): Uint8Array {
-  const { lowered, reference } = runBoth(caseModule([c]), [caseInput(c, seed)]);
+  const { lowered, reference } = runBoth(caseModule([c]), caseInputs(c, seed));
   expect(Buffer.from(lowered[0]).toString('hex')).toBe(Buffer.from(reference[0]).toString('hex'));
   return reference[0];
 }
@@ -61,7 +67,7 @@ export function expectCRunsByteExact(cases: readonly OpCase[], seed = 1): Compil
   const registry = new BackendRegistry();
   registry.register(HostOnly);
   const module = caseModule(cases);
-  const inputs = cases.map((c, i) => caseInput(c, seed + i));
+  const inputs = cases.flatMap((c, i) => caseInputs(c, seed + i));
   const expected = interpret(module, inputs);
   const result = compileModel(module, { backend: 'host_only', registry, timeBudgetMs: 50 });
   expectRunsByteExact(result, inputs, expected);

@@ -2,6 +2,16 @@
 import { Kernel } from '../kernel';
 import { add } from './add';
 import { argMax, argMin } from './argMinMax';
+import { batchMatmul } from './batchMatmul';
+import { batchToSpaceNd } from './batchToSpaceNd';
+import { broadcastTo } from './broadcastTo';
+import { depthToSpace } from './depthToSpace';
+import { gather } from './gather';
+import { l2Normalization } from './l2Normalization';
+import { resizeBilinear } from './resizeBilinear';
+import { resizeNearestNeighbor } from './resizeNearestNeighbor';
+import { spaceToBatchNd } from './spaceToBatchNd';
+import { spaceToDepth } from './spaceToDepth';
 import { conv2d } from './conv2d';
 import { copy } from './copy';
 import { dense } from './dense';
@@ -23,6 +33,11 @@ import { prelu } from './prelu';
 import { squaredDifference } from './squaredDifference';
 import { sub } from './sub';
 import { UNARY_KERNELS } from './unary';
+import { concatenate, pack } from './concatenate';
+import { mirrorPad } from './mirror-pad';
+import { pad } from './pad';
+import { stridedSlice } from './strided-slice';
+import { transpose } from './transpose';
 import { transposeConv2d } from './transposeConv2d';
 
 export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
@@ -47,6 +62,12 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['prelu', prelu],
   ['cast', cast],
   ...UNARY_KERNELS,
+  ['pad', pad],
+  ['mirror_pad', mirrorPad],
+  ['transpose', transpose],
+  ['concatenate', concatenate],
+  ['pack', pack],
+  ['strided_slice', stridedSlice],
   ['mean', mean],
   ['sum', sum],
   ['reduce_max', reduceMax],
@@ -54,4 +75,14 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['arg_max', argMax],
   ['arg_min', argMin],
   ['transpose_conv2d', transposeConv2d],
+  ['batch_matmul', batchMatmul],
+  ['depth_to_space', depthToSpace],
+  ['space_to_depth', spaceToDepth],
+  ['batch_to_space_nd', batchToSpaceNd],
+  ['space_to_batch_nd', spaceToBatchNd],
+  ['broadcast_to', broadcastTo],
+  ['gather', gather],
+  ['resize_nearest_neighbor', resizeNearestNeighbor],
+  ['resize_bilinear', resizeBilinear],
+  ['l2_normalization', l2Normalization],
 ]);

@@ -2,9 +2,11 @@
  * TRANSPOSE_CONV as TFLite Micro's reference kernels: a scatter over the input (each input
  * element adds its products to the outputs it reaches), so every output sums its terms in
  * input order. float32 accumulates in the output; int8 in an int32 scratch, then bias,
- * per-channel requantization, zero point and the activation clamp.
+ * per-channel requantization, zero point and the activation clamp; 16x8 (int16 input, int8
+ * weight, int64 or int16 bias) in an int64 scratch with no offsets and the 64-bit
+ * MultiplyByQuantizedMultiplier.
  */
-import { multiplyByQuantizedMultiplier } from '../../arith/fixedpoint';
+import { multiplyByQuantizedMultiplier, multiplyByQuantizedMultiplier64 } from '../../arith/fixedpoint';
 import { floatActivationRange, perChannelMultipliers, quantizedActivationRange } from '../../arith/quant-params';
 import { KernelContext } from '../kernel';
 import { allocateTensorData, TypedArray } from '../tensor';
@@ -23,13 +25,15 @@ export function transposeConv2d(ctx: KernelContext): TypedArray {
   const [, outH, outW] = nhwc(ctx, ctx.outType.shape, 'output');
   const activation = ctx.string('activation', 'NONE');
   const quantized = input.type.dtype !== 'float32';
-  if (quantized && (input.type.dtype !== 'int8' || weight.type.dtype !== 'int8')) {
+  const wide = input.type.dtype === 'int16';
+  if (quantized && ((input.type.dtype !== 'int8' && !wide) || weight.type.dtype !== 'int8')) {
     throw ctx.unsupported(`dtypes input ${input.type.dtype} / weight ${weight.type.dtype}`);
   }
-  const inputOffset = quantized ? -ctx.quant(input.type, 'input').zeroPoint : 0;
-  const x = input.data as Float32Array | Int8Array;
+  const inputOffset = quantized && !wide ? -ctx.quant(input.type, 'input').zeroPoint : 0;
+  const x = input.data as Float32Array | Int8Array | Int16Array;
   const w = weight.data as Float32Array | Int8Array;
-  const acc = quantized ? new Int32Array(batches * outH * outW * outC) : new Float32Array(batches * outH * outW * outC);
+  const size = batches * outH * outW * outC;
+  const acc = wide ? new Float64Array(size) : quantized ? new Int32Array(size) : new Float32Array(size);
 
   for (let n = 0; n < batches; n++)
     for (let iy = 0; iy < inH; iy++)
@@ -45,7 +49,9 @@ export function transposeConv2d(ctx: KernelContext): TypedArray {
               const base = ((n * outH + oy) * outW + ox) * outC;
               for (let oc = 0; oc < outC; oc++) {
                 const wv = w[((oc * kH + ky) * kW + kx) * inC + ic];
-                if (quantized) acc[base + oc] = (acc[base + oc] + Math.imul(v, wv)) | 0;
+                // int64 sums of int16*int8 products stay far below 2^53: exact in a double.
+                if (wide) acc[base + oc] += v * wv;
+                else if (quantized) acc[base + oc] = (acc[base + oc] + Math.imul(v, wv)) | 0;
                 else acc[base + oc] = f32(acc[base + oc] + f32(v * wv));
               }
             }
@@ -65,6 +71,15 @@ export function transposeConv2d(ctx: KernelContext): TypedArray {
   if (!wScales || wScales.length === 0) throw ctx.fail('weight has no quantization scales');
   const { multipliers, shifts } = perChannelMultipliers(inQ.scale, wScales, outQ.scale, outC);
   const act = quantizedActivationRange(activation, ctx.outType.dtype, outQ.scale, outQ.zeroPoint);
+  if (wide) {
+    const b = bias?.data;
+    for (let i = 0; i < out.length; i++) {
+      const oc = i % outC;
+      const total = acc[i] + (b ? Number(b[oc]) : 0);
+      out[i] = Math.min(Math.max(multiplyByQuantizedMultiplier64(total, multipliers[oc], shifts[oc]), act.min), act.max);
+    }
+    return out;
+  }
   const b = bias?.data as Int32Array | undefined;
   for (let i = 0; i < out.length; i++) {
     const oc = i % outC;

@@ -37,6 +37,35 @@ function transposeConv2d(attrs: Attrs, args: readonly TensorType[]): TensorType 
   return { shape, dtype: input.dtype };
 }
 
+/** Batch axes (all but the last two) broadcast as TFLite's BatchMatMul does (rank <= 5). */
+export function batchMatmulShape(lhs: readonly number[], rhs: readonly number[], adjX: boolean, adjY: boolean): { shape: number[] } | { problem: string } {
+  if (lhs.length < 2 || rhs.length < 2 || lhs.length > 5 || rhs.length > 5) return { problem: 'operands must have rank 2 to 5' };
+  const [rows, depth] = adjX ? [lhs[lhs.length - 1], lhs[lhs.length - 2]] : [lhs[lhs.length - 2], lhs[lhs.length - 1]];
+  const [rdepth, cols] = adjY ? [rhs[rhs.length - 1], rhs[rhs.length - 2]] : [rhs[rhs.length - 2], rhs[rhs.length - 1]];
+  if (depth !== rdepth) return { problem: `inner dimensions differ (${depth} vs ${rdepth})` };
+  const lb = lhs.slice(0, -2);
+  const rb = rhs.slice(0, -2);
+  const rank = Math.max(lb.length, rb.length);
+  const batch: number[] = [];
+  for (let i = 0; i < rank; i++) {
+    const a = lb[lb.length - rank + i] ?? 1;
+    const b = rb[rb.length - rank + i] ?? 1;
+    if (a !== b && a !== 1 && b !== 1) return { problem: `batch dimensions ${a} and ${b} do not broadcast` };
+    batch.push(a === 1 ? b : a);
+  }
+  return { shape: [...batch, rows, cols] };
+}
+
+function batchMatmul(attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const op = 'batch_matmul';
+  const [lhs, rhs] = args;
+  if (lhs.dtype !== rhs.dtype) fail(op, 'operand dtypes differ', args);
+  const r = batchMatmulShape(lhs.shape, rhs.shape, attrs.adj_x === true, attrs.adj_y === true);
+  if ('problem' in r) fail(op, r.problem, args);
+  return { shape: r.shape, dtype: lhs.dtype };
+}
+
 export const COMPUTE_RULES = {
   transpose_conv2d: transposeConv2d,
+  batch_matmul: batchMatmul,
 };

@@ -12,7 +12,10 @@ export const FUSED_ACTIVATIONS = ['NONE', 'RELU', 'RELU_N1_TO_1', 'RELU6'] as co
 export type FusedActivation = (typeof FUSED_ACTIVATIONS)[number];
 
 export interface OpSpec {
-  /** Argument roles in order; a trailing `?` marks an optional argument. */
+  /**
+   * Argument roles in order; a trailing `?` marks an optional argument, a trailing `...`
+   * a last role that takes one or more arguments (concatenate's inputs).
+   */
   readonly args: readonly string[];
   /** Attribute names the op carries. */
   readonly attrs: readonly string[];
@@ -76,6 +79,35 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
   exp: { args: ['input'], attrs: [], doc: 'e^x (float32)' },
   log: { args: ['input'], attrs: [], doc: 'natural logarithm (float32)' },
   cast: { args: ['input'], attrs: [], doc: 'type conversion (C static_cast); the output dtype is the call type' },
+  // Data movement: values are copied unchanged (no requantization), any dtype.
+  pad: {
+    args: ['input'],
+    attrs: ['paddings', 'pad_value'],
+    doc: 'PAD/PADV2: `paddings` = [before0, after0, before1, after1, ...] per axis; `pad_value` the stored value of the border (int8: the raw quantized value)',
+  },
+  mirror_pad: {
+    args: ['input'],
+    attrs: ['paddings', 'mode'],
+    doc: 'MIRROR_PAD: `mode` REFLECT (edge not repeated) or SYMMETRIC (edge repeated)',
+  },
+  transpose: { args: ['input'], attrs: ['perm'], doc: 'output axis d is input axis perm[d]' },
+  concatenate: {
+    args: ['inputs...'],
+    attrs: ['axis'],
+    doc: 'CONCATENATION: inputs of equal rank joined along `axis` (non-negative)',
+  },
+  pack: {
+    args: ['inputs...'],
+    attrs: ['axis'],
+    doc: 'PACK: equal-shaped inputs stacked along a new axis `axis` (non-negative)',
+  },
+  strided_slice: {
+    args: ['input'],
+    attrs: ['begin', 'strides', 'sizes'],
+    doc:
+      'STRIDED_SLICE/SLICE and each output of SPLIT/SPLIT_V/UNPACK: element j of input axis d is begin[d] + j*strides[d], ' +
+      'j < sizes[d]; the output shape is the declared type (same element count: shrunk axes dropped)',
+  },
   mean: { args: ['input'], attrs: ['axes', 'keep_dims'], doc: 'mean over `axes` (non-negative, distinct); keep_dims keeps them as 1' },
   sum: { args: ['input'], attrs: ['axes', 'keep_dims'], doc: 'sum over `axes`' },
   reduce_max: { args: ['input'], attrs: ['axes', 'keep_dims'], doc: 'maximum over `axes`' },
@@ -87,6 +119,24 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
     attrs: ['strides', 'pad_before', 'output_shape', 'activation'],
     doc: 'TFLite TRANSPOSE_CONV: NHWC input, OHWI weight; `pad_before` [top, left] as TFLite derives it from the output size; `output_shape` NHWC',
   },
+  batch_matmul: {
+    args: ['lhs', 'rhs'],
+    attrs: ['adj_x', 'adj_y'],
+    doc: 'TFLite BATCH_MATMUL: matrices in the last two axes (transposed when adj_x / adj_y), batch axes broadcast',
+  },
+  depth_to_space: { args: ['input'], attrs: ['block_size'], doc: 'NHWC, TFLite DEPTH_TO_SPACE' },
+  space_to_depth: { args: ['input'], attrs: ['block_size'], doc: 'NHWC, TFLite SPACE_TO_DEPTH' },
+  batch_to_space_nd: { args: ['input'], attrs: ['block_shape', 'crops'], doc: 'NHWC; block_shape [h, w], crops [top, bottom, left, right]' },
+  space_to_batch_nd: {
+    args: ['input'],
+    attrs: ['block_shape', 'paddings'],
+    doc: 'NHWC; block_shape [h, w], paddings [top, bottom, left, right] filled with the output zero point (0.0 for float)',
+  },
+  broadcast_to: { args: ['input'], attrs: [], doc: 'numpy broadcast to the output type' },
+  gather: { args: ['input', 'indices'], attrs: ['axis'], doc: 'TFLite GATHER (batch_dims 0): indices int32/int64, read at run time' },
+  resize_nearest_neighbor: { args: ['input'], attrs: ['align_corners', 'half_pixel_centers'], doc: 'NHWC; size is the output type' },
+  resize_bilinear: { args: ['input'], attrs: ['align_corners', 'half_pixel_centers'], doc: 'NHWC; size is the output type' },
+  l2_normalization: { args: ['input'], attrs: [], doc: 'over the last axis; int8 output scale 1/128' },
 };
 
 export function isKnownOp(op: string): boolean {

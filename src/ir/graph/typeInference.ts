@@ -14,6 +14,7 @@ import { Attrs, CallNode, DType, GraphFunction, IRModule, TensorType, tensorElem
 import { nodeByName } from './graph';
 import { REDUCE_RULES } from './reduceTypes';
 import { COMPUTE_RULES } from './computeTypes';
+import { LAYOUT_RULES } from './layoutTypes';
 
 function fmt(t: TensorType): string {
   return `[${t.shape.join(', ')}] ${t.dtype}`;
@@ -49,6 +50,10 @@ function rank(op: string, role: string, t: TensorType, r: number, args: readonly
 function arity(op: string, args: readonly TensorType[]): void {
   const roles = OPS[op].args;
   const required = roles.filter((r) => !r.endsWith('?')).length;
+  if (roles.length > 0 && roles[roles.length - 1].endsWith('...')) {
+    if (args.length < required) fail(op, `takes at least ${required} arguments, got ${args.length}`, args);
+    return;
+  }
   if (args.length < required || args.length > roles.length) {
     fail(op, `takes ${required === roles.length ? required : `${required}-${roles.length}`} arguments, got ${args.length}`, args);
   }
@@ -67,10 +72,12 @@ function checkWeightDtypes(op: string, args: readonly TensorType[]): void {
   const float = input.dtype === 'float32';
   const weightOk = float ? weight.dtype === 'float32' || weight.dtype === 'int8' : QUANTIZED_WEIGHTS.includes(weight.dtype);
   if (!weightOk) {
-    fail(op, `weight dtype ${weight.dtype} does not fit input dtype ${input.dtype}`, args);
+    const wanted = float ? 'float32 or int8 (weights-only quantization)' : QUANTIZED_WEIGHTS.join(' or ');
+    fail(op, `weight dtype ${weight.dtype} does not fit input dtype ${input.dtype}: a ${input.dtype} input takes ${wanted} weights`, args);
   }
   if (bias && (float ? bias.dtype !== 'float32' : !QUANTIZED_BIAS.includes(bias.dtype))) {
-    fail(op, `bias dtype ${bias.dtype} does not fit input dtype ${input.dtype}`, args);
+    const wanted = float ? 'a float32' : `an ${QUANTIZED_BIAS.join(' or ')}`;
+    fail(op, `bias dtype ${bias.dtype} does not fit input dtype ${input.dtype}: a ${input.dtype} input takes ${wanted} bias`, args);
   }
 }
 
@@ -282,6 +289,94 @@ function castRule(_attrs: Attrs, args: readonly TensorType[], declared?: TensorT
   return { shape: input.shape, dtype };
 }
 
+function intList(op: string, attrs: Attrs, name: string, length: number): number[] {
+  const v = attrs[name];
+  if (!Array.isArray(v) || v.length !== length || v.some((x) => typeof x !== 'number' || !Number.isInteger(x))) {
+    throw new TypeInferenceError(`${op}: attribute ${name} must be ${length} integers, got ${JSON.stringify(v)}`, { op });
+  }
+  return v as number[];
+}
+
+function padded(op: string) {
+  return (attrs: Attrs, args: readonly TensorType[]): TensorType => {
+    const [input] = args;
+    const r = input.shape.length;
+    const p = intList(op, attrs, 'paddings', 2 * r);
+    if (p.some((x) => x < 0)) fail(op, `paddings must be non-negative, got [${p}]`, args);
+    if (op === 'mirror_pad') {
+      const symmetric = attrs.mode === 'SYMMETRIC';
+      if (attrs.mode !== 'REFLECT' && !symmetric) fail(op, `mode must be REFLECT or SYMMETRIC, got ${JSON.stringify(attrs.mode)}`, args);
+      input.shape.forEach((d, i) => {
+        const limit = symmetric ? d : d - 1;
+        if (p[2 * i] > limit || p[2 * i + 1] > limit) fail(op, `padding of axis ${i} exceeds ${limit} (${attrs.mode} of size ${d})`, args);
+      });
+    }
+    return { shape: input.shape.map((d, i) => d + p[2 * i] + p[2 * i + 1]), dtype: input.dtype };
+  };
+}
+
+function transpose(attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const [input] = args;
+  const perm = intList('transpose', attrs, 'perm', input.shape.length);
+  if ([...perm].sort((a, b) => a - b).some((x, i) => x !== i)) fail('transpose', `perm [${perm}] is not a permutation`, args);
+  return { shape: perm.map((p) => input.shape[p]), dtype: input.dtype };
+}
+
+function axisAttr(op: string, attrs: Attrs, rank: number, args: readonly TensorType[]): number {
+  const axis = attrs.axis;
+  if (typeof axis !== 'number' || !Number.isInteger(axis) || axis < 0 || axis >= rank) {
+    fail(op, `axis must be an integer in [0, ${rank}), got ${JSON.stringify(axis)}`, args);
+  }
+  return axis;
+}
+
+function sameDtypes(op: string, args: readonly TensorType[]): void {
+  if (args.some((a) => a.dtype !== args[0].dtype)) fail(op, 'input dtypes differ', args);
+}
+
+function concatenate(attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const first = args[0];
+  const axis = axisAttr('concatenate', attrs, first.shape.length, args);
+  sameDtypes('concatenate', args);
+  let total = 0;
+  for (const a of args) {
+    if (a.shape.length !== first.shape.length || a.shape.some((d, i) => i !== axis && d !== first.shape[i])) {
+      fail('concatenate', `inputs must match except on axis ${axis}`, args);
+    }
+    total += a.shape[axis];
+  }
+  return { shape: first.shape.map((d, i) => (i === axis ? total : d)), dtype: first.dtype };
+}
+
+function pack(attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const first = args[0];
+  const axis = axisAttr('pack', attrs, first.shape.length + 1, args);
+  sameDtypes('pack', args);
+  if (args.some((a) => !sameShape(a.shape, first.shape))) fail('pack', 'inputs must have the same shape', args);
+  const shape = [...first.shape];
+  shape.splice(axis, 0, args.length);
+  return { shape, dtype: first.dtype };
+}
+
+function stridedSlice(attrs: Attrs, args: readonly TensorType[], declared?: TensorType): TensorType {
+  const op = 'strided_slice';
+  const [input] = args;
+  const r = input.shape.length;
+  const begin = intList(op, attrs, 'begin', r);
+  const strides = intList(op, attrs, 'strides', r);
+  const sizes = intList(op, attrs, 'sizes', r);
+  input.shape.forEach((d, i) => {
+    if (strides[i] === 0 || sizes[i] < 0) fail(op, `axis ${i}: stride ${strides[i]}, size ${sizes[i]}`, args);
+    const last = begin[i] + (sizes[i] - 1) * strides[i];
+    if (sizes[i] > 0 && (begin[i] < 0 || begin[i] >= d || last < 0 || last >= d)) {
+      fail(op, `axis ${i}: elements ${begin[i]}..${last} leave the input extent ${d}`, args);
+    }
+  });
+  const elements = sizes.reduce((a, b) => a * b, 1);
+  if (declared && tensorElements(declared) === elements) return { shape: [...declared.shape], dtype: input.dtype };
+  return { shape: sizes, dtype: input.dtype };
+}
+
 type Rule = (attrs: Attrs, args: readonly TensorType[], declared?: TensorType) => TensorType;
 
 const RULES: Readonly<Record<string, Rule>> = {
@@ -319,8 +414,15 @@ const RULES: Readonly<Record<string, Rule>> = {
   exp: unaryElementwise,
   log: unaryElementwise,
   cast: castRule,
+  pad: padded('pad'),
+  mirror_pad: padded('mirror_pad'),
+  transpose,
+  concatenate,
+  pack,
+  strided_slice: stridedSlice,
   ...REDUCE_RULES,
   ...COMPUTE_RULES,
+  ...LAYOUT_RULES,
 };
 
 /**

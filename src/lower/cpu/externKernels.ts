@@ -14,6 +14,7 @@ export interface ExternKernel {
 export const SOFTMAX_INT8 = 'uma_ref_softmax_int8';
 export const SOFTMAX_INT8_INT16 = 'uma_ref_softmax_int8_int16';
 export const SOFTMAX_INT16 = 'uma_ref_softmax_int16';
+export const L2NORM_INT8 = 'uma_ref_l2norm_int8';
 
 export const EXTERN_KERNELS: readonly ExternKernel[] = [
   {
@@ -61,5 +62,12 @@ export const EXTERN_KERNELS: readonly ExternKernel[] = [
     doc:
       'TFLite reference_ops::SoftmaxInt16 (int16 in with zero point 0, int16 out with scale 1/32768 zp 0) over the last axis; ' +
       'the two 513-entry Q0.15 tables (exp on [-10, 0], 1/(1+x) on [0, 1]) are gen_lut\'s, passed as operator constants.',
+  },
+  {
+    name: L2NORM_INT8,
+    params: ['input: const int8_t*', 'output: int8_t*', 'outer_size: int32_t', 'depth: int32_t', 'input_zero_point: int32_t'],
+    doc:
+      'TFLite reference_integer_ops::L2Normalization over the last axis: per row GetInvSqrtQuantizedMultiplierExp of the ' +
+      'sum of squared offsets (gemmlowp Newton-Raphson), output in Q0.7 (scale 1/128, zero point 0).',
   },
 ];

@@ -8,9 +8,10 @@ import { multiplyByQuantizedMultiplierGreaterThanOne, roundingDivideByPOT, satur
 import { expOnNegativeValues, getReciprocal, rescale } from '../../arith/gemmlowp';
 import { SOFTMAX_ACCUMULATION_INTEGER_BITS, SOFTMAX_SCALED_DIFF_INTEGER_BITS } from '../../arith/quant-params';
 import { LoweringError } from '../../errors';
-import { ArgValue, ExternFn, isPointer, Pointer } from '../../ir/tir/eval';
+import { ArgValue, bytesAt, ExternFn, isPointer, Pointer } from '../../ir/tir/eval';
 import { INT16_LUT_SIZE, softmaxInt16Rows } from '../../arith/softmaxInt16';
-import { SOFTMAX_INT16, SOFTMAX_INT8, SOFTMAX_INT8_INT16 } from './externKernels';
+import { L2NORM_INT8, SOFTMAX_INT16, SOFTMAX_INT8, SOFTMAX_INT8_INT16 } from './externKernels';
+import { l2NormalizeInt8Rows } from '../../arith/l2norm';
 
 function pointerArg(name: string, args: readonly ArgValue[], i: number): Pointer {
   const a = args[i];
@@ -97,9 +98,26 @@ const softmaxInt16: ExternFn = (args) => {
   return 0;
 };
 
+/** TFLite reference_integer_ops::L2Normalization (src/arith/l2norm.ts). */
+const l2NormInt8: ExternFn = (args) => {
+  const name = L2NORM_INT8;
+  const [outer, depth, zeroPoint] = [2, 3, 4].map((i) => intArg(name, args, i));
+  const x = pointerArg(name, args, 0);
+  const y = pointerArg(name, args, 1);
+  const n = outer * depth;
+  // bytesAt checks both ranges against their regions.
+  const xb = bytesAt(x, n);
+  const yb = bytesAt(y, n);
+  const input = new Int8Array(xb.buffer, xb.byteOffset, n);
+  const output = new Int8Array(yb.buffer, yb.byteOffset, n);
+  l2NormalizeInt8Rows(input, output, outer, depth, zeroPoint);
+  return 0;
+};
+
 /** Pass as `EvalOptions.externs` (merge with other kernels as needed). */
 export const LOWERING_EXTERN_SIMULATIONS: ReadonlyMap<string, ExternFn> = new Map([
   [SOFTMAX_INT8, softmaxFromInt8({ name: SOFTMAX_INT8, bits: 8 })],
   [SOFTMAX_INT8_INT16, softmaxFromInt8({ name: SOFTMAX_INT8_INT16, bits: 16 })],
   [SOFTMAX_INT16, softmaxInt16],
+  [L2NORM_INT8, l2NormInt8],
 ]);

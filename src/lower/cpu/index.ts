@@ -2,6 +2,14 @@
 import { OperatorStrategy } from '../strategy';
 import { addStrategy } from './add';
 import { argMaxStrategy, argMinStrategy } from './argMinMax';
+import { batchMatmulStrategy } from './batchMatmul';
+import { batchToSpaceNdStrategy, spaceToBatchNdStrategy } from './batchToSpaceNd';
+import { broadcastToStrategy } from './broadcastTo';
+import { depthToSpaceStrategy, spaceToDepthStrategy } from './depthToSpace';
+import { gatherStrategy } from './gather';
+import { l2NormalizationStrategy } from './l2Normalization';
+import { resizeBilinearStrategy } from './resizeBilinear';
+import { resizeNearestNeighborStrategy } from './resizeNearestNeighbor';
 import { conv2dStrategy } from './conv2d';
 import { copyStrategy } from './copy';
 import { denseStrategy } from './dense';
@@ -22,6 +30,11 @@ import { preluStrategy } from './prelu';
 import { squaredDifferenceStrategy } from './squaredDifference';
 import { subStrategy } from './sub';
 import { UNARY_STRATEGIES } from './unary';
+import { concatenateStrategy } from './concatenate';
+import { mirrorPadStrategy } from './mirrorPad';
+import { padStrategy } from './pad';
+import { stridedSliceStrategy } from './stridedSlice';
+import { transposeStrategy } from './transpose';
 import { transposeConv2dStrategy } from './transposeConv2d';
 
 export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<string, OperatorStrategy>([
@@ -46,6 +59,12 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['prelu', preluStrategy],
   ['cast', castStrategy],
   ...UNARY_STRATEGIES,
+  ['pad', padStrategy],
+  ['mirror_pad', mirrorPadStrategy],
+  ['transpose', transposeStrategy],
+  ['concatenate', concatenateStrategy],
+  ['pack', concatenateStrategy],
+  ['strided_slice', stridedSliceStrategy],
   ['mean', meanStrategy],
   ['sum', sumStrategy],
   ['reduce_max', reduceMaxStrategy],
@@ -53,6 +72,16 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['arg_max', argMaxStrategy],
   ['arg_min', argMinStrategy],
   ['transpose_conv2d', transposeConv2dStrategy],
+  ['batch_matmul', batchMatmulStrategy],
+  ['depth_to_space', depthToSpaceStrategy],
+  ['space_to_depth', spaceToDepthStrategy],
+  ['batch_to_space_nd', batchToSpaceNdStrategy],
+  ['space_to_batch_nd', spaceToBatchNdStrategy],
+  ['broadcast_to', broadcastToStrategy],
+  ['gather', gatherStrategy],
+  ['resize_nearest_neighbor', resizeNearestNeighborStrategy],
+  ['resize_bilinear', resizeBilinearStrategy],
+  ['l2_normalization', l2NormalizationStrategy],
 ]);
 
 export { EXTERN_KERNELS, SOFTMAX_INT8 } from './externKernels';

@@ -224,3 +224,61 @@ int32_t uma_ref_softmax_int16(const int16_t* input, int16_t* output, int32_t out
   }
   return 0;
 }
+
+/* gemmlowp-style GetInvSqrtQuantizedMultiplierExp (TFLite common.h): five Newton-Raphson
+ * steps in FixedPoint<int32, 3>; raw subtraction wraps like the reference. */
+static void inv_sqrt_quantized_multiplier_exp(int32_t input, int reverse_shift, int32_t* inv_sqrt, int* shift_out) {
+  int shift = 11;
+  int left_shift_bit_pairs;
+  int i;
+  int32_t half_input;
+  const int32_t half_three = (1 << 28) + (1 << 27);
+  int32_t x = 1 << 28;
+  if (input <= 1) {
+    *inv_sqrt = INT32_MAX;
+    *shift_out = 0;
+    return;
+  }
+  while (input >= (1 << 29)) {
+    input /= 4;
+    ++shift;
+  }
+  left_shift_bit_pairs = (count_leading_zeros32((uint32_t)input) - 1) / 2 - 1;
+  shift -= left_shift_bit_pairs;
+  input = uma_shl_i32(input, 2 * left_shift_bit_pairs);
+  half_input = sat_mul_by_pot(input >> 1, -1);
+  for (i = 0; i < 5; ++i) {
+    int32_t x3 = rescale(uma_srdhm(uma_srdhm(x, x), x), 9, 3);
+    x = rescale(uma_wrap_i32((int64_t)uma_srdhm(half_three, x) - (int64_t)uma_srdhm(half_input, x3)), 6, 3);
+  }
+  x = uma_srdhm(x, 1518500250);
+  if (shift < 0) {
+    x = uma_shl_i32(x, -shift);
+    shift = 0;
+  }
+  *inv_sqrt = x;
+  *shift_out = shift * reverse_shift;
+}
+
+int32_t uma_ref_l2norm_int8(const int8_t* input, int8_t* output, int32_t outer_size, int32_t depth,
+                            int32_t input_zero_point) {
+  int32_t o, c;
+  if (outer_size < 0 || depth < 0) return -1;
+  for (o = 0; o < outer_size; ++o) {
+    const int8_t* row = input + (int64_t)o * depth;
+    int8_t* out = output + (int64_t)o * depth;
+    int32_t acc = 0;
+    int32_t multiplier;
+    int shift;
+    for (c = 0; c < depth; ++c) {
+      int32_t v = (int32_t)row[c] - input_zero_point;
+      acc = uma_wrap_i32((int64_t)acc + (int64_t)v * v);
+    }
+    inv_sqrt_quantized_multiplier_exp(acc, -1, &multiplier, &shift);
+    for (c = 0; c < depth; ++c) {
+      int32_t v = uma_q_multiply_shift((int32_t)row[c] - input_zero_point, multiplier, shift + 7);
+      out[c] = (int8_t)(v < -128 ? -128 : v > 127 ? 127 : v);
+    }
+  }
+  return 0;
+}

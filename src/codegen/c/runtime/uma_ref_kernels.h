@@ -30,6 +30,11 @@ int32_t uma_ref_softmax_int16(const int16_t* input, int16_t* output, int32_t out
                               int32_t input_multiplier, int32_t input_left_shift, const int16_t* exp_lut,
                               const int16_t* one_over_one_plus_x_lut);
 
+/* TFLite reference_integer_ops::L2Normalization over the last axis of an [outer_size,
+ * depth] int8 tensor: output in Q0.7 (scale 1/128, zero point 0). */
+int32_t uma_ref_l2norm_int8(const int8_t* input, int8_t* output, int32_t outer_size, int32_t depth,
+                            int32_t input_zero_point);
+
 #ifdef __cplusplus
 }
 #endif

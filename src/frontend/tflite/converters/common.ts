@@ -19,8 +19,10 @@ export interface OperatorSite {
   readonly inputTypes: readonly (TensorType | null)[];
   readonly outputType: TensorType;
   readonly source: string;
-  /** Constant bytes of TFLite input `position` (little-endian), or null when it is not a constant. */
-  readonly constantInput?: (position: number) => Uint8Array | null;
+  /** Types of every TFLite output (multi-output operators: SPLIT, SPLIT_V, UNPACK). */
+  readonly outputTypes: readonly TensorType[];
+  /** The constant bytes of TFLite input `position`, or null when it is not a constant. */
+  readonly constantInput: (position: number) => Uint8Array | null;
 }
 
 export interface ConvertedOperator {
@@ -28,6 +30,11 @@ export interface ConvertedOperator {
   readonly attrs: Record<string, AttrValue>;
   /** Positions (into the TFLite inputs) that become call args, in order; -1 inputs are dropped. */
   readonly argPositions: readonly number[];
+  /**
+   * Multi-output operators: one single-output call per TFLite output, in output order (each
+   * named after its output tensor). When set, op/attrs/argPositions above are unused.
+   */
+  readonly perOutput?: readonly ConvertedOperator[];
 }
 
 export type Converter = (site: OperatorSite) => ConvertedOperator;
@@ -108,3 +115,17 @@ export const unaryConverter =
     inputType(site, 0, 'input');
     return { op, attrs: {}, argPositions: [0] };
   };
+
+/** Rejects a tensor dtype the operator does not support, naming operator, index and dtype. */
+export function requireDtype(site: OperatorSite, type: TensorType, allowed: readonly string[], role: string): void {
+  if (!allowed.includes(type.dtype)) {
+    unsupportedParameter(site, `${role} dtype ${type.dtype} (supported: ${allowed.join(', ')})`);
+  }
+}
+
+/** A negative axis counts from the end (TFLite); out of range is a format error. */
+export function positiveAxis(site: OperatorSite, axis: number, rank: number): number {
+  const a = axis < 0 ? axis + rank : axis;
+  if (!Number.isInteger(a) || a < 0 || a >= rank) formatError(site, `axis ${axis} is out of range for rank ${rank}`);
+  return a;
+}

@@ -6,17 +6,31 @@
 import { BuiltinOperatorCode } from '../builtinOperators';
 import { add } from './add';
 import { argMinMax } from './argMinMax';
+import { batchMatmul } from './batchMatmul';
 import { ConvertedOperator, Converter, OperatorSite, unaryConverter } from './common';
 import { conv2d } from './conv2d';
 import { dense } from './dense';
 import { depthwiseConv2d } from './depthwiseConv2d';
+import { gather } from './gather';
+import { l2Normalization } from './l2Normalization';
+import { batchToSpaceNd, broadcastTo, depthToSpace, spaceToBatchNd, spaceToDepth } from './layout';
 import { pool } from './pool';
 import { reduce } from './reduce';
 import { reshape } from './reshape';
+import { resizeBilinear, resizeNearestNeighbor } from './resize';
 import { softmax } from './softmax';
 import { svdf } from './svdf';
 import { arithmetic, binary, leakyRelu, unary } from './elementwise';
 import { BuiltinOptionsType } from '../schema';
+import { concatenation } from './concatenation';
+import { mirrorPad } from './mirrorPad';
+import { pack } from './pack';
+import { pad } from './pad';
+import { slice } from './slice';
+import { split, splitV, unpack } from './split';
+import { squeezeOrExpandDims } from './squeeze';
+import { stridedSlice } from './stridedSlice';
+import { transpose } from './transpose';
 import { transposeConv } from './transposeConv';
 
 export type { ConvertedOperator, Converter, OperatorSite } from './common';
@@ -55,6 +69,19 @@ const CONVERTERS: ReadonlyMap<number, Converter> = new Map<number, Converter>([
   [BuiltinOperatorCode.EXP, unary('exp')],
   [BuiltinOperatorCode.LOG, unary('log')],
   [BuiltinOperatorCode.CAST, unary('cast')],
+  [BuiltinOperatorCode.PAD, pad],
+  [BuiltinOperatorCode.PADV2, pad],
+  [BuiltinOperatorCode.MIRROR_PAD, mirrorPad],
+  [BuiltinOperatorCode.TRANSPOSE, transpose],
+  [BuiltinOperatorCode.CONCATENATION, concatenation],
+  [BuiltinOperatorCode.PACK, pack],
+  [BuiltinOperatorCode.SQUEEZE, squeezeOrExpandDims],
+  [BuiltinOperatorCode.EXPAND_DIMS, squeezeOrExpandDims],
+  [BuiltinOperatorCode.STRIDED_SLICE, stridedSlice],
+  [BuiltinOperatorCode.SLICE, slice],
+  [BuiltinOperatorCode.SPLIT, split],
+  [BuiltinOperatorCode.SPLIT_V, splitV],
+  [BuiltinOperatorCode.UNPACK, unpack],
   [BuiltinOperatorCode.MEAN, reduce('mean')],
   [BuiltinOperatorCode.SUM, reduce('sum')],
   [BuiltinOperatorCode.REDUCE_MAX, reduce('reduce_max')],
@@ -62,6 +89,16 @@ const CONVERTERS: ReadonlyMap<number, Converter> = new Map<number, Converter>([
   [BuiltinOperatorCode.ARG_MAX, argMinMax('arg_max')],
   [BuiltinOperatorCode.ARG_MIN, argMinMax('arg_min')],
   [BuiltinOperatorCode.TRANSPOSE_CONV, transposeConv],
+  [BuiltinOperatorCode.BATCH_MATMUL, batchMatmul],
+  [BuiltinOperatorCode.DEPTH_TO_SPACE, depthToSpace],
+  [BuiltinOperatorCode.SPACE_TO_DEPTH, spaceToDepth],
+  [BuiltinOperatorCode.BATCH_TO_SPACE_ND, batchToSpaceNd],
+  [BuiltinOperatorCode.SPACE_TO_BATCH_ND, spaceToBatchNd],
+  [BuiltinOperatorCode.BROADCAST_TO, broadcastTo],
+  [BuiltinOperatorCode.GATHER, gather],
+  [BuiltinOperatorCode.RESIZE_NEAREST_NEIGHBOR, resizeNearestNeighbor],
+  [BuiltinOperatorCode.RESIZE_BILINEAR, resizeBilinear],
+  [BuiltinOperatorCode.L2_NORMALIZATION, l2Normalization],
 ]);
 
 export function isSupportedBuiltin(code: number): boolean {

@@ -9,7 +9,10 @@ import { activation, Converter, formatError, inputType, positive, requiredOption
 import { constantInts } from './constants';
 import { paddingMode } from './window';
 
-const DTYPES: Readonly<Record<string, string>> = { float32: 'float32', int8: 'int8' };
+/** Weight dtype per input dtype (int16 activations take int8 weights: 16x8). */
+const DTYPES: Readonly<Record<string, string>> = { float32: 'float32', int8: 'int8', int16: 'int8' };
+/** Bias dtypes TFLite Micro reads per input dtype (16x8: int64, or int16 widened). */
+const BIAS: Readonly<Record<string, readonly string[]>> = { float32: ['float32'], int8: ['int32'], int16: ['int64', 'int16'] };
 
 export const transposeConv: Converter = (site) => {
   const opts = requiredOptions(site, BuiltinOptionsType.TransposeConvOptions, TransposeConvOptions);
@@ -18,8 +21,12 @@ export const transposeConv: Converter = (site) => {
   if (DTYPES[input.dtype] === undefined) unsupportedParameter(site, `input dtype ${input.dtype}`);
   if (weight.dtype !== DTYPES[input.dtype]) unsupportedParameter(site, `weight dtype ${weight.dtype} with a ${input.dtype} input`);
   const bias = site.inputTypes[3];
-  if (bias && bias.dtype !== (input.dtype === 'float32' ? 'float32' : 'int32')) {
-    unsupportedParameter(site, `bias dtype ${bias.dtype} with a ${input.dtype} input`);
+  if (bias && !BIAS[input.dtype].includes(bias.dtype)) unsupportedParameter(site, `bias dtype ${bias.dtype} with a ${input.dtype} input`);
+  if (input.dtype === 'int16') {
+    // TFLite Micro's 16x8 kernel adds no input or output offset: both zero points must be 0.
+    for (const [role, t] of [['input', input], ['output', site.outputType]] as const) {
+      if (t.quant && t.quant.zeroPoint.some((z) => z !== 0)) unsupportedParameter(site, `int16 ${role} zero point ${t.quant.zeroPoint[0]}`);
+    }
   }
   const outputShape = constantInts(site, 0, 'output_shape');
   if (outputShape.length !== 4) formatError(site, `output_shape has ${outputShape.length} values, expected 4 (NHWC)`);
