@@ -8,6 +8,7 @@ import { UmaBackend } from '../../src/backend/umaBackend';
 import { compileModel } from '../../src/driver/compile';
 import { UmaError, UnsupportedOperatorError } from '../../src/errors';
 import { importTflite } from '../../src/frontend/tflite';
+import { FunctionBuilder, moduleOf, tensorType } from '../../src/ir/graph/builder';
 import { TfliteWriter, tfliteOptions, WriterDType, WriterOptions } from '../../src/frontend/tflite/writer';
 
 class NothingBackend extends UmaBackend {
@@ -53,13 +54,27 @@ describe('elementwise bad input', () => {
     );
   });
 
-  it('an int8 LOGISTIC whose output is not at scale 1/256, zero point -128 fails to compile in one line', () => {
+  it('an int8 LOGISTIC whose output is not at scale 1/256, zero point -128 is rejected at import in one line', () => {
+    const bytes = model('LOGISTIC', [{ shape: [8], dtype: 'int8', scale: 0.05 }], { shape: [8], dtype: 'int8', scale: 0.01, zp: 0 });
+    const e = errorOf(() => importTflite(bytes, 'l.tflite'));
+    expect(e).toBeInstanceOf(UnsupportedOperatorError);
+    expect(e.message).toBe(
+      'unsupported quantization: int8 logistic output must have scale 1/256 and zero point -128, got 0.01 and 0 on LOGISTIC at operator #0 in l.tflite',
+    );
+    const tanh16 = model('TANH', [{ shape: [8], dtype: 'int16', scale: 0.001 }], { shape: [8], dtype: 'int16', scale: 0.001 });
+    expect(errorOf(() => importTflite(tanh16, 't.tflite')).message).toMatch(/^unsupported quantization: int16 tanh output scale must be 2\^-15, got 0\.001 on TANH at operator #0/);
+  });
+
+  it('the interpreter and the lowering reject the same quantization when handed a graph directly', () => {
     const registry = new BackendRegistry();
     registry.register(NothingBackend);
-    const graph = importTflite(model('LOGISTIC', [{ shape: [8], dtype: 'int8', scale: 0.05 }], { shape: [8], dtype: 'int8', scale: 0.01, zp: 0 }), 'l.tflite');
+    const b = new FunctionBuilder();
+    const x = b.param('x', tensorType([8], 'int8', { scale: [0.05], zeroPoint: [0], axis: 0 }));
+    b.call('y', 'logistic', [x], tensorType([8], 'int8', { scale: [0.01], zeroPoint: [0], axis: 0 }));
+    const graph = moduleOf([b.build(['y'])]);
     const e = errorOf(() => compileModel(graph, { backend: 'nothing', registry }));
     expect(e).toBeInstanceOf(UmaError);
-    expect(e.message).toContain('int8 logistic output must have scale 1/256 and zero point -128, got 0.01');
+    expect(e.message).toContain('int8 logistic output must have scale 1/256 and zero point -128, got 0.01 and 0');
     expect(e.message.split('\n')).toHaveLength(1);
   });
 
