@@ -15,8 +15,9 @@ import {
   roundHalfAwayFromZero,
   roundingDivideByPOT,
   frexp,
+  saturatingRoundingDoublingHighMul,
 } from './fixedpoint';
-import { expOnNegativeValues, oneMinusXOverOnePlusXForXIn01, oneOverOnePlusXForXIn01 } from './gemmlowp';
+import { expOnNegativeValues, oneMinusXOverOnePlusXForXIn01, oneOverOnePlusXForXIn01, saturatingRoundingMultiplyByPOT } from './gemmlowp';
 import { calculateInputRadius, integerRange } from './quant-params';
 
 const f32 = Math.fround;
@@ -300,3 +301,52 @@ export { INT32_MIN };
 
 /** Largest float32 below 2^31: CAST clamps float values to [-2^31, this] before truncating. */
 export const FLOAT_INT32_MAX = 2147483520;
+
+// ------------------------------------------------------------------------- rsqrt
+
+/**
+ * TFLite `GetInvSqrtQuantizedMultiplierExp`: 1/sqrt(input) as a Q31 multiplier and shift
+ * (5 Newton-Raphson steps in gemmlowp Q3.28), the shift negated by `reverseShift` = -1.
+ */
+export function invSqrtQuantizedMultiplierExp(input: number, reverseShift: number): QuantizedMultiplier {
+  if (input <= 1) return { multiplier: INT32_MAX, shift: 0 };
+  let shift = 11;
+  while (input >= 1 << 29) {
+    input = Math.trunc(input / 4);
+    shift++;
+  }
+  const maxLeftShiftBits = Math.clz32(input) - 1;
+  const leftShiftBitPairs = Math.floor(maxLeftShiftBits / 2) - 1;
+  shift -= leftShiftBitPairs;
+  input = (input << (2 * leftShiftBitPairs)) | 0;
+  const fixedInput = input >> 1;
+  const halfInput = roundingDivideByPOT(fixedInput, 1);
+  const halfThree = (1 << 28) + (1 << 27);
+  let x = 1 << 28;
+  for (let i = 0; i < 5; i++) {
+    const x3 = saturatingRoundingMultiplyByPOT(saturatingRoundingDoublingHighMul(saturatingRoundingDoublingHighMul(x, x), x), 6);
+    x = saturatingRoundingMultiplyByPOT((saturatingRoundingDoublingHighMul(halfThree, x) - saturatingRoundingDoublingHighMul(halfInput, x3)) | 0, 3);
+  }
+  let multiplier = saturatingRoundingDoublingHighMul(x, 1518500250);
+  if (shift < 0) {
+    multiplier = (multiplier << -shift) | 0;
+    shift = 0;
+  }
+  return { multiplier, shift: shift * reverseShift };
+}
+
+/** TFLite `SetRsqrtOutputMultiplier`: 1 / (sqrt(input scale) * output scale), the product in float. */
+export function rsqrtOutputMultiplier(inScale: number, outScale: number): QuantizedMultiplier {
+  return quantizeMultiplier(1 / f32(f32(Math.sqrt(f32(inScale))) * f32(outScale)));
+}
+
+/** TFLite `RsqrtEvalQuantized` (int8) for one element at or above the input zero point. */
+export function rsqrtInt8(m: QuantizedMultiplier, inZp: number, outZp: number, x: number): number {
+  const value = x - inZp;
+  if (value === 0) return 127;
+  const shiftUp = 20;
+  const inv = invSqrtQuantizedMultiplierExp(value, -1);
+  const data = multiplyByQuantizedMultiplier(1, inv.multiplier, inv.shift + shiftUp);
+  const out = multiplyByQuantizedMultiplier(data, m.multiplier, m.shift - shiftUp) + outZp;
+  return Math.min(Math.max(out, -128), 127);
+}

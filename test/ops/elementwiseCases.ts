@@ -119,6 +119,12 @@ export function elementwiseCases(): OpCase[] {
   all8('tanh int8', 'tanh', [0.04, 2], [1 / 128, 0]);
   all8('elu int8', 'elu', [0.05, 30], [0.03, 40]);
   all8('abs int8 rescale', 'abs', [0.05, 30], [0.04, -128]);
+  {
+    // rsqrt is defined at or above the input zero point only: inputs -100..127.
+    const c = opCase('rsqrt int8', 'rsqrt', [qt([228], 'int8', 0.05, -100)], qt([228], 'int8', 0.02, -128), {}, seed++);
+    c.inputs[0] = int8Bytes(Array.from({ length: 228 }, (_, i) => i - 100));
+    add(c);
+  }
   const int16 = (label: string, op: string, inScale: number, outScale: number, attrs: Record<string, unknown> = {}): void =>
     add(opCase(label, op, [qt([64], 'int16', inScale)], qt([64], 'int16', outScale), attrs, seed++));
   int16('relu int16', 'relu', 0.001, 0.0008);

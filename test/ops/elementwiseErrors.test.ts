@@ -8,6 +8,7 @@ import { UmaBackend } from '../../src/backend/umaBackend';
 import { compileModel } from '../../src/driver/compile';
 import { UmaError, UnsupportedOperatorError } from '../../src/errors';
 import { importTflite } from '../../src/frontend/tflite';
+import { interpret } from '../../src/interpreter';
 import { FunctionBuilder, moduleOf, tensorType } from '../../src/ir/graph/builder';
 import { TfliteWriter, tfliteOptions, WriterDType, WriterOptions } from '../../src/frontend/tflite/writer';
 
@@ -76,6 +77,12 @@ describe('elementwise bad input', () => {
     expect(e).toBeInstanceOf(UmaError);
     expect(e.message).toContain('int8 logistic output must have scale 1/256 and zero point -128, got 0.01 and 0');
     expect(e.message.split('\n')).toHaveLength(1);
+  });
+
+  it('an int8 RSQRT of a value below the input zero point fails in the interpreter as in TFLite', () => {
+    const graph = importTflite(model('RSQRT', [{ shape: [3], dtype: 'int8', scale: 0.05, zp: 0 }], { shape: [3], dtype: 'int8', scale: 0.02, zp: -128 }), 'r.tflite');
+    const input = new Uint8Array(Int8Array.from([4, -2, 9]).buffer);
+    expect(errorOf(() => interpret(graph, [input])).message).toMatch(/rsqrt is only defined for non-negative values \(element 1 is below the zero point 0\)/);
   });
 
   it('operands that do not broadcast fail to compile in one line naming the operator', () => {

@@ -29,7 +29,7 @@ export const ELEMENTWISE_DTYPES: Readonly<Record<string, readonly DType[]>> = {
   abs: ['float32', 'int8', 'int16', 'int32'],
   neg: ['float32', 'int32'],
   sqrt: ['float32'],
-  rsqrt: ['float32'],
+  rsqrt: ['float32', 'int8'],
   exp: ['float32'],
   log: ['float32'],
   cast: ['float32', 'int8', 'uint8', 'int16', 'int32', 'bool'],
