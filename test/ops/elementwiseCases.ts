@@ -66,6 +66,7 @@ export function elementwiseCases(): OpCase[] {
     add(opCase(`${op} float32 broadcast RELU6`, op, [ft([2, 3, 4]), ft([3, 1])], ft([2, 3, 4]), { activation: 'RELU6' }, seed++));
     add(opCase(`${op} float32 same shape`, op, [ft([5, 7]), ft([5, 7])], ft([5, 7]), { activation: 'NONE' }, seed++));
     add(opCase(`${op} int32 broadcast`, op, [tensorType([3, 4], 'int32'), tensorType([4], 'int32')], tensorType([3, 4], 'int32'), {}, seed++));
+    add(opCase(`${op} int32 RELU`, op, [tensorType([10], 'int32'), tensorType([10], 'int32')], tensorType([10], 'int32'), { activation: 'RELU' }, seed++));
     add(
       opCase(`${op} int8 broadcast RELU`, op, [qt([1, 4, 4, 3], 'int8', 0.05, -7), qt([3], 'int8', 0.11, 20)], qt([1, 4, 4, 3], 'int8', 0.09, -128), { activation: 'RELU' }, seed++),
     );
