@@ -1,10 +1,13 @@
 /**
  * `npm run bench`: every planner on CNN-like and irregular buffer sets, against the lower bound
- * (peak live bytes) and two reference planners (TFLite Micro greedy, Vela hill climb). Prints one
+ * (peak live bytes) and two reference planners (TFLite Micro greedy, Vela hill climb); then
+ * every bundled model compiled host-only (`modelTable.ts`: workspace, tensor-level bound,
+ * TFLite Micro's arena, generated C inference time). Prints one
  * table per set, one summary line per irregular family and an overall verdict on the targets of
  * `auto`: the bound on every CNN-like set; on every irregular set no larger than either
  * reference, within 1 s, greedy phase within 50 ms; mean overhead <= 0.10% on the uniform family.
  */
+import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { getPlanningAlgorithm, listPlanningAlgorithms } from '../src/usmp/algo/registry';
 import { AutoStats, planAuto } from '../src/usmp/algo/auto';
@@ -12,6 +15,7 @@ import { intervalsToBufferInfos, memoryPressureOfIntervals } from '../src/usmp/c
 import { poolSizesOfPlan, verifyPlan } from '../src/usmp/verify';
 import { BufferInfo, BufferPlan, PoolInfo } from '../src/usmp/types';
 import { BenchSet, benchSets } from './generators';
+import { runModelTable } from './modelTable';
 import { RefInterval, RefPlan } from './reference/interval';
 import { tflmGreedyPlan } from './reference/tflmGreedy';
 import { velaHillClimbPlan } from './reference/velaHillClimb';
@@ -161,6 +165,8 @@ function main(): void {
         `max time ${f.autoMaxMs.toFixed(0)} ms, greedy phase max ${f.greedyMaxMs.toFixed(1)} ms`,
     );
   }
+  for (const f of runModelTable(path.resolve(__dirname, '..', '..', 'models'))) fail(f);
+  console.log('');
   for (const c of checks) console.log(c);
   const cnnSets = sets.filter((s) => s.kind === 'cnn').length;
   console.log(

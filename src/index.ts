@@ -49,7 +49,8 @@ export type { InterpreterSession } from './interpreter';
 // backends (backends/*) build on.
 export * from './backend';
 export * from './partition';
-export { CPU_STRATEGIES, LOWERING_EXTERN_SIMULATIONS } from './lower/cpu';
+export { CPU_STRATEGIES, LOWERING_EXTERN_SIMULATIONS, makeConv2dStrategy, makeDepthwiseConv2dStrategy } from './lower/cpu';
+export type { ConvStrategyOptions, PaddingMode } from './lower/cpu';
 export { lowerToTir } from './lower/lowerModule';
 export type { LowerOptions } from './lower/lowerModule';
 export { CONV_KERNEL_SCALARS, convKernelParams } from './lower/convKernelParams';

@@ -152,7 +152,10 @@ export function solvePoolPinning(
       }
     });
     constraints.tensors.forEach((p, pi) => {
-      const hit = globMatches(p.tensor, buffer.name) || (buffer.tensor !== undefined && globMatches(p.tensor, buffer.tensor));
+      const hit =
+        globMatches(p.tensor, buffer.name) ||
+        (buffer.tensor !== undefined && globMatches(p.tensor, buffer.tensor)) ||
+        (buffer.aliases ?? []).some((t) => globMatches(p.tensor, t));
       if (!hit) return;
       tensorPinHits.add(pi);
       steps.push({

@@ -4,7 +4,7 @@
  */
 import { Command } from 'commander';
 import { checkTfliteFile, formatUnsupportedList, TfliteCheck } from '../frontend/tflite';
-import { activationLiveness } from '../ir/graph/liveness';
+import { activationLiveness, tensorLowerBound } from '../ir/graph/liveness';
 import { checkFunctionTypes } from '../ir/graph/typeInference';
 import { CallNode, GraphFunction, GraphNode, isOpCall, MAIN_FUNCTION, TensorType, tensorBytes } from '../ir/graph/types';
 import { CliIO } from './io';
@@ -86,6 +86,19 @@ function origin(c: CallNode): string {
   return typeof op === 'string' ? ` (${op} #${c.attrs.tflite_index} output ${c.attrs.tflite_output})` : '';
 }
 
+/**
+ * The tensor-level lower bound a compiled workspace is measured against: with model I/O (as
+ * TFLite Micro's arena, `compile --io-in-workspace`) and without (the application owns I/O).
+ */
+function tensorBoundLines(main: GraphFunction): string[] {
+  const withIo = tensorLowerBound(main, { includeIo: true });
+  const withoutIo = tensorLowerBound(main, { includeIo: false });
+  const at = (b: { operator: string | null }) => (b.operator ? ` at ${b.operator}` : '');
+  return [
+    `tensor-level lower bound (${withIo.alignment}-byte aligned tensors): ${withIo.bytes} bytes with model I/O${at(withIo)}; ${withoutIo.bytes} without${at(withoutIo)}`,
+  ];
+}
+
 export function inspectReport(path: string): string {
   const check = checkTfliteFile(path);
   if (!check.module) return unsupportedReport(check);
@@ -133,6 +146,7 @@ export function inspectReport(path: string): string {
     ...(summary.stateBytes > 0 ? [`state bytes: ${summary.stateBytes}`] : []),
     `activation bytes: ${summary.activationBytes}`,
     `liveness lower bound: ${summary.maxLiveBytes} bytes` + (peak ? ` (step ${peak.step}, ${peak.call})` : ''),
+    ...tensorBoundLines(main),
     'unsupported operators: none',
   ].join('\n');
 }

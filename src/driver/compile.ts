@@ -19,6 +19,7 @@ import {
   UnsupportedOperatorError,
 } from '../errors';
 import { loadTfliteFile } from '../frontend/tflite';
+import { tensorLowerBound } from '../ir/graph/liveness';
 import { GraphFunction, IRModule, MAIN_FUNCTION, TensorType } from '../ir/graph/types';
 import { TirModule } from '../ir/tir/nodes';
 import { buildMemoryReport, MemoryReport } from '../report/memoryReport';
@@ -223,8 +224,10 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
     backends: hooks,
     ioRequirements,
   });
+  const workspaceAlignment = pools.find((p) => p.kind === 'workspace')?.alignment ?? 16;
+  const tensorBound = tensorLowerBound(graph.functions.get(MAIN_FUNCTION)!, { includeIo: ioInWorkspace, alignment: workspaceAlignment });
   const notes = pinning?.notes ?? [];
-  const report = { ...buildMemoryReport(source, usmp), ...(notes.length > 0 ? { notes } : {}) };
+  const report = { ...buildMemoryReport(source, usmp, tensorBound), ...(notes.length > 0 ? { notes } : {}) };
   return {
     source,
     graph,

@@ -48,6 +48,9 @@ describe('uma-ts inspect', () => {
     expect(numberAfter(out, 'activation bytes')).toBe(34);
     // Peak while the second layer runs: its input (16) and output (16) are live.
     expect(numberAfter(out, 'liveness lower bound')).toBe(32);
+    // Each tensor aligned to 16: two live at every operator (input + hidden, hidden + hidden,
+    // hidden + output) with I/O; without I/O the peak is the two hidden layers at the second.
+    expect(out).toMatch(/^tensor-level lower bound \(16-byte aligned tensors\): 32 bytes with model I\/O at \S+; 32 without at sequential\/dense_1\//m);
   });
 
   it('reports person_detect\'s 31 operators and a lower bound between the largest tensor pair and the sum', async () => {

@@ -10,7 +10,7 @@ import { interpret } from '../../src/interpreter';
 import { CallNode, MAIN_FUNCTION } from '../../src/ir/graph/types';
 import { defaultPools, parsePoolsJson } from '../../src/usmp/pools';
 import { PoolInfo } from '../../src/usmp/types';
-import { ACCEL_POOL_REGISTRATION, DMA_LOCAL_POOL_REGISTRATION, expectRunsByteExact, fixedInput, PoolRegistration } from '../e2e/harness';
+import { expectRunsByteExact, fixedInput } from '../e2e/harness';
 import { firstMismatch, runLiteRt } from '../oracle/litert';
 import { mobilenetV2Blocks } from './mobilenetBlocks';
 
@@ -26,17 +26,15 @@ registry.register(DmaLocalBackend);
 
 const external = (pools: readonly PoolInfo[]): PoolInfo[] => pools.map((p) => ({ ...p, internal: false }));
 
-const SETUPS: Record<string, { pools?: () => PoolInfo[]; registration?: PoolRegistration; ioInWorkspace: boolean }> = {
+const SETUPS: Record<string, { pools?: () => PoolInfo[]; ioInWorkspace: boolean }> = {
   host_only: { ioInWorkspace: false },
   vanilla: { pools: () => external(defaultPools(['c', 'vanilla'])), ioInWorkspace: false },
   accel: {
     pools: () => external(parsePoolsJson(fs.readFileSync('backends/accel/pools.json', 'utf8'), 'accel pools')),
-    registration: ACCEL_POOL_REGISTRATION,
     ioInWorkspace: true,
   },
   dma_local: {
     pools: () => external(parsePoolsJson(fs.readFileSync('backends/dma_local/pools.json', 'utf8'), 'dma_local pools')),
-    registration: DMA_LOCAL_POOL_REGISTRATION,
     ioInWorkspace: true,
   },
 };

@@ -18,7 +18,7 @@ import { interpret } from '../../src/interpreter';
 import { defaultPools, parsePoolsJson } from '../../src/usmp/pools';
 import { PoolInfo } from '../../src/usmp/types';
 import { seededRandom } from '../../src/util/random';
-import { ACCEL_POOL_REGISTRATION, DMA_LOCAL_POOL_REGISTRATION, expectRunsByteExact, PoolRegistration } from '../e2e/harness';
+import { expectRunsByteExact } from '../e2e/harness';
 import { firstMismatch, runLiteRt } from '../oracle/litert';
 
 function ints(seed: number, n: number, lo: number, hi: number): number[] {
@@ -83,13 +83,6 @@ function poolsFor(backend: Backend): PoolInfo[] | undefined {
   const file = `backends/${backend}/pools.json`;
   return external(parsePoolsJson(fs.readFileSync(file, 'utf8'), file));
 }
-const REGISTRATION: Record<Backend, PoolRegistration | undefined> = {
-  host_only: undefined,
-  vanilla: undefined,
-  accel: ACCEL_POOL_REGISTRATION,
-  dma_local: DMA_LOCAL_POOL_REGISTRATION,
-};
-
 describe('16x8 audio conv net with transpose convs', () => {
   const bytes = audioNet();
   const graph = importTflite(bytes, 'audio_tconv.tflite');
@@ -114,8 +107,7 @@ describe('16x8 audio conv net with transpose convs', () => {
     const result = compileModel(graph, { backend, registry, ...(pools ? { pools } : {}), ioInWorkspace: backend === 'accel' || backend === 'dma_local', timeBudgetMs: 100 });
     // The transpose convs' int64 accumulators are operator scratch the planner placed.
     expect(result.report.buffers.filter((b) => b.name.endsWith('_acc'))).toHaveLength(2);
-    // No bundled accelerator runs 16x8 convolutions: everything stays on the host, so there is
-    // no simulator to register pools with.
+    // No bundled accelerator runs 16x8 convolutions: everything stays on the host.
     const offloaded = result.artifacts.metadata.targets.includes(backend);
     expect(offloaded).toBe(false);
     expectRunsByteExact(result, inputs, expected);

@@ -95,8 +95,8 @@ describe('person_detect on accel: pool pinning on a real model', () => {
         expect([d.buffer.name, pool]).toEqual([d.buffer.name, 'l2_mem']);
       }
     }
-    // The CPU's depthwise layers, their padded inputs and the CPU-only tail.
-    expect(hostOnly).toBeGreaterThan(10);
+    // The CPU-only tail (depthwise layers read their inputs in place, no padded copies).
+    expect(hostOnly).toBeGreaterThanOrEqual(2);
     // The report agrees: what the accelerator's own functions allocate (fetched tensors, line
     // buffers) is in act_mem, their requantization tables in wei_mem.
     const insideAccel = result.report.buffers.filter((b) => b.func?.startsWith('accel_main_') === true);

@@ -76,6 +76,7 @@ export const BuiltinOptionsType = {
   ResizeNearestNeighborOptions: 74,
   DepthToSpaceOptions: 94,
   L2NormOptions: 12,
+  UnidirectionalSequenceLSTMOptions: 71,
 } as const;
 
 type Make<T> = (buf: CheckedBuffer, pos: number, what: string) => T;
@@ -333,19 +334,33 @@ export class ReshapeOptions extends CheckedTable {
   }
 }
 
+export class UnidirectionalSequenceLSTMOptions extends CheckedTable {
+  get fusedActivation(): number {
+    return this.int8(0, 0);
+  }
+  get cellClip(): number {
+    return this.float32(1, 0);
+  }
+  get projClip(): number {
+    return this.float32(2, 0);
+  }
+  get timeMajor(): boolean {
+    return this.bool(3, false);
+  }
+  get asymmetricQuantizeInputs(): boolean {
+    return this.bool(4, false);
+  }
+  get diagonalRecurrentTensors(): boolean {
+    return this.bool(5, false);
+  }
+}
+
 export class SVDFOptions extends CheckedTable {
   get rank(): number {
     return this.int32(0, 0);
   }
   get fusedActivation(): number {
     return this.int8(1, 0);
-  }
-}
-
-/** MulOptions, SubOptions, DivOptions: field 0 is the fused activation (SubOptions' pot_scale_int16 is not read). */
-export class ArithmeticOptions extends CheckedTable {
-  get fusedActivation(): number {
-    return this.int8(0, 0);
   }
 }
 
@@ -425,12 +440,6 @@ export class MirrorPadOptions extends CheckedTable {
   }
 }
 
-export class LeakyReluOptions extends CheckedTable {
-  get alpha(): number {
-    return this.float32(0, 0);
-  }
-}
-
 /** Options tables without fields (their presence is all a writer records). */
 export class PadOptions extends CheckedTable {}
 export class PadV2Options extends CheckedTable {}
@@ -503,5 +512,18 @@ export class ResizeBilinearOptions extends CheckedTable {
 export class L2NormOptions extends CheckedTable {
   get fusedActivation(): number {
     return this.int8(0, 0);
+  }
+}
+
+/** MulOptions, SubOptions, DivOptions: field 0 is the fused activation (SubOptions' pot_scale_int16 is not read). */
+export class ArithmeticOptions extends CheckedTable {
+  get fusedActivation(): number {
+    return this.int8(0, 0);
+  }
+}
+
+export class LeakyReluOptions extends CheckedTable {
+  get alpha(): number {
+    return this.float32(0, 0);
   }
 }

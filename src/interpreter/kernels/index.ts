@@ -25,6 +25,11 @@ import { reshape } from './reshape';
 import { softmax } from './softmax';
 import { sum } from './sum';
 import { svdf } from './svdf';
+import { concatenate, pack } from './concatenate';
+import { mirrorPad } from './mirror-pad';
+import { pad } from './pad';
+import { stridedSlice } from './strided-slice';
+import { transpose } from './transpose';
 import { cast } from './cast';
 import { div } from './div';
 import { maximum, minimum } from './minmax';
@@ -33,12 +38,8 @@ import { prelu } from './prelu';
 import { squaredDifference } from './squaredDifference';
 import { sub } from './sub';
 import { UNARY_KERNELS } from './unary';
-import { concatenate, pack } from './concatenate';
-import { mirrorPad } from './mirror-pad';
-import { pad } from './pad';
-import { stridedSlice } from './strided-slice';
-import { transpose } from './transpose';
 import { transposeConv2d } from './transposeConv2d';
+import { unidirectionalSequenceLstm } from './unidirectionalSequenceLstm';
 
 export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['conv2d', conv2d],
@@ -53,6 +54,12 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['quantize', quantize],
   ['dequantize', dequantize],
   ['svdf', svdf],
+  ['pad', pad],
+  ['mirror_pad', mirrorPad],
+  ['transpose', transpose],
+  ['concatenate', concatenate],
+  ['pack', pack],
+  ['strided_slice', stridedSlice],
   ['sub', sub],
   ['mul', mul],
   ['div', div],
@@ -62,12 +69,6 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['prelu', prelu],
   ['cast', cast],
   ...UNARY_KERNELS,
-  ['pad', pad],
-  ['mirror_pad', mirrorPad],
-  ['transpose', transpose],
-  ['concatenate', concatenate],
-  ['pack', pack],
-  ['strided_slice', stridedSlice],
   ['mean', mean],
   ['sum', sum],
   ['reduce_max', reduceMax],
@@ -85,4 +86,5 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['resize_nearest_neighbor', resizeNearestNeighbor],
   ['resize_bilinear', resizeBilinear],
   ['l2_normalization', l2Normalization],
+  ['unidirectional_sequence_lstm', unidirectionalSequenceLstm],
 ]);

@@ -254,41 +254,6 @@ function svdf(attrs: Attrs, args: readonly TensorType[]): TensorType {
   return { shape: [batch, units], dtype: input.dtype };
 }
 
-/** A broadcasting binary elementwise op: both operands of one dtype, numpy shapes. */
-function binaryElementwise(op: string) {
-  return (_attrs: Attrs, args: readonly TensorType[]): TensorType => {
-    const [lhs, rhs] = args;
-    if (lhs.dtype !== rhs.dtype) fail(op, `operand dtypes differ`, args);
-    const shape = broadcastShapes(lhs.shape, rhs.shape);
-    if (!shape) fail(op, `shapes do not broadcast`, args);
-    return { shape, dtype: lhs.dtype };
-  };
-}
-
-/** prelu: alpha broadcasts to the input's shape, which the output keeps. */
-function prelu(_attrs: Attrs, args: readonly TensorType[]): TensorType {
-  const [input, alpha] = args;
-  if (input.dtype !== alpha.dtype) fail('prelu', `input and alpha dtypes differ`, args);
-  const shape = broadcastShapes(input.shape, alpha.shape);
-  if (!shape || !sameShape(shape, input.shape)) fail('prelu', `alpha does not broadcast to the input shape`, args);
-  return { shape: input.shape, dtype: input.dtype };
-}
-
-/** A unary elementwise op: same shape and dtype out. */
-function unaryElementwise(_attrs: Attrs, args: readonly TensorType[]): TensorType {
-  return { shape: args[0].shape, dtype: args[0].dtype };
-}
-
-const CASTABLE: readonly DType[] = ['float32', 'int8', 'uint8', 'int16', 'int32', 'bool'];
-
-/** cast keeps the shape; the declared type gives the output dtype. */
-function castRule(_attrs: Attrs, args: readonly TensorType[], declared?: TensorType): TensorType {
-  const [input] = args;
-  const dtype = declared?.dtype ?? input.dtype;
-  if (!CASTABLE.includes(input.dtype) || !CASTABLE.includes(dtype)) fail('cast', `cannot cast ${input.dtype} to ${dtype}`, args);
-  return { shape: input.shape, dtype };
-}
-
 function intList(op: string, attrs: Attrs, name: string, length: number): number[] {
   const v = attrs[name];
   if (!Array.isArray(v) || v.length !== length || v.some((x) => typeof x !== 'number' || !Number.isInteger(x))) {
@@ -377,6 +342,69 @@ function stridedSlice(attrs: Attrs, args: readonly TensorType[], declared?: Tens
   return { shape: sizes, dtype: input.dtype };
 }
 
+function unidirectionalSequenceLstm(attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const op = 'unidirectional_sequence_lstm';
+  const [input, ...rest] = args;
+  rank(op, 'input', input, 3, args);
+  const timeMajor = attrs.time_major === true;
+  const [d0, d1, inputSize] = input.shape;
+  const [time, batch] = timeMajor ? [d0, d1] : [d1, d0];
+  const inputWeights = rest.slice(0, 4);
+  const recurrentWeights = rest.slice(4, 8);
+  const biases = rest.slice(8, 12);
+  const [outputState, cellState] = rest.slice(12, 14);
+  const units = inputWeights[0].shape[0];
+  for (const w of inputWeights) {
+    rank(op, 'input weights [units, in]', w, 2, args);
+    if (w.shape[0] !== units || w.shape[1] !== inputSize) fail(op, `input weights must be [${units}, ${inputSize}], got [${w.shape}]`, args);
+  }
+  for (const w of recurrentWeights) {
+    rank(op, 'recurrent weights [units, units]', w, 2, args);
+    if (w.shape[0] !== units || w.shape[1] !== units) fail(op, `recurrent weights must be [${units}, ${units}], got [${w.shape}]`, args);
+  }
+  for (const bias of biases) if (tensorElements(bias) !== units) fail(op, `gate bias has ${tensorElements(bias)} elements, expected ${units}`, args);
+  if (tensorElements(outputState) !== batch * units || tensorElements(cellState) !== batch * units) {
+    fail(op, `output and cell state must hold batch x units = ${batch * units} elements`, args);
+  }
+  if (outputState.dtype !== input.dtype) fail(op, `output state dtype ${outputState.dtype} differs from input ${input.dtype}`, args);
+  return { shape: timeMajor ? [time, batch, units] : [batch, time, units], dtype: input.dtype };
+}
+
+/** A broadcasting binary elementwise op: both operands of one dtype, numpy shapes. */
+function binaryElementwise(op: string) {
+  return (_attrs: Attrs, args: readonly TensorType[]): TensorType => {
+    const [lhs, rhs] = args;
+    if (lhs.dtype !== rhs.dtype) fail(op, `operand dtypes differ`, args);
+    const shape = broadcastShapes(lhs.shape, rhs.shape);
+    if (!shape) fail(op, `shapes do not broadcast`, args);
+    return { shape, dtype: lhs.dtype };
+  };
+}
+
+/** prelu: alpha broadcasts to the input's shape, which the output keeps. */
+function prelu(_attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const [input, alpha] = args;
+  if (input.dtype !== alpha.dtype) fail('prelu', `input and alpha dtypes differ`, args);
+  const shape = broadcastShapes(input.shape, alpha.shape);
+  if (!shape || !sameShape(shape, input.shape)) fail('prelu', `alpha does not broadcast to the input shape`, args);
+  return { shape: input.shape, dtype: input.dtype };
+}
+
+/** A unary elementwise op: same shape and dtype out. */
+function unaryElementwise(_attrs: Attrs, args: readonly TensorType[]): TensorType {
+  return { shape: args[0].shape, dtype: args[0].dtype };
+}
+
+const CASTABLE: readonly DType[] = ['float32', 'int8', 'uint8', 'int16', 'int32', 'bool'];
+
+/** cast keeps the shape; the declared type gives the output dtype. */
+function castRule(_attrs: Attrs, args: readonly TensorType[], declared?: TensorType): TensorType {
+  const [input] = args;
+  const dtype = declared?.dtype ?? input.dtype;
+  if (!CASTABLE.includes(input.dtype) || !CASTABLE.includes(dtype)) fail('cast', `cannot cast ${input.dtype} to ${dtype}`, args);
+  return { shape: input.shape, dtype };
+}
+
 type Rule = (attrs: Attrs, args: readonly TensorType[], declared?: TensorType) => TensorType;
 
 const RULES: Readonly<Record<string, Rule>> = {
@@ -392,6 +420,12 @@ const RULES: Readonly<Record<string, Rule>> = {
   quantize,
   dequantize,
   svdf,
+  pad: padded('pad'),
+  mirror_pad: padded('mirror_pad'),
+  transpose,
+  concatenate,
+  pack,
+  strided_slice: stridedSlice,
   sub: binaryElementwise('sub'),
   mul: binaryElementwise('mul'),
   div: binaryElementwise('div'),
@@ -414,15 +448,10 @@ const RULES: Readonly<Record<string, Rule>> = {
   exp: unaryElementwise,
   log: unaryElementwise,
   cast: castRule,
-  pad: padded('pad'),
-  mirror_pad: padded('mirror_pad'),
-  transpose,
-  concatenate,
-  pack,
-  strided_slice: stridedSlice,
   ...REDUCE_RULES,
   ...COMPUTE_RULES,
   ...LAYOUT_RULES,
+  unidirectional_sequence_lstm: unidirectionalSequenceLstm,
 };
 
 /**

@@ -15,6 +15,7 @@ export const SOFTMAX_INT8 = 'uma_ref_softmax_int8';
 export const SOFTMAX_INT8_INT16 = 'uma_ref_softmax_int8_int16';
 export const SOFTMAX_INT16 = 'uma_ref_softmax_int16';
 export const L2NORM_INT8 = 'uma_ref_l2norm_int8';
+export const LSTM_INT8 = 'uma_ref_lstm_int8';
 
 export const EXTERN_KERNELS: readonly ExternKernel[] = [
   {
@@ -69,5 +70,31 @@ export const EXTERN_KERNELS: readonly ExternKernel[] = [
     doc:
       'TFLite reference_integer_ops::L2Normalization over the last axis: per row GetInvSqrtQuantizedMultiplierExp of the ' +
       'sum of squared offsets (gemmlowp Newton-Raphson), output in Q0.7 (scale 1/128, zero point 0).',
+  },
+  {
+    name: LSTM_INT8,
+    params: [
+      'input: const int8_t*',
+      'wx_forget: const int8_t*',
+      'wx_input: const int8_t*',
+      'wx_cell: const int8_t*',
+      'wx_output: const int8_t*',
+      'wh_forget: const int8_t*',
+      'wh_input: const int8_t*',
+      'wh_cell: const int8_t*',
+      'wh_output: const int8_t*',
+      'b_forget: const int32_t*',
+      'b_input: const int32_t*',
+      'b_cell: const int32_t*',
+      'b_output: const int32_t*',
+      'hidden: int8_t*',
+      'cell: int16_t*',
+      'output: int8_t*',
+      'scratch: int16_t*',
+      'params: const int32_t*',
+    ],
+    doc:
+      'TFLite Micro integer UNIDIRECTIONAL_SEQUENCE_LSTM (int8 activations/weights, int32 bias, int16 cell state and gates) ' +
+      'over the packed int32 parameter table of src/arith/lstmInteger.ts; hidden and cell state are updated in place.',
   },
 ];

@@ -10,8 +10,9 @@ import { SOFTMAX_ACCUMULATION_INTEGER_BITS, SOFTMAX_SCALED_DIFF_INTEGER_BITS } f
 import { LoweringError } from '../../errors';
 import { ArgValue, bytesAt, ExternFn, isPointer, Pointer } from '../../ir/tir/eval';
 import { INT16_LUT_SIZE, softmaxInt16Rows } from '../../arith/softmaxInt16';
-import { L2NORM_INT8, SOFTMAX_INT16, SOFTMAX_INT8, SOFTMAX_INT8_INT16 } from './externKernels';
 import { l2NormalizeInt8Rows } from '../../arith/l2norm';
+import { LSTM_PARAM, runLstmInteger } from '../../arith/lstmInteger';
+import { L2NORM_INT8, LSTM_INT8, SOFTMAX_INT16, SOFTMAX_INT8, SOFTMAX_INT8_INT16 } from './externKernels';
 
 function pointerArg(name: string, args: readonly ArgValue[], i: number): Pointer {
   const a = args[i];
@@ -114,10 +115,40 @@ const l2NormInt8: ExternFn = (args) => {
   return 0;
 };
 
+function typedView<T extends Int8Array | Int16Array | Int32Array>(
+  ctor: { new (b: ArrayBufferLike, at: number, n: number): T; BYTES_PER_ELEMENT: number },
+  name: string,
+  p: Pointer,
+  n: number,
+): T {
+  const at = p.mem.byteOffset + p.byteOffset;
+  if (at % ctor.BYTES_PER_ELEMENT !== 0) throw new LoweringError(`${name}: pointer is not ${ctor.BYTES_PER_ELEMENT}-byte aligned`, { op: name });
+  return new ctor(p.mem.buffer, at, n);
+}
+
+/** TFLite Micro's integer LSTM over the packed parameters lowering passes. */
+const lstmInt8: ExternFn = (args) => {
+  const name = LSTM_INT8;
+  const ptr = (i: number): Pointer => pointerArg(name, args, i);
+  const p = typedView(Int32Array, name, ptr(17), LSTM_PARAM.size);
+  const [time, batch, n, units] = [p[LSTM_PARAM.time], p[LSTM_PARAM.batch], p[LSTM_PARAM.inputSize], p[LSTM_PARAM.units]];
+  runLstmInteger(p, {
+    input: typedView(Int8Array, name, ptr(0), time * batch * n),
+    inputWeights: [1, 2, 3, 4].map((i) => typedView(Int8Array, name, ptr(i), units * n)),
+    recurrentWeights: [5, 6, 7, 8].map((i) => typedView(Int8Array, name, ptr(i), units * units)),
+    biases: [9, 10, 11, 12].map((i) => typedView(Int32Array, name, ptr(i), units)),
+    hidden: typedView(Int8Array, name, ptr(13), batch * units),
+    cell: typedView(Int16Array, name, ptr(14), batch * units),
+    output: typedView(Int8Array, name, ptr(15), time * batch * units),
+  });
+  return 0;
+};
+
 /** Pass as `EvalOptions.externs` (merge with other kernels as needed). */
 export const LOWERING_EXTERN_SIMULATIONS: ReadonlyMap<string, ExternFn> = new Map([
   [SOFTMAX_INT8, softmaxFromInt8({ name: SOFTMAX_INT8, bits: 8 })],
   [SOFTMAX_INT8_INT16, softmaxFromInt8({ name: SOFTMAX_INT8_INT16, bits: 16 })],
   [SOFTMAX_INT16, softmaxInt16],
   [L2NORM_INT8, l2NormInt8],
+  [LSTM_INT8, lstmInt8],
 ]);

@@ -11,6 +11,9 @@ import { l2NormalizationStrategy } from './l2Normalization';
 import { resizeBilinearStrategy } from './resizeBilinear';
 import { resizeNearestNeighborStrategy } from './resizeNearestNeighbor';
 import { conv2dStrategy } from './conv2d';
+export { makeConv2dStrategy } from './conv2d';
+export { makeDepthwiseConv2dStrategy } from './depthwiseConv2d';
+export type { ConvStrategyOptions, PaddingMode } from './convCommon';
 import { copyStrategy } from './copy';
 import { denseStrategy } from './dense';
 import { depthwiseConv2dStrategy } from './depthwiseConv2d';
@@ -22,6 +25,11 @@ import { reshapeStrategy } from './reshape';
 import { softmaxStrategy } from './softmax';
 import { sumStrategy } from './sum';
 import { svdfStrategy } from './svdf';
+import { concatenateStrategy } from './concatenate';
+import { mirrorPadStrategy } from './mirrorPad';
+import { padStrategy } from './pad';
+import { stridedSliceStrategy } from './stridedSlice';
+import { transposeStrategy } from './transpose';
 import { castStrategy } from './cast';
 import { divStrategy } from './div';
 import { maximumStrategy, minimumStrategy } from './minmax';
@@ -30,12 +38,8 @@ import { preluStrategy } from './prelu';
 import { squaredDifferenceStrategy } from './squaredDifference';
 import { subStrategy } from './sub';
 import { UNARY_STRATEGIES } from './unary';
-import { concatenateStrategy } from './concatenate';
-import { mirrorPadStrategy } from './mirrorPad';
-import { padStrategy } from './pad';
-import { stridedSliceStrategy } from './stridedSlice';
-import { transposeStrategy } from './transpose';
 import { transposeConv2dStrategy } from './transposeConv2d';
+import { unidirectionalSequenceLstmStrategy } from './unidirectionalSequenceLstm';
 
 export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<string, OperatorStrategy>([
   ['conv2d', conv2dStrategy],
@@ -50,6 +54,12 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['quantize', quantizeStrategy],
   ['dequantize', dequantizeStrategy],
   ['svdf', svdfStrategy],
+  ['pad', padStrategy],
+  ['mirror_pad', mirrorPadStrategy],
+  ['transpose', transposeStrategy],
+  ['concatenate', concatenateStrategy],
+  ['pack', concatenateStrategy],
+  ['strided_slice', stridedSliceStrategy],
   ['sub', subStrategy],
   ['mul', mulStrategy],
   ['div', divStrategy],
@@ -59,12 +69,6 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['prelu', preluStrategy],
   ['cast', castStrategy],
   ...UNARY_STRATEGIES,
-  ['pad', padStrategy],
-  ['mirror_pad', mirrorPadStrategy],
-  ['transpose', transposeStrategy],
-  ['concatenate', concatenateStrategy],
-  ['pack', concatenateStrategy],
-  ['strided_slice', stridedSliceStrategy],
   ['mean', meanStrategy],
   ['sum', sumStrategy],
   ['reduce_max', reduceMaxStrategy],
@@ -82,6 +86,7 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['resize_nearest_neighbor', resizeNearestNeighborStrategy],
   ['resize_bilinear', resizeBilinearStrategy],
   ['l2_normalization', l2NormalizationStrategy],
+  ['unidirectional_sequence_lstm', unidirectionalSequenceLstmStrategy],
 ]);
 
 export { EXTERN_KERNELS, SOFTMAX_INT8 } from './externKernels';

@@ -34,6 +34,15 @@ int32_t uma_ref_softmax_int16(const int16_t* input, int16_t* output, int32_t out
  * depth] int8 tensor: output in Q0.7 (scale 1/128, zero point 0). */
 int32_t uma_ref_l2norm_int8(const int8_t* input, int8_t* output, int32_t outer_size, int32_t depth,
                             int32_t input_zero_point);
+/* TFLite Micro's integer UNIDIRECTIONAL_SEQUENCE_LSTM (int8 activations and weights, int32
+ * bias, int16 cell state and gates). Weights and biases per gate in the order forget, input,
+ * cell, output; hidden/cell state updated in place; scratch holds 4 x units int16; params
+ * is the packed int32 table of src/arith/lstmInteger.ts (LSTM_PARAM). */
+int32_t uma_ref_lstm_int8(const int8_t* input, const int8_t* wx_forget, const int8_t* wx_input, const int8_t* wx_cell,
+                          const int8_t* wx_output, const int8_t* wh_forget, const int8_t* wh_input, const int8_t* wh_cell,
+                          const int8_t* wh_output, const int32_t* b_forget, const int32_t* b_input, const int32_t* b_cell,
+                          const int32_t* b_output, int8_t* hidden, int16_t* cell, int8_t* output, int16_t* scratch,
+                          const int32_t* params);
 
 #ifdef __cplusplus
 }

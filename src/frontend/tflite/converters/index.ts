@@ -20,8 +20,6 @@ import { reshape } from './reshape';
 import { resizeBilinear, resizeNearestNeighbor } from './resize';
 import { softmax } from './softmax';
 import { svdf } from './svdf';
-import { arithmetic, binary, leakyRelu, unary } from './elementwise';
-import { BuiltinOptionsType } from '../schema';
 import { concatenation } from './concatenation';
 import { mirrorPad } from './mirrorPad';
 import { pack } from './pack';
@@ -31,7 +29,10 @@ import { split, splitV, unpack } from './split';
 import { squeezeOrExpandDims } from './squeeze';
 import { stridedSlice } from './stridedSlice';
 import { transpose } from './transpose';
+import { arithmetic, binary, leakyRelu, unary } from './elementwise';
+import { BuiltinOptionsType } from '../schema';
 import { transposeConv } from './transposeConv';
+import { unidirectionalSequenceLstm } from './unidirectionalSequenceLstm';
 
 export type { ConvertedOperator, Converter, OperatorSite } from './common';
 
@@ -47,6 +48,19 @@ const CONVERTERS: ReadonlyMap<number, Converter> = new Map<number, Converter>([
   [BuiltinOperatorCode.QUANTIZE, unaryConverter('quantize')],
   [BuiltinOperatorCode.DEQUANTIZE, unaryConverter('dequantize')],
   [BuiltinOperatorCode.SVDF, svdf],
+  [BuiltinOperatorCode.PAD, pad],
+  [BuiltinOperatorCode.PADV2, pad],
+  [BuiltinOperatorCode.MIRROR_PAD, mirrorPad],
+  [BuiltinOperatorCode.TRANSPOSE, transpose],
+  [BuiltinOperatorCode.CONCATENATION, concatenation],
+  [BuiltinOperatorCode.PACK, pack],
+  [BuiltinOperatorCode.SQUEEZE, squeezeOrExpandDims],
+  [BuiltinOperatorCode.EXPAND_DIMS, squeezeOrExpandDims],
+  [BuiltinOperatorCode.STRIDED_SLICE, stridedSlice],
+  [BuiltinOperatorCode.SLICE, slice],
+  [BuiltinOperatorCode.SPLIT, split],
+  [BuiltinOperatorCode.SPLIT_V, splitV],
+  [BuiltinOperatorCode.UNPACK, unpack],
   [BuiltinOperatorCode.SUB, arithmetic('sub', BuiltinOptionsType.SubOptions)],
   [BuiltinOperatorCode.MUL, arithmetic('mul', BuiltinOptionsType.MulOptions)],
   [BuiltinOperatorCode.DIV, arithmetic('div', BuiltinOptionsType.DivOptions)],
@@ -69,19 +83,6 @@ const CONVERTERS: ReadonlyMap<number, Converter> = new Map<number, Converter>([
   [BuiltinOperatorCode.EXP, unary('exp')],
   [BuiltinOperatorCode.LOG, unary('log')],
   [BuiltinOperatorCode.CAST, unary('cast')],
-  [BuiltinOperatorCode.PAD, pad],
-  [BuiltinOperatorCode.PADV2, pad],
-  [BuiltinOperatorCode.MIRROR_PAD, mirrorPad],
-  [BuiltinOperatorCode.TRANSPOSE, transpose],
-  [BuiltinOperatorCode.CONCATENATION, concatenation],
-  [BuiltinOperatorCode.PACK, pack],
-  [BuiltinOperatorCode.SQUEEZE, squeezeOrExpandDims],
-  [BuiltinOperatorCode.EXPAND_DIMS, squeezeOrExpandDims],
-  [BuiltinOperatorCode.STRIDED_SLICE, stridedSlice],
-  [BuiltinOperatorCode.SLICE, slice],
-  [BuiltinOperatorCode.SPLIT, split],
-  [BuiltinOperatorCode.SPLIT_V, splitV],
-  [BuiltinOperatorCode.UNPACK, unpack],
   [BuiltinOperatorCode.MEAN, reduce('mean')],
   [BuiltinOperatorCode.SUM, reduce('sum')],
   [BuiltinOperatorCode.REDUCE_MAX, reduce('reduce_max')],
@@ -99,6 +100,7 @@ const CONVERTERS: ReadonlyMap<number, Converter> = new Map<number, Converter>([
   [BuiltinOperatorCode.RESIZE_NEAREST_NEIGHBOR, resizeNearestNeighbor],
   [BuiltinOperatorCode.RESIZE_BILINEAR, resizeBilinear],
   [BuiltinOperatorCode.L2_NORMALIZATION, l2Normalization],
+  [BuiltinOperatorCode.UNIDIRECTIONAL_SEQUENCE_LSTM, unidirectionalSequenceLstm],
 ]);
 
 export function isSupportedBuiltin(code: number): boolean {
