@@ -16,6 +16,7 @@ export const SOFTMAX_INT8_INT16 = 'uma_ref_softmax_int8_int16';
 export const SOFTMAX_INT16 = 'uma_ref_softmax_int16';
 export const L2NORM_INT8 = 'uma_ref_l2norm_int8';
 export const LSTM_INT8 = 'uma_ref_lstm_int8';
+export const LSTM_INT16 = 'uma_ref_lstm_int16';
 
 export const EXTERN_KERNELS: readonly ExternKernel[] = [
   {
@@ -96,5 +97,31 @@ export const EXTERN_KERNELS: readonly ExternKernel[] = [
     doc:
       'TFLite Micro integer UNIDIRECTIONAL_SEQUENCE_LSTM (int8 activations/weights, int32 bias, int16 cell state and gates) ' +
       'over the packed int32 parameter table of src/arith/lstmInteger.ts; hidden and cell state are updated in place.',
+  },
+  {
+    name: LSTM_INT16,
+    params: [
+      'input: const int16_t*',
+      'wx_forget: const int8_t*',
+      'wx_input: const int8_t*',
+      'wx_cell: const int8_t*',
+      'wx_output: const int8_t*',
+      'wh_forget: const int8_t*',
+      'wh_input: const int8_t*',
+      'wh_cell: const int8_t*',
+      'wh_output: const int8_t*',
+      'b_forget: const int64_t*',
+      'b_input: const int64_t*',
+      'b_cell: const int64_t*',
+      'b_output: const int64_t*',
+      'hidden: int16_t*',
+      'cell: int16_t*',
+      'output: int16_t*',
+      'scratch: int16_t*',
+      'params: const int32_t*',
+    ],
+    doc:
+      'TFLite Micro 16x8 UNIDIRECTIONAL_SEQUENCE_LSTM (int16 activations, int8 weights, int64 bias, int16 cell state): ' +
+      'as uma_ref_lstm_int8 with int64 accumulators and the 64-bit requantize.',
   },
 ];

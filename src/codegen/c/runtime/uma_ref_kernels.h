@@ -44,6 +44,13 @@ int32_t uma_ref_lstm_int8(const int8_t* input, const int8_t* wx_forget, const in
                           const int32_t* b_output, int8_t* hidden, int16_t* cell, int8_t* output, int16_t* scratch,
                           const int32_t* params);
 
+/* The 16x8 variant: int16 activations (input, hidden state, output), int64 biases. */
+int32_t uma_ref_lstm_int16(const int16_t* input, const int8_t* wx_forget, const int8_t* wx_input, const int8_t* wx_cell,
+                           const int8_t* wx_output, const int8_t* wh_forget, const int8_t* wh_input, const int8_t* wh_cell,
+                           const int8_t* wh_output, const int64_t* b_forget, const int64_t* b_input, const int64_t* b_cell,
+                           const int64_t* b_output, int16_t* hidden, int16_t* cell, int16_t* output, int16_t* scratch,
+                           const int32_t* params);
+
 #ifdef __cplusplus
 }
 #endif
