@@ -74,6 +74,16 @@ export function elementwiseCases(): OpCase[] {
     add(opCase(`${op} int16 broadcast`, op, [qt([2, 3, 8], 'int16', 0.0007), qt([1, 3, 1], 'int16', 0.0011)], qt([2, 3, 8], 'int16', op === 'mul' ? 0.04 : 0.0015), {}, seed++));
   }
   add(opCase('div float32 broadcast', 'div', [ft([2, 3, 4]), ft([4])], ft([2, 3, 4]), { activation: 'NONE' }, seed++, [0.25, 4]));
+  for (const [label, lhs, rhs, out, attrs] of [
+    ['div int8', qt([64], 'int8', 0.05, 3), qt([64], 'int8', 0.04, -5), qt([64], 'int8', 0.1, 0), {}],
+    ['div int8 broadcast RELU6', qt([4, 16], 'int8', 0.02, -20), qt([16], 'int8', 0.03, 9), qt([4, 16], 'int8', 0.03, -128), { activation: 'RELU6' }],
+  ] as const) {
+    const c = opCase(label, 'div', [lhs, rhs], out, attrs, seed++);
+    // A divisor at its zero point is a division by zero: move those one step up.
+    const zp = rhs.quant!.zeroPoint[0];
+    c.inputs[1] = int8Bytes(Array.from(new Int8Array(c.inputs[1].buffer), (v) => (v === zp ? v + 1 : v)));
+    add(c);
+  }
   add(opCase('div float32 RELU_N1_TO_1', 'div', [ft([6]), ft([6])], ft([6]), { activation: 'RELU_N1_TO_1' }, seed++, [-3, 3]));
   for (const op of ['maximum', 'minimum']) {
     add(opCase(`${op} float32 broadcast`, op, [ft([3, 5]), ft([1, 5])], ft([3, 5]), {}, seed++));

@@ -13,7 +13,7 @@ export const ELEMENTWISE_DTYPES: Readonly<Record<string, readonly DType[]>> = {
   add: ['float32', 'int8', 'int16', 'int32'],
   sub: ['float32', 'int8', 'int16', 'int32'],
   mul: ['float32', 'int8', 'int16', 'int32'],
-  div: ['float32'],
+  div: ['float32', 'int8'],
   maximum: ['float32', 'int8', 'int16', 'int32'],
   minimum: ['float32', 'int8', 'int16', 'int32'],
   squared_difference: ['float32', 'int8', 'int32'],
