@@ -19,6 +19,7 @@ import { bundledPoolsFile, createCliRegistry, parseTargetAttrFlags } from './bac
 import { CliIO } from './io';
 import { addPoolOptions, PoolFlags, resolvePools } from './poolOptions';
 import { createProgress } from './progress';
+import { checkReplaceable } from '../util/ownedOutputDir';
 
 /** Options `compile` and `explain-pools` share (commander's camel-cased names). */
 export interface CommonCliOptions extends PoolFlags {
@@ -119,6 +120,9 @@ export function formatPlan(report: MemoryReport, buffers: boolean): string {
 export function runCompile(model: string, options: CompileCliOptions, io: CliIO): void {
   const progress = createProgress(io);
   try {
+    const outDir = options.out ?? defaultOutDir(model);
+    // Refused before the work, not after it: --out names a directory that is not ours.
+    checkReplaceable(path.resolve(outDir), outDir);
     const inputs = resolveInputs(options);
     const result = compileModel(model, {
       backend: inputs.backend,
@@ -135,7 +139,6 @@ export function runCompile(model: string, options: CompileCliOptions, io: CliIO)
       ...(options.moduleName !== undefined ? { moduleName: options.moduleName } : {}),
       onProgress: (stage: CompileStage) => progress.stage(stage),
     });
-    const outDir = options.out ?? defaultOutDir(model);
     progress.stage('write output');
     writeCompileOutput(outDir, result);
     progress.done();

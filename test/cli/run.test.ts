@@ -67,7 +67,10 @@ describe('uma-ts run', () => {
 
   it.each([
     [['--input', 'nope=x.bin'], /^error: --input nope=x\.bin: the model has no input 'nope'; inputs are: serving_default_dense_input:0$/],
-    [['--input', `${HELLO_INPUT}=/nonexistent/x.bin`], /^error: cannot read input file \/nonexistent\/x\.bin: ENOENT$/],
+    [['--input', `${HELLO_INPUT}=/nonexistent/x.bin`], /^error: cannot read input file \/nonexistent\/x\.bin: no such file or directory \(ENOENT\)$/],
+    // Read bounded: a device or directory is refused before reading (/dev/zero never ends).
+    [['--input', `${HELLO_INPUT}=/dev/zero`], /^error: cannot read input file \/dev\/zero: it is a device, not a regular file$/],
+    [['--input', `${HELLO_INPUT}=/tmp`], /^error: cannot read input file \/tmp: it is a directory$/],
     [['--runs', '0'], /^error: --runs 0: expected an integer >= 1$/],
     [['--target', 'riscv'], /^error: --target riscv: expected host or cortex-m55$/],
     [['--cc', 'gcc -include /nonexistent/missing.h'], /^error: C build failed: .*\/nonexistent\/missing\.h.*$/],

@@ -136,17 +136,18 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
   },
   depth_to_space: { args: ['input'], attrs: ['block_size'], doc: 'NHWC, TFLite DEPTH_TO_SPACE' },
   space_to_depth: { args: ['input'], attrs: ['block_size'], doc: 'NHWC, TFLite SPACE_TO_DEPTH' },
-  batch_to_space_nd: { args: ['input'], attrs: ['block_shape', 'crops'], doc: 'NHWC; block_shape [h, w], crops [top, bottom, left, right]' },
+  batch_to_space_nd: { args: ['input'], attrs: ['block_shape', 'crops'], doc: 'NHWC (or NHC as NH1C); block_shape [h, w], crops [top, bottom, left, right]' },
   space_to_batch_nd: {
     args: ['input'],
     attrs: ['block_shape', 'paddings'],
-    doc: 'NHWC; block_shape [h, w], paddings [top, bottom, left, right] filled with the output zero point (0.0 for float)',
+    doc: 'NHWC (or NHC as NH1C); block_shape [h, w], paddings [top, bottom, left, right] filled with the output zero point (0.0 for float)',
   },
   broadcast_to: { args: ['input'], attrs: [], doc: 'numpy broadcast to the output type' },
   gather: { args: ['input', 'indices'], attrs: ['axis'], doc: 'TFLite GATHER (batch_dims 0): indices int32/int64, read at run time' },
   resize_nearest_neighbor: { args: ['input'], attrs: ['align_corners', 'half_pixel_centers'], doc: 'NHWC; size is the output type' },
   resize_bilinear: { args: ['input'], attrs: ['align_corners', 'half_pixel_centers'], doc: 'NHWC; size is the output type' },
   l2_normalization: { args: ['input'], attrs: [], doc: 'over the last axis; int8 output scale 1/128' },
+  log_softmax: { args: ['input'], attrs: [], doc: 'over the last axis; int8 output scale 16/256, zero point 127' },
   unidirectional_sequence_lstm: {
     args: [
       'input',

@@ -15,6 +15,7 @@ export const SOFTMAX_INT8 = 'uma_ref_softmax_int8';
 export const SOFTMAX_INT8_INT16 = 'uma_ref_softmax_int8_int16';
 export const SOFTMAX_INT16 = 'uma_ref_softmax_int16';
 export const L2NORM_INT8 = 'uma_ref_l2norm_int8';
+export const LOG_SOFTMAX_INT8 = 'uma_ref_log_softmax_int8';
 export const LSTM_INT8 = 'uma_ref_lstm_int8';
 export const LSTM_INT16 = 'uma_ref_lstm_int16';
 
@@ -71,6 +72,23 @@ export const EXTERN_KERNELS: readonly ExternKernel[] = [
     doc:
       'TFLite reference_integer_ops::L2Normalization over the last axis: per row GetInvSqrtQuantizedMultiplierExp of the ' +
       'sum of squared offsets (gemmlowp Newton-Raphson), output in Q0.7 (scale 1/128, zero point 0).',
+  },
+  {
+    name: LOG_SOFTMAX_INT8,
+    params: [
+      'input: const int8_t*',
+      'output: int8_t*',
+      'outer_size: int32_t',
+      'depth: int32_t',
+      'input_multiplier: int32_t',
+      'input_left_shift: int32_t',
+      'reverse_scaling_divisor: int32_t',
+      'reverse_scaling_left_shift: int32_t',
+      'diff_min: int32_t',
+    ],
+    doc:
+      'TFLite reference_integer_ops::LogSoftmax (int8 in, int8 out with scale 16/256 and zero point 127) over the last axis; ' +
+      'parameters from PreprocessLogSoftmaxScalingExp (5 integer bits, beta 1) and CalculateInputRadius.',
   },
   {
     name: LSTM_INT8,

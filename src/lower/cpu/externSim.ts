@@ -11,8 +11,9 @@ import { LoweringError } from '../../errors';
 import { ArgValue, bytesAt, ExternFn, isPointer, Pointer } from '../../ir/tir/eval';
 import { INT16_LUT_SIZE, softmaxInt16Rows } from '../../arith/softmaxInt16';
 import { l2NormalizeInt8Rows } from '../../arith/l2norm';
+import { logSoftmaxInt8Rows } from '../../arith/logSoftmax';
 import { LSTM_PARAM, runLstmInteger } from '../../arith/lstmInteger';
-import { L2NORM_INT8, LSTM_INT16, LSTM_INT8, SOFTMAX_INT16, SOFTMAX_INT8, SOFTMAX_INT8_INT16 } from './externKernels';
+import { L2NORM_INT8, LOG_SOFTMAX_INT8, LSTM_INT16, LSTM_INT8, SOFTMAX_INT16, SOFTMAX_INT8, SOFTMAX_INT8_INT16 } from './externKernels';
 
 function pointerArg(name: string, args: readonly ArgValue[], i: number): Pointer {
   const a = args[i];
@@ -115,6 +116,25 @@ const l2NormInt8: ExternFn = (args) => {
   return 0;
 };
 
+/** TFLite reference_integer_ops::LogSoftmax (src/arith/logSoftmax.ts). */
+const logSoftmaxInt8: ExternFn = (args) => {
+  const name = LOG_SOFTMAX_INT8;
+  const [outer, depth, inputMultiplier, inputLeftShift, reverseScalingDivisor, reverseScalingLeftShift, diffMin] = [2, 3, 4, 5, 6, 7, 8].map((i) =>
+    intArg(name, args, i),
+  );
+  const n = outer * depth;
+  const xb = bytesAt(pointerArg(name, args, 0), n);
+  const yb = bytesAt(pointerArg(name, args, 1), n);
+  logSoftmaxInt8Rows(new Int8Array(xb.buffer, xb.byteOffset, n), new Int8Array(yb.buffer, yb.byteOffset, n), outer, depth, {
+    inputMultiplier,
+    inputLeftShift,
+    reverseScalingDivisor,
+    reverseScalingLeftShift,
+    diffMin,
+  });
+  return 0;
+};
+
 function typedView<T extends Int8Array | Int16Array | Int32Array>(
   ctor: { new (b: ArrayBufferLike, at: number, n: number): T; BYTES_PER_ELEMENT: number },
   name: string,
@@ -158,6 +178,7 @@ export const LOWERING_EXTERN_SIMULATIONS: ReadonlyMap<string, ExternFn> = new Ma
   [SOFTMAX_INT8_INT16, softmaxFromInt8({ name: SOFTMAX_INT8_INT16, bits: 16 })],
   [SOFTMAX_INT16, softmaxInt16],
   [L2NORM_INT8, l2NormInt8],
+  [LOG_SOFTMAX_INT8, logSoftmaxInt8],
   [LSTM_INT8, lstmInteger(LSTM_INT8, false)],
   [LSTM_INT16, lstmInteger(LSTM_INT16, true)],
 ]);
