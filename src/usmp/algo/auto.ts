@@ -101,7 +101,7 @@ function pickStart(problem: IndexedProblem, engine: PlacementEngine, lowerBound:
   let firstFailure = -1;
   let placed = false;
   tries: for (const o of initialOrders(problem, engine)) {
-    for (const bestFit of [false, true]) {
+    for (const bestFit of o.firstFitOnly ? [false] : [false, true]) {
       engine.setOrder(o.order);
       engine.bestFit.fill(bestFit ? 1 : 0);
       // An excess limit of -Infinity makes placeFrom also stop at a total equal to the best.

@@ -10,6 +10,8 @@ import { PlacementEngine } from './placement';
 export interface NamedOrder {
   readonly name: string;
   readonly order: Int32Array;
+  /** Tried with first-fit only (its point is first-fit's reuse of dead buffers' space). */
+  readonly firstFitOnly?: boolean;
 }
 
 function sortedIndices(n: number, cmp: (a: number, b: number) => number): Int32Array {
@@ -125,7 +127,7 @@ export function initialOrders(problem: IndexedProblem, engine: PlacementEngine):
   const urgency = urgencyOrder(problem);
   if (urgency) orders.push({ name: 'urgency', order: urgency });
   const chronological = chronologicalOrder(problem);
-  if (chronological) orders.push({ name: 'chronological', order: chronological });
+  if (chronological) orders.push({ name: 'chronological', order: chronological, firstFitOnly: true });
   return orders;
 }
 
