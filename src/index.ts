@@ -8,6 +8,20 @@ export * from './usmp/types';
 export * from './lower/strategy';
 export * from './arith/fixedpoint';
 export { importTflite, loadTfliteFile } from './frontend/tflite';
+export { checkTflite, checkTfliteFile, formatUnsupportedList, groupUnsupported } from './frontend/tflite';
+export type { DeclaredOperator, TfliteCheck, UnsupportedGroup, UnsupportedUse } from './frontend/tflite';
+// Writing .tflite models (tests, bench, scripted models without TensorFlow).
+export { BUILTIN_OPTIONS, TfliteWriter, builtinOperatorCode, encodeTensorData, tfliteOptions, writeTflite } from './frontend/tflite/writer';
+export type {
+  WriterActivation,
+  WriterData,
+  WriterDType,
+  WriterModel,
+  WriterOperator,
+  WriterOptions,
+  WriterQuantization,
+  WriterTensor,
+} from './frontend/tflite/writer';
 export * from './ir/graph/graph';
 export * from './ir/graph/typeInference';
 export * from './ir/graph/printer';
@@ -69,3 +83,5 @@ export * from '../passes/poolPinning';
 export { buildMemoryReport, formatMemoryReport, peakLiveBytes } from './report/memoryReport';
 export type { BufferReport, MemoryReport, PoolReport } from './report/memoryReport';
 export { renderLayoutHtml, renderLayoutSvg } from './report/layoutSvg';
+// End-to-end checks of compiled programs against the reference interpreter (`uma-ts run`).
+export * from './verify';

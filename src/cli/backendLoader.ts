@@ -10,6 +10,7 @@ import { BackendRegistry } from '../backend/registry';
 import { parseTarget, TargetAttrValue } from '../backend/targetAttrs';
 import { UmaBackend } from '../backend/umaBackend';
 import { ConfigError, isUmaError } from '../errors';
+import { withFileErrors } from '../util/files';
 import { requireUserModule } from './userModule';
 
 function isBackendClass(value: unknown): value is new () => UmaBackend {
@@ -20,6 +21,8 @@ function isBackendClass(value: unknown): value is new () => UmaBackend {
 export function loadBackendModule(registry: BackendRegistry, file: string): string[] {
   const resolved = path.resolve(file);
   if (!fs.existsSync(resolved)) throw new ConfigError(`--backend-module ${file}: file not found`, { file });
+  const stat = withFileErrors('read backend module', file, () => fs.statSync(resolved));
+  if (!stat.isFile()) throw new ConfigError(`--backend-module ${file}: not a regular file`, { file });
   let exports: Record<string, unknown>;
   try {
     exports = requireUserModule(resolved);

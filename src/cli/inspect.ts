@@ -3,7 +3,7 @@
  * operators, tensors, weight and activation bytes, and the activation-liveness lower bound.
  */
 import { Command } from 'commander';
-import { loadTfliteFile } from '../frontend/tflite';
+import { checkTfliteFile, formatUnsupportedList, TfliteCheck } from '../frontend/tflite';
 import { activationLiveness, tensorLowerBound } from '../ir/graph/liveness';
 import { checkFunctionTypes } from '../ir/graph/typeInference';
 import { CallNode, GraphFunction, GraphNode, isOpCall, MAIN_FUNCTION, TensorType, tensorBytes } from '../ir/graph/types';
@@ -50,6 +50,43 @@ export function summarize(fn: GraphFunction): ModelSummary {
 }
 
 /**
+ * A model the checker cannot fully support: its declared operators (TFLite names, the
+ * unsupported ones marked) and the same list of unsupported operators a failed `compile`
+ * prints.
+ */
+function unsupportedReport(check: TfliteCheck): string {
+  const bad = new Set(check.unsupported.map((u) => u.index));
+  const io = (tensors: TfliteCheck['inputs']) =>
+    tensors.map((t) => (t.type ? `${t.name} ${shape(t.type)} ${t.type.dtype}` : `${t.name} (unsupported type)`)).join(', ');
+  const rows = check.operators.map((o) => [
+    String(o.index),
+    o.operator,
+    o.outputs.join(', '),
+    o.outputType ? shape(o.outputType) : '?',
+    o.outputType ? o.outputType.dtype : '?',
+    bad.has(o.index) ? 'unsupported' : '',
+  ]);
+  const kinds = new Set(check.unsupported.map((u) => u.operator)).size;
+  return [
+    `model: ${check.source}`,
+    `inputs: ${io(check.inputs)}`,
+    `outputs: ${io(check.outputs)}`,
+    '',
+    `operators (${check.operators.length}):`,
+    ...table(['#', 'op', 'output', 'shape', 'dtype', 'status'], rows).map((l) => `  ${l}`),
+    '',
+    `unsupported operators (${check.unsupported.length} in ${kinds} kind${kinds === 1 ? '' : 's'}); compile will fail:`,
+    ...formatUnsupportedList(check.unsupported),
+  ].join('\n');
+}
+
+/** ` (SPLIT #3 output 1)` for one output of a multi-output TFLite operator, else ''. */
+function origin(c: CallNode): string {
+  const op = c.attrs.tflite_operator;
+  return typeof op === 'string' ? ` (${op} #${c.attrs.tflite_index} output ${c.attrs.tflite_output})` : '';
+}
+
+/**
  * The tensor-level lower bound a compiled workspace is measured against: with model I/O (as
  * TFLite Micro's arena, `compile --io-in-workspace`) and without (the application owns I/O).
  */
@@ -63,7 +100,9 @@ function tensorBoundLines(main: GraphFunction): string[] {
 }
 
 export function inspectReport(path: string): string {
-  const module = loadTfliteFile(path);
+  const check = checkTfliteFile(path);
+  if (!check.module) return unsupportedReport(check);
+  const module = check.module;
   const main = module.functions.get(MAIN_FUNCTION)!;
   checkFunctionTypes(main, module);
   const byName = new Map(main.nodes.map((n) => [n.name, n]));
@@ -73,7 +112,7 @@ export function inspectReport(path: string): string {
   const calls = main.nodes.filter((n) => n.kind === 'call');
   const operatorRows = calls.map((c, i) => [
     String(i),
-    c.callee.kind === 'op' ? c.callee.op : `@${c.callee.name}`,
+    c.callee.kind === 'op' ? c.callee.op + origin(c) : `@${c.callee.name}`,
     c.name,
     shape(c.type),
     c.type.dtype,
@@ -108,13 +147,14 @@ export function inspectReport(path: string): string {
     `activation bytes: ${summary.activationBytes}`,
     `liveness lower bound: ${summary.maxLiveBytes} bytes` + (peak ? ` (step ${peak.step}, ${peak.call})` : ''),
     ...tensorBoundLines(main),
+    'unsupported operators: none',
   ].join('\n');
 }
 
 export function register(program: Command, io: CliIO): void {
   program
     .command('inspect')
-    .description('print the operators, tensors, weight/activation bytes and liveness lower bound of a .tflite model')
+    .description('print the operators, tensors, weight/activation bytes and liveness lower bound of a .tflite model, or every operator it uses that uma-ts does not support')
     .argument('<model>', 'path to a .tflite file')
     .action((model: string) => {
       io.out(inspectReport(model));

@@ -55,6 +55,8 @@ export interface MemoryReport {
   readonly unplanned: readonly { readonly func: string; readonly name: string; readonly reason: string }[];
   readonly totalBytes: number;
   readonly totalLowerBoundBytes: number;
+  /** Decisions the compiler took on its own that the user may want to know (e.g. an ignored pool preference). */
+  readonly notes?: readonly string[];
   readonly workspace: WorkspaceSummary;
 }
 

@@ -5,6 +5,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { ConfigError } from '../errors';
+import { bestEffort, withFileErrors } from '../util/files';
 import { BackendNames, backendNames } from './names';
 import { TEMPLATE_FILES, TemplateFile } from './templates';
 
@@ -75,11 +76,20 @@ export function writeBackendSkeleton(options: NewBackendOptions): NewBackendResu
   }
   const apiImport = options.apiImport ?? relativeApiImport(dir);
   const files = renderBackendFiles(names, apiImport);
-  fs.mkdirSync(dir, { recursive: true });
-  for (const f of files) {
-    const target = path.join(dir, ...f.path.split('/'));
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.writeFileSync(target, f.text, { flag: 'wx' });
+  withFileErrors('create the parent directory of', shownDir, () => fs.mkdirSync(path.dirname(dir), { recursive: true }));
+  // Created exclusively: a directory appearing meanwhile is someone else's and stays untouched.
+  withFileErrors('create backend directory', shownDir, () => fs.mkdirSync(dir));
+  try {
+    withFileErrors('write backend skeleton into', shownDir, () => {
+      for (const f of files) {
+        const target = path.join(dir, ...f.path.split('/'));
+        fs.mkdirSync(path.dirname(target), { recursive: true });
+        fs.writeFileSync(target, f.text, { flag: 'wx' });
+      }
+    });
+  } catch (e) {
+    bestEffort(() => fs.rmSync(dir, { recursive: true, force: true }));
+    throw e;
   }
   return { names, dir, files: files.map((f) => f.path), apiImport };
 }

@@ -5,6 +5,7 @@
  *  - JSON (schemas/buffer-set.schema.json): pools, buffers with candidate pools and conflicts by
  *    name, optional memoryPressure.
  */
+import { byteCountProblem } from '../config/numbers';
 import { validateJsonDocument } from '../config/validateJson';
 import { ConfigError } from '../errors';
 import { intervalsToBufferInfos, LiveInterval, lowerBoundOfBuffers, memoryPressureOfIntervals } from './conflicts';
@@ -16,6 +17,8 @@ export interface BufferSet {
   readonly buffers: readonly BufferInfo[];
   /** Lower bound on the total bytes of any plan (given, or computed). */
   readonly memoryPressure: number;
+  /** Whether memoryPressure came from the input (JSON `memoryPressure`) rather than our bound. */
+  readonly memoryPressureGiven: boolean;
 }
 
 /** The single pool of a text buffer set. */
@@ -53,6 +56,7 @@ export function parseIntervalText(text: string, file = '<input>'): BufferSet {
     pools: [pool],
     buffers: intervalsToBufferInfos(intervals, [pool]),
     memoryPressure: memoryPressureOfIntervals(intervals),
+    memoryPressureGiven: false,
   };
 }
 
@@ -91,6 +95,13 @@ export function parseJsonBufferSet(data: unknown, file = '<input>'): BufferSet {
     b.conflicts.forEach((c, k) => {
       if (!names.has(c)) fail(`/buffers/${i}/conflicts/${k}`, `unknown buffer '${c}'`);
     });
+    const sizeProblem = byteCountProblem(b.size);
+    if (sizeProblem !== undefined) fail(`/buffers/${i}/size`, `buffer '${b.name}' ${sizeProblem}`);
+    b.liveRange?.forEach((t, k) => {
+      if (!Number.isSafeInteger(t) || t < 0) {
+        fail(`/buffers/${i}/liveRange/${k}`, `buffer '${b.name}' ${k === 0 ? 'first' : 'last'} use ${t} is not an integer in 0..2^53-1`);
+      }
+    });
     if (b.liveRange && b.liveRange[1] < b.liveRange[0]) {
       fail(`/buffers/${i}/liveRange`, `last ${b.liveRange[1]} is before first ${b.liveRange[0]}`);
     }
@@ -109,6 +120,7 @@ export function parseJsonBufferSet(data: unknown, file = '<input>'): BufferSet {
     pools: [...pools.values()],
     buffers,
     memoryPressure: doc.memoryPressure ?? lowerBoundOfBuffers(buffers),
+    memoryPressureGiven: doc.memoryPressure !== undefined,
   };
 }
 

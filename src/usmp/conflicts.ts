@@ -3,6 +3,7 @@
  * Intervals are inclusive operator indices [firstUse, lastUse]; two buffers conflict when their
  * intervals share an operator.
  */
+import { checkInterval, IntervalConflicts, intervalGroupOf, registerIntervalGroup } from './intervalConflicts';
 import { BufferInfo, PoolInfo } from './types';
 
 export interface LiveInterval {
@@ -15,7 +16,9 @@ export interface LiveInterval {
 
 /**
  * One BufferInfo per interval, all with the given candidate pools. Conflicts are symmetric,
- * listed in interval order; names default to `buf_<index>`.
+ * listed in interval order; names default to `buf_<index>`. The set is registered as an interval
+ * group: planners and the verifier work from the intervals, and a buffer's `conflicts` list is
+ * only built (by sweep line) when something reads it.
  */
 export function intervalsToBufferInfos(
   intervals: readonly LiveInterval[],
@@ -23,23 +26,36 @@ export function intervalsToBufferInfos(
 ): BufferInfo[] {
   const n = intervals.length;
   const names = intervals.map((iv, i) => iv.name ?? `buf_${i}`);
-  const first = Int32Array.from(intervals, (iv) => iv.firstUse);
-  const last = Int32Array.from(intervals, (iv) => iv.lastUse);
-  const conflicts: string[][] = intervals.map(() => []);
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) {
-      if (i !== j && first[i] <= last[j] && first[j] <= last[i]) conflicts[i].push(names[j]);
+  intervals.forEach((iv, i) => checkInterval(names[i], iv.sizeBytes, iv.firstUse, iv.lastUse));
+  const index = new IntervalConflicts(
+    Float64Array.from(intervals, (iv) => iv.firstUse),
+    Float64Array.from(intervals, (iv) => iv.lastUse),
+  );
+  const lists: (string[] | undefined)[] = new Array(n);
+  const listOf = (i: number): string[] => {
+    let list = lists[i];
+    if (!list) {
+      const { start, adj } = index.adjacency();
+      list = Array.from(adj.subarray(start[i], start[i + 1]), (j) => names[j]);
+      lists[i] = list;
     }
-  }
-  return intervals.map((iv, i) => ({
-    name: names[i],
-    sizeBytes: iv.sizeBytes,
-    alignment: iv.alignment ?? pools[0]?.alignment ?? 1,
-    poolCandidates: pools,
-    conflicts: conflicts[i],
-    kind: 'workspace' as const,
-    liveRange: [iv.firstUse, iv.lastUse] as const,
-  }));
+    return list;
+  };
+  const buffers = intervals.map(
+    (iv, i): BufferInfo => ({
+      name: names[i],
+      sizeBytes: iv.sizeBytes,
+      alignment: iv.alignment ?? pools[0]?.alignment ?? 1,
+      poolCandidates: pools,
+      get conflicts() {
+        return listOf(i);
+      },
+      kind: 'workspace' as const,
+      liveRange: [iv.firstUse, iv.lastUse] as const,
+    }),
+  );
+  registerIntervalGroup(buffers, index);
+  return buffers;
 }
 
 /** Max over operators of the bytes live at that operator (all intervals share one pool). */
@@ -61,18 +77,44 @@ export function memoryPressureOfIntervals(intervals: readonly Pick<LiveInterval,
 }
 
 /**
- * A lower bound on the total bytes (summed over pools) of any valid plan. With live ranges on
- * every buffer it is the exact peak of live bytes; otherwise the heaviest clique found greedily
- * around the heaviest buffers (any clique must be laid out disjointly, whatever the pools).
+ * A lower bound on the total bytes (summed over pools) of any valid plan. For an interval group
+ * it is the exact peak of live bytes. Given live ranges and conflict lists (a JSON set), the
+ * peak is used only if the buffers live at the peak really are mutually listed conflicts (the
+ * lists, not the ranges, say what must be apart); otherwise, and without live ranges, it is the
+ * heaviest clique found greedily around the heaviest buffers.
  */
 export function lowerBoundOfBuffers(buffers: readonly BufferInfo[]): number {
   if (buffers.length === 0) return 0;
-  if (buffers.every((b) => b.liveRange !== undefined)) {
-    return memoryPressureOfIntervals(
-      buffers.map((b) => ({ sizeBytes: b.sizeBytes, firstUse: b.liveRange![0], lastUse: b.liveRange![1] })),
-    );
+  const intervals = buffers.every((b) => b.liveRange !== undefined)
+    ? buffers.map((b) => ({ sizeBytes: b.sizeBytes, firstUse: b.liveRange![0], lastUse: b.liveRange![1] }))
+    : undefined;
+  if (intervals && intervalGroupOf(buffers)) return memoryPressureOfIntervals(intervals);
+  const clique = greedyCliqueBound(buffers);
+  if (!intervals) return clique;
+  const peak = memoryPressureOfIntervals(intervals);
+  return peak > clique && peakIsClique(buffers, peak) ? peak : clique;
+}
+
+/** Peak times examined by peakIsClique (each costs a pass over the buffers). */
+const PEAK_TIMES_CHECKED = 8;
+
+/** Whether some time point where `peak` bytes are live has only mutually listed buffers live. */
+function peakIsClique(buffers: readonly BufferInfo[], peak: number): boolean {
+  const events: [number, number][] = [];
+  for (const b of buffers) events.push([b.liveRange![0], b.sizeBytes], [b.liveRange![1] + 1, -b.sizeBytes]);
+  events.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const peakTimes: number[] = [];
+  let live = 0;
+  for (let k = 0; k < events.length && peakTimes.length < PEAK_TIMES_CHECKED; k++) {
+    live += events[k][1];
+    const lastAtTime = k + 1 === events.length || events[k + 1][0] !== events[k][0];
+    if (lastAtTime && live === peak) peakTimes.push(events[k][0]);
   }
-  return greedyCliqueBound(buffers);
+  const listed = new Map(buffers.map((b) => [b.name, new Set(b.conflicts)] as const));
+  return peakTimes.some((t) => {
+    const at = buffers.filter((b) => b.liveRange![0] <= t && t <= b.liveRange![1]);
+    return at.every((a) => at.every((b) => a === b || (listed.get(a.name)!.has(b.name) && listed.get(b.name)!.has(a.name))));
+  });
 }
 
 const CLIQUE_SEEDS = 64;

@@ -10,6 +10,7 @@
  * listing itself is ignored.
  */
 import { PlanVerificationError } from '../errors';
+import { intervalGroupOf } from './intervalConflicts';
 import { BufferInfo, BufferPlan, PoolInfo } from './types';
 
 function limitOf(pool: PoolInfo): number {
@@ -68,6 +69,10 @@ export function verifyPlan(buffers: readonly BufferInfo[], plan: BufferPlan, poo
     }
   }
 
+  if (intervalGroupOf(buffers)) {
+    verifyLiveRangeOverlaps(buffers, plan);
+    return;
+  }
   const listed = new Map(buffers.map((b) => [b.name, new Set(b.conflicts)] as const));
   for (const b of buffers) {
     const a = plan.get(b.name)!;
@@ -90,6 +95,73 @@ export function verifyPlan(buffers: readonly BufferInfo[], plan: BufferPlan, poo
   }
 }
 
+/**
+ * For buffers whose conflicts are their overlapping live ranges: a sweep over time that keeps,
+ * per pool, the live buffers sorted by (offset, end). While no two of them overlap, a new one
+ * overlaps some live buffer exactly when it overlaps its neighbour below or above in that order,
+ * so the check is O(n log n) plus the moves of a sorted insert, and reads nothing but each
+ * buffer's live range, size and placement (none of the planners' structures).
+ */
+function verifyLiveRangeOverlaps(buffers: readonly BufferInfo[], plan: BufferPlan): void {
+  const n = buffers.length;
+  const start = new Float64Array(n);
+  const end = new Float64Array(n);
+  const first = new Float64Array(n);
+  const last = new Float64Array(n);
+  const poolNames = new Map<string, number>();
+  const poolOf = new Int32Array(n);
+  buffers.forEach((b, i) => {
+    const a = plan.get(b.name)!;
+    if (!b.liveRange) throw new PlanVerificationError(`buffer '${b.name}' has no live range`, { buffer: b.name });
+    [first[i], last[i]] = b.liveRange;
+    start[i] = a.offset;
+    end[i] = a.offset + b.sizeBytes;
+    if (!poolNames.has(a.pool)) poolNames.set(a.pool, poolNames.size);
+    poolOf[i] = poolNames.get(a.pool)!;
+  });
+  // Starts at time t come before ends at t: inclusive ranges sharing t conflict.
+  const events = Int32Array.from({ length: 2 * n }, (_, k) => k);
+  const timeOf = (k: number) => (k < n ? first[k] : last[k - n]);
+  events.sort((x, y) => timeOf(x) - timeOf(y) || (x < n ? 0 : 1) - (y < n ? 0 : 1) || x - y);
+  const live = Array.from({ length: poolNames.size }, () => ({ ids: new Int32Array(n), count: 0 }));
+  const before = (i: number, j: number) => start[i] < start[j] || (start[i] === start[j] && end[i] < end[j]);
+  const overlap = (i: number, j: number) => start[i] < end[j] && start[j] < end[i];
+  const report = (i: number, j: number): never => {
+    const [bi, bj] = [buffers[i], buffers[j]];
+    const pool = plan.get(bi.name)!.pool;
+    throw new PlanVerificationError(
+      `conflicting buffers overlap in pool '${pool}': '${bi.name}' [${start[i]}, ${end[i]}) live [${first[i]}, ${last[i]}] ` +
+        `and '${bj.name}' [${start[j]}, ${end[j]}) live [${first[j]}, ${last[j]}]`,
+      { buffer: bi.name, pool, other: bj.name },
+    );
+  };
+  for (const k of events) {
+    const i = k < n ? k : k - n;
+    const set = live[poolOf[i]];
+    const { ids } = set;
+    // Lowest position whose buffer is not before i.
+    let lo = 0;
+    let hi = set.count;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (before(ids[mid], i)) lo = mid + 1;
+      else hi = mid;
+    }
+    if (k < n) {
+      if (lo > 0 && overlap(ids[lo - 1], i)) report(i, ids[lo - 1]);
+      if (lo < set.count && overlap(ids[lo], i)) report(i, ids[lo]);
+      ids.copyWithin(lo + 1, lo, set.count);
+      ids[lo] = i;
+      set.count++;
+    } else {
+      let at = lo;
+      while (ids[at] !== i) at++;
+      ids.copyWithin(at, at + 1, set.count);
+      set.count--;
+    }
+  }
+}
+
 /** Size of each pool a plan uses: the highest end offset of the buffers placed in it. */
 export function poolSizesOfPlan(buffers: readonly BufferInfo[], plan: BufferPlan): Map<string, number> {
   const sizes = new Map<string, number>();
@@ -103,6 +175,8 @@ export function poolSizesOfPlan(buffers: readonly BufferInfo[], plan: BufferPlan
 
 /** Conflicts listed in one direction only, as `a -> b` (a lists b, b does not list a). */
 export function oneWayConflicts(buffers: readonly BufferInfo[]): string[] {
+  // Live-range conflicts are symmetric by construction (and may be too many to list).
+  if (intervalGroupOf(buffers)) return [];
   const listed = new Map(buffers.map((b) => [b.name, new Set(b.conflicts)] as const));
   const out: string[] = [];
   for (const b of buffers) {

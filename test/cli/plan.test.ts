@@ -97,6 +97,40 @@ describe('uma-ts plan', () => {
   });
 });
 
+// Regressions for issue 14 item 1: silently wrong plans and a misleading bound message.
+describe('uma-ts plan on 64-bit uses and inconsistent live ranges', () => {
+  test.each(['auto', 'greedy_by_size', 'greedy_by_conflicts', 'hill_climb'])('%s keeps buffers live past 2^31 apart', async (algorithm) => {
+    // Before the fix these uses wrapped in an Int32Array: the two lost their conflict, overlapped,
+    // and the plan reported 0% overhead with exit 0.
+    const r = await run(write(`wrap-${algorithm}.txt`, '64 2147483646 2147483653\n32 2147483651 2147483657\n'), '--algorithm', algorithm, '--json');
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.out);
+    expect(doc.pools).toEqual([{ name: 'global_workspace', size: 96 }]);
+    expect(doc.lowerBound).toBe(96);
+  });
+
+  test('numbers past 2^53 are one-line errors naming the line', async () => {
+    const r = await run(write('huge.txt', '8 0 9007199254740993\n'));
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^error: .*huge\.txt:1: number too large/);
+    expect(r.err.split('\n')).toHaveLength(1);
+  });
+
+  test('live ranges that overlap without listed conflicts are no lower bound, and no error', async () => {
+    const set = {
+      pools: [{ name: 'p' }],
+      buffers: [
+        { name: 'a', size: 100, candidatePools: ['p'], conflicts: [], liveRange: [0, 1] },
+        { name: 'b', size: 50, candidatePools: ['p'], conflicts: [], liveRange: [1, 2] },
+      ],
+    };
+    const r = await run(write('ranges.json', JSON.stringify(set)), '--json');
+    expect(r.err).not.toMatch(/memoryPressure/);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).lowerBound).toBe(100);
+  });
+});
+
 describe('uma-ts plan on TVM\'s fanout case (one-way and self-listed conflicts)', () => {
   const fanout = {
     pools: [{ name: 'global_workspace', alignment: 1 }],
@@ -132,6 +166,31 @@ describe('uma-ts plan on TVM\'s fanout case (one-way and self-listed conflicts)'
       const report = JSON.parse(io.stdout.join('\n')) as { pools: { name: string; size: number }[] };
       expect(report.pools).toEqual([{ name: 'global_workspace', size }]);
       expect(io.stderr.join('\n')).toMatch(/^note: \d+ conflict\(s\) listed in one direction only \(.*bi_d -> bi_b/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('uma-ts plan: a pool too small', () => {
+  it('names the buffer, its size and each allowed pool with its limit, on one line', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-plan-overflow-'));
+    try {
+      const set = path.join(dir, 'set.json');
+      fs.writeFileSync(set, JSON.stringify({
+        pools: [{ name: 'small', sizeHintBytes: 64 }, { name: 'tiny', sizeHintBytes: 8 }],
+        buffers: [
+          { name: 'a', size: 48, candidatePools: ['small', 'tiny'], conflicts: ['b'] },
+          { name: 'b', size: 48, candidatePools: ['small', 'tiny'], conflicts: ['a'] },
+        ],
+      }));
+      const io = memoryIO();
+      const code = await main(['node', 'uma-ts', 'plan', set], io);
+      expect(code).toBe(1);
+      expect(io.stderr).toHaveLength(1);
+      expect(io.stderr[0]).toMatch(
+        /^error: the space available in the provided pools exceeded when trying to allocate the buffer: [ab] \(48 bytes\); allowed pools: small \(limit 64 bytes\), tiny \(limit 8 bytes\); /,
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

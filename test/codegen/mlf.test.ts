@@ -46,6 +46,7 @@ describe('writeModelLibraryFormat', () => {
     const out = path.join(tmp, 'model');
     writeModelLibraryFormat(out, artifacts());
     expect(listTree(out)).toEqual([
+      '.uma-ts-output',
       'codegen/host/include/tvmgen_default.h',
       'codegen/host/include/uma_runtime.h',
       'codegen/host/src/default_lib0.c',

@@ -21,7 +21,10 @@ export type FusedActivation = (typeof FUSED_ACTIVATIONS)[number];
 export type InplaceKind = 'view' | 'elementwise';
 
 export interface OpSpec {
-  /** Argument roles in order; a trailing `?` marks an optional argument. */
+  /**
+   * Argument roles in order; a trailing `?` marks an optional argument, a trailing `...`
+   * a last role that takes one or more arguments (concatenate's inputs).
+   */
   readonly args: readonly string[];
   /** Attribute names the op carries. */
   readonly attrs: readonly string[];
@@ -61,6 +64,112 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
     args: ['input', 'weights_feature', 'weights_time', 'bias?', 'state'],
     attrs: ['rank', 'activation'],
     doc: 'TFLite SVDF; `state` is a variable tensor that persists across invocations',
+  },
+  // Data movement: values are copied unchanged (no requantization), any dtype.
+  pad: {
+    args: ['input'],
+    attrs: ['paddings', 'pad_value'],
+    doc: 'PAD/PADV2: `paddings` = [before0, after0, before1, after1, ...] per axis; `pad_value` the stored value of the border (int8: the raw quantized value)',
+  },
+  mirror_pad: {
+    args: ['input'],
+    attrs: ['paddings', 'mode'],
+    doc: 'MIRROR_PAD: `mode` REFLECT (edge not repeated) or SYMMETRIC (edge repeated)',
+  },
+  transpose: { args: ['input'], attrs: ['perm'], doc: 'output axis d is input axis perm[d]' },
+  concatenate: {
+    args: ['inputs...'],
+    attrs: ['axis'],
+    doc: 'CONCATENATION: inputs of equal rank joined along `axis` (non-negative)',
+  },
+  pack: {
+    args: ['inputs...'],
+    attrs: ['axis'],
+    doc: 'PACK: equal-shaped inputs stacked along a new axis `axis` (non-negative)',
+  },
+  strided_slice: {
+    args: ['input'],
+    attrs: ['begin', 'strides', 'sizes'],
+    doc:
+      'STRIDED_SLICE/SLICE and each output of SPLIT/SPLIT_V/UNPACK: element j of input axis d is begin[d] + j*strides[d], ' +
+      'j < sizes[d]; the output shape is the declared type (same element count: shrunk axes dropped)',
+  },
+  // Elementwise binary operators (numpy broadcasting; int8/int16 as TFLite Micro's kernels).
+  sub: { args: ['lhs', 'rhs'], attrs: ['activation'], doc: 'broadcasting lhs - rhs' },
+  mul: { args: ['lhs', 'rhs'], attrs: ['activation'], doc: 'broadcasting lhs * rhs' },
+  div: { args: ['lhs', 'rhs'], attrs: ['activation'], doc: 'broadcasting lhs / rhs (float32)' },
+  maximum: { args: ['lhs', 'rhs'], attrs: [], doc: 'broadcasting max on stored values' },
+  minimum: { args: ['lhs', 'rhs'], attrs: [], doc: 'broadcasting min on stored values' },
+  squared_difference: { args: ['lhs', 'rhs'], attrs: [], doc: 'broadcasting (lhs - rhs)^2' },
+  prelu: { args: ['input', 'alpha'], attrs: [], doc: 'x >= 0 ? x : alpha * x, alpha broadcast to the input' },
+  // Elementwise unary operators.
+  relu: { args: ['input'], attrs: [], doc: 'max(x, 0), requantized to the output (quantized)' },
+  relu6: { args: ['input'], attrs: [], doc: 'clamp(x, 0, 6) on the input scale (quantized)' },
+  relu_n1_to_1: { args: ['input'], attrs: [], doc: 'clamp(x, -1, 1), requantized to the output (quantized)' },
+  leaky_relu: { args: ['input'], attrs: ['alpha'], doc: 'x >= 0 ? x : alpha * x' },
+  hard_swish: { args: ['input'], attrs: [], doc: 'x * relu6(x + 3) / 6' },
+  logistic: { args: ['input'], attrs: [], doc: '1 / (1 + exp(-x)); int8 output at scale 1/256, zero point -128' },
+  tanh: { args: ['input'], attrs: [], doc: 'tanh(x); int8 output at scale 1/128, zero point 0' },
+  elu: { args: ['input'], attrs: [], doc: 'x < 0 ? exp(x) - 1 : x' },
+  abs: { args: ['input'], attrs: [], doc: '|x|' },
+  neg: { args: ['input'], attrs: [], doc: '-x' },
+  sqrt: { args: ['input'], attrs: [], doc: 'square root (float32)' },
+  rsqrt: { args: ['input'], attrs: [], doc: '1 / sqrt(x) (float32)' },
+  exp: { args: ['input'], attrs: [], doc: 'e^x (float32)' },
+  log: { args: ['input'], attrs: [], doc: 'natural logarithm (float32)' },
+  cast: { args: ['input'], attrs: [], doc: 'type conversion (C static_cast); the output dtype is the call type' },
+  mean: { args: ['input'], attrs: ['axes', 'keep_dims'], doc: 'mean over `axes` (non-negative, distinct); keep_dims keeps them as 1' },
+  sum: { args: ['input'], attrs: ['axes', 'keep_dims'], doc: 'sum over `axes`' },
+  reduce_max: { args: ['input'], attrs: ['axes', 'keep_dims'], doc: 'maximum over `axes`' },
+  reduce_min: { args: ['input'], attrs: ['axes', 'keep_dims'], doc: 'minimum over `axes`' },
+  arg_max: { args: ['input'], attrs: ['axis'], doc: 'index of the first maximum along `axis` (removed); int32 or int64 output' },
+  arg_min: { args: ['input'], attrs: ['axis'], doc: 'index of the first minimum along `axis` (removed); int32 or int64 output' },
+  transpose_conv2d: {
+    args: ['input', 'weight', 'bias?'],
+    attrs: ['strides', 'pad_before', 'output_shape', 'activation'],
+    doc: 'TFLite TRANSPOSE_CONV: NHWC input, OHWI weight; `pad_before` [top, left] as TFLite derives it from the output size; `output_shape` NHWC',
+  },
+  batch_matmul: {
+    args: ['lhs', 'rhs'],
+    attrs: ['adj_x', 'adj_y'],
+    doc: 'TFLite BATCH_MATMUL: matrices in the last two axes (transposed when adj_x / adj_y), batch axes broadcast',
+  },
+  depth_to_space: { args: ['input'], attrs: ['block_size'], doc: 'NHWC, TFLite DEPTH_TO_SPACE' },
+  space_to_depth: { args: ['input'], attrs: ['block_size'], doc: 'NHWC, TFLite SPACE_TO_DEPTH' },
+  batch_to_space_nd: { args: ['input'], attrs: ['block_shape', 'crops'], doc: 'NHWC; block_shape [h, w], crops [top, bottom, left, right]' },
+  space_to_batch_nd: {
+    args: ['input'],
+    attrs: ['block_shape', 'paddings'],
+    doc: 'NHWC; block_shape [h, w], paddings [top, bottom, left, right] filled with the output zero point (0.0 for float)',
+  },
+  broadcast_to: { args: ['input'], attrs: [], doc: 'numpy broadcast to the output type' },
+  gather: { args: ['input', 'indices'], attrs: ['axis'], doc: 'TFLite GATHER (batch_dims 0): indices int32/int64, read at run time' },
+  resize_nearest_neighbor: { args: ['input'], attrs: ['align_corners', 'half_pixel_centers'], doc: 'NHWC; size is the output type' },
+  resize_bilinear: { args: ['input'], attrs: ['align_corners', 'half_pixel_centers'], doc: 'NHWC; size is the output type' },
+  l2_normalization: { args: ['input'], attrs: [], doc: 'over the last axis; int8 output scale 1/128' },
+  unidirectional_sequence_lstm: {
+    args: [
+      'input',
+      'input_to_input_weights',
+      'input_to_forget_weights',
+      'input_to_cell_weights',
+      'input_to_output_weights',
+      'recurrent_to_input_weights',
+      'recurrent_to_forget_weights',
+      'recurrent_to_cell_weights',
+      'recurrent_to_output_weights',
+      'input_gate_bias',
+      'forget_gate_bias',
+      'cell_gate_bias',
+      'output_gate_bias',
+      'output_state',
+      'cell_state',
+    ],
+    attrs: ['activation', 'cell_clip', 'time_major'],
+    doc:
+      'TFLite UNIDIRECTIONAL_SEQUENCE_LSTM without peephole, projection or layer norm (as TFLite Micro): input ' +
+      '[time, batch, in] (time_major) or [batch, time, in], output the hidden state of every step; ' +
+      '`output_state` [batch, units] and `cell_state` [batch, units] are variable tensors that persist',
   },
 };
 

@@ -1,5 +1,5 @@
 /**
- * conv2d (NHWC input, OHWI weight) for int8 and float32, with the numerics of TFLite Micro's
+ * conv2d (NHWC input, OHWI weight) for int8, 16x8 and float32, with the numerics of TFLite Micro's
  * reference ConvPerChannel / Conv (grouped too): acc += w * (x - input_zp) over (ky, kx, ic), + bias,
  * requantize per channel, + output zp, clamp. Padding is handled in the loop nest (or, for
  * a backend that asks, a padded-input copy): see `PaddingMode`.
@@ -13,6 +13,7 @@ import {
   ConvStrategyOptions,
   floatOutputStage,
   hasTaps,
+  integerConvScheme,
   OutputRegion,
   rangeNest,
   requireDType,
@@ -20,7 +21,6 @@ import {
   WindowTaps,
   withQuantizedOutputStage,
 } from './convCommon';
-import { quantOf } from './quantParams';
 import { accAdd, accLoad, accStore, i32, staticShape, withAccumulator } from './tirHelpers';
 
 /** conv2d loops reading window taps as `options.padding` says (`PaddingMode`). */
@@ -81,13 +81,12 @@ export function makeConv2dStrategy(options: ConvStrategyOptions): OperatorStrate
       );
     }
 
-    requireDType(call, [input.argTypes[0], input.argTypes[1], call.type], ['int8'], 'conv2d');
-    const inputOffset = -quantOf(call, input.argTypes[0], 'input').zeroPoint;
+    const scheme = integerConvScheme(input, 'conv2d');
     return withQuantizedOutputStage(input, input.argTypes[1], outC, activation, (stage) =>
-      withAccumulator('acc', 'int32', (acc) =>
-        windowedNests(padName, data, intImm(-inputOffset, data.dtype), geometry, options.padding, (region, taps) =>
-          regionNest(region, taps, acc, intImm(0), (x, w) => mul(i32(w), add(i32(x), inputOffset)), (oc) =>
-            stage(bias ? add(accLoad(acc), i32(bufferLoad(bias, [oc]))) : accLoad(acc), oc),
+      withAccumulator('acc', scheme.acc, (acc) =>
+        windowedNests(padName, data, intImm(-scheme.inputOffset, data.dtype), geometry, options.padding, (region, taps) =>
+          regionNest(region, taps, acc, intImm(0, scheme.acc), (x, w) => scheme.widen(mul(i32(w), scheme.inputTerm(x))), (oc) =>
+            stage(bias ? add(accLoad(acc), scheme.widen(bufferLoad(bias, [oc]))) : accLoad(acc), oc),
           ),
         ),
       ),

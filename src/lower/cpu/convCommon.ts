@@ -4,13 +4,14 @@
  */
 import { FusedActivation } from '../../ir/graph/ops';
 import { CallNode, TensorType } from '../../ir/graph/types';
-import { add, bufferLoad, cast, ExprLike, floatImm, forLoop, intImm, makeVar, mul, seq, sub } from '../../ir/tir/builder';
+import { accumulatorDType16x8, Op16x8 } from '../../arith/quant-params';
+import { add, bufferLoad, cast, exprDType, ExprLike, floatImm, forLoop, intImm, makeVar, mul, seq, sub } from '../../ir/tir/builder';
 import { Buffer, Expr, Stmt, Var } from '../../ir/tir/nodes';
 import { sanitizeName } from '../names';
 import { OpLoweringInput } from '../strategy';
 import { loweringFail, Window } from './attrs';
 import { channelMultipliers, floatActivationRange, isPerChannel, quantizedActivationRange, quantOf } from './quantParams';
-import { clamp, needsPadding, qMultiplyShift, reachedExtent, staticShape, withInt32Table, withPaddedInput } from './tirHelpers';
+import { clamp, i32, needsPadding, qMultiplyShift, reachedExtent, staticShape, withInt32Table, withPaddedInput } from './tirHelpers';
 
 export interface WindowGeometry {
   readonly window: Window;
@@ -133,11 +134,12 @@ export function windowedNests(
   return seq(outputRegions(g, inH, inW).map((region) => nest(region, taps)));
 }
 
-/** Requantizes an int32 accumulator of output channel `channel` to the output dtype. */
+/** Requantizes an int32 (int64 for some 16x8) accumulator of output channel `channel` to the output dtype. */
 export type OutputStage = (acc: Expr, channel: Expr) => Expr;
 
 /**
- * The int8 output stage of TFLite's per-channel kernels: MultiplyByQuantizedMultiplier,
+ * The integer output stage of TFLite's per-channel kernels (int8 and 16x8; an int64
+ * accumulator requantizes with the 64-bit overload): MultiplyByQuantizedMultiplier,
  * + output zero point, clamp to the activation range, narrow. Per-channel multipliers and
  * shifts become operator-internal int32 tables; a per-tensor filter uses immediates.
  */
@@ -170,6 +172,44 @@ export function withQuantizedOutputStage(
 export function floatOutputStage(activation: FusedActivation): (acc: ExprLike) => Expr {
   const [lo, hi] = floatActivationRange(activation);
   return (acc) => clamp(acc, floatImm(lo), floatImm(hi));
+}
+
+/**
+ * How an integer conv-like operator accumulates: int8 in an int32 accumulator of
+ * w * (x - input_zp); 16x8 (int16 activations with zero point 0, int8 weights) in the
+ * accumulator TFLite Micro picks from the bias dtype, whose width also selects the
+ * requantize overload (`tir.q_multiply_shift` on an int64 value is the 64-bit one).
+ */
+export interface IntegerConvScheme {
+  readonly acc: 'int32' | 'int64';
+  /** -input zero point; 0 (and no add emitted) for 16x8. */
+  readonly inputOffset: number;
+  readonly is16x8: boolean;
+  /** The input term of a product: widened to int32, offset when int8. */
+  readonly inputTerm: (x: Expr) => Expr;
+  /** A term widened to the accumulator type. */
+  readonly widen: (e: Expr) => Expr;
+}
+
+export function integerConvScheme(input: OpLoweringInput, op: Op16x8): IntegerConvScheme {
+  const { call, argTypes } = input;
+  const [inType, weightType] = argTypes;
+  const biasType: TensorType | undefined = argTypes[2];
+  const inDtype = inType.dtype;
+  if (inDtype === 'int16') {
+    requireDType(call, [weightType], ['int8'], op);
+    requireDType(call, [call.type], ['int16'], op);
+    const inZp = quantOf(call, inType, 'input').zeroPoint;
+    const outZp = quantOf(call, call.type, 'output').zeroPoint;
+    if (inZp !== 0 || outZp !== 0) loweringFail(call, `${op}: int16 zero points must be 0 (16x8), got input ${inZp} / output ${outZp}`);
+    const acc = accumulatorDType16x8(op, biasType?.dtype);
+    if (!acc) loweringFail(call, `${op}: unsupported bias dtype ${biasType?.dtype} with int16 input`);
+    return { acc, inputOffset: 0, is16x8: true, inputTerm: (x) => i32(x), widen: (e) => (exprDType(e) === acc ? e : cast(acc, e)) };
+  }
+  requireDType(call, [inType, weightType, call.type], ['int8'], op);
+  if (biasType) requireDType(call, [biasType], ['int32'], op);
+  const inputOffset = -quantOf(call, inType, 'input').zeroPoint;
+  return { acc: 'int32', inputOffset, is16x8: false, inputTerm: (x) => add(i32(x), inputOffset), widen: (e) => i32(e) };
 }
 
 export function requireDType(call: CallNode, types: readonly TensorType[], dtypes: readonly string[], what: string): void {

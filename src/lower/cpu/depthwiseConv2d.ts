@@ -1,5 +1,5 @@
 /**
- * depthwise_conv2d (NHWC input, 1HW(C*M) weight) for int8 and float32, with the numerics of
+ * depthwise_conv2d (NHWC input, 1HW(C*M) weight) for int8, 16x8 and float32, with the numerics of
  * TFLite Micro's reference DepthwiseConvPerChannel / DepthwiseConv: output channel
  * oc = ic * M + m accumulates w[ky,kx,oc] * (x[ic] - input_zp) over (ky, kx).
  */
@@ -14,12 +14,12 @@ import {
   hasTaps,
   OutputRegion,
   rangeNest,
+  integerConvScheme,
   requireDType,
   windowedNests,
   WindowTaps,
   withQuantizedOutputStage,
 } from './convCommon';
-import { quantOf } from './quantParams';
 import { accAdd, accLoad, accStore, i32, staticShape, withAccumulator } from './tirHelpers';
 
 /** depthwise_conv2d loops reading window taps as `options.padding` says (`PaddingMode`). */
@@ -76,13 +76,12 @@ export function makeDepthwiseConv2dStrategy(options: ConvStrategyOptions): Opera
       );
     }
 
-    requireDType(call, [input.argTypes[0], input.argTypes[1], call.type], ['int8'], 'depthwise_conv2d');
-    const inputOffset = -quantOf(call, input.argTypes[0], 'input').zeroPoint;
+    const scheme = integerConvScheme(input, 'depthwise_conv2d');
     return withQuantizedOutputStage(input, input.argTypes[1], outC, activation, (stage) =>
-      withAccumulator('acc', 'int32', (acc) =>
-        windowedNests(padName, data, intImm(-inputOffset, data.dtype), geometry, options.padding, (region, taps) =>
-          regionNest(region, taps, acc, intImm(0), (x, w) => mul(i32(w), add(i32(x), inputOffset)), (oc) =>
-            stage(bias ? add(accLoad(acc), i32(bufferLoad(bias, [oc]))) : accLoad(acc), oc),
+      withAccumulator('acc', scheme.acc, (acc) =>
+        windowedNests(padName, data, intImm(-scheme.inputOffset, data.dtype), geometry, options.padding, (region, taps) =>
+          regionNest(region, taps, acc, intImm(0, scheme.acc), (x, w) => scheme.widen(mul(i32(w), scheme.inputTerm(x))), (oc) =>
+            stage(bias ? add(accLoad(acc), scheme.widen(bufferLoad(bias, [oc]))) : accLoad(acc), oc),
           ),
         ),
       ),

@@ -51,8 +51,8 @@ export class BottleneckClimb {
   readonly n: number;
   private readonly size: Float64Array;
   private readonly align: Float64Array;
-  private readonly first: Int32Array;
-  private readonly last: Int32Array;
+  private readonly first: Float64Array;
+  private readonly last: Float64Array;
   /** Conflicts of each buffer as CSR rows, in Vela's neighbour order. */
   private readonly nbStart: Int32Array;
   private readonly nb: Int32Array;
@@ -112,8 +112,8 @@ export class BottleneckClimb {
     this.size = problem.sizes;
     const poolAlign = Math.max(1, problem.pools[0]?.alignment || 1);
     this.align = Float64Array.from(problem.alignments, (a) => lcm(a, poolAlign));
-    this.first = Int32Array.from(problem.buffers, (b) => b.liveRange![0]);
-    this.last = Int32Array.from(problem.buffers, (b) => b.liveRange![1]);
+    this.first = Float64Array.from(problem.buffers, (b) => b.liveRange![0]);
+    this.last = Float64Array.from(problem.buffers, (b) => b.liveRange![1]);
     this.nbStart = adjStart.slice();
     this.nb = velaNeighbourOrder(adjStart, adj, this.first);
     this.byAddress = this.nb.slice();
@@ -413,7 +413,7 @@ export class BottleneckClimb {
  * walking all buffers once in the part's order (rows are symmetric, and their own order does
  * not matter), without a comparator sort per row.
  */
-function velaNeighbourOrder(adjStart: Int32Array, adj: Int32Array, first: Int32Array): Int32Array {
+function velaNeighbourOrder(adjStart: Int32Array, adj: Int32Array, first: Float64Array): Int32Array {
   const n = first.length;
   const nb = new Int32Array(adj.length);
   const fillEarly = adjStart.slice(0, n);

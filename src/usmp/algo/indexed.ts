@@ -4,6 +4,7 @@
  * objects only come back when the plan is handed out.
  */
 import { MemoryPlanningError } from '../../errors';
+import { intervalGroupOf, IntervalConflicts } from '../intervalConflicts';
 import { BufferInfo, BufferPlan, PoolAllocation, PoolInfo } from '../types';
 
 export interface IndexedProblem {
@@ -11,8 +12,13 @@ export interface IndexedProblem {
   readonly count: number;
   readonly sizes: Float64Array;
   readonly alignments: Float64Array;
-  /** Conflicts exactly as given: directional, repeats kept (TVM planners rely on both). */
+  /**
+   * Conflicts exactly as given: directional, repeats kept (TVM planners rely on both). For an
+   * interval group they are the rows of its sweep-line adjacency, built on first read.
+   */
   readonly conflicts: readonly Int32Array[];
+  /** Set when the buffers are one interval group: conflicts are the overlapping live ranges. */
+  readonly intervals?: IntervalConflicts;
   /** Distinct pools by name, in first-seen order. */
   readonly pools: readonly PoolInfo[];
   /** Per buffer: pool indices in preference order. */
@@ -51,6 +57,7 @@ export function indexProblem(buffers: readonly BufferInfo[]): IndexedProblem {
   const sizes = new Float64Array(count);
   const alignments = new Float64Array(count);
   const conflicts: Int32Array[] = [];
+  const intervals = intervalGroupOf(buffers);
   const candidates: Int32Array[] = [];
   buffers.forEach((b, i) => {
     if (!(b.sizeBytes >= 0) || !Number.isSafeInteger(b.sizeBytes)) {
@@ -77,6 +84,7 @@ export function indexProblem(buffers: readonly BufferInfo[]): IndexedProblem {
       cands[k] = pi;
     });
     candidates.push(cands);
+    if (intervals) return;
     const conf = new Int32Array(b.conflicts.length);
     b.conflicts.forEach((name, k) => {
       const j = indexOf.get(name);
@@ -91,7 +99,20 @@ export function indexProblem(buffers: readonly BufferInfo[]): IndexedProblem {
   });
 
   const poolLimits = Float64Array.from(pools, poolLimitOf);
-  return { buffers, count, sizes, alignments, conflicts, pools, candidates, poolLimits, nameRank: rankNames(buffers) };
+  const base = { buffers, count, sizes, alignments, pools, candidates, poolLimits, nameRank: rankNames(buffers) };
+  if (!intervals) return { ...base, conflicts };
+  let rows: Int32Array[] | undefined;
+  return {
+    ...base,
+    intervals,
+    get conflicts() {
+      if (!rows) {
+        const { start, adj } = intervals.adjacency();
+        rows = Array.from({ length: count }, (_, i) => adj.subarray(start[i], start[i + 1]));
+      }
+      return rows;
+    },
+  };
 }
 
 /** std::string compares bytes; JS compares UTF-16 units. Rank by UTF-8 bytes to match TVM. */

@@ -15,6 +15,12 @@ import { IndexedProblem, roundUp } from './indexed';
  * then adjacent and dropped.
  */
 function symmetricAdjacency(problem: IndexedProblem): { start: Int32Array; adj: Int32Array } {
+  // Interval conflicts are symmetric, sorted and free of repeats already; copied, as the engine
+  // re-sorts its rows by offset.
+  if (problem.intervals) {
+    const { start, adj } = problem.intervals.adjacency();
+    return { start, adj: adj.slice() };
+  }
   const n = problem.count;
   const { conflicts } = problem;
   const degree = new Int32Array(n + 1);

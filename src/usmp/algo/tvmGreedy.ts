@@ -24,19 +24,27 @@ import {
   roundUp,
   toBufferPlan,
 } from './indexed';
+import { Skyline } from './skyline';
 
 /** TVM's IsValidPlacement: the buffer must end within the pool's size hint. */
 export function fitsPool(problem: IndexedProblem, pool: number, offset: number, size: number): boolean {
   return offset + size <= problem.poolLimits[pool];
 }
 
+/** Conflict list lengths (repeats count); for an interval group, counted without listing them. */
+function conflictCounts(problem: IndexedProblem): Int32Array {
+  if (problem.intervals) return problem.intervals.degrees();
+  return Int32Array.from(problem.conflicts, (c) => c.length);
+}
+
 /** Orders buffers by size desc, then conflict count desc (repeats count), then name desc. */
 export function tvmSizeOrder(problem: IndexedProblem): Int32Array {
-  const { sizes, conflicts, nameRank } = problem;
+  const { sizes, nameRank } = problem;
+  const degree = conflictCounts(problem);
   const order = Int32Array.from({ length: problem.count }, (_, i) => i);
   order.sort((a, b) => {
     if (sizes[a] !== sizes[b]) return sizes[b] - sizes[a];
-    if (conflicts[a].length !== conflicts[b].length) return conflicts[b].length - conflicts[a].length;
+    if (degree[a] !== degree[b]) return degree[b] - degree[a];
     return nameRank[b] - nameRank[a];
   });
   return order;
@@ -44,18 +52,41 @@ export function tvmSizeOrder(problem: IndexedProblem): Int32Array {
 
 /** Orders buffers by conflict count desc, then size desc, then name desc. */
 export function tvmConflictsOrder(problem: IndexedProblem): Int32Array {
-  const { sizes, conflicts, nameRank } = problem;
+  const { sizes, nameRank } = problem;
+  const degree = conflictCounts(problem);
   const order = Int32Array.from({ length: problem.count }, (_, i) => i);
   order.sort((a, b) => {
-    if (conflicts[a].length !== conflicts[b].length) return conflicts[b].length - conflicts[a].length;
+    if (degree[a] !== degree[b]) return degree[b] - degree[a];
     if (sizes[a] !== sizes[b]) return sizes[b] - sizes[a];
     return nameRank[b] - nameRank[a];
   });
   return order;
 }
 
+/**
+ * PostSortAllocation on an interval group with one unbounded pool and one alignment: each buffer
+ * goes at the highest (aligned) end among the placed buffers its live range overlaps, which is
+ * exactly the loop below, read off a skyline instead of a conflict list.
+ */
+function postSortOnIntervals(problem: IndexedProblem, order: Int32Array): IndexedPlan | undefined {
+  const { intervals, sizes, alignments, candidates } = problem;
+  if (!intervals || problem.pools.length !== 1 || problem.poolLimits[0] !== Infinity) return undefined;
+  const alignment = alignments[0];
+  for (let b = 0; b < problem.count; b++) if (alignments[b] !== alignment || candidates[b].length !== 1) return undefined;
+  const skyline = new Skyline(intervals);
+  const pool = new Int32Array(problem.count);
+  const offset = new Float64Array(problem.count);
+  for (const b of order) {
+    offset[b] = roundUp(skyline.highest(b), alignment);
+    skyline.raise(b, offset[b] + sizes[b]);
+  }
+  return { pool, offset };
+}
+
 /** PostSortAllocation: places buffers in the given order; throws when a buffer fits no pool. */
 export function postSortAllocation(problem: IndexedProblem, order: Int32Array): IndexedPlan {
+  const onIntervals = postSortOnIntervals(problem, order);
+  if (onIntervals) return onIntervals;
   const { sizes, alignments, conflicts, candidates } = problem;
   const nPools = problem.pools.length;
   const pool = new Int32Array(problem.count).fill(-1);

@@ -1,0 +1,14 @@
+/** BATCH_MATMUL → batch_matmul (float32, int8). */
+import { BatchMatMulOptions, BuiltinOptionsType } from '../schema';
+import { Converter, inputType, options, unsupportedParameter } from './common';
+
+export const batchMatmul: Converter = (site) => {
+  const lhs = inputType(site, 0, 'lhs');
+  const rhs = inputType(site, 1, 'rhs');
+  if (lhs.dtype !== 'float32' && lhs.dtype !== 'int8') unsupportedParameter(site, `input dtype ${lhs.dtype}`);
+  if (rhs.dtype !== lhs.dtype || site.outputType.dtype !== lhs.dtype) {
+    unsupportedParameter(site, `dtypes lhs ${lhs.dtype} / rhs ${rhs.dtype} / output ${site.outputType.dtype} (hybrid)`);
+  }
+  const opts = options(site, BuiltinOptionsType.BatchMatMulOptions, BatchMatMulOptions);
+  return { op: 'batch_matmul', attrs: { adj_x: opts?.adjX ?? false, adj_y: opts?.adjY ?? false }, argPositions: [0, 1] };
+};

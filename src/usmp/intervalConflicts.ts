@@ -1,0 +1,164 @@
+/**
+ * Conflicts defined by live ranges: two buffers conflict when their inclusive [first, last]
+ * operator ranges share an operator. Built by sweep line in O(n log n + conflicts) and kept as
+ * typed arrays; names are only produced when a caller asks for a buffer's list. Times are
+ * doubles (any safe integer), never 32-bit, so uses past 2^31 cannot wrap and lose conflicts.
+ *
+ * A buffer set made by `intervalsToBufferInfos` is registered here as an interval group, so the
+ * planners and the verifier can work from the intervals directly: a 20k all-live set has 400M
+ * directed conflicts, which must never be materialised as lists.
+ */
+import { MemoryPlanningError } from '../errors';
+import { BufferInfo } from './types';
+
+/** Sorted distinct values of `a` and `b` together. */
+function distinctTimes(a: Float64Array, b: Float64Array): Float64Array {
+  const all = new Float64Array(a.length + b.length);
+  all.set(a);
+  all.set(b, a.length);
+  all.sort();
+  let m = 0;
+  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[m++] = all[i];
+  return all.slice(0, m);
+}
+
+/** Number of entries of sorted `a` that are <= t (upper bound). */
+function countAtMost(a: Float64Array, t: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Index of `t` in sorted distinct `times` (which must contain it). */
+export function timeIndex(times: Float64Array, t: number): number {
+  return countAtMost(times, t) - 1;
+}
+
+export class IntervalConflicts {
+  readonly count: number;
+  private degreeCache?: Int32Array;
+  private csr?: { readonly start: Int32Array; readonly adj: Int32Array };
+  private timesCache?: Float64Array;
+
+  constructor(
+    readonly first: Float64Array,
+    readonly last: Float64Array,
+  ) {
+    this.count = first.length;
+  }
+
+  /** Sorted distinct first/last times (the compressed time axis). */
+  times(): Float64Array {
+    return (this.timesCache ??= distinctTimes(this.first, this.last));
+  }
+
+  /** Per buffer, the number of other buffers it overlaps; O(n log n), nothing enumerated. */
+  degrees(): Int32Array {
+    if (this.degreeCache) return this.degreeCache;
+    const firsts = Float64Array.from(this.first).sort();
+    const lasts = Float64Array.from(this.last).sort();
+    const deg = new Int32Array(this.count);
+    for (let i = 0; i < this.count; i++) {
+      // Buffers starting no later than i ends, minus those ending before i starts, minus i.
+      const startedBy = countAtMost(firsts, this.last[i]);
+      let endedBefore = 0;
+      let lo = 0;
+      let hi = lasts.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (lasts[mid] < this.first[i]) lo = mid + 1;
+        else hi = mid;
+      }
+      endedBefore = lo;
+      deg[i] = startedBy - endedBefore - 1;
+    }
+    return (this.degreeCache = deg);
+  }
+
+  /** Directed conflict entries (each overlapping pair counted twice). */
+  entryCount(): number {
+    let s = 0;
+    for (const d of this.degrees()) s += d;
+    return s;
+  }
+
+  /**
+   * Symmetric conflicts as CSR, each row ascending by index (the order a pairwise scan would
+   * list them). Memory is 4 bytes per directed entry; callers check entryCount() first.
+   */
+  adjacency(): { readonly start: Int32Array; readonly adj: Int32Array } {
+    if (this.csr) return this.csr;
+    const n = this.count;
+    const deg = this.degrees();
+    const start = new Int32Array(n + 1);
+    for (let i = 0; i < n; i++) start[i + 1] = start[i] + deg[i];
+    const adj = new Int32Array(start[n]);
+    const fill = start.slice(0, n);
+    const byFirst = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => this.first[a] - this.first[b] || a - b);
+    const byLast = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => this.last[a] - this.last[b] || a - b);
+    // The open buffers, unordered, with each one's slot for O(1) removal.
+    const open = new Int32Array(n);
+    const slot = new Int32Array(n).fill(-1);
+    let openCount = 0;
+    let expired = 0;
+    for (let k = 0; k < n; k++) {
+      const i = byFirst[k];
+      const t = this.first[i];
+      while (expired < n && this.last[byLast[expired]] < t) {
+        const j = byLast[expired++];
+        const s = slot[j];
+        if (s < 0) continue;
+        const moved = open[--openCount];
+        open[s] = moved;
+        slot[moved] = s;
+        slot[j] = -1;
+      }
+      for (let s = 0; s < openCount; s++) {
+        const j = open[s];
+        adj[fill[i]++] = j;
+        adj[fill[j]++] = i;
+      }
+      open[openCount] = i;
+      slot[i] = openCount++;
+    }
+    for (let i = 0; i < n; i++) adj.subarray(start[i], start[i + 1]).sort();
+    return (this.csr = { start, adj });
+  }
+}
+
+const groups = new WeakMap<BufferInfo, { readonly buffers: readonly BufferInfo[]; readonly conflicts: IntervalConflicts }>();
+
+/** Registers `buffers` (in this order) as conflicting exactly where their live ranges overlap. */
+export function registerIntervalGroup(buffers: readonly BufferInfo[], conflicts: IntervalConflicts): void {
+  const group = { buffers, conflicts };
+  for (const b of buffers) groups.set(b, group);
+}
+
+/**
+ * The interval conflicts of `buffers` when they are exactly one registered group, in its order
+ * (then index i of the conflicts is buffers[i]); undefined otherwise, and callers fall back to
+ * the conflict lists.
+ */
+export function intervalGroupOf(buffers: readonly BufferInfo[]): IntervalConflicts | undefined {
+  if (buffers.length === 0) return undefined;
+  const group = groups.get(buffers[0]);
+  if (!group || group.buffers.length !== buffers.length) return undefined;
+  for (let i = 0; i < buffers.length; i++) if (group.buffers[i] !== buffers[i]) return undefined;
+  return group.conflicts;
+}
+
+/** Validates one interval's numbers: safe non-negative integers, last >= first. */
+export function checkInterval(name: string, sizeBytes: number, firstUse: number, lastUse: number): void {
+  const bad = (what: string) => {
+    throw new MemoryPlanningError(`buffer '${name}': ${what}`, { buffer: name });
+  };
+  if (!Number.isSafeInteger(sizeBytes) || sizeBytes < 0) bad(`size ${sizeBytes} is not a non-negative integer below 2^53`);
+  if (!Number.isSafeInteger(firstUse) || firstUse < 0) bad(`first use ${firstUse} is not a non-negative integer below 2^53`);
+  if (!Number.isSafeInteger(lastUse) || lastUse < 0) bad(`last use ${lastUse} is not a non-negative integer below 2^53`);
+  if (lastUse < firstUse) bad(`last use ${lastUse} is before first use ${firstUse}`);
+}
