@@ -1,17 +1,23 @@
 /**
  * `npm run bench`: every planner on CNN-like and irregular buffer sets, against the lower bound
- * (peak live bytes) and two reference planners (TFLite Micro greedy, Vela hill climb). Prints one
+ * (peak live bytes) and two reference planners (TFLite Micro greedy, Vela hill climb); then
+ * every bundled model compiled host-only (`modelTable.ts`: workspace, tensor-level bound,
+ * TFLite Micro's arena, generated C inference time). Prints one
  * table per set, one summary line per irregular family and an overall verdict on the targets of
  * `auto`: the bound on every CNN-like set; on every irregular set no larger than either
  * reference, within 1 s, greedy phase within 50 ms; mean overhead <= 0.10% on the uniform family.
+ * Also times a host-only compile of a 4 MB MobileNetV2 (`compileTime.ts`, target < 10 s).
  */
+import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { getPlanningAlgorithm, listPlanningAlgorithms } from '../src/usmp/algo/registry';
 import { AutoStats, planAuto } from '../src/usmp/algo/auto';
 import { intervalsToBufferInfos, memoryPressureOfIntervals } from '../src/usmp/conflicts';
 import { poolSizesOfPlan, verifyPlan } from '../src/usmp/verify';
 import { BufferInfo, BufferPlan, PoolInfo } from '../src/usmp/types';
+import { compileTimeBench } from './compileTime';
 import { BenchSet, benchSets, portfolioSets } from './generators';
+import { runModelTable } from './modelTable';
 import { portfolioSection, scaleSection } from './portfolio';
 import { RefInterval, RefPlan } from './reference/interval';
 import { tflmGreedyPlan } from './reference/tflmGreedy';
@@ -149,6 +155,8 @@ function main(): void {
     if (greedy.ms > 50) fail(`${set.name}: auto's greedy phase took ${greedy.ms.toFixed(1)} ms (> 50 ms)`);
   }
   console.log('');
+  const compileFailure = compileTimeBench();
+  if (compileFailure) fail(compileFailure);
   const familyLines: string[] = [];
   for (const [name, f] of families) {
     const mean = f.overheads.reduce((a, b) => a + b, 0) / f.overheads.length;
@@ -162,6 +170,8 @@ function main(): void {
         `max time ${f.autoMaxMs.toFixed(0)} ms, greedy phase max ${f.greedyMaxMs.toFixed(1)} ms`,
     );
   }
+  for (const f of runModelTable(path.resolve(__dirname, '..', '..', 'models'))) fail(f);
+  console.log('');
   for (const c of checks) console.log(c);
   const cnnSets = sets.filter((s) => s.kind === 'cnn').length;
   console.log(

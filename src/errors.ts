@@ -54,6 +54,12 @@ export class InterpreterError extends UmaError {}
 /** A graph-IR function that is malformed: a cycle, an unknown argument, a duplicate node name. */
 export class GraphStructureError extends UmaError {}
 
+/** Building or running a compiled program to check it (`uma-ts run`, `verifyModel`) failed. */
+export class VerifyError extends UmaError {}
+
 export function isUmaError(e: unknown): e is UmaError {
   return e instanceof UmaError;
 }
+
+/** A file or directory that cannot be read or written (missing, not permitted, no space...). */
+export class FileAccessError extends UmaError {}

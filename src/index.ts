@@ -8,13 +8,27 @@ export * from './usmp/types';
 export * from './lower/strategy';
 export * from './arith/fixedpoint';
 export { importTflite, loadTfliteFile } from './frontend/tflite';
+export { checkTflite, checkTfliteFile, formatUnsupportedList, groupUnsupported } from './frontend/tflite';
+export type { DeclaredOperator, TfliteCheck, UnsupportedGroup, UnsupportedUse } from './frontend/tflite';
+// Writing .tflite models (tests, bench, scripted models without TensorFlow).
+export { BUILTIN_OPTIONS, TfliteWriter, builtinOperatorCode, encodeTensorData, tfliteOptions, writeTflite } from './frontend/tflite/writer';
+export type {
+  WriterActivation,
+  WriterData,
+  WriterDType,
+  WriterModel,
+  WriterOperator,
+  WriterOptions,
+  WriterQuantization,
+  WriterTensor,
+} from './frontend/tflite/writer';
 export * from './ir/graph/graph';
 export * from './ir/graph/typeInference';
 export * from './ir/graph/printer';
 export * from './ir/graph/liveness';
 export { FunctionBuilder as GraphFunctionBuilder, tensorType, moduleOf } from './ir/graph/builder';
 export * from './usmp';
-export { generateC, writeModelLibraryFormat } from './codegen';
+export { generateC, readModelLibraryFormat, writeModelLibraryFormat } from './codegen';
 export type {
   BackendCodegenHook,
   CArtifacts,
@@ -35,7 +49,8 @@ export type { InterpreterSession } from './interpreter';
 // backends (backends/*) build on.
 export * from './backend';
 export * from './partition';
-export { CPU_STRATEGIES, LOWERING_EXTERN_SIMULATIONS } from './lower/cpu';
+export { CPU_STRATEGIES, LOWERING_EXTERN_SIMULATIONS, makeConv2dStrategy, makeDepthwiseConv2dStrategy } from './lower/cpu';
+export type { ConvStrategyOptions, PaddingMode } from './lower/cpu';
 export { lowerToTir } from './lower/lowerModule';
 export type { LowerOptions } from './lower/lowerModule';
 export { CONV_KERNEL_SCALARS, convKernelParams } from './lower/convKernelParams';
@@ -68,3 +83,5 @@ export * from '../passes/poolPinning';
 export { buildMemoryReport, formatMemoryReport, peakLiveBytes } from './report/memoryReport';
 export type { BufferReport, MemoryReport, PoolReport } from './report/memoryReport';
 export { renderLayoutHtml, renderLayoutSvg } from './report/layoutSvg';
+// End-to-end checks of compiled programs against the reference interpreter (`uma-ts run`).
+export * from './verify';

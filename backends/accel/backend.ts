@@ -26,6 +26,9 @@ export class AccelBackend extends UmaBackend {
     this.registerCodegen({
       includes: () => `#include "${ACCEL_RUNTIME_HEADER}"\n`,
       runtimeSources: accelRuntimeSources,
+      // The simulator traps on any pointer outside a registered pool (runtime/accel_runtime.h).
+      registerPool: (p) =>
+        `accel_register_pool(${JSON.stringify(p.name)}, ${p.base}, ${p.sizeBytes}, ${p.access === 'rw' ? 'ACCEL_ACCESS_RW' : 'ACCEL_ACCESS_RO'})`,
     });
     this.registerMemory(ACCEL_MEMORY);
   }

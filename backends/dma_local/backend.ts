@@ -28,6 +28,9 @@ export class DmaLocalBackend extends UmaBackend {
     this.registerCodegen({
       includes: () => `#include "${DMA_RUNTIME_HEADER}"\n`,
       runtimeSources: dmaRuntimeSources,
+      // The simulator traps on any pointer outside a registered pool (runtime/dma_local_runtime.h).
+      registerPool: (p) =>
+        `dma_local_register_pool(${JSON.stringify(p.name)}, ${p.base}, ${p.sizeBytes}, ${p.access === 'rw' ? 'DMA_LOCAL_ACCESS_RW' : 'DMA_LOCAL_ACCESS_RO'})`,
     });
     this.registerMemory(DMA_LOCAL_MEMORY);
   }

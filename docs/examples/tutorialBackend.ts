@@ -1,10 +1,9 @@
 /**
  * The backend built step by step in docs/tutorial-first-backend.md: a "tutorial" accelerator
  * with one float32 dense kernel (tutorial/tutorial_kernels.c) and one SRAM it shares with the
- * CPU. It only uses the public API (`src/index.ts`), as a backend in its own package would.
+ * CPU. It only uses the public API, imported by the package name `uma-ts` exactly as a backend
+ * in its own project would (in this repository jest and tsc map the name to `src/index.ts`).
  */
-import * as fs from 'fs';
-import * as path from 'path';
 import {
   CodegenHooks,
   LoweringError,
@@ -16,10 +15,11 @@ import {
   isConstant,
   isOp,
   nestBuffers,
+  readRuntimeSources,
   replaceLoopNestWithCallExtern,
   tir,
   wildcard,
-} from '../../src';
+} from 'uma-ts';
 
 export const TUTORIAL_TARGET = 'tutorial';
 /** The accelerator's SRAM: every dense output must live here. */
@@ -109,12 +109,10 @@ export const replaceDenseWithKernel: TirPass = {
 
 // --- step 5: codegen -----------------------------------------------------------------------
 
-const RUNTIME_DIR = path.join(__dirname, 'tutorial');
-
 export const tutorialCodegen: CodegenHooks = {
   includes: () => '#include "tutorial_kernels.h"',
-  runtimeSources: () =>
-    ['tutorial_kernels.h', 'tutorial_kernels.c'].map((name) => ({ name, content: fs.readFileSync(path.join(RUNTIME_DIR, name), 'utf8') })),
+  // The C files sit in ./tutorial next to this module (also found from a compiled dist/ copy).
+  runtimeSources: () => readRuntimeSources(__dirname, ['tutorial_kernels.h', 'tutorial_kernels.c'], TUTORIAL_TARGET, 'tutorial'),
 };
 
 // --- steps 1, 2, 6: the backend ------------------------------------------------------------

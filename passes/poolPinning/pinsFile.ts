@@ -1,7 +1,7 @@
 /** Reads a user pins file (`schemas/pins.schema.json`) into pinning constraints. */
-import * as fs from 'fs';
 import { parseJsonDocument } from '../../src/config/validateJson';
 import { ConfigError } from '../../src/errors';
+import { CONFIG_FILE_LIMIT_BYTES, readInputText } from '../../src/util/files';
 import { OperandPin, parseOperandSelector, PinningConstraints, TensorPin } from './constraints';
 
 interface PinsDocument {
@@ -32,11 +32,5 @@ export function parsePins(text: string, file = 'pins.json'): PinningConstraints 
 }
 
 export function loadPinsFile(file: string): PinningConstraints {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new ConfigError(`cannot read pins file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file });
-  }
-  return parsePins(text, file);
+  return parsePins(readInputText(file, { what: 'pins file', limitBytes: CONFIG_FILE_LIMIT_BYTES }), file);
 }

@@ -4,7 +4,7 @@
  * intersection becomes an error that names the buffer, each constraint and its pools.
  */
 import { PoolConstraintError } from '../../src/errors';
-import { PoolInfo } from '../../src/usmp/types';
+import { PoolAccess, PoolInfo } from '../../src/usmp/types';
 import { HOST_TARGET } from '../../src/lower/strategy';
 import { OperatorRecord } from '../../src/ir/tir/operators';
 import { describeSelector, globMatches, OperandPin, PinningConstraints } from './constraints';
@@ -19,6 +19,8 @@ export interface ConstraintStep {
   readonly operator?: OperatorRecord;
   readonly role?: OperandRole;
   readonly target?: string;
+  /** For `target-access` steps: the access the target needs (`rw` to write, `ro` to read). */
+  readonly needs?: PoolAccess;
 }
 
 export interface BufferDecision {
@@ -37,6 +39,19 @@ export interface PinningSolution {
   readonly external: readonly TracedBuffer[];
   /** Things the user must take care of, e.g. an accelerator using application-owned I/O. */
   readonly warnings: readonly string[];
+  /** What the pass decided on its own and the user may want to know, e.g. an ignored preference. */
+  readonly notes: readonly string[];
+  /** Application-owned I/O an offload target touches in place, and the pools allowing it. */
+  readonly ioRequirements?: readonly ApplicationIoRequirement[];
+}
+
+export interface ApplicationIoRequirement {
+  /** Main's param (the tensor name made C-safe). */
+  readonly buffer: string;
+  readonly usedBy: readonly string[];
+  readonly pools: readonly string[];
+  /** Some host workspace pool is not allowed: plain application memory may not do. */
+  readonly restrictsHostMemory: boolean;
 }
 
 function operatorMatches(pattern: string, r: OperatorRecord): boolean {
@@ -62,12 +77,16 @@ function poolsOfKind(pools: readonly PoolInfo[], origin: TracedBuffer['origin'])
 export function solvePoolPinning(
   trace: OperandTrace,
   pools: readonly PoolInfo[],
-  constraints: PinningConstraints,
+  given: PinningConstraints,
 ): PinningSolution {
+  let constraints = given;
   validatePoolNames(pools, constraints);
+  const { preference, notes } = knownPreferences(pools, constraints.preference);
+  constraints = { ...constraints, preference };
   const decisions: BufferDecision[] = [];
   const external: TracedBuffer[] = [];
   const warnings: string[] = [];
+  const ioRequirements: ApplicationIoRequirement[] = [];
   const tensorPinHits = new Set<number>();
   const operandHits = new Set<number>();
 
@@ -115,6 +134,7 @@ export function solvePoolPinning(
           })
           .map((p) => p.name),
         target: a.target,
+        needs: mode === 'reads' ? 'ro' : 'rw',
       });
     }
     constraints.operands.forEach((c, ci) => {
@@ -132,7 +152,10 @@ export function solvePoolPinning(
       }
     });
     constraints.tensors.forEach((p, pi) => {
-      const hit = globMatches(p.tensor, buffer.name) || (buffer.tensor !== undefined && globMatches(p.tensor, buffer.tensor));
+      const hit =
+        globMatches(p.tensor, buffer.name) ||
+        (buffer.tensor !== undefined && globMatches(p.tensor, buffer.tensor)) ||
+        (buffer.aliases ?? []).some((t) => globMatches(p.tensor, t));
       if (!hit) return;
       tensorPinHits.add(pi);
       steps.push({
@@ -153,6 +176,12 @@ export function solvePoolPinning(
 
     if (buffer.origin === 'io') {
       external.push(buffer);
+      const usedBy = [...new Set(steps.filter((s) => s.target !== undefined && s.target !== HOST_TARGET).map((s) => s.target!))];
+      if (usedBy.length > 0) {
+        const hostPools = pools.filter((p) => p.kind === 'workspace' && p.targetAccess[HOST_TARGET] !== undefined);
+        const restrictsHostMemory = hostPools.some((p) => !alive.has(p.name));
+        ioRequirements.push({ buffer: buffer.name, usedBy, pools: [...alive], restrictsHostMemory });
+      }
       const warning = applicationIoWarning(buffer, steps, alive, pools);
       if (warning) warnings.push(warning);
       continue;
@@ -178,7 +207,32 @@ export function solvePoolPinning(
       );
     }
   });
-  return { decisions, external, warnings };
+  return { decisions, external, warnings, notes, ioRequirements };
+}
+
+/**
+ * A backend's pool preference is advice, not a constraint: pools the user did not define are
+ * dropped from it (and said so), so a backend works with any user pools that satisfy its
+ * constraints. Constraints naming an unknown pool stay errors (validatePoolNames).
+ */
+function knownPreferences(
+  pools: readonly PoolInfo[],
+  preference: PinningConstraints['preference'],
+): { preference: Record<string, readonly string[]>; notes: string[] } {
+  const known = new Set(pools.map((p) => p.name));
+  const kept: Record<string, readonly string[]> = {};
+  const notes: string[] = [];
+  for (const [target, order] of Object.entries(preference ?? {})) {
+    const unknown = order.filter((n) => !known.has(n));
+    kept[target] = order.filter((n) => known.has(n));
+    if (unknown.length > 0) {
+      notes.push(
+        `pool preference of ${target} names ${unknown.map((n) => `'${n}'`).join(', ')}, which the pools do not define; ` +
+          `ignored (pools are: ${[...known].join(', ') || '(none)'})`,
+      );
+    }
+  }
+  return { preference: kept, notes };
 }
 
 /**
@@ -222,7 +276,6 @@ function validatePoolNames(pools: readonly PoolInfo[], constraints: PinningConst
   for (const c of constraints.operands) check(c.source, c.pools);
   for (const p of constraints.tensors) check(p.source, p.pools);
   if (constraints.poolOrder) check('pool preference', constraints.poolOrder);
-  for (const [t, order] of Object.entries(constraints.preference ?? {})) check(`pool preference of ${t}`, order);
 }
 
 function preferenceOrder(
@@ -247,30 +300,61 @@ function unsatisfiable(buffer: TracedBuffer, steps: readonly ConstraintStep[], p
   return new PoolConstraintError(lines.join('\n'), { buffer: buffer.name, func: buffer.func });
 }
 
-/** Picks the first pair of disjoint steps and suggests what would reconcile them. */
+/**
+ * What would make the constraints satisfiable. First, a pool that only target-access steps
+ * exclude: granting exactly the missing access (never one the target already has) fixes
+ * the buffer. Otherwise every pair of disjoint steps is considered, best fix first: a copy
+ * between two operators, then a pool of the right kind, then dropping one of two
+ * contradictory constraints.
+ */
 export function suggestFix(steps: readonly ConstraintStep[], pools: readonly PoolInfo[]): string {
+  const grant = accessGrant(steps, pools);
+  if (grant !== undefined) return grant;
+  const disjoint: Array<[ConstraintStep, ConstraintStep]> = [];
   for (let i = 0; i < steps.length; i++) {
     for (let j = i + 1; j < steps.length; j++) {
-      const a = steps[i];
-      const b = steps[j];
-      if (a.allowed.some((n) => b.allowed.includes(n))) continue;
-      const access = [a, b].find((s) => s.kind === 'target-access');
-      const other = access === a ? b : a;
-      if (access && access.target && other.kind !== 'pool-kind') {
-        return `give target '${access.target}' access to ${other.allowed.map((n) => `'${n}'`).join(' or ')} (pools config), or change the constraint "${other.description}"`;
-      }
-      if (a.operator && b.operator && a.operator.name !== b.operator.name) {
-        // Name the producer first: the copy goes on the edge from the writer to the reader.
-        const [producer, consumer] = b.role === 'output' ? [b, a] : [a, b];
-        return `insert a copy operator between ${describeOperator(producer.operator!)} and ${describeOperator(consumer.operator!)} (copying from '${producer.allowed[0]}' into '${consumer.allowed[0]}'), or relax one of the two constraints`;
-      }
-      if (a.kind === 'pool-kind' || b.kind === 'pool-kind') {
-        const wanted = (a.kind === 'pool-kind' ? b : a).allowed;
-        const wrongKind = pools.filter((p) => wanted.includes(p.name)).map((p) => `'${p.name}' is a ${p.kind} pool`);
-        return `pin this buffer to a pool of the right kind (${wrongKind.join(', ') || 'see the pools config'})`;
-      }
-      return `remove one of the contradictory constraints ("${a.description}" / "${b.description}")`;
+      if (!steps[i].allowed.some((n) => steps[j].allowed.includes(n))) disjoint.push([steps[i], steps[j]]);
     }
   }
+  const copy = disjoint.find(([a, b]) => a.operator && b.operator && a.operator.name !== b.operator.name);
+  if (copy !== undefined) {
+    const [a, b] = copy;
+    // Name the producer first: the copy goes on the edge from the writer to the reader.
+    const [producer, consumer] = b.role === 'output' ? [b, a] : [a, b];
+    return `insert a copy operator between ${describeOperator(producer.operator!)} and ${describeOperator(consumer.operator!)} (copying from '${producer.allowed[0]}' into '${consumer.allowed[0]}'), or relax one of the two constraints`;
+  }
+  const kind = disjoint.find(([a, b]) => (a.kind === 'pool-kind') !== (b.kind === 'pool-kind'));
+  if (kind !== undefined) {
+    const wanted = (kind[0].kind === 'pool-kind' ? kind[1] : kind[0]).allowed;
+    const wrongKind = pools.filter((p) => wanted.includes(p.name)).map((p) => `'${p.name}' is a ${p.kind} pool`);
+    return `pin this buffer to a pool of the right kind (${wrongKind.join(', ') || 'see the pools config'})`;
+  }
+  const pair = disjoint.find(([a, b]) => a.kind !== 'target-access' && b.kind !== 'target-access') ?? disjoint[0];
+  if (pair !== undefined) {
+    const [a, b] = pair;
+    return `remove one of the contradictory constraints ("${a.description}" / "${b.description}")`;
+  }
   return 'relax one of the constraints above: together they exclude every pool';
+}
+
+/** `give target 'accel' read-write access to 'sram' (it has ro)...` when access alone is missing. */
+function accessGrant(steps: readonly ConstraintStep[], pools: readonly PoolInfo[]): string | undefined {
+  const fixes: string[] = [];
+  for (const pool of pools) {
+    const excluders = steps.filter((s) => !s.allowed.includes(pool.name));
+    if (excluders.length === 0 || !excluders.every((s) => s.kind === 'target-access' && s.target !== undefined)) continue;
+    const needed = new Map<string, PoolAccess>();
+    for (const s of excluders) {
+      const need = s.needs ?? 'rw';
+      if (needed.get(s.target!) !== 'rw') needed.set(s.target!, need);
+    }
+    const grants = [...needed].map(([target, need]) => {
+      const has = pool.targetAccess[target];
+      return `target '${target}' ${need === 'rw' ? 'read-write' : 'read'} access to '${pool.name}'${has !== undefined ? ` (it has ${has})` : ''}`;
+    });
+    fixes.push(grants.join(' and '));
+  }
+  if (fixes.length === 0) return undefined;
+  const alternatives = fixes.length > 1 ? `; or instead ${fixes.slice(1, 3).join('; or ')}` : '';
+  return `give ${fixes[0]} (pools config)${alternatives}`;
 }

@@ -27,6 +27,8 @@ export interface TracedBuffer {
   readonly sizeBytes?: number;
   /** Graph tensor this buffer holds, when lowering recorded it (`uma.tensor`). */
   readonly tensor?: string;
+  /** Later tensors sharing it in place (`uma.tensor_aliases`): a tensor pin on them hits it too. */
+  readonly aliases?: readonly string[];
 }
 
 export type OperandRole = 'input' | 'output' | 'scratch';
@@ -127,6 +129,7 @@ export function traceOperands(module: TirModule): OperandTrace {
     let b = buffers.get(key);
     if (!b) {
       const tensor = s.annotations['uma.tensor'];
+      const aliases = s.annotations['uma.tensor_aliases'];
       b = {
         key,
         name: s.bufferVar.name,
@@ -135,6 +138,7 @@ export function traceOperands(module: TirModule): OperandTrace {
         varId: s.bufferVar.id,
         sizeBytes: staticBytes(s),
         ...(typeof tensor === 'string' ? { tensor } : {}),
+        ...(Array.isArray(aliases) ? { aliases: aliases.map(String) } : {}),
       };
       buffers.set(key, b);
     }

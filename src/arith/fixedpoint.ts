@@ -142,3 +142,24 @@ export function multiplyByQuantizedMultiplierGreaterThanOne(
 ): number {
   return saturatingRoundingDoublingHighMul(Math.imul(x, 1 << leftShift), multiplier);
 }
+
+const TWO_POW_53 = 2 ** 53;
+
+/**
+ * TFLite `MultiplyByQuantizedMultiplier(int64_t x, ...)`, the overload the 16x8 kernels
+ * call on their 64-bit accumulators: the multiplier is first reduced to Q15 (rounded,
+ * saturated at 0x7FFF), then x * reduced + 2^(total_shift-1) is shifted right
+ * arithmetically by total_shift = 15 - shift, and the result cast to int32 (wrapping).
+ * `x` is an exact integer; `shift` must be below 15 (TFLite asserts < 8).
+ */
+export function multiplyByQuantizedMultiplier64(x: number, multiplier: number, shift: number): number {
+  const reduced = multiplier < 0x7fff0000 ? (multiplier + 32768) >> 16 : 0x7fff;
+  const totalShift = 15 - shift;
+  if (totalShift < 1) throw new RangeError(`multiplyByQuantizedMultiplier64: shift ${shift} is out of range (must be < 15)`);
+  const round = 2 ** (totalShift - 1);
+  const product = x * reduced;
+  // Below 2^53 the sum is exact in a double and floor(/2^n) is the arithmetic shift.
+  if (Math.abs(product) + round < TWO_POW_53) return Math.floor((product + round) / 2 ** totalShift) | 0;
+  const wide = BigInt.asIntN(64, BigInt(x) * BigInt(reduced) + BigInt(round));
+  return Number(BigInt.asIntN(32, wide >> BigInt(totalShift)));
+}

@@ -111,3 +111,15 @@ export function getReciprocal(x: number, xIntegerDigits: number): { scale: numbe
   const shiftedSumMinusOne = ((x << headroomPlusOne) - INT32_MIN) | 0;
   return { scale: oneOverOnePlusXForXIn01(shiftedSumMinusOne), numBitsOverUnit };
 }
+
+/** gemmlowp `one_minus_x_over_one_plus_x_for_x_in_0_1` (tanh's division): Q0.31 in, Q0.31 out. */
+export function oneMinusXOverOnePlusXForXIn01(a: number): number {
+  const halfDenominator = roundingHalfSum(a, INT32_MAX);
+  const oneQ2 = 1 << 29;
+  let x = (1515870810 + mul(halfDenominator, -1010580540)) | 0;
+  for (let i = 0; i < 3; i++) {
+    const oneMinus = (oneQ2 - mul(halfDenominator, x)) | 0;
+    x = (x + rescale(mul(x, oneMinus), 4, 2)) | 0;
+  }
+  return rescale((x - oneQ2) | 0, 2, 0);
+}

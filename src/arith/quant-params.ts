@@ -233,3 +233,39 @@ export function svdfIntegerParams(
   const s2 = f32(f32(f32(stateScale) * f32(weightsTimeScale)) / f32(outputScale));
   return { scale1: quantizeMultiplier(s1), scale2: quantizeMultiplier(s2) };
 }
+
+/** Operators with a 16x8 (int16 activations, int8 weights) kernel in TFLite Micro. */
+export type Op16x8 = 'conv2d' | 'depthwise_conv2d' | 'dense';
+
+/**
+ * The accumulator of TFLite Micro's 16x8 kernels, which also picks the requantize overload
+ * (int64: the Q15 `MultiplyByQuantizedMultiplier(int64_t, ...)`): CONV_2D and
+ * FULLY_CONNECTED accumulate in the bias type (int32 when there is no bias),
+ * DEPTHWISE_CONV_2D always in int64 and reads its bias as int64. Undefined when TFLite
+ * Micro has no kernel for that bias dtype.
+ */
+export function accumulatorDType16x8(op: Op16x8, biasDtype: DType | undefined): 'int32' | 'int64' | undefined {
+  if (op === 'depthwise_conv2d') return biasDtype === undefined || biasDtype === 'int64' ? 'int64' : undefined;
+  if (biasDtype === undefined || biasDtype === 'int32') return 'int32';
+  return biasDtype === 'int64' ? 'int64' : undefined;
+}
+
+/**
+ * QUANTIZE signatures TFLite Micro runs (quantize_common.cc), input -> outputs; float32 ->
+ * uint8 is TFLite's AffineQuantize too (TFLite Micro dropped it; kept for existing models).
+ */
+export const QUANTIZE_SIGNATURES: Readonly<Record<string, readonly DType[]>> = {
+  float32: ['int8', 'int16', 'uint8'],
+  int32: ['int8', 'int16'],
+  int16: ['int8', 'int16', 'int32'],
+  int8: ['int8', 'uint8', 'int16', 'int32'],
+  uint8: ['int8'],
+};
+
+/** Why QUANTIZE `input` -> `output` is not supported, or undefined when it is. */
+export function quantizeSignatureProblem(input: DType, output: DType): string | undefined {
+  const outs = QUANTIZE_SIGNATURES[input];
+  if (outs?.includes(output)) return undefined;
+  const supported = Object.entries(QUANTIZE_SIGNATURES).map(([i, o]) => `${i} -> ${o.join('/')}`).join(', ');
+  return `quantize ${input} -> ${output} is not supported (TFLite Micro has ${supported})`;
+}

@@ -4,6 +4,8 @@
  * codegen only needs the declarations of those kernels and, optionally, custom C text for
  * a `call_extern`.
  */
+import type { RuntimePool } from '../codegen/types';
+
 export interface CodegenHooks {
   /** C text put at the top of every file holding this target's functions (`#include ...`). */
   readonly includes: () => string;
@@ -17,4 +19,13 @@ export interface CodegenHooks {
    * `.h` files go to `codegen/host/include/`, others to `codegen/host/src/`.
    */
   readonly runtimeSources?: () => readonly { readonly name: string; readonly content: string }[];
+  /**
+   * For a runtime that keeps its own table of the memory its kernels may touch (a simulator
+   * that checks every pointer, a driver that maps regions): a C expression registering one
+   * pool, evaluating to 0 on success. The generated `run` registers every pool the target
+   * can access before each inference, internal ones included, and model I/O this target
+   * touches is planned in the workspace unless the caller says otherwise (it must lie in a
+   * registered pool).
+   */
+  readonly registerPool?: (pool: RuntimePool) => string;
 }

@@ -4,6 +4,7 @@
  * module only validates and stores them.
  */
 import { RegistrationError } from '../errors';
+import { globMatches } from '../util/glob';
 import { PoolAccess } from '../usmp/types';
 import { checkMemoryDecl } from './schemaValidation';
 
@@ -104,4 +105,22 @@ export function validateMemoryDecl(target: string, decl: unknown): MemoryDecl {
     }
   });
   return mem;
+}
+
+/**
+ * Every operand constraint must name something the target offloads: a composite
+ * `<target>.<pattern>`, an operator it registers as supported, or an operator/composite it
+ * has a strategy for (`op` may be a `*` glob over these). A misspelt name would otherwise
+ * match nothing, and the operands would silently land in pools the hardware cannot reach.
+ */
+export function checkConstrainedOps(target: string, decl: MemoryDecl, offloaded: readonly string[]): void {
+  decl.operandConstraints.forEach((c, i) => {
+    if (offloaded.some((name) => globMatches(c.op, name))) return;
+    const close = offloaded.filter((name) => name.toLowerCase() === c.op.toLowerCase());
+    throw new RegistrationError(
+      `target '${target}': operand constraint /operandConstraints/${i} names '${c.op}', which the target never offloads` +
+        `${close.length > 0 ? ` (did you mean '${close[0]}'?)` : ''}; known: ${offloaded.join(', ') || 'none'}`,
+      { target, op: c.op, jsonPath: `/operandConstraints/${i}` },
+    );
+  });
 }

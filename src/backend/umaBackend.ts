@@ -22,7 +22,7 @@ import { PatternMatch } from '../partition/matcher';
 import { DFPattern, hasCallRoot, patternOps } from '../partition/pattern';
 import { CodegenHooks } from './codegen';
 import { BackendManifest, checkedManifest } from './manifest';
-import { MemoryDecl, validateMemoryDecl } from './memory';
+import { checkConstrainedOps, MemoryDecl, validateMemoryDecl } from './memory';
 import {
   GRAPH_PASS_PHASES,
   GraphPass,
@@ -208,9 +208,16 @@ export abstract class UmaBackend {
     return this.memory ?? { pools: [], operandConstraints: [] };
   }
 
+  /** What this target can be handed: its composites, supported operators and strategy keys. */
+  offloadedNames(): string[] {
+    return [...new Set([...this.patternEntries.map((p) => p.composite), ...this.supported.keys(), ...this.strategies.keys()])];
+  }
+
   /** Everything registered, as JSON valid against `schemas/backend-manifest.schema.json`. */
   manifest(): BackendManifest {
     const mem = this.memoryDecl();
+    // Checked here, once everything is registered: registerMemory may come before the patterns.
+    checkConstrainedOps(this.targetName, mem, this.offloadedNames());
     return checkedManifest(this.targetName, {
       target: this.targetName,
       attrs: this.targetAttrs().map((d) => ({ name: d.name, type: d.type, default: d.default })),

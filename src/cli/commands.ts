@@ -9,6 +9,7 @@ import { register as plan } from './plan';
 import { register as compile } from './compile';
 import { register as explainPools } from './explainPools';
 import { register as newBackend } from './newBackend';
+import { register as run } from './run';
 
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
@@ -18,4 +19,5 @@ export const COMMANDS: readonly RegisterCommand[] = [
   compile,
   explainPools,
   newBackend,
+  run,
 ];

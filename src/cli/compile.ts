@@ -19,6 +19,7 @@ import { bundledPoolsFile, createCliRegistry, parseTargetAttrFlags } from './bac
 import { CliIO } from './io';
 import { addPoolOptions, PoolFlags, resolvePools } from './poolOptions';
 import { createProgress } from './progress';
+import { checkReplaceable } from '../util/ownedOutputDir';
 
 /** Options `compile` and `explain-pools` share (commander's camel-cased names). */
 export interface CommonCliOptions extends PoolFlags {
@@ -59,12 +60,12 @@ function collect(value: string, previous: string[] | undefined): string[] {
 export function addCommonOptions(command: Command): Command {
   command
     .requiredOption('--backend <name>', 'target backend (bundled: vanilla, accel, dma_local, or one from --backend-module)')
-    .option('--backend-module <file>', 'load a user backend: a .js module exporting a UmaBackend subclass or register(registry)', collect)
+    .option('--backend-module <file>', 'load a user backend: a .js or .ts module exporting a UmaBackend subclass or register(registry)', collect)
     .option('--pools <file>', 'memory pools JSON (schemas/pools.schema.json); default: the backend\'s bundled pools')
     .option('--pins <file>', 'pool pins JSON (schemas/pins.schema.json)')
     .option('--target-attr <name=value>', 'backend target attribute, type-checked (repeatable)', collect)
     .option('--no-merge-regions', 'offload each supported operator on its own (no region merging)')
-    .option('--io-in-workspace', 'place model inputs/outputs in workspace pools (TVM\'s USMP I/O option)')
+    .option('--io-in-workspace', 'place model inputs/outputs in workspace pools (TVM\'s USMP I/O option; automatic when a backend runtime that checks pointers uses them)')
     .option('--insert-copies', 'when a tensor\'s writer and a reader need disjoint pools, insert a host copy between them')
     .option('--json', 'print JSON instead of text');
   return addPoolOptions(command);
@@ -119,6 +120,9 @@ export function formatPlan(report: MemoryReport, buffers: boolean): string {
 export function runCompile(model: string, options: CompileCliOptions, io: CliIO): void {
   const progress = createProgress(io);
   try {
+    const outDir = options.out ?? defaultOutDir(model);
+    // Refused before the work, not after it: --out names a directory that is not ours.
+    checkReplaceable(path.resolve(outDir), outDir);
     const inputs = resolveInputs(options);
     const result = compileModel(model, {
       backend: inputs.backend,
@@ -126,7 +130,8 @@ export function runCompile(model: string, options: CompileCliOptions, io: CliIO)
       ...(inputs.pools ? { pools: inputs.pools } : {}),
       ...(inputs.pins ? { pins: inputs.pins } : {}),
       ...(options.algorithm !== undefined ? { algorithm: options.algorithm } : {}),
-      ioInWorkspace: options.ioInWorkspace === true,
+      // Absent = automatic: planned in the workspace when a pool-checking runtime needs it.
+      ...(options.ioInWorkspace === true ? { ioInWorkspace: true } : {}),
       targetAttrs: inputs.targetAttrs,
       mergeRegions: options.mergeRegions,
       poolPinning: options.poolPinning,
@@ -134,11 +139,12 @@ export function runCompile(model: string, options: CompileCliOptions, io: CliIO)
       ...(options.moduleName !== undefined ? { moduleName: options.moduleName } : {}),
       onProgress: (stage: CompileStage) => progress.stage(stage),
     });
-    const outDir = options.out ?? defaultOutDir(model);
     progress.stage('write output');
     writeCompileOutput(outDir, result);
     progress.done();
     for (const w of result.warnings) io.err(`warning: ${w}`);
+    for (const n of result.notes) io.err(`note: ${n}`);
+    if (result.ioInWorkspaceReason !== undefined) io.err(`note: model I/O planned in the workspace: ${result.ioInWorkspaceReason}`);
     const copies = formatInsertedCopies(result.insertedCopies);
     if (options.json) {
       // stdout stays one JSON document; what was inserted goes with the progress lines.

@@ -3,10 +3,11 @@
  * operators, tensors, weight and activation bytes, and the activation-liveness lower bound.
  */
 import { Command } from 'commander';
-import { loadTfliteFile } from '../frontend/tflite';
-import { activationLiveness } from '../ir/graph/liveness';
+import { checkTfliteFile, formatUnsupportedList, TfliteCheck } from '../frontend/tflite';
+import { activationLiveness, tensorLowerBound } from '../ir/graph/liveness';
 import { checkFunctionTypes } from '../ir/graph/typeInference';
-import { CallNode, GraphFunction, GraphNode, isOpCall, MAIN_FUNCTION, TensorType, tensorBytes } from '../ir/graph/types';
+import { CallNode, GraphFunction, GraphNode, IRModule, isOpCall, MAIN_FUNCTION, TensorType, tensorBytes } from '../ir/graph/types';
+import { formatHostProblems, hostLoweringProblems } from '../driver/hostSupport';
 import { CliIO } from './io';
 
 function shape(t: TensorType): string {
@@ -49,8 +50,71 @@ export function summarize(fn: GraphFunction): ModelSummary {
   };
 }
 
+/**
+ * A model the checker cannot fully support: its declared operators (TFLite names, the
+ * unsupported ones marked) and the same list of unsupported operators a failed `compile`
+ * prints.
+ */
+function unsupportedReport(check: TfliteCheck): string {
+  const bad = new Set(check.unsupported.map((u) => u.index));
+  const io = (tensors: TfliteCheck['inputs']) =>
+    tensors.map((t) => (t.type ? `${t.name} ${shape(t.type)} ${t.type.dtype}` : `${t.name} (unsupported type)`)).join(', ');
+  const rows = check.operators.map((o) => [
+    String(o.index),
+    o.operator,
+    o.outputs.join(', '),
+    o.outputType ? shape(o.outputType) : '?',
+    o.outputType ? o.outputType.dtype : '?',
+    bad.has(o.index) ? 'unsupported' : '',
+  ]);
+  const kinds = new Set(check.unsupported.map((u) => u.operator)).size;
+  return [
+    `model: ${check.source}`,
+    `inputs: ${io(check.inputs)}`,
+    `outputs: ${io(check.outputs)}`,
+    '',
+    `operators (${check.operators.length}):`,
+    ...table(['#', 'op', 'output', 'shape', 'dtype', 'status'], rows).map((l) => `  ${l}`),
+    '',
+    `unsupported operators (${check.unsupported.length} in ${kinds} kind${kinds === 1 ? '' : 's'}); compile will fail:`,
+    ...formatUnsupportedList(check.unsupported),
+  ].join('\n');
+}
+
+/** The import found nothing unsupported; the host CPU strategies may still reject some calls. */
+function hostSupport(module: IRModule): string[] {
+  const problems = hostLoweringProblems(module);
+  if (problems.length === 0) return ['unsupported operators: none'];
+  const kinds = new Set(problems.map((p) => p.op)).size;
+  return [
+    `operators the host CPU cannot lower (${problems.length} in ${kinds} kind${kinds === 1 ? '' : 's'}); compile fails unless the backend offloads them:`,
+    ...formatHostProblems(problems),
+  ];
+}
+
+/** ` (SPLIT #3 output 1)` for one output of a multi-output TFLite operator, else ''. */
+function origin(c: CallNode): string {
+  const op = c.attrs.tflite_operator;
+  return typeof op === 'string' ? ` (${op} #${c.attrs.tflite_index} output ${c.attrs.tflite_output})` : '';
+}
+
+/**
+ * The tensor-level lower bound a compiled workspace is measured against: with model I/O (as
+ * TFLite Micro's arena, `compile --io-in-workspace`) and without (the application owns I/O).
+ */
+function tensorBoundLines(main: GraphFunction): string[] {
+  const withIo = tensorLowerBound(main, { includeIo: true });
+  const withoutIo = tensorLowerBound(main, { includeIo: false });
+  const at = (b: { operator: string | null }) => (b.operator ? ` at ${b.operator}` : '');
+  return [
+    `tensor-level lower bound (${withIo.alignment}-byte aligned tensors): ${withIo.bytes} bytes with model I/O${at(withIo)}; ${withoutIo.bytes} without${at(withoutIo)}`,
+  ];
+}
+
 export function inspectReport(path: string): string {
-  const module = loadTfliteFile(path);
+  const check = checkTfliteFile(path);
+  if (!check.module) return unsupportedReport(check);
+  const module = check.module;
   const main = module.functions.get(MAIN_FUNCTION)!;
   checkFunctionTypes(main, module);
   const byName = new Map(main.nodes.map((n) => [n.name, n]));
@@ -60,7 +124,7 @@ export function inspectReport(path: string): string {
   const calls = main.nodes.filter((n) => n.kind === 'call');
   const operatorRows = calls.map((c, i) => [
     String(i),
-    c.callee.kind === 'op' ? c.callee.op : `@${c.callee.name}`,
+    c.callee.kind === 'op' ? c.callee.op + origin(c) : `@${c.callee.name}`,
     c.name,
     shape(c.type),
     c.type.dtype,
@@ -94,13 +158,15 @@ export function inspectReport(path: string): string {
     ...(summary.stateBytes > 0 ? [`state bytes: ${summary.stateBytes}`] : []),
     `activation bytes: ${summary.activationBytes}`,
     `liveness lower bound: ${summary.maxLiveBytes} bytes` + (peak ? ` (step ${peak.step}, ${peak.call})` : ''),
+    ...tensorBoundLines(main),
+    ...hostSupport(module),
   ].join('\n');
 }
 
 export function register(program: Command, io: CliIO): void {
   program
     .command('inspect')
-    .description('print the operators, tensors, weight/activation bytes and liveness lower bound of a .tflite model')
+    .description('print the operators, tensors, weight/activation bytes and liveness lower bound of a .tflite model, or every operator it uses that uma-ts does not support')
     .argument('<model>', 'path to a .tflite file')
     .action((model: string) => {
       io.out(inspectReport(model));

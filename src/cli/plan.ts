@@ -4,9 +4,11 @@
  * the pool sizes and the overhead over the lower bound.
  */
 import { Command } from 'commander';
-import * as fs from 'fs';
 import { performance } from 'node:perf_hooks';
-import { ConfigError, PlanVerificationError } from '../errors';
+import { ConfigError, MemoryPlanningError, PlanVerificationError } from '../errors';
+import { POOLS_EXHAUSTED } from '../driver/poolOverflow';
+import { alignmentProblem, byteCountProblem } from '../config/numbers';
+import { CONFIG_FILE_LIMIT_BYTES, readInputText } from '../util/files';
 import { DEFAULT_PLANNING_ALGORITHM, getPlanningAlgorithm } from '../usmp/algo/registry';
 import { BufferSet, parseBufferSet } from '../usmp/bufferSet';
 import { BufferPlan, PlanningOptions } from '../usmp/types';
@@ -30,10 +32,26 @@ export interface MemoryPlanReport {
   readonly planMs: number;
 }
 
+/** A pool overflow names the buffer's size and each allowed pool's limit. */
+function withOverflowLimits<T>(set: BufferSet, run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    if (!(e instanceof MemoryPlanningError) || !e.message.startsWith(POOLS_EXHAUSTED)) throw e;
+    const buffer = set.buffers.find((b) => b.name === e.context.buffer);
+    if (buffer === undefined) throw e;
+    const pools = buffer.poolCandidates.map((p) => `${p.name} (${p.sizeHintBytes !== undefined ? `limit ${p.sizeHintBytes} bytes` : 'no limit'})`);
+    throw new MemoryPlanningError(
+      `${POOLS_EXHAUSTED}: ${buffer.name} (${buffer.sizeBytes} bytes); allowed pools: ${pools.join(', ')}; raise a pool's sizeHintBytes or allow another pool`,
+      e.context,
+    );
+  }
+}
+
 export function planBufferSet(set: BufferSet, algorithm: string, options: PlanningOptions = {}): MemoryPlanReport {
   const planner = getPlanningAlgorithm(algorithm);
   const t0 = performance.now();
-  const plan: BufferPlan = planner(set.buffers, set.memoryPressure, options);
+  const plan: BufferPlan = withOverflowLimits(set, () => planner(set.buffers, set.memoryPressure, options));
   const planMs = performance.now() - t0;
   verifyPlan(set.buffers, plan, set.pools);
   const used = poolSizesOfPlan(set.buffers, plan);
@@ -95,18 +113,35 @@ export function formatPlanReport(report: MemoryPlanReport, set: BufferSet): stri
 }
 
 function readBufferSet(file: string): BufferSet {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new ConfigError(`cannot read buffer set '${file}': ${(e as Error).message}`, { file });
-  }
-  return parseBufferSet(text, file);
+  const set = parseBufferSet(readInputText(file, { what: 'buffer set', limitBytes: CONFIG_FILE_LIMIT_BYTES }), file);
+  checkBufferSetNumbers(set, file);
+  return set;
+}
+
+/** Sizes and alignments the planner can use exactly (config/numbers), named by JSON path. */
+function checkBufferSetNumbers(set: BufferSet, file: string): void {
+  const fail = (jsonPath: string, problem: string, context: Record<string, string>): never => {
+    throw new ConfigError(`${file}: ${jsonPath}: ${problem}`, { file, jsonPath, ...context });
+  };
+  set.pools.forEach((p, i) => {
+    const align = alignmentProblem(p.alignment);
+    if (align !== undefined) fail(`/pools/${i}/alignment`, `pool '${p.name}' ${align}`, { pool: p.name });
+    const size = p.sizeHintBytes === undefined ? undefined : byteCountProblem(p.sizeHintBytes, 'size hint');
+    if (size !== undefined) fail(`/pools/${i}/sizeHintBytes`, `pool '${p.name}' ${size}`, { pool: p.name });
+  });
+  set.buffers.forEach((b, i) => {
+    const size = byteCountProblem(b.sizeBytes);
+    if (size !== undefined) fail(`/buffers/${i}/size`, `buffer '${b.name}' ${size}`, { buffer: b.name });
+    const align = alignmentProblem(b.alignment);
+    if (align !== undefined) fail(`/buffers/${i}/alignment`, `buffer '${b.name}' ${align}`, { buffer: b.name });
+  });
 }
 
 function nonNegativeInt(name: string) {
   return (value: string): number => {
-    if (!/^\d+$/.test(value)) throw new ConfigError(`--${name} must be a non-negative integer, got '${value}'`);
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
+      throw new ConfigError(`--${name} must be a non-negative integer up to 2^53-1, got '${value.slice(0, 40)}'`);
+    }
     return Number(value);
   };
 }

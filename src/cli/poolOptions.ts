@@ -12,8 +12,9 @@
  * backend's bundled pools file.
  */
 import { Command } from 'commander';
-import * as fs from 'fs';
 import { ConfigError } from '../errors';
+import { byteCountProblem } from '../config/numbers';
+import { CONFIG_FILE_LIMIT_BYTES, readInputText } from '../util/files';
 import { makePool, parsePoolsJson, validatePools } from '../usmp/pools';
 import { PoolAccess, PoolInfo, PoolKind } from '../usmp/types';
 
@@ -121,8 +122,11 @@ function parseTargets(flag: string, pool: string, value: string, kind: PoolKind)
 }
 
 function parseBytes(flag: string, pool: string, value: string): number {
-  if (!/^\d+$/.test(value)) fail(flag, `pool '${pool}': '${value}' is not a non-negative integer`, { pool });
-  return Number(value);
+  if (!/^\d+$/.test(value)) fail(flag, `pool '${pool}': '${value.slice(0, 40)}' is not a non-negative integer`, { pool });
+  const n = Number(value);
+  const problem = byteCountProblem(n, 'value');
+  if (problem !== undefined) fail(flag, `pool '${pool}': ${problem}`, { pool });
+  return n;
 }
 
 function poolsOfKind(flags: PoolFlags, kind: PoolKind, knownTargets: readonly string[]): PoolInfo[] {
@@ -168,12 +172,7 @@ export function poolsFromFlags(flags: PoolFlags, knownTargets: readonly string[]
 }
 
 export function readPoolsFile(file: string, knownTargets: readonly string[]): PoolInfo[] {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new ConfigError(`cannot read pools file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file });
-  }
+  const text = readInputText(file, { what: 'pools file', limitBytes: CONFIG_FILE_LIMIT_BYTES });
   return parsePoolsJson(text, file, { knownTargets });
 }
 

@@ -13,6 +13,7 @@ import { ConfigError } from '../errors';
 type TypeScript = typeof import('typescript');
 
 const OWN_SOURCE_DIRS = ['src', 'backends', 'passes'];
+const PACKAGE_NAME = 'uma-ts';
 let hooksInstalled = false;
 
 function loadTypeScript(file: string): TypeScript {
@@ -56,7 +57,11 @@ function installHooks(ts: TypeScript): void {
     _resolveFilename(request: string, parent: unknown, ...rest: unknown[]): string;
   };
   const resolve = moduleWithResolve._resolveFilename;
+  // A backend written against the package (`from 'uma-ts'`) gets the running installation's
+  // API, so its UmaBackend is the class this compiler checks against.
+  const ownApi = path.join(layout.dist, 'src', 'index.js');
   moduleWithResolve._resolveFilename = function (request: string, parent: unknown, ...rest: unknown[]): string {
+    if (request === PACKAGE_NAME) return ownApi;
     const resolved = resolve.call(this, request, parent, ...rest);
     const rel = path.relative(layout.root, resolved);
     if (resolved.endsWith('.ts') && OWN_SOURCE_DIRS.some((d) => rel.startsWith(d + path.sep))) {

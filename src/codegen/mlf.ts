@@ -5,14 +5,16 @@
  *   codegen/host/include/tvmgen_<mod>.h, uma_runtime.h, backend headers
  *   codegen/host/src/<mod>_lib0.c (entry), <mod>_lib1.c (host), <mod>_lib2.c… (offloaded)
  *
- * Everything is written to a sibling temp dir and renamed into place, so a failure never
- * leaves a partial directory behind.
+ * plus the `.uma-ts-output` marker that lets a later compile replace it. Everything is
+ * written to a sibling temp dir and renamed into place (util/ownedOutputDir), so a failure
+ * never leaves a partial directory behind.
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import { schemaErrors } from '../config/validateJson';
 import { CodegenError } from '../errors';
-import { CArtifacts } from './types';
+import { writeOwnedDirectory } from '../util/ownedOutputDir';
+import { CArtifacts, GeneratedFile } from './types';
 
 export const MLF_HOST_DIR = path.join('codegen', 'host');
 
@@ -31,24 +33,6 @@ function checkRelativePath(p: string): void {
   if (path.posix.isAbsolute(norm) || norm.startsWith('..') || !/^(src|include)\//.test(norm)) {
     throw new CodegenError(`generated file path ${p} escapes codegen/host/{src,include}`);
   }
-}
-
-/** An existing directory may be replaced only if it is empty or a previous MLF output. */
-function checkReplaceable(outDir: string): void {
-  if (!fs.existsSync(outDir)) return;
-  if (!fs.statSync(outDir).isDirectory()) {
-    throw new CodegenError(`output path ${outDir} exists and is not a directory`, { file: outDir });
-  }
-  const entries = fs.readdirSync(outDir);
-  if (entries.length > 0 && !entries.includes('metadata.json')) {
-    throw new CodegenError(`output directory ${outDir} is not empty and holds no previous MLF output; refusing to replace it`, {
-      file: outDir,
-    });
-  }
-}
-
-function uniqueSibling(outDir: string, tag: string): string {
-  return `${outDir}.${tag}-${process.pid}-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e9).toString(36)}`;
 }
 
 /** A file written next to metadata.json (reports, printed IR), part of the same atomic write. */
@@ -83,8 +67,8 @@ function writeTree(root: string, artifacts: CArtifacts, extraFiles: readonly Ext
 }
 
 /**
- * Writes `artifacts` as an MLF directory at `outDir` (replacing a previous output), with
- * `extraFiles` at its top level.
+ * Writes `artifacts` as an MLF directory at `outDir` (replacing only a previous uma-ts
+ * output, see util/ownedOutputDir), with `extraFiles` at its top level.
  */
 export function writeModelLibraryFormat(
   outDir: string,
@@ -93,29 +77,27 @@ export function writeModelLibraryFormat(
 ): void {
   checkMetadata(artifacts);
   checkExtraFiles(extraFiles);
-  const target = path.resolve(outDir);
-  checkReplaceable(target);
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  const tmp = uniqueSibling(target, 'tmp');
+  writeOwnedDirectory(outDir, (dir) => writeTree(dir, artifacts, extraFiles));
+}
+
+/** Reads back an MLF directory written by `writeModelLibraryFormat` (metadata checked by schema). */
+export function readModelLibraryFormat(dir: string): CArtifacts {
+  const metaFile = path.join(dir, 'metadata.json');
+  let metadata: CArtifacts['metadata'];
   try {
-    fs.mkdirSync(tmp);
-    writeTree(tmp, artifacts, extraFiles);
-    if (fs.existsSync(target)) {
-      const old = uniqueSibling(target, 'old');
-      fs.renameSync(target, old);
-      try {
-        fs.renameSync(tmp, target);
-      } catch (e) {
-        fs.renameSync(old, target);
-        throw e;
-      }
-      fs.rmSync(old, { recursive: true, force: true });
-    } else {
-      fs.renameSync(tmp, target);
-    }
+    metadata = JSON.parse(fs.readFileSync(metaFile, 'utf8')) as CArtifacts['metadata'];
   } catch (e) {
-    fs.rmSync(tmp, { recursive: true, force: true });
-    if (e instanceof CodegenError) throw e;
-    throw new CodegenError(`cannot write MLF output: ${(e as Error).message}`, { file: outDir });
+    throw new CodegenError(`cannot read ${metaFile}: ${(e as Error).message}`, { file: metaFile });
   }
+  const errors = schemaErrors(metadata, 'metadata.schema.json');
+  if (errors !== undefined) {
+    throw new CodegenError(`${metaFile} is invalid: ${errors[0]?.instancePath || '/'} ${errors[0]?.message ?? ''}`.trim(), { file: metaFile });
+  }
+  const files: GeneratedFile[] = [];
+  for (const sub of ['include', 'src']) {
+    const root = path.join(dir, MLF_HOST_DIR, sub);
+    if (!fs.existsSync(root)) continue;
+    for (const name of fs.readdirSync(root).sort()) files.push({ path: `${sub}/${name}`, content: fs.readFileSync(path.join(root, name), 'utf8') });
+  }
+  return { moduleName: metadata.modelName, files, metadata };
 }

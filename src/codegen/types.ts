@@ -20,6 +20,17 @@ export interface RuntimeSource {
   readonly content: string;
 }
 
+/** A pool as a backend runtime's registration call sees it. */
+export interface RuntimePool {
+  readonly name: string;
+  readonly kind: 'workspace' | 'constant';
+  /** C expression of the pool's base address (`uint8_t*`). */
+  readonly base: string;
+  readonly sizeBytes: number;
+  /** What the backend's target may do in the pool. */
+  readonly access: 'rw' | 'ro';
+}
+
 /** A backend's contribution to the C of the functions offloaded to its target. */
 export interface BackendCodegenHook {
   readonly target: string;
@@ -34,6 +45,21 @@ export interface BackendCodegenHook {
    * rendered C expressions. Returning undefined keeps the default `name(args...)`.
    */
   readonly replaceCallExtern?: (name: string, args: readonly string[]) => string | undefined;
+  /** See `CodegenHooks.registerPool`: one C expression (0 = ok) registering a pool with the runtime. */
+  readonly registerPool?: (pool: RuntimePool) => string;
+}
+
+/**
+ * Where an application-owned model input/output must live because an offload target
+ * touches it directly (I/O not planned in the workspace).
+ */
+export interface IoRequirement {
+  /** Model tensor name. */
+  readonly name: string;
+  /** Offload targets that read or write it in place. */
+  readonly usedBy: readonly string[];
+  /** Pools it may live in (empty: no pool satisfies every user). */
+  readonly pools: readonly string[];
 }
 
 /** The parts of a USMP result codegen needs. */
@@ -50,6 +76,8 @@ export interface GenerateCInput {
   /** The memory plan; absent = nothing planned, every allocation is a static array. */
   readonly memory?: MemoryLayout;
   readonly backends?: readonly BackendCodegenHook[];
+  /** Application-owned I/O an offload target touches, for metadata.json. */
+  readonly ioRequirements?: readonly IoRequirement[];
 }
 
 /** A generated file, its path relative to `codegen/host/` (e.g. `src/default_lib0.c`). */
@@ -60,11 +88,17 @@ export interface GeneratedFile {
 
 export interface PoolMetadata {
   readonly name: string;
+  /** Field of the pools struct (external pools) or static array name (internal pools). */
+  readonly cName?: string;
   readonly kind: 'workspace' | 'constant';
   readonly internal: boolean;
   readonly sizeBytes: number;
   readonly alignment: number;
   readonly targets: Readonly<Record<string, 'rw' | 'ro'>>;
+  /** Base address of the pool's memory on an embedded target (pools.json `address`). */
+  readonly address?: number;
+  /** Targets whose runtime the generated `run` registers this pool with. */
+  readonly registeredWith?: readonly string[];
 }
 
 export interface FunctionMetadata {
@@ -88,6 +122,12 @@ export interface TensorMetadata {
   /** Present when the tensor lives in a workspace pool. */
   readonly pool?: string;
   readonly offset?: number;
+  /**
+   * Application-owned tensors an offload target touches in place: the targets and the pools
+   * the application must put the tensor in (their memory, registered with those runtimes).
+   */
+  readonly usedBy?: readonly string[];
+  readonly requiredPools?: readonly string[];
 }
 
 /** `metadata.json` of the MLF directory (schemas/metadata.schema.json). */

@@ -7,9 +7,20 @@
 import { BackendRegistry } from '../backend/registry';
 import { TargetAttrValue } from '../backend/targetAttrs';
 import { generateC } from '../codegen';
-import { BackendCodegenHook, CArtifacts, TensorSpec } from '../codegen/types';
-import { ConfigError, MemoryPlanningError, PoolConstraintError } from '../errors';
+import { BackendCodegenHook, CArtifacts, IoRequirement, TensorSpec } from '../codegen/types';
+import {
+  ConfigError,
+  GraphStructureError,
+  isUmaError,
+  LoweringError,
+  PoolConstraintError,
+  TypeInferenceError,
+  UmaError,
+  UnsupportedOperatorError,
+} from '../errors';
 import { loadTfliteFile } from '../frontend/tflite';
+import { withHostProblemList } from './hostSupport';
+import { tensorLowerBound } from '../ir/graph/liveness';
 import { GraphFunction, IRModule, MAIN_FUNCTION, TensorType } from '../ir/graph/types';
 import { TirModule } from '../ir/tir/nodes';
 import { buildMemoryReport, MemoryReport } from '../report/memoryReport';
@@ -19,6 +30,8 @@ import { defaultPools, withDefaultConstantPool } from '../usmp/pools';
 import { IoPlacement, PoolInfo, UsmpResult } from '../usmp/types';
 import { sanitizeName } from '../lower/names';
 import { compileToTir } from './compileToTir';
+import { withPoolOverflowDetails } from './poolOverflow';
+import { checkGraphQuantization } from './checkGraphQuantization';
 import {
   constraintsFromMemoryDecl,
   formatInsertedCopy,
@@ -30,6 +43,7 @@ import {
   PinningConstraints,
   PinningSolution,
   runPoolPinning,
+  traceOperands,
 } from '../../passes/poolPinning';
 import { assertPoolAccess, checkPoolAccess, describeViolation, PostPlanReport } from '../../passes/poolPinning/postPlanCheck';
 
@@ -48,6 +62,12 @@ export interface CompileOptions {
   readonly pools?: readonly PoolInfo[];
   readonly pins?: PinningConstraints;
   readonly algorithm?: string;
+  /**
+   * Plan model inputs/outputs in the workspace pools (TVM's USMP I/O option). Default: only
+   * when a target whose runtime registers pools (`CodegenHooks.registerPool`) touches them in
+   * place, since its kernels accept only pointers into registered pools. `false` leaves them
+   * to the application, which metadata.json then tells where each must live.
+   */
   readonly ioInWorkspace?: boolean;
   readonly targetAttrs?: Readonly<Record<string, TargetAttrValue>>;
   readonly mergeRegions?: boolean;
@@ -82,9 +102,14 @@ export interface CompileResult {
    * application-owned model I/O, or (without pool pinning) accesses the access check flagged.
    */
   readonly warnings: readonly string[];
+  /** Decisions taken for the user that are not problems (also in the report's `notes`). */
+  readonly notes: readonly string[];
   readonly artifacts: CArtifacts;
   readonly inputs: readonly TensorSpec[];
   readonly outputs: readonly TensorSpec[];
+  /** Whether model I/O was planned in the workspace, and why when it was decided automatically. */
+  readonly ioInWorkspace: boolean;
+  readonly ioInWorkspaceReason?: string;
 }
 
 function spec(name: string, type: TensorType): TensorSpec {
@@ -102,17 +127,42 @@ export function ioSpecs(graph: IRModule): { inputs: TensorSpec[]; outputs: Tenso
   };
 }
 
+/**
+ * A problem in the model found while partitioning or lowering (a shape an operator cannot
+ * take, ...) names the model file too, as the importer's errors do.
+ */
+function namingModelFile<T>(source: string, run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    const aboutModel = [TypeInferenceError, UnsupportedOperatorError, LoweringError, GraphStructureError].some((k) => e instanceof k);
+    if (!aboutModel || !isUmaError(e) || e.context.file !== undefined || e.message.includes(source)) throw e;
+    const Kind = e.constructor as new (message: string, context: UmaError['context']) => UmaError;
+    throw new Kind(`${source}: ${e.message}`, { ...e.context, file: source });
+  }
+}
+
 export function compileModel(model: string | IRModule, options: CompileOptions): CompileResult {
   const progress = options.onProgress ?? (() => undefined);
   progress('import');
   const graph = typeof model === 'string' ? loadTfliteFile(model) : model;
   const source = typeof model === 'string' ? model : (model.source ?? '<module>');
+  // The importer checked a file's quantization; a module built in code is checked here.
+  if (typeof model !== 'string') checkGraphQuantization(graph, source);
 
   progress('partition+lower');
-  const { partitioned, tir } = compileToTir(graph, options.registry, options.backend, {
-    ...(options.mergeRegions !== undefined ? { mergeRegions: options.mergeRegions } : {}),
-    ...(options.targetAttrs ? { attrs: options.targetAttrs } : {}),
-    ...(options.moduleName ? { moduleName: options.moduleName } : {}),
+  const { partitioned, tir } = namingModelFile(source, () => {
+    try {
+      return compileToTir(graph, options.registry, options.backend, {
+        ...(options.mergeRegions !== undefined ? { mergeRegions: options.mergeRegions } : {}),
+        ...(options.targetAttrs ? { attrs: options.targetAttrs } : {}),
+        ...(options.moduleName ? { moduleName: options.moduleName } : {}),
+      });
+    } catch (e) {
+      // Like the import checker: name every operator the host cannot lower, not only the first.
+      if (e instanceof LoweringError) throw withHostProblemList(e, graph);
+      throw e;
+    }
   });
 
   const targets = moduleTargets(tir);
@@ -121,7 +171,11 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
   pools = mergeTargetAccess(pools, options.backend, memory);
   pools = withDefaultConstantPool(pools, targets);
 
-  const withIo = options.ioInWorkspace ? createIoAllocates(tir) : tir;
+  const hooks = options.codegenHooks ?? codegenHooksOf(options.registry, targets);
+  const io = ioSpecs(graph);
+  const autoIo = options.ioInWorkspace === undefined ? ioNeededByRuntimes(tir, hooks, io) : undefined;
+  const ioInWorkspace = options.ioInWorkspace ?? autoIo !== undefined;
+  const withIo = ioInWorkspace ? createIoAllocates(tir) : tir;
   let toPlan = withIo;
   let pinning: PinningSolution | undefined;
   let insertedCopies: readonly InsertedCopy[] | undefined;
@@ -149,22 +203,28 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
   }
 
   progress('memory planning');
-  const usmp = withPoolLimits(pools, pinning, () =>
+  const planWith = (planPools: PoolInfo[]) =>
     runUsmp(toPlan, {
-      pools,
+      pools: planPools,
       ...(options.algorithm ? { algorithm: options.algorithm } : {}),
       ...(options.timeBudgetMs !== undefined ? { timeBudgetMs: options.timeBudgetMs } : {}),
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
-    }),
-  );
+    });
+  const usmp = withPoolOverflowDetails(pools, pinning, (unlimited) => planWith(unlimited).pools, () => planWith(pools));
 
   progress('access check');
   const access = options.poolPinning !== false ? assertPoolAccess(usmp.module, pools, pinning) : checkPoolAccess(usmp.module, pools);
 
   progress('codegen');
-  const io = ioSpecs(graph);
   const memoryLayout = { ...usmp, inputs: renameIo(usmp.inputs, io.inputs), outputs: renameIo(usmp.outputs, io.outputs) };
-  const hooks = options.codegenHooks ?? codegenHooksOf(options.registry, targets);
+  // A requirement binds when plain application memory will not do: the tensor is kept out of
+  // some host pool, or a user's runtime accepts only registered pools.
+  const registering = new Set(hooks.filter((h) => h.registerPool !== undefined).map((h) => h.target));
+  const ioRequirements = (pinning?.ioRequirements ?? [])
+    .filter((r) => r.restrictsHostMemory || r.usedBy.some((t) => registering.has(t)))
+    .map(
+    (r): IoRequirement => ({ name: tensorNameOf(r.buffer, io), usedBy: r.usedBy, pools: r.pools }),
+  );
   const artifacts = generateC({
     module: usmp.module,
     ...(options.moduleName ? { moduleName: options.moduleName } : {}),
@@ -172,8 +232,12 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
     outputs: io.outputs,
     memory: memoryLayout,
     backends: hooks,
+    ioRequirements,
   });
-  const report = buildMemoryReport(source, usmp);
+  const workspaceAlignment = pools.find((p) => p.kind === 'workspace')?.alignment ?? 16;
+  const tensorBound = tensorLowerBound(graph.functions.get(MAIN_FUNCTION)!, { includeIo: ioInWorkspace, alignment: workspaceAlignment });
+  const notes = pinning?.notes ?? [];
+  const report = { ...buildMemoryReport(source, usmp, tensorBound), ...(notes.length > 0 ? { notes } : {}) };
   return {
     source,
     graph,
@@ -185,6 +249,7 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
       ...(pinning?.warnings ?? []),
       ...access.violations.map((v) => `${describeViolation(v)} (pool pinning is off)`),
     ],
+    notes,
     ...(insertedCopies ? { insertedCopies } : {}),
     usmp,
     access,
@@ -192,7 +257,33 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
     artifacts,
     inputs: io.inputs,
     outputs: io.outputs,
+    ioInWorkspace,
+    ...(autoIo !== undefined ? { ioInWorkspaceReason: autoIo } : {}),
   };
+}
+
+/** The model tensor name of main's I/O param `param` (lowering makes names C-safe). */
+function tensorNameOf(param: string, io: { inputs: readonly TensorSpec[]; outputs: readonly TensorSpec[] }): string {
+  const all = [...io.inputs, ...io.outputs];
+  return (all.find((s) => s.name === param) ?? all.find((s) => sanitizeName(s.name) === param))?.name ?? param;
+}
+
+/**
+ * Why model I/O must be planned in the workspace, or undefined: a target whose runtime
+ * checks pointers against registered pools reads or writes an I/O tensor in place.
+ */
+export function ioNeededByRuntimes(
+  tir: TirModule,
+  hooks: readonly BackendCodegenHook[],
+  io: { inputs: readonly TensorSpec[]; outputs: readonly TensorSpec[] },
+): string | undefined {
+  const registering = new Set(hooks.filter((h) => h.registerPool !== undefined).map((h) => h.target));
+  if (registering.size === 0) return undefined;
+  const trace = traceOperands(tir);
+  const uses = trace.accesses.filter((a) => a.buffer.origin === 'io' && registering.has(a.target));
+  if (uses.length === 0) return undefined;
+  const first = uses[0];
+  return `model input/output '${tensorNameOf(first.buffer.name, io)}' is used in place by target ${first.target}, whose runtime accepts only registered pools`;
 }
 
 /**
@@ -224,34 +315,6 @@ function withCopyHint<T>(
   }
 }
 
-const POOLS_EXHAUSTED = 'the space available in the provided pools exceeded when trying to allocate the buffer';
-
-/**
- * The planner's overflow message is TVM's, kept verbatim so users can search for it; the
- * pools it tried, their limits and the buffer's size follow on the next line.
- */
-function withPoolLimits<T>(pools: readonly PoolInfo[], pinning: PinningSolution | undefined, run: () => T): T {
-  try {
-    return run();
-  } catch (e) {
-    if (!(e instanceof MemoryPlanningError) || !e.message.startsWith(POOLS_EXHAUSTED)) throw e;
-    const tried = String(e.context.pool ?? '')
-      .split(',')
-      .filter((n) => n !== '')
-      .map((n) => {
-        const limit = pools.find((p) => p.name === n)?.sizeHintBytes;
-        return `${n} (${limit !== undefined ? `limit ${limit} B` : 'no limit'})`;
-      });
-    const size = pinning?.decisions.find((d) => d.buffer.name === e.context.buffer)?.buffer.sizeBytes;
-    const lines = [
-      ...(size !== undefined ? [`buffer size: ${size} B`] : []),
-      ...(tried.length > 0 ? [`pools tried: ${tried.join(', ')}`] : []),
-    ];
-    if (lines.length === 0) throw e;
-    throw new MemoryPlanningError(`${e.message}\n  ${lines.join('\n  ')}`, e.context);
-  }
-}
-
 /**
  * I/O placements carry main's param names (tensor names made C-safe by lowering); the
  * application knows its tensors by their model names.
@@ -274,6 +337,8 @@ export function codegenHooksOf(registry: BackendRegistry, targets: readonly stri
       target: t,
       includes: h.includes(),
       ...(h.runtimeSources ? { runtimeSources: h.runtimeSources() } : {}),
+      ...(h.replaceCallExtern ? { replaceCallExtern: h.replaceCallExtern } : {}),
+      ...(h.registerPool ? { registerPool: h.registerPool } : {}),
     });
   }
   return hooks;

@@ -16,6 +16,8 @@ import { OperatorStrategy, OpLoweringInput } from './strategy';
 export type StrategyLookup = (target: string, op: string) => OperatorStrategy | undefined;
 
 export const TENSOR_ANNOTATION = 'uma.tensor';
+/** On a main `sid_<n>` Allocate: the later tensors that share it in place (`inplaceAliases`). */
+export const TENSOR_ALIASES_ANNOTATION = 'uma.tensor_aliases';
 
 /** A value a graph node name stands for inside the PrimFunc being built. */
 interface Bound {

@@ -2,24 +2,33 @@
  * Graph IR -> TIR. Every host operator call of `main` becomes its own PrimFunc
  * (`tvmgen_<module>_fused_<op>[_<n>]`), every offloaded function (attr `Compiler`) one
  * PrimFunc named by its `global_symbol`, and `main` the AoT entry `__tvm_main__`: weights as
- * `constant_<n>` AllocateConsts, each intermediate tensor one `sid_<n>` Allocate, each call
+ * `constant_<n>` AllocateConsts, each intermediate tensor one `sid_<n>` Allocate (shared by
+ * an in-place operator's output and the input it reuses), each call
  * `Evaluate(call_extern("<func>", vars...))` in topological order. Variable tensors (SVDF
  * state) become `state_<n>` Allocates of `PERSISTENT_SCOPE`: static arrays that keep what
  * the owning operator writes into them from one run to the next.
  */
 import { LoweringError } from '../errors';
+import { inplaceAliases } from '../ir/graph/inplace';
 import { isKnownOp } from '../ir/graph/ops';
 import { CallNode, ConstantNode, GraphFunction, GraphNode, IRModule, MAIN_FUNCTION, TensorType, tensorElements } from '../ir/graph/types';
 import { allocate, allocateConst, callExtern, evaluate, makeVar, primFunc, seq, tirModule } from '../ir/tir/builder';
 import { ANN_FILL_BYTE, Buffer, MAIN_PRIM_FUNC, PERSISTENT_SCOPE, PrimFunc, ScalarDType, Stmt, TirModule, Var } from '../ir/tir/nodes';
 import { withOperatorRecords } from '../ir/tir/operators';
-import { BodyLowering, scratchNames, StrategyLookup, TENSOR_ANNOTATION, tensorBuffer } from './bodyLowering';
+import { BodyLowering, scratchNames, StrategyLookup, TENSOR_ALIASES_ANNOTATION, TENSOR_ANNOTATION, tensorBuffer } from './bodyLowering';
 import { NameSupply, sanitizeName } from './names';
 import { HOST_TARGET } from './strategy';
 
 export interface LowerOptions {
   /** The strategy of `op` (a primitive op or a composite name) on `target`. */
   readonly strategyFor: StrategyLookup;
+  /**
+   * In-place reuse in main (`inplaceAliases`, default on): a `view` op (reshape) whose input
+   * dies there becomes the input's buffer under another name, with no call at all; an
+   * `elementwise` op writes its output over such an input. Either way one `sid_<n>` holds
+   * both tensors (annotation `uma.tensor_aliases` lists the later ones).
+   */
+  readonly inplace?: boolean;
   /** Prefix of generated function names: `tvmgen_<moduleName>_...` (default `default`). */
   readonly moduleName?: string;
 }
@@ -88,7 +97,9 @@ class ModuleLowering {
       bindParam(o, node.type);
     }
 
-    const sids: { v: Var; type: TensorType; tensor: string }[] = [];
+    const sids: { v: Var; type: TensorType; tensor: string; aliases: string[] }[] = [];
+    const sidOf = new Map<number, (typeof sids)[number]>();
+    const aliasOf = new Map((this.options.inplace === false ? [] : inplaceAliases(main)).map((a) => [a.tensor, a]));
     const constants = new Map<ConstantNode, Var>();
     const variables = new Map<ConstantNode, Var>();
     const constantVar = (node: ConstantNode): Var => {
@@ -110,10 +121,20 @@ class ModuleLowering {
     const calls: Stmt[] = [];
     for (const node of main.nodes) {
       if (node.kind !== 'call') continue;
+      const alias = aliasOf.get(node.name);
+      const shared = alias !== undefined ? values.get(alias.input) : undefined;
+      if (alias !== undefined && shared !== undefined && sidOf.has(shared.id)) {
+        sidOf.get(shared.id)!.aliases.push(node.name);
+        values.set(node.name, shared);
+        // A view is the same bytes under another shape: nothing to run.
+        if (alias.kind === 'view') continue;
+      }
       const lowered = this.lowerMainCall(node, main, nodes);
       if (!values.has(node.name)) {
         const v = handleVar(`sid_${sids.length + 1}`, node.type);
-        sids.push({ v, type: node.type, tensor: node.name });
+        const sid = { v, type: node.type, tensor: node.name, aliases: [] };
+        sids.push(sid);
+        sidOf.set(v.id, sid);
         values.set(node.name, v);
       }
       const args = lowered.args.map((a) => {
@@ -127,8 +148,9 @@ class ModuleLowering {
 
     let body = seq(calls);
     for (let i = sids.length - 1; i >= 0; i--) {
-      const { v, type, tensor } = sids[i];
-      body = allocate({ bufferVar: v, dtype: type.dtype as ScalarDType, extents: [tensorElements(type)], annotations: { [TENSOR_ANNOTATION]: tensor }, body });
+      const { v, type, tensor, aliases } = sids[i];
+      const annotations = { [TENSOR_ANNOTATION]: tensor, ...(aliases.length > 0 ? { [TENSOR_ALIASES_ANNOTATION]: aliases } : {}) };
+      body = allocate({ bufferVar: v, dtype: type.dtype as ScalarDType, extents: [tensorElements(type)], annotations, body });
     }
     for (const [node, v] of [...variables].reverse()) {
       body = allocate({

@@ -1,9 +1,12 @@
 /**
  * The memory report users compare with Vela's summary ("Allocation Peak Tensor Size /
  * Peak Memory Usage / Overhead"): per pool its size, limit, use and lower bound; per buffer
- * its placement, live range and owner.
+ * its placement, live range and owner; for the workspace as a whole the plan's own lower
+ * bound beside the model's tensor-level one (what TFLite Micro's arena planner counts), so
+ * operator scratch such as a padded copy shows as overhead instead of hiding in the bound.
  */
 import { PlanOptimality, planOptimality } from '../usmp/optimality';
+import { TensorLowerBound } from '../ir/graph/liveness';
 import { BufferInfo, BufferPlan, PlannedPool, UsmpResult } from '../usmp/types';
 
 export interface PoolReport {
@@ -30,6 +33,21 @@ export interface BufferReport {
   readonly target: string | null;
 }
 
+/** All workspace pools together, against both lower bounds. */
+export interface WorkspaceSummary {
+  readonly sizeBytes: number;
+  /** Sum of the workspace pools' `lowerBoundBytes` (peak live bytes of the planned buffers). */
+  readonly planLowerBoundBytes: number;
+  readonly planOverheadPercent: number;
+  /** The model's tensor-level lower bound (`tensorLowerBound`); null when not computed. */
+  readonly tensorLowerBoundBytes: number | null;
+  readonly tensorOverheadPercent: number | null;
+  /** Operator where the tensor-level bound is reached. */
+  readonly peakOperator: string | null;
+  /** Whether model inputs/outputs are in the workspace (and so in the tensor-level bound). */
+  readonly ioCounted: boolean | null;
+}
+
 export interface MemoryReport {
   readonly model: string;
   readonly algorithm: string;
@@ -40,6 +58,9 @@ export interface MemoryReport {
   readonly totalLowerBoundBytes: number;
   /** Whether the plan's total is proven optimal, else the gap to the best proven bound. */
   readonly optimality: PlanOptimality;
+  /** Decisions the compiler took on its own that the user may want to know (e.g. an ignored pool preference). */
+  readonly notes?: readonly string[];
+  readonly workspace: WorkspaceSummary;
 }
 
 /** Peak of live bytes over time among `buffers`; buffers without a range count as always live. */
@@ -68,7 +89,27 @@ function round2(x: number): number {
   return Math.round(x * 100) / 100;
 }
 
-export function buildMemoryReport(model: string, result: UsmpResult): MemoryReport {
+function overhead(size: number, bound: number): number {
+  return bound > 0 ? round2((100 * (size - bound)) / bound) : 0;
+}
+
+function workspaceSummary(pools: readonly PoolReport[], bound: TensorLowerBound | undefined): WorkspaceSummary {
+  const ws = pools.filter((p) => p.kind === 'workspace');
+  const sizeBytes = ws.reduce((s, p) => s + p.sizeBytes, 0);
+  const planLowerBoundBytes = ws.reduce((s, p) => s + p.lowerBoundBytes, 0);
+  return {
+    sizeBytes,
+    planLowerBoundBytes,
+    planOverheadPercent: overhead(sizeBytes, planLowerBoundBytes),
+    tensorLowerBoundBytes: bound?.bytes ?? null,
+    tensorOverheadPercent: bound ? overhead(sizeBytes, bound.bytes) : null,
+    peakOperator: bound?.operator ?? null,
+    ioCounted: bound?.ioCounted ?? null,
+  };
+}
+
+/** `tensorBound`: the model's tensor-level lower bound, for the workspace summary. */
+export function buildMemoryReport(model: string, result: UsmpResult, tensorBound?: TensorLowerBound): MemoryReport {
   const plan: BufferPlan = result.plan;
   const byPool = new Map<string, BufferInfo[]>();
   for (const b of result.buffers) {
@@ -89,7 +130,7 @@ export function buildMemoryReport(model: string, result: UsmpResult): MemoryRepo
       limitBytes: limit,
       usePercent: limit ? round2((100 * p.sizeBytes) / limit) : null,
       lowerBoundBytes: lowerBound,
-      overheadPercent: lowerBound > 0 ? round2((100 * (p.sizeBytes - lowerBound)) / lowerBound) : 0,
+      overheadPercent: overhead(p.sizeBytes, lowerBound),
       bufferCount: placed.length,
       targets: Object.keys(p.pool.targetAccess),
     };
@@ -118,6 +159,7 @@ export function buildMemoryReport(model: string, result: UsmpResult): MemoryRepo
     unplanned: result.unplanned.map((u) => ({ func: u.func, name: u.name, reason: u.reason })),
     totalBytes,
     totalLowerBoundBytes: pools.reduce((s, p) => s + p.lowerBoundBytes, 0),
+    workspace: workspaceSummary(pools, tensorBound),
     optimality: result.optimality ?? planOptimality(plan, totalBytes, result.memoryPressure),
   };
 }
@@ -154,6 +196,13 @@ export function formatMemoryReport(r: MemoryReport, options: { buffers?: boolean
     ),
   );
   out.push('', `Total: ${r.totalBytes} bytes (lower bound ${r.totalLowerBoundBytes})`, optimalityLine(r.optimality));
+  const w = r.workspace;
+  if (w.tensorLowerBoundBytes !== null) {
+    out.push(
+      `Workspace: ${w.sizeBytes} bytes; plan lower bound ${w.planLowerBoundBytes} (overhead ${w.planOverheadPercent.toFixed(2)}%); ` +
+        `tensor-level lower bound ${w.tensorLowerBoundBytes}, model I/O ${w.ioCounted ? '' : 'not '}counted (overhead ${(w.tensorOverheadPercent ?? 0).toFixed(2)}%)`,
+    );
+  }
   if (options.buffers !== false && r.buffers.length > 0) {
     out.push(
       '',

@@ -20,9 +20,13 @@ export interface BackendNames {
 const RAW_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 const SNAKE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 
+/** Longest backend name: it becomes a directory, C identifiers and file names. */
+export const MAX_BACKEND_NAME_CHARS = 64;
+
 function fail(name: string, why: string): never {
+  const shown = `${name.slice(0, 40).replace(/[^\x20-\x7e]/g, '?')}${name.length > 40 ? '...' : ''}`;
   throw new ConfigError(
-    `invalid backend name '${name}': ${why} (use letters and digits, words separated by '-' or '_' or CamelCase, e.g. my-accel)`,
+    `invalid backend name '${shown}': ${why} (use letters and digits, words separated by '-' or '_' or CamelCase, e.g. my-accel)`,
     { target: name },
   );
 }
@@ -38,6 +42,7 @@ export function toSnakeCase(name: string): string {
 
 export function backendNames(name: string): BackendNames {
   if (name.length === 0) fail(name, 'it is empty');
+  if (name.length > MAX_BACKEND_NAME_CHARS) fail(name, `it is ${name.length} characters long, more than ${MAX_BACKEND_NAME_CHARS}`);
   if (!RAW_NAME.test(name)) fail(name, 'it must start with a letter and contain only letters, digits, - and _');
   const snake = toSnakeCase(name);
   if (!SNAKE.test(snake)) fail(name, `it gives '${snake}', which has empty words (leading, trailing or doubled separators)`);

@@ -5,6 +5,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { ConfigError } from '../errors';
+import { bestEffort, withFileErrors } from '../util/files';
 import { BackendNames, backendNames } from './names';
 import { TEMPLATE_FILES, TemplateFile } from './templates';
 
@@ -73,13 +74,28 @@ export function writeBackendSkeleton(options: NewBackendOptions): NewBackendResu
   if (fs.existsSync(dir)) {
     throw new ConfigError(`directory ${shownDir} already exists; choose another name or remove it`, { file: shownDir, target: names.snake });
   }
+  if (options.apiImport !== undefined && !/^[^'"`\\\s]+$/.test(options.apiImport)) {
+    throw new ConfigError(
+      `--import-from '${options.apiImport.slice(0, 60).replace(/[^\x20-\x7e]/g, '?')}' is not a module specifier (no quotes, backslashes or spaces)`,
+      { file: shownDir },
+    );
+  }
   const apiImport = options.apiImport ?? relativeApiImport(dir);
   const files = renderBackendFiles(names, apiImport);
-  fs.mkdirSync(dir, { recursive: true });
-  for (const f of files) {
-    const target = path.join(dir, ...f.path.split('/'));
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.writeFileSync(target, f.text, { flag: 'wx' });
+  withFileErrors('create the parent directory of', shownDir, () => fs.mkdirSync(path.dirname(dir), { recursive: true }));
+  // Created exclusively: a directory appearing meanwhile is someone else's and stays untouched.
+  withFileErrors('create backend directory', shownDir, () => fs.mkdirSync(dir));
+  try {
+    withFileErrors('write backend skeleton into', shownDir, () => {
+      for (const f of files) {
+        const target = path.join(dir, ...f.path.split('/'));
+        fs.mkdirSync(path.dirname(target), { recursive: true });
+        fs.writeFileSync(target, f.text, { flag: 'wx' });
+      }
+    });
+  } catch (e) {
+    bestEffort(() => fs.rmSync(dir, { recursive: true, force: true }));
+    throw e;
   }
   return { names, dir, files: files.map((f) => f.path), apiImport };
 }

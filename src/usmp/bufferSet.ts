@@ -5,6 +5,7 @@
  *  - JSON (schemas/buffer-set.schema.json): pools, buffers with candidate pools and conflicts by
  *    name, optional memoryPressure.
  */
+import { byteCountProblem } from '../config/numbers';
 import { validateJsonDocument } from '../config/validateJson';
 import { ConfigError } from '../errors';
 import { intervalsToBufferInfos, LiveInterval, lowerBoundOfBuffers, memoryPressureOfIntervals } from './conflicts';
@@ -94,9 +95,12 @@ export function parseJsonBufferSet(data: unknown, file = '<input>'): BufferSet {
     b.conflicts.forEach((c, k) => {
       if (!names.has(c)) fail(`/buffers/${i}/conflicts/${k}`, `unknown buffer '${c}'`);
     });
-    if (!Number.isSafeInteger(b.size)) fail(`/buffers/${i}/size`, `${b.size} is too large (above 2^53)`);
+    const sizeProblem = byteCountProblem(b.size);
+    if (sizeProblem !== undefined) fail(`/buffers/${i}/size`, `buffer '${b.name}' ${sizeProblem}`);
     b.liveRange?.forEach((t, k) => {
-      if (!Number.isSafeInteger(t)) fail(`/buffers/${i}/liveRange/${k}`, `${t} is too large (above 2^53)`);
+      if (!Number.isSafeInteger(t) || t < 0) {
+        fail(`/buffers/${i}/liveRange/${k}`, `buffer '${b.name}' ${k === 0 ? 'first' : 'last'} use ${t} is not an integer in 0..2^53-1`);
+      }
     });
     if (b.liveRange && b.liveRange[1] < b.liveRange[0]) {
       fail(`/buffers/${i}/liveRange`, `last ${b.liveRange[1]} is before first ${b.liveRange[0]}`);

@@ -138,6 +138,11 @@ class BufferInfoExtractor extends StmtExprVisitor {
   private readonly unplannedSeen = new Set<string>();
   private readonly usedNames = new Set<string>();
   private stmtIndex = 0;
+
+  /** Index of the last statement visited (main's end once `run` returns). */
+  get lastStmtIndex(): number {
+    return this.stmtIndex;
+  }
   private nextInstanceId = 0;
   /** Buffer var id → the record it reaches, in the current instance. */
   private env = new Map<number, BufferRecord>();
@@ -391,10 +396,14 @@ export function extractBufferInfo(module: TirModule, pools: readonly PoolInfo[])
   const extractor = new BufferInfoExtractor(module, new Map(pools.map((p) => [p.name, p])));
   const root = extractor.run(main);
   const records = extractor.records;
+  const end = extractor.lastStmtIndex;
+  // Model I/O planned in the workspace holds its value outside main: an input is copied in
+  // before the first statement, an output read after the last (even when an operator
+  // also consumes it midway), so their live ranges reach the start or the end of main.
   const intervals = records.map((record) => ({
     record,
-    first: record.first ?? record.declaredAt,
-    last: record.last ?? record.declaredAt,
+    first: record.io?.direction === 'input' ? 0 : (record.first ?? record.declaredAt),
+    last: record.io?.direction === 'output' ? Math.max(end, record.last ?? record.declaredAt) : (record.last ?? record.declaredAt),
   }));
   const workspace = intervals.filter((i) => i.record.kind === 'workspace');
   const constants = intervals.filter((i) => i.record.kind === 'constant');

@@ -4,6 +4,7 @@
  * from JSON (`parsePoolsJson`, validated against `schemas/pools.schema.json`), and the
  * target → pools lookup AssignPoolInfo needs.
  */
+import { alignmentProblem, byteCountProblem } from '../config/numbers';
 import { parseJsonDocument } from '../config/validateJson';
 import { ConfigError } from '../errors';
 import { DEFAULT_ALIGNMENT, PoolAccess, PoolInfo, PoolKind } from './types';
@@ -19,7 +20,7 @@ export interface PoolSpec {
   /** A map target → access, or a list of targets (workspace pools `rw`, constant pools `ro`). */
   readonly targets: readonly string[] | Readonly<Record<string, PoolAccess>>;
   readonly sizeHintBytes?: number;
-  /** Default 16 (suits SIMD loads; TVM defaults to 1); must be a power of two. */
+  /** Default 16 (suits SIMD loads; TVM defaults to 1); a power of two up to 2^20 (config/numbers). */
   readonly alignment?: number;
   /** Default false: a pool the user names is supplied by the application. */
   readonly internal?: boolean;
@@ -29,6 +30,8 @@ export interface PoolSpec {
   readonly readLatencyCycles?: number;
   readonly writeLatencyCycles?: number;
   readonly targetBurstBytes?: Readonly<Record<string, number>>;
+  /** Base address of the pool's memory on an embedded target (see `PoolInfo.address`). */
+  readonly address?: number;
 }
 
 /** Where a pool was declared, so errors can point at it. */
@@ -50,10 +53,6 @@ function where(source: PoolSource | undefined, field: string): string {
   return source?.file !== undefined ? `${source.file}: ${path}` : path;
 }
 
-function isPowerOfTwo(n: number): boolean {
-  return Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0;
-}
-
 export function makePool(spec: PoolSpec, source?: PoolSource): PoolInfo {
   const kind = spec.kind ?? 'workspace';
   const ctx = { file: source?.file, jsonPath: source?.jsonPath, pool: spec.name };
@@ -71,17 +70,13 @@ export function makePool(spec: PoolSpec, source?: PoolSource): PoolInfo {
     throw new ConfigError(`${where(source, 'targets')}: pool '${spec.name}' is reachable by no target`, ctx);
   }
   const alignment = spec.alignment ?? DEFAULT_ALIGNMENT;
-  if (!isPowerOfTwo(alignment)) {
-    throw new ConfigError(
-      `${where(source, 'alignment')}: pool '${spec.name}' alignment ${alignment} is not a power of two`,
-      ctx,
-    );
+  const alignmentIssue = alignmentProblem(alignment);
+  if (alignmentIssue !== undefined) {
+    throw new ConfigError(`${where(source, 'alignment')}: pool '${spec.name}' ${alignmentIssue}`, ctx);
   }
-  if (spec.sizeHintBytes !== undefined && !(Number.isInteger(spec.sizeHintBytes) && spec.sizeHintBytes >= 0)) {
-    throw new ConfigError(
-      `${where(source, 'sizeHintBytes')}: pool '${spec.name}' size ${spec.sizeHintBytes} is not a non-negative integer`,
-      ctx,
-    );
+  const sizeIssue = spec.sizeHintBytes === undefined ? undefined : byteCountProblem(spec.sizeHintBytes, 'size hint');
+  if (sizeIssue !== undefined) {
+    throw new ConfigError(`${where(source, 'sizeHintBytes')}: pool '${spec.name}' ${sizeIssue}`, ctx);
   }
   const pool: Record<string, unknown> = {
     name: spec.name,
@@ -95,6 +90,7 @@ export function makePool(spec: PoolSpec, source?: PoolSource): PoolInfo {
     if (spec[field] !== undefined) pool[field] = spec[field];
   }
   if (spec.targetBurstBytes !== undefined) pool.targetBurstBytes = { ...spec.targetBurstBytes };
+  if (spec.address !== undefined) pool.address = spec.address;
   return pool as unknown as PoolInfo;
 }
 

@@ -30,6 +30,11 @@ export interface PoolInfo {
   readonly readLatencyCycles?: number;
   readonly writeLatencyCycles?: number;
   readonly targetBurstBytes?: Readonly<Record<string, number>>;
+  /**
+   * Base address of the pool's memory region on an embedded target: `uma-ts run --target
+   * cortex-m55` links the pool's section there. Absent = the target picks a memory.
+   */
+  readonly address?: number;
 }
 
 /** Default alignment of a planned buffer: 16 bytes suits SIMD loads on Cortex-M/A (TVM uses 1 unless a pool sets it). */

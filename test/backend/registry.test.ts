@@ -8,7 +8,7 @@ import {
   forEachTargetFunction,
   validateManifest,
 } from '../../src/backend';
-import { ConfigError } from '../../src/errors';
+import { ConfigError, RegistrationError } from '../../src/errors';
 import { OperatorStrategy } from '../../src/lower/strategy';
 import { evaluate, intImm, makeVar, primFunc, tirModule } from '../../src/ir/tir/builder';
 import { PrimFunc, TirModule } from '../../src/ir/tir/nodes';
@@ -144,6 +144,7 @@ describe('BackendRegistry', () => {
     reg.register(
       new ConfigurableBackend('accel', (r) => {
         r.codegen({ includes });
+        r.pattern('conv2d', isOp('conv2d')(wildcard(), isConstant()));
         r.memory({
           pools: [{ pool: 'sram', access: 'rw' }],
           operandConstraints: [{ op: 'accel.conv2d', allInputs: ['sram'], allOutputs: ['sram'] }],
@@ -151,9 +152,10 @@ describe('BackendRegistry', () => {
       }),
     );
     reg.register(
-      new ConfigurableBackend('npu', (r) =>
-        r.memory({ pools: [{ pool: 'tcm', access: 'rw' }], operandConstraints: [{ op: 'dense', scratch: ['tcm'] }] }),
-      ),
+      new ConfigurableBackend('npu', (r) => {
+        r.supportedOp('dense');
+        r.memory({ pools: [{ pool: 'tcm', access: 'rw' }], operandConstraints: [{ op: 'dense', scratch: ['tcm'] }] });
+      }),
     );
     expect(reg.codegenFor('accel')?.includes()).toBe('#include "accel.h"\n');
     expect(reg.codegenFor('npu')).toBeUndefined();
@@ -219,3 +221,49 @@ describe('inversify container', () => {
     expect(reg.container.get(backendServiceId('accel'))).toBe(accel);
   });
 });
+
+describe('operand constraints name what the target offloads', () => {
+  const memory = (op: string) => ({ pools: [{ pool: 'sram', access: 'rw' as const }], operandConstraints: [{ op, allInputs: ['sram'] }] });
+
+  it('a misspelt operator is a registration error, with the close name suggested', () => {
+    const reg = new BackendRegistry();
+    const backend = new ConfigurableBackend('mynpu', (r) => {
+      r.memory(memory('mynpu.conv2D'));
+      r.pattern('conv2d', isOp('conv2d')(wildcard(), isConstant()));
+    });
+    expect(() => reg.register(backend)).toThrow(RegistrationError);
+    expect(() => reg.register(backend)).toThrow(
+      "target 'mynpu': operand constraint /operandConstraints/0 names 'mynpu.conv2D', which the target never offloads (did you mean 'mynpu.conv2d'?); known: mynpu.conv2d",
+    );
+    expect(reg.targets()).toEqual([]);
+  });
+
+  it('an operator the target neither supports nor has a strategy or pattern for', () => {
+    const backend = new ConfigurableBackend('npu', (r) => {
+      r.supportedOp('dense');
+      r.memory(memory('conv2d'));
+    });
+    expect(() => new BackendRegistry().register(backend)).toThrow(/names 'conv2d', which the target never offloads; known: dense/);
+  });
+
+  it('accepts composites, supported operators, strategy keys and globs over them, in any registration order', () => {
+    const reg = new BackendRegistry();
+    reg.register(
+      new ConfigurableBackend('npu', (r) => {
+        r.memory({
+          pools: [{ pool: 'sram', access: 'rw' }],
+          operandConstraints: [
+            { op: 'npu.conv2d', allInputs: ['sram'] },
+            { op: 'dense', allInputs: ['sram'] },
+            { op: 'npu.fetch*', allInputs: ['sram'] },
+          ],
+        });
+        r.pattern('conv2d', isOp('conv2d')(wildcard(), isConstant()));
+        r.supportedOp('dense');
+        r.strategy('npu.fetcher', (() => undefined) as unknown as OperatorStrategy);
+      }),
+    );
+    expect(reg.operandConstraints('npu')).toHaveLength(3);
+  });
+});
+

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { ConfigError } from '../../src/errors';
+import { ConfigError, FileAccessError } from '../../src/errors';
 import { poolsFromFlags, resolvePools } from '../../src/cli/poolOptions';
 
 const TARGETS = ['c', 'accel'];
@@ -106,6 +106,7 @@ describe('resolvePools', () => {
     const unknownTarget = file('npu.json', { workspacePools: [{ name: 'a', targets: ['npu'] }] });
     expect(configError(() => resolvePools({ poolsFile: unknownTarget, flags: {}, knownTargets: TARGETS })).message).toContain("unknown target 'npu'");
     const missing = path.join(dir, 'nope.json');
-    expect(configError(() => resolvePools({ poolsFile: missing, flags: {}, knownTargets: TARGETS })).message).toContain('ENOENT');
+    expect(() => resolvePools({ poolsFile: missing, flags: {}, knownTargets: TARGETS })).toThrow(FileAccessError);
+    expect(() => resolvePools({ poolsFile: missing, flags: {}, knownTargets: TARGETS })).toThrow(/nope\.json: no such file or directory \(ENOENT\)/);
   });
 });

@@ -3,6 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { memoryIO } from '../../src/cli/io';
 import { main } from '../../src/cli/main';
+import { explainModelPools } from '../../src/cli/explainPools';
 
 const ROOT = path.join(__dirname, '..', '..');
 const HELLO = path.join(ROOT, 'models', 'hello_world_int8.tflite');
@@ -73,6 +74,23 @@ module.exports = { HostOnlyBackend };`,
     expect(fs.readdirSync(dir)).toEqual(['hostonly.js']);
   });
 
+  it('honours size limits: a pool below the buffer size is removed by its limit', async () => {
+    // hello_world's intermediates are 16 bytes: an 8-byte sram can hold none of them.
+    const limited = [
+      '--workspace-pools', 'sram,dram',
+      '--workspace-pools-targets', 'sram:c', '--workspace-pools-targets', 'dram:c',
+      '--workspace-pools-size-hint-bytes', 'sram:8',
+    ];
+    const { code, out } = await run(['explain-pools', HELLO, ...backend, ...limited]);
+    expect(code).toBe(0);
+    const sid1 = block(out, 'sid_1');
+    expect(sid1).toContain('  candidates: dram');
+    expect(sid1).toContain("  not sram: size limit 8 B is below the buffer's 16 B");
+    const only = ['--workspace-pools', 'sram', '--workspace-pools-targets', 'sram:c', '--workspace-pools-size-hint-bytes', 'sram:8'];
+    const none = await run(['explain-pools', HELLO, ...backend, ...only]);
+    expect(block(none.out, 'sid_1')).toContain('  candidates: none (the compile fails: no allowed pool can hold it)');
+  });
+
   it('--json gives the same facts as data; --io-in-workspace plans the I/O too', async () => {
     const { code, out } = await run(['explain-pools', HELLO, ...backend, ...pools, '--json']);
     expect(code).toBe(0);
@@ -138,5 +156,15 @@ module.exports = { HostOnlyBackend };`,
       expect(b.candidates).toEqual(['act_mem']);
       expect(b.removed.find((r) => r.pool === 'l2_mem')!.by).toMatch(/accel/);
     }
+  });
+});
+
+describe('explain-pools decides I/O placement as compile does', () => {
+  it('plans I/O in the workspace for dma_local, whose runtime accepts only registered pools', () => {
+    const model = path.join(__dirname, '..', '..', 'models', 'hello_world_int8.tflite');
+    const base = { backend: 'dma_local', mergeRegions: true } as const;
+    expect(explainModelPools(model, base).external).toEqual([]);
+    const vanilla = explainModelPools(model, { ...base, backend: 'vanilla' });
+    expect(vanilla.external).toEqual(['serving_default_dense_input:0', 'StatefulPartitionedCall:0']);
   });
 });

@@ -186,3 +186,28 @@ describe('uma-ts plan on TVM\'s fanout case (one-way and self-listed conflicts)'
     }
   });
 });
+
+describe('uma-ts plan: a pool too small', () => {
+  it('names the buffer, its size and each allowed pool with its limit, on one line', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-plan-overflow-'));
+    try {
+      const set = path.join(dir, 'set.json');
+      fs.writeFileSync(set, JSON.stringify({
+        pools: [{ name: 'small', sizeHintBytes: 64 }, { name: 'tiny', sizeHintBytes: 8 }],
+        buffers: [
+          { name: 'a', size: 48, candidatePools: ['small', 'tiny'], conflicts: ['b'] },
+          { name: 'b', size: 48, candidatePools: ['small', 'tiny'], conflicts: ['a'] },
+        ],
+      }));
+      const io = memoryIO();
+      const code = await main(['node', 'uma-ts', 'plan', set], io);
+      expect(code).toBe(1);
+      expect(io.stderr).toHaveLength(1);
+      expect(io.stderr[0]).toMatch(
+        /^error: the space available in the provided pools exceeded when trying to allocate the buffer: [ab] \(48 bytes\); allowed pools: small \(limit 64 bytes\), tiny \(limit 8 bytes\); /,
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

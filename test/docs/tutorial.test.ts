@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import { BackendRegistry, compileModel, interpret, loadTfliteFile, parsePoolsJson, readOperatorRecords } from '../../src';
 import { DENSE_KERNEL, TUTORIAL_SRAM, TutorialBackend } from '../../docs/examples/tutorialBackend';
-import { buildApplication, runApplication } from '../e2e/harness';
+import { runCompiled } from '../../src/verify';
 
 const MODEL = 'models/hello_world_float.tflite';
 
@@ -18,20 +18,22 @@ function registry(): BackendRegistry {
 
 const pools = () => parsePoolsJson(fs.readFileSync('docs/examples/pools.json', 'utf8'), 'docs/examples/pools.json');
 
+/**
+ * The accelerator reads the model input and writes the output in place, and reaches only
+ * tut_sram: the runs plan model I/O there (as `uma-ts run` does), not in the harness's memory.
+ */
 function runOnGcc(result: ReturnType<typeof compileModel>, x: number): { got: number[]; expected: number[] } {
   const input = new Uint8Array(new Float32Array([x]).buffer);
   const expected = Array.from(interpret(loadTfliteFile(MODEL), [input])[0]);
-  const dir = buildApplication(result, [input]);
-  const run = runApplication(dir, [expected.length]);
-  fs.rmSync(dir, { recursive: true, force: true });
+  const run = runCompiled(result.artifacts, { invocations: [[input]], cflags: ['-Werror'] });
   expect(run.stderr).toBe('');
   expect(run.status).toBe(0);
-  return { got: Array.from(run.outputs[0]), expected };
+  return { got: Array.from(run.outputs[0][0]), expected };
 }
 
 describe('tutorial backend', () => {
   it('offloads every dense to the kernel and matches the interpreter when built with gcc', () => {
-    const result = compileModel(MODEL, { backend: 'tutorial', registry: registry(), pools: pools() });
+    const result = compileModel(MODEL, { backend: 'tutorial', registry: registry(), pools: pools(), ioInWorkspace: true });
     const lib = result.artifacts.files.find((f) => f.content.includes('/* Target: tutorial */'))!;
     expect(lib.content).toContain('#include "tutorial_kernels.h"');
     expect(lib.content.split(`${DENSE_KERNEL}(`).length - 1).toBe(3);
@@ -49,7 +51,7 @@ describe('tutorial backend', () => {
   });
 
   it('keeps loops for nests deeper than the max_depth target attribute, with the same output', () => {
-    const result = compileModel(MODEL, { backend: 'tutorial', registry: registry(), pools: pools(), targetAttrs: { max_depth: 8 } });
+    const result = compileModel(MODEL, { backend: 'tutorial', registry: registry(), pools: pools(), ioInWorkspace: true, targetAttrs: { max_depth: 8 } });
     const lib = result.artifacts.files.find((f) => f.content.includes('/* Target: tutorial */'))!;
     // Only the first dense (depth 1) fits; the two of depth 16 stay loop nests.
     expect(lib.content.split(`${DENSE_KERNEL}(`).length - 1).toBe(1);

@@ -57,7 +57,7 @@ describe.each(MODELS)('accel end to end: %s', (_name, load, ioInWorkspace) => {
     const result = compileModel(graph, { backend: 'accel', registry, pools: pools(), ioInWorkspace });
     expect(result.access.violations).toEqual([]);
     expect(result.partitioned.functions.size).toBeGreaterThan(1);
-    expectRunsByteExact(result, x, expected, ACCEL_REGISTRATION);
+    expectRunsByteExact(result, x, expected);
   });
 
   it('without pool pinning (TVM behaviour): the simulator traps on an accelerator operand in l2_mem', () => {
@@ -102,13 +102,24 @@ describe('accel placement on the seed network', () => {
 });
 
 describe('accel reading application-owned model I/O', () => {
-  it('warns that the application must place the input where the fetcher can read it', () => {
+  it('plans the input in the workspace by itself: the accel runtime accepts only registered pools', () => {
     const registry = new BackendRegistry();
     registry.register(AccelBackend);
     const result = compileModel('models/pretrainedResnet_quant.tflite', { backend: 'accel', registry, pools: pools() });
+    expect(result.warnings).toEqual([]);
+    expect(result.ioInWorkspace).toBe(true);
+    expect(result.ioInWorkspaceReason).toMatch(/^model input\/output 'input_1_int8' is used in place by target accel, whose runtime accepts only registered pools$/);
+    expect(result.artifacts.metadata.inputs[0].pool).toBe('l2_mem');
+  });
+
+  it('with ioInWorkspace: false, warns and says in metadata.json where the application must place the input', () => {
+    const registry = new BackendRegistry();
+    registry.register(AccelBackend);
+    const result = compileModel('models/pretrainedResnet_quant.tflite', { backend: 'accel', registry, pools: pools(), ioInWorkspace: false });
     expect(result.warnings).toHaveLength(1);
     expect(result.warnings[0]).toMatch(
       /^model input\/output 'input_1_int8' is used directly by target accel: the application must place it in memory of pool l2_mem \(.*\); or plan model I\/O in the workspace \(--io-in-workspace\)$/,
     );
+    expect(result.artifacts.metadata.inputs[0]).toMatchObject({ usedBy: ['accel'], requiredPools: ['l2_mem'] });
   });
 });

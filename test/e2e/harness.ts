@@ -12,6 +12,7 @@ import { CompileResult } from '../../src/driver/compile';
 import { writeModelLibraryFormat } from '../../src/codegen/mlf';
 import { DTYPE_BYTES, IRModule } from '../../src/ir/graph/types';
 import { PoolInfo } from '../../src/usmp/types';
+import { runCompiled } from '../../src/verify';
 
 export const STRICT_C = ['-std=c99', '-Wall', '-Wextra', '-Werror'];
 
@@ -182,20 +183,14 @@ export function modelInputs(graph: IRModule, seed: number): Uint8Array[] {
   });
 }
 
-/** Builds the application, runs it, and expects a clean exit with exactly `expected` out. */
-export function expectRunsByteExact(
-  result: CompileResult,
-  inputs: readonly Uint8Array[],
-  expected: readonly Uint8Array[],
-  registration?: PoolRegistration,
-): void {
-  const dir = buildApplication(result, inputs, registration);
-  try {
-    const run = runApplication(dir, expected.map((e) => e.length));
-    expect(run.stderr).toBe('');
-    expect(run.status).toBe(0);
-    expect(run.outputs.map((o) => Array.from(o))).toEqual(expected.map((e) => Array.from(e)));
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+/**
+ * Builds the program with the public verify harness (`runCompiled`: main written from
+ * metadata.json; the generated run registers pools with the backends' simulators) under
+ * strict gcc, runs it, and expects a clean exit with exactly `expected` out.
+ */
+export function expectRunsByteExact(result: CompileResult, inputs: readonly Uint8Array[], expected: readonly Uint8Array[]): void {
+  const run = runCompiled(result.artifacts, { invocations: [inputs], cflags: ['-Werror'] });
+  expect(run.stderr).toBe('');
+  expect(run.status).toBe(0);
+  expect(run.outputs[0].map((o) => Array.from(o))).toEqual(expected.map((e) => Array.from(e)));
 }

@@ -18,13 +18,12 @@ import { postOrderVisit } from '../../src/ir/tir/visitor';
 import { parsePoolsJson } from '../../src/usmp/pools';
 import { PoolInfo } from '../../src/usmp/types';
 import { parsePins } from '../../passes/poolPinning/pinsFile';
-import { ACCEL_POOL_REGISTRATION, expectRunsByteExact, fixedInput } from './harness';
+import { expectRunsByteExact, fixedInput } from './harness';
 
 const POOLS_FILE = 'backends/accel/pools.json';
 const pools = (): PoolInfo[] =>
   parsePoolsJson(fs.readFileSync(POOLS_FILE, 'utf8'), POOLS_FILE).map((p) => ({ ...p, internal: false }));
 
-const ACCEL_REGISTRATION = ACCEL_POOL_REGISTRATION;
 
 // The backend wants the fetcher's input in l2_mem and the conv's output in act_mem.
 const CONFLICTING_PINS = parsePins(
@@ -87,6 +86,6 @@ describe('inserted copies end to end (accel seed network)', () => {
     for (const c of copies) expect([c.buffer, placed(c.buffer), c.copy, placed(c.copy)]).toEqual([c.buffer, 'act_mem', c.copy, 'l2_mem']);
     expect(result.access.violations).toEqual([]);
 
-    expectRunsByteExact(result, input, expected, ACCEL_REGISTRATION);
+    expectRunsByteExact(result, input, expected);
   });
 });

@@ -1,9 +1,9 @@
 /**
  * The end-to-end matrix: models × bundled backends × planners. Each case compiles with the
- * backend's pools made external (the application owns them and registers their address
- * ranges with the backend's simulator, whose kernels trap on any pointer outside the pools
- * the backend may use), builds the application with strict gcc, runs it and compares every
- * output byte with the interpreter.
+ * backend's pools made external (the application owns them; the generated run registers
+ * their address ranges with the backend's simulator, whose kernels trap on any pointer
+ * outside the pools the backend may use), builds the program with the public verify harness
+ * under strict gcc, runs it and compares every output byte with the interpreter.
  *
  * Small models run the full cross product; person_detect (the slowest to compile and build)
  * runs each backend once and each planner once.
@@ -22,10 +22,8 @@ import { PoolInfo } from '../../src/usmp/types';
 import {
   ACCEL_POOL_REGISTRATION,
   buildApplication,
-  DMA_LOCAL_POOL_REGISTRATION,
   expectRunsByteExact,
   fixedInput,
-  PoolRegistration,
   runApplication,
 } from './harness';
 
@@ -50,12 +48,6 @@ function poolsFor(backend: Backend): PoolInfo[] {
   return external(parsePoolsJson(fs.readFileSync(file, 'utf8'), file));
 }
 
-/** vanilla's kernel checks no pointers (runtime/vanilla_conv2d.c has no pool table). */
-const REGISTRATION: Record<Backend, PoolRegistration | undefined> = {
-  vanilla: undefined,
-  accel: ACCEL_POOL_REGISTRATION,
-  dma_local: DMA_LOCAL_POOL_REGISTRATION,
-};
 
 /**
  * The accel and dma_local simulators trap on a pointer outside their pools, and a model's
@@ -139,7 +131,7 @@ describe('end-to-end matrix: model × backend × planner, byte-exact with the in
     if (ioInWorkspace) expect(result.usmp.inputs).toHaveLength(inputs.length);
 
     // Without an offloaded function the backend's runtime is not shipped: nothing to register.
-    expectRunsByteExact(result, inputs, expected, offloads ? REGISTRATION[backend] : undefined);
+    expectRunsByteExact(result, inputs, expected);
   });
 });
 

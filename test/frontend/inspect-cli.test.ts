@@ -48,6 +48,9 @@ describe('uma-ts inspect', () => {
     expect(numberAfter(out, 'activation bytes')).toBe(34);
     // Peak while the second layer runs: its input (16) and output (16) are live.
     expect(numberAfter(out, 'liveness lower bound')).toBe(32);
+    // Each tensor aligned to 16: two live at every operator (input + hidden, hidden + hidden,
+    // hidden + output) with I/O; without I/O the peak is the two hidden layers at the second.
+    expect(out).toMatch(/^tensor-level lower bound \(16-byte aligned tensors\): 32 bytes with model I\/O at \S+; 32 without at sequential\/dense_1\//m);
   });
 
   it('reports person_detect\'s 31 operators and a lower bound between the largest tensor pair and the sum', async () => {
@@ -92,18 +95,22 @@ describe('uma-ts inspect', () => {
     }
   });
 
-  it('returns 1 with a one-line error for an unsupported operator', async () => {
+  it('shows a model with an unsupported operator and lists it (exit 0)', async () => {
     const bytes = new Uint8Array(readFileSync(join(MODELS, 'hello_world_int8.tflite')));
     const raw = new RawTflite(bytes);
     const opcode = raw.operatorCodes[0];
     const dv = new DataView(bytes.buffer, bytes.byteOffset);
-    if (raw.fieldPos(opcode, 0)) dv.setInt8(raw.fieldPos(opcode, 0), 18);
-    if (raw.fieldPos(opcode, 3)) dv.setInt32(raw.fieldPos(opcode, 3), 18, true);
-    const path = join(dir, 'mul.tflite');
+    if (raw.fieldPos(opcode, 0)) dv.setInt8(raw.fieldPos(opcode, 0), 108);
+    if (raw.fieldPos(opcode, 3)) dv.setInt32(raw.fieldPos(opcode, 3), 108, true);
+    const path = join(dir, 'cos.tflite');
     writeFileSync(path, bytes);
-    const { code, err } = await inspect(path);
-    expect(code).toBe(1);
-    expect(err.trim()).toBe(`error: unsupported TFLite operator MUL (builtin 18) at operator #0 in ${path}`);
+    const { code, out, err } = await inspect(path);
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(out).toMatch(/^\s+0\s+COS\s+\S+\s+\[1, 16\]\s+int8\s+unsupported$/m);
+    expect(out).toMatch(/^\s+2\s+COS\s+StatefulPartitionedCall:0\s+\[1, 1\]\s+int8\s+unsupported$/m);
+    expect(out).toContain('unsupported operators (3 in 1 kind); compile will fail:');
+    expect(out).toContain('  COS x3, first at operator #0: operator not supported');
   });
 
   it('returns 1 for a missing file', async () => {

@@ -1,7 +1,7 @@
 import { join } from 'path';
 import { loadTfliteFile } from '../../src/frontend/tflite';
 import { FunctionBuilder, tensorType as tt } from '../../src/ir/graph/builder';
-import { activationLiveness } from '../../src/ir/graph/liveness';
+import { activationLiveness, tensorLowerBound } from '../../src/ir/graph/liveness';
 
 describe('activationLiveness', () => {
   it('a chain keeps only producer and consumer live', () => {
@@ -54,5 +54,30 @@ describe('activationLiveness', () => {
     // input 1 B, hidden [1,16] int8 twice, output 1 B: steps 1+16, 16+16, 16+1.
     expect(r.steps.map((s) => s.liveBytes)).toEqual([17, 32, 17]);
     expect(r.maxLiveBytes).toBe(32);
+  });
+});
+
+describe('tensorLowerBound', () => {
+  // x(100 B, input) -> a(200 B) -> b(50 B) -> c(10 B, output)
+  function chain() {
+    const b = new FunctionBuilder();
+    b.param('x', tt([100], 'int8'));
+    b.call('a', 'reshape', ['x'], tt([200], 'int8'));
+    b.call('b', 'reshape', ['a'], tt([50], 'int8'));
+    b.call('c', 'reshape', ['b'], tt([10], 'int8'));
+    return b.build(['c']);
+  }
+
+  it('counts every tensor aligned to 16 (TFLite Micro arena), model I/O only when asked', () => {
+    // With I/O: a: 112 + 208 = 320; b: 208 + 64 = 272; c: 64 + 16 = 80.
+    expect(tensorLowerBound(chain(), { includeIo: true })).toEqual({ bytes: 320, operator: 'a', ioCounted: true, alignment: 16 });
+    // Without: a: 208; b: 208 + 64 = 272; c: 64.
+    expect(tensorLowerBound(chain(), { includeIo: false })).toEqual({ bytes: 272, operator: 'b', ioCounted: false, alignment: 16 });
+    expect(tensorLowerBound(chain(), { includeIo: true, alignment: 1 }).bytes).toBe(300);
+  });
+
+  it('person_detect: 55,296 bytes with I/O, the TFLite Micro arena of the model', () => {
+    const fn = loadTfliteFile(join(__dirname, '..', '..', 'models', 'person_detect.tflite')).functions.get('main')!;
+    expect(tensorLowerBound(fn, { includeIo: true }).bytes).toBe(55296);
   });
 });

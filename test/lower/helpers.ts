@@ -82,8 +82,12 @@ export function singleOpModule(
 }
 
 /** Lowers for the CPU, runs the TIR and the reference interpreter on the same inputs. */
-export function runBoth(module: IRModule, inputs: readonly Uint8Array[]): { lowered: Uint8Array[]; reference: Uint8Array[]; tir: TirModule } {
-  const tir = lowerForCpu(module);
+export function runBoth(
+  module: IRModule,
+  inputs: readonly Uint8Array[],
+  strategies: ReadonlyMap<string, OperatorStrategy> = CPU_STRATEGIES,
+): { lowered: Uint8Array[]; reference: Uint8Array[]; tir: TirModule } {
+  const tir = lowerToTir(module, { strategyFor: (target, op) => (target === HOST_TARGET ? strategies.get(op) : undefined) });
   const lowered = runMain(tir, inputs, { externs: LOWERING_EXTERN_SIMULATIONS });
   const reference = interpret(module, inputs);
   return { lowered, reference, tir };

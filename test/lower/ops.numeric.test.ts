@@ -4,17 +4,32 @@
  */
 import { tensorType } from '../../src/ir/graph/builder';
 import { TensorType } from '../../src/ir/graph/types';
+import { CPU_STRATEGIES, makeConv2dStrategy, makeDepthwiseConv2dStrategy } from '../../src/lower/cpu';
+import { collectAllocates } from '../../src/ir/tir/analysis';
 import { f32, float32Bytes, i8, int32Bytes, q, randomInts, randomTensor, rng, runBoth, singleOpModule } from './helpers';
 
 type Const = { type: TensorType; data: Uint8Array };
+
+/** The CPU strategies with convolutions reading a padded copy (what a backend may ask for). */
+const PADDED_SCRATCH = new Map([
+  ...CPU_STRATEGIES,
+  ['conv2d', makeConv2dStrategy({ padding: 'padded-scratch' })],
+  ['depthwise_conv2d', makeDepthwiseConv2dStrategy({ padding: 'padded-scratch' })],
+]);
 
 function check(op: string, input: TensorType, constants: Const[], out: TensorType, attrs: Record<string, unknown>, seed: number): void {
   const r = rng(seed);
   const module = singleOpModule(op, input, constants, out, attrs);
   const x = randomTensor(r, input);
-  const { lowered, reference } = runBoth(module, [x]);
+  const { lowered, reference, tir } = runBoth(module, [x]);
   expect(lowered).toHaveLength(1);
   expect(Buffer.from(lowered[0]).equals(Buffer.from(reference[0]))).toBe(true);
+  // The host strategies never copy the input; the padded-scratch variant agrees byte for byte.
+  for (const f of tir.functions.values()) expect(collectAllocates(f.body).map((a) => a.bufferVar.name).filter((n) => n.endsWith('_pad'))).toEqual([]);
+  if (op === 'conv2d' || op === 'depthwise_conv2d') {
+    const padded = runBoth(module, [x], PADDED_SCRATCH).lowered;
+    expect(Buffer.from(padded[0]).equals(Buffer.from(reference[0]))).toBe(true);
+  }
   // Guard against vacuous agreement (e.g. everything clamped to one value).
   const distinct = new Set(out.dtype === 'float32' ? new Float32Array(reference[0].buffer) : new Int8Array(reference[0].buffer));
   expect(distinct.size).toBeGreaterThan(1);
@@ -40,6 +55,9 @@ describe('conv2d', () => {
     ['stride 2, asymmetric SAME padding, RELU6', [1, 7, 7, 2], 3, 3, win([2, 2], [1, 1, 1, 1], 'RELU6'), 4, 4],
     ['valid, dilation 2', [2, 7, 6, 2], 2, 3, win([1, 1], [0, 0, 0, 0], 'NONE', [2, 2]), 3, 2],
     ['1x1 kernel, no padding', [1, 4, 4, 5], 3, 1, win([1, 1], [0, 0, 0, 0]), 4, 4],
+    ['5x5 kernel over a 3x3 input (no interior at all)', [1, 3, 3, 2], 3, 5, win([1, 1], [2, 2, 2, 2]), 3, 3],
+    ['dilation 2 with padding 2', [1, 6, 7, 2], 2, 3, win([1, 1], [2, 2, 2, 2], 'NONE', [2, 2]), 6, 7],
+    ['padding bottom/right only, stride 2', [1, 6, 5, 3], 2, 2, win([2, 2], [0, 0, 1, 1]), 3, 3],
   ])('int8 %s', (_label, inShape, outC, k, attrs, oh, ow) => {
     const r = rng(11 + oh * 7 + outC);
     const w = i8([outC, k, k, inShape[3]], Array.from({ length: outC }, (_, c) => 0.004 + 0.003 * c));
@@ -70,6 +88,8 @@ describe('depthwise_conv2d', () => {
     ['multiplier 1, same padding', [1, 6, 6, 4], 1, win([1, 1], [1, 1, 1, 1], 'RELU6'), 6, 6],
     ['multiplier 2, stride 2', [1, 7, 7, 3], 2, win([2, 2], [1, 1, 1, 1]), 4, 4],
     ['valid, dilation 2', [1, 7, 7, 2], 1, win([1, 1], [0, 0, 0, 0], 'NONE', [2, 2]), 3, 3],
+    ['3x3 over a 2x2 input, padding 1 (border only)', [1, 2, 2, 3], 1, win([1, 1], [1, 1, 1, 1]), 2, 2],
+    ['stride 2, dilation 2, padding 2', [1, 9, 8, 2], 1, win([2, 2], [2, 2, 2, 2], 'NONE', [2, 2]), 5, 4],
   ])('int8 %s', (_label, inShape, mult, attrs, oh, ow) => {
     const r = rng(21 + oh + mult);
     const oc = inShape[3] * mult;

@@ -8,14 +8,51 @@ import { IRModule } from '../../src/ir/graph/types';
 import { collectAllocateConsts, collectAllocates } from '../../src/ir/tir/analysis';
 import { callExtern, evaluate } from '../../src/ir/tir/builder';
 import { runMain } from '../../src/ir/tir/eval';
-import { Allocate, AllocateConst, Call, Evaluate, MAIN_PRIM_FUNC, PrimFunc, Stmt, TirModule } from '../../src/ir/tir/nodes';
+import { Allocate, AllocateConst, Call, Evaluate, For, MAIN_PRIM_FUNC, PrimFunc, Stmt, TirModule } from '../../src/ir/tir/nodes';
 import { readOperatorRecords } from '../../src/ir/tir/operators';
 import { postOrderVisit } from '../../src/ir/tir/visitor';
 import { interpret } from '../../src/interpreter';
-import { CPU_STRATEGIES } from '../../src/lower/cpu';
+import { CPU_STRATEGIES, makeConv2dStrategy } from '../../src/lower/cpu';
 import { lowerToTir } from '../../src/lower/lowerModule';
 import { OperatorStrategy, OpLoweringInput } from '../../src/lower/strategy';
 import { cpuStrategyFor, i8, int32Bytes, lowerForCpu, randomInts, randomTensor, rng } from './helpers';
+
+/** The outermost For of each loop nest under `stmt` (not descending into a found nest). */
+function outerLoops(stmt: Stmt): For[] {
+  const found: For[] = [];
+  const walk = (s: Stmt): void => {
+    if (s.kind === 'For') found.push(s);
+    else if (s.kind === 'SeqStmt') s.seq.forEach(walk);
+    else if ('body' in s && s.body !== undefined) walk(s.body as Stmt);
+  };
+  walk(stmt);
+  return found;
+}
+
+/** [min, end) of the loops of a nest (n, oy, ox, oc, ky, kx, ic), skipping statements between them. */
+function ranges(f: For, depth: number): number[][] {
+  const out: number[][] = [];
+  let s: Stmt | undefined = f;
+  while (s !== undefined && out.length <= depth) {
+    if (s.kind === 'SeqStmt') {
+      s = s.seq.find((x) => x.kind === 'For');
+      continue;
+    }
+    if (s.kind !== 'For') break;
+    const min = s.min.kind === 'IntImm' ? s.min.value : NaN;
+    out.push([min, min + (s.extent.kind === 'IntImm' ? s.extent.value : NaN)]);
+    s = s.body;
+  }
+  return out;
+}
+
+function countIfs(stmt: Stmt): number {
+  let n = 0;
+  postOrderVisit(stmt, (node) => {
+    if ((node as { kind: string }).kind === 'IfThenElse') n++;
+  });
+  return n;
+}
 
 const PAD_SAME = { strides: [1, 1], dilation: [1, 1], padding: [1, 1, 1, 1], activation: 'NONE' };
 
@@ -108,7 +145,7 @@ describe('host operators and the AoT main', () => {
     expect(calls.map((c) => c.args.some((a) => a.kind === 'Var' && a.id === sid.id))).toEqual([true, true]);
   });
 
-  it('builds an operator PrimFunc with a padded-input scratch, a local accumulator and per-channel tables', () => {
+  it('builds an operator PrimFunc with border handling in the loop nest, a local accumulator and per-channel tables', () => {
     const conv = func(tir, 'tvmgen_default_fused_conv2d');
     expect(conv.params.map((p) => [p.name, p.pointee])).toEqual([
       ['p0', 'int8'],
@@ -118,17 +155,36 @@ describe('host operators and the AoT main', () => {
     ]);
     expect(conv.attrs).toMatchObject({ global_symbol: 'tvmgen_default_fused_conv2d', 'tir.noalias': true, target: 'c' });
     expect(conv.bufferMap.map(([v, b]) => b.data.id === v.id)).toEqual([true, true, true, true]);
+    // No padded copy: the only Allocate is the one-element accumulator.
     const allocs = collectAllocates(conv);
-    const pad = allocs.find((a) => a.bufferVar.name === 'h_pad') as Allocate;
-    expect(pad.storageScope).toBe('global');
-    expect(pad.extents.map((e) => (e.kind === 'IntImm' ? e.value : -1))).toEqual([1 * 8 * 8 * 3]);
-    expect(allocs.filter((a) => a.storageScope === 'local').map((a) => a.extents.length)).toEqual([1]);
+    expect(allocs.map((a) => [a.storageScope, a.extents.length])).toEqual([['local', 1]]);
     const tables = collectAllocateConsts(conv) as AllocateConst[];
     expect(tables.map((t) => [t.bufferVar.name, t.dtype, t.data.length])).toEqual([
       ['h_multiplier', 'int32', 16],
       ['h_shift', 'int32', 16],
     ]);
-    expect(readOperatorRecords(conv)).toEqual([{ name: 'h', op: 'conv2d', target: 'c', inputs: ['p0', 'p1', 'p2'], outputs: ['out'], scratch: ['h_pad'] }]);
+    expect(readOperatorRecords(conv)).toEqual([{ name: 'h', op: 'conv2d', target: 'c', inputs: ['p0', 'p1', 'p2'], outputs: ['out'], scratch: [] }]);
+    // 6x6 output, 3x3 SAME: rows {0}, 1..4, {5} x the same columns, each nest with the taps
+    // inside the input there (kernel rows 1..2 on the top row, all in the interior, ...) and
+    // no bounds check anywhere.
+    const nests = outerLoops(conv.body);
+    const bands = [[0, 1], [1, 5], [5, 6]];
+    const taps = [[1, 3], [0, 3], [0, 2]];
+    expect(nests.map((f) => ranges(f, 6))).toEqual(
+      bands.flatMap((y, i) => bands.map((x, j) => [[0, 1], y, x, [0, 4], taps[i], taps[j], [0, 3]])),
+    );
+    expect(nests.map((f) => countIfs(f))).toEqual(nests.map(() => 0));
+  });
+
+  it('reads a padded copy only for a backend that asks for one (padding: padded-scratch)', () => {
+    const strategies = new Map([...CPU_STRATEGIES, ['conv2d', makeConv2dStrategy({ padding: 'padded-scratch' })]]);
+    const padded = lowerToTir(module, { strategyFor: (target, op) => (target === 'c' ? strategies.get(op) : undefined) });
+    const conv = func(padded, 'tvmgen_default_fused_conv2d');
+    const pad = collectAllocates(conv).find((a) => a.bufferVar.name === 'h_pad') as Allocate;
+    expect(pad.storageScope).toBe('global');
+    expect(pad.extents.map((e) => (e.kind === 'IntImm' ? e.value : -1))).toEqual([1 * 8 * 8 * 3]);
+    expect(readOperatorRecords(conv)[0].scratch).toEqual(['h_pad']);
+    expect(outerLoops(conv.body).filter((f) => countIfs(f) === 0)).toHaveLength(1);
   });
 
   it('reads the input directly when the windows stay inside it (no padded copy)', () => {

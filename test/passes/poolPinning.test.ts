@@ -5,6 +5,7 @@ import { PinningConstraints, NO_CONSTRAINTS } from '../../passes/poolPinning/con
 import { explainPools, formatExplanation } from '../../passes/poolPinning/explain';
 import { runPoolPinning } from '../../passes/poolPinning/pass';
 import { parsePins } from '../../passes/poolPinning/pinsFile';
+import { ConstraintStep, suggestFix } from '../../passes/poolPinning/solve';
 import { pool, seedModule, SEED_POOLS } from './seedModule';
 
 const ACCEL_CONSTRAINTS: PinningConstraints = {
@@ -69,7 +70,7 @@ describe('pool pinning on the seed network', () => {
     expect(msg).toContain("no memory pool satisfies every constraint on buffer 'sid_1' (256 bytes, allocated in __tvm_main__, tensor 'transposed')");
     expect(msg).toContain('read by tvmgen_default_accel_main_0 (target accel): allows {act_mem}');
     expect(msg).toContain("backend accel: input 0 of accel.accel_input_fetcher 'fetch' must be in {l2_mem}: allows {l2_mem}");
-    expect(msg).toContain("fix: give target 'accel' access to 'l2_mem'");
+    expect(msg).toContain("fix: give target 'accel' read access to 'l2_mem' (pools config)");
   });
 
   it('suggests a copy operator when two operators disagree on one buffer', () => {
@@ -104,7 +105,7 @@ describe('pool pinning on the seed network', () => {
   it('rejects a pin to a pool the accessing target cannot reach', () => {
     const pins = parsePins(JSON.stringify({ pins: [{ tensor: 'conv_out', pools: ['l2_mem'] }] }), 'pins.json');
     expect(() => runPoolPinning(seedModule(), SEED_POOLS, pins)).toThrow(
-      /written by tvmgen_default_accel_main_0 \(target accel\): allows \{act_mem\}[\s\S]*fix: give target 'accel' access to 'l2_mem'/,
+      /written by tvmgen_default_accel_main_0 \(target accel\): allows \{act_mem\}[\s\S]*fix: give target 'accel' read-write access to 'l2_mem' \(it has ro\) \(pools config\)/,
     );
   });
 
@@ -140,3 +141,34 @@ describe('backend constraints naming pools the user did not define', () => {
     );
   });
 });
+
+describe('suggestFix', () => {
+  const pools = [pool('a', { c: 'rw', npu: 'rw' }), pool('b', { c: 'rw', npu: 'ro' }), pool('c', { c: 'rw' })];
+  const step = (kind: ConstraintStep['kind'], allowed: string[], extra: Partial<ConstraintStep> = {}): ConstraintStep => ({
+    kind,
+    description: `${kind} ${allowed.join('/')}`,
+    allowed,
+    ...extra,
+  });
+
+  it('never suggests access a target already has, and names what is missing', () => {
+    const steps = [step('target-access', ['a'], { target: 'npu', needs: 'rw' }), step('pin', ['b'])];
+    expect(suggestFix(steps, pools)).toBe("give target 'npu' read-write access to 'b' (it has ro) (pools config)");
+  });
+
+  it('looks past the first conflicting pair: access would not help when two pins disagree', () => {
+    // The first disjoint pair is (access, pin b), but granting access to b leaves pin c unmet.
+    const steps = [step('target-access', ['a'], { target: 'npu', needs: 'ro' }), step('pin', ['b']), step('operand', ['c'])];
+    expect(suggestFix(steps, pools)).toBe('remove one of the contradictory constraints ("pin b" / "operand c")');
+  });
+
+  it('grants every target that lacks access, when only access excludes a pool', () => {
+    const steps = [
+      step('target-access', ['a'], { target: 'npu', needs: 'ro' }),
+      step('target-access', ['a', 'b'], { target: 'dsp', needs: 'rw' }),
+      step('pin', ['c']),
+    ];
+    expect(suggestFix(steps, pools)).toBe("give target 'npu' read access to 'c' and target 'dsp' read-write access to 'c' (pools config)");
+  });
+});
+

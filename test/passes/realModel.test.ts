@@ -95,8 +95,8 @@ describe('person_detect on accel: pool pinning on a real model', () => {
         expect([d.buffer.name, pool]).toEqual([d.buffer.name, 'l2_mem']);
       }
     }
-    // The CPU's depthwise layers, their padded inputs and the CPU-only tail.
-    expect(hostOnly).toBeGreaterThan(10);
+    // The CPU-only tail (depthwise layers read their inputs in place, no padded copies).
+    expect(hostOnly).toBeGreaterThanOrEqual(2);
     // The report agrees: what the accelerator's own functions allocate (fetched tensors, line
     // buffers) is in act_mem, their requantization tables in wei_mem.
     const insideAccel = result.report.buffers.filter((b) => b.func?.startsWith('accel_main_') === true);
@@ -117,14 +117,17 @@ describe('person_detect on accel: pool pinning on a real model', () => {
     }
     expect(err instanceof MemoryPlanningError || err instanceof PoolConstraintError).toBe(true);
     const message = (err as Error).message;
-    const m = /^the space available in the provided pools exceeded when trying to allocate the buffer: (\S+)\n/.exec(message);
+    expect(message.split('\n')).toHaveLength(1);
+    const m = /^the space available in the provided pools exceeded when trying to allocate the buffer: (\S+) \(/.exec(message);
     expect(m).not.toBeNull();
     // The named buffer is one the accelerator needs in act_mem, and it is there when act_mem is large.
     const named = result.pinning!.decisions.find((d) => d.buffer.name === m![1])!;
     expect(named.candidates).toEqual(['act_mem']);
     expect(named.targets).toContain('accel');
-    expect(message).toContain(`buffer size: ${named.buffer.sizeBytes} B`);
-    expect(message).toContain(`pools tried: act_mem (limit ${limit} B)`);
+    expect(message).toContain(`${m![1]} (${named.buffer.sizeBytes} bytes, `);
+    expect(message).toMatch(new RegExp(`allowed pools: act_mem \\(limit ${limit} bytes, the plan needs \\d+\\)`));
+    // Why the accelerator's buffer cannot go elsewhere: the accelerator cannot write l2_mem.
+    expect(message).toMatch(/excluded: l2_mem \(written by \S+ \(target accel\)\)/);
   });
 
   it('through the CLI: exit 1, the error on stderr, no output directory', async () => {
@@ -139,7 +142,7 @@ describe('person_detect on accel: pool pinning on a real model', () => {
       const code = await main(['node', 'uma-ts', 'compile', MODEL, '--backend', 'accel', '--pools', poolsFile, '--out', out], io);
       expect(code).toBe(1);
       expect(io.stderr.join('\n')).toMatch(
-        /error: the space available in the provided pools exceeded when trying to allocate the buffer: \S+\n {2}buffer size: \d+ B\n {2}pools tried: act_mem \(limit 4096 B\)/,
+        /error: the space available in the provided pools exceeded when trying to allocate the buffer: \S+ \(\d+ bytes, .*\); allowed pools: act_mem \(limit 4096 bytes, the plan needs \d+\)/,
       );
       expect(fs.existsSync(out)).toBe(false);
       expect(fs.readdirSync(dir)).toEqual(['pools.json']);

@@ -63,6 +63,29 @@ describe('memory report', () => {
     expect(text).toContain('f/tmp: dynamic size');
   });
 
+  it('sets the workspace against the plan\'s own bound and the tensor-level bound', () => {
+    const bound = { bytes: 256, operator: 'conv', ioCounted: true, alignment: 16 };
+    const r = buildMemoryReport('m.tflite', result(), bound);
+    expect(r.workspace).toEqual({
+      sizeBytes: 320,
+      planLowerBoundBytes: 300,
+      planOverheadPercent: 6.67,
+      tensorLowerBoundBytes: 256,
+      tensorOverheadPercent: 25,
+      peakOperator: 'conv',
+      ioCounted: true,
+    });
+    validateJsonDocument(JSON.parse(JSON.stringify(r)), 'report.schema.json', 'report.json');
+    expect(formatMemoryReport(r)).toContain(
+      'Workspace: 320 bytes; plan lower bound 300 (overhead 6.67%); tensor-level lower bound 256, model I/O counted (overhead 25.00%)',
+    );
+    // Without a tensor-level bound the fields are null and no summary line is printed.
+    const plain = buildMemoryReport('m.tflite', result());
+    expect(plain.workspace.tensorLowerBoundBytes).toBeNull();
+    validateJsonDocument(JSON.parse(JSON.stringify(plain)), 'report.schema.json', 'report.json');
+    expect(formatMemoryReport(plain)).not.toContain('Workspace:');
+  });
+
   it('draws one panel per pool with a rectangle per buffer and the lower-bound line', () => {
     const r = buildMemoryReport('m.tflite', result());
     const svg = renderLayoutSvg(r);

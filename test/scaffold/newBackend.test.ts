@@ -126,7 +126,7 @@ describe('uma-ts new-backend writes a working skeleton', () => {
     const report = `${r.stdout}\n${r.stderr}`;
     if (r.status !== 0) throw new Error(`generated test failed:\n${report}`);
     expect(report).toContain('scaffold_probe.test.ts');
-    expect(report).toMatch(/Tests:\s+4 passed, 4 total/);
+    expect(report).toMatch(/Tests:\s+5 passed, 5 total/);
   });
 
   it('compiles end to end (pinning, USMP, C with its kernel) and runs bit-exact with gcc', () => {

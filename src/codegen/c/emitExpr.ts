@@ -264,7 +264,9 @@ function emitCall(e: Call, ctx: FuncContext): string {
     }
     case 'tir.q_multiply_shift': {
       const args = qMultiplyShiftArgs(e, ctx);
-      return `uma_q_multiply_shift(${emitArgs(args, ctx).join(', ')})`;
+      // An int64 accumulator selects TFLite's 64-bit overload (the 16x8 kernels).
+      const fn = exprDType(args[0]) === 'int64' ? 'uma_q_multiply_shift64' : 'uma_q_multiply_shift';
+      return `${fn}(${emitArgs(args, ctx).join(', ')})`;
     }
     case 'tir.pool_ptr': {
       const [pool, offset] = e.args;
@@ -305,12 +307,22 @@ function qMultiplyShiftArgs(e: Call, ctx: FuncContext): readonly Expr[] {
 
 /** C float functions (math.h) for the float intrinsics. */
 const FLOAT_MATH: Readonly<Record<string, string>> = {
-  'tir.exp': 'expf',
-  'tir.tanh': 'tanhf',
   'tir.sqrt': 'sqrtf',
   'tir.floor': 'floorf',
   'tir.ceil': 'ceilf',
   'tir.fabs': 'fabsf',
+};
+
+/**
+ * Float intrinsics computed by the double libm function and rounded to float, so they agree
+ * with the TIR evaluator's `Math.fn` rounded to float (glibc's expf/tanhf/logf/expm1f are not
+ * correctly rounded; the double functions rounded to float agree on all tested inputs).
+ */
+const DOUBLE_MATH: Readonly<Record<string, string>> = {
+  'tir.exp': 'exp',
+  'tir.tanh': 'tanh',
+  'tir.log': 'log',
+  'tir.expm1': 'expm1',
 };
 
 const BITWISE: Readonly<Record<string, string>> = {
@@ -328,6 +340,11 @@ function emitIntrinsic(e: Call, ctx: FuncContext): string {
   if (fn !== undefined) {
     arity(1);
     return `${fn}(${emitCast(args[0], exprDType(e.args[0]), 'float32', ctx.func)})`;
+  }
+  const dfn = DOUBLE_MATH[e.op];
+  if (dfn !== undefined) {
+    arity(1);
+    return `((float)${dfn}((double)${emitCast(args[0], exprDType(e.args[0]), 'float32', ctx.func)}))`;
   }
   const bit = BITWISE[e.op];
   if (bit !== undefined) {

@@ -13,7 +13,7 @@ import { checkBackendExterns } from './checkExterns';
 import { CalleeSignature, ExternUse, mergeExternUse } from './context';
 import { describeEntry } from './entryDesc';
 import { EmittedFunc, emitPrimFunc, signatureOf } from './emitPrimFunc';
-import { emitEntrySource, emitHeader } from './interface';
+import { emitEntrySource, emitHeader, poolRegistrations } from './interface';
 import { NameScope } from './names';
 import { KERNELS_HEADER, KERNELS_SOURCE, readRuntimeFile, readRuntimeHeader, RUNTIME_HEADER, RUNTIME_KERNELS } from './runtimeFiles';
 
@@ -192,7 +192,7 @@ export function generateC(input: GenerateCInput): CArtifacts {
   const files: GeneratedFile[] = [
     { path: `include/${headerName}`, content: emitHeader(entry) },
     { path: `include/${RUNTIME_HEADER}`, content: readRuntimeHeader() },
-    { path: `src/${moduleName}_lib0.c`, content: emitEntrySource(entry, headerName) },
+    { path: `src/${moduleName}_lib0.c`, content: emitEntrySource(entry, headerName, hooks) },
     ...groups.map((g) => ({ path: `src/${g.file}`, content: emitGroupSource(g, signatures, emittedByName) })),
     ...(usesRuntimeKernels(groups) ? runtimeKernelFiles() : []),
     ...hookFiles(hooks),
@@ -204,6 +204,8 @@ export function generateC(input: GenerateCInput): CArtifacts {
     entry,
     groups: groups.map((g) => ({ file: `src/${g.file}`, target: g.target, funcs: g.funcs })),
     memory: input.memory,
+    registrations: poolRegistrations(entry, hooks).map((r) => ({ pool: r.pool.planned.pool.name, target: r.hook.target })),
+    ioRequirements: input.ioRequirements ?? [],
   });
   return { moduleName, files, metadata };
 }

@@ -15,7 +15,7 @@ import { UnsupportedOperatorError } from '../../errors';
 import { modelFormatError } from './flatbuf';
 import { CallNode, ConstantNode, GraphFunction, GraphNode, IRModule, MAIN_FUNCTION, TensorType, tensorBytes, VarNode } from '../../ir/graph/types';
 import { BuiltinOperatorCode, builtinOperatorName } from './builtinOperators';
-import { convertOperator, isSupportedBuiltin } from './operators';
+import { convertOperator, isSupportedBuiltin } from './converters';
 import { Model, Operator, OperatorCode, SubGraph, Tensor } from './schema';
 import { constantData, tensorType, uniqueTensorNames } from './tensors';
 
@@ -48,10 +48,11 @@ class SubgraphReader {
     return this.tensors[index];
   }
 
-  type(index: number): TensorType {
+  /** `user`: who first asks (`input of CONV_2D at operator #3`), named by quantization errors. */
+  type(index: number, user?: string): TensorType {
     let t = this.types.get(index);
     if (!t) {
-      t = tensorType(this.tensors[index], index, this.source);
+      t = tensorType(this.tensors[index], index, this.source, user);
       this.types.set(index, t);
     }
     return t;
@@ -86,9 +87,18 @@ class FunctionBuilder {
   constructor(private readonly r: SubgraphReader) {}
 
   addParam(index: number): VarNode {
-    const node: VarNode = { kind: 'var', name: this.r.names[index], type: this.r.type(index) };
+    const node: VarNode = { kind: 'var', name: this.r.names[index], type: this.r.type(index, 'model input') };
     this.define(index, node, 'subgraph input');
     return node;
+  }
+
+  /**
+   * Marks tensor `index` as produced without a node: the output of an operator the checker
+   * found unsupported, so that its consumers are still checked. A module with such tensors
+   * is never returned.
+   */
+  poison(index: number): void {
+    this.defined.add(index);
   }
 
   /** Makes sure tensor `index` has a node before it is read, adding a constant if needed. */
@@ -147,41 +157,110 @@ function importOperator(
   const where = `${tfliteName} at operator #${index}`;
 
   const outputs = op.outputs;
-  if (outputs.length !== 1) {
-    throw modelFormatError(r.source, op.pos, `${where} has ${outputs.length} outputs, expected 1`);
+  if (outputs.length === 0) {
+    throw modelFormatError(r.source, op.pos, `${where} has no outputs`);
   }
   const inputs = op.inputs;
   const inputTypes = inputs.map((t) => {
     if (t === -1) return null;
     r.tensor(t, where, op.pos);
-    return r.type(t);
+    return r.type(t, `input of ${where}`);
   });
-  const out = outputs[0];
-  r.tensor(out, where, op.pos);
+  for (const o of outputs) r.tensor(o, where, op.pos);
+  const outputTypes = outputs.map((o) => r.type(o, `output of ${where}`));
 
   const converted = convertOperator(builtin, {
     index,
     tfliteName,
     operator: op,
     inputTypes,
-    outputType: r.type(out),
+    outputType: outputTypes[0],
+    outputTypes,
     source: r.source,
+    constantInput: (position) => {
+      const t = inputs[position];
+      if (t === undefined || t === -1) return null;
+      return constantData(r.tensors[t], t, r.type(t), r.model.buffers, r.bytes, r.source);
+    },
   });
-  const argTensors = converted.argPositions.map((p) => inputs[p]);
-  for (const t of argTensors) b.require(t, where);
-  const call: CallNode = {
-    kind: 'call',
-    name: r.names[out],
-    callee: { kind: 'op', op: converted.op },
-    args: argTensors.map((t) => r.names[t]),
-    attrs: converted.attrs,
-    type: r.type(out),
-  };
-  b.define(out, call, where);
+  const perOutput = converted.perOutput;
+  if (perOutput ? perOutput.length !== outputs.length : outputs.length !== 1) {
+    throw modelFormatError(r.source, op.pos, `${where} has ${outputs.length} outputs, expected ${perOutput ? perOutput.length : 1}`);
+  }
+  (perOutput ?? [converted]).forEach((c, k) => {
+    const argTensors = c.argPositions.map((p) => inputs[p]);
+    for (const t of argTensors) b.require(t, where);
+    // A multi-output operator becomes one call per output; each remembers the original.
+    const attrs = perOutput ? { ...c.attrs, tflite_operator: tfliteName, tflite_index: index, tflite_output: k } : c.attrs;
+    const call: CallNode = {
+      kind: 'call',
+      name: r.names[outputs[k]],
+      callee: { kind: 'op', op: c.op },
+      args: argTensors.map((t) => r.names[t]),
+      attrs,
+      type: outputTypes[k],
+    };
+    b.define(outputs[k], call, where);
+  });
 }
 
-/** Imports subgraph 0 of a `.tflite` model. `source` names the file in error messages. */
-export function importTflite(bytes: Uint8Array, source = '<memory>'): IRModule {
+/** One operator (or model input) the checker could not support, and why. */
+export interface UnsupportedUse {
+  /** TFLite builtin name (`STRIDED_SLICE`), `custom 'name'`, or `model input`. */
+  readonly operator: string;
+  /** Operator index in subgraph 0; -1 for a model input. */
+  readonly index: number;
+  /** The error the importer raised for it (one line). */
+  readonly message: string;
+  /** True when the operator itself is unknown (not one of its parameters or dtypes). */
+  readonly unknownOperator: boolean;
+}
+
+/** Every operator of subgraph 0 as the file declares it (shown by `inspect` even when unsupported). */
+export interface DeclaredOperator {
+  readonly index: number;
+  readonly operator: string;
+  /** Output tensor names (unique node names). */
+  readonly outputs: readonly string[];
+  /** The first output's type, when uma-ts can type it. */
+  readonly outputType: TensorType | null;
+}
+
+/** What the one checker shared by `importTflite`, `inspect` and `compile` found in a model. */
+export interface TfliteCheck {
+  readonly source: string;
+  /** The imported module; null when anything is unsupported. */
+  readonly module: IRModule | null;
+  readonly operators: readonly DeclaredOperator[];
+  /** Every unsupported use, in model order. */
+  readonly unsupported: readonly UnsupportedUse[];
+  /** Subgraph input/output tensors with their types (null when uma-ts cannot type them). */
+  readonly inputs: readonly { name: string; type: TensorType | null }[];
+  readonly outputs: readonly { name: string; type: TensorType | null }[];
+}
+
+function operatorLabel(codes: readonly OperatorCode[], op: Operator, index: number, source: string): string {
+  const code = operatorCode(codes, op, index, source);
+  const builtin = code.effectiveBuiltinCode;
+  return builtin === BuiltinOperatorCode.CUSTOM ? `custom '${code.customCode ?? ''}'` : builtinOperatorName(builtin);
+}
+
+function typeOrNull(r: SubgraphReader, index: number): TensorType | null {
+  try {
+    return r.type(index);
+  } catch (e) {
+    if (e instanceof UnsupportedOperatorError) return null;
+    throw e;
+  }
+}
+
+/**
+ * Imports subgraph 0 of a `.tflite` model, collecting every unsupported operator, dtype and
+ * parameter combination instead of stopping at the first (a corrupt file still throws at
+ * once). The outputs of an unsupported operator count as produced, so its consumers are
+ * checked too.
+ */
+export function checkTflite(bytes: Uint8Array, source = '<memory>'): TfliteCheck {
   const model = Model.open(bytes, source);
   const subgraphs = model.subgraphs;
   if (subgraphs.length === 0) {
@@ -190,19 +269,50 @@ export function importTflite(bytes: Uint8Array, source = '<memory>'): IRModule {
   const r = new SubgraphReader(model, subgraphs[0], bytes);
   const b = new FunctionBuilder(r);
   const codes = model.operatorCodes;
+  const unsupported: UnsupportedUse[] = [];
 
   const inputIndices = r.subgraph.inputs;
-  const params = inputIndices.map((t) => {
+  const params: string[] = [];
+  for (const t of inputIndices) {
     r.tensor(t, 'subgraph input', r.subgraph.pos);
-    return b.addParam(t).name;
+    try {
+      params.push(b.addParam(t).name);
+    } catch (e) {
+      if (!(e instanceof UnsupportedOperatorError)) throw e;
+      unsupported.push({ operator: 'model input', index: -1, message: e.message, unknownOperator: false });
+      b.poison(t);
+    }
+  }
+  const operators = r.subgraph.operators;
+  const declared: DeclaredOperator[] = operators.map((op, i) => {
+    const outs = op.outputs;
+    for (const t of outs) r.tensor(t, `operator #${i}`, op.pos);
+    return {
+      index: i,
+      operator: operatorLabel(codes, op, i, source),
+      outputs: outs.map((t) => r.names[t]),
+      outputType: outs.length > 0 ? typeOrNull(r, outs[0]) : null,
+    };
   });
-  r.subgraph.operators.forEach((op, i) => importOperator(r, b, codes, op, i));
+  operators.forEach((op, i) => {
+    try {
+      importOperator(r, b, codes, op, i);
+    } catch (e) {
+      if (!(e instanceof UnsupportedOperatorError)) throw e;
+      const known = isSupportedBuiltin(operatorCode(codes, op, i, source).effectiveBuiltinCode);
+      unsupported.push({ operator: declared[i].operator, index: i, message: e.message, unknownOperator: !known });
+      for (const t of op.outputs) b.poison(t);
+    }
+  });
 
   const outputIndices = r.subgraph.outputs;
   for (const t of outputIndices) {
     r.tensor(t, 'subgraph output', r.subgraph.pos);
     b.require(t, 'subgraph output');
   }
+  const io = (indices: readonly number[]) => indices.map((t) => ({ name: r.names[t], type: typeOrNull(r, t) }));
+  const result = { source, operators: declared, unsupported, inputs: io(inputIndices), outputs: io(outputIndices) };
+  if (unsupported.length > 0) return { ...result, module: null };
 
   const main: GraphFunction = {
     name: MAIN_FUNCTION,
@@ -214,5 +324,52 @@ export function importTflite(bytes: Uint8Array, source = '<memory>'): IRModule {
       tflite_output_names: outputIndices.map((t) => r.tensors[t].name),
     },
   };
-  return { functions: new Map([[MAIN_FUNCTION, main]]), source };
+  return { ...result, module: { functions: new Map([[MAIN_FUNCTION, main]]), source } };
+}
+
+/** Unsupported uses grouped by operator: count, first index and the first use's reason, in order of first use. */
+export interface UnsupportedGroup {
+  readonly operator: string;
+  readonly count: number;
+  readonly firstIndex: number;
+  readonly reason: string;
+}
+
+export function groupUnsupported(uses: readonly UnsupportedUse[]): UnsupportedGroup[] {
+  const groups = new Map<string, { operator: string; count: number; firstIndex: number; reason: string }>();
+  for (const u of uses) {
+    const g = groups.get(u.operator);
+    if (g) g.count++;
+    else groups.set(u.operator, { operator: u.operator, count: 1, firstIndex: u.index, reason: u.unknownOperator ? 'operator not supported' : u.message });
+  }
+  return [...groups.values()];
+}
+
+/** The list `inspect` prints and a failed `compile` carries: one line per unsupported operator kind. */
+export function formatUnsupportedList(uses: readonly UnsupportedUse[]): string[] {
+  return groupUnsupported(uses).map((g) => {
+    const where = g.firstIndex < 0 ? 'a model input' : `operator #${g.firstIndex}`;
+    return `  ${g.operator} x${g.count}, first at ${where}: ${g.reason}`;
+  });
+}
+
+/**
+ * The error of a model the checker rejects: a single use keeps its own one-line message; more
+ * give one line naming the first, then the list of every unsupported operator kind.
+ */
+export function unsupportedModelError(check: TfliteCheck): UnsupportedOperatorError {
+  const uses = check.unsupported;
+  const first = uses[0];
+  const context = { file: check.source, op: first.operator };
+  if (uses.length === 1) return new UnsupportedOperatorError(first.message, context);
+  const kinds = groupUnsupported(uses).length;
+  const head = `${uses.length} unsupported operators (${kinds} kind${kinds === 1 ? '' : 's'}) in ${check.source}, first: ${first.message}`;
+  return new UnsupportedOperatorError([head, ...formatUnsupportedList(uses)].join('\n'), context);
+}
+
+/** Imports subgraph 0 of a `.tflite` model. `source` names the file in error messages. */
+export function importTflite(bytes: Uint8Array, source = '<memory>'): IRModule {
+  const check = checkTflite(bytes, source);
+  if (!check.module) throw unsupportedModelError(check);
+  return check.module;
 }

@@ -1,24 +1,27 @@
 /**
  * TFLite frontend: `.tflite` bytes or file → graph IR (`IRModule` with one function `main`).
  */
-import { readFileSync } from 'fs';
-import { ModelFormatError } from '../../errors';
+import { MODEL_FILE_LIMIT_BYTES, readInputFile } from '../../util/files';
 import { IRModule } from '../../ir/graph/types';
-import { importTflite } from './importer';
+import { checkTflite, importTflite, TfliteCheck } from './importer';
 
-export { importTflite } from './importer';
+export { checkTflite, formatUnsupportedList, groupUnsupported, importTflite, unsupportedModelError } from './importer';
+export type { DeclaredOperator, TfliteCheck, UnsupportedGroup, UnsupportedUse } from './importer';
 export { resolvePadding, outputSize } from './padding';
 export type { PaddingMode, WindowSpec } from './padding';
 export { builtinOperatorName } from './builtinOperators';
 
-/** Reads and imports a `.tflite` file; an unreadable file is a ModelFormatError. */
+function readModelFile(path: string): Uint8Array {
+  const bytes = readInputFile(path, { what: 'model file', limitBytes: MODEL_FILE_LIMIT_BYTES });
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** Reads and imports a `.tflite` file; an unreadable file is a FileAccessError. */
 export function loadTfliteFile(path: string): IRModule {
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(path);
-  } catch (e) {
-    const reason = e instanceof Error ? e.message : String(e);
-    throw new ModelFormatError(`cannot read model file ${path}: ${reason}`, { file: path });
-  }
-  return importTflite(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), path);
+  return importTflite(readModelFile(path), path);
+}
+
+/** Reads a `.tflite` file and runs the import checker on it (what `inspect` shows). */
+export function checkTfliteFile(path: string): TfliteCheck {
+  return checkTflite(readModelFile(path), path);
 }

@@ -47,6 +47,36 @@ export const BuiltinOptionsType = {
   SoftmaxOptions: 9,
   AddOptions: 11,
   ReshapeOptions: 17,
+  MulOptions: 21,
+  SubOptions: 28,
+  DivOptions: 29,
+  LeakyReluOptions: 75,
+  // Data movement (ops-writer)
+  ConcatenationOptions: 10,
+  PadOptions: 22,
+  TransposeOptions: 26,
+  SqueezeOptions: 30,
+  StridedSliceOptions: 32,
+  SplitOptions: 35,
+  PadV2Options: 43,
+  SliceOptions: 48,
+  ExpandDimsOptions: 52,
+  PackOptions: 59,
+  UnpackOptions: 64,
+  MirrorPadOptions: 77,
+  SplitVOptions: 79,
+  ReducerOptions: 27,
+  ArgMaxOptions: 40,
+  TransposeConvOptions: 49,
+  ArgMinOptions: 57,
+  BatchMatMulOptions: 101,
+  ResizeBilinearOptions: 15,
+  SpaceToDepthOptions: 19,
+  GatherOptions: 23,
+  ResizeNearestNeighborOptions: 74,
+  DepthToSpaceOptions: 94,
+  L2NormOptions: 12,
+  UnidirectionalSequenceLSTMOptions: 71,
 } as const;
 
 type Make<T> = (buf: CheckedBuffer, pos: number, what: string) => T;
@@ -304,11 +334,196 @@ export class ReshapeOptions extends CheckedTable {
   }
 }
 
+export class UnidirectionalSequenceLSTMOptions extends CheckedTable {
+  get fusedActivation(): number {
+    return this.int8(0, 0);
+  }
+  get cellClip(): number {
+    return this.float32(1, 0);
+  }
+  get projClip(): number {
+    return this.float32(2, 0);
+  }
+  get timeMajor(): boolean {
+    return this.bool(3, false);
+  }
+  get asymmetricQuantizeInputs(): boolean {
+    return this.bool(4, false);
+  }
+  get diagonalRecurrentTensors(): boolean {
+    return this.bool(5, false);
+  }
+}
+
 export class SVDFOptions extends CheckedTable {
   get rank(): number {
     return this.int32(0, 0);
   }
   get fusedActivation(): number {
     return this.int8(1, 0);
+  }
+}
+
+// Data movement options (ops-writer).
+
+export class ConcatenationOptions extends CheckedTable {
+  get axis(): number {
+    return this.int32(0, 0);
+  }
+  get fusedActivation(): number {
+    return this.int8(1, 0);
+  }
+}
+
+export class StridedSliceOptions extends CheckedTable {
+  get beginMask(): number {
+    return this.int32(0, 0);
+  }
+  get endMask(): number {
+    return this.int32(1, 0);
+  }
+  get ellipsisMask(): number {
+    return this.int32(2, 0);
+  }
+  get newAxisMask(): number {
+    return this.int32(3, 0);
+  }
+  get shrinkAxisMask(): number {
+    return this.int32(4, 0);
+  }
+  /** `end` counts from `begin` (end = begin + end). */
+  get offset(): boolean {
+    return this.bool(5, false);
+  }
+}
+
+export class SplitOptions extends CheckedTable {
+  get numSplits(): number {
+    return this.int32(0, 0);
+  }
+}
+
+export class SplitVOptions extends CheckedTable {
+  get numSplits(): number {
+    return this.int32(0, 0);
+  }
+}
+
+export class PackOptions extends CheckedTable {
+  get valuesCount(): number {
+    return this.int32(0, 0);
+  }
+  get axis(): number {
+    return this.int32(1, 0);
+  }
+}
+
+export class UnpackOptions extends CheckedTable {
+  get num(): number {
+    return this.int32(0, 0);
+  }
+  get axis(): number {
+    return this.int32(1, 0);
+  }
+}
+
+export class SqueezeOptions extends CheckedTable {
+  get squeezeDims(): number[] {
+    return this.int32Vector(0, `squeeze_dims of ${this.what}`);
+  }
+}
+
+/** MirrorPadMode: REFLECT = 0, SYMMETRIC = 1. */
+export class MirrorPadOptions extends CheckedTable {
+  get mode(): number {
+    return this.int8(0, 0);
+  }
+}
+
+/** Options tables without fields (their presence is all a writer records). */
+export class PadOptions extends CheckedTable {}
+export class PadV2Options extends CheckedTable {}
+export class TransposeOptions extends CheckedTable {}
+export class SliceOptions extends CheckedTable {}
+export class ReducerOptions extends CheckedTable {
+  get keepDims(): boolean {
+    return this.bool(0, false);
+  }
+}
+
+export class TransposeConvOptions extends CheckedTable {
+  get padding(): number {
+    return this.int8(0, PaddingCode.SAME);
+  }
+  get strideW(): number {
+    return this.int32(1, 0);
+  }
+  get strideH(): number {
+    return this.int32(2, 0);
+  }
+  get fusedActivation(): number {
+    return this.int8(3, 0);
+  }
+}
+
+export class BatchMatMulOptions extends CheckedTable {
+  get adjX(): boolean {
+    return this.bool(0, false);
+  }
+  get adjY(): boolean {
+    return this.bool(1, false);
+  }
+}
+
+/** DepthToSpaceOptions and SpaceToDepthOptions: one field, block_size. */
+export class BlockSizeOptions extends CheckedTable {
+  get blockSize(): number {
+    return this.int32(0, 0);
+  }
+}
+
+export class GatherOptions extends CheckedTable {
+  get axis(): number {
+    return this.int32(0, 0);
+  }
+  get batchDims(): number {
+    return this.int32(1, 0);
+  }
+}
+
+export class ResizeNearestNeighborOptions extends CheckedTable {
+  get alignCorners(): boolean {
+    return this.bool(0, false);
+  }
+  get halfPixelCenters(): boolean {
+    return this.bool(1, false);
+  }
+}
+
+export class ResizeBilinearOptions extends CheckedTable {
+  get alignCorners(): boolean {
+    return this.bool(2, false);
+  }
+  get halfPixelCenters(): boolean {
+    return this.bool(3, false);
+  }
+}
+
+export class L2NormOptions extends CheckedTable {
+  get fusedActivation(): number {
+    return this.int8(0, 0);
+  }
+}
+
+/** MulOptions, SubOptions, DivOptions: field 0 is the fused activation (SubOptions' pot_scale_int16 is not read). */
+export class ArithmeticOptions extends CheckedTable {
+  get fusedActivation(): number {
+    return this.int8(0, 0);
+  }
+}
+
+export class LeakyReluOptions extends CheckedTable {
+  get alpha(): number {
+    return this.float32(0, 0);
   }
 }

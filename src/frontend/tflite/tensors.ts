@@ -1,7 +1,8 @@
 /**
  * TFLite tensors → graph-IR tensor types, unique node names and constant bytes.
  */
-import { UnsupportedOperatorError } from '../../errors';
+import { quantizationProblem } from '../../config/numbers';
+import { ModelFormatError, UnsupportedOperatorError } from '../../errors';
 import { DType, Quantization, TensorType, tensorBytes } from '../../ir/graph/types';
 import { modelFormatError } from './flatbuf';
 import { Buffer as TfliteBuffer, Tensor, TensorTypeCode } from './schema';
@@ -25,7 +26,14 @@ function describe(tensor: Tensor, index: number): string {
   return `tensor #${index} '${tensor.name}'`;
 }
 
-function quantization(tensor: Tensor, index: number, shape: readonly number[], source: string): Quantization | undefined {
+function quantization(
+  tensor: Tensor,
+  index: number,
+  shape: readonly number[],
+  dtype: DType,
+  source: string,
+  user: string,
+): Quantization | undefined {
   const q = tensor.quantization;
   if (!q) return undefined;
   if (q.detailsType !== 0) {
@@ -35,11 +43,21 @@ function quantization(tensor: Tensor, index: number, shape: readonly number[], s
   }
   const scale = q.scale;
   if (scale.length === 0) return undefined;
-  const zp = q.zeroPoint.map(Number);
-  const zeroPoint = zp.length === 0 ? scale.map(() => 0) : zp;
-  if (zeroPoint.length !== scale.length) {
-    throw modelFormatError(source, q.pos, `${describe(tensor, index)} has ${scale.length} scales but ${zeroPoint.length} zero points`);
+  const storedZeroPoint = q.zeroPoint;
+  if (storedZeroPoint.length !== 0 && storedZeroPoint.length !== scale.length) {
+    throw modelFormatError(source, q.pos, `${describe(tensor, index)} has ${scale.length} scales but ${storedZeroPoint.length} zero points`);
   }
+  const problem = quantizationProblem({ dtype, scale, zeroPoint: storedZeroPoint });
+  if (problem !== undefined) {
+    throw new ModelFormatError(`${source}: invalid quantization of ${describe(tensor, index)} (${dtype}, ${user}): ${problem}`, {
+      file: source,
+      offset: q.pos,
+      op: user,
+      tensor: tensor.name,
+    });
+  }
+  // Exact now: every zero point is inside its type's range.
+  const zeroPoint = storedZeroPoint.length === 0 ? scale.map(() => 0) : storedZeroPoint.map(Number);
   let axis = q.quantizedDimension;
   // Older converters copied the filter's quantized_dimension (3) onto 1-d per-channel
   // biases (person_detect does); the only axis such a tensor has is 0.
@@ -54,7 +72,8 @@ function quantization(tensor: Tensor, index: number, shape: readonly number[], s
   return { scale, zeroPoint, axis };
 }
 
-export function tensorType(tensor: Tensor, index: number, source: string): TensorType {
+/** `user` says who uses the tensor (`input of CONV_2D at operator #3`), for error messages. */
+export function tensorType(tensor: Tensor, index: number, source: string, user = 'in the model'): TensorType {
   const dtype = DTYPES.get(tensor.type);
   if (!dtype) {
     throw new UnsupportedOperatorError(
@@ -69,7 +88,7 @@ export function tensorType(tensor: Tensor, index: number, source: string): Tenso
   if (shape.some((d) => d < 0)) {
     throw modelFormatError(source, tensor.pos, `${describe(tensor, index)} has a negative dimension in [${shape}]`);
   }
-  const quant = quantization(tensor, index, shape, source);
+  const quant = quantization(tensor, index, shape, dtype, source, user);
   return quant ? { shape, dtype, quant } : { shape, dtype };
 }
 

@@ -1,12 +1,12 @@
 /**
- * CONV_2D as TFLite Micro's reference kernels: float32 (float accumulation) and int8 with
- * per-channel requantization. Out-of-image taps are skipped, which for int8 equals
+ * CONV_2D as TFLite Micro's reference kernels: float32 (float accumulation), int8 and 16x8
+ * (int16 activations, int8 weights; see integerConv.ts) with per-channel requantization. Out-of-image taps are skipped, which for int8 equals
  * padding with the input zero point.
  */
-import { multiplyByQuantizedMultiplier } from '../../arith/fixedpoint';
 import { floatActivationRange, perChannelMultipliers, quantizedActivationRange } from '../../arith/quant-params';
 import { KernelContext } from '../kernel';
 import { allocateTensorData, TypedArray } from '../tensor';
+import { integerConvScheme } from './integerConv';
 import { nhwc, windowGeometry } from './window';
 
 export function conv2d(ctx: KernelContext): TypedArray {
@@ -63,20 +63,18 @@ export function conv2d(ctx: KernelContext): TypedArray {
     return out;
   }
 
-  if (input.type.dtype !== 'int8' || weight.type.dtype !== 'int8') {
-    throw ctx.unsupported(`dtypes input ${input.type.dtype} / weight ${weight.type.dtype}`);
-  }
+  const scheme = integerConvScheme(ctx, 'conv2d', input, weight, bias);
   const inQ = ctx.quant(input.type, 'input');
   const outQ = ctx.quant(ctx.outType, 'output');
   const wScales = weight.type.quant?.scale;
   if (!wScales || wScales.length === 0) throw ctx.fail('weight has no quantization scales');
   const { multipliers, shifts } = perChannelMultipliers(inQ.scale, wScales, outQ.scale, outC);
   const act = quantizedActivationRange(activation, ctx.outType.dtype, outQ.scale, outQ.zeroPoint);
-  const inputOffset = -inQ.zeroPoint;
-  const x = input.data as Int8Array;
+  const { inputOffset, accumulate, requantize } = scheme;
+  const b = scheme.bias;
+  const x = input.data as Int8Array | Int16Array;
   const w = weight.data as Int8Array;
-  const b = bias?.data as Int32Array | undefined;
-  const o = out as Int8Array;
+  const o = out as Int8Array | Int16Array;
   for (let n = 0; n < batches; n++)
     for (let oy = 0; oy < outH; oy++) {
       const iy0 = oy * g.strideH - g.padTop;
@@ -93,11 +91,11 @@ export function conv2d(ctx: KernelContext): TypedArray {
               if (ix < 0 || ix >= inW) continue;
               const xBase = ((n * inH + iy) * inW + ix) * inC + cBase;
               const wBase = ((oc * kH + ky) * kW + kx) * kC;
-              for (let c = 0; c < kC; c++) acc = (acc + w[wBase + c] * (x[xBase + c] + inputOffset)) | 0;
+              for (let c = 0; c < kC; c++) acc = accumulate(acc, w[wBase + c] * (x[xBase + c] + inputOffset));
             }
           }
-          if (b) acc = (acc + b[oc]) | 0;
-          acc = multiplyByQuantizedMultiplier(acc, multipliers[oc], shifts[oc]) + outQ.zeroPoint;
+          if (b) acc = accumulate(acc, b[oc]);
+          acc = requantize(acc, multipliers[oc], shifts[oc]) + outQ.zeroPoint;
           o[((n * outH + oy) * outW + ox) * outC + oc] = Math.min(Math.max(acc, act.min), act.max);
         }
       }

@@ -1,9 +1,8 @@
 /**
  * FULLY_CONNECTED as TFLite Micro's reference kernels: rows of length `in` (the weight's
- * last dim) times weight [units, in]; int8 uses one per-tensor multiplier (or per-channel
+ * last dim) times weight [units, in]; int8 and 16x8 (see integerConv.ts) use one per-tensor multiplier (or per-channel
  * multipliers when the weight carries several scales).
  */
-import { multiplyByQuantizedMultiplier } from '../../arith/fixedpoint';
 import {
   denseOutputMultiplier,
   floatActivationRange,
@@ -13,6 +12,7 @@ import {
 import { tensorElements } from '../../ir/graph/types';
 import { KernelContext } from '../kernel';
 import { allocateTensorData, TypedArray } from '../tensor';
+import { integerConvScheme } from './integerConv';
 
 export function dense(ctx: KernelContext): TypedArray {
   const input = ctx.input(0, 'input');
@@ -50,35 +50,35 @@ export function dense(ctx: KernelContext): TypedArray {
     return out;
   }
 
-  if (input.type.dtype !== 'int8' || weight.type.dtype !== 'int8') {
-    throw ctx.unsupported(`dtypes input ${input.type.dtype} / weight ${weight.type.dtype}`);
-  }
+  const scheme = integerConvScheme(ctx, 'dense', input, weight, bias);
   const inQ = ctx.quant(input.type, 'input');
   const wQ = ctx.quant(weight.type, 'weight');
   const outQ = ctx.quant(ctx.outType, 'output');
   const wScales = weight.type.quant?.scale ?? [];
   let multipliers: Int32Array;
   let shifts: Int32Array;
+  let filterOffset = 0;
   if (wScales.length > 1) {
+    // Per-channel FULLY_CONNECTED has no filter offset.
     ({ multipliers, shifts } = perChannelMultipliers(inQ.scale, wScales, outQ.scale, units));
   } else {
     const q = denseOutputMultiplier(inQ.scale, wQ.scale, outQ.scale);
     multipliers = new Int32Array(units).fill(q.multiplier);
     shifts = new Int32Array(units).fill(q.shift);
+    filterOffset = -wQ.zeroPoint;
   }
   const act = quantizedActivationRange(activation, ctx.outType.dtype, outQ.scale, outQ.zeroPoint);
-  const inputOffset = -inQ.zeroPoint;
-  const filterOffset = -wQ.zeroPoint;
-  const x = input.data as Int8Array;
+  const { inputOffset, accumulate, requantize } = scheme;
+  const b = scheme.bias;
+  const x = input.data as Int8Array | Int16Array;
   const w = weight.data as Int8Array;
-  const b = bias?.data as Int32Array | undefined;
-  const o = out as Int8Array;
+  const o = out as Int8Array | Int16Array;
   for (let n = 0; n < batches; n++)
     for (let u = 0; u < units; u++) {
       let acc = 0;
-      for (let d = 0; d < depth; d++) acc = (acc + (w[u * depth + d] + filterOffset) * (x[n * depth + d] + inputOffset)) | 0;
-      if (b) acc = (acc + b[u]) | 0;
-      acc = multiplyByQuantizedMultiplier(acc, multipliers[u], shifts[u]) + outQ.zeroPoint;
+      for (let d = 0; d < depth; d++) acc = accumulate(acc, (w[u * depth + d] + filterOffset) * (x[n * depth + d] + inputOffset));
+      if (b) acc = accumulate(acc, b[u]);
+      acc = requantize(acc, multipliers[u], shifts[u]) + outQ.zeroPoint;
       o[n * units + u] = Math.min(Math.max(acc, act.min), act.max);
     }
   return out;

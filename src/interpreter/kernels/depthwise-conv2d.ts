@@ -1,12 +1,12 @@
 /**
  * DEPTHWISE_CONV_2D as TFLite Micro's reference kernels: output channel
  * ic * depth_multiplier + m reads input channel ic and weight column of that output
- * channel; int8 requantizes per output channel.
+ * channel; int8 and 16x8 (see integerConv.ts) requantize per output channel.
  */
-import { multiplyByQuantizedMultiplier } from '../../arith/fixedpoint';
 import { floatActivationRange, perChannelMultipliers, quantizedActivationRange } from '../../arith/quant-params';
 import { KernelContext } from '../kernel';
 import { allocateTensorData, TypedArray } from '../tensor';
+import { integerConvScheme } from './integerConv';
 import { nhwc, windowGeometry } from './window';
 
 export function depthwiseConv2d(ctx: KernelContext): TypedArray {
@@ -61,20 +61,18 @@ export function depthwiseConv2d(ctx: KernelContext): TypedArray {
     return out;
   }
 
-  if (input.type.dtype !== 'int8' || weight.type.dtype !== 'int8') {
-    throw ctx.unsupported(`dtypes input ${input.type.dtype} / weight ${weight.type.dtype}`);
-  }
+  const scheme = integerConvScheme(ctx, 'depthwise_conv2d', input, weight, bias);
   const inQ = ctx.quant(input.type, 'input');
   const outQ = ctx.quant(ctx.outType, 'output');
   const wScales = weight.type.quant?.scale;
   if (!wScales || wScales.length === 0) throw ctx.fail('weight has no quantization scales');
   const { multipliers, shifts } = perChannelMultipliers(inQ.scale, wScales, outQ.scale, outC);
   const act = quantizedActivationRange(activation, ctx.outType.dtype, outQ.scale, outQ.zeroPoint);
-  const inputOffset = -inQ.zeroPoint;
-  const x = input.data as Int8Array;
+  const { inputOffset, accumulate, requantize } = scheme;
+  const b = scheme.bias;
+  const x = input.data as Int8Array | Int16Array;
   const w = weight.data as Int8Array;
-  const b = bias?.data as Int32Array | undefined;
-  const o = out as Int8Array;
+  const o = out as Int8Array | Int16Array;
   for (let n = 0; n < batches; n++)
     for (let oy = 0; oy < outH; oy++)
       for (let ox = 0; ox < outW; ox++)
@@ -90,11 +88,11 @@ export function depthwiseConv2d(ctx: KernelContext): TypedArray {
               for (let kx = 0; kx < kW; kx++) {
                 const ix = ix0 + g.dilationW * kx;
                 if (ix < 0 || ix >= inW) continue;
-                acc = (acc + w[(ky * kW + kx) * outC + oc] * (x[((n * inH + iy) * inW + ix) * inC + ic] + inputOffset)) | 0;
+                acc = accumulate(acc, w[(ky * kW + kx) * outC + oc] * (x[((n * inH + iy) * inW + ix) * inC + ic] + inputOffset));
               }
             }
-            if (b) acc = (acc + b[oc]) | 0;
-            acc = multiplyByQuantizedMultiplier(acc, multipliers[oc], shifts[oc]) + outQ.zeroPoint;
+            if (b) acc = accumulate(acc, b[oc]);
+            acc = requantize(acc, multipliers[oc], shifts[oc]) + outQ.zeroPoint;
             o[((n * outH + oy) * outW + ox) * outC + oc] = Math.min(Math.max(acc, act.min), act.max);
           }
   return out;

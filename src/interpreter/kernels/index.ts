@@ -1,16 +1,46 @@
 /** The reference kernel of every graph operator the interpreter runs. */
 import { Kernel } from '../kernel';
 import { add } from './add';
+import { argMax, argMin } from './argMinMax';
+import { batchMatmul } from './batchMatmul';
+import { batchToSpaceNd } from './batchToSpaceNd';
+import { broadcastTo } from './broadcastTo';
+import { depthToSpace } from './depthToSpace';
+import { gather } from './gather';
+import { l2Normalization } from './l2Normalization';
+import { logSoftmax } from './logSoftmax';
+import { resizeBilinear } from './resizeBilinear';
+import { resizeNearestNeighbor } from './resizeNearestNeighbor';
+import { spaceToBatchNd } from './spaceToBatchNd';
+import { spaceToDepth } from './spaceToDepth';
 import { conv2d } from './conv2d';
 import { copy } from './copy';
 import { dense } from './dense';
 import { depthwiseConv2d } from './depthwise-conv2d';
 import { dequantize } from './dequantize';
 import { avgPool2d, maxPool2d } from './pool2d';
+import { mean } from './mean';
 import { quantize } from './quantize';
+import { reduceMax, reduceMin } from './reduceMinMax';
 import { reshape } from './reshape';
 import { softmax } from './softmax';
+import { sum } from './sum';
 import { svdf } from './svdf';
+import { concatenate, pack } from './concatenate';
+import { mirrorPad } from './mirror-pad';
+import { pad } from './pad';
+import { stridedSlice } from './strided-slice';
+import { transpose } from './transpose';
+import { cast } from './cast';
+import { div } from './div';
+import { maximum, minimum } from './minmax';
+import { mul } from './mul';
+import { prelu } from './prelu';
+import { squaredDifference } from './squaredDifference';
+import { sub } from './sub';
+import { UNARY_KERNELS } from './unary';
+import { transposeConv2d } from './transposeConv2d';
+import { unidirectionalSequenceLstm } from './unidirectionalSequenceLstm';
 
 export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['conv2d', conv2d],
@@ -25,4 +55,38 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['quantize', quantize],
   ['dequantize', dequantize],
   ['svdf', svdf],
+  ['pad', pad],
+  ['mirror_pad', mirrorPad],
+  ['transpose', transpose],
+  ['concatenate', concatenate],
+  ['pack', pack],
+  ['strided_slice', stridedSlice],
+  ['sub', sub],
+  ['mul', mul],
+  ['div', div],
+  ['maximum', maximum],
+  ['minimum', minimum],
+  ['squared_difference', squaredDifference],
+  ['prelu', prelu],
+  ['cast', cast],
+  ...UNARY_KERNELS,
+  ['mean', mean],
+  ['sum', sum],
+  ['reduce_max', reduceMax],
+  ['reduce_min', reduceMin],
+  ['arg_max', argMax],
+  ['arg_min', argMin],
+  ['transpose_conv2d', transposeConv2d],
+  ['batch_matmul', batchMatmul],
+  ['depth_to_space', depthToSpace],
+  ['space_to_depth', spaceToDepth],
+  ['batch_to_space_nd', batchToSpaceNd],
+  ['space_to_batch_nd', spaceToBatchNd],
+  ['broadcast_to', broadcastTo],
+  ['gather', gather],
+  ['resize_nearest_neighbor', resizeNearestNeighbor],
+  ['resize_bilinear', resizeBilinear],
+  ['l2_normalization', l2Normalization],
+  ['log_softmax', logSoftmax],
+  ['unidirectional_sequence_lstm', unidirectionalSequenceLstm],
 ]);

@@ -1,9 +1,9 @@
 /**
  * AVERAGE_POOL_2D and MAX_POOL_2D as TFLite Micro's reference kernels: the window is
- * clipped to the image, the average divides by the number of in-image taps (int8:
+ * clipped to the image, the average divides by the number of in-image taps (int8, int16:
  * rounding half away from zero with C's truncating division).
  */
-import { floatActivationRange, quantizedActivationRange } from '../../arith/quant-params';
+import { floatActivationRange, integerRange, quantizedActivationRange } from '../../arith/quant-params';
 import { KernelContext } from '../kernel';
 import { allocateTensorData, TypedArray } from '../tensor';
 import { nhwc, windowGeometry } from './window';
@@ -20,15 +20,17 @@ function pool2d(ctx: KernelContext, reduction: Reduction): TypedArray {
   const out = allocateTensorData(ctx.outType);
   const activation = ctx.string('activation', 'NONE');
   const isFloat = input.type.dtype === 'float32';
-  if (!isFloat && input.type.dtype !== 'int8') throw ctx.unsupported(`dtype ${input.type.dtype}`);
+  if (!isFloat && input.type.dtype !== 'int8' && input.type.dtype !== 'int16') throw ctx.unsupported(`dtype ${input.type.dtype}`);
+  if (ctx.outType.dtype !== input.type.dtype) throw ctx.unsupported(`dtypes input ${input.type.dtype} / output ${ctx.outType.dtype}`);
   let act;
   if (isFloat) act = floatActivationRange(activation);
   else {
     const q = ctx.quant(ctx.outType, 'output');
     act = quantizedActivationRange(activation, ctx.outType.dtype, q.scale, q.zeroPoint);
   }
-  const x = input.data as Float32Array | Int8Array;
-  const o = out as Float32Array | Int8Array;
+  const x = input.data as Float32Array | Int8Array | Int16Array;
+  const o = out as Float32Array | Int8Array | Int16Array;
+  const lowest = isFloat ? -3.4028234663852886e38 : integerRange(input.type.dtype).min;
   const f32 = Math.fround;
   for (let n = 0; n < batches; n++)
     for (let oy = 0; oy < outH; oy++)
@@ -52,7 +54,7 @@ function pool2d(ctx: KernelContext, reduction: Reduction): TypedArray {
           let result: number;
           if (reduction === 'max') {
             // An empty window keeps TFLite's initial value, the dtype's lowest.
-            result = count > 0 ? acc : isFloat ? -3.4028234663852886e38 : -128;
+            result = count > 0 ? acc : lowest;
           } else if (count === 0) {
             throw ctx.fail(`pooling window at (${oy}, ${ox}) lies entirely in the padding`);
           }

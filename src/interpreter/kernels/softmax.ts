@@ -4,6 +4,7 @@
  * maximum scaled to Q5.26, gemmlowp exp, a Q12.19 sum, a fixed-point reciprocal. The
  * output is int8 (zero point -128, scale 1/256) or int16 (zero point -32768, scale
  * 1/65536): the same pipeline, the final shift leaving as many bits as the output has.
+ * int16 input (zero point 0) to int16 (scale 1/32768) is TFLite's LUT-based SoftmaxInt16.
  */
 import { multiplyByQuantizedMultiplierGreaterThanOne, roundingDivideByPOT, saturatingRoundingDoublingHighMul } from '../../arith/fixedpoint';
 import { expOnNegativeValues, getReciprocal, rescale } from '../../arith/gemmlowp';
@@ -14,6 +15,7 @@ import {
   softmaxOutputQuantProblem,
   softmaxQuantParams,
 } from '../../arith/quant-params';
+import { softmaxInt16Params, softmaxInt16QuantProblem, softmaxInt16Rows } from '../../arith/softmaxInt16';
 import { KernelContext } from '../kernel';
 import { allocateTensorData, TypedArray } from '../tensor';
 
@@ -47,6 +49,16 @@ export function softmax(ctx: KernelContext): TypedArray {
   }
 
   const outDtype = ctx.outType.dtype;
+  if (input.type.dtype === 'int16') {
+    if (outDtype !== 'int16') throw ctx.unsupported(`dtypes ${input.type.dtype} -> ${outDtype}`);
+    const inQ = ctx.quant(input.type, 'input');
+    const outQ = ctx.quant(ctx.outType, 'output');
+    const problem = softmaxInt16QuantProblem(inQ.zeroPoint, outQ.scale, outQ.zeroPoint);
+    if (problem) throw ctx.fail(problem);
+    const p = softmaxInt16Params(beta, inQ.scale);
+    softmaxInt16Rows(input.data as Int16Array, out as Int16Array, rows, depth, p, p.expLut, p.oneOverOnePlusXLut);
+    return out;
+  }
   if (input.type.dtype !== 'int8' || (outDtype !== 'int8' && outDtype !== 'int16')) {
     throw ctx.unsupported(`dtypes ${input.type.dtype} -> ${outDtype}`);
   }

@@ -69,3 +69,40 @@ export function activationLiveness(fn: GraphFunction): ActivationLiveness {
   if (calls.length === 0) maxLiveBytes = intervals.reduce((s, iv) => s + iv.bytes, 0);
   return { intervals, steps, maxLiveBytes, peakStep };
 }
+
+export interface TensorLowerBound {
+  /** Max over operators of the (aligned) bytes of the graph tensors live there. */
+  readonly bytes: number;
+  /** The operator (call name) where that maximum is first reached; null without calls. */
+  readonly operator: string | null;
+  /** Whether model inputs and outputs were counted. */
+  readonly ioCounted: boolean;
+  readonly alignment: number;
+}
+
+/**
+ * The tensor-level lower bound of a model, as TFLite Micro's planner counts its arena: at
+ * each operator, the bytes of every graph tensor live there, each rounded up to `alignment`
+ * (TFLite Micro aligns every planned buffer to 16). Model inputs and outputs count only when
+ * the plan holds them (`includeIo`). Operator-internal scratch is not a graph tensor, so a
+ * plan that needs more than this pays for scratch or lost reuse; an in-place operator can
+ * go below it (its output shares its input's bytes).
+ */
+export function tensorLowerBound(fn: GraphFunction, options: { includeIo: boolean; alignment?: number }): TensorLowerBound {
+  const alignment = options.alignment ?? 16;
+  const io = new Set([...fn.params, ...fn.outputs]);
+  const { intervals, steps } = activationLiveness(fn);
+  const counted = intervals.filter((iv) => options.includeIo || !io.has(iv.name));
+  const aligned = (b: number) => Math.ceil(b / alignment) * alignment;
+  let bytes = 0;
+  let operator: string | null = null;
+  for (const s of steps) {
+    const live = counted.filter((iv) => iv.start <= s.step && s.step <= iv.end).reduce((sum, iv) => sum + aligned(iv.bytes), 0);
+    if (live > bytes || operator === null) {
+      bytes = Math.max(bytes, live);
+      operator = s.call;
+    }
+  }
+  if (steps.length === 0) bytes = counted.reduce((sum, iv) => sum + aligned(iv.bytes), 0);
+  return { bytes, operator, ioCounted: options.includeIo, alignment };
+}

@@ -11,12 +11,25 @@
 export const FUSED_ACTIVATIONS = ['NONE', 'RELU', 'RELU_N1_TO_1', 'RELU6'] as const;
 export type FusedActivation = (typeof FUSED_ACTIVATIONS)[number];
 
+/**
+ * How an operator may reuse the buffer of an input that dies at it (`src/ir/graph/inplace.ts`):
+ * - `view`: the output is the input's bytes reinterpreted (a pure reshape); no code runs.
+ * - `elementwise`: output element i depends on input element i only and its strategy reads
+ *   element i before writing it, so the output may be written over an input of the same
+ *   shape and dtype (not a broadcast one). A new elementwise op opts in with this flag.
+ */
+export type InplaceKind = 'view' | 'elementwise';
+
 export interface OpSpec {
-  /** Argument roles in order; a trailing `?` marks an optional argument. */
+  /**
+   * Argument roles in order; a trailing `?` marks an optional argument, a trailing `...`
+   * a last role that takes one or more arguments (concatenate's inputs).
+   */
   readonly args: readonly string[];
   /** Attribute names the op carries. */
   readonly attrs: readonly string[];
   readonly doc: string;
+  readonly inplace?: InplaceKind;
 }
 
 export const OPS: Readonly<Record<string, OpSpec>> = {
@@ -35,22 +48,129 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
     attrs: ['activation', 'keep_num_dims'],
     doc: 'TFLite FULLY_CONNECTED: weight [units, in]',
   },
-  add: { args: ['lhs', 'rhs'], attrs: ['activation'], doc: 'broadcasting add' },
+  add: { args: ['lhs', 'rhs'], attrs: ['activation'], doc: 'broadcasting add', inplace: 'elementwise' },
   avg_pool2d: { args: ['input'], attrs: ['pool_size', 'strides', 'padding', 'activation'], doc: 'NHWC' },
   max_pool2d: { args: ['input'], attrs: ['pool_size', 'strides', 'padding', 'activation'], doc: 'NHWC' },
-  reshape: { args: ['input'], attrs: [], doc: 'new shape is the output type' },
+  reshape: { args: ['input'], attrs: [], doc: 'new shape is the output type', inplace: 'view' },
   copy: {
     args: ['input'],
     attrs: ['kind'],
     doc: 'identity data movement; `kind` names what it models (accel_input_fetcher, dma_in, layout_transform, ...)',
   },
   softmax: { args: ['input'], attrs: ['beta'], doc: 'over the last axis' },
-  quantize: { args: ['input'], attrs: [], doc: 'float->int8 or int8->int8 requantize' },
+  quantize: { args: ['input'], attrs: [], doc: 'float->int8 or int8->int8 requantize', inplace: 'elementwise' },
   dequantize: { args: ['input'], attrs: [], doc: 'int8->float' },
   svdf: {
     args: ['input', 'weights_feature', 'weights_time', 'bias?', 'state'],
     attrs: ['rank', 'activation'],
     doc: 'TFLite SVDF; `state` is a variable tensor that persists across invocations',
+  },
+  // Data movement: values are copied unchanged (no requantization), any dtype.
+  pad: {
+    args: ['input'],
+    attrs: ['paddings', 'pad_value'],
+    doc: 'PAD/PADV2: `paddings` = [before0, after0, before1, after1, ...] per axis; `pad_value` the stored value of the border (int8: the raw quantized value)',
+  },
+  mirror_pad: {
+    args: ['input'],
+    attrs: ['paddings', 'mode'],
+    doc: 'MIRROR_PAD: `mode` REFLECT (edge not repeated) or SYMMETRIC (edge repeated)',
+  },
+  transpose: { args: ['input'], attrs: ['perm'], doc: 'output axis d is input axis perm[d]' },
+  concatenate: {
+    args: ['inputs...'],
+    attrs: ['axis'],
+    doc: 'CONCATENATION: inputs of equal rank joined along `axis` (non-negative)',
+  },
+  pack: {
+    args: ['inputs...'],
+    attrs: ['axis'],
+    doc: 'PACK: equal-shaped inputs stacked along a new axis `axis` (non-negative)',
+  },
+  strided_slice: {
+    args: ['input'],
+    attrs: ['begin', 'strides', 'sizes'],
+    doc:
+      'STRIDED_SLICE/SLICE and each output of SPLIT/SPLIT_V/UNPACK: element j of input axis d is begin[d] + j*strides[d], ' +
+      'j < sizes[d]; the output shape is the declared type (same element count: shrunk axes dropped)',
+  },
+  // Elementwise binary operators (numpy broadcasting; int8/int16 as TFLite Micro's kernels).
+  sub: { args: ['lhs', 'rhs'], attrs: ['activation'], doc: 'broadcasting lhs - rhs', inplace: 'elementwise' },
+  mul: { args: ['lhs', 'rhs'], attrs: ['activation'], doc: 'broadcasting lhs * rhs', inplace: 'elementwise' },
+  div: { args: ['lhs', 'rhs'], attrs: ['activation'], doc: 'broadcasting lhs / rhs (float32)', inplace: 'elementwise' },
+  maximum: { args: ['lhs', 'rhs'], attrs: [], doc: 'broadcasting max on stored values', inplace: 'elementwise' },
+  minimum: { args: ['lhs', 'rhs'], attrs: [], doc: 'broadcasting min on stored values', inplace: 'elementwise' },
+  squared_difference: { args: ['lhs', 'rhs'], attrs: [], doc: 'broadcasting (lhs - rhs)^2', inplace: 'elementwise' },
+  prelu: { args: ['input', 'alpha'], attrs: [], doc: 'x >= 0 ? x : alpha * x, alpha broadcast to the input', inplace: 'elementwise' },
+  // Elementwise unary operators.
+  relu: { args: ['input'], attrs: [], doc: 'max(x, 0), requantized to the output (quantized)', inplace: 'elementwise' },
+  relu6: { args: ['input'], attrs: [], doc: 'clamp(x, 0, 6) on the input scale (quantized)', inplace: 'elementwise' },
+  relu_n1_to_1: { args: ['input'], attrs: [], doc: 'clamp(x, -1, 1), requantized to the output (quantized)', inplace: 'elementwise' },
+  leaky_relu: { args: ['input'], attrs: ['alpha'], doc: 'x >= 0 ? x : alpha * x', inplace: 'elementwise' },
+  hard_swish: { args: ['input'], attrs: [], doc: 'x * relu6(x + 3) / 6', inplace: 'elementwise' },
+  logistic: { args: ['input'], attrs: [], doc: '1 / (1 + exp(-x)); int8 output at scale 1/256, zero point -128', inplace: 'elementwise' },
+  tanh: { args: ['input'], attrs: [], doc: 'tanh(x); int8 output at scale 1/128, zero point 0', inplace: 'elementwise' },
+  elu: { args: ['input'], attrs: [], doc: 'x < 0 ? exp(x) - 1 : x', inplace: 'elementwise' },
+  abs: { args: ['input'], attrs: [], doc: '|x|', inplace: 'elementwise' },
+  neg: { args: ['input'], attrs: [], doc: '-x', inplace: 'elementwise' },
+  sqrt: { args: ['input'], attrs: [], doc: 'square root (float32)', inplace: 'elementwise' },
+  rsqrt: { args: ['input'], attrs: [], doc: '1 / sqrt(x) (float32)', inplace: 'elementwise' },
+  exp: { args: ['input'], attrs: [], doc: 'e^x (float32)', inplace: 'elementwise' },
+  log: { args: ['input'], attrs: [], doc: 'natural logarithm (float32)', inplace: 'elementwise' },
+  cast: { args: ['input'], attrs: [], doc: 'type conversion (C static_cast); the output dtype is the call type', inplace: 'elementwise' },
+  mean: { args: ['input'], attrs: ['axes', 'keep_dims'], doc: 'mean over `axes` (non-negative, distinct); keep_dims keeps them as 1' },
+  sum: { args: ['input'], attrs: ['axes', 'keep_dims'], doc: 'sum over `axes`' },
+  reduce_max: { args: ['input'], attrs: ['axes', 'keep_dims'], doc: 'maximum over `axes`' },
+  reduce_min: { args: ['input'], attrs: ['axes', 'keep_dims'], doc: 'minimum over `axes`' },
+  arg_max: { args: ['input'], attrs: ['axis'], doc: 'index of the first maximum along `axis` (removed); int32 or int64 output' },
+  arg_min: { args: ['input'], attrs: ['axis'], doc: 'index of the first minimum along `axis` (removed); int32 or int64 output' },
+  transpose_conv2d: {
+    args: ['input', 'weight', 'bias?'],
+    attrs: ['strides', 'pad_before', 'output_shape', 'activation'],
+    doc: 'TFLite TRANSPOSE_CONV: NHWC input, OHWI weight; `pad_before` [top, left] as TFLite derives it from the output size; `output_shape` NHWC',
+  },
+  batch_matmul: {
+    args: ['lhs', 'rhs'],
+    attrs: ['adj_x', 'adj_y'],
+    doc: 'TFLite BATCH_MATMUL: matrices in the last two axes (transposed when adj_x / adj_y), batch axes broadcast',
+  },
+  depth_to_space: { args: ['input'], attrs: ['block_size'], doc: 'NHWC, TFLite DEPTH_TO_SPACE' },
+  space_to_depth: { args: ['input'], attrs: ['block_size'], doc: 'NHWC, TFLite SPACE_TO_DEPTH' },
+  batch_to_space_nd: { args: ['input'], attrs: ['block_shape', 'crops'], doc: 'NHWC (or NHC as NH1C); block_shape [h, w], crops [top, bottom, left, right]' },
+  space_to_batch_nd: {
+    args: ['input'],
+    attrs: ['block_shape', 'paddings'],
+    doc: 'NHWC (or NHC as NH1C); block_shape [h, w], paddings [top, bottom, left, right] filled with the output zero point (0.0 for float)',
+  },
+  broadcast_to: { args: ['input'], attrs: [], doc: 'numpy broadcast to the output type' },
+  gather: { args: ['input', 'indices'], attrs: ['axis'], doc: 'TFLite GATHER (batch_dims 0): indices int32/int64, read at run time' },
+  resize_nearest_neighbor: { args: ['input'], attrs: ['align_corners', 'half_pixel_centers'], doc: 'NHWC; size is the output type' },
+  resize_bilinear: { args: ['input'], attrs: ['align_corners', 'half_pixel_centers'], doc: 'NHWC; size is the output type' },
+  l2_normalization: { args: ['input'], attrs: [], doc: 'over the last axis; int8 output scale 1/128' },
+  log_softmax: { args: ['input'], attrs: [], doc: 'over the last axis; int8 output scale 16/256, zero point 127' },
+  unidirectional_sequence_lstm: {
+    args: [
+      'input',
+      'input_to_input_weights',
+      'input_to_forget_weights',
+      'input_to_cell_weights',
+      'input_to_output_weights',
+      'recurrent_to_input_weights',
+      'recurrent_to_forget_weights',
+      'recurrent_to_cell_weights',
+      'recurrent_to_output_weights',
+      'input_gate_bias',
+      'forget_gate_bias',
+      'cell_gate_bias',
+      'output_gate_bias',
+      'output_state',
+      'cell_state',
+    ],
+    attrs: ['activation', 'cell_clip', 'time_major'],
+    doc:
+      'TFLite UNIDIRECTIONAL_SEQUENCE_LSTM without peephole, projection or layer norm (as TFLite Micro): input ' +
+      '[time, batch, in] (time_major) or [batch, time, in], output the hidden state of every step; ' +
+      '`output_state` [batch, units] and `cell_state` [batch, units] are variable tensors that persist',
   },
 };
 

@@ -12,6 +12,9 @@ import { TypeInferenceError } from '../../errors';
 import { isKnownOp, OPS } from './ops';
 import { Attrs, CallNode, DType, GraphFunction, IRModule, TensorType, tensorElements } from './types';
 import { nodeByName } from './graph';
+import { REDUCE_RULES } from './reduceTypes';
+import { COMPUTE_RULES } from './computeTypes';
+import { LAYOUT_RULES } from './layoutTypes';
 
 function fmt(t: TensorType): string {
   return `[${t.shape.join(', ')}] ${t.dtype}`;
@@ -47,6 +50,10 @@ function rank(op: string, role: string, t: TensorType, r: number, args: readonly
 function arity(op: string, args: readonly TensorType[]): void {
   const roles = OPS[op].args;
   const required = roles.filter((r) => !r.endsWith('?')).length;
+  if (roles.length > 0 && roles[roles.length - 1].endsWith('...')) {
+    if (args.length < required) fail(op, `takes at least ${required} arguments, got ${args.length}`, args);
+    return;
+  }
   if (args.length < required || args.length > roles.length) {
     fail(op, `takes ${required === roles.length ? required : `${required}-${roles.length}`} arguments, got ${args.length}`, args);
   }
@@ -65,10 +72,12 @@ function checkWeightDtypes(op: string, args: readonly TensorType[]): void {
   const float = input.dtype === 'float32';
   const weightOk = float ? weight.dtype === 'float32' || weight.dtype === 'int8' : QUANTIZED_WEIGHTS.includes(weight.dtype);
   if (!weightOk) {
-    fail(op, `weight dtype ${weight.dtype} does not fit input dtype ${input.dtype}`, args);
+    const wanted = float ? 'float32 or int8 (weights-only quantization)' : QUANTIZED_WEIGHTS.join(' or ');
+    fail(op, `weight dtype ${weight.dtype} does not fit input dtype ${input.dtype}: a ${input.dtype} input takes ${wanted} weights`, args);
   }
   if (bias && (float ? bias.dtype !== 'float32' : !QUANTIZED_BIAS.includes(bias.dtype))) {
-    fail(op, `bias dtype ${bias.dtype} does not fit input dtype ${input.dtype}`, args);
+    const wanted = float ? 'a float32' : `an ${QUANTIZED_BIAS.join(' or ')}`;
+    fail(op, `bias dtype ${bias.dtype} does not fit input dtype ${input.dtype}: a ${input.dtype} input takes ${wanted} bias`, args);
   }
 }
 
@@ -245,6 +254,157 @@ function svdf(attrs: Attrs, args: readonly TensorType[]): TensorType {
   return { shape: [batch, units], dtype: input.dtype };
 }
 
+function intList(op: string, attrs: Attrs, name: string, length: number): number[] {
+  const v = attrs[name];
+  if (!Array.isArray(v) || v.length !== length || v.some((x) => typeof x !== 'number' || !Number.isInteger(x))) {
+    throw new TypeInferenceError(`${op}: attribute ${name} must be ${length} integers, got ${JSON.stringify(v)}`, { op });
+  }
+  return v as number[];
+}
+
+function padded(op: string) {
+  return (attrs: Attrs, args: readonly TensorType[]): TensorType => {
+    const [input] = args;
+    const r = input.shape.length;
+    const p = intList(op, attrs, 'paddings', 2 * r);
+    if (p.some((x) => x < 0)) fail(op, `paddings must be non-negative, got [${p}]`, args);
+    if (op === 'mirror_pad') {
+      const symmetric = attrs.mode === 'SYMMETRIC';
+      if (attrs.mode !== 'REFLECT' && !symmetric) fail(op, `mode must be REFLECT or SYMMETRIC, got ${JSON.stringify(attrs.mode)}`, args);
+      input.shape.forEach((d, i) => {
+        const limit = symmetric ? d : d - 1;
+        if (p[2 * i] > limit || p[2 * i + 1] > limit) fail(op, `padding of axis ${i} exceeds ${limit} (${attrs.mode} of size ${d})`, args);
+      });
+    }
+    return { shape: input.shape.map((d, i) => d + p[2 * i] + p[2 * i + 1]), dtype: input.dtype };
+  };
+}
+
+function transpose(attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const [input] = args;
+  const perm = intList('transpose', attrs, 'perm', input.shape.length);
+  if ([...perm].sort((a, b) => a - b).some((x, i) => x !== i)) fail('transpose', `perm [${perm}] is not a permutation`, args);
+  return { shape: perm.map((p) => input.shape[p]), dtype: input.dtype };
+}
+
+function axisAttr(op: string, attrs: Attrs, rank: number, args: readonly TensorType[]): number {
+  const axis = attrs.axis;
+  if (typeof axis !== 'number' || !Number.isInteger(axis) || axis < 0 || axis >= rank) {
+    fail(op, `axis must be an integer in [0, ${rank}), got ${JSON.stringify(axis)}`, args);
+  }
+  return axis;
+}
+
+function sameDtypes(op: string, args: readonly TensorType[]): void {
+  if (args.some((a) => a.dtype !== args[0].dtype)) fail(op, 'input dtypes differ', args);
+}
+
+function concatenate(attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const first = args[0];
+  const axis = axisAttr('concatenate', attrs, first.shape.length, args);
+  sameDtypes('concatenate', args);
+  let total = 0;
+  for (const a of args) {
+    if (a.shape.length !== first.shape.length || a.shape.some((d, i) => i !== axis && d !== first.shape[i])) {
+      fail('concatenate', `inputs must match except on axis ${axis}`, args);
+    }
+    total += a.shape[axis];
+  }
+  return { shape: first.shape.map((d, i) => (i === axis ? total : d)), dtype: first.dtype };
+}
+
+function pack(attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const first = args[0];
+  const axis = axisAttr('pack', attrs, first.shape.length + 1, args);
+  sameDtypes('pack', args);
+  if (args.some((a) => !sameShape(a.shape, first.shape))) fail('pack', 'inputs must have the same shape', args);
+  const shape = [...first.shape];
+  shape.splice(axis, 0, args.length);
+  return { shape, dtype: first.dtype };
+}
+
+function stridedSlice(attrs: Attrs, args: readonly TensorType[], declared?: TensorType): TensorType {
+  const op = 'strided_slice';
+  const [input] = args;
+  const r = input.shape.length;
+  const begin = intList(op, attrs, 'begin', r);
+  const strides = intList(op, attrs, 'strides', r);
+  const sizes = intList(op, attrs, 'sizes', r);
+  input.shape.forEach((d, i) => {
+    if (strides[i] === 0 || sizes[i] < 0) fail(op, `axis ${i}: stride ${strides[i]}, size ${sizes[i]}`, args);
+    const last = begin[i] + (sizes[i] - 1) * strides[i];
+    if (sizes[i] > 0 && (begin[i] < 0 || begin[i] >= d || last < 0 || last >= d)) {
+      fail(op, `axis ${i}: elements ${begin[i]}..${last} leave the input extent ${d}`, args);
+    }
+  });
+  const elements = sizes.reduce((a, b) => a * b, 1);
+  if (declared && tensorElements(declared) === elements) return { shape: [...declared.shape], dtype: input.dtype };
+  return { shape: sizes, dtype: input.dtype };
+}
+
+function unidirectionalSequenceLstm(attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const op = 'unidirectional_sequence_lstm';
+  const [input, ...rest] = args;
+  rank(op, 'input', input, 3, args);
+  const timeMajor = attrs.time_major === true;
+  const [d0, d1, inputSize] = input.shape;
+  const [time, batch] = timeMajor ? [d0, d1] : [d1, d0];
+  const inputWeights = rest.slice(0, 4);
+  const recurrentWeights = rest.slice(4, 8);
+  const biases = rest.slice(8, 12);
+  const [outputState, cellState] = rest.slice(12, 14);
+  const units = inputWeights[0].shape[0];
+  for (const w of inputWeights) {
+    rank(op, 'input weights [units, in]', w, 2, args);
+    if (w.shape[0] !== units || w.shape[1] !== inputSize) fail(op, `input weights must be [${units}, ${inputSize}], got [${w.shape}]`, args);
+  }
+  for (const w of recurrentWeights) {
+    rank(op, 'recurrent weights [units, units]', w, 2, args);
+    if (w.shape[0] !== units || w.shape[1] !== units) fail(op, `recurrent weights must be [${units}, ${units}], got [${w.shape}]`, args);
+  }
+  for (const bias of biases) if (tensorElements(bias) !== units) fail(op, `gate bias has ${tensorElements(bias)} elements, expected ${units}`, args);
+  if (tensorElements(outputState) !== batch * units || tensorElements(cellState) !== batch * units) {
+    fail(op, `output and cell state must hold batch x units = ${batch * units} elements`, args);
+  }
+  if (outputState.dtype !== input.dtype) fail(op, `output state dtype ${outputState.dtype} differs from input ${input.dtype}`, args);
+  return { shape: timeMajor ? [time, batch, units] : [batch, time, units], dtype: input.dtype };
+}
+
+/** A broadcasting binary elementwise op: both operands of one dtype, numpy shapes. */
+function binaryElementwise(op: string) {
+  return (_attrs: Attrs, args: readonly TensorType[]): TensorType => {
+    const [lhs, rhs] = args;
+    if (lhs.dtype !== rhs.dtype) fail(op, `operand dtypes differ`, args);
+    const shape = broadcastShapes(lhs.shape, rhs.shape);
+    if (!shape) fail(op, `shapes do not broadcast`, args);
+    return { shape, dtype: lhs.dtype };
+  };
+}
+
+/** prelu: alpha broadcasts to the input's shape, which the output keeps. */
+function prelu(_attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const [input, alpha] = args;
+  if (input.dtype !== alpha.dtype) fail('prelu', `input and alpha dtypes differ`, args);
+  const shape = broadcastShapes(input.shape, alpha.shape);
+  if (!shape || !sameShape(shape, input.shape)) fail('prelu', `alpha does not broadcast to the input shape`, args);
+  return { shape: input.shape, dtype: input.dtype };
+}
+
+/** A unary elementwise op: same shape and dtype out. */
+function unaryElementwise(_attrs: Attrs, args: readonly TensorType[]): TensorType {
+  return { shape: args[0].shape, dtype: args[0].dtype };
+}
+
+const CASTABLE: readonly DType[] = ['float32', 'int8', 'uint8', 'int16', 'int32', 'bool'];
+
+/** cast keeps the shape; the declared type gives the output dtype. */
+function castRule(_attrs: Attrs, args: readonly TensorType[], declared?: TensorType): TensorType {
+  const [input] = args;
+  const dtype = declared?.dtype ?? input.dtype;
+  if (!CASTABLE.includes(input.dtype) || !CASTABLE.includes(dtype)) fail('cast', `cannot cast ${input.dtype} to ${dtype}`, args);
+  return { shape: input.shape, dtype };
+}
+
 type Rule = (attrs: Attrs, args: readonly TensorType[], declared?: TensorType) => TensorType;
 
 const RULES: Readonly<Record<string, Rule>> = {
@@ -260,6 +420,38 @@ const RULES: Readonly<Record<string, Rule>> = {
   quantize,
   dequantize,
   svdf,
+  pad: padded('pad'),
+  mirror_pad: padded('mirror_pad'),
+  transpose,
+  concatenate,
+  pack,
+  strided_slice: stridedSlice,
+  sub: binaryElementwise('sub'),
+  mul: binaryElementwise('mul'),
+  div: binaryElementwise('div'),
+  maximum: binaryElementwise('maximum'),
+  minimum: binaryElementwise('minimum'),
+  squared_difference: binaryElementwise('squared_difference'),
+  prelu,
+  relu: unaryElementwise,
+  relu6: unaryElementwise,
+  relu_n1_to_1: unaryElementwise,
+  leaky_relu: unaryElementwise,
+  hard_swish: unaryElementwise,
+  logistic: unaryElementwise,
+  tanh: unaryElementwise,
+  elu: unaryElementwise,
+  abs: unaryElementwise,
+  neg: unaryElementwise,
+  sqrt: unaryElementwise,
+  rsqrt: unaryElementwise,
+  exp: unaryElementwise,
+  log: unaryElementwise,
+  cast: castRule,
+  ...REDUCE_RULES,
+  ...COMPUTE_RULES,
+  ...LAYOUT_RULES,
+  unidirectional_sequence_lstm: unidirectionalSequenceLstm,
 };
 
 /**

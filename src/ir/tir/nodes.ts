@@ -105,7 +105,8 @@ export interface BufferLoad {
  * - `tir.tvm_call_cpacked`: as call_extern, for operator PrimFuncs called from AoT main
  * - `tir.address_of`: args[0] is a BufferLoad; yields a pointer to that element
  * - `tir.tvm_access_ptr`: (dtype StringImm, data Var, offset, extent, rw-mask)
- * - `tir.q_multiply_shift`: TFLite MultiplyByQuantizedMultiplier(x, multiplier, shift)
+ * - `tir.q_multiply_shift`: TFLite MultiplyByQuantizedMultiplier(x, multiplier, shift) (an int64 x:
+ *   the 64-bit overload of the 16x8 kernels)
  * - `tir.if_then_else`: lazily evaluated select
  * - `tir.pool_ptr`: (pool Var, byte offset IntImm) a pointer into a memory pool; written by
  *   the USMP offset rewrite

@@ -1,18 +1,17 @@
 /**
  * Pieces shared by conv2d, depthwise_conv2d and dense: where window taps are read from
- * (input or padded copy), and the int8 output stage (bias, requantize, zero point, clamp).
+ * (the input with border handling in the loop nest, or a padded copy), and the int8 output stage (bias, requantize, zero point, clamp).
  */
 import { FusedActivation } from '../../ir/graph/ops';
 import { CallNode, TensorType } from '../../ir/graph/types';
-import { add, bufferLoad, cast, ExprLike, floatImm, intImm } from '../../ir/tir/builder';
-import { Buffer, Expr, Stmt } from '../../ir/tir/nodes';
+import { accumulatorDType16x8, Op16x8 } from '../../arith/quant-params';
+import { add, bufferLoad, cast, exprDType, ExprLike, floatImm, forLoop, intImm, makeVar, mul, seq, sub } from '../../ir/tir/builder';
+import { Buffer, Expr, Stmt, Var } from '../../ir/tir/nodes';
 import { sanitizeName } from '../names';
 import { OpLoweringInput } from '../strategy';
 import { loweringFail, Window } from './attrs';
 import { channelMultipliers, floatActivationRange, isPerChannel, quantizedActivationRange, quantOf } from './quantParams';
-import { clamp, needsPadding, qMultiplyShift, reachedExtent, staticShape, withInt32Table, withPaddedInput } from './tirHelpers';
-
-export type TapLoad = (n: Expr, y: Expr, x: Expr, c: Expr) => Expr;
+import { clamp, i32, needsPadding, qMultiplyShift, reachedExtent, staticShape, withInt32Table, withPaddedInput } from './tirHelpers';
 
 export interface WindowGeometry {
   readonly window: Window;
@@ -23,38 +22,124 @@ export interface WindowGeometry {
 }
 
 /**
- * Gives `body` a loader indexed in padded coordinates (output*stride + tap*dilation). When
- * the windows leave the input it reads an operator-internal padded copy; otherwise the input.
+ * Where the window taps of a convolution come from. `in-loop` (the host default) reads the
+ * unpadded input: the output is split into regions whose windows use the same taps (the
+ * interior: all of them; each border band: those inside the input, as TFLite skips the
+ * others, which contribute 0), each a branch-free nest with constant bounds, so no padded
+ * copy exists. `padded-scratch` first copies the input into an operator-internal
+ * `<tensor>_pad` buffer (global scope, planned by the USMP) and runs one unguarded nest over
+ * it: for a backend whose kernel replaces that nest and wants a padded operand.
  */
-export function withWindowSource(
+export type PaddingMode = 'in-loop' | 'padded-scratch';
+
+export interface ConvStrategyOptions {
+  readonly padding: PaddingMode;
+}
+
+/**
+ * One rectangle of output positions whose windows all use the same taps: kernel rows
+ * [ky0, ky1) and columns [kx0, kx1) are the ones inside the input there (the full kernel in
+ * the interior, fewer at the border), so its nest needs no bounds check.
+ */
+export interface OutputRegion {
+  readonly y: readonly [number, number];
+  readonly x: readonly [number, number];
+  readonly ky: readonly [number, number];
+  readonly kx: readonly [number, number];
+}
+
+interface Band {
+  readonly out: [number, number];
+  readonly taps: [number, number];
+}
+
+/**
+ * Output positions along one axis grouped into runs with the same in-input taps (TFLite
+ * skips the others; they contribute 0). The interior is one run, each border position
+ * before and after it (about pad/stride of them) another.
+ */
+export function axisBands(outSize: number, stride: number, kernel: number, dilation: number, padBefore: number, size: number): Band[] {
+  const bands: Band[] = [];
+  for (let o = 0; o < outSize; o++) {
+    const origin = o * stride - padBefore;
+    let k0 = 0;
+    while (k0 < kernel && origin + k0 * dilation < 0) k0++;
+    let k1 = k0;
+    while (k1 < kernel && origin + k1 * dilation < size) k1++;
+    const taps: [number, number] = k1 > k0 ? [k0, k1] : [0, 0];
+    const last = bands[bands.length - 1];
+    if (last !== undefined && last.taps[0] === taps[0] && last.taps[1] === taps[1]) last.out[1] = o + 1;
+    else bands.push({ out: [o, o + 1], taps });
+  }
+  return bands;
+}
+
+/** The output split into regions of equal taps: row bands x column bands. */
+export function outputRegions(g: WindowGeometry, inH: number, inW: number): OutputRegion[] {
+  const w = g.window;
+  const rows = axisBands(g.outH, w.strideH, g.kernelH, w.dilationH, w.padTop, inH);
+  const cols = axisBands(g.outW, w.strideW, g.kernelW, w.dilationW, w.padLeft, inW);
+  return rows.flatMap((r) => cols.map((c) => ({ y: r.out, x: c.out, ky: r.taps, kx: c.taps })));
+}
+
+/** How a region's nest reads taps: the buffer and the input coordinates of a tap. */
+export interface WindowTaps {
+  readonly input: Buffer;
+  /** Input row of kernel row `ky` at output row `oy`. */
+  readonly row: (oy: Expr, ky: Expr) => Expr;
+  readonly col: (ox: Expr, kx: Expr) => Expr;
+}
+
+/** Nested serial loops over [min, end) ranges, outermost first. */
+export function rangeNest(names: readonly string[], ranges: readonly (readonly [number, number])[], body: (vars: Var[]) => Stmt): Stmt {
+  const vars = names.map((n) => makeVar(n, 'int32'));
+  let stmt = body(vars);
+  for (let i = vars.length - 1; i >= 0; i--) stmt = forLoop(vars[i], ranges[i][0], ranges[i][1] - ranges[i][0], stmt);
+  return stmt;
+}
+
+/** Whether a region has any tap inside the input (a window wholly in the padding has none). */
+export const hasTaps = (r: OutputRegion): boolean => r.ky[1] > r.ky[0] && r.kx[1] > r.kx[0];
+
+/**
+ * The compute nests of a windowed operator: `nest(region, taps)` once per output region (see
+ * `PaddingMode`). With `padded-scratch` the region is the whole output with the whole
+ * kernel, and taps read the copy.
+ */
+export function windowedNests(
   name: string,
   input: Buffer,
   padValue: Expr,
   g: WindowGeometry,
-  body: (load: TapLoad) => Stmt,
+  mode: PaddingMode,
+  nest: (region: OutputRegion, taps: WindowTaps) => Stmt,
 ): Stmt {
-  const shape = staticShape(input);
-  const reachedH = reachedExtent(g.outH, g.window.strideH, g.kernelH, g.window.dilationH);
-  const reachedW = reachedExtent(g.outW, g.window.strideW, g.kernelW, g.window.dilationW);
-  const padded = needsPadding(g.window.padTop, reachedH, shape[1]) || needsPadding(g.window.padLeft, reachedW, shape[2]);
-  if (!padded) return body((n, y, x, c) => bufferLoad(input, [n, y, x, c]));
-  const spec = {
-    input,
-    shape,
-    padTop: g.window.padTop,
-    padLeft: g.window.padLeft,
-    paddedH: reachedH,
-    paddedW: reachedW,
-    padValue,
-  };
-  return withPaddedInput(name, spec, (buf) => body((n, y, x, c) => bufferLoad(buf, [n, y, x, c])));
+  const [, inH, inW] = staticShape(input);
+  const w = g.window;
+  const tapsOf = (buf: Buffer, padTop: number, padLeft: number): WindowTaps => ({
+    input: buf,
+    row: (oy, ky) => sub(add(mul(oy, w.strideH), mul(ky, w.dilationH)), padTop),
+    col: (ox, kx) => sub(add(mul(ox, w.strideW), mul(kx, w.dilationW)), padLeft),
+  });
+  if (mode === 'padded-scratch') {
+    const reachedH = reachedExtent(g.outH, w.strideH, g.kernelH, w.dilationH);
+    const reachedW = reachedExtent(g.outW, w.strideW, g.kernelW, w.dilationW);
+    if (needsPadding(w.padTop, reachedH, inH) || needsPadding(w.padLeft, reachedW, inW)) {
+      const whole: OutputRegion = { y: [0, g.outH], x: [0, g.outW], ky: [0, g.kernelH], kx: [0, g.kernelW] };
+      const spec = { input, shape: staticShape(input), padTop: w.padTop, padLeft: w.padLeft, paddedH: reachedH, paddedW: reachedW, padValue };
+      return withPaddedInput(name, spec, (padded) => nest(whole, tapsOf(padded, 0, 0)));
+    }
+  }
+  const taps = tapsOf(input, w.padTop, w.padLeft);
+  return seq(outputRegions(g, inH, inW).map((region) => nest(region, taps)));
 }
 
-/** Requantizes an int32 accumulator of output channel `channel` to the output dtype. */
+/** Requantizes an int32 (int64 for some 16x8) accumulator of output channel `channel` to the output dtype. */
 export type OutputStage = (acc: Expr, channel: Expr) => Expr;
 
 /**
- * The int8 output stage of TFLite's per-channel kernels: MultiplyByQuantizedMultiplier,
+ * The integer output stage of TFLite's per-channel kernels (int8 and 16x8; an int64
+ * accumulator requantizes with the 64-bit overload): MultiplyByQuantizedMultiplier,
  * + output zero point, clamp to the activation range, narrow. Per-channel multipliers and
  * shifts become operator-internal int32 tables; a per-tensor filter uses immediates.
  */
@@ -87,6 +172,44 @@ export function withQuantizedOutputStage(
 export function floatOutputStage(activation: FusedActivation): (acc: ExprLike) => Expr {
   const [lo, hi] = floatActivationRange(activation);
   return (acc) => clamp(acc, floatImm(lo), floatImm(hi));
+}
+
+/**
+ * How an integer conv-like operator accumulates: int8 in an int32 accumulator of
+ * w * (x - input_zp); 16x8 (int16 activations with zero point 0, int8 weights) in the
+ * accumulator TFLite Micro picks from the bias dtype, whose width also selects the
+ * requantize overload (`tir.q_multiply_shift` on an int64 value is the 64-bit one).
+ */
+export interface IntegerConvScheme {
+  readonly acc: 'int32' | 'int64';
+  /** -input zero point; 0 (and no add emitted) for 16x8. */
+  readonly inputOffset: number;
+  readonly is16x8: boolean;
+  /** The input term of a product: widened to int32, offset when int8. */
+  readonly inputTerm: (x: Expr) => Expr;
+  /** A term widened to the accumulator type. */
+  readonly widen: (e: Expr) => Expr;
+}
+
+export function integerConvScheme(input: OpLoweringInput, op: Op16x8): IntegerConvScheme {
+  const { call, argTypes } = input;
+  const [inType, weightType] = argTypes;
+  const biasType: TensorType | undefined = argTypes[2];
+  const inDtype = inType.dtype;
+  if (inDtype === 'int16') {
+    requireDType(call, [weightType], ['int8'], op);
+    requireDType(call, [call.type], ['int16'], op);
+    const inZp = quantOf(call, inType, 'input').zeroPoint;
+    const outZp = quantOf(call, call.type, 'output').zeroPoint;
+    if (inZp !== 0 || outZp !== 0) loweringFail(call, `${op}: int16 zero points must be 0 (16x8), got input ${inZp} / output ${outZp}`);
+    const acc = accumulatorDType16x8(op, biasType?.dtype);
+    if (!acc) loweringFail(call, `${op}: unsupported bias dtype ${biasType?.dtype} with int16 input`);
+    return { acc, inputOffset: 0, is16x8: true, inputTerm: (x) => i32(x), widen: (e) => (exprDType(e) === acc ? e : cast(acc, e)) };
+  }
+  requireDType(call, [inType, weightType, call.type], ['int8'], op);
+  if (biasType) requireDType(call, [biasType], ['int32'], op);
+  const inputOffset = -quantOf(call, inType, 'input').zeroPoint;
+  return { acc: 'int32', inputOffset, is16x8: false, inputTerm: (x) => add(i32(x), inputOffset), widen: (e) => i32(e) };
 }
 
 export function requireDType(call: CallNode, types: readonly TensorType[], dtypes: readonly string[], what: string): void {

@@ -1,14 +1,14 @@
 /**
- * dense (TFLite FULLY_CONNECTED, weight [units, depth]) for int8 and float32, with the
+ * dense (TFLite FULLY_CONNECTED, weight [units, depth]) for int8, 16x8 and float32, with the
  * numerics of TFLite Micro's reference FullyConnected: the input is viewed as
  * [elements/depth, depth], acc += (w - w_zp) * (x - x_zp), + bias, requantize, clamp.
  */
-import { add, bufferLoad, bufferStore, floatImm, mul, seq } from '../../ir/tir/builder';
+import { add, bufferLoad, bufferStore, floatImm, intImm, mul, seq } from '../../ir/tir/builder';
 import { Expr } from '../../ir/tir/nodes';
 import { OperatorStrategy } from '../strategy';
 import { activationAttr, loweringFail } from './attrs';
-import { floatOutputStage, requireDType, withQuantizedOutputStage } from './convCommon';
-import { isPerChannel, quantOf } from './quantParams';
+import { floatOutputStage, integerConvScheme, requireDType, withQuantizedOutputStage } from './convCommon';
+import { isPerChannel } from './quantParams';
 import { accAdd, accLoad, accStore, elementCount, i32, loopNest, reshapedView, staticShape, withAccumulator } from './tirHelpers';
 
 export const denseStrategy: OperatorStrategy = (input) => {
@@ -38,8 +38,7 @@ export const denseStrategy: OperatorStrategy = (input) => {
     );
   }
 
-  requireDType(call, [input.argTypes[0], input.argTypes[1], call.type], ['int8'], 'dense');
-  const inputOffset = -quantOf(call, input.argTypes[0], 'input').zeroPoint;
+  const scheme = integerConvScheme(input, 'dense');
   // Per-channel FC in TFLite has no weight offset; per-tensor honours the weight zero point.
   const weightOffset = isPerChannel(input.argTypes[1]) ? 0 : -(input.argTypes[1].quant?.zeroPoint[0] ?? 0);
   const weightTerm = (u: Expr, d: Expr): Expr => {
@@ -47,12 +46,12 @@ export const denseStrategy: OperatorStrategy = (input) => {
     return weightOffset === 0 ? w : add(w, weightOffset);
   };
   return withQuantizedOutputStage(input, input.argTypes[1], units, activation, (stage) =>
-    withAccumulator('acc', 'int32', (acc) =>
+    withAccumulator('acc', scheme.acc, (acc) =>
       loopNest(['b', 'u'], [batches, units], ([b, u]) =>
         seq([
-          accStore(acc, 0),
-          loopNest(['d'], [depth], ([d]) => accAdd(acc, mul(weightTerm(u, d), add(i32(bufferLoad(data, [b, d])), inputOffset)))),
-          ...(bias ? [accAdd(acc, i32(bufferLoad(bias, [u])))] : []),
+          accStore(acc, intImm(0, scheme.acc)),
+          loopNest(['d'], [depth], ([d]) => accAdd(acc, scheme.widen(mul(weightTerm(u, d), scheme.inputTerm(bufferLoad(data, [b, d])))))),
+          ...(bias ? [accAdd(acc, scheme.widen(bufferLoad(bias, [u])))] : []),
           bufferStore(out, stage(accLoad(acc), u), [b, u]),
         ]),
       ),

@@ -13,6 +13,11 @@ export interface ExternKernel {
 
 export const SOFTMAX_INT8 = 'uma_ref_softmax_int8';
 export const SOFTMAX_INT8_INT16 = 'uma_ref_softmax_int8_int16';
+export const SOFTMAX_INT16 = 'uma_ref_softmax_int16';
+export const L2NORM_INT8 = 'uma_ref_l2norm_int8';
+export const LOG_SOFTMAX_INT8 = 'uma_ref_log_softmax_int8';
+export const LSTM_INT8 = 'uma_ref_lstm_int8';
+export const LSTM_INT16 = 'uma_ref_lstm_int16';
 
 export const EXTERN_KERNELS: readonly ExternKernel[] = [
   {
@@ -44,5 +49,97 @@ export const EXTERN_KERNELS: readonly ExternKernel[] = [
     doc:
       'TFLite reference_ops::Softmax<int8_t, int16_t> (int8 in, int16 out, output scale 1/65536 zp -32768) over the last axis; ' +
       'the same SoftmaxPrepare parameters as the int8 output, the final shift keeps 16 bits.',
+  },
+  {
+    name: SOFTMAX_INT16,
+    params: [
+      'input: const int16_t*',
+      'output: int16_t*',
+      'outer_size: int32_t',
+      'depth: int32_t',
+      'input_multiplier: int32_t',
+      'input_left_shift: int32_t',
+      'exp_lut: const int16_t*',
+      'one_over_one_plus_x_lut: const int16_t*',
+    ],
+    doc:
+      'TFLite reference_ops::SoftmaxInt16 (int16 in with zero point 0, int16 out with scale 1/32768 zp 0) over the last axis; ' +
+      'the two 513-entry Q0.15 tables (exp on [-10, 0], 1/(1+x) on [0, 1]) are gen_lut\'s, passed as operator constants.',
+  },
+  {
+    name: L2NORM_INT8,
+    params: ['input: const int8_t*', 'output: int8_t*', 'outer_size: int32_t', 'depth: int32_t', 'input_zero_point: int32_t'],
+    doc:
+      'TFLite reference_integer_ops::L2Normalization over the last axis: per row GetInvSqrtQuantizedMultiplierExp of the ' +
+      'sum of squared offsets (gemmlowp Newton-Raphson), output in Q0.7 (scale 1/128, zero point 0).',
+  },
+  {
+    name: LOG_SOFTMAX_INT8,
+    params: [
+      'input: const int8_t*',
+      'output: int8_t*',
+      'outer_size: int32_t',
+      'depth: int32_t',
+      'input_multiplier: int32_t',
+      'input_left_shift: int32_t',
+      'reverse_scaling_divisor: int32_t',
+      'reverse_scaling_left_shift: int32_t',
+      'diff_min: int32_t',
+    ],
+    doc:
+      'TFLite reference_integer_ops::LogSoftmax (int8 in, int8 out with scale 16/256 and zero point 127) over the last axis; ' +
+      'parameters from PreprocessLogSoftmaxScalingExp (5 integer bits, beta 1) and CalculateInputRadius.',
+  },
+  {
+    name: LSTM_INT8,
+    params: [
+      'input: const int8_t*',
+      'wx_forget: const int8_t*',
+      'wx_input: const int8_t*',
+      'wx_cell: const int8_t*',
+      'wx_output: const int8_t*',
+      'wh_forget: const int8_t*',
+      'wh_input: const int8_t*',
+      'wh_cell: const int8_t*',
+      'wh_output: const int8_t*',
+      'b_forget: const int32_t*',
+      'b_input: const int32_t*',
+      'b_cell: const int32_t*',
+      'b_output: const int32_t*',
+      'hidden: int8_t*',
+      'cell: int16_t*',
+      'output: int8_t*',
+      'scratch: int16_t*',
+      'params: const int32_t*',
+    ],
+    doc:
+      'TFLite Micro integer UNIDIRECTIONAL_SEQUENCE_LSTM (int8 activations/weights, int32 bias, int16 cell state and gates) ' +
+      'over the packed int32 parameter table of src/arith/lstmInteger.ts; hidden and cell state are updated in place.',
+  },
+  {
+    name: LSTM_INT16,
+    params: [
+      'input: const int16_t*',
+      'wx_forget: const int8_t*',
+      'wx_input: const int8_t*',
+      'wx_cell: const int8_t*',
+      'wx_output: const int8_t*',
+      'wh_forget: const int8_t*',
+      'wh_input: const int8_t*',
+      'wh_cell: const int8_t*',
+      'wh_output: const int8_t*',
+      'b_forget: const int64_t*',
+      'b_input: const int64_t*',
+      'b_cell: const int64_t*',
+      'b_output: const int64_t*',
+      'hidden: int16_t*',
+      'cell: int16_t*',
+      'output: int16_t*',
+      'scratch: int16_t*',
+      'params: const int32_t*',
+    ],
+    doc:
+      'TFLite Micro 16x8 UNIDIRECTIONAL_SEQUENCE_LSTM (int16 activations, int8 weights, int64 bias, int16 cell state): ' +
+      'as uma_ref_lstm_int8 with int64 accumulators and the 64-bit requantize.',
   },
 ];

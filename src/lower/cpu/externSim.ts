@@ -8,8 +8,12 @@ import { multiplyByQuantizedMultiplierGreaterThanOne, roundingDivideByPOT, satur
 import { expOnNegativeValues, getReciprocal, rescale } from '../../arith/gemmlowp';
 import { SOFTMAX_ACCUMULATION_INTEGER_BITS, SOFTMAX_SCALED_DIFF_INTEGER_BITS } from '../../arith/quant-params';
 import { LoweringError } from '../../errors';
-import { ArgValue, ExternFn, isPointer, Pointer } from '../../ir/tir/eval';
-import { SOFTMAX_INT8, SOFTMAX_INT8_INT16 } from './externKernels';
+import { ArgValue, bytesAt, ExternFn, isPointer, Pointer } from '../../ir/tir/eval';
+import { INT16_LUT_SIZE, softmaxInt16Rows } from '../../arith/softmaxInt16';
+import { l2NormalizeInt8Rows } from '../../arith/l2norm';
+import { logSoftmaxInt8Rows } from '../../arith/logSoftmax';
+import { LSTM_PARAM, runLstmInteger } from '../../arith/lstmInteger';
+import { L2NORM_INT8, LOG_SOFTMAX_INT8, LSTM_INT16, LSTM_INT8, SOFTMAX_INT16, SOFTMAX_INT8, SOFTMAX_INT8_INT16 } from './externKernels';
 
 function pointerArg(name: string, args: readonly ArgValue[], i: number): Pointer {
   const a = args[i];
@@ -78,8 +82,103 @@ function outputView(kind: SoftmaxOutputKind, p: Pointer, n: number): Int8Array |
   return new Int16Array(p.mem.buffer, at, n);
 }
 
+function int16View(name: string, p: Pointer, n: number): Int16Array {
+  const at = p.mem.byteOffset + p.byteOffset;
+  if (at % 2 !== 0) throw new LoweringError(`${name}: int16 pointer is not 2-byte aligned`, { op: name });
+  return new Int16Array(p.mem.buffer, at, n);
+}
+
+/** TFLite reference_ops::SoftmaxInt16 with the tables lowering passes. */
+const softmaxInt16: ExternFn = (args) => {
+  const name = SOFTMAX_INT16;
+  const [outer, depth, inputMultiplier, inputLeftShift] = [2, 3, 4, 5].map((i) => intArg(name, args, i));
+  const x = int16View(name, pointerArg(name, args, 0), outer * depth);
+  const y = int16View(name, pointerArg(name, args, 1), outer * depth);
+  const expLut = int16View(name, pointerArg(name, args, 6), INT16_LUT_SIZE);
+  const recipLut = int16View(name, pointerArg(name, args, 7), INT16_LUT_SIZE);
+  softmaxInt16Rows(x, y, outer, depth, { inputMultiplier, inputLeftShift }, expLut, recipLut);
+  return 0;
+};
+
+/** TFLite reference_integer_ops::L2Normalization (src/arith/l2norm.ts). */
+const l2NormInt8: ExternFn = (args) => {
+  const name = L2NORM_INT8;
+  const [outer, depth, zeroPoint] = [2, 3, 4].map((i) => intArg(name, args, i));
+  const x = pointerArg(name, args, 0);
+  const y = pointerArg(name, args, 1);
+  const n = outer * depth;
+  // bytesAt checks both ranges against their regions.
+  const xb = bytesAt(x, n);
+  const yb = bytesAt(y, n);
+  const input = new Int8Array(xb.buffer, xb.byteOffset, n);
+  const output = new Int8Array(yb.buffer, yb.byteOffset, n);
+  l2NormalizeInt8Rows(input, output, outer, depth, zeroPoint);
+  return 0;
+};
+
+/** TFLite reference_integer_ops::LogSoftmax (src/arith/logSoftmax.ts). */
+const logSoftmaxInt8: ExternFn = (args) => {
+  const name = LOG_SOFTMAX_INT8;
+  const [outer, depth, inputMultiplier, inputLeftShift, reverseScalingDivisor, reverseScalingLeftShift, diffMin] = [2, 3, 4, 5, 6, 7, 8].map((i) =>
+    intArg(name, args, i),
+  );
+  const n = outer * depth;
+  const xb = bytesAt(pointerArg(name, args, 0), n);
+  const yb = bytesAt(pointerArg(name, args, 1), n);
+  logSoftmaxInt8Rows(new Int8Array(xb.buffer, xb.byteOffset, n), new Int8Array(yb.buffer, yb.byteOffset, n), outer, depth, {
+    inputMultiplier,
+    inputLeftShift,
+    reverseScalingDivisor,
+    reverseScalingLeftShift,
+    diffMin,
+  });
+  return 0;
+};
+
+function typedView<T extends Int8Array | Int16Array | Int32Array>(
+  ctor: { new (b: ArrayBufferLike, at: number, n: number): T; BYTES_PER_ELEMENT: number },
+  name: string,
+  p: Pointer,
+  n: number,
+): T {
+  const at = p.mem.byteOffset + p.byteOffset;
+  if (at % ctor.BYTES_PER_ELEMENT !== 0) throw new LoweringError(`${name}: pointer is not ${ctor.BYTES_PER_ELEMENT}-byte aligned`, { op: name });
+  return new ctor(p.mem.buffer, at, n);
+}
+
+/** TFLite Micro's integer LSTM over the packed parameters lowering passes (int8 or int16 activations). */
+function lstmInteger(name: string, wide: boolean): ExternFn {
+  return (args) => {
+    const ptr = (i: number): Pointer => pointerArg(name, args, i);
+    const p = typedView(Int32Array, name, ptr(17), LSTM_PARAM.size);
+    const [time, batch, n, units] = [p[LSTM_PARAM.time], p[LSTM_PARAM.batch], p[LSTM_PARAM.inputSize], p[LSTM_PARAM.units]];
+    const act = (i: number, count: number): Int8Array | Int16Array => (wide ? typedView(Int16Array, name, ptr(i), count) : typedView(Int8Array, name, ptr(i), count));
+    const bias = (i: number): ArrayLike<number> => {
+      if (!wide) return typedView(Int32Array, name, ptr(i), units);
+      const at = ptr(i).mem.byteOffset + ptr(i).byteOffset;
+      if (at % 8 !== 0) throw new LoweringError(`${name}: int64 pointer is not 8-byte aligned`, { op: name });
+      return Array.from(new BigInt64Array(ptr(i).mem.buffer, at, units), Number);
+    };
+    runLstmInteger(p, {
+      input: act(0, time * batch * n),
+      inputWeights: [1, 2, 3, 4].map((i) => typedView(Int8Array, name, ptr(i), units * n)),
+      recurrentWeights: [5, 6, 7, 8].map((i) => typedView(Int8Array, name, ptr(i), units * units)),
+      biases: [9, 10, 11, 12].map(bias),
+      hidden: act(13, batch * units),
+      cell: typedView(Int16Array, name, ptr(14), batch * units),
+      output: act(15, time * batch * units),
+    });
+    return 0;
+  };
+}
+
 /** Pass as `EvalOptions.externs` (merge with other kernels as needed). */
 export const LOWERING_EXTERN_SIMULATIONS: ReadonlyMap<string, ExternFn> = new Map([
   [SOFTMAX_INT8, softmaxFromInt8({ name: SOFTMAX_INT8, bits: 8 })],
   [SOFTMAX_INT8_INT16, softmaxFromInt8({ name: SOFTMAX_INT8_INT16, bits: 16 })],
+  [SOFTMAX_INT16, softmaxInt16],
+  [L2NORM_INT8, l2NormInt8],
+  [LOG_SOFTMAX_INT8, logSoftmaxInt8],
+  [LSTM_INT8, lstmInteger(LSTM_INT8, false)],
+  [LSTM_INT16, lstmInteger(LSTM_INT16, true)],
 ]);

@@ -1,7 +1,7 @@
 /**
- * avg_pool2d and max_pool2d (NHWC) for int8 and float32, with the numerics of TFLite
+ * avg_pool2d and max_pool2d (NHWC) for int8, int16 and float32, with the numerics of TFLite
  * Micro's reference pooling: the window is clipped to the input (padding only shifts it),
- * int8 average rounds half away from zero by the count of taps inside, then clamps.
+ * integer average rounds half away from zero by the count of taps inside, then clamps.
  */
 import {
   add,
@@ -98,7 +98,7 @@ export const avgPool2dStrategy: OperatorStrategy = (input) => {
     );
   }
 
-  requireDType(call, [...input.argTypes, call.type], ['int8'], 'avg_pool2d');
+  requireDType(call, [...input.argTypes, call.type], [call.type.dtype === 'int16' ? 'int16' : 'int8'], 'avg_pool2d');
   const [lo, hi] = quantizedActivationRange(call, activation, call.type);
   return withAccumulator('acc', 'int32', (acc) =>
     poolNest(
@@ -137,7 +137,7 @@ export const maxPool2dStrategy: OperatorStrategy = (input) => {
     );
   }
 
-  requireDType(call, [...input.argTypes, call.type], ['int8'], 'max_pool2d');
+  requireDType(call, [...input.argTypes, call.type], [call.type.dtype === 'int16' ? 'int16' : 'int8'], 'max_pool2d');
   const [lo, hi] = quantizedActivationRange(call, activation, call.type);
   const [lowest] = dtypeRange(call, call.type.dtype);
   return withAccumulator('acc', 'int32', (acc) =>

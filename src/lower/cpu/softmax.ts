@@ -3,21 +3,25 @@
  * (max, exp((x - max) * beta) summed in order, divide). int8 input calls a host runtime
  * kernel with SoftmaxPrepare's compile-time parameters (`uma_ref_softmax_int8` for int8
  * output, `uma_ref_softmax_int8_int16` for int16): its gemmlowp fixed-point exp pipeline is
- * not worth re-expressing as loops.
+ * not worth re-expressing as loops. int16 input calls `uma_ref_softmax_int16` with TFLite's
+ * two int16 lookup tables as operator constants.
  */
 import { softmaxOutputQuantProblem, softmaxQuantParams } from '../../arith/quant-params';
+import { softmaxInt16Params, softmaxInt16QuantProblem } from '../../arith/softmaxInt16';
+import { sanitizeName } from '../names';
 import { binary, bufferLoad, bufferStore, call as tirCall, callExtern, evaluate, floatImm, intImm, max, mul, seq, sub, add } from '../../ir/tir/builder';
 import { OperatorStrategy } from '../strategy';
 import { loweringFail, numberAttr } from './attrs';
 import { requireDType } from './convCommon';
-import { SOFTMAX_INT8, SOFTMAX_INT8_INT16 } from './externKernels';
+import { SOFTMAX_INT16, SOFTMAX_INT8, SOFTMAX_INT8_INT16 } from './externKernels';
 import { FLOAT32_MAX, quantOf } from './quantParams';
-import { accLoad, accStore, elementCount, loopNest, reshapedView, staticShape, withAccumulator } from './tirHelpers';
+import { accLoad, accStore, elementCount, loopNest, reshapedView, staticShape, withAccumulator, withInt16Table } from './tirHelpers';
 
 /** Input -> output dtypes this strategy lowers. */
 const SOFTMAX_SIGNATURES: readonly (readonly [string, string])[] = [
   ['int8', 'int8'],
   ['int8', 'int16'],
+  ['int16', 'int16'],
   ['float32', 'float32'],
 ];
 
@@ -47,6 +51,31 @@ export const softmaxStrategy: OperatorStrategy = (input) => {
     const kernel = call.type.dtype === 'int16' ? SOFTMAX_INT8_INT16 : SOFTMAX_INT8;
     return evaluate(
       callExtern(kernel, [input.args[0].data, input.out.data, outer, depth, intImm(p.inputMultiplier), intImm(p.inputLeftShift), intImm(p.diffMin)]),
+    );
+  }
+
+  if (inDtype === 'int16') {
+    const inQ = quantOf(call, input.argTypes[0], 'input');
+    const outQ = quantOf(call, call.type, 'output');
+    const problem = softmaxInt16QuantProblem(inQ.zeroPoint, outQ.scale, outQ.zeroPoint);
+    if (problem) loweringFail(call, `softmax ${problem}`);
+    const p = softmaxInt16Params(beta, inQ.scale);
+    const prefix = sanitizeName(call.name);
+    return withInt16Table(`${prefix}_exp_lut`, p.expLut, (expLut) =>
+      withInt16Table(`${prefix}_one_over_one_plus_x_lut`, p.oneOverOnePlusXLut, (recipLut) =>
+        evaluate(
+          callExtern(SOFTMAX_INT16, [
+            input.args[0].data,
+            input.out.data,
+            outer,
+            depth,
+            intImm(p.inputMultiplier),
+            intImm(p.inputLeftShift),
+            expLut.data,
+            recipLut.data,
+          ]),
+        ),
+      ),
     );
   }
 

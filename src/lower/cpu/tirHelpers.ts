@@ -85,8 +85,32 @@ function int32Bytes(values: readonly number[]): Uint8Array {
 
 /** An operator-internal int32 table (per-channel multipliers, shifts) known at compile time. */
 export function withInt32Table(name: string, values: readonly number[], body: (table: Buffer) => Stmt): Stmt {
-  const table = makeBuffer(name, 'int32', [values.length]);
-  return allocateConst({ bufferVar: table.data, dtype: 'int32', extents: [values.length], data: int32Bytes(values), body: body(table) });
+  return withConstTable(name, 'int32', values, body);
+}
+
+function tableBytes(dtype: 'int8' | 'int16' | 'int32', values: readonly number[]): Uint8Array {
+  if (dtype === 'int32') return int32Bytes(values);
+  if (dtype === 'int8') return new Uint8Array(Int8Array.from(values).buffer);
+  const bytes = new Uint8Array(values.length * 2);
+  const view = new DataView(bytes.buffer);
+  values.forEach((v, i) => view.setInt16(i * 2, v, true));
+  return bytes;
+}
+
+/** An operator-internal constant table (multipliers, lookup tables) known at compile time. */
+export function withConstTable(name: string, dtype: 'int8' | 'int16' | 'int32', values: readonly number[], body: (table: Buffer) => Stmt): Stmt {
+  const table = makeBuffer(name, dtype, [values.length]);
+  return allocateConst({ bufferVar: table.data, dtype, extents: [values.length], data: tableBytes(dtype, values), body: body(table) });
+}
+
+/** An operator-internal int16 table known at compile time (e.g. TFLite's int16 LUTs). */
+export function withInt16Table(name: string, values: ArrayLike<number>, body: (table: Buffer) => Stmt): Stmt {
+  const n = values.length;
+  const bytes = new Uint8Array(n * 2);
+  const view = new DataView(bytes.buffer);
+  for (let i = 0; i < n; i++) view.setInt16(i * 2, values[i], true);
+  const table = makeBuffer(name, 'int16', [n]);
+  return allocateConst({ bufferVar: table.data, dtype: 'int16', extents: [n], data: bytes, body: body(table) });
 }
 
 /**

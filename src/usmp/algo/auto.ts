@@ -3,7 +3,7 @@
  *
  *  1. Lower bound = max(given memory pressure, our own bound: peak live bytes when every buffer
  *     has a live range, else a greedy clique weight).
- *  2. A few placement orders (size, weighted degree, urgency) x gap policies (first-fit,
+ *  2. A few placement orders (size, weighted degree, urgency, chronological) x gap policies (first-fit,
  *     best-fit); keep the smallest total (sum of pool ends). On one-pool problems with live
  *     ranges the size order breaks ties as TFLite Micro does, so size/first-fit is exactly
  *     TFLM's greedy plan; every later step only keeps plans that are no worse, so `auto` is never
@@ -127,7 +127,7 @@ function pickStart(problem: IndexedProblem, engine: PlacementEngine, lowerBound:
   let firstFailure = -1;
   let placed = false;
   tries: for (const o of initialOrders(problem, engine)) {
-    for (const bestFit of [false, true]) {
+    for (const bestFit of o.firstFitOnly ? [false] : [false, true]) {
       // On huge inputs (100k buffers) a best-fit placement costs seconds; first-fit ones only.
       if (bestFit && engine.adj.length > BEST_FIT_STARTS_UP_TO) continue;
       engine.setOrder(o.order);

@@ -80,8 +80,9 @@ static inline int32_t uma_min_i32(int32_t a, int32_t b) { return a < b ? a : b; 
 static inline int32_t uma_max_i32(int32_t a, int32_t b) { return a > b ? a : b; }
 static inline int64_t uma_min_i64(int64_t a, int64_t b) { return a < b ? a : b; }
 static inline int64_t uma_max_i64(int64_t a, int64_t b) { return a > b ? a : b; }
-static inline float uma_min_f32(float a, float b) { return a < b ? a : b; }
-static inline float uma_max_f32(float a, float b) { return a > b ? a : b; }
+/* NaN in, NaN out (as the TIR evaluator's Math.min/max and TFLite's clamp of a NaN). */
+static inline float uma_min_f32(float a, float b) { return (a != a || a < b) ? a : b; }
+static inline float uma_max_f32(float a, float b) { return (a != a || a > b) ? a : b; }
 
 /* Arithmetic right shift without relying on the implementation-defined >> of negative
  * values. */
@@ -124,6 +125,23 @@ static inline int32_t uma_q_multiply_shift(int32_t x, int32_t multiplier, int32_
   int right_shift = shift > 0 ? 0 : (int)-shift;
   int32_t shifted = uma_wrap_i32((int64_t)((uint32_t)x << left_shift));
   return uma_rounding_divide_by_pot(uma_srdhm(shifted, multiplier), right_shift);
+}
+
+/* Arithmetic right shift of an int64 (see uma_asr_i32). */
+static inline int64_t uma_asr_i64(int64_t x, int s) {
+  return x < 0 ? ~(int64_t)(~(uint64_t)x >> s) : (int64_t)((uint64_t)x >> s);
+}
+
+/* TFLite MultiplyByQuantizedMultiplier(int64_t x, ...), the 16x8 kernels' requantize: the
+ * multiplier reduced to Q15, x * reduced + round shifted right by 15 - shift (shift < 15),
+ * cast to int32. The product is formed on uint64 so an out-of-range x wraps instead of
+ * being undefined. */
+static inline int32_t uma_q_multiply_shift64(int64_t x, int32_t multiplier, int32_t shift) {
+  int32_t reduced = multiplier < 0x7FFF0000 ? ((multiplier + (1 << 15)) >> 16) : 0x7FFF;
+  int total_shift = 15 - (int)shift;
+  uint64_t p = (uint64_t)x * (uint64_t)(int64_t)reduced + ((uint64_t)1 << (total_shift - 1));
+  int64_t signed_p = p <= (uint64_t)INT64_MAX ? (int64_t)p : -(int64_t)(~p) - 1;
+  return uma_wrap_i32(uma_asr_i64(signed_p, total_shift));
 }
 
 #ifdef __cplusplus

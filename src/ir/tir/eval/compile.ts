@@ -3,7 +3,7 @@
  * node kinds again. Variables live in a per-call frame array at slots fixed at compile time;
  * scoping is checked here, so an unbound var fails before anything runs.
  */
-import { multiplyByQuantizedMultiplier } from '../../../arith/fixedpoint';
+import { multiplyByQuantizedMultiplier, multiplyByQuantizedMultiplier64 } from '../../../arith/fixedpoint';
 import { exprDType } from '../builder';
 import { ANN_FILL_BYTE, BinaryOp, Buffer, BufferLoad, Call, Expr, PrimFunc, ScalarDType, Stmt, Var } from '../nodes';
 import { TirEvalError, TirOutOfBoundsError } from './errors';
@@ -35,7 +35,7 @@ export interface CompiledFunc {
 }
 
 // Module-level copies: inside jest's vm context every `Math.x` is a slow global lookup.
-const { imul, fround, floor, trunc, abs, exp, tanh, sqrt, ceil } = Math;
+const { imul, fround, floor, trunc, abs, exp, tanh, sqrt, ceil, log, expm1 } = Math;
 const mathMin = Math.min;
 const mathMax = Math.max;
 
@@ -51,9 +51,13 @@ const PURE_INTRINSICS: Readonly<Record<string, PureIntrinsic>> = {
   'tir.bitwise_not': ([a]) => ~a,
   'tir.abs': ([a]) => abs(a),
   'tir.fabs': ([a]) => abs(a),
-  'tir.exp': ([a]) => exp(a),
-  'tir.tanh': ([a]) => tanh(a),
-  'tir.sqrt': ([a]) => sqrt(a),
+  // Float math rounds to float32 as the C float functions return float (log, expm1 and
+  // tanh are computed in double in C too, see emitExpr's DOUBLE_MATH).
+  'tir.exp': ([a]) => fround(exp(a)),
+  'tir.tanh': ([a]) => fround(tanh(a)),
+  'tir.sqrt': ([a]) => fround(sqrt(a)),
+  'tir.log': ([a]) => fround(log(a)),
+  'tir.expm1': ([a]) => fround(expm1(a)),
   'tir.floor': ([a]) => floor(a),
   'tir.ceil': ([a]) => ceil(a),
 };
@@ -459,6 +463,8 @@ class FuncCompiler {
     const args = e.args.map((a) => this.num(a));
     if (args.length === 3) {
       const [x, m, s] = args;
+      // As TFLite's C++ overloads: an int64 accumulator takes the 64-bit variant (16x8 kernels).
+      if (exprDType(e.args[0]) === 'int64') return (f) => multiplyByQuantizedMultiplier64(x(f), m(f), s(f));
       return (f) => multiplyByQuantizedMultiplier(x(f), m(f), s(f));
     }
     if (args.length === 4) {

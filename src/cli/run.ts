@@ -1,0 +1,231 @@
+/**
+ * `uma-ts run <model.tflite> --backend X [compile options]`: compiles as `compile` does,
+ * builds the generated C with a harness written from its metadata, runs it on the given
+ * inputs (`--input NAME=FILE`, .npy or raw .bin) or seeded random ones, and compares every
+ * output of every run with the reference interpreter. Prints a per-output table and the
+ * inference time; any mismatch, trap or build error is an `error:` line and exit status 1.
+ */
+import { Command } from 'commander';
+import { TensorSpec } from '../codegen/types';
+import { CompileStage, ioSpecs } from '../driver/compile';
+import { ConfigError, VerifyError } from '../errors';
+import { loadTfliteFile } from '../frontend/tflite';
+import { Divergence, OutputComparison, VerifyReport, verifyModel } from '../verify';
+import { VerifyTarget } from '../verify/harnessMain';
+import { randomTensor, readInputFile } from '../verify/inputs';
+import { addCommonOptions, CommonCliOptions, resolveInputs } from './compile';
+import { CliIO } from './io';
+import { createProgress } from './progress';
+
+interface RunCliOptions extends CommonCliOptions {
+  readonly algorithm?: string;
+  readonly poolPinning: boolean;
+  readonly moduleName?: string;
+  readonly input?: readonly string[];
+  readonly seed?: string;
+  readonly runs?: string;
+  readonly cc?: string;
+  readonly target?: string;
+  readonly compareIntermediates?: boolean;
+}
+
+const TARGETS: readonly VerifyTarget[] = ['host', 'cortex-m55'];
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+function intOption(flag: string, value: string | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min) throw new ConfigError(`${flag} ${value}: expected an integer >= ${min}`);
+  return Number(value);
+}
+
+/** `--input NAME=FILE` flags → one byte array per model input (missing ones: random). */
+export function resolveInputFiles(flags: readonly string[], specs: readonly TensorSpec[], seed: number, run: number): Uint8Array[] {
+  const given = new Map<string, string>();
+  for (const flag of flags) {
+    const eq = flag.lastIndexOf('=');
+    if (eq <= 0) throw new ConfigError(`--input ${flag}: expected NAME=FILE`);
+    const name = flag.slice(0, eq);
+    const spec = specs.find((s) => s.name === name) ?? (specs.length === 1 && /^\d+$/.test(name) && Number(name) === 0 ? specs[0] : undefined);
+    if (spec === undefined) {
+      throw new ConfigError(`--input ${flag}: the model has no input '${name}'; inputs are: ${specs.map((s) => s.name).join(', ')}`);
+    }
+    given.set(spec.name, flag.slice(eq + 1));
+  }
+  return specs.map((s, i) => {
+    const file = given.get(s.name);
+    return file !== undefined ? readInputFile(file, s) : randomTensor(s, seed + 1000 * run + i);
+  });
+}
+
+/** Columns padded to their widest cell; with `rule`, a dashed line under the header. */
+function pad(rows: string[][], rule = false): string[] {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  const line = (r: string[]) => r.map((cell, c) => cell.padEnd(widths[c])).join('  ').trimEnd();
+  const out = rows.map(line);
+  if (rule) out.splice(1, 0, line(widths.map((w) => '-'.repeat(w))));
+  return out;
+}
+
+function fmt(n: number): string {
+  return Number.isInteger(n) ? String(n) : n.toPrecision(6);
+}
+
+function resultText(c: OutputComparison): string {
+  if (c.equal) return c.maxAbsDiff === 0 ? 'equal' : `equal (max abs diff ${fmt(c.maxAbsDiff)})`;
+  const f = c.first!;
+  return `DIFFERENT: max abs diff ${fmt(c.maxAbsDiff)}, ${c.mismatches} element(s), first at ${f.index}: expected ${fmt(f.expected)}, got ${fmt(f.actual)}`;
+}
+
+export function formatComparisons(comparisons: readonly OutputComparison[]): string[] {
+  const rows = [['run', 'output', 'shape', 'dtype', 'result']];
+  for (const c of comparisons) rows.push([String(c.run), c.name, `[${c.shape.join(', ')}]`, c.dtype, resultText(c)]);
+  return pad(rows, true);
+}
+
+export function formatDivergence(d: Divergence): string {
+  return (
+    `first differing operator: ${d.operator} producing '${d.tensor}' in function ${d.func} (target ${d.target}, pool ${d.pool}), ` +
+    `run ${d.run}: element ${d.index} expected ${fmt(d.expected)}, got ${fmt(d.actual)} (${d.mismatches} element(s) differ)`
+  );
+}
+
+function duration(ns: number): string {
+  return ns >= 1e6 ? `${(ns / 1e6).toFixed(3)} ms` : `${(ns / 1e3).toFixed(1)} us`;
+}
+
+function timeText(report: VerifyReport): string | undefined {
+  if (report.sections !== undefined) return 'inference time: not measured (QEMU does not model time)';
+  const ns = report.timesNs;
+  if (ns.length === 0) return undefined;
+  const mean = ns.reduce((a, b) => a + b, 0) / ns.length;
+  return `inference time: ${duration(mean)}${ns.length > 1 ? ` (mean of ${ns.length} runs, min ${duration(Math.min(...ns))})` : ''}`;
+}
+
+function sizeLines(report: VerifyReport): string[] {
+  const s = report.sections;
+  if (s === undefined) return [];
+  const rows = [['section', 'pool', 'address', 'bytes']];
+  for (const x of s.sections) rows.push([x.name, x.pool ?? '', `0x${x.address.toString(16).padStart(8, '0')}`, String(x.sizeBytes)]);
+  return [`code ${s.codeBytes} bytes, data ${s.dataBytes} bytes:`, ...pad(rows, true).map((l) => `  ${l}`)];
+}
+
+export function runRun(model: string, options: RunCliOptions, io: CliIO): void {
+  const target = (options.target ?? 'host') as VerifyTarget;
+  if (!TARGETS.includes(target)) throw new ConfigError(`--target ${options.target}: expected ${TARGETS.join(' or ')}`);
+  const seed = intOption('--seed', options.seed, 1, 0);
+  const runs = intOption('--runs', options.runs, 1, 1);
+  const inputs = resolveInputs(options);
+  const progress = createProgress(io);
+  let report: VerifyReport;
+  try {
+    progress.stage('import');
+    const graph = loadTfliteFile(model);
+    const specs = ioSpecs(graph).inputs;
+    const invocations = Array.from({ length: runs }, (_, k) => resolveInputFiles(options.input ?? [], specs, seed, k));
+    report = verifyModel(graph, {
+      backend: inputs.backend,
+      registry: inputs.registry,
+      compile: {
+        ...(inputs.pools ? { pools: inputs.pools } : {}),
+        ...(inputs.pins ? { pins: inputs.pins } : {}),
+        ...(options.algorithm !== undefined ? { algorithm: options.algorithm } : {}),
+        ...(options.ioInWorkspace === true ? { ioInWorkspace: true } : {}),
+        targetAttrs: inputs.targetAttrs,
+        mergeRegions: options.mergeRegions,
+        poolPinning: options.poolPinning,
+        insertCopies: options.insertCopies === true,
+        ...(options.moduleName !== undefined ? { moduleName: options.moduleName } : {}),
+        onProgress: (stage: CompileStage) => progress.stage(stage),
+      },
+      invocations,
+      target,
+      ...(options.cc !== undefined ? { cc: options.cc } : {}),
+      ...(options.compareIntermediates ? { compareIntermediates: true } : {}),
+    });
+    progress.done();
+  } catch (e) {
+    progress.fail();
+    throw e;
+  }
+  for (const w of report.compile.warnings) io.err(`warning: ${w}`);
+  const ioReason = report.ioInWorkspaceReason ?? report.compile.ioInWorkspaceReason;
+  if (ioReason !== undefined) io.err(`note: model I/O planned in the workspace: ${ioReason}`);
+  const given = (options.input ?? []).length;
+  const source = given === 0 ? `random inputs (seed ${seed})` : `inputs from ${given} file(s) (others random, seed ${seed})`;
+  const modelOutputs = report.comparisons;
+  if (options.json) {
+    io.out(
+      JSON.stringify(
+        {
+          ok: report.ok,
+          backend: inputs.backend,
+          target,
+          runs,
+          outputs: modelOutputs,
+          timesNs: report.timesNs,
+          ...(report.failure ? { failure: report.failure } : {}),
+          ...(report.intermediates ? { intermediates: report.intermediates } : {}),
+          ...(report.sections ? { sections: report.sections } : {}),
+        },
+        null,
+        2,
+      ),
+    );
+  } else {
+    const time = timeText(report);
+    const intermediates = report.intermediates;
+    io.out(
+      [
+        `Backend ${inputs.backend}, pools from ${inputs.poolsOrigin}, target ${target}, ${source}, ${runs} run(s)`,
+        ...formatComparisons(modelOutputs),
+        ...(time ? [time] : []),
+        ...sizeLines(report),
+        ...(intermediates
+          ? [
+              intermediates.firstDivergence
+                ? formatDivergence(intermediates.firstDivergence)
+                : `intermediates: all ${intermediates.compared} tensors match the reference interpreter`,
+            ]
+          : []),
+        ...(report.ok
+          ? [`ok: every output matches the reference interpreter (integers byte-exact, float32 within ${report.floatTolerance.atol} + ${report.floatTolerance.rtol} * |expected|)`]
+          : []),
+      ].join('\n'),
+    );
+  }
+  if (report.failure !== undefined) throw new VerifyError(report.failure);
+  const bad = modelOutputs.filter((c) => !c.equal);
+  if (bad.length > 0) {
+    const divergence = report.intermediates?.firstDivergence;
+    throw new VerifyError(
+      `${bad.length} of ${modelOutputs.length} output(s) differ from the reference interpreter` +
+        (divergence ? ` (first at operator ${divergence.operator} '${divergence.tensor}' in ${divergence.func})` : ' (--compare-intermediates names the first operator that differs)'),
+    );
+  }
+  const d = report.intermediates?.firstDivergence;
+  if (d) {
+    throw new VerifyError(
+      `intermediate tensor '${d.tensor}' (operator ${d.operator} in ${d.func}) differs from the reference interpreter, though the model outputs match`,
+    );
+  }
+}
+
+export function register(program: Command, io: CliIO): void {
+  const command = program
+    .command('run')
+    .description('compile, build and run a model with a generated harness; compare every output with the reference interpreter')
+    .argument('<model>', 'path to a .tflite file')
+    .option('--algorithm <name>', 'memory planning algorithm (default: the planner\'s default)')
+    .option('--no-pool-pinning', 'skip the pool-pinning pass (as TVM)')
+    .option('--module-name <name>', 'module name of the generated C symbols (tvmgen_<name>_*)')
+    .option('--input <name=file>', 'model input from a .npy or raw little-endian .bin file (repeatable; others are random)', collect)
+    .option('--seed <n>', 'seed of the random inputs (default 1)')
+    .option('--runs <k>', 'invocations on one loaded program, each compared (streaming models keep their state; default 1)')
+    .option('--cc <cmd>', 'C compiler command (default gcc; arm-none-eabi-gcc for cortex-m55)')
+    .option('--target <target>', 'host (default) or cortex-m55 (arm-none-eabi-gcc, QEMU mps3-an547 with semihosting)')
+    .option('--compare-intermediates', 'compare every intermediate tensor and name the first operator whose output differs');
+  addCommonOptions(command).action((model: string, options: RunCliOptions) => runRun(model, options, io));
+}

@@ -1,0 +1,131 @@
+/**
+ * What every TFLite operator converter shares: the site it converts (operator, input/output
+ * types, where it sits in the file), its result (graph-IR op, attributes, which TFLite inputs
+ * become call args) and the checks that turn bad options into errors naming the operator.
+ */
+import { TypeInferenceError, UnsupportedOperatorError } from '../../../errors';
+import { FUSED_ACTIVATIONS, FusedActivation } from '../../../ir/graph/ops';
+import { AttrValue, TensorType } from '../../../ir/graph/types';
+import { CheckedBuffer, modelFormatError } from '../flatbuf';
+import { ACTIVATION_NAMES, BuiltinOptionsType, Operator } from '../schema';
+
+export interface OperatorSite {
+  /** Operator index in the subgraph. */
+  readonly index: number;
+  /** TFLite builtin name, e.g. `CONV_2D`. */
+  readonly tfliteName: string;
+  readonly operator: Operator;
+  /** Types of the TFLite inputs in order; null for an omitted optional input (-1). */
+  readonly inputTypes: readonly (TensorType | null)[];
+  readonly outputType: TensorType;
+  readonly source: string;
+  /** Types of every TFLite output (multi-output operators: SPLIT, SPLIT_V, UNPACK). */
+  readonly outputTypes: readonly TensorType[];
+  /** The constant bytes of TFLite input `position`, or null when it is not a constant. */
+  readonly constantInput: (position: number) => Uint8Array | null;
+}
+
+export interface ConvertedOperator {
+  readonly op: string;
+  readonly attrs: Record<string, AttrValue>;
+  /** Positions (into the TFLite inputs) that become call args, in order; -1 inputs are dropped. */
+  readonly argPositions: readonly number[];
+  /**
+   * Multi-output operators: one single-output call per TFLite output, in output order (each
+   * named after its output tensor). When set, op/attrs/argPositions above are unused.
+   */
+  readonly perOutput?: readonly ConvertedOperator[];
+}
+
+export type Converter = (site: OperatorSite) => ConvertedOperator;
+
+export function where(site: OperatorSite): string {
+  return `${site.tfliteName} at operator #${site.index} in ${site.source}`;
+}
+
+export function formatError(site: OperatorSite, problem: string): never {
+  throw modelFormatError(site.source, site.operator.pos, `${problem} (${site.tfliteName} at operator #${site.index})`);
+}
+
+/** An operator whose parameters uma-ts does not support: names the operator, its index and the parameter. */
+export function unsupportedParameter(site: OperatorSite, problem: string): never {
+  throw new UnsupportedOperatorError(`unsupported ${problem} on ${where(site)}`, { file: site.source, op: site.tfliteName });
+}
+
+type OptionsCtor<T> = new (buf: CheckedBuffer, pos: number, what: string) => T;
+
+/** The options table, or null when the operator carries none (all defaults). */
+export function options<T>(site: OperatorSite, expected: number, ctor: OptionsCtor<T>): T | null {
+  const type = site.operator.builtinOptionsType;
+  if (type === BuiltinOptionsType.NONE) return null;
+  if (type !== expected) {
+    formatError(site, `builtin_options has union type ${type}, expected ${ctor.name} (${expected})`);
+  }
+  return site.operator.builtinOptions(ctor);
+}
+
+export function requiredOptions<T>(site: OperatorSite, expected: number, ctor: OptionsCtor<T>): T {
+  return options(site, expected, ctor) ?? formatError(site, `missing ${ctor.name}`);
+}
+
+export function activation(site: OperatorSite, code: number): FusedActivation {
+  const name = ACTIVATION_NAMES[code];
+  if (name === undefined || !(FUSED_ACTIVATIONS as readonly string[]).includes(name)) {
+    throw new UnsupportedOperatorError(
+      `unsupported fused activation ${name ?? code} on ${where(site)}`,
+      { file: site.source, op: site.tfliteName },
+    );
+  }
+  return name as FusedActivation;
+}
+
+export function positive(site: OperatorSite, what: string, values: readonly number[]): [number, number] {
+  if (values.some((v) => !Number.isInteger(v) || v < 1)) formatError(site, `${what} must be >= 1, got [${values}]`);
+  return [values[0], values[1]];
+}
+
+export function inputType(site: OperatorSite, position: number, role: string): TensorType {
+  const type = site.inputTypes[position];
+  if (!type) formatError(site, `missing ${role} input`);
+  return type;
+}
+
+/** [H, W] of an NHWC tensor; shape errors are reported by op and shape. */
+export function spatial(site: OperatorSite, type: TensorType, role: string): [number, number] {
+  if (type.shape.length !== 4) {
+    throw new TypeInferenceError(
+      `${site.tfliteName} expects a 4-d NHWC ${role}, got shape [${type.shape}] (${where(site)})`,
+      { file: site.source, op: site.tfliteName },
+    );
+  }
+  return [type.shape[1], type.shape[2]];
+}
+
+/** Keeps every present input among the first `count` positions. */
+export function presentInputs(site: OperatorSite, count: number): number[] {
+  const kept: number[] = [];
+  for (let i = 0; i < Math.min(count, site.inputTypes.length); i++) if (site.inputTypes[i]) kept.push(i);
+  return kept;
+}
+
+/** An operator with one data input and no options: the op name is all it carries. */
+export const unaryConverter =
+  (op: string): Converter =>
+  (site) => {
+    inputType(site, 0, 'input');
+    return { op, attrs: {}, argPositions: [0] };
+  };
+
+/** Rejects a tensor dtype the operator does not support, naming operator, index and dtype. */
+export function requireDtype(site: OperatorSite, type: TensorType, allowed: readonly string[], role: string): void {
+  if (!allowed.includes(type.dtype)) {
+    unsupportedParameter(site, `${role} dtype ${type.dtype} (supported: ${allowed.join(', ')})`);
+  }
+}
+
+/** A negative axis counts from the end (TFLite); out of range is a format error. */
+export function positiveAxis(site: OperatorSite, axis: number, rank: number): number {
+  const a = axis < 0 ? axis + rank : axis;
+  if (!Number.isInteger(a) || a < 0 || a >= rank) formatError(site, `axis ${axis} is out of range for rank ${rank}`);
+  return a;
+}

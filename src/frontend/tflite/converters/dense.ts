@@ -1,0 +1,19 @@
+/** FULLY_CONNECTED → dense. */
+import { UnsupportedOperatorError } from '../../../errors';
+import { BuiltinOptionsType, FullyConnectedOptions } from '../schema';
+import { activation, Converter, options, presentInputs, where } from './common';
+
+export const dense: Converter = (site) => {
+  const opts = options(site, BuiltinOptionsType.FullyConnectedOptions, FullyConnectedOptions);
+  if (opts && opts.weightsFormat !== 0) {
+    throw new UnsupportedOperatorError(
+      `unsupported FULLY_CONNECTED weights_format ${opts.weightsFormat} (only DEFAULT) on ${where(site)}`,
+      { file: site.source, op: site.tfliteName },
+    );
+  }
+  return {
+    op: 'dense',
+    attrs: { activation: activation(site, opts?.fusedActivation ?? 0), keep_num_dims: opts?.keepNumDims ?? false },
+    argPositions: presentInputs(site, 3),
+  };
+};

@@ -1,0 +1,97 @@
+/**
+ * The elementwise builtins (binary with broadcasting, activations, unary math, CAST): each
+ * keeps its data inputs as call arguments, reads its fused activation or slope, and rejects
+ * a tensor type TFLite Micro has no kernel for, naming the operator, its index and the type.
+ */
+import { QUANTIZED_UNARY_DTYPES, quantizedUnary } from '../../../arith/unaryQuantized';
+import { DType, TensorType } from '../../../ir/graph/types';
+import { ArithmeticOptions, BuiltinOptionsType, LeakyReluOptions } from '../schema';
+import { activation, Converter, inputType, OperatorSite, options, unsupportedParameter } from './common';
+
+/** TFLite Micro's kernel types per graph op (the output's; inputs share it except for cast). */
+export const ELEMENTWISE_DTYPES: Readonly<Record<string, readonly DType[]>> = {
+  add: ['float32', 'int8', 'int16', 'int32'],
+  sub: ['float32', 'int8', 'int16', 'int32'],
+  mul: ['float32', 'int8', 'int16', 'int32'],
+  div: ['float32', 'int8'],
+  maximum: ['float32', 'int8', 'int16', 'int32'],
+  minimum: ['float32', 'int8', 'int16', 'int32'],
+  squared_difference: ['float32', 'int8', 'int32'],
+  prelu: ['float32', 'int8'],
+  relu: ['float32', 'int8', 'int16'],
+  relu6: ['float32', 'int8', 'int16'],
+  relu_n1_to_1: ['float32', 'int8', 'int16'],
+  leaky_relu: ['float32', 'int8', 'int16'],
+  hard_swish: ['float32', 'int8'],
+  logistic: ['float32', 'int8', 'int16'],
+  tanh: ['float32', 'int8', 'int16'],
+  elu: ['float32', 'int8'],
+  abs: ['float32', 'int8', 'int16', 'int32'],
+  neg: ['float32', 'int32'],
+  sqrt: ['float32'],
+  rsqrt: ['float32', 'int8'],
+  exp: ['float32'],
+  log: ['float32'],
+  cast: ['float32', 'int8', 'uint8', 'int16', 'int32', 'bool'],
+};
+
+function checkTypes(site: OperatorSite, op: string, inputs: number): void {
+  const allowed = ELEMENTWISE_DTYPES[op];
+  const types = [...Array.from({ length: inputs }, (_, i) => inputType(site, i, `input ${i}`)), site.outputType];
+  types.forEach((t, i) => {
+    if (!allowed.includes(t.dtype)) {
+      const role = i === inputs ? 'output' : `input ${i}`;
+      unsupportedParameter(site, `${role} type ${t.dtype} (supported: ${allowed.join(', ')})`);
+    }
+  });
+}
+
+/** A binary op with a fused activation in Mul/Sub/DivOptions. */
+export const arithmetic =
+  (op: 'sub' | 'mul' | 'div', optionsType: number): Converter =>
+  (site) => {
+    checkTypes(site, op, 2);
+    const opts = options(site, optionsType, ArithmeticOptions);
+    return { op, attrs: { activation: activation(site, opts?.fusedActivation ?? 0) }, argPositions: [0, 1] };
+  };
+
+/** A binary op without options (maximum, minimum, squared_difference, prelu). */
+export const binary =
+  (op: string): Converter =>
+  (site) => {
+    checkTypes(site, op, 2);
+    return { op, attrs: {}, argPositions: [0, 1] };
+  };
+
+/**
+ * A quantized unary op whose tensors' quantization TFLite Micro's Prepare would reject
+ * (e.g. an int8 LOGISTIC output not at 1/256, -128) is reported here, so inspect lists it.
+ */
+function checkQuantization(site: OperatorSite, op: string, alpha = 0): void {
+  const input = inputType(site, 0, 'input');
+  const output = site.outputType;
+  if (!QUANTIZED_UNARY_DTYPES[op]?.includes(output.dtype)) return;
+  const qp = (t: TensorType, role: string) => {
+    if (!t.quant || t.quant.scale.length === 0) unsupportedParameter(site, `${role} ${t.dtype} tensor without quantization`);
+    return { scale: t.quant.scale[0], zeroPoint: t.quant.zeroPoint[0] ?? 0 };
+  };
+  const fn = quantizedUnary(op, output.dtype, qp(input, 'input'), qp(output, 'output'), alpha);
+  if (typeof fn === 'string') unsupportedParameter(site, `quantization: ${fn}`);
+}
+
+/** A unary op without options. */
+export const unary =
+  (op: string): Converter =>
+  (site) => {
+    checkTypes(site, op, 1);
+    checkQuantization(site, op);
+    return { op, attrs: {}, argPositions: [0] };
+  };
+
+export const leakyRelu: Converter = (site) => {
+  checkTypes(site, 'leaky_relu', 1);
+  const opts = options(site, BuiltinOptionsType.LeakyReluOptions, LeakyReluOptions);
+  const alpha = opts?.alpha ?? 0;
+  checkQuantization(site, 'leaky_relu', alpha);
+  return { op: 'leaky_relu', attrs: { alpha }, argPositions: [0] };
+};

@@ -1,0 +1,117 @@
+/**
+ * The converter of every supported TFLite builtin, one file an operator: each reads the
+ * operator's options and yields the canonical graph-IR op (`src/ir/graph/ops.ts`), its
+ * attributes and which TFLite inputs become call arguments.
+ */
+import { BuiltinOperatorCode } from '../builtinOperators';
+import { add } from './add';
+import { argMinMax } from './argMinMax';
+import { batchMatmul } from './batchMatmul';
+import { ConvertedOperator, Converter, OperatorSite, unaryConverter } from './common';
+import { conv2d } from './conv2d';
+import { dense } from './dense';
+import { depthwiseConv2d } from './depthwiseConv2d';
+import { gather } from './gather';
+import { l2Normalization } from './l2Normalization';
+import { logSoftmax } from './logSoftmax';
+import { batchToSpaceNd, broadcastTo, depthToSpace, spaceToBatchNd, spaceToDepth } from './layout';
+import { pool } from './pool';
+import { reduce } from './reduce';
+import { reshape } from './reshape';
+import { resizeBilinear, resizeNearestNeighbor } from './resize';
+import { softmax } from './softmax';
+import { svdf } from './svdf';
+import { concatenation } from './concatenation';
+import { mirrorPad } from './mirrorPad';
+import { pack } from './pack';
+import { pad } from './pad';
+import { slice } from './slice';
+import { split, splitV, unpack } from './split';
+import { squeezeOrExpandDims } from './squeeze';
+import { stridedSlice } from './stridedSlice';
+import { transpose } from './transpose';
+import { arithmetic, binary, leakyRelu, unary } from './elementwise';
+import { BuiltinOptionsType } from '../schema';
+import { transposeConv } from './transposeConv';
+import { unidirectionalSequenceLstm } from './unidirectionalSequenceLstm';
+
+export type { ConvertedOperator, Converter, OperatorSite } from './common';
+
+const CONVERTERS: ReadonlyMap<number, Converter> = new Map<number, Converter>([
+  [BuiltinOperatorCode.CONV_2D, conv2d],
+  [BuiltinOperatorCode.DEPTHWISE_CONV_2D, depthwiseConv2d],
+  [BuiltinOperatorCode.FULLY_CONNECTED, dense],
+  [BuiltinOperatorCode.ADD, add],
+  [BuiltinOperatorCode.AVERAGE_POOL_2D, pool('avg_pool2d')],
+  [BuiltinOperatorCode.MAX_POOL_2D, pool('max_pool2d')],
+  [BuiltinOperatorCode.RESHAPE, reshape],
+  [BuiltinOperatorCode.SOFTMAX, softmax],
+  [BuiltinOperatorCode.QUANTIZE, unaryConverter('quantize')],
+  [BuiltinOperatorCode.DEQUANTIZE, unaryConverter('dequantize')],
+  [BuiltinOperatorCode.SVDF, svdf],
+  [BuiltinOperatorCode.PAD, pad],
+  [BuiltinOperatorCode.PADV2, pad],
+  [BuiltinOperatorCode.MIRROR_PAD, mirrorPad],
+  [BuiltinOperatorCode.TRANSPOSE, transpose],
+  [BuiltinOperatorCode.CONCATENATION, concatenation],
+  [BuiltinOperatorCode.PACK, pack],
+  [BuiltinOperatorCode.SQUEEZE, squeezeOrExpandDims],
+  [BuiltinOperatorCode.EXPAND_DIMS, squeezeOrExpandDims],
+  [BuiltinOperatorCode.STRIDED_SLICE, stridedSlice],
+  [BuiltinOperatorCode.SLICE, slice],
+  [BuiltinOperatorCode.SPLIT, split],
+  [BuiltinOperatorCode.SPLIT_V, splitV],
+  [BuiltinOperatorCode.UNPACK, unpack],
+  [BuiltinOperatorCode.SUB, arithmetic('sub', BuiltinOptionsType.SubOptions)],
+  [BuiltinOperatorCode.MUL, arithmetic('mul', BuiltinOptionsType.MulOptions)],
+  [BuiltinOperatorCode.DIV, arithmetic('div', BuiltinOptionsType.DivOptions)],
+  [BuiltinOperatorCode.MAXIMUM, binary('maximum')],
+  [BuiltinOperatorCode.MINIMUM, binary('minimum')],
+  [BuiltinOperatorCode.SQUARED_DIFFERENCE, binary('squared_difference')],
+  [BuiltinOperatorCode.PRELU, binary('prelu')],
+  [BuiltinOperatorCode.RELU, unary('relu')],
+  [BuiltinOperatorCode.RELU6, unary('relu6')],
+  [BuiltinOperatorCode.RELU_N1_TO_1, unary('relu_n1_to_1')],
+  [BuiltinOperatorCode.LEAKY_RELU, leakyRelu],
+  [BuiltinOperatorCode.HARD_SWISH, unary('hard_swish')],
+  [BuiltinOperatorCode.LOGISTIC, unary('logistic')],
+  [BuiltinOperatorCode.TANH, unary('tanh')],
+  [BuiltinOperatorCode.ELU, unary('elu')],
+  [BuiltinOperatorCode.ABS, unary('abs')],
+  [BuiltinOperatorCode.NEG, unary('neg')],
+  [BuiltinOperatorCode.SQRT, unary('sqrt')],
+  [BuiltinOperatorCode.RSQRT, unary('rsqrt')],
+  [BuiltinOperatorCode.EXP, unary('exp')],
+  [BuiltinOperatorCode.LOG, unary('log')],
+  [BuiltinOperatorCode.CAST, unary('cast')],
+  [BuiltinOperatorCode.MEAN, reduce('mean')],
+  [BuiltinOperatorCode.SUM, reduce('sum')],
+  [BuiltinOperatorCode.REDUCE_MAX, reduce('reduce_max')],
+  [BuiltinOperatorCode.REDUCE_MIN, reduce('reduce_min')],
+  [BuiltinOperatorCode.ARG_MAX, argMinMax('arg_max')],
+  [BuiltinOperatorCode.ARG_MIN, argMinMax('arg_min')],
+  [BuiltinOperatorCode.TRANSPOSE_CONV, transposeConv],
+  [BuiltinOperatorCode.BATCH_MATMUL, batchMatmul],
+  [BuiltinOperatorCode.DEPTH_TO_SPACE, depthToSpace],
+  [BuiltinOperatorCode.SPACE_TO_DEPTH, spaceToDepth],
+  [BuiltinOperatorCode.BATCH_TO_SPACE_ND, batchToSpaceNd],
+  [BuiltinOperatorCode.SPACE_TO_BATCH_ND, spaceToBatchNd],
+  [BuiltinOperatorCode.BROADCAST_TO, broadcastTo],
+  [BuiltinOperatorCode.GATHER, gather],
+  [BuiltinOperatorCode.RESIZE_NEAREST_NEIGHBOR, resizeNearestNeighbor],
+  [BuiltinOperatorCode.RESIZE_BILINEAR, resizeBilinear],
+  [BuiltinOperatorCode.L2_NORMALIZATION, l2Normalization],
+  [BuiltinOperatorCode.LOG_SOFTMAX, logSoftmax],
+  [BuiltinOperatorCode.UNIDIRECTIONAL_SEQUENCE_LSTM, unidirectionalSequenceLstm],
+]);
+
+export function isSupportedBuiltin(code: number): boolean {
+  return CONVERTERS.has(code);
+}
+
+/** Converts one operator; the caller has checked `isSupportedBuiltin`. */
+export function convertOperator(builtin: number, site: OperatorSite): ConvertedOperator {
+  const converter = CONVERTERS.get(builtin);
+  if (!converter) throw new Error(`no converter for builtin ${builtin}`);
+  return converter(site);
+}

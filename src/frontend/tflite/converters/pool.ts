@@ -1,0 +1,24 @@
+/** AVERAGE_POOL_2D → avg_pool2d, MAX_POOL_2D → max_pool2d. */
+import { resolvePadding } from '../padding';
+import { BuiltinOptionsType, Pool2DOptions } from '../schema';
+import { activation, Converter, inputType, positive, requiredOptions, spatial } from './common';
+import { paddingMode } from './window';
+
+export function pool(op: string): Converter {
+  return (site) => {
+    const opts = requiredOptions(site, BuiltinOptionsType.Pool2DOptions, Pool2DOptions);
+    const poolSize = positive(site, 'pool size', [opts.filterHeight, opts.filterWidth]);
+    const strides = positive(site, 'strides', [opts.strideH, opts.strideW]);
+    const padding = resolvePadding(paddingMode(site, opts.padding), {
+      input: spatial(site, inputType(site, 0, 'input'), 'input'),
+      filter: poolSize,
+      strides,
+      dilation: [1, 1],
+    });
+    return {
+      op,
+      attrs: { pool_size: poolSize, strides, padding, activation: activation(site, opts.fusedActivation) },
+      argPositions: [0],
+    };
+  };
+}

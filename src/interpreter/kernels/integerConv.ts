@@ -1,0 +1,67 @@
+/**
+ * The integer accumulate/requantize scheme of conv2d, depthwise_conv2d and dense, shared by
+ * their int8 and 16x8 kernels. int8: int32 accumulator of w * (x - input_zp) with an int32
+ * bias and the 32-bit requantize. 16x8 (int16 activations with zero point 0, int8
+ * weights): the accumulator TFLite Micro picks from the bias dtype
+ * (`accumulatorDType16x8`), an int64 one exact in a double and requantized with the Q15
+ * 64-bit `MultiplyByQuantizedMultiplier`.
+ */
+import { multiplyByQuantizedMultiplier, multiplyByQuantizedMultiplier64 } from '../../arith/fixedpoint';
+import { accumulatorDType16x8, Op16x8 } from '../../arith/quant-params';
+import { KernelContext } from '../kernel';
+import { Tensor } from '../tensor';
+
+export interface IntegerConvScheme {
+  /** -input zero point (0 for 16x8). */
+  readonly inputOffset: number;
+  /** Bias per output channel as numbers, when there is a bias. */
+  readonly bias: readonly number[] | undefined;
+  readonly accumulate: (acc: number, product: number) => number;
+  readonly requantize: (acc: number, multiplier: number, shift: number) => number;
+}
+
+const wrap32 = (acc: number, product: number): number => (acc + product) | 0;
+const exact64 = (acc: number, product: number): number => acc + product;
+
+function biasNumbers(bias: Tensor | undefined): number[] | undefined {
+  if (!bias) return undefined;
+  const d = bias.data;
+  return d instanceof BigInt64Array ? Array.from(d, (v) => Number(v)) : Array.from(d as Int32Array);
+}
+
+/** Checks the dtype combination and zero points of an integer conv-like call and gives its scheme. */
+export function integerConvScheme(
+  ctx: KernelContext,
+  op: Op16x8,
+  input: Tensor,
+  weight: Tensor,
+  bias: Tensor | undefined,
+): IntegerConvScheme {
+  const inDtype = input.type.dtype;
+  const outDtype = ctx.outType.dtype;
+  if (weight.type.dtype !== 'int8' || (inDtype !== 'int8' && inDtype !== 'int16') || outDtype !== inDtype) {
+    throw ctx.unsupported(`dtypes input ${inDtype} / weight ${weight.type.dtype} / output ${outDtype}`);
+  }
+  const inQ = ctx.quant(input.type, 'input');
+  if (inDtype === 'int8') {
+    if (bias && bias.type.dtype !== 'int32') throw ctx.unsupported(`bias dtype ${bias.type.dtype} for int8 input`);
+    return {
+      inputOffset: -inQ.zeroPoint,
+      bias: biasNumbers(bias),
+      accumulate: wrap32,
+      requantize: multiplyByQuantizedMultiplier,
+    };
+  }
+  const outQ = ctx.quant(ctx.outType, 'output');
+  if (inQ.zeroPoint !== 0 || outQ.zeroPoint !== 0) {
+    throw ctx.unsupported(`int16 zero points input ${inQ.zeroPoint} / output ${outQ.zeroPoint} (16x8 needs 0)`);
+  }
+  const acc = accumulatorDType16x8(op, bias?.type.dtype);
+  if (!acc) throw ctx.unsupported(`bias dtype ${bias?.type.dtype} for int16 input`);
+  return {
+    inputOffset: 0,
+    bias: biasNumbers(bias),
+    accumulate: acc === 'int64' ? exact64 : wrap32,
+    requantize: acc === 'int64' ? multiplyByQuantizedMultiplier64 : multiplyByQuantizedMultiplier,
+  };
+}

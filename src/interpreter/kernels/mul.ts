@@ -1,0 +1,35 @@
+/**
+ * MUL as TFLite Micro's reference kernels, broadcasting. int8/int16: (a - z1) * (b - z2)
+ * requantized by s1*s2/so, + output zero point, clamped to the fused activation.
+ */
+import { multiplyByQuantizedMultiplier } from '../../arith/fixedpoint';
+import { mulMultiplier } from '../../arith/elementwise';
+import { floatActivationRange } from '../../arith/quant-params';
+import { KernelContext } from '../kernel';
+import { TypedArray } from '../tensor';
+import { clampTo, mapBinary, outputRange, requireDtype, requireSameDtypes } from './elementwise';
+import { int32ActivationRange } from './sub';
+
+export function mul(ctx: KernelContext): TypedArray {
+  const dtype = ctx.outType.dtype;
+  requireDtype(ctx, dtype, ['float32', 'int32', 'int8', 'int16'], 'output');
+  requireSameDtypes(ctx, 2);
+  const activation = ctx.string('activation', 'NONE');
+  if (dtype === 'float32') {
+    const act = floatActivationRange(activation);
+    return mapBinary(ctx, (a, b) => clampTo(Math.fround(a * b), act.min, act.max));
+  }
+  if (dtype === 'int32') {
+    const act = int32ActivationRange(activation);
+    return mapBinary(ctx, (a, b) => clampTo(Math.imul(a, b), act.min, act.max));
+  }
+  const q1 = ctx.quant(ctx.input(0, 'lhs').type, 'lhs');
+  const q2 = ctx.quant(ctx.input(1, 'rhs').type, 'rhs');
+  const qo = ctx.quant(ctx.outType, 'output');
+  const m = mulMultiplier(q1.scale, q2.scale, qo.scale);
+  const act = outputRange(ctx);
+  return mapBinary(ctx, (a, b) => {
+    const product = Math.imul(a - q1.zeroPoint, b - q2.zeroPoint);
+    return clampTo(qo.zeroPoint + multiplyByQuantizedMultiplier(product, m.multiplier, m.shift), act.min, act.max);
+  });
+}

@@ -1,0 +1,39 @@
+/**
+ * SQUARED_DIFFERENCE as TFLite Micro's kernel, broadcasting. int8: both inputs shifted
+ * left by 7 and rescaled to twice the larger scale, the difference squared, requantized.
+ */
+import { squaredDifferenceParams } from '../../arith/elementwise';
+import { multiplyByQuantizedMultiplier } from '../../arith/fixedpoint';
+import { KernelContext } from '../kernel';
+import { TypedArray } from '../tensor';
+import { clampTo, mapBinary, requireDtype, requireSameDtypes } from './elementwise';
+
+export function squaredDifference(ctx: KernelContext): TypedArray {
+  const dtype = ctx.outType.dtype;
+  requireDtype(ctx, dtype, ['float32', 'int32', 'int8'], 'output');
+  requireSameDtypes(ctx, 2);
+  if (dtype === 'float32') {
+    return mapBinary(ctx, (a, b) => {
+      const d = Math.fround(a - b);
+      return Math.fround(d * d);
+    });
+  }
+  if (dtype === 'int32') {
+    return mapBinary(ctx, (a, b) => {
+      const d = (a - b) | 0;
+      return Math.imul(d, d);
+    });
+  }
+  const q1 = ctx.quant(ctx.input(0, 'lhs').type, 'lhs');
+  const q2 = ctx.quant(ctx.input(1, 'rhs').type, 'rhs');
+  const qo = ctx.quant(ctx.outType, 'output');
+  const p = squaredDifferenceParams(q1.scale, q2.scale, qo.scale);
+  const shift = 1 << p.leftShift;
+  return mapBinary(ctx, (a, b) => {
+    const s1 = multiplyByQuantizedMultiplier((a - q1.zeroPoint) * shift, p.input1.multiplier, p.input1.shift);
+    const s2 = multiplyByQuantizedMultiplier((b - q2.zeroPoint) * shift, p.input2.multiplier, p.input2.shift);
+    const d = (s1 - s2) | 0;
+    const raw = multiplyByQuantizedMultiplier(Math.imul(d, d), p.output.multiplier, p.output.shift) + qo.zeroPoint;
+    return clampTo(raw, -128, 127);
+  });
+}

@@ -1,0 +1,80 @@
+/**
+ * What the elementwise CPU strategies share: one loop nest over the output with every
+ * operand read through numpy broadcasting, dtype checks, TFLite's quantized add/sub
+ * arithmetic, and int8 lookup tables (an int8 unary operator has only 256 inputs, so its
+ * reference function is evaluated at compile time into a constant table; the loop is a load).
+ */
+import { AddQuantParams, addQuantParams } from '../../arith/quant-params';
+import * as qp from '../../arith/quant-params';
+import { FusedActivation } from '../../ir/graph/ops';
+import { DType } from '../../ir/graph/types';
+import { add, bufferLoad, bufferStore, cast, intImm, mul, sub } from '../../ir/tir/builder';
+import { Buffer, Expr, ScalarDType, Stmt } from '../../ir/tir/nodes';
+import { sanitizeName } from '../names';
+import { OpLoweringInput } from '../strategy';
+import { activationAttr, loweringFail } from './attrs';
+import { broadcastIndices } from './broadcast';
+import { quantizedActivationRange, quantOf } from './quantParams';
+import { clamp, i32, loopNest, qMultiplyShift, staticShape, withConstTable } from './tirHelpers';
+
+/** Rejects operand or output dtypes outside `allowed`, naming the operator. */
+export function requireDtypes(input: OpLoweringInput, allowed: readonly DType[], what: string): DType {
+  const { call } = input;
+  const dtype = call.type.dtype;
+  if (!allowed.includes(dtype)) loweringFail(call, `${what}: unsupported dtype ${dtype} (supported: ${allowed.join(', ')})`);
+  return dtype;
+}
+
+/** out[...] = value(loads of every argument at the broadcast position); `value` yields the output dtype. */
+export function elementwiseNest(input: OpLoweringInput, value: (loads: Expr[]) => Expr, args: readonly Buffer[] = input.args): Stmt {
+  const { call, out } = input;
+  const outShape = staticShape(out);
+  const names = outShape.map((_, i) => `i${i}`);
+  return loopNest(names, outShape, (vars) => {
+    const loads = args.map((b) => bufferLoad(b, broadcastIndices(call, b, outShape, vars)));
+    return bufferStore(out, value(loads), vars);
+  });
+}
+
+/** TFLite `CalculateActivationRange<int32_t>` as a clamp (NONE: no clamp). */
+export function int32ActivationStage(activation: FusedActivation): (x: Expr) => Expr {
+  const r = qp.floatActivationRange(activation);
+  if (activation === 'NONE') return (x) => x;
+  return (x) => clamp(x, Math.max(r.min, -2147483648), Math.min(r.max, 2147483647));
+}
+
+/** Narrow an int32 result to the output dtype after clamping. */
+export function narrow(dtype: DType, value: Expr, lo: number, hi: number): Expr {
+  return cast(dtype as ScalarDType, clamp(value, lo, hi));
+}
+
+/** TFLite's general quantized add (sign 1) / sub (sign -1) for int8 and int16, as the interpreter's `addSubQuantized`. */
+export function addSubQuantizedNest(input: OpLoweringInput, sign: 1 | -1): Stmt {
+  const { call } = input;
+  const dtype = call.type.dtype;
+  const q1 = quantOf(call, input.argTypes[0], 'lhs');
+  const q2 = quantOf(call, input.argTypes[1], 'rhs');
+  const qo = quantOf(call, call.type, 'output');
+  const p: AddQuantParams = addQuantParams(q1.scale, q2.scale, qo.scale, dtype);
+  const [lo, hi] = quantizedActivationRange(call, activationAttr(call), call.type);
+  const scaled = (x: Expr, zp: number, m: number, s: number): Expr =>
+    qMultiplyShift(mul(add(i32(x), -zp), 1 << p.leftShift), intImm(m), intImm(s));
+  return elementwiseNest(input, ([a, b]) => {
+    const s1 = scaled(a, q1.zeroPoint, p.input1Multiplier, p.input1Shift);
+    const s2 = scaled(b, q2.zeroPoint, p.input2Multiplier, p.input2Shift);
+    const combined = sign === 1 ? add(s1, s2) : sub(s1, s2);
+    const result = add(qMultiplyShift(combined, intImm(p.outputMultiplier), intImm(p.outputShift)), qo.zeroPoint);
+    return narrow(dtype, result, lo, hi);
+  });
+}
+
+/**
+ * An int8 unary operator as a 256-entry constant table indexed by input + 128, each entry
+ * `fn(input)` computed by the same function the interpreter runs.
+ */
+export function int8LookupNest(input: OpLoweringInput, fn: (x: number) => number): Stmt {
+  const values = Array.from({ length: 256 }, (_, i) => fn(i - 128));
+  return withConstTable(`${sanitizeName(input.call.name)}_lut`, 'int8', values, (table) =>
+    elementwiseNest(input, ([x]) => bufferLoad(table, [add(i32(x), 128)])),
+  );
+}

@@ -1,0 +1,65 @@
+/**
+ * The loop nest every reduction shares: one loop per kept axis, a one-element local
+ * accumulator, and inside it one loop per reduced axis in row-major order, which is the order
+ * TFLite's Reduce folds the elements of one output (so float sums agree bit for bit).
+ */
+import { bufferLoad, bufferStore, ExprLike, seq } from '../../ir/tir/builder';
+import { Expr, ScalarDType, Stmt, Var } from '../../ir/tir/nodes';
+import { OpLoweringInput } from '../strategy';
+import { loweringFail } from './attrs';
+import { accLoad, accStore, loopNest, reshapedView, staticShape, withAccumulator } from './tirHelpers';
+
+export interface ReductionNest {
+  /** Accumulator dtype and its start value. */
+  readonly accDType: ScalarDType;
+  readonly init: ExprLike;
+  /** New accumulator value from the current one and an input element. */
+  readonly step: (acc: Expr, value: Expr) => ExprLike;
+  /** Output element from the final accumulator and the number of reduced elements. */
+  readonly finish: (acc: Expr, count: number) => ExprLike;
+}
+
+/** The reduced axes of the call (`axes` list attribute), checked against the input rank. */
+export function reducedAxes(input: OpLoweringInput): number[] {
+  const { call } = input;
+  const v = call.attrs.axes;
+  const rank = input.argTypes[0].shape.length;
+  if (!Array.isArray(v) || v.some((a) => typeof a !== 'number' || !Number.isInteger(a) || a < 0 || a >= rank)) {
+    loweringFail(call, `attribute 'axes' must list axes in [0, ${rank}), got ${JSON.stringify(v)}`);
+  }
+  return v as number[];
+}
+
+export function reductionCount(input: OpLoweringInput, axes: readonly number[]): number {
+  const shape = input.argTypes[0].shape;
+  return axes.reduce((n, a) => n * shape[a], 1);
+}
+
+export function reductionNest(input: OpLoweringInput, axes: readonly number[], nest: ReductionNest): Stmt {
+  const x = input.args[0];
+  const shape = staticShape(x);
+  const kept = shape.map((_, d) => d).filter((d) => !axes.includes(d));
+  const reduced = shape.map((_, d) => d).filter((d) => axes.includes(d));
+  const count = reduced.reduce((n, d) => n * shape[d], 1);
+  const keptExtents = kept.map((d) => shape[d]);
+  // The output may be declared in another layout of the same elements: index it by kept axes.
+  const out = reshapedView(input.out, keptExtents.length > 0 ? keptExtents : [1]);
+  const inputIndex = (keptVars: readonly Var[], reducedVars: readonly Var[]): Var[] =>
+    shape.map((_, d) => (axes.includes(d) ? reducedVars[reduced.indexOf(d)] : keptVars[kept.indexOf(d)]));
+  return loopNest(
+    kept.map((d) => `i${d}`),
+    keptExtents,
+    (keptVars) =>
+      withAccumulator('acc', nest.accDType, (acc) =>
+        seq([
+          accStore(acc, nest.init),
+          loopNest(
+            reduced.map((d) => `r${d}`),
+            reduced.map((d) => shape[d]),
+            (reducedVars) => accStore(acc, nest.step(accLoad(acc), bufferLoad(x, inputIndex(keptVars, reducedVars)))),
+          ),
+          bufferStore(out, nest.finish(accLoad(acc), count), keptVars.length > 0 ? keptVars : [0]),
+        ]),
+      ),
+  );
+}

@@ -1,0 +1,148 @@
+/**
+ * The elementwise unary operators (activations and math), exactly as the interpreter's
+ * `kernels/unary.ts`: float32 as TIR float arithmetic and math intrinsics in the same
+ * order; int8 as a 256-entry lookup table of the shared quantized element function;
+ * int16 (relu family, leaky_relu, abs, logistic, tanh) as integer loops; int32 neg/abs.
+ */
+import { leakyReluParams, relu6Bounds, reluParams } from '../../arith/elementwise';
+import { QUANTIZED_UNARY_DTYPES, quantizedUnary } from '../../arith/unaryQuantized';
+import { DType } from '../../ir/graph/types';
+import { add, binary, bufferLoad, call, cast, floatImm, ge, intImm, lt, max, min, mul, select, sub } from '../../ir/tir/builder';
+import { Expr, Stmt } from '../../ir/tir/nodes';
+import { effectiveSigmoidScaling, SIGMOID_TABLE_UINT16, sigmoidInt16Params } from '../../arith/sigmoidInt16';
+import { sanitizeName } from '../names';
+import { OpLoweringInput, OperatorStrategy } from '../strategy';
+import { loweringFail, numberAttr } from './attrs';
+import { elementwiseNest, int8LookupNest, narrow, requireDtypes } from './elementwise';
+import { quantOf } from './quantParams';
+import { clamp, i32, qMultiplyShift, withConstTable } from './tirHelpers';
+
+const F = floatImm;
+const gt = (a: Expr, b: Expr): Expr => binary('GT', a, b);
+const fcall = (op: string, x: Expr): Expr => call(op, 'float32', [x]);
+
+/** TFLite's float logistic: saturate above ~16.6, exp(x) below -9, else 1 / (1 + exp(-x)). */
+function logistic(x: Expr): Expr {
+  const general = binary('Div', F(1), add(F(1), fcall('tir.exp', mul(x, F(-1)))));
+  return select(gt(x, F(16.619047164916992)), F(1), select(lt(x, F(-9)), fcall('tir.exp', x), general));
+}
+
+const FLOAT_EXPRESSIONS: Readonly<Record<string, (x: Expr, alpha: number) => Expr>> = {
+  relu: (x) => select(lt(x, F(0)), F(0), x),
+  relu6: (x) => select(gt(x, F(6)), F(6), select(lt(x, F(0)), F(0), x)),
+  relu_n1_to_1: (x) => select(gt(x, F(1)), F(1), select(lt(x, F(-1)), F(-1), x)),
+  leaky_relu: (x, alpha) => select(gt(x, F(0)), x, mul(x, F(Math.fround(alpha)))),
+  hard_swish: (x) => binary('Div', mul(x, min(F(6), max(F(0), add(x, F(3))))), F(6)),
+  logistic,
+  tanh: (x) => fcall('tir.tanh', x),
+  elu: (x) => select(lt(x, F(0)), fcall('tir.expm1', x), x),
+  abs: (x) => call('tir.abs', 'float32', [x]),
+  // x * -1 keeps the sign of zero flipped, as C's unary minus.
+  neg: (x) => mul(x, F(-1)),
+  sqrt: (x) => fcall('tir.sqrt', x),
+  rsqrt: (x) => binary('Div', F(1), fcall('tir.sqrt', x)),
+  exp: (x) => fcall('tir.exp', x),
+  log: (x) => fcall('tir.log', x),
+};
+
+const INT32_EXPRESSIONS: Readonly<Record<string, (x: Expr) => Expr>> = {
+  neg: (x) => sub(0, x),
+  abs: (x) => call('tir.abs', 'int32', [x]),
+};
+
+/** int16 loops for the quantized ops TFLite Micro runs on int16 (a 64Ki-entry table would not fit). */
+function int16Expression(input: OpLoweringInput, op: string): ((x: Expr) => Expr) | undefined {
+  const { call: c } = input;
+  const qi = quantOf(c, input.argTypes[0], 'input');
+  const qo = quantOf(c, c.type, 'output');
+  const qms = (v: Expr, m: { multiplier: number; shift: number }): Expr => qMultiplyShift(v, intImm(m.multiplier), intImm(m.shift));
+  switch (op) {
+    case 'relu':
+    case 'relu_n1_to_1': {
+      const [lo, hi] = op === 'relu' ? [0, Infinity] : [-1, 1];
+      const p = reluParams(qi.scale, qi.zeroPoint, qo.scale, qo.zeroPoint, 'int16', lo, hi);
+      return (x) => narrow('int16', add(qms(add(i32(x), -qi.zeroPoint), p.multiplier), qo.zeroPoint), p.min, p.max);
+    }
+    case 'relu6': {
+      const b = relu6Bounds(qi.scale, qi.zeroPoint, 'int16');
+      return (x) => cast('int16', clamp(i32(x), b.lo, b.hi));
+    }
+    case 'leaky_relu': {
+      const p = leakyReluParams(qi.scale, qi.zeroPoint, qo.scale, qo.zeroPoint, numberAttr(c, 'alpha', 0));
+      return (x) => {
+        const v = add(i32(x), -qi.zeroPoint);
+        return narrow('int16', add(select(ge(v, 0), qms(v, p.identity), qms(v, p.alpha)), qo.zeroPoint), -32768, 32767);
+      };
+    }
+    case 'abs': {
+      const rescale = Math.fround(qi.scale) !== Math.fround(qo.scale);
+      const m = reluParams(qi.scale, 0, qo.scale, 0, 'int16', 0, Infinity).multiplier;
+      return (x) => {
+        const v = call('tir.abs', 'int32', [add(i32(x), -qi.zeroPoint)]);
+        return narrow('int16', add(rescale ? qms(v, m) : v, qo.zeroPoint), -32768, 32767);
+      };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * int16 LOGISTIC / TANH as TFLite's kernels: rescale, |x| into the sigmoid table (an
+ * operator-internal constant), linear interpolation, sign fold-back, narrow to int16.
+ */
+function sigmoidInt16Nest(input: OpLoweringInput, op: 'logistic' | 'tanh'): Stmt {
+  const { call: c } = input;
+  const p = sigmoidInt16Params(op, quantOf(c, input.argTypes[0], 'input'), quantOf(c, c.type, 'output'));
+  if (typeof p === 'string') loweringFail(c, p);
+  const s = effectiveSigmoidScaling(p);
+  const fractionBits = op === 'logistic' ? 9 : 8;
+  const shr = (x: Expr, n: number): Expr => call('tir.shift_right', 'int32', [x, n]);
+  const shl = (x: Expr, n: number): Expr => call('tir.shift_left', 'int32', [x, n]);
+  return withConstTable(`${sanitizeName(c.name)}_sigmoid`, 'int32', SIGMOID_TABLE_UINT16, (table) =>
+    elementwiseNest(input, ([x]) => {
+      const scaled = shr(add(mul(i32(x), s.multiplier), s.round), s.shift);
+      const abs = call('tir.abs', 'int32', [scaled]);
+      const uh = shr(abs, fractionBits);
+      // Both Select arms are evaluated: keep the table index in range when saturating.
+      const index = min(uh, 254);
+      const ua = bufferLoad(table, [index]);
+      const ub = bufferLoad(table, [add(index, 1)]);
+      const fraction = call('tir.bitwise_and', 'int32', [abs, (1 << fractionBits) - 1]);
+      const interpolated = add(shl(ua, fractionBits), mul(fraction, sub(ub, ua)));
+      const saturated = op === 'logistic' ? 0x7fff << 10 : 0xffff << 8;
+      const r = select(ge(uh, 255), intImm(saturated), interpolated);
+      const nonNegative = ge(scaled, 0);
+      const folded =
+        op === 'logistic'
+          ? select(nonNegative, add(r, 1 << 9), add(sub(1 << 25, r), (1 << 9) - 1))
+          : select(nonNegative, add(sub(r, 1 << 23), 1 << 7), add(sub(1 << 23, r), (1 << 7) - 1));
+      return cast('int16', shr(folded, op === 'logistic' ? 10 : 8));
+    }),
+  );
+}
+
+function unaryStrategy(op: string): OperatorStrategy {
+  return (input) => {
+    const { call: c } = input;
+    const allowed: DType[] = ['float32', ...(QUANTIZED_UNARY_DTYPES[op] ?? []), ...(INT32_EXPRESSIONS[op] ? (['int32'] as const) : [])];
+    const dtype = requireDtypes(input, allowed, op);
+    if (input.argTypes[0].dtype !== dtype) loweringFail(c, `${op}: input is ${input.argTypes[0].dtype} but the output is ${dtype}`);
+    if (dtype === 'float32') {
+      const alpha = numberAttr(c, 'alpha', 0);
+      return elementwiseNest(input, ([x]) => FLOAT_EXPRESSIONS[op](x, alpha));
+    }
+    if (dtype === 'int32') return elementwiseNest(input, ([x]) => INT32_EXPRESSIONS[op](x));
+    const fn = quantizedUnary(op, dtype, quantOf(c, input.argTypes[0], 'input'), quantOf(c, c.type, 'output'), numberAttr(c, 'alpha', 0));
+    if (typeof fn === 'string') loweringFail(c, fn);
+    if (dtype === 'int8') return int8LookupNest(input, fn);
+    if (op === 'logistic' || op === 'tanh') return sigmoidInt16Nest(input, op);
+    const expr = int16Expression(input, op);
+    if (!expr) loweringFail(c, `${op}: no int16 lowering`);
+    return elementwiseNest(input, ([x]) => expr(x));
+  };
+}
+
+export const UNARY_STRATEGIES: ReadonlyArray<readonly [string, OperatorStrategy]> = Object.keys(FLOAT_EXPRESSIONS).map(
+  (op) => [op, unaryStrategy(op)] as const,
+);

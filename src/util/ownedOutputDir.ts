@@ -1,0 +1,244 @@
+/**
+ * Output directories uma-ts may replace: only ones it wrote itself, recognised by a marker
+ * file (`.uma-ts-output`) written into every output. An existing directory without the
+ * marker is refused unless it is empty, so a user's project passed as `--out` is never
+ * removed.
+ *
+ * The new output is built in a sibling `<name>.uma-ts-tmp-<pid>-<id>` and swapped in by
+ * renames: first straight over the target (atomic when it is absent or empty), else the old
+ * output moves to `<name>.uma-ts-old-<pid>-<id>` and the new one takes its place. A kill at
+ * any point leaves the old or the new complete output at the target, or (between the two
+ * renames only) both complete beside it under those names; the next write restores such an
+ * output to the target and removes what dead runs left behind. Removal is kill-safe too: a
+ * directory is renamed to `<name>.uma-ts-del-<pid>-<id>` and emptied marker-last.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { FileAccessError } from '../errors';
+import { bestEffort, fileAccessError, withFileErrors } from './files';
+
+export const OUTPUT_MARKER = '.uma-ts-output';
+const MARKER_GENERATOR = 'uma-ts';
+/** Sibling names keep at most this much of the target's name, so they stay under NAME_MAX. */
+const SIBLING_STEM_CHARS = 150;
+
+interface Marker {
+  readonly generator: typeof MARKER_GENERATOR;
+  /** Base name of the output this directory is (or was built to become). */
+  readonly output: string;
+  /** False while the directory is being filled. */
+  readonly complete: boolean;
+}
+
+function readMarker(dir: string): Marker | undefined {
+  try {
+    const data = JSON.parse(fs.readFileSync(path.join(dir, OUTPUT_MARKER), 'utf8')) as Partial<Marker>;
+    if (data.generator !== MARKER_GENERATOR || typeof data.output !== 'string') return undefined;
+    return { generator: MARKER_GENERATOR, output: data.output, complete: data.complete === true };
+  } catch {
+    return undefined;
+  }
+}
+
+function writeMarker(dir: string, output: string, complete: boolean): void {
+  const marker: Marker = { generator: MARKER_GENERATOR, output, complete };
+  const text = `${JSON.stringify(marker)}\n`;
+  if (!complete) {
+    fs.writeFileSync(path.join(dir, OUTPUT_MARKER), text, { flag: 'wx' });
+    return;
+  }
+  // Replaced by a rename: a kill mid-write never leaves a marker that is not ours.
+  const next = path.join(dir, `${OUTPUT_MARKER}.next`);
+  fs.writeFileSync(next, text);
+  fs.renameSync(next, path.join(dir, OUTPUT_MARKER));
+}
+
+/** Refuses a target that exists and is neither empty nor an output of uma-ts. */
+export function checkReplaceable(target: string, shown: string = target): void {
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(target);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw fileAccessError(e, 'inspect output directory', shown);
+  }
+  if (!stat.isDirectory()) {
+    throw new FileAccessError(`output path ${shown} exists and is not a directory; refusing to replace it`, { file: shown });
+  }
+  const entries = withFileErrors('list output directory', shown, () => fs.readdirSync(target));
+  if (entries.length === 0 || readMarker(target) !== undefined) return;
+  throw new FileAccessError(
+    `output directory ${shown} is not empty and was not written by uma-ts (no ${OUTPUT_MARKER} marker); ` +
+      'refusing to replace it: choose another --out or remove it yourself',
+    { file: shown },
+  );
+}
+
+const SIBLING = /^(.*)\.uma-ts-(tmp|old|del)-(\d+)-[a-z0-9]+$/;
+
+type SiblingTag = 'tmp' | 'old' | 'del';
+
+function siblingName(base: string, tag: SiblingTag): string {
+  const id = `${Date.now().toString(36)}${Math.floor(Math.random() * 36 ** 6).toString(36)}`;
+  return `${base.slice(0, SIBLING_STEM_CHARS)}.uma-ts-${tag}-${process.pid}-${id}`;
+}
+
+function processIsGone(pid: number): boolean {
+  // A sibling with our own pid is a leftover of an earlier call: writes here are synchronous.
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Removes a directory of ours so that a kill at any point leaves it recognisable: the marker
+ * goes last, then the (by then empty) directory.
+ */
+function removeOwned(dir: string): void {
+  for (const entry of fs.readdirSync(dir)) {
+    if (entry !== OUTPUT_MARKER) fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
+  }
+  fs.rmSync(path.join(dir, OUTPUT_MARKER), { force: true });
+  fs.rmdirSync(dir);
+}
+
+/** Moves a directory of ours out of the way under a `del` name (never restored), then removes it. */
+function discard(dir: string): void {
+  const parent = path.dirname(dir);
+  const stem = SIBLING.exec(path.basename(dir))?.[1] ?? path.basename(dir);
+  const doomed = path.join(parent, siblingName(stem, 'del'));
+  let target = dir;
+  try {
+    fs.renameSync(dir, doomed);
+    target = doomed;
+  } catch {
+    // Removing in place is still safe: the marker goes last.
+  }
+  removeOwned(target);
+}
+
+interface Leftover {
+  readonly dir: string;
+  readonly tag: SiblingTag;
+  readonly marker?: Marker;
+  readonly mtimeMs: number;
+}
+
+/** Temp and backup directories a dead run writing `base` left in `parent`. */
+function leftovers(parent: string, base: string): Leftover[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(parent);
+  } catch {
+    return [];
+  }
+  const found: Leftover[] = [];
+  for (const name of names) {
+    const m = SIBLING.exec(name);
+    if (!m || m[1] !== base.slice(0, SIBLING_STEM_CHARS) || !processIsGone(Number(m[3]))) continue;
+    const dir = path.join(parent, name);
+    try {
+      const stat = fs.lstatSync(dir);
+      if (!stat.isDirectory()) continue;
+      const marker = readMarker(dir);
+      // A directory of ours always gets the marker first; only an empty one can lack it.
+      if (marker === undefined && fs.readdirSync(dir).length > 0) continue;
+      if (marker !== undefined && marker.output !== base) continue;
+      found.push({ dir, tag: m[2] as SiblingTag, ...(marker ? { marker } : {}), mtimeMs: stat.mtimeMs });
+    } catch {
+      // Vanished or unreadable: not ours to touch.
+    }
+  }
+  return found;
+}
+
+/**
+ * Finishes what a killed run left: when the target is missing, the newest complete output
+ * beside it is moved back; every other leftover of a dead run is removed.
+ */
+export function recoverLeftovers(target: string): void {
+  const parent = path.dirname(target);
+  const base = path.basename(target);
+  const found = leftovers(parent, base);
+  if (found.length === 0) return;
+  if (!fs.existsSync(target)) {
+    const complete = found
+      .filter((l) => l.tag !== 'del' && l.marker?.complete === true)
+      // A finished temp is the newer output; among equals the most recent wins.
+      .sort((a, b) => (a.tag === b.tag ? b.mtimeMs - a.mtimeMs : a.tag === 'tmp' ? -1 : 1));
+    const best = complete[0];
+    if (best !== undefined) bestEffort(() => fs.renameSync(best.dir, target));
+  }
+  for (const l of found) {
+    if (fs.existsSync(l.dir)) bestEffort(() => (l.marker ? discard(l.dir) : fs.rmdirSync(l.dir)));
+  }
+}
+
+function isOccupied(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException).code;
+  return code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'EISDIR' || code === 'ENOTDIR';
+}
+
+/** Moves the finished `tmp` to `target`, moving a previous output of ours out of the way. */
+function swapIn(tmp: string, target: string, shown: string): void {
+  const parent = path.dirname(target);
+  const base = path.basename(target);
+  for (let attempt = 0; attempt < 8; attempt++) {
+    try {
+      fs.renameSync(tmp, target);
+      return;
+    } catch (e) {
+      if (!isOccupied(e)) throw fileAccessError(e, 'move the new output to', shown);
+    }
+    // Something is at the target (an older output, or a concurrent run's): only ours moves.
+    checkReplaceable(target, shown);
+    const old = path.join(parent, siblingName(base, 'old'));
+    try {
+      fs.renameSync(target, old);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw fileAccessError(e, 'move the previous output aside from', shown);
+    }
+    try {
+      fs.renameSync(tmp, target);
+    } catch (e) {
+      bestEffort(() => fs.renameSync(old, target));
+      if (isOccupied(e)) continue;
+      throw fileAccessError(e, 'move the new output to', shown);
+    }
+    bestEffort(() => discard(old));
+    return;
+  }
+  throw new FileAccessError(`cannot write output directory ${shown}: another process keeps replacing it`, { file: shown });
+}
+
+/**
+ * Writes a whole output directory at `outDir`: `fill(dir)` writes the content into a fresh
+ * temporary directory, which then replaces `outDir` (only if that is absent, empty, or a
+ * previous uma-ts output). Any failure leaves the previous output as it was and no temp.
+ */
+export function writeOwnedDirectory(outDir: string, fill: (dir: string) => void): void {
+  const target = path.resolve(outDir);
+  const base = path.basename(target);
+  checkReplaceable(target, outDir);
+  withFileErrors('create the parent directory of', outDir, () => fs.mkdirSync(path.dirname(target), { recursive: true }));
+  recoverLeftovers(target);
+  checkReplaceable(target, outDir);
+  const tmp = path.join(path.dirname(target), siblingName(base, 'tmp'));
+  try {
+    withFileErrors('create a temporary directory beside', outDir, () => fs.mkdirSync(tmp));
+    withFileErrors('write output directory', outDir, () => {
+      writeMarker(tmp, base, false);
+      fill(tmp);
+      writeMarker(tmp, base, true);
+    });
+    swapIn(tmp, target, outDir);
+  } catch (e) {
+    bestEffort(() => (fs.existsSync(path.join(tmp, OUTPUT_MARKER)) ? discard(tmp) : fs.rmdirSync(tmp)));
+    throw e;
+  }
+}

@@ -1,0 +1,255 @@
+/**
+ * The Cortex-M55 target of a verification run: QEMU's `mps3-an547` machine (Arm's SSE-300
+ * FPGA image), built with `arm-none-eabi-gcc` and newlib's semihosting library (printf and
+ * exit reach the host through QEMU). Each memory pool gets its own linker output section
+ * `.uma_pool_<name>` in its own memory region, so the program really runs with its pools in
+ * separate memories; the ELF's section sizes are reported per section and pool.
+ *
+ * Addresses are the secure aliases (the core starts in secure state and the memory
+ * protection controllers default every block to secure): ITCM 0x10000000 holds the vector
+ * table, code and data run from DDR 0x70000000, and pools take the free on-chip memories
+ * (DTCM, internal SRAM, FPGA SRAM; QSPI flash, read-only at run time, for constant pools
+ * only) in pool order while they fit, then slices of DDR.
+ */
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { MlfMetadata } from '../codegen/types';
+import { VerifyError } from '../errors';
+import { poolSection } from './harnessMain';
+import { runTool, splitCommand } from './tools';
+
+export const CORTEX_M55_CC = 'arm-none-eabi-gcc';
+export const QEMU_SYSTEM_ARM = 'qemu-system-arm';
+export const CORTEX_M55_CFLAGS = ['-mcpu=cortex-m55', '-mthumb', '-mfloat-abi=soft', '-std=c99', '-O2', '-Wall', '-Wextra', '-ffunction-sections', '-fdata-sections'];
+
+interface Memory {
+  readonly name: string;
+  readonly origin: number;
+  readonly length: number;
+  /** QSPI flash takes what the ELF loader puts there but ignores writes at run time. */
+  readonly writable?: boolean;
+}
+
+/** On-chip memories of mps3-an547 a pool may take whole, in preference order. */
+const POOL_MEMORIES: readonly Memory[] = [
+  { name: 'DTCM', origin: 0x30000000, length: 512 * 1024, writable: true },
+  { name: 'ISRAM', origin: 0x31000000, length: 2 * 1024 * 1024, writable: true },
+  { name: 'SRAM', origin: 0x11000000, length: 2 * 1024 * 1024, writable: true },
+  { name: 'QSPI', origin: 0x38000000, length: 8 * 1024 * 1024, writable: false },
+];
+const ITCM: Memory = { name: 'ITCM', origin: 0x10000000, length: 512 * 1024 };
+/** Code, data, heap and stack. */
+const DDR_MAIN: Memory = { name: 'DDR', origin: 0x70000000, length: 64 * 1024 * 1024 };
+/** Pools that fit no on-chip memory get 16 MiB slices from here. */
+const DDR_POOLS = 0x74000000;
+const DDR_SLICE = 16 * 1024 * 1024;
+
+export interface PoolRegion {
+  readonly pool: string;
+  readonly section: string;
+  readonly region: string;
+  readonly origin: number;
+  readonly length: number;
+}
+
+/** Bytes of each output section, and which pool a section holds. */
+export interface SectionSizes {
+  readonly sections: readonly { readonly name: string; readonly sizeBytes: number; readonly address: number; readonly pool?: string }[];
+  readonly codeBytes: number;
+  readonly dataBytes: number;
+}
+
+const hex = (n: number): string => `0x${n.toString(16).padStart(8, '0')}`;
+
+const overlaps = (a: { origin: number; length: number }, b: { origin: number; length: number }): boolean =>
+  a.origin < b.origin + b.length && b.origin < a.origin + a.length;
+
+/**
+ * A memory region per pool (see the module comment); a pool with an `address` (pools.json)
+ * gets exactly its planned size there, and the other pools avoid those ranges.
+ */
+export function assignPoolRegions(meta: MlfMetadata): PoolRegion[] {
+  const fixed = meta.pools
+    .filter((p) => p.address !== undefined)
+    .map((p) => ({ pool: p.name, origin: p.address as number, length: Math.max(64, Math.ceil(p.sizeBytes / 64) * 64) }));
+  for (let i = 0; i < fixed.length; i++) {
+    for (const other of [...fixed.slice(i + 1), { pool: 'code and data (DDR)', ...DDR_MAIN }, { pool: 'the vector table (ITCM)', ...ITCM }]) {
+      if (overlaps(fixed[i], other)) {
+        throw new VerifyError(
+          `pool ${fixed[i].pool} at ${hex(fixed[i].origin)} (${fixed[i].length} bytes) overlaps ${other.pool} at ${hex(other.origin)}`,
+          { pool: fixed[i].pool },
+        );
+      }
+    }
+  }
+  const free = POOL_MEMORIES.filter((m) => !fixed.some((f) => overlaps(f, m)));
+  let slice = 0;
+  return meta.pools.map((p) => {
+    const need = Math.max(1, p.sizeBytes);
+    const section = poolSection(p.name);
+    const regionName = `POOL_${p.name.replace(/[^A-Za-z0-9_]/g, '_').toUpperCase()}`;
+    const at = fixed.find((f) => f.pool === p.name);
+    if (at !== undefined) return { pool: p.name, section, region: regionName, origin: at.origin, length: at.length };
+    // Constant pools are loaded with the program (static data), so read-only flash suits them.
+    const i = free.findIndex((m) => m.length >= need && (m.writable === true || p.kind === 'constant'));
+    if (i >= 0) {
+      const m = free.splice(i, 1)[0];
+      return { pool: p.name, section, region: regionName, origin: m.origin, length: m.length };
+    }
+    const slices = Math.ceil(need / DDR_SLICE);
+    let origin = DDR_POOLS + slice * DDR_SLICE;
+    while (fixed.some((f) => overlaps(f, { origin, length: slices * DDR_SLICE }))) origin = DDR_POOLS + ++slice * DDR_SLICE;
+    slice += slices;
+    return { pool: p.name, section, region: regionName, origin, length: slices * DDR_SLICE };
+  });
+}
+
+/** The linker script: vectors in ITCM, program in DDR, each pool's section in its region. */
+export function linkerScript(meta: MlfMetadata, regions: readonly PoolRegion[]): string {
+  const mem = (m: { name: string; origin: number; length: number }, attrs: string) => `  ${m.name} (${attrs}) : ORIGIN = ${hex(m.origin)}, LENGTH = ${m.length}`;
+  const lines = [
+    '/* Generated by uma-ts run --target cortex-m55 (QEMU mps3-an547). */',
+    'MEMORY',
+    '{',
+    mem(ITCM, 'rx'),
+    mem(DDR_MAIN, 'rwx'),
+    ...regions.map((r) => mem({ name: r.region, origin: r.origin, length: r.length }, 'rw')),
+    '}',
+    'ENTRY(uma_reset_handler)',
+    'SECTIONS',
+    '{',
+    '  .vectors : { KEEP(*(.vectors)) } > ITCM',
+  ];
+  for (const r of regions) {
+    const p = meta.pools.find((x) => x.name === r.pool)!;
+    // Internal pools are static arrays of the generated entry file (-fdata-sections gives
+    // each its own input section); external ones are the harness's arrays in `section`.
+    const inputs = [`*(${r.section})`, ...(p.internal && p.cName ? [`*(.bss.${p.cName})`, `*(.rodata.${p.cName})`, `*(.data.${p.cName})`] : [])];
+    lines.push(`  ${r.section} (NOLOAD) : ALIGN(64) { ${inputs.join(' ')} } > ${r.region}`);
+    if (p.kind === 'constant') lines[lines.length - 1] = lines[lines.length - 1].replace(' (NOLOAD)', '');
+  }
+  lines.push(
+    '  .text : { *(.text*) *(.init) *(.fini) KEEP(*(.init_array*)) KEEP(*(.fini_array*)) } > DDR',
+    '  .ARM.exidx : { *(.ARM.exidx*) } > DDR',
+    '  .rodata : { *(.rodata*) } > DDR',
+    '  .data : { *(.data*) } > DDR',
+    '  .bss (NOLOAD) : { __bss_start__ = .; *(.bss*) *(COMMON) . = ALIGN(8); __bss_end__ = .; } > DDR',
+    '  . = ALIGN(8);',
+    '  end = .;',
+    '  __end__ = .;',
+    `  __stack_top = ORIGIN(DDR) + LENGTH(DDR);`,
+    '}',
+    '',
+  );
+  return lines.join('\n');
+}
+
+/** Vector table and reset handler: enable the FPU/MVE, zero .bss, open semihosting, run main. */
+export const CORTEX_M55_STARTUP = `/* Generated by uma-ts run --target cortex-m55. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+extern uint32_t __bss_start__, __bss_end__, __stack_top;
+extern int main(void);
+extern void initialise_monitor_handles(void);
+
+void uma_reset_handler(void);
+void uma_fault_handler(void);
+
+__attribute__((section(".vectors"), used)) static void (*const uma_vectors[16])(void) = {
+  (void (*)(void))&__stack_top, uma_reset_handler, uma_fault_handler, uma_fault_handler,
+  uma_fault_handler, uma_fault_handler, uma_fault_handler, uma_fault_handler,
+  0, 0, 0, uma_fault_handler, uma_fault_handler, 0, uma_fault_handler, uma_fault_handler,
+};
+
+/* newlib's exit runs __libc_fini_array, which calls these; nothing to construct or destroy. */
+void _init(void) {}
+void _fini(void) {}
+
+void uma_fault_handler(void) {
+  static const char msg[] = "cortex-m55: hard fault\\n";
+  write(2, msg, sizeof(msg) - 1);
+  _exit(4);
+}
+
+void uma_reset_handler(void) {
+  uint32_t* p;
+  /* CPACR: full access to CP10/CP11 (FPU and MVE). */
+  *(volatile uint32_t*)0xE000ED88u |= 0xFu << 20;
+  __asm volatile("dsb\\n\\tisb");
+  for (p = &__bss_start__; p < &__bss_end__; ++p) *p = 0;
+  initialise_monitor_handles();
+  exit(main());
+}
+`;
+
+export interface CortexM55Build {
+  readonly elf: string;
+  readonly sections: SectionSizes;
+  readonly regions: readonly PoolRegion[];
+}
+
+/** Reads `arm-none-eabi-size -A`: code = text + vectors + exidx, data = everything else allocated. */
+export function parseSizeA(text: string, regions: readonly PoolRegion[]): SectionSizes {
+  const sections: { name: string; sizeBytes: number; address: number; pool?: string }[] = [];
+  for (const line of text.split('\n')) {
+    const m = /^(\.\S+)\s+(\d+)\s+(\d+)\s*$/.exec(line.trim());
+    if (!m || /^\.(comment|debug|ARM\.attributes)/.test(m[1])) continue;
+    const pool = regions.find((r) => r.section === m[1])?.pool;
+    sections.push({ name: m[1], sizeBytes: Number(m[2]), address: Number(m[3]), ...(pool !== undefined ? { pool } : {}) });
+  }
+  const code = sections.filter((s) => ['.text', '.vectors', '.ARM.exidx'].includes(s.name)).reduce((a, s) => a + s.sizeBytes, 0);
+  const data = sections.reduce((a, s) => a + s.sizeBytes, 0) - code;
+  return { sections, codeBytes: code, dataBytes: data };
+}
+
+export function buildCortexM55(
+  dir: string,
+  meta: MlfMetadata,
+  sources: readonly string[],
+  include: string,
+  cc: string | undefined,
+  cflags: readonly string[],
+): CortexM55Build {
+  const regions = assignPoolRegions(meta);
+  fs.writeFileSync(path.join(dir, 'link.ld'), linkerScript(meta, regions));
+  fs.writeFileSync(path.join(dir, 'startup.c'), CORTEX_M55_STARTUP);
+  const compiler = splitCommand(cc ?? CORTEX_M55_CC);
+  runTool(
+    [
+      ...compiler,
+      ...CORTEX_M55_CFLAGS,
+      ...cflags,
+      `-I${include}`,
+      'startup.c',
+      ...sources,
+      '--specs=rdimon.specs',
+      '-nostartfiles',
+      '-Wl,-T,link.ld',
+      '-Wl,--gc-sections',
+      '-o',
+      'prog.elf',
+      '-lm',
+    ],
+    dir,
+    'C build (cortex-m55)',
+  );
+  const sizeTool = compiler[compiler.length - 1].replace(/gcc$/, 'size');
+  const r = spawnSync(sizeTool, ['-A', '-d', 'prog.elf'], { cwd: dir, encoding: 'utf8' });
+  const sections = r.status === 0 ? parseSizeA(r.stdout, regions) : { sections: [], codeBytes: 0, dataBytes: 0 };
+  return { elf: path.join(dir, 'prog.elf'), sections, regions };
+}
+
+export function runCortexM55(elf: string, dir: string, timeoutMs: number): { status: number; stdout: string; stderr: string } {
+  const args = ['-M', 'mps3-an547', '-cpu', 'cortex-m55', '-nographic', '-monitor', 'none', '-serial', 'none', '-semihosting-config', 'enable=on,target=native', '-kernel', elf];
+  const r = spawnSync(QEMU_SYSTEM_ARM, args, { cwd: dir, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 256 << 20 });
+  if (r.error !== undefined) {
+    const code = (r.error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new VerifyError(`cannot run ${QEMU_SYSTEM_ARM} (not installed or not on PATH)`, { file: QEMU_SYSTEM_ARM });
+    if (code === 'ETIMEDOUT') return { status: 124, stdout: r.stdout ?? '', stderr: `${r.stderr ?? ''}timed out after ${timeoutMs / 1000} s under QEMU\n` };
+    throw new VerifyError(`running QEMU failed: ${r.error.message}`);
+  }
+  return { status: r.status ?? 1, stdout: r.stdout, stderr: r.stderr };
+}

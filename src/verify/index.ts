@@ -1,0 +1,12 @@
+export { verifyModel, exposeIntermediates } from './verifyModel';
+export type { Divergence, OutputComparison, VerifyOptions, VerifyReport } from './verifyModel';
+export { runCompiled, parseHarnessOutput, HOST_CFLAGS } from './runCompiled';
+export type { RunCompiledOptions, RunCompiledResult } from './runCompiled';
+export { writeHarnessMain, checkIoPlaceable, poolSection } from './harnessMain';
+export type { HarnessOptions, VerifyTarget } from './harnessMain';
+export { compareTensor, DEFAULT_FLOAT_TOLERANCE } from './compare';
+export type { FloatTolerance, TensorComparison } from './compare';
+export { parseNpy, randomInvocations, randomTensor, readInputFile } from './inputs';
+export { assignPoolRegions, linkerScript, CORTEX_M55_CC, QEMU_SYSTEM_ARM } from './cortexM55';
+export type { PoolRegion, SectionSizes } from './cortexM55';
+export { firstErrorLine } from './tools';

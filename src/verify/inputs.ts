@@ -1,0 +1,96 @@
+/**
+ * Model inputs for a verification run: seeded random tensors (reproducible from the seed
+ * alone), or files the user gives, as NumPy `.npy` or raw little-endian `.bin`.
+ */
+import { TensorSpec } from '../codegen/types';
+import { VerifyError } from '../errors';
+import { DTYPE_BYTES } from '../ir/graph/types';
+import { readInputFile as readBoundedInput } from '../util/files';
+import { seededRandom } from '../util/random';
+
+export function tensorBytes(spec: TensorSpec): number {
+  return spec.shape.reduce((a, b) => a * b, 1) * DTYPE_BYTES[spec.dtype];
+}
+
+/**
+ * Random bytes for `spec`: any bit pattern for integer tensors (every value is a valid
+ * quantized input), reals in [-2, 2) for float32 (random bits would be NaNs and infinities).
+ */
+export function randomTensor(spec: TensorSpec, seed: number): Uint8Array {
+  const rand = seededRandom(seed);
+  const n = spec.shape.reduce((a, b) => a * b, 1);
+  if (spec.dtype === 'float32') {
+    const f = new Float32Array(n);
+    for (let i = 0; i < n; i++) f[i] = Math.floor(rand() * 256) / 64 - 2;
+    return new Uint8Array(f.buffer);
+  }
+  const out = new Uint8Array(n * DTYPE_BYTES[spec.dtype]);
+  for (let i = 0; i < out.length; i++) out[i] = Math.floor(rand() * 256);
+  return out;
+}
+
+/** One input set per invocation: invocation k, input i uses seed `seed + 1000 * k + i`. */
+export function randomInvocations(specs: readonly TensorSpec[], seed: number, runs: number): Uint8Array[][] {
+  return Array.from({ length: runs }, (_, k) => specs.map((s, i) => randomTensor(s, seed + 1000 * k + i)));
+}
+
+const NPY_DTYPES: Readonly<Record<string, string>> = {
+  '|i1': 'int8',
+  '|u1': 'uint8',
+  '<i2': 'int16',
+  '<i4': 'int32',
+  '<i8': 'int64',
+  '<f4': 'float32',
+  '|b1': 'bool',
+};
+
+/** The data of a `.npy` file (v1-v3, C order, little endian), checked against `spec`. */
+export function parseNpy(bytes: Uint8Array, spec: TensorSpec, file: string): Uint8Array {
+  const fail = (why: string): never => {
+    throw new VerifyError(`${file}: ${why}`, { file, buffer: spec.name });
+  };
+  if (bytes.length < 10 || bytes[0] !== 0x93 || String.fromCharCode(...bytes.slice(1, 6)) !== 'NUMPY') {
+    fail('not a .npy file (no \\x93NUMPY magic)');
+  }
+  const major = bytes[6];
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const headerLen = major === 1 ? view.getUint16(8, true) : view.getUint32(8, true);
+  const start = major === 1 ? 10 : 12;
+  const header = new TextDecoder().decode(bytes.slice(start, start + headerLen));
+  const descr = /'descr':\s*'([^']+)'/.exec(header)?.[1];
+  const fortran = /'fortran_order':\s*(True|False)/.exec(header)?.[1];
+  const shapeText = /'shape':\s*\(([^)]*)\)/.exec(header)?.[1];
+  if (descr === undefined || fortran === undefined || shapeText === undefined) fail('malformed .npy header');
+  if (fortran === 'True') fail('Fortran-ordered arrays are not supported; save with C order');
+  const dtype = NPY_DTYPES[descr as string] ?? fail(`dtype ${descr} is not supported (int8, uint8, int16, int32, int64, float32, bool)`);
+  if (dtype !== spec.dtype) fail(`dtype ${dtype}, but input '${spec.name}' is ${spec.dtype}`);
+  const shape = (shapeText as string)
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '')
+    .map(Number);
+  const count = shape.reduce((a, b) => a * b, 1);
+  const want = spec.shape.reduce((a, b) => a * b, 1);
+  if (count !== want) fail(`shape (${shape.join(', ')}) has ${count} elements, input '${spec.name}' [${spec.shape.join(', ')}] has ${want}`);
+  const data = bytes.slice(start + headerLen);
+  if (data.length !== tensorBytes(spec)) fail(`holds ${data.length} data bytes, expected ${tensorBytes(spec)}`);
+  return data;
+}
+
+/** Room for a .npy header (format versions 2/3 allow up to 4 GiB, real ones are < 1 KiB). */
+const NPY_HEADER_LIMIT = 1 << 20;
+
+/** Reads one input file: `.npy` (checked header) or raw bytes of exactly the tensor's size. */
+export function readInputFile(file: string, spec: TensorSpec): Uint8Array {
+  // Bounded (util/files): a FIFO or /dev/zero is refused, and nothing much larger than the
+  // tensor (plus a .npy header) is read.
+  const bytes = new Uint8Array(readBoundedInput(file, { what: 'input file', limitBytes: tensorBytes(spec) + NPY_HEADER_LIMIT }));
+  if (file.toLowerCase().endsWith('.npy')) return parseNpy(bytes, spec, file);
+  if (bytes.length !== tensorBytes(spec)) {
+    throw new VerifyError(
+      `${file}: ${bytes.length} bytes, but input '${spec.name}' (${spec.dtype} [${spec.shape.join(', ')}]) takes ${tensorBytes(spec)}`,
+      { file, buffer: spec.name },
+    );
+  }
+  return bytes;
+}

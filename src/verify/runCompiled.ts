@@ -1,0 +1,121 @@
+/**
+ * Builds a compiled program with its generated harness and runs it: on the host with a C
+ * compiler (`cc`, default `gcc`), or for the Cortex-M55 of QEMU's `mps3-an547` machine
+ * (`cortexM55.ts`). Returns each invocation's output bytes, or how the program stopped.
+ */
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { MLF_HOST_DIR, writeModelLibraryFormat } from '../codegen/mlf';
+import { CArtifacts } from '../codegen/types';
+import { VerifyError } from '../errors';
+import { buildCortexM55, runCortexM55, SectionSizes } from './cortexM55';
+import { VerifyTarget, writeHarnessMain } from './harnessMain';
+import { runTool, splitCommand } from './tools';
+
+export const HOST_CFLAGS = ['-std=c99', '-O2', '-Wall', '-Wextra'];
+
+export interface RunCompiledOptions {
+  readonly invocations: readonly (readonly Uint8Array[])[];
+  readonly target?: VerifyTarget;
+  /** C compiler command (split on spaces); default `gcc` (host), `arm-none-eabi-gcc` (cortex-m55). */
+  readonly cc?: string;
+  /** Extra compiler flags, e.g. `['-Werror']`. */
+  readonly cflags?: readonly string[];
+  /** Keep the build directory (its path is returned); default: removed. */
+  readonly keepDir?: boolean;
+  /** Seconds before the program is stopped; default 120. */
+  readonly timeoutSeconds?: number;
+}
+
+export interface RunCompiledResult {
+  /** Exit status; 0 = every invocation ran. */
+  readonly status: number;
+  /** Output bytes per completed invocation (model output order). */
+  readonly outputs: Uint8Array[][];
+  /** Wall time of each `run` call in nanoseconds (host only). */
+  readonly timesNs: number[];
+  /** `run` returned non-zero: invocation and code. */
+  readonly runFailure?: { readonly run: number; readonly code: number };
+  /** The program's stderr (a simulator's trap message, for instance). */
+  readonly stderr: string;
+  /** Code/data bytes per section and pool (cortex-m55). */
+  readonly sections?: SectionSizes;
+  readonly dir?: string;
+}
+
+/** Parses the harness's `uma-*` lines. */
+export function parseHarnessOutput(stdout: string, outputSizes: readonly number[]): Pick<RunCompiledResult, 'outputs' | 'timesNs' | 'runFailure'> {
+  const outputs: Uint8Array[][] = [];
+  const timesNs: number[] = [];
+  let runFailure: RunCompiledResult['runFailure'];
+  for (const line of stdout.split('\n')) {
+    const parts = line.trim().split(' ');
+    if (parts[0] === 'uma-out' && parts.length >= 3) {
+      const run = Number(parts[1]);
+      const index = Number(parts[2]);
+      const hex = parts[3] ?? '';
+      const bytes = new Uint8Array(hex.length / 2);
+      for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+      if (bytes.length !== outputSizes[index]) {
+        throw new VerifyError(`run ${run}: output ${index} printed ${bytes.length} bytes, expected ${outputSizes[index]}`);
+      }
+      (outputs[run] ??= [])[index] = bytes;
+    } else if (parts[0] === 'uma-time') {
+      timesNs[Number(parts[1])] = Number(parts[2]);
+    } else if (parts[0] === 'uma-status') {
+      runFailure = { run: Number(parts[1]), code: Number(parts[2]) };
+    }
+  }
+  return { outputs: outputs.filter((o) => o !== undefined && o.length === outputSizes.length), timesNs, ...(runFailure ? { runFailure } : {}) };
+}
+
+function hostSources(mlf: string): string[] {
+  const src = path.join(mlf, MLF_HOST_DIR, 'src');
+  return fs
+    .readdirSync(src)
+    .filter((f) => f.endsWith('.c'))
+    .sort()
+    .map((f) => path.join(src, f));
+}
+
+/** Writes the MLF output and the harness to `dir`, builds and runs it. */
+export function runCompiled(artifacts: CArtifacts, options: RunCompiledOptions): RunCompiledResult {
+  const target = options.target ?? 'host';
+  const main = writeHarnessMain(artifacts.metadata, { invocations: options.invocations, target });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-run-'));
+  try {
+    const mlf = path.join(dir, 'mlf');
+    writeModelLibraryFormat(mlf, artifacts);
+    fs.writeFileSync(path.join(dir, 'main.c'), main);
+    const include = path.join(mlf, MLF_HOST_DIR, 'include');
+    const sources = ['main.c', ...hostSources(mlf)];
+    const outputSizes = artifacts.metadata.outputs.map((o) => o.sizeBytes);
+    const timeout = (options.timeoutSeconds ?? 120) * 1000;
+    let run: { status: number; stdout: string; stderr: string };
+    let sections: SectionSizes | undefined;
+    if (target === 'cortex-m55') {
+      const built = buildCortexM55(dir, artifacts.metadata, sources, include, options.cc, options.cflags ?? []);
+      sections = built.sections;
+      run = runCortexM55(built.elf, dir, timeout);
+    } else {
+      const cc = splitCommand(options.cc ?? 'gcc');
+      runTool([...cc, ...HOST_CFLAGS, ...(options.cflags ?? []), `-I${include}`, ...sources, '-o', 'prog', '-lm'], dir, 'C build');
+      const r = spawnSync(path.join(dir, 'prog'), [], { cwd: dir, encoding: 'utf8', timeout, maxBuffer: 256 << 20 });
+      if (r.error !== undefined) throw new VerifyError(`running the program failed: ${r.error.message}`);
+      run = { status: r.status ?? (r.signal ? 128 : 1), stdout: r.stdout, stderr: r.stderr };
+      if (r.signal) run.stderr = `${run.stderr}killed by ${r.signal}\n`;
+    }
+    const parsed = parseHarnessOutput(run.stdout, outputSizes);
+    return {
+      status: run.status,
+      ...parsed,
+      stderr: run.stderr,
+      ...(sections ? { sections } : {}),
+      ...(options.keepDir ? { dir } : {}),
+    };
+  } finally {
+    if (!options.keepDir) fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

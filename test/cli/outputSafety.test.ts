@@ -1,0 +1,259 @@
+/**
+ * Output directories and file errors (issue 14, items 2, 5 and 9): a directory uma-ts did
+ * not write is never replaced, a killed run's leftovers are recovered or removed by the
+ * next compile, and file-system failures are one-line errors naming the path.
+ */
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+// The module object itself, so spies reach the code under test (namespace imports are frozen).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const fsModule = require('fs') as typeof import('fs');
+import * as os from 'os';
+import * as path from 'path';
+import { memoryIO } from '../../src/cli/io';
+import { main } from '../../src/cli/main';
+import { FileAccessError } from '../../src/errors';
+import { OUTPUT_MARKER, recoverLeftovers, writeOwnedDirectory } from '../../src/util/ownedOutputDir';
+
+const ROOT = path.join(__dirname, '..', '..');
+const HELLO = path.join(ROOT, 'models', 'hello_world_int8.tflite');
+
+async function run(args: readonly string[]) {
+  const io = memoryIO();
+  const code = await main(['node', 'uma-ts', ...args], io);
+  return { code, out: io.stdout.join('\n'), err: io.stderr.join('\n') };
+}
+
+/** The run failed with exactly one line, an `error:` line. */
+function expectOneLineError(r: { code: number; err: string }, pattern: RegExp): void {
+  expect(r.code).toBe(1);
+  // Progress lines ([uma-ts] stage ...) come first; the failure itself is one line.
+  const lines = r.err.split('\n').filter((l) => !l.startsWith('[uma-ts] '));
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^error: /);
+  expect(lines[0]).toMatch(pattern);
+}
+
+/** A pid no process has: one of a child that has exited. */
+function deadPid(): number {
+  const pid = spawnSync(process.execPath, ['-e', '0']).pid;
+  expect(pid).toBeGreaterThan(0);
+  return pid!;
+}
+
+function errno(code: string, syscall: string, p: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`${code}: fake, ${syscall} '${p}'`), { code, syscall, path: p });
+}
+
+const compileArgs = (out: string) => ['compile', HELLO, '--backend', 'vanilla', '--out', out];
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-out-safety-'));
+});
+afterEach(() => {
+  jest.restoreAllMocks();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('never replaces a directory uma-ts did not write', () => {
+  it("keeps a user's project that happens to hold a metadata.json", async () => {
+    const project = path.join(dir, 'project');
+    fs.mkdirSync(path.join(project, 'src'), { recursive: true });
+    fs.writeFileSync(path.join(project, 'metadata.json'), '{"mine": true}');
+    fs.writeFileSync(path.join(project, 'src', 'main.c'), 'int main(void) { return 0; }');
+    const r = await run(compileArgs(project));
+    expectOneLineError(r, /was not written by uma-ts.*refusing to replace it/);
+    // Refused before compiling, not after.
+    expect(r.err).not.toContain('[uma-ts] import');
+    expect(fs.readFileSync(path.join(project, 'metadata.json'), 'utf8')).toBe('{"mine": true}');
+    expect(fs.readdirSync(project).sort()).toEqual(['metadata.json', 'src']);
+    expect(fs.readdirSync(dir)).toEqual(['project']);
+  });
+
+  it('replaces its own previous output (marked) and an empty directory', async () => {
+    const out = path.join(dir, 'out');
+    fs.mkdirSync(out);
+    expect((await run(compileArgs(out))).code).toBe(0);
+    expect(JSON.parse(fs.readFileSync(path.join(out, OUTPUT_MARKER), 'utf8'))).toMatchObject({ generator: 'uma-ts', complete: true });
+    fs.writeFileSync(path.join(out, 'stale.txt'), 'x');
+    expect((await run(compileArgs(out))).code).toBe(0);
+    expect(fs.existsSync(path.join(out, 'stale.txt'))).toBe(false);
+    expect(fs.readdirSync(dir)).toEqual(['out']);
+  });
+
+  it('refuses a symlink or a plain file as the output', async () => {
+    const file = path.join(dir, 'file');
+    fs.writeFileSync(file, 'keep');
+    expectOneLineError(await run(compileArgs(file)), /exists and is not a directory/);
+    const link = path.join(dir, 'link');
+    fs.symlinkSync(dir, link);
+    expectOneLineError(await run(compileArgs(link)), /exists and is not a directory/);
+    expect(fs.readFileSync(file, 'utf8')).toBe('keep');
+  });
+});
+
+describe('crash safety: what a killed compile leaves is recovered', () => {
+  const fill = (content: string) => (d: string) => fs.writeFileSync(path.join(d, 'data.txt'), content);
+
+  /** Builds a leftover as a run with `pid` killed at some point would have left it. */
+  function leftover(name: string, tag: 'tmp' | 'old', pid: number, content: string | undefined, complete: boolean): string {
+    const d = path.join(dir, `${name}.uma-ts-${tag}-${pid}-k1ll3d`);
+    fs.mkdirSync(d);
+    fs.writeFileSync(path.join(d, OUTPUT_MARKER), JSON.stringify({ generator: 'uma-ts', output: name, complete }));
+    if (content !== undefined) fs.writeFileSync(path.join(d, 'data.txt'), content);
+    return d;
+  }
+
+  it('killed between the two renames: the new output is restored, then replaced, nothing left', () => {
+    const pid = deadPid();
+    leftover('out', 'old', pid, 'old', true);
+    const tmp = leftover('out', 'tmp', pid, 'new', true);
+    const target = path.join(dir, 'out');
+    recoverLeftovers(target);
+    expect(fs.readFileSync(path.join(target, 'data.txt'), 'utf8')).toBe('new');
+    expect(fs.existsSync(tmp)).toBe(false);
+    expect(fs.readdirSync(dir)).toEqual(['out']);
+    writeOwnedDirectory(target, fill('newest'));
+    expect(fs.readFileSync(path.join(target, 'data.txt'), 'utf8')).toBe('newest');
+    expect(fs.readdirSync(dir)).toEqual(['out']);
+  });
+
+  it('killed while filling: the partial temp is removed, the previous output kept until replaced', () => {
+    const target = path.join(dir, 'out');
+    writeOwnedDirectory(target, fill('v1'));
+    const pid = deadPid();
+    leftover('out', 'tmp', pid, 'half', false);
+    fs.mkdirSync(path.join(dir, `out.uma-ts-tmp-${pid}-empty0`)); // killed right after mkdir
+    leftover('out', 'old', pid, 'v0', true); // killed before removing the backup
+    recoverLeftovers(target);
+    expect(fs.readFileSync(path.join(target, 'data.txt'), 'utf8')).toBe('v1');
+    expect(fs.readdirSync(dir)).toEqual(['out']);
+  });
+
+  it('never ENOTEMPTY: a compile after a killed one succeeds, twice', async () => {
+    const out = path.join(dir, 'out');
+    expect((await run(compileArgs(out))).code).toBe(0);
+    const pid = deadPid();
+    fs.renameSync(out, path.join(dir, `out.uma-ts-old-${pid}-aaaa`));
+    leftover('out', 'tmp', pid, 'partial', false);
+    for (let i = 0; i < 2; i++) {
+      const r = await run(compileArgs(out));
+      expect(r.err).not.toContain('error');
+      expect(r.code).toBe(0);
+      expect(fs.readdirSync(dir)).toEqual(['out']);
+    }
+  });
+
+  it("leaves alone what is not a dead run's: other names, live pids, unmarked content", () => {
+    const pid = deadPid();
+    const foreign = path.join(dir, `out.uma-ts-tmp-${pid}-user00`);
+    fs.mkdirSync(foreign);
+    fs.writeFileSync(path.join(foreign, 'notes.txt'), 'mine');
+    const live = leftover('out', 'tmp', process.ppid, 'running', false);
+    const other = leftover('other', 'old', pid, 'x', true);
+    recoverLeftovers(path.join(dir, 'out'));
+    expect(fs.readFileSync(path.join(foreign, 'notes.txt'), 'utf8')).toBe('mine');
+    expect(fs.existsSync(live)).toBe(true);
+    expect(fs.existsSync(other)).toBe(true);
+    expect(fs.existsSync(path.join(dir, 'out'))).toBe(false);
+  });
+});
+
+describe('file-system errors are one line naming the path', () => {
+  it('--out under a plain file (ENOTDIR)', async () => {
+    fs.writeFileSync(path.join(dir, 'plain'), '');
+    const r = await run(compileArgs(path.join(dir, 'plain', 'out')));
+    expectOneLineError(r, /plain\/out: .*not a directory \((ENOTDIR|EEXIST)\)/);
+  });
+
+  it('--out with a name too long (ENAMETOOLONG), cleanup included', async () => {
+    const r = await run(compileArgs(path.join(dir, 'x'.repeat(300))));
+    expectOneLineError(r, /file name too long \(ENAMETOOLONG\)/);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it('--out in an unwritable directory (EACCES)', async () => {
+    const real = fs.mkdirSync;
+    jest.spyOn(fsModule, 'mkdirSync').mockImplementation((p, o) => {
+      if (String(p).includes('.uma-ts-tmp-')) throw errno('EACCES', 'mkdir', String(p));
+      return real(p, o);
+    });
+    const r = await run(compileArgs(path.join(dir, 'out')));
+    expectOneLineError(r, /cannot create a temporary directory beside .*out: permission denied \(EACCES\)/);
+  });
+
+  it('disk full while writing (ENOSPC): previous output intact, no temp left', async () => {
+    const out = path.join(dir, 'out');
+    expect((await run(compileArgs(out))).code).toBe(0);
+    const before = fs.readFileSync(path.join(out, 'metadata.json'), 'utf8');
+    const real = fs.writeFileSync;
+    jest.spyOn(fsModule, 'writeFileSync').mockImplementation((p, d, o) => {
+      if (String(p).endsWith('.c')) throw errno('ENOSPC', 'write', String(p));
+      return real(p, d, o);
+    });
+    const r = await run(compileArgs(out));
+    expectOneLineError(r, /cannot write output directory .*out: no space left on device \(ENOSPC\)/);
+    expect(fs.readFileSync(path.join(out, 'metadata.json'), 'utf8')).toBe(before);
+    expect(fs.readdirSync(dir)).toEqual(['out']);
+  });
+
+  it('cleanup that fails in the error path does not replace the error', async () => {
+    jest.spyOn(fsModule, 'rmSync').mockImplementation(() => {
+      throw errno('EBUSY', 'rm', 'x');
+    });
+    const real = fs.writeFileSync;
+    jest.spyOn(fsModule, 'writeFileSync').mockImplementation((p, d, o) => {
+      if (String(p).endsWith('.c')) throw errno('ENOSPC', 'write', String(p));
+      return real(p, d, o);
+    });
+    expectOneLineError(await run(compileArgs(path.join(dir, 'out'))), /ENOSPC/);
+  });
+
+  it('new-backend with a 5,000-character or control-character name', async () => {
+    const r = await run(['new-backend', 'a'.repeat(5000), '--dir', path.join(dir, 'b')]);
+    expectOneLineError(r, /invalid backend name 'a{40}\.\.\.': it is 5000 characters long/);
+    expect(r.err.length).toBeLessThan(300);
+    expectOneLineError(await run(['new-backend', 'ab\ncd', '--dir', path.join(dir, 'b')]), /invalid backend name 'ab\?cd'/);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it('new-backend --dir under a plain file', async () => {
+    fs.writeFileSync(path.join(dir, 'plain'), '');
+    expectOneLineError(await run(['new-backend', 'my-accel', '--dir', path.join(dir, 'plain', 'b')]), /ENOTDIR|EEXIST/);
+  });
+
+  it('an I/O error while inspecting the output is one line', async () => {
+    jest.spyOn(fsModule, 'lstatSync').mockImplementation(() => {
+      throw errno('EIO', 'lstat', '/dev/sda');
+    });
+    const r = await run(compileArgs(path.join(dir, 'out')));
+    expectOneLineError(r, /input\/output error \(EIO\)/);
+  });
+
+  it('FileAccessError is typed', () => {
+    expect(() => writeOwnedDirectory(path.join(dir, 'x'.repeat(300)), () => undefined)).toThrow(FileAccessError);
+  });
+});
+
+describe('user code and generated code inputs', () => {
+  it('a backend module that throws a non-Error, or fails while registering, is one error line', async () => {
+    const cases: Array<[string, RegExp]> = [
+      ['throw "boom";', /cannot load: threw boom$/],
+      ['module.exports = { register() { undefined.x; } };', /registering its backends failed: TypeError: Cannot read properties of undefined/],
+    ];
+    for (const [i, [source, pattern]] of cases.entries()) {
+      const file = path.join(dir, `backend${i}.js`);
+      fs.writeFileSync(file, source);
+      const r = await run(['compile', HELLO, '--backend', 'vanilla', '--backend-module', file, '--out', path.join(dir, 'o')]);
+      expectOneLineError(r, pattern);
+      expect(r.err).toContain(`--backend-module ${file}`);
+    }
+  });
+
+  it('new-backend --import-from must be a module specifier', async () => {
+    const r = await run(['new-backend', 'ok', '--import-from', "a'\nb", '--dir', path.join(dir, 'nb')]);
+    expectOneLineError(r, /--import-from 'a'\?b' is not a module specifier/);
+    expect(fs.existsSync(path.join(dir, 'nb'))).toBe(false);
+  });
+});

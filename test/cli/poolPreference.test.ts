@@ -1,0 +1,60 @@
+/**
+ * A backend's pool preference is advice: with user pools that do not include the pools the
+ * backend prefers, the compile succeeds and says what it ignored; a constraint naming an
+ * unknown pool stays an error.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { memoryIO } from '../../src/cli/io';
+import { main } from '../../src/cli/main';
+
+const ROOT = path.join(__dirname, '..', '..');
+const MODEL = path.join(ROOT, 'models', 'person_detect.tflite');
+
+async function run(args: readonly string[]) {
+  const io = memoryIO();
+  const code = await main(['node', 'uma-ts', ...args], io);
+  return { code, out: io.stdout.join('\n'), err: io.stderr.join('\n') };
+}
+
+describe('backend pool preference naming pools the user did not define', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-preference-'));
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('vanilla with user pools sram/flash compiles, notes the ignored preference, and report.json carries it', async () => {
+    const pools = path.join(dir, 'pools.json');
+    fs.writeFileSync(
+      pools,
+      JSON.stringify({
+        workspacePools: [{ name: 'sram', targets: { c: 'rw', vanilla: 'rw' } }],
+        constantPools: [{ name: 'flash', targets: { c: 'ro', vanilla: 'ro' } }],
+      }),
+    );
+    const out = path.join(dir, 'pd');
+    const r = await run(['compile', MODEL, '--backend', 'vanilla', '--pools', pools, '--out', out]);
+    expect(r.err).not.toContain('error:');
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/note: pool preference of vanilla names 'global_workspace'.*ignored/);
+    const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8')) as { notes?: string[]; pools: { name: string }[] };
+    expect(report.notes?.some((n) => n.includes("'global_workspace'"))).toBe(true);
+    expect(report.pools.map((p) => p.name).sort()).toEqual(['flash', 'sram']);
+  });
+
+  it('accel with pools lacking its constrained pools is still an error naming the pool', async () => {
+    const pools = path.join(dir, 'pools-accel.json');
+    fs.writeFileSync(
+      pools,
+      JSON.stringify({
+        workspacePools: [{ name: 'sram', targets: { c: 'rw', accel: 'rw' } }],
+        constantPools: [{ name: 'flash', targets: { c: 'ro', accel: 'ro' } }],
+      }),
+    );
+    const r = await run(['compile', MODEL, '--backend', 'accel', '--pools', pools, '--out', path.join(dir, 'acc')]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/error: .*unknown pool '(act_mem|l2_mem|wei_mem)'/);
+  });
+});

@@ -1,0 +1,148 @@
+/**
+ * `uma-ts run`: compile, build, run and compare in one command, in-process. The README's
+ * model passes with no extra flags; inputs come from .npy/.bin files or a seed; every
+ * failure (mismatch, build error, bad flag or file) is one `error:` line and exit status 1.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { memoryIO } from '../../src/cli/io';
+import { main } from '../../src/cli/main';
+
+const ROOT = path.join(__dirname, '..', '..');
+const HELLO = path.join(ROOT, 'models', 'hello_world_int8.tflite');
+const HELLO_INPUT = 'serving_default_dense_input:0';
+
+async function run(args: readonly string[]) {
+  const io = memoryIO();
+  const code = await main(['node', 'uma-ts', 'run', ...args], io);
+  return { code, out: io.stdout.join('\n'), err: io.stderr.filter((l) => !l.startsWith('[uma-ts]')).join('\n') };
+}
+
+/** A .npy v1.0 file of one int8 array. */
+function npyInt8(shape: readonly number[], data: Int8Array): Buffer {
+  let header = `{'descr': '|i1', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
+  while ((10 + header.length + 1) % 64 !== 0) header += ' ';
+  header += '\n';
+  const head = Buffer.alloc(10);
+  head.write('\x93NUMPY', 0, 'latin1');
+  head[6] = 1;
+  head[7] = 0;
+  head.writeUInt16LE(header.length, 8);
+  return Buffer.concat([head, Buffer.from(header, 'latin1'), Buffer.from(data.buffer)]);
+}
+
+describe('uma-ts run', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-run-cli-'));
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('passes person_detect on accel with no extra flags: table, time, exit 0', async () => {
+    const r = await run([path.join(ROOT, 'models', 'person_detect.tflite'), '--backend', 'accel']);
+    expect(r.err).not.toMatch(/error:/);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^Backend accel, pools from .*backends\/accel\/pools\.json, target host, random inputs \(seed 1\), 1 run\(s\)$/m);
+    expect(r.out).toMatch(/^0\s+MobilenetV1\/Predictions\/Reshape_1\s+\[1, 2\]\s+int8\s+equal$/m);
+    expect(r.out).toMatch(/^inference time: \d+\.\d+ (ms|us)$/m);
+    expect(r.out).toMatch(/^ok: every output matches the reference interpreter/m);
+  }, 120000);
+
+  it('reads inputs from .npy and raw .bin files and runs K times', async () => {
+    const values = Int8Array.of(-100);
+    fs.writeFileSync(path.join(dir, 'x.npy'), npyInt8([1, 1], values));
+    fs.writeFileSync(path.join(dir, 'x.bin'), Buffer.from(values.buffer));
+    for (const file of ['x.npy', 'x.bin']) {
+      const r = await run([HELLO, '--backend', 'vanilla', '--input', `${HELLO_INPUT}=${path.join(dir, file)}`, '--runs', '2', '--json']);
+      expect(r.code).toBe(0);
+      const json = JSON.parse(r.out);
+      expect(json).toMatchObject({ ok: true, runs: 2 });
+      expect(json.outputs.map((o: { run: number; equal: boolean }) => [o.run, o.equal])).toEqual([
+        [0, true],
+        [1, true],
+      ]);
+    }
+  }, 120000);
+
+  it.each([
+    [['--input', 'nope=x.bin'], /^error: --input nope=x\.bin: the model has no input 'nope'; inputs are: serving_default_dense_input:0$/],
+    [['--input', `${HELLO_INPUT}=/nonexistent/x.bin`], /^error: cannot read input file \/nonexistent\/x\.bin: no such file or directory \(ENOENT\)$/],
+    // Read bounded: a device or directory is refused before reading (/dev/zero never ends).
+    [['--input', `${HELLO_INPUT}=/dev/zero`], /^error: cannot read input file \/dev\/zero: it is a device, not a regular file$/],
+    [['--input', `${HELLO_INPUT}=/tmp`], /^error: cannot read input file \/tmp: it is a directory$/],
+    [['--runs', '0'], /^error: --runs 0: expected an integer >= 1$/],
+    [['--target', 'riscv'], /^error: --target riscv: expected host or cortex-m55$/],
+    [['--cc', 'gcc -include /nonexistent/missing.h'], /^error: C build failed: .*\/nonexistent\/missing\.h.*$/],
+    [['--cc', 'no-such-compiler-xyz'], /^error: C build: cannot run no-such-compiler-xyz \(not installed or not on PATH\)$/],
+  ])('%j is one error line and exit 1', async (flags, message) => {
+    const r = await run([HELLO, '--backend', 'vanilla', ...flags]);
+    expect(r.code).toBe(1);
+    expect(r.err.trim()).toMatch(message);
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+  }, 60000);
+
+  it('rejects a .bin of the wrong size and a .npy of the wrong dtype, naming the file', async () => {
+    fs.writeFileSync(path.join(dir, 'short.bin'), Buffer.alloc(3));
+    let r = await run([HELLO, '--backend', 'vanilla', '--input', `${HELLO_INPUT}=${path.join(dir, 'short.bin')}`]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/short\.bin: 3 bytes, but input 'serving_default_dense_input:0' \(int8 \[1, 1\]\) takes 1/);
+    const f32 = npyInt8([1, 1], Int8Array.of(1)).toString('latin1').replace("'|i1'", "'<f4'");
+    fs.writeFileSync(path.join(dir, 'f.npy'), Buffer.from(f32, 'latin1'));
+    r = await run([HELLO, '--backend', 'vanilla', '--input', `${HELLO_INPUT}=${path.join(dir, 'f.npy')}`]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/f\.npy: dtype float32, but input 'serving_default_dense_input:0' is int8/);
+  }, 60000);
+
+  it('--compare-intermediates names the operator of a broken kernel loaded with --backend-module, and exits 1', async () => {
+    const file = path.join(dir, 'brokenBackend.ts');
+    const vanilla = (f: string) => JSON.stringify(path.join(ROOT, 'backends', 'vanilla', f));
+    fs.writeFileSync(
+      file,
+      `import { DEFAULT_CONSTANT_POOL, DEFAULT_WORKSPACE_POOL, UmaBackend } from 'uma-ts';
+import { vanillaIncludes, vanillaRuntimeSources } from ${vanilla('codegen')};
+import { vanillaConv2dPass } from ${vanilla('passes')};
+import { conv2dPattern } from ${vanilla('patterns')};
+import { vanillaConv2dStrategy } from ${vanilla('strategies')};
+
+/** vanilla's conv2d with the output offset off by one when there is more than one input channel. */
+export class BrokenBackend extends UmaBackend {
+  readonly targetName = 'broken';
+  constructor() {
+    super();
+    this.registerPattern('conv2d', conv2dPattern());
+    this.registerOperatorStrategy('conv2d', vanillaConv2dStrategy);
+    this.registerTirPass(1, vanillaConv2dPass);
+    this.registerCodegen({
+      includes: vanillaIncludes,
+      runtimeSources: () =>
+        vanillaRuntimeSources().map((f) => ({ ...f, content: f.content.replace('+ output_offset;', '+ output_offset + (in_c > 1 ? 1 : 0);') })),
+    });
+    this.registerMemory({
+      pools: [{ pool: DEFAULT_WORKSPACE_POOL, access: 'rw' }, { pool: DEFAULT_CONSTANT_POOL, access: 'rw' }],
+      operandConstraints: [],
+    });
+  }
+}
+`,
+    );
+    const kws = path.join(ROOT, 'models', 'kws_ref_model.tflite');
+    const r = await run([kws, '--backend', 'broken', '--backend-module', file, '--compare-intermediates']);
+    expect(r.code).toBe(1);
+    // The final softmax happens to absorb the error for this input: the intermediate check is what catches it.
+    expect(r.out).toMatch(/^0\s+Identity\s+\[1, 12\]\s+int8\s+equal$/m);
+    expect(r.out).not.toMatch(/^ok:/m);
+    expect(r.out).toMatch(
+      /^first differing operator: \S*conv2d producing 'functional_1\/activation_2\/Relu;[^']*' in function broken_main_\d+ \(target broken, pool application\), run 0: element \d+ expected -?\d+, got -?\d+ \(\d+ element\(s\) differ\)$/m,
+    );
+    expect(r.err.trim()).toMatch(
+      /^error: intermediate tensor 'functional_1\/activation_2\/Relu;[^']*' \(operator broken\.conv2d in broken_main_\d+\) differs from the reference interpreter, though the model outputs match$/m,
+    );
+  }, 120000);
+
+  it('reports a simulator trap (accel without pool pinning writes l2_mem) with its message and exits 1', async () => {
+    const r = await run([path.join(ROOT, 'models', 'kws_ref_model.tflite'), '--backend', 'accel', '--no-pool-pinning']);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^error: the program exited with status 3: accel trap: accel_\w+ argument '\w+' at \S+ lies in pool '\w+' which accel cannot write$/m);
+  }, 120000);
+});

@@ -1,0 +1,118 @@
+// Runs .tflite models with LiteRT (@litertjs/core, the TensorFlow Lite runtime in WASM) in a
+// plain Node process; test/oracle/litert.ts drives it. Protocol: one JSON document on stdin,
+// `{ jobs: [{ model: base64, inputs: [base64 bytes per model input] }] }`; one JSON document
+// on stdout, `{ results: [{ outputs: [{ elementType, shape, data: base64 }] } | { error }] }`.
+//
+// Loader shim: the package loads its Emscripten script through `importScripts` (workers)
+// or a <script> tag (pages). Node has neither, so `self`/`importScripts` are provided and
+// the script runs in this context with the CommonJS bindings it expects (require,
+// __filename, __dirname). The package's Tensor API only knows float32/int32/uint8 I/O,
+// so the runner drives the WASM model API directly (tensor buffers of any element type).
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import vm from 'node:vm';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+const corePackage = require.resolve('@litertjs/core/package.json', { paths: [join(here, '..', '..')] });
+const wasmDir = join(dirname(corePackage), 'wasm');
+
+globalThis.self = globalThis;
+globalThis.importScripts = (url) => {
+  const file = String(url).startsWith('file:') ? fileURLToPath(url) : String(url);
+  const code = readFileSync(file, 'utf8');
+  const wrapped = `(function (require, __filename, __dirname) {\n${code}\n;globalThis.ModuleFactory = ModuleFactory;\n})`;
+  vm.runInThisContext(wrapped, { filename: file })(require, file, dirname(file));
+};
+
+const { loadLiteRt } = await import(join(dirname(corePackage), 'dist', 'index.js'));
+
+async function readStdin() {
+  const chunks = [];
+  for await (const c of process.stdin) chunks.push(c);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function vectorToArray(v) {
+  const out = [];
+  for (let i = 0; i < v.size(); i++) out.push(v.get(i));
+  return out;
+}
+
+async function runJob(liteRt, job) {
+  const wasm = liteRt.liteRtWasm;
+  const env = liteRt.getDefaultEnvironment();
+  const bytes = Buffer.from(job.model, 'base64');
+  const ptr = wasm._malloc(bytes.length);
+  wasm.HEAPU8.set(bytes, ptr);
+  const toDelete = [];
+  try {
+    const model = wasm.loadModel(env.liteRtEnvironment, ptr, bytes.length);
+    toDelete.push(model);
+    const compiled = await wasm.compileModel(env.liteRtEnvironment, model, {
+      environment: env,
+      accelerator: 'wasm',
+      cpuOptions: { numThreads: 1 },
+      gpuOptions: {},
+      webNNOptions: {},
+    });
+    toDelete.push(compiled);
+    const inputs = job.inputs.map((b64, i) => {
+      const data = Buffer.from(b64, 'base64');
+      let type;
+      try {
+        type = model.getInputTensorType(0, i);
+      } catch (e) {
+        throw new Error(`input ${i}: LiteRT cannot type it (a dynamic shape?): ${e instanceof Error ? e.message : e}`);
+      }
+      const expected = type.bytes();
+      if (expected !== data.length) throw new Error(`input ${i} has ${data.length} bytes, the model expects ${expected}`);
+      const buffer = wasm.LiteRtTensorBuffer.createManaged(env.liteRtEnvironment, wasm.LiteRtTensorBufferType.HOST_MEMORY, type, data.length);
+      type.delete();
+      toDelete.push(buffer);
+      const p = buffer.lock(wasm.LiteRtTensorBufferLockMode.WRITE);
+      wasm.HEAPU8.set(data, p);
+      buffer.unlock();
+      return buffer;
+    });
+    const outputs = await compiled.run(0, inputs);
+    return {
+      outputs: outputs.map((buffer) => {
+        toDelete.push(buffer);
+        const type = buffer.tensorType();
+        const elementType = type.elementType().value;
+        const layout = type.layout();
+        const shape = vectorToArray(layout.dimensions());
+        layout.delete();
+        type.delete();
+        const p = buffer.lock(wasm.LiteRtTensorBufferLockMode.READ);
+        const data = Buffer.from(wasm.HEAPU8.slice(p, p + buffer.packedSize()));
+        buffer.unlock();
+        return { elementType, shape, data: data.toString('base64') };
+      }),
+    };
+  } finally {
+    for (const o of toDelete.reverse()) {
+      try {
+        o.delete();
+      } catch {
+        // already released with its owner
+      }
+    }
+    wasm._free(ptr);
+  }
+}
+
+const request = JSON.parse(await readStdin());
+const liteRt = await loadLiteRt(wasmDir + '/');
+const results = [];
+for (const job of request.jobs) {
+  try {
+    results.push(await runJob(liteRt, job));
+  } catch (e) {
+    results.push({ error: e instanceof Error ? e.message : String(e) });
+  }
+}
+process.stdout.write(JSON.stringify({ results }));
