@@ -69,6 +69,8 @@ export { planAuto } from './usmp/algo/auto';
 export type { AutoPlanningOptions, AutoStats } from './usmp/algo/auto';
 export { intervalsToBufferInfos, lowerBoundOfBuffers, memoryPressureOfIntervals } from './usmp/conflicts';
 export type { LiveInterval } from './usmp/conflicts';
+export { planOptimality, recordOptimality } from './usmp/optimality';
+export type { PlanOptimality } from './usmp/optimality';
 export { parseBufferSet, parseIntervalText, parseJsonBufferSet } from './usmp/bufferSet';
 export type { BufferSet } from './usmp/bufferSet';
 // The whole pipeline (what `uma-ts compile` runs), for applications and backend tests.
