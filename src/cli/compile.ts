@@ -150,13 +150,14 @@ export function runCompile(model: string, options: CompileCliOptions, io: CliIO)
       return;
     }
     const files = result.artifacts.files.length;
+    const runtimeFiles = result.artifacts.runtimeFiles.length;
     io.out(
       [
         `Backend ${inputs.backend}, pools from ${inputs.poolsOrigin}`,
         ...copies,
         formatPlan(result.report, options.buffers === true),
         '',
-        `Wrote ${outDir}: metadata.json, ${files} files in codegen/host, ${Object.values(REPORT_FILES).join(', ')}`,
+        `Wrote ${outDir}: metadata.json, ${files} files in codegen/host, ${runtimeFiles} in runtime, ${Object.values(REPORT_FILES).join(', ')}`,
       ].join('\n'),
     );
   } catch (e) {

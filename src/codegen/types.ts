@@ -15,7 +15,7 @@ export interface TensorSpec {
 
 /** A file a backend ships with the generated code (its kernels, their header). */
 export interface RuntimeSource {
-  /** Plain file name; `.h` files go to `include/`, everything else to `src/`. */
+  /** Plain file name; `.h` files go to `runtime/include/`, everything else to `runtime/src/`. */
   readonly name: string;
   readonly content: string;
 }
@@ -80,7 +80,10 @@ export interface GenerateCInput {
   readonly ioRequirements?: readonly IoRequirement[];
 }
 
-/** A generated file, its path relative to `codegen/host/` (e.g. `src/default_lib0.c`). */
+/**
+ * A generated file, its path relative to its root: `codegen/host/` for model code
+ * (e.g. `src/default_lib0.c`), `runtime/` for runtime files (e.g. `src/uma_ref_kernels.c`).
+ */
 export interface GeneratedFile {
   readonly path: string;
   readonly content: string;
@@ -131,6 +134,15 @@ export interface TensorMetadata {
 }
 
 /** `metadata.json` of the MLF directory (schemas/metadata.schema.json). */
+/** Where the C of an output directory is, relative to its root (what to compile, what to include). */
+export interface OutputFilesMetadata {
+  readonly includeDirs: readonly string[];
+  /** Model sources (codegen/host/src), prefixed with the module name. */
+  readonly modelSources: readonly string[];
+  /** Model-independent sources (runtime/src): identical across compiles, link one copy per application. */
+  readonly runtimeSources: readonly string[];
+}
+
 export interface MlfMetadata {
   readonly schemaVersion: 1;
   readonly modelName: string;
@@ -140,10 +152,17 @@ export interface MlfMetadata {
   readonly functions: readonly FunctionMetadata[];
   readonly inputs: readonly TensorMetadata[];
   readonly outputs: readonly TensorMetadata[];
+  readonly files?: OutputFilesMetadata;
 }
 
 export interface CArtifacts {
   readonly moduleName: string;
+  /** Model code, paths relative to `codegen/host/`. */
   readonly files: readonly GeneratedFile[];
+  /**
+   * Model-independent runtime (uma's runtime header and reference kernels, backends' runtime
+   * sources), paths relative to `runtime/`: byte-identical across compiles of one uma-ts version.
+   */
+  readonly runtimeFiles: readonly GeneratedFile[];
   readonly metadata: MlfMetadata;
 }

@@ -205,7 +205,7 @@ export function buildCortexM55(
   dir: string,
   meta: MlfMetadata,
   sources: readonly string[],
-  include: string,
+  includeDirs: readonly string[],
   cc: string | undefined,
   cflags: readonly string[],
 ): CortexM55Build {
@@ -218,7 +218,7 @@ export function buildCortexM55(
       ...compiler,
       ...CORTEX_M55_CFLAGS,
       ...cflags,
-      `-I${include}`,
+      ...includeDirs.map((d) => `-I${d}`),
       'startup.c',
       ...sources,
       '--specs=rdimon.specs',

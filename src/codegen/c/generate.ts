@@ -8,7 +8,8 @@ import { HOST_TARGET } from '../../lower/strategy';
 import { MAIN_PRIM_FUNC, PrimFunc } from '../../ir/tir/nodes';
 import { postOrderVisit } from '../../ir/tir/visitor';
 import { buildMetadata } from '../metadata';
-import { BackendCodegenHook, CArtifacts, GenerateCInput, GeneratedFile } from '../types';
+import { BackendCodegenHook, CArtifacts, GenerateCInput, GeneratedFile, OutputFilesMetadata } from '../types';
+import { MLF_HOST_DIR_POSIX, RUNTIME_DIR } from '../layout';
 import { checkBackendExterns } from './checkExterns';
 import { CalleeSignature, ExternUse, mergeExternUse } from './context';
 import { describeEntry } from './entryDesc';
@@ -119,6 +120,15 @@ function hookFiles(hooks: readonly BackendCodegenHook[]): GeneratedFile[] {
   return files;
 }
 
+function outputFilesMetadata(files: readonly GeneratedFile[], runtimeFiles: readonly GeneratedFile[]): OutputFilesMetadata {
+  const sources = (root: string, fs: readonly GeneratedFile[]): string[] => fs.filter((f) => f.path.endsWith('.c')).map((f) => `${root}/${f.path}`);
+  return {
+    includeDirs: [`${MLF_HOST_DIR_POSIX}/include`, `${RUNTIME_DIR}/include`],
+    modelSources: sources(MLF_HOST_DIR_POSIX, files),
+    runtimeSources: sources(RUNTIME_DIR, runtimeFiles),
+  };
+}
+
 export function generateC(input: GenerateCInput): CArtifacts {
   const moduleName = input.moduleName ?? 'default';
   validateModuleName(moduleName);
@@ -191,9 +201,11 @@ export function generateC(input: GenerateCInput): CArtifacts {
   const headerName = `${prefix}.h`;
   const files: GeneratedFile[] = [
     { path: `include/${headerName}`, content: emitHeader(entry) },
-    { path: `include/${RUNTIME_HEADER}`, content: readRuntimeHeader() },
     { path: `src/${moduleName}_lib0.c`, content: emitEntrySource(entry, headerName, hooks) },
     ...groups.map((g) => ({ path: `src/${g.file}`, content: emitGroupSource(g, signatures, emittedByName) })),
+  ];
+  const runtimeFiles: GeneratedFile[] = [
+    { path: `include/${RUNTIME_HEADER}`, content: readRuntimeHeader() },
     ...(usesRuntimeKernels(groups) ? runtimeKernelFiles() : []),
     ...hookFiles(hooks),
   ];
@@ -206,6 +218,7 @@ export function generateC(input: GenerateCInput): CArtifacts {
     memory: input.memory,
     registrations: poolRegistrations(entry, hooks).map((r) => ({ pool: r.pool.planned.pool.name, target: r.hook.target })),
     ioRequirements: input.ioRequirements ?? [],
+    files: outputFilesMetadata(files, runtimeFiles),
   });
-  return { moduleName, files, metadata };
+  return { moduleName, files, runtimeFiles, metadata };
 }
