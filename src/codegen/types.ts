@@ -78,6 +78,12 @@ export interface GenerateCInput {
   readonly backends?: readonly BackendCodegenHook[];
   /** Application-owned I/O an offload target touches, for metadata.json. */
   readonly ioRequirements?: readonly IoRequirement[];
+  /**
+   * Several models in one application (run one after the other): each internal workspace
+   * pool is the application's array of this name (defined once, in `uma_app.c`, sized for
+   * the largest model), which the model's entry declares `extern` instead of owning it.
+   */
+  readonly sharedWorkspaceSymbol?: (pool: string) => string;
 }
 
 /**

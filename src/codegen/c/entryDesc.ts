@@ -86,14 +86,19 @@ export function describeEntry(args: {
   inputs: readonly TensorSpec[];
   outputs: readonly TensorSpec[];
   memory?: MemoryLayout;
+  sharedWorkspaceSymbol?: (pool: string) => string;
 }): EntryDesc {
   const memory = args.memory ?? { pools: [], inputs: [], outputs: [] };
   const inputs = ioFields(args.inputs, memory.inputs, 'input');
   const outputs = ioFields(args.outputs, memory.outputs, 'output');
   const poolNames = new NameScope();
+  const shared = args.sharedWorkspaceSymbol;
   const pools: PoolField[] = memory.pools.map((planned) => ({
     planned,
-    cName: poolNames.fresh(planned.pool.name),
+    cName:
+      shared !== undefined && planned.pool.internal && planned.pool.kind === 'workspace'
+        ? shared(planned.pool.name)
+        : poolNames.fresh(planned.pool.name),
     baseAlignment: basealign(planned.pool.alignment),
   }));
   for (const io of [...inputs, ...outputs]) {

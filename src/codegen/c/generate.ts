@@ -156,7 +156,10 @@ export function generateC(input: GenerateCInput): CArtifacts {
   ]);
   const symbols = new Map<string, string>([[MAIN_PRIM_FUNC, mainSymbol]]);
   for (const [name, f] of functions) {
-    if (name !== MAIN_PRIM_FUNC) symbols.set(name, globals.fresh(f.attrs.global_symbol ?? name));
+    // Every C symbol carries the module prefix (an offloaded `accel_main_0` included), so
+    // several models link into one application.
+    const sym = f.attrs.global_symbol ?? name;
+    if (name !== MAIN_PRIM_FUNC) symbols.set(name, globals.fresh(sym.startsWith(`${prefix}_`) ? sym : `${prefix}_${sym}`));
   }
   const signatures = new Map<string, CalleeSignature>();
   for (const [name, f] of functions) signatures.set(name, signatureOf(f, symbols.get(name) as string));
@@ -197,11 +200,12 @@ export function generateC(input: GenerateCInput): CArtifacts {
     inputs: input.inputs,
     outputs: input.outputs,
     memory: input.memory,
+    ...(input.sharedWorkspaceSymbol !== undefined ? { sharedWorkspaceSymbol: input.sharedWorkspaceSymbol } : {}),
   });
   const headerName = `${prefix}.h`;
   const files: GeneratedFile[] = [
     { path: `include/${headerName}`, content: emitHeader(entry) },
-    { path: `src/${moduleName}_lib0.c`, content: emitEntrySource(entry, headerName, hooks) },
+    { path: `src/${moduleName}_lib0.c`, content: emitEntrySource(entry, headerName, hooks, input.sharedWorkspaceSymbol !== undefined) },
     ...groups.map((g) => ({ path: `src/${g.file}`, content: emitGroupSource(g, signatures, emittedByName) })),
   ];
   const runtimeFiles: GeneratedFile[] = [
