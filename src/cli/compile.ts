@@ -41,6 +41,7 @@ export interface CompileCliOptions extends CommonCliOptions {
   readonly poolPinning: boolean;
   readonly moduleName?: string;
   readonly buffers?: boolean;
+  readonly concurrent?: boolean;
 }
 
 /** Everything the command line decides about a compilation, resolved and validated. */
@@ -134,7 +135,10 @@ function formatSharedPools(app: ApplicationResult): string {
     return `${p.name.padEnd(12)} ${(p.internal ? 'internal' : 'external').padEnd(9)} ${String(p.sizeBytes).padStart(9)}  ${p.sizeMacro}  (${needs})`;
   });
   const total = app.sharedPools.reduce((a, p) => a + p.sizeBytes, 0);
-  return ['Shared workspace pools (models run one after the other; each pool sized for the largest need):', ...rows, `Shared workspace: ${total} bytes`].join('\n');
+  const title = app.concurrent
+    ? 'Shared workspace pools (models may run concurrently; each model its own part):'
+    : 'Shared workspace pools (models run one after the other; each pool sized for the largest need):';
+  return [title, ...rows, `Shared workspace: ${total} bytes`].join('\n');
 }
 
 function runCompileApplication(models: readonly string[], options: CompileCliOptions, io: CliIO): void {
@@ -155,6 +159,7 @@ function runCompileApplication(models: readonly string[], options: CompileCliOpt
         mergeRegions: options.mergeRegions,
         poolPinning: options.poolPinning,
         insertCopies: options.insertCopies === true,
+        concurrent: options.concurrent === true,
         onProgress: (stage: CompileStage) => progress.stage(stage),
       },
     );
@@ -190,6 +195,7 @@ function runCompileApplication(models: readonly string[], options: CompileCliOpt
 }
 
 export function runCompile(model: string, options: CompileCliOptions, io: CliIO): void {
+  if (options.concurrent === true) throw new ConfigError('--concurrent is for several models compiled together (uma-ts compile a.tflite b.tflite ...)');
   const progress = createProgress(io);
   try {
     const inputs = resolveInputs(options);
@@ -248,7 +254,8 @@ export function register(program: Command, io: CliIO): void {
     .option('--out <dir>', 'output directory (default: out/<model name>)')
     .option('--no-pool-pinning', 'skip the pool-pinning pass: pools come from each function\'s target only (as TVM)')
     .option('--module-name <name>', 'module name of the generated C symbols (tvmgen_<name>_*); several models: one per model, comma-separated (default: the file names)')
-    .option('--buffers', 'also print every buffer\'s placement (always in report.json)');
+    .option('--buffers', 'also print every buffer\'s placement (always in report.json)')
+    .option('--concurrent', 'several models: they may run at the same time, so their parts of each shared workspace pool never overlap (default: one after the other, sharing the memory)');
   addCommonOptions(command).action((models: string[], options: CompileCliOptions) =>
     models.length === 1 ? runCompile(models[0] as string, options, io) : runCompileApplication(models, options, io),
   );

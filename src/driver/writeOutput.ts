@@ -75,6 +75,7 @@ export function applicationMetadata(app: ApplicationResult): ApplicationMetadata
     schemaVersion: 1,
     application: {
       models: app.models.map((m) => m.artifacts.moduleName),
+      concurrent: app.concurrent,
       sharedPools: app.sharedPools,
       includeDirs: [`${MLF_HOST_DIR_POSIX}/include`, `${RUNTIME_DIR}/include`],
       appSources: cFiles(MLF_HOST_DIR_POSIX, app.appFiles),

@@ -309,5 +309,21 @@ exports.register = (registry) => { registry.register(new Mine()); };`,
     expect(twice.code).toBe(1);
     expect(twice.err).toMatch(/^error: module name 'a' is given to two models/m);
     expect(fs.existsSync(out)).toBe(false);
+    const single = await run(['compile', HELLO, '--concurrent', ...backend, '--out', out]);
+    expect(single.code).toBe(1);
+    expect(single.err).toMatch(/^error: --concurrent is for several models/m);
+  });
+
+  it('several models with --concurrent: each model its own part of the shared pool', async () => {
+    const out = path.join(dir, 'app-concurrent');
+    const { code, out: stdout } = await run(['compile', HELLO, HELLO, '--module-name', 'a,b', '--concurrent', ...backend, '--out', out]);
+    expect(code).toBe(0);
+    const meta = JSON.parse(fs.readFileSync(path.join(out, 'metadata.json'), 'utf8'));
+    expect(meta.application.concurrent).toBe(true);
+    const pool = meta.application.sharedPools.find((p: { name: string }) => p.name === 'global_workspace');
+    expect(pool.perModel.a).toBeGreaterThan(0);
+    expect(pool.offsets).toEqual({ a: 0, b: Math.ceil(pool.perModel.a / 16) * 16 });
+    expect(pool.sizeBytes).toBe(pool.offsets.b + pool.perModel.b);
+    expect(stdout).toContain('models may run concurrently');
   });
 });

@@ -14,6 +14,7 @@ import { BackendRegistry } from '../../src/backend/registry';
 import { UmaBackend } from '../../src/backend/umaBackend';
 import { buildLayout } from '../../src/codegen/layout';
 import { writeModelLibraryFormat } from '../../src/codegen/mlf';
+import { appOffsetMacro } from '../../src/codegen/c/entryDesc';
 import { MlfMetadata } from '../../src/codegen/types';
 import { compileApplication } from '../../src/driver/application';
 import { compileModel } from '../../src/driver/compile';
@@ -118,12 +119,14 @@ describe('several models in one application (U2): one shared workspace, one runt
   afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
   it.each([
-    ['host only', 'nothing', undefined],
-    ['accel', 'accel', accelPools],
-  ] as const)('compiled in one command (%s): one array per workspace pool, sized to the larger model', (_, backend, pools) => {
+    ['host only', 'nothing', undefined, false],
+    ['accel', 'accel', accelPools, false],
+    ['host only, --concurrent', 'nothing', undefined, true],
+    ['accel, --concurrent', 'accel', accelPools, true],
+  ] as const)('compiled in one command (%s): one array per workspace pool, sized for both models', (_, backend, pools, concurrent) => {
     const app = compileApplication(
       MODELS.map((m) => ({ model: m.file, moduleName: m.mod })),
-      { backend, registry: registry(), ...(pools !== undefined ? { pools: pools() } : {}) },
+      { backend, registry: registry(), concurrent, ...(pools !== undefined ? { pools: pools() } : {}) },
     );
     const out = path.join(tmp, 'app');
     writeApplicationOutput(out, app);
@@ -135,7 +138,18 @@ describe('several models in one application (U2): one shared workspace, one runt
     const appHeader = fs.readFileSync(path.join(out, 'codegen/host/include/uma_app.h'), 'utf8');
     for (const p of workspace) {
       const needs = app.models.map((m) => m.artifacts.metadata.pools.find((q) => q.name === p.name)?.sizeBytes ?? 0);
-      expect(p.sizeBytes).toBe(Math.max(...needs));
+      if (!concurrent) {
+        // One after the other: both from offset 0, the larger need.
+        expect(p.sizeBytes).toBe(Math.max(...needs));
+        expect(Object.values(p.offsets).every((o) => o === 0)).toBe(true);
+      } else {
+        // Concurrently: the parts never overlap and fit in the pool.
+        const parts = Object.entries(p.perModel).map(([m, size]) => [p.offsets[m], p.offsets[m] + size] as const).sort((a, b) => a[0] - b[0]);
+        for (let i = 1; i < parts.length; i++) expect(parts[i][0]).toBeGreaterThanOrEqual(parts[i - 1][1]);
+        expect(p.sizeBytes).toBe(parts[parts.length - 1][1]);
+        expect(p.sizeBytes).toBeGreaterThanOrEqual(needs.reduce((a, b) => a + b, 0));
+      }
+      for (const [m, off] of Object.entries(p.offsets)) expect(appHeader).toContain(`#define ${appOffsetMacro(m, p.name)} ${off}\n`);
       expect(Object.values(p.perModel).sort()).toEqual(needs.filter((_, i) => app.models[i].artifacts.metadata.pools.some((q) => q.name === p.name)).sort());
       expect(appHeader).toContain(`#define ${p.sizeMacro} ${p.sizeBytes}\n`);
       expect(appSource).toContain(`uint8_t ${p.cName}[${p.sizeMacro} > 0 ? ${p.sizeMacro} : 1]`);

@@ -93,6 +93,11 @@ function constantData(p: PoolField): Uint8Array {
 
 /** C expression of a pool's base address as `uint8_t*`. */
 function poolBase(p: PoolField): string {
+  if (p.offsetMacro !== undefined) return `(${unshiftedPoolBase(p)} + ${p.offsetMacro})`;
+  return unshiftedPoolBase(p);
+}
+
+function unshiftedPoolBase(p: PoolField): string {
   if (p.planned.pool.internal) return p.planned.pool.kind === 'constant' ? `((uint8_t*)${p.cName})` : p.cName;
   return p.planned.pool.kind === 'constant' ? `constant_pools->${p.cName}` : `workspace_pools->${p.cName}`;
 }
@@ -155,8 +160,13 @@ function emitMapFunction(d: EntryDesc, direction: 'inputs' | 'outputs'): string[
  * also be passed in the structs: run copies such inputs in and outputs out when the
  * application's pointer is not the mapped location itself.
  */
+/** The application header of several models compiled together (src/driver/application.ts). */
+export const APP_HEADER_NAME = 'uma_app.h';
+
 export function emitEntrySource(d: EntryDesc, headerName: string, hooks: readonly BackendCodegenHook[] = [], sharedWorkspace = false): string {
   const out: string[] = [GENERATED_NOTE, '#include <string.h>', '', '#include "uma_runtime.h"', `#include "${headerName}"`];
+  // A model of an application: where its part of each shared workspace pool starts.
+  if (d.pools.some((p) => p.offsetMacro !== undefined)) out.push(`#include "${APP_HEADER_NAME}"`);
   for (const h of registeringHooks(hooks)) if (h.includes.trim() !== '') out.push(h.includes.trimEnd());
   out.push('');
   for (const p of referencedInternalPools(d, hooks)) out.push(emitInternalPool(p, sharedWorkspace), '');
