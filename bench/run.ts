@@ -6,6 +6,7 @@
  * table per set, one summary line per irregular family and an overall verdict on the targets of
  * `auto`: the bound on every CNN-like set; on every irregular set no larger than either
  * reference, within 1 s, greedy phase within 50 ms; mean overhead <= 0.10% on the uniform family.
+ * Also times a host-only compile of a 4 MB MobileNetV2 (`compileTime.ts`, target < 10 s).
  */
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -14,6 +15,7 @@ import { AutoStats, planAuto } from '../src/usmp/algo/auto';
 import { intervalsToBufferInfos, memoryPressureOfIntervals } from '../src/usmp/conflicts';
 import { poolSizesOfPlan, verifyPlan } from '../src/usmp/verify';
 import { BufferInfo, BufferPlan, PoolInfo } from '../src/usmp/types';
+import { compileTimeBench } from './compileTime';
 import { BenchSet, benchSets } from './generators';
 import { runModelTable } from './modelTable';
 import { RefInterval, RefPlan } from './reference/interval';
@@ -152,6 +154,8 @@ function main(): void {
     if (greedy.ms > 50) fail(`${set.name}: auto's greedy phase took ${greedy.ms.toFixed(1)} ms (> 50 ms)`);
   }
   console.log('');
+  const compileFailure = compileTimeBench();
+  if (compileFailure) fail(compileFailure);
   const familyLines: string[] = [];
   for (const [name, f] of families) {
     const mean = f.overheads.reduce((a, b) => a + b, 0) / f.overheads.length;

@@ -28,7 +28,7 @@ export * from './ir/graph/printer';
 export * from './ir/graph/liveness';
 export { FunctionBuilder as GraphFunctionBuilder, tensorType, moduleOf } from './ir/graph/builder';
 export * from './usmp';
-export { generateC, writeModelLibraryFormat } from './codegen';
+export { generateC, readModelLibraryFormat, writeModelLibraryFormat } from './codegen';
 export type {
   BackendCodegenHook,
   CArtifacts,

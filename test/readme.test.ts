@@ -12,6 +12,8 @@ import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import reportSchema from '../schemas/report.schema.json';
+import { interpret, loadTfliteFile, randomInvocations, readModelLibraryFormat, runCompiled } from '../src';
+import { ioSpecs } from '../src/driver/compile';
 
 const ROOT = path.join(__dirname, '..');
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
@@ -104,6 +106,17 @@ describe('README quick start', () => {
       expect(fs.readFileSync(path.join(outDir, 'report.svg'), 'utf8')).toMatch(/^<svg /);
       // The printed totals are those of report.json.
       expect(run.stdout).toContain(`Total: ${report.totalBytes} bytes (lower bound ${report.totalLowerBoundBytes})`);
+    });
+
+    it('runs as shipped: the written directory, built with its harness, matches the interpreter', () => {
+      // Internal pools the accelerator uses are registered with its simulator by the generated run.
+      const artifacts = readModelLibraryFormat(outDir);
+      const model = /compile\s+(\S+\.tflite)/.exec(compileCommand)![1];
+      const inputs = randomInvocations(ioSpecs(loadTfliteFile(path.join(ROOT, model))).inputs, 21, 1);
+      const r = runCompiled(artifacts, { invocations: inputs });
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      expect(r.outputs[0].map((o) => Array.from(o))).toEqual(interpret(loadTfliteFile(path.join(ROOT, model)), inputs[0]).map((o) => Array.from(o)));
     });
   });
 });

@@ -253,6 +253,9 @@ function planSplit(
   const writes = (c: CallSite): boolean => usesOf(c).some((u) => u.role !== 'input');
   const producer = sites.find(writes) ?? sites[0];
   if (!producer) return `no function called by ${MAIN_PRIM_FUNC} writes '${name}'`;
+  // An in-place operator writes the same buffer again later: a copy after the first writer
+  // would hand its readers the value before that write.
+  if (sites.filter(writes).length > 1) return `'${name}' is written by more than one operator (in-place reuse), a copy after its first writer would miss the later writes`;
 
   const producerPools = sidePools(trace, buffer, reach.get(producer)!, pools, constraints);
   if (producerPools.length === 0) {

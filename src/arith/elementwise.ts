@@ -15,8 +15,10 @@ import {
   roundHalfAwayFromZero,
   roundingDivideByPOT,
   frexp,
+  saturatingRoundingDoublingHighMul,
+  multiplyByQuantizedMultiplierGreaterThanOne,
 } from './fixedpoint';
-import { expOnNegativeValues, oneMinusXOverOnePlusXForXIn01, oneOverOnePlusXForXIn01 } from './gemmlowp';
+import { expOnNegativeValues, getReciprocal, oneMinusXOverOnePlusXForXIn01, oneOverOnePlusXForXIn01, saturatingRoundingMultiplyByPOT } from './gemmlowp';
 import { calculateInputRadius, integerRange } from './quant-params';
 
 const f32 = Math.fround;
@@ -300,3 +302,91 @@ export { INT32_MIN };
 
 /** Largest float32 below 2^31: CAST clamps float values to [-2^31, this] before truncating. */
 export const FLOAT_INT32_MAX = 2147483520;
+
+// ------------------------------------------------------------------------- rsqrt
+
+/**
+ * TFLite `GetInvSqrtQuantizedMultiplierExp`: 1/sqrt(input) as a Q31 multiplier and shift
+ * (5 Newton-Raphson steps in gemmlowp Q3.28), the shift negated by `reverseShift` = -1.
+ */
+export function invSqrtQuantizedMultiplierExp(input: number, reverseShift: number): QuantizedMultiplier {
+  if (input <= 1) return { multiplier: INT32_MAX, shift: 0 };
+  let shift = 11;
+  while (input >= 1 << 29) {
+    input = Math.trunc(input / 4);
+    shift++;
+  }
+  const maxLeftShiftBits = Math.clz32(input) - 1;
+  const leftShiftBitPairs = Math.floor(maxLeftShiftBits / 2) - 1;
+  shift -= leftShiftBitPairs;
+  input = (input << (2 * leftShiftBitPairs)) | 0;
+  const fixedInput = input >> 1;
+  const halfInput = roundingDivideByPOT(fixedInput, 1);
+  const halfThree = (1 << 28) + (1 << 27);
+  let x = 1 << 28;
+  for (let i = 0; i < 5; i++) {
+    const x3 = saturatingRoundingMultiplyByPOT(saturatingRoundingDoublingHighMul(saturatingRoundingDoublingHighMul(x, x), x), 6);
+    x = saturatingRoundingMultiplyByPOT((saturatingRoundingDoublingHighMul(halfThree, x) - saturatingRoundingDoublingHighMul(halfInput, x3)) | 0, 3);
+  }
+  let multiplier = saturatingRoundingDoublingHighMul(x, 1518500250);
+  if (shift < 0) {
+    multiplier = (multiplier << -shift) | 0;
+    shift = 0;
+  }
+  return { multiplier, shift: shift * reverseShift };
+}
+
+/** TFLite `SetRsqrtOutputMultiplier`: 1 / (sqrt(input scale) * output scale), the product in float. */
+export function rsqrtOutputMultiplier(inScale: number, outScale: number): QuantizedMultiplier {
+  return quantizeMultiplier(1 / f32(f32(Math.sqrt(f32(inScale))) * f32(outScale)));
+}
+
+/** TFLite `RsqrtEvalQuantized` (int8) for one element at or above the input zero point. */
+export function rsqrtInt8(m: QuantizedMultiplier, inZp: number, outZp: number, x: number): number {
+  const value = x - inZp;
+  if (value === 0) return 127;
+  const shiftUp = 20;
+  const inv = invSqrtQuantizedMultiplierExp(value, -1);
+  const data = multiplyByQuantizedMultiplier(1, inv.multiplier, inv.shift + shiftUp);
+  const out = multiplyByQuantizedMultiplier(data, m.multiplier, m.shift - shiftUp) + outZp;
+  return Math.min(Math.max(out, -128), 127);
+}
+
+// --------------------------------------------------------------------- int8 div
+
+/** TFLM `CalculateOpDataDiv` (int8): s1 / (s2 * so), all in float, then QuantizeMultiplier. */
+export function divMultiplier(s1: number, s2: number, so: number): QuantizedMultiplier {
+  return quantizeMultiplier(f32(f32(s1) / f32(f32(s2) * f32(so))));
+}
+
+/** TFLite `CountLeadingSignBits` of an int32 (31 for 0 and -1). */
+export function countLeadingSignBits(x: number): number {
+  return x >= 0 ? Math.clz32(x) - 1 : Math.clz32(~x) - 1;
+}
+
+/**
+ * TFLite's reciprocal of a positive int32 as `GetReciprocal(x, 31, &shift)` gives it: the
+ * Q0.31 reciprocal of x scaled into [1, 2) and how many bits x exceeds one by.
+ */
+export function divReciprocal(v: number): { inverse: number; shift: number } {
+  const r = getReciprocal(v, 31);
+  return { inverse: r.scale, shift: r.numBitsOverUnit };
+}
+
+/**
+ * TFLite `DivElementwise` (int8) for one pair of offset values v1 = a - z1, v2 = b - z2
+ * (v2 != 0): sign folded onto v1, v1 times the reciprocal of v2 at full headroom, then the
+ * output multiplier with the combined shift. A combined right shift beyond 31 (undefined
+ * in TFLite's RoundingDivideByPOT; only reached by quotients that round to 0) is capped at 31.
+ */
+export function divInt8(m: QuantizedMultiplier, v1: number, v2: number, outZp: number, lo: number, hi: number): number {
+  if (v2 < 0) {
+    v1 = -v1;
+    v2 = -v2;
+  }
+  const { inverse, shift } = divReciprocal(v2);
+  const headroom = countLeadingSignBits(v1);
+  const unscaled = multiplyByQuantizedMultiplierGreaterThanOne(v1, inverse, headroom);
+  const total = Math.max(m.shift - shift - headroom, -31);
+  return Math.min(Math.max(outZp + multiplyByQuantizedMultiplier(unscaled, m.multiplier, total), lo), hi);
+}

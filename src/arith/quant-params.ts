@@ -249,3 +249,23 @@ export function accumulatorDType16x8(op: Op16x8, biasDtype: DType | undefined): 
   if (biasDtype === undefined || biasDtype === 'int32') return 'int32';
   return biasDtype === 'int64' ? 'int64' : undefined;
 }
+
+/**
+ * QUANTIZE signatures TFLite Micro runs (quantize_common.cc), input -> outputs; float32 ->
+ * uint8 is TFLite's AffineQuantize too (TFLite Micro dropped it; kept for existing models).
+ */
+export const QUANTIZE_SIGNATURES: Readonly<Record<string, readonly DType[]>> = {
+  float32: ['int8', 'int16', 'uint8'],
+  int32: ['int8', 'int16'],
+  int16: ['int8', 'int16', 'int32'],
+  int8: ['int8', 'uint8', 'int16', 'int32'],
+  uint8: ['int8'],
+};
+
+/** Why QUANTIZE `input` -> `output` is not supported, or undefined when it is. */
+export function quantizeSignatureProblem(input: DType, output: DType): string | undefined {
+  const outs = QUANTIZE_SIGNATURES[input];
+  if (outs?.includes(output)) return undefined;
+  const supported = Object.entries(QUANTIZE_SIGNATURES).map(([i, o]) => `${i} -> ${o.join('/')}`).join(', ');
+  return `quantize ${input} -> ${output} is not supported (TFLite Micro has ${supported})`;
+}

@@ -54,7 +54,7 @@ export function sigmoidInt16Params(
 ): SigmoidInt16Params | string {
   if (input.zeroPoint !== 0 || output.zeroPoint !== 0) return `int16 ${op} needs zero points 0, got ${input.zeroPoint} and ${output.zeroPoint}`;
   const out = checkedLog2(output.scale);
-  if (!out.exact || out.log2 !== -15) return `int16 ${op} output scale must be 2^-15, got ${output.scale}`;
+  if (!out.exact || out.log2 !== -15) return `int16 ${op} output scale must be 2^-15, got ${+output.scale.toPrecision(6)}`;
   const inLog = checkedLog2(input.scale);
   const potShift = 15 - 3 + inLog.log2;
   const potOk = inLog.exact && (potShift === 0 || (op === 'tanh' && potShift === 1));

@@ -15,6 +15,8 @@ import {
   relu6Bounds,
   reluElement,
   reluParams,
+  rsqrtInt8,
+  rsqrtOutputMultiplier,
   sigmoidOutputProblem,
   sigmoidParams,
   tanhInt8,
@@ -41,6 +43,7 @@ export const QUANTIZED_UNARY_DTYPES: Readonly<Record<string, readonly DType[]>> 
   tanh: ['int8', 'int16'],
   elu: ['int8'],
   abs: ['int8', 'int16'],
+  rsqrt: ['int8'],
 };
 
 const f32 = Math.fround;
@@ -105,6 +108,12 @@ export function quantizedUnary(op: string, dtype: DType, input: QuantParams, out
         const scaled = rescale ? multiplyByQuantizedMultiplier(v, m.multiplier, m.shift) : v;
         return Math.min(Math.max(scaled + output.zeroPoint, range.min), range.max);
       };
+    }
+    case 'rsqrt': {
+      // TFLite fails the invoke on an input below the zero point (a negative value); the
+      // interpreter does too, the table gives such inputs the largest output.
+      const m = rsqrtOutputMultiplier(input.scale, output.scale);
+      return (x) => (x < input.zeroPoint ? range.max : rsqrtInt8(m, input.zeroPoint, output.zeroPoint, x));
     }
     default:
       return `${op} has no quantized kernel`;

@@ -13,6 +13,12 @@ import { ConfigError, isUmaError } from '../errors';
 import { withFileErrors } from '../util/files';
 import { requireUserModule } from './userModule';
 
+/** First line of whatever a user module threw (it need not be an Error). */
+function describeThrown(e: unknown): string {
+  if (e instanceof Error) return `${e.name === 'Error' ? '' : `${e.name}: `}${e.message.split('\n')[0]}`;
+  return `threw ${String(e).split('\n')[0].slice(0, 200)}`;
+}
+
 function isBackendClass(value: unknown): value is new () => UmaBackend {
   return typeof value === 'function' && value.prototype instanceof UmaBackend;
 }
@@ -27,7 +33,7 @@ export function loadBackendModule(registry: BackendRegistry, file: string): stri
   try {
     exports = requireUserModule(resolved);
   } catch (e) {
-    throw new ConfigError(`--backend-module ${file}: cannot load: ${(e as Error).message.split('\n')[0]}`, { file });
+    throw new ConfigError(`--backend-module ${file}: cannot load: ${describeThrown(e)}`, { file });
   }
   const before = new Set(registry.targets());
   const register = exports.register ?? (exports.default as Record<string, unknown> | undefined)?.register;
@@ -49,7 +55,9 @@ export function loadBackendModule(registry: BackendRegistry, file: string): stri
     if (isUmaError(e) && !(e instanceof ConfigError && e.context.file === file)) {
       throw new ConfigError(`--backend-module ${file}: ${e.message}`, { ...e.context, file });
     }
-    throw e;
+    if (isUmaError(e)) throw e;
+    // The user's own code failed while registering: their mistake, reported as such.
+    throw new ConfigError(`--backend-module ${file}: registering its backends failed: ${describeThrown(e)}`, { file });
   }
   return registry.targets().filter((t) => !before.has(t));
 }

@@ -21,6 +21,7 @@ import { bundledPoolsFile, createCliRegistry, parseTargetAttrFlags } from './bac
 import { CliIO } from './io';
 import { addPoolOptions, PoolFlags, resolvePools } from './poolOptions';
 import { createProgress } from './progress';
+import { checkReplaceable } from '../util/ownedOutputDir';
 
 /** Options `compile` and `explain-pools` share (commander's camel-cased names). */
 export interface CommonCliOptions extends PoolFlags {
@@ -198,6 +199,9 @@ export function runCompile(model: string, options: CompileCliOptions, io: CliIO)
   if (options.concurrent === true) throw new ConfigError('--concurrent is for several models compiled together (uma-ts compile a.tflite b.tflite ...)');
   const progress = createProgress(io);
   try {
+    const outDir = options.out ?? defaultOutDir(model);
+    // Refused before the work, not after it: --out names a directory that is not ours.
+    checkReplaceable(path.resolve(outDir), outDir);
     const inputs = resolveInputs(options);
     const result = compileModel(model, {
       backend: inputs.backend,
@@ -214,7 +218,6 @@ export function runCompile(model: string, options: CompileCliOptions, io: CliIO)
       ...(options.moduleName !== undefined ? { moduleName: options.moduleName } : {}),
       onProgress: (stage: CompileStage) => progress.stage(stage),
     });
-    const outDir = options.out ?? defaultOutDir(model);
     progress.stage('write output');
     writeCompileOutput(outDir, result);
     progress.done();

@@ -5,7 +5,7 @@
  */
 import { Command } from 'commander';
 import { compileToTir } from '../driver/compileToTir';
-import { ioSpecs } from '../driver/compile';
+import { codegenHooksOf, ioNeededByRuntimes, ioSpecs } from '../driver/compile';
 import { loadTfliteFile } from '../frontend/tflite';
 import { createIoAllocates } from '../usmp/ioAllocates';
 import { moduleTargets } from '../usmp/pipeline';
@@ -54,16 +54,18 @@ export function explainModelPools(model: string, options: CommonCliOptions): Poo
       ? constraintsFromMemoryDecl(inputs.backend, memory)
       : NO_CONSTRAINTS;
   const constraints = mergeConstraints(backendConstraints, inputs.pins ?? NO_CONSTRAINTS);
-  const lowered = options.ioInWorkspace ? createIoAllocates(tir) : tir;
+  const io = ioSpecs(graph);
+  // As compile decides: I/O a pool-registering runtime touches is planned in the workspace.
+  const ioInWorkspace = options.ioInWorkspace === true || ioNeededByRuntimes(tir, codegenHooksOf(inputs.registry, targets), io) !== undefined;
+  const lowered = ioInWorkspace ? createIoAllocates(tir) : tir;
   const copied = options.insertCopies ? insertCopiesForPinning(lowered, pools, constraints) : undefined;
   const { solution } = runPoolPinning(copied?.module ?? lowered, pools, constraints);
-  const io = ioSpecs(graph);
   return {
     model,
     backend: inputs.backend,
     pools: pools.map((p) => p.name),
     buffers: explainPools(solution, pools),
-    external: options.ioInWorkspace ? [] : [...io.inputs, ...io.outputs].map((s) => s.name),
+    external: ioInWorkspace ? [] : [...io.inputs, ...io.outputs].map((s) => s.name),
     ...(copied ? { insertedCopies: copied.inserted } : {}),
   };
 }

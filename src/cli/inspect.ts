@@ -6,7 +6,8 @@ import { Command } from 'commander';
 import { checkTfliteFile, formatUnsupportedList, TfliteCheck } from '../frontend/tflite';
 import { activationLiveness, tensorLowerBound } from '../ir/graph/liveness';
 import { checkFunctionTypes } from '../ir/graph/typeInference';
-import { CallNode, GraphFunction, GraphNode, isOpCall, MAIN_FUNCTION, TensorType, tensorBytes } from '../ir/graph/types';
+import { CallNode, GraphFunction, GraphNode, IRModule, isOpCall, MAIN_FUNCTION, TensorType, tensorBytes } from '../ir/graph/types';
+import { formatHostProblems, hostLoweringProblems } from '../driver/hostSupport';
 import { CliIO } from './io';
 
 function shape(t: TensorType): string {
@@ -80,6 +81,17 @@ function unsupportedReport(check: TfliteCheck): string {
   ].join('\n');
 }
 
+/** The import found nothing unsupported; the host CPU strategies may still reject some calls. */
+function hostSupport(module: IRModule): string[] {
+  const problems = hostLoweringProblems(module);
+  if (problems.length === 0) return ['unsupported operators: none'];
+  const kinds = new Set(problems.map((p) => p.op)).size;
+  return [
+    `operators the host CPU cannot lower (${problems.length} in ${kinds} kind${kinds === 1 ? '' : 's'}); compile fails unless the backend offloads them:`,
+    ...formatHostProblems(problems),
+  ];
+}
+
 /** ` (SPLIT #3 output 1)` for one output of a multi-output TFLite operator, else ''. */
 function origin(c: CallNode): string {
   const op = c.attrs.tflite_operator;
@@ -147,7 +159,7 @@ export function inspectReport(path: string): string {
     `activation bytes: ${summary.activationBytes}`,
     `liveness lower bound: ${summary.maxLiveBytes} bytes` + (peak ? ` (step ${peak.step}, ${peak.call})` : ''),
     ...tensorBoundLines(main),
-    'unsupported operators: none',
+    ...hostSupport(module),
   ].join('\n');
 }
 

@@ -24,7 +24,8 @@ export function register(program: Command, io: CliIO): void {
         [
           `created backend '${r.names.snake}' (class ${r.names.className}) in ${r.dir}:`,
           ...r.files.map((f) => `  ${f}`),
-          `run its tests with: npx jest ${r.dir}`,
+          // Inside a project with its own jest config `npx jest <dir>` does; elsewhere the generated one.
+          `run its tests with: npx jest ${r.dir} (or, in a project without a jest config: npx jest -c ${r.dir}/jest.config.js)`,
         ].join('\n'),
       );
     });

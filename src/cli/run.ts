@@ -205,8 +205,11 @@ export function runRun(model: string, options: RunCliOptions, io: CliIO): void {
         (divergence ? ` (first at operator ${divergence.operator} '${divergence.tensor}' in ${divergence.func})` : ' (--compare-intermediates names the first operator that differs)'),
     );
   }
-  if (report.intermediates?.firstDivergence) {
-    throw new VerifyError(`intermediate tensor '${report.intermediates.firstDivergence.tensor}' differs from the reference interpreter`);
+  const d = report.intermediates?.firstDivergence;
+  if (d) {
+    throw new VerifyError(
+      `intermediate tensor '${d.tensor}' (operator ${d.operator} in ${d.func}) differs from the reference interpreter, though the model outputs match`,
+    );
   }
 }
 

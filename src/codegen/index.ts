@@ -1,3 +1,3 @@
 export * from './types';
 export { generateC } from './c/generate';
-export { writeModelLibraryFormat } from './mlf';
+export { readModelLibraryFormat, writeModelLibraryFormat } from './mlf';

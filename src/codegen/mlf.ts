@@ -88,3 +88,28 @@ export function writeModelLibraryFormat(
   checkExtraFiles(extraFiles);
   writeOwnedDirectory(outDir, (dir) => writeTree(dir, artifacts, extraFiles));
 }
+
+/** Reads back an MLF directory written by `writeModelLibraryFormat` (metadata checked by schema). */
+export function readModelLibraryFormat(dir: string): CArtifacts {
+  const metaFile = path.join(dir, 'metadata.json');
+  let metadata: CArtifacts['metadata'];
+  try {
+    metadata = JSON.parse(fs.readFileSync(metaFile, 'utf8')) as CArtifacts['metadata'];
+  } catch (e) {
+    throw new CodegenError(`cannot read ${metaFile}: ${(e as Error).message}`, { file: metaFile });
+  }
+  const errors = schemaErrors(metadata, 'metadata.schema.json');
+  if (errors !== undefined) {
+    throw new CodegenError(`${metaFile} is invalid: ${errors[0]?.instancePath || '/'} ${errors[0]?.message ?? ''}`.trim(), { file: metaFile });
+  }
+  const readTree = (top: string): GeneratedFile[] => {
+    const files: GeneratedFile[] = [];
+    for (const sub of ['include', 'src']) {
+      const root = path.join(dir, top, sub);
+      if (!fs.existsSync(root)) continue;
+      for (const name of fs.readdirSync(root).sort()) files.push({ path: `${sub}/${name}`, content: fs.readFileSync(path.join(root, name), 'utf8') });
+    }
+    return files;
+  };
+  return { moduleName: metadata.modelName, files: readTree(MLF_HOST_DIR), runtimeFiles: readTree(RUNTIME_DIR), metadata };
+}

@@ -19,6 +19,7 @@ import {
   UnsupportedOperatorError,
 } from '../errors';
 import { loadTfliteFile } from '../frontend/tflite';
+import { withHostProblemList } from './hostSupport';
 import { tensorLowerBound } from '../ir/graph/liveness';
 import { GraphFunction, IRModule, MAIN_FUNCTION, TensorType } from '../ir/graph/types';
 import { TirModule } from '../ir/tir/nodes';
@@ -30,6 +31,7 @@ import { IoPlacement, PoolInfo, UsmpResult } from '../usmp/types';
 import { sanitizeName } from '../lower/names';
 import { compileToTir } from './compileToTir';
 import { withPoolOverflowDetails } from './poolOverflow';
+import { checkGraphQuantization } from './checkGraphQuantization';
 import {
   constraintsFromMemoryDecl,
   formatInsertedCopy,
@@ -147,15 +149,23 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
   progress('import');
   const graph = typeof model === 'string' ? loadTfliteFile(model) : model;
   const source = typeof model === 'string' ? model : (model.source ?? '<module>');
+  // The importer checked a file's quantization; a module built in code is checked here.
+  if (typeof model !== 'string') checkGraphQuantization(graph, source);
 
   progress('partition+lower');
-  const { partitioned, tir } = namingModelFile(source, () =>
-    compileToTir(graph, options.registry, options.backend, {
-      ...(options.mergeRegions !== undefined ? { mergeRegions: options.mergeRegions } : {}),
-      ...(options.targetAttrs ? { attrs: options.targetAttrs } : {}),
-      ...(options.moduleName ? { moduleName: options.moduleName } : {}),
-    }),
-  );
+  const { partitioned, tir } = namingModelFile(source, () => {
+    try {
+      return compileToTir(graph, options.registry, options.backend, {
+        ...(options.mergeRegions !== undefined ? { mergeRegions: options.mergeRegions } : {}),
+        ...(options.targetAttrs ? { attrs: options.targetAttrs } : {}),
+        ...(options.moduleName ? { moduleName: options.moduleName } : {}),
+      });
+    } catch (e) {
+      // Like the import checker: name every operator the host cannot lower, not only the first.
+      if (e instanceof LoweringError) throw withHostProblemList(e, graph);
+      throw e;
+    }
+  });
 
   const targets = moduleTargets(tir);
   const memory = options.registry.memoryFor(options.backend);
@@ -265,7 +275,7 @@ function tensorNameOf(param: string, io: { inputs: readonly TensorSpec[]; output
  * Why model I/O must be planned in the workspace, or undefined: a target whose runtime
  * checks pointers against registered pools reads or writes an I/O tensor in place.
  */
-function ioNeededByRuntimes(
+export function ioNeededByRuntimes(
   tir: TirModule,
   hooks: readonly BackendCodegenHook[],
   io: { inputs: readonly TensorSpec[]; outputs: readonly TensorSpec[] },

@@ -25,6 +25,8 @@ function describeBuffer(
     ...(b.tensor !== undefined ? [`tensor '${b.tensor}'`] : []),
     `allocated in ${b.func}`,
     ...(user !== undefined ? [`${user === writer ? 'written' : 'used'} by ${user.composite ?? user.op} '${user.name}'`] : []),
+    // Without operand records, the function that writes it (its name says the fused operator).
+    ...(user === undefined ? decision.steps.filter((s) => s.kind === 'target-access' && s.description.startsWith('written by ')).slice(0, 1).map((s) => s.description) : []),
   ];
   const excluded = [...decision.removedBy].map(([pool, step]) => {
     if (step.kind !== 'pool-kind') return `${pool} (${step.description})`;

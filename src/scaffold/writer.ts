@@ -74,6 +74,12 @@ export function writeBackendSkeleton(options: NewBackendOptions): NewBackendResu
   if (fs.existsSync(dir)) {
     throw new ConfigError(`directory ${shownDir} already exists; choose another name or remove it`, { file: shownDir, target: names.snake });
   }
+  if (options.apiImport !== undefined && !/^[^'"`\\\s]+$/.test(options.apiImport)) {
+    throw new ConfigError(
+      `--import-from '${options.apiImport.slice(0, 60).replace(/[^\x20-\x7e]/g, '?')}' is not a module specifier (no quotes, backslashes or spaces)`,
+      { file: shownDir },
+    );
+  }
   const apiImport = options.apiImport ?? relativeApiImport(dir);
   const files = renderBackendFiles(names, apiImport);
   withFileErrors('create the parent directory of', shownDir, () => fs.mkdirSync(path.dirname(dir), { recursive: true }));

@@ -9,7 +9,8 @@
  * output moves to `<name>.uma-ts-old-<pid>-<id>` and the new one takes its place. A kill at
  * any point leaves the old or the new complete output at the target, or (between the two
  * renames only) both complete beside it under those names; the next write restores such an
- * output to the target and removes what dead runs left behind.
+ * output to the target and removes what dead runs left behind. Removal is kill-safe too: a
+ * directory is renamed to `<name>.uma-ts-del-<pid>-<id>` and emptied marker-last.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -53,7 +54,7 @@ function writeMarker(dir: string, output: string, complete: boolean): void {
 }
 
 /** Refuses a target that exists and is neither empty nor an output of uma-ts. */
-function checkReplaceable(target: string, shown: string): void {
+export function checkReplaceable(target: string, shown: string = target): void {
   let stat: fs.Stats;
   try {
     stat = fs.lstatSync(target);
@@ -73,9 +74,11 @@ function checkReplaceable(target: string, shown: string): void {
   );
 }
 
-const SIBLING = /^(.*)\.uma-ts-(tmp|old)-(\d+)-[a-z0-9]+$/;
+const SIBLING = /^(.*)\.uma-ts-(tmp|old|del)-(\d+)-[a-z0-9]+$/;
 
-function siblingName(base: string, tag: 'tmp' | 'old'): string {
+type SiblingTag = 'tmp' | 'old' | 'del';
+
+function siblingName(base: string, tag: SiblingTag): string {
   const id = `${Date.now().toString(36)}${Math.floor(Math.random() * 36 ** 6).toString(36)}`;
   return `${base.slice(0, SIBLING_STEM_CHARS)}.uma-ts-${tag}-${process.pid}-${id}`;
 }
@@ -91,9 +94,36 @@ function processIsGone(pid: number): boolean {
   }
 }
 
+/**
+ * Removes a directory of ours so that a kill at any point leaves it recognisable: the marker
+ * goes last, then the (by then empty) directory.
+ */
+function removeOwned(dir: string): void {
+  for (const entry of fs.readdirSync(dir)) {
+    if (entry !== OUTPUT_MARKER) fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
+  }
+  fs.rmSync(path.join(dir, OUTPUT_MARKER), { force: true });
+  fs.rmdirSync(dir);
+}
+
+/** Moves a directory of ours out of the way under a `del` name (never restored), then removes it. */
+function discard(dir: string): void {
+  const parent = path.dirname(dir);
+  const stem = SIBLING.exec(path.basename(dir))?.[1] ?? path.basename(dir);
+  const doomed = path.join(parent, siblingName(stem, 'del'));
+  let target = dir;
+  try {
+    fs.renameSync(dir, doomed);
+    target = doomed;
+  } catch {
+    // Removing in place is still safe: the marker goes last.
+  }
+  removeOwned(target);
+}
+
 interface Leftover {
   readonly dir: string;
-  readonly tag: 'tmp' | 'old';
+  readonly tag: SiblingTag;
   readonly marker?: Marker;
   readonly mtimeMs: number;
 }
@@ -118,7 +148,7 @@ function leftovers(parent: string, base: string): Leftover[] {
       // A directory of ours always gets the marker first; only an empty one can lack it.
       if (marker === undefined && fs.readdirSync(dir).length > 0) continue;
       if (marker !== undefined && marker.output !== base) continue;
-      found.push({ dir, tag: m[2] as 'tmp' | 'old', ...(marker ? { marker } : {}), mtimeMs: stat.mtimeMs });
+      found.push({ dir, tag: m[2] as SiblingTag, ...(marker ? { marker } : {}), mtimeMs: stat.mtimeMs });
     } catch {
       // Vanished or unreadable: not ours to touch.
     }
@@ -137,14 +167,14 @@ export function recoverLeftovers(target: string): void {
   if (found.length === 0) return;
   if (!fs.existsSync(target)) {
     const complete = found
-      .filter((l) => l.marker?.complete === true)
+      .filter((l) => l.tag !== 'del' && l.marker?.complete === true)
       // A finished temp is the newer output; among equals the most recent wins.
       .sort((a, b) => (a.tag === b.tag ? b.mtimeMs - a.mtimeMs : a.tag === 'tmp' ? -1 : 1));
     const best = complete[0];
     if (best !== undefined) bestEffort(() => fs.renameSync(best.dir, target));
   }
   for (const l of found) {
-    if (fs.existsSync(l.dir)) bestEffort(() => (l.marker ? fs.rmSync(l.dir, { recursive: true, force: true }) : fs.rmdirSync(l.dir)));
+    if (fs.existsSync(l.dir)) bestEffort(() => (l.marker ? discard(l.dir) : fs.rmdirSync(l.dir)));
   }
 }
 
@@ -180,7 +210,7 @@ function swapIn(tmp: string, target: string, shown: string): void {
       if (isOccupied(e)) continue;
       throw fileAccessError(e, 'move the new output to', shown);
     }
-    bestEffort(() => fs.rmSync(old, { recursive: true, force: true }));
+    bestEffort(() => discard(old));
     return;
   }
   throw new FileAccessError(`cannot write output directory ${shown}: another process keeps replacing it`, { file: shown });
@@ -208,7 +238,7 @@ export function writeOwnedDirectory(outDir: string, fill: (dir: string) => void)
     });
     swapIn(tmp, target, outDir);
   } catch (e) {
-    bestEffort(() => fs.rmSync(tmp, { recursive: true, force: true }));
+    bestEffort(() => (fs.existsSync(path.join(tmp, OUTPUT_MARKER)) ? discard(tmp) : fs.rmdirSync(tmp)));
     throw e;
   }
 }

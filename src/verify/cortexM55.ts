@@ -8,7 +8,8 @@
  * Addresses are the secure aliases (the core starts in secure state and the memory
  * protection controllers default every block to secure): ITCM 0x10000000 holds the vector
  * table, code and data run from DDR 0x70000000, and pools take the free on-chip memories
- * (DTCM, internal SRAM, FPGA SRAM, QSPI) in pool order while they fit, then slices of DDR.
+ * (DTCM, internal SRAM, FPGA SRAM; QSPI flash, read-only at run time, for constant pools
+ * only) in pool order while they fit, then slices of DDR.
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
@@ -26,14 +27,16 @@ interface Memory {
   readonly name: string;
   readonly origin: number;
   readonly length: number;
+  /** QSPI flash takes what the ELF loader puts there but ignores writes at run time. */
+  readonly writable?: boolean;
 }
 
 /** On-chip memories of mps3-an547 a pool may take whole, in preference order. */
 const POOL_MEMORIES: readonly Memory[] = [
-  { name: 'DTCM', origin: 0x30000000, length: 512 * 1024 },
-  { name: 'ISRAM', origin: 0x31000000, length: 2 * 1024 * 1024 },
-  { name: 'SRAM', origin: 0x11000000, length: 2 * 1024 * 1024 },
-  { name: 'QSPI', origin: 0x38000000, length: 8 * 1024 * 1024 },
+  { name: 'DTCM', origin: 0x30000000, length: 512 * 1024, writable: true },
+  { name: 'ISRAM', origin: 0x31000000, length: 2 * 1024 * 1024, writable: true },
+  { name: 'SRAM', origin: 0x11000000, length: 2 * 1024 * 1024, writable: true },
+  { name: 'QSPI', origin: 0x38000000, length: 8 * 1024 * 1024, writable: false },
 ];
 const ITCM: Memory = { name: 'ITCM', origin: 0x10000000, length: 512 * 1024 };
 /** Code, data, heap and stack. */
@@ -88,7 +91,8 @@ export function assignPoolRegions(meta: MlfMetadata): PoolRegion[] {
     const regionName = `POOL_${p.name.replace(/[^A-Za-z0-9_]/g, '_').toUpperCase()}`;
     const at = fixed.find((f) => f.pool === p.name);
     if (at !== undefined) return { pool: p.name, section, region: regionName, origin: at.origin, length: at.length };
-    const i = free.findIndex((m) => m.length >= need);
+    // Constant pools are loaded with the program (static data), so read-only flash suits them.
+    const i = free.findIndex((m) => m.length >= need && (m.writable === true || p.kind === 'constant'));
     if (i >= 0) {
       const m = free.splice(i, 1)[0];
       return { pool: p.name, section, region: regionName, origin: m.origin, length: m.length };

@@ -1,7 +1,7 @@
 /**
  * The application `main.c` of a verification run, written from the compiled program's own
- * metadata.json: it supplies the external pools (external constant pools filled from the
- * header's data macro), feeds each invocation's inputs, calls `tvmgen_<mod>_run` once per
+ * metadata.json: it supplies the external pools (external constant pools as initialised
+ * arrays from the header's data macro), feeds each invocation's inputs, calls `tvmgen_<mod>_run` once per
  * invocation on the same loaded program (so persistent state carries over), and prints every
  * output as hex plus the time of each run. Pools the backends' runtimes must know are
  * registered by the generated run itself (`CodegenHooks.registerPool`).
@@ -85,9 +85,12 @@ export function writeHarnessMain(meta: MlfMetadata, options: HarnessOptions): st
   meta.outputs.forEach((t, i) => lines.push(`static uint8_t uma_out_${i}[${Math.max(1, t.sizeBytes)}] __attribute__((aligned(16)));`));
   for (const p of external) {
     const section = target === 'host' ? '' : ` __attribute__((section("${poolSection(p.name)}")))`;
-    lines.push(`static uint8_t uma_pool_${poolCName(p)}[${Math.max(1, p.sizeBytes)}] __attribute__((aligned(${alignOf(p)})))${section};`);
+    const attrs = `__attribute__((aligned(${alignOf(p)})))${section}`;
     if (p.kind === 'constant') {
-      lines.push(`static const uint8_t uma_pool_${poolCName(p)}_init[] = ${macro}_${poolCName(p).toUpperCase()}_CONSTANT_POOL_DATA;`);
+      // Initialised data, as in flash: loaded with the program, never written at run time.
+      lines.push(`static const uint8_t uma_pool_${poolCName(p)}[] ${attrs} = ${macro}_${poolCName(p).toUpperCase()}_CONSTANT_POOL_DATA;`);
+    } else {
+      lines.push(`static uint8_t uma_pool_${poolCName(p)}[${Math.max(1, p.sizeBytes)}] ${attrs};`);
     }
   }
   lines.push(
@@ -116,11 +119,9 @@ export function writeHarnessMain(meta: MlfMetadata, options: HarnessOptions): st
   if (wsPools.length > 0) lines.push(`  struct ${prefix}_workspace_pools ws;`);
   if (constPools.length > 0) lines.push(`  struct ${prefix}_constant_pools cp;`);
   if (target === 'host') lines.push('  long long t0;');
-  for (const p of constPools) {
-    lines.push(`  memcpy(uma_pool_${poolCName(p)}, uma_pool_${poolCName(p)}_init, sizeof(uma_pool_${poolCName(p)}_init));`);
-  }
   for (const p of wsPools) lines.push(`  ws.${poolCName(p)} = uma_pool_${poolCName(p)};`);
-  for (const p of constPools) lines.push(`  cp.${poolCName(p)} = uma_pool_${poolCName(p)};`);
+  // The pools struct takes uint8_t*; the generated code only reads constant pools.
+  for (const p of constPools) lines.push(`  cp.${poolCName(p)} = (uint8_t*)uma_pool_${poolCName(p)};`);
   lines.push('  memset(&in, 0, sizeof(in));', '  memset(&out, 0, sizeof(out));');
   meta.outputs.forEach((t, i) => lines.push(`  out.${t.cName} = (void*)uma_out_${i};`));
   const runArgs = ['&in', '&out', ...(wsPools.length > 0 ? ['&ws'] : []), ...(constPools.length > 0 ? ['&cp'] : [])];

@@ -2,10 +2,10 @@
  * Model inputs for a verification run: seeded random tensors (reproducible from the seed
  * alone), or files the user gives, as NumPy `.npy` or raw little-endian `.bin`.
  */
-import * as fs from 'fs';
 import { TensorSpec } from '../codegen/types';
 import { VerifyError } from '../errors';
 import { DTYPE_BYTES } from '../ir/graph/types';
+import { readInputFile as readBoundedInput } from '../util/files';
 import { seededRandom } from '../util/random';
 
 export function tensorBytes(spec: TensorSpec): number {
@@ -77,14 +77,14 @@ export function parseNpy(bytes: Uint8Array, spec: TensorSpec, file: string): Uin
   return data;
 }
 
+/** Room for a .npy header (format versions 2/3 allow up to 4 GiB, real ones are < 1 KiB). */
+const NPY_HEADER_LIMIT = 1 << 20;
+
 /** Reads one input file: `.npy` (checked header) or raw bytes of exactly the tensor's size. */
 export function readInputFile(file: string, spec: TensorSpec): Uint8Array {
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(fs.readFileSync(file));
-  } catch (e) {
-    throw new VerifyError(`cannot read input file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file });
-  }
+  // Bounded (util/files): a FIFO or /dev/zero is refused, and nothing much larger than the
+  // tensor (plus a .npy header) is read.
+  const bytes = new Uint8Array(readBoundedInput(file, { what: 'input file', limitBytes: tensorBytes(spec) + NPY_HEADER_LIMIT }));
   if (file.toLowerCase().endsWith('.npy')) return parseNpy(bytes, spec, file);
   if (bytes.length !== tensorBytes(spec)) {
     throw new VerifyError(

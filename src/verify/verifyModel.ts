@@ -66,7 +66,7 @@ export interface Divergence {
 }
 
 export interface VerifyReport {
-  /** Every output of every invocation matched, and the program exited cleanly. */
+  /** Every output of every invocation matched (and every intermediate, when compared), and the program exited cleanly. */
   readonly ok: boolean;
   readonly compile: CompileResult;
   readonly invocations: readonly (readonly Uint8Array[])[];
@@ -190,7 +190,7 @@ export function verifyModel(model: string | IRModule, options: VerifyOptions): V
 
   const failure = describeFailure(run, runs);
   return {
-    ok: failure === undefined && comparisons.every((c) => c.equal),
+    ok: failure === undefined && comparisons.every((c) => c.equal) && intermediates?.firstDivergence === undefined,
     compile,
     invocations,
     comparisons,

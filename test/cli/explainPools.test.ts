@@ -3,6 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { memoryIO } from '../../src/cli/io';
 import { main } from '../../src/cli/main';
+import { explainModelPools } from '../../src/cli/explainPools';
 
 const ROOT = path.join(__dirname, '..', '..');
 const HELLO = path.join(ROOT, 'models', 'hello_world_int8.tflite');
@@ -155,5 +156,15 @@ module.exports = { HostOnlyBackend };`,
       expect(b.candidates).toEqual(['act_mem']);
       expect(b.removed.find((r) => r.pool === 'l2_mem')!.by).toMatch(/accel/);
     }
+  });
+});
+
+describe('explain-pools decides I/O placement as compile does', () => {
+  it('plans I/O in the workspace for dma_local, whose runtime accepts only registered pools', () => {
+    const model = path.join(__dirname, '..', '..', 'models', 'hello_world_int8.tflite');
+    const base = { backend: 'dma_local', mergeRegions: true } as const;
+    expect(explainModelPools(model, base).external).toEqual([]);
+    const vanilla = explainModelPools(model, { ...base, backend: 'vanilla' });
+    expect(vanilla.external).toEqual(['serving_default_dense_input:0', 'StatefulPartitionedCall:0']);
   });
 });

@@ -64,6 +64,8 @@ describe('never replaces a directory uma-ts did not write', () => {
     fs.writeFileSync(path.join(project, 'src', 'main.c'), 'int main(void) { return 0; }');
     const r = await run(compileArgs(project));
     expectOneLineError(r, /was not written by uma-ts.*refusing to replace it/);
+    // Refused before compiling, not after.
+    expect(r.err).not.toContain('[uma-ts] import');
     expect(fs.readFileSync(path.join(project, 'metadata.json'), 'utf8')).toBe('{"mine": true}');
     expect(fs.readdirSync(project).sort()).toEqual(['metadata.json', 'src']);
     expect(fs.readdirSync(dir)).toEqual(['project']);
@@ -231,5 +233,27 @@ describe('file-system errors are one line naming the path', () => {
 
   it('FileAccessError is typed', () => {
     expect(() => writeOwnedDirectory(path.join(dir, 'x'.repeat(300)), () => undefined)).toThrow(FileAccessError);
+  });
+});
+
+describe('user code and generated code inputs', () => {
+  it('a backend module that throws a non-Error, or fails while registering, is one error line', async () => {
+    const cases: Array<[string, RegExp]> = [
+      ['throw "boom";', /cannot load: threw boom$/],
+      ['module.exports = { register() { undefined.x; } };', /registering its backends failed: TypeError: Cannot read properties of undefined/],
+    ];
+    for (const [i, [source, pattern]] of cases.entries()) {
+      const file = path.join(dir, `backend${i}.js`);
+      fs.writeFileSync(file, source);
+      const r = await run(['compile', HELLO, '--backend', 'vanilla', '--backend-module', file, '--out', path.join(dir, 'o')]);
+      expectOneLineError(r, pattern);
+      expect(r.err).toContain(`--backend-module ${file}`);
+    }
+  });
+
+  it('new-backend --import-from must be a module specifier', async () => {
+    const r = await run(['new-backend', 'ok', '--import-from', "a'\nb", '--dir', path.join(dir, 'nb')]);
+    expectOneLineError(r, /--import-from 'a'\?b' is not a module specifier/);
+    expect(fs.existsSync(path.join(dir, 'nb'))).toBe(false);
   });
 });

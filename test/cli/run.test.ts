@@ -67,7 +67,10 @@ describe('uma-ts run', () => {
 
   it.each([
     [['--input', 'nope=x.bin'], /^error: --input nope=x\.bin: the model has no input 'nope'; inputs are: serving_default_dense_input:0$/],
-    [['--input', `${HELLO_INPUT}=/nonexistent/x.bin`], /^error: cannot read input file \/nonexistent\/x\.bin: ENOENT$/],
+    [['--input', `${HELLO_INPUT}=/nonexistent/x.bin`], /^error: cannot read input file \/nonexistent\/x\.bin: no such file or directory \(ENOENT\)$/],
+    // Read bounded: a device or directory is refused before reading (/dev/zero never ends).
+    [['--input', `${HELLO_INPUT}=/dev/zero`], /^error: cannot read input file \/dev\/zero: it is a device, not a regular file$/],
+    [['--input', `${HELLO_INPUT}=/tmp`], /^error: cannot read input file \/tmp: it is a directory$/],
     [['--runs', '0'], /^error: --runs 0: expected an integer >= 1$/],
     [['--target', 'riscv'], /^error: --target riscv: expected host or cortex-m55$/],
     [['--cc', 'gcc -include /nonexistent/missing.h'], /^error: C build failed: .*\/nonexistent\/missing\.h.*$/],
@@ -90,4 +93,56 @@ describe('uma-ts run', () => {
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/f\.npy: dtype float32, but input 'serving_default_dense_input:0' is int8/);
   }, 60000);
+
+  it('--compare-intermediates names the operator of a broken kernel loaded with --backend-module, and exits 1', async () => {
+    const file = path.join(dir, 'brokenBackend.ts');
+    const vanilla = (f: string) => JSON.stringify(path.join(ROOT, 'backends', 'vanilla', f));
+    fs.writeFileSync(
+      file,
+      `import { DEFAULT_CONSTANT_POOL, DEFAULT_WORKSPACE_POOL, UmaBackend } from 'uma-ts';
+import { vanillaIncludes, vanillaRuntimeSources } from ${vanilla('codegen')};
+import { vanillaConv2dPass } from ${vanilla('passes')};
+import { conv2dPattern } from ${vanilla('patterns')};
+import { vanillaConv2dStrategy } from ${vanilla('strategies')};
+
+/** vanilla's conv2d with the output offset off by one when there is more than one input channel. */
+export class BrokenBackend extends UmaBackend {
+  readonly targetName = 'broken';
+  constructor() {
+    super();
+    this.registerPattern('conv2d', conv2dPattern());
+    this.registerOperatorStrategy('conv2d', vanillaConv2dStrategy);
+    this.registerTirPass(1, vanillaConv2dPass);
+    this.registerCodegen({
+      includes: vanillaIncludes,
+      runtimeSources: () =>
+        vanillaRuntimeSources().map((f) => ({ ...f, content: f.content.replace('+ output_offset;', '+ output_offset + (in_c > 1 ? 1 : 0);') })),
+    });
+    this.registerMemory({
+      pools: [{ pool: DEFAULT_WORKSPACE_POOL, access: 'rw' }, { pool: DEFAULT_CONSTANT_POOL, access: 'rw' }],
+      operandConstraints: [],
+    });
+  }
+}
+`,
+    );
+    const kws = path.join(ROOT, 'models', 'kws_ref_model.tflite');
+    const r = await run([kws, '--backend', 'broken', '--backend-module', file, '--compare-intermediates']);
+    expect(r.code).toBe(1);
+    // The final softmax happens to absorb the error for this input: the intermediate check is what catches it.
+    expect(r.out).toMatch(/^0\s+Identity\s+\[1, 12\]\s+int8\s+equal$/m);
+    expect(r.out).not.toMatch(/^ok:/m);
+    expect(r.out).toMatch(
+      /^first differing operator: \S*conv2d producing 'functional_1\/activation_2\/Relu;[^']*' in function broken_main_\d+ \(target broken, pool application\), run 0: element \d+ expected -?\d+, got -?\d+ \(\d+ element\(s\) differ\)$/m,
+    );
+    expect(r.err.trim()).toMatch(
+      /^error: intermediate tensor 'functional_1\/activation_2\/Relu;[^']*' \(operator broken\.conv2d in broken_main_\d+\) differs from the reference interpreter, though the model outputs match$/m,
+    );
+  }, 120000);
+
+  it('reports a simulator trap (accel without pool pinning writes l2_mem) with its message and exits 1', async () => {
+    const r = await run([path.join(ROOT, 'models', 'kws_ref_model.tflite'), '--backend', 'accel', '--no-pool-pinning']);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^error: the program exited with status 3: accel trap: accel_\w+ argument '\w+' at \S+ lies in pool '\w+' which accel cannot write$/m);
+  }, 120000);
 });

@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import metadataSchema from '../../schemas/metadata.schema.json';
 import { generateC } from '../../src/codegen/c/generate';
-import { writeModelLibraryFormat } from '../../src/codegen/mlf';
+import { readModelLibraryFormat, writeModelLibraryFormat } from '../../src/codegen/mlf';
 import { CArtifacts } from '../../src/codegen/types';
 import { CodegenError } from '../../src/errors';
 import { tirModule } from '../../src/ir/tir/builder';
@@ -123,5 +123,18 @@ int main(void) {
     fs.writeFileSync(path.join(foreign, 'notes.txt'), 'keep me');
     expect(() => writeModelLibraryFormat(foreign, good)).toThrow(/refusing to replace/);
     expect(fs.readFileSync(path.join(foreign, 'notes.txt'), 'utf8')).toBe('keep me');
+  });
+});
+
+describe('readModelLibraryFormat', () => {
+  it('refuses a directory without a valid metadata.json, naming the file', () => {
+    const dir = makeTempDir('mlf-read');
+    try {
+      expect(() => readModelLibraryFormat(dir)).toThrow(/cannot read .*metadata\.json/);
+      fs.writeFileSync(path.join(dir, 'metadata.json'), JSON.stringify({ schemaVersion: 1 }));
+      expect(() => readModelLibraryFormat(dir)).toThrow(/metadata\.json is invalid: \/ must have required property/);
+    } finally {
+      removeDir(dir);
+    }
   });
 });

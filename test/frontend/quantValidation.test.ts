@@ -6,7 +6,11 @@
  */
 import { readFileSync } from 'fs';
 import { join } from 'path';
-import { ModelFormatError } from '../../src/errors';
+import { VanillaBackend } from '../../backends/vanilla';
+import { BackendRegistry } from '../../src/backend/registry';
+import { compileModel } from '../../src/driver/compile';
+import { ModelFormatError, TypeInferenceError } from '../../src/errors';
+import { IRModule, MAIN_FUNCTION, Quantization } from '../../src/ir/graph/types';
 import { importTflite } from '../../src/frontend/tflite';
 import { quantSlots } from './quantSlots';
 
@@ -82,5 +86,27 @@ describe('quantization parameters are validated at import', () => {
     const e = importError(bad, 'person_detect.tflite');
     expect(e.message).toMatch(/scale of channel 3 NaN is not a finite number > 0/);
     expect(e.message).toContain(`'${perChannel.name}'`);
+  });
+});
+
+describe('graph-IR modules built in code get the same checks before compiling', () => {
+  it('an out-of-range zero point or a NaN scale is a TypeInferenceError naming the node', () => {
+    const graph = importTflite(load('hello_world_int8.tflite'), 'hello.tflite');
+    const main = graph.functions.get(MAIN_FUNCTION)!;
+    const target = main.nodes.find((n) => n.kind === 'call' && n.type.quant !== undefined)!;
+    const withQuant = (quant: Quantization): IRModule => ({
+      ...graph,
+      functions: new Map([[MAIN_FUNCTION, { ...main, nodes: main.nodes.map((n) => (n === target ? { ...n, type: { ...n.type, quant } } : n)) }]]),
+    });
+    const registry = new BackendRegistry();
+    registry.register(VanillaBackend);
+    const compile = (m: IRModule) => () => compileModel(m, { backend: 'vanilla', registry });
+    expect(compile(withQuant({ scale: [0.5], zeroPoint: [-2147483776], axis: 0 }))).toThrow(TypeInferenceError);
+    expect(compile(withQuant({ scale: [0.5], zeroPoint: [-2147483776], axis: 0 }))).toThrow(
+      `invalid quantization of '${target.name}' (int8) in main: zero point -2147483776 is outside int8's range [-128, 127]`,
+    );
+    expect(compile(withQuant({ scale: [NaN], zeroPoint: [0], axis: 0 }))).toThrow(/scale NaN is not a finite number > 0/);
+    expect(compile(withQuant({ scale: [0.5], zeroPoint: [0.5], axis: 0 }))).toThrow(/zero point 0.5 is not an integer/);
+    expect(() => compile(graph)()).not.toThrow();
   });
 });

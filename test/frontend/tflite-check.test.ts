@@ -127,3 +127,14 @@ describe('the import checker shared by inspect and compile', () => {
     expect(check.unsupported[0].message).toMatch(/unsupported tensor type FLOAT16 of tensor #1 'h'/);
   });
 });
+
+describe('inspect: operators the host CPU cannot lower', () => {
+  it('lists the hybrid conv2d of kws_ref_model_float32 (imports, but compile fails on them)', async () => {
+    const io = memoryIO();
+    expect(await main(['node', 'uma-ts', 'inspect', 'models/kws_ref_model_float32.tflite'], io)).toBe(0);
+    const out = io.stdout.join('\n');
+    expect(out).not.toContain('unsupported operators: none');
+    expect(out).toContain('operators the host CPU cannot lower (5 in 1 kind); compile fails unless the backend offloads them:');
+    expect(out).toMatch(/^  conv2d x5, first at '.+': conv2d: unsupported dtype int8 \(expected float32\)$/m);
+  });
+});

@@ -116,7 +116,7 @@ describe('fuzz: user configuration', () => {
           fs.rmSync(out, { recursive: true, force: true });
         },
       ),
-      { seed: FUZZ_SEED, numRuns: 80 },
+      { seed: FUZZ_SEED, numRuns: 60 },
     );
     expect([...seen].sort()).toEqual([0, 1]);
   });
@@ -142,7 +142,7 @@ describe('fuzz: user configuration', () => {
         assertCleanOutcome(r, out);
         fs.rmSync(out, { recursive: true, force: true });
       }),
-      { seed: FUZZ_SEED, numRuns: 80 },
+      { seed: FUZZ_SEED, numRuns: 60 },
     );
   });
 

@@ -42,23 +42,24 @@ const BACKENDS = ['vanilla', 'accel', 'dma_local'];
 describe('fuzz: damaged models', () => {
   it('truncated models', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.nat(SOURCES.length - 1), fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(...BACKENDS), async (m, frac, backend) => {
+      // Positions as integers: fast-check biases doubles towards 0, which would cut almost everything at the start.
+      fc.asyncProperty(fc.nat(SOURCES.length - 1), fc.nat(1 << 20), fc.constantFrom(...BACKENDS), async (m, at, backend) => {
         const src = SOURCES[m];
-        await compileCase(src.subarray(0, Math.floor(src.length * frac)), backend, 'truncated');
+        await compileCase(src.subarray(0, at % (src.length + 1)), backend, 'truncated');
       }),
-      { seed: FUZZ_SEED, numRuns: 40 },
+      { seed: FUZZ_SEED, numRuns: 30 },
     );
   });
 
   it('bit-flipped models', async () => {
-    const flips = fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), fc.nat(7)), { minLength: 1, maxLength: 6 });
+    const flips = fc.array(fc.tuple(fc.nat(1 << 20), fc.nat(7)), { minLength: 1, maxLength: 6 });
     await fc.assert(
       fc.asyncProperty(fc.nat(SOURCES.length - 1), flips, fc.constantFrom(...BACKENDS), async (m, where, backend) => {
         const bytes = new Uint8Array(SOURCES[m]);
-        for (const [pos, bit] of where) bytes[Math.floor(pos * bytes.length)] ^= 1 << bit;
+        for (const [pos, bit] of where) bytes[pos % bytes.length] ^= 1 << bit;
         await compileCase(bytes, backend, 'flipped');
       }),
-      { seed: FUZZ_SEED, numRuns: 120 },
+      { seed: FUZZ_SEED, numRuns: 60 },
     );
     // Both outcomes were reached: flips in weights compile, flips in structure are refused.
     expect([...seen.get('flipped')!].sort()).toEqual([0, 1]);

@@ -93,6 +93,26 @@ describe('lowering with in-place reuse', () => {
     expect(externCallees(main)).toEqual(['tvmgen_default_fused_add', 'tvmgen_default_fused_add_1', 'tvmgen_default_fused_reshape']);
   });
 
+  it('unary and binary elementwise ops opt in with the flag: a chain of them runs in one buffer', () => {
+    const b = new FunctionBuilder();
+    b.param('x', I8([2, 3, 4], 0.05, 3));
+    b.call('a', 'add', ['x', 'x'], I8([2, 3, 4], 0.1, -2), NO_ACT);
+    b.call('r', 'relu', ['a'], I8([2, 3, 4], 0.1, -128));
+    b.call('m', 'mul', ['r', 'x'], I8([2, 3, 4], 0.02, 1), NO_ACT);
+    b.call('s', 'sub', ['m', 'x'], I8([2, 3, 4], 0.06, 0), NO_ACT);
+    b.call('out', 'tanh', ['s'], i8([2, 3, 4], 1 / 128, 0));
+    const module = moduleOf([b.build(['out'])]);
+    expect(inplaceAliases(module.functions.get('main')!).map((a) => [a.tensor, a.input])).toEqual([
+      ['r', 'a'],
+      ['m', 'r'],
+      ['s', 'm'],
+    ]);
+    const x = randomTensor(rng(9), I8([2, 3, 4]));
+    const { lowered, reference, tir } = runBoth(module, [x]);
+    expect(Buffer.from(lowered[0]).equals(Buffer.from(reference[0]))).toBe(true);
+    expect(collectAllocates(tir.functions.get(MAIN_PRIM_FUNC)!).map((a) => a.annotations['uma.tensor_aliases'])).toEqual([['r', 'm', 's']]);
+  });
+
   it('can be turned off (inplace: false): one Allocate per intermediate, every call kept', () => {
     const module = moduleOf([chain()]);
     const tir = lowerToTir(module, { strategyFor: cpuStrategyFor, inplace: false });

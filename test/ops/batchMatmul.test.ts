@@ -1,10 +1,13 @@
 /**
  * BATCH_MATMUL: interpreter (TFLite Micro reference) vs TIR evaluator vs generated C,
- * float32 and int8, adj_x / adj_y, broadcast batch axes, constant and runtime rhs.
+ * float32, int8 and int16, adj_x / adj_y, broadcast batch axes, constant and runtime rhs.
  */
+import { tensorType } from '../../src/ir/graph/builder';
 import { TensorType } from '../../src/ir/graph/types';
-import { f32, float32Bytes, i8, randomTensor, rng } from '../lower/helpers';
+import { f32, float32Bytes, i8, q, randomTensor, rng } from '../lower/helpers';
 import { expectCRunsByteExact, expectTirMatches, interpretCase, OpCase } from './opCases';
+
+const i16 = (shape: number[], scale: number): TensorType => tensorType(shape, 'int16', q(scale, 0));
 
 function bmm(label: string, lhs: TensorType, rhs: TensorType, out: TensorType, adjX = false, adjY = false, constantRhs = false): OpCase {
   const attrs = { adj_x: adjX, adj_y: adjY };
@@ -18,13 +21,15 @@ const CASES: OpCase[] = [
   bmm('float broadcast [2,1] x [3], adj_x', f32([2, 1, 5, 3]), f32([3, 5, 2]), f32([2, 3, 3, 2]), true),
   bmm('int8 batch 2', i8([2, 3, 4], 0.05, -3), i8([2, 4, 5], 0.04, 2), i8([2, 3, 5], 0.1, 1)),
   bmm('int8 adj_x adj_y, broadcast rhs', i8([3, 4, 2], 0.05, 10), i8([5, 4], 0.02, 0), i8([3, 2, 5], 0.03, -5), true, true, true),
+  bmm('int16 batch 2', i16([2, 3, 6], 0.0005), i16([2, 6, 4], 0.0004), i16([2, 3, 4], 0.00002)),
+  bmm('int16 adj_y constant rhs', i16([3, 5], 0.001), i16([4, 5], 0.0008), i16([3, 4], 0.0002), false, true, true),
   bmm('int8 rank 4 broadcast both', i8([1, 2, 3, 4], 0.06, 0), i8([3, 1, 4, 2], 0.05, -1), i8([3, 2, 3, 2], 0.2, 0)),
 ];
 
 describe('batch_matmul: TIR evaluator vs interpreter', () => {
   it.each(CASES.map((c, i) => [c.label, c, i] as const))('%s', (_label, c, i) => {
     const ref = expectTirMatches(c, 40 + i);
-    const values = c.out.dtype === 'float32' ? new Float32Array(ref.buffer) : new Int8Array(ref.buffer);
+    const values = c.out.dtype === 'float32' ? new Float32Array(ref.buffer) : c.out.dtype === 'int16' ? new Int16Array(ref.buffer) : new Int8Array(ref.buffer);
     expect(new Set(values).size).toBeGreaterThan(2);
   });
 });

@@ -126,3 +126,27 @@ describe('data movement: unsupported parameters are one-line errors naming opera
     expect(c.unsupported.map((u) => [u.operator, u.index, u.unknownOperator])).toEqual([['PAD', 0, false]]);
   });
 });
+
+describe('data movement: raw copies where TFLite Micro checks no quantization', () => {
+  it('PAD int8 with an input scale other than the output copies raw values and pads with the output zero point', () => {
+    const model = singleOpTflite({
+      name: 'p',
+      op: 'PAD',
+      inputs: [{ shape: [3], dtype: 'int8', quant: { scale: [0.5], zeroPoint: [4] } }, i32c([1, 2], [1, 2])],
+      outputs: [{ shape: [6], dtype: 'int8', quant: { scale: [0.25], zeroPoint: [-7] } }],
+    });
+    const { interpret } = jest.requireActual('../../src/interpreter');
+    const [out] = interpret(importTflite(model), [new Uint8Array(Int8Array.of(10, -20, 30).buffer)]);
+    expect(Array.from(new Int8Array(out.buffer, out.byteOffset, out.length))).toEqual([-7, 10, -20, 30, -7, -7]);
+  });
+
+  it('an int8 PADV2 constant must carry the output quantization', () => {
+    const e = errorOf({
+      name: 'pv',
+      op: 'PADV2',
+      inputs: [t([3], 'int8'), i32c([1, 1], [1, 2]), { shape: [], dtype: 'int8', quant: { scale: [0.5], zeroPoint: [0] }, data: [3] }],
+      outputs: [t([5], 'int8')],
+    });
+    expect(e.message).toMatch(/^unsupported constant_values quantization \(scale 0\.5, zero point 0\) differing from the output's .* on PADV2 at operator #0 in m\.tflite$/);
+  });
+});

@@ -9,7 +9,7 @@ function each(dtypes: readonly WriterDType[], make: (d: WriterDType) => SingleOp
 }
 
 export const DATA_MOVEMENT_CASES: SingleOp[] = [
-  // TFLite Micro also concatenates int64 and bool, and slices bool.
+  // TFLite Micro also concatenates int64 and bool, packs int64 and slices bool.
   ...each(['int64', 'bool'], (d) => [
     {
       name: `CONCATENATION axis 1 ${d}`,
@@ -19,6 +19,13 @@ export const DATA_MOVEMENT_CASES: SingleOp[] = [
       options: tfliteOptions.concatenation(1),
     },
   ]),
+  {
+    name: 'PACK axis 1 int64',
+    op: 'PACK',
+    inputs: [t([2, 2], 'int64'), t([2, 2], 'int64')],
+    outputs: [t([2, 2, 2], 'int64')],
+    options: tfliteOptions.pack(2, 1),
+  },
   ...each(['bool'], (d) => [
     {
       name: `STRIDED_SLICE ${d}`,

@@ -130,6 +130,7 @@ function cases(): Case[] {
   // leaves the table interpolation TFLite Micro runs and lands up to 5 LSB from the exact
   // sigmoid; uma-ts, as TFLite Micro, stays within 1 LSB of it (test/arith/sigmoidInt16.test.ts).
   out.push(model('ELU int8', 'ELU', [i8([64], 0.05, 30)], i8([64], 0.03, 40)));
+  out.push({ ...model('RSQRT int8', 'RSQRT', [i8([64], 0.05, -128)], i8([64], 0.02, -128)) });
   out.push(model('ABS int8', 'ABS', [i8([64], 0.05, 30)], i8([64], 0.04, -128)));
 
   // CAST.

@@ -2,6 +2,7 @@
  * Every elementwise operator, each supported dtype: the CPU lowering run by the TIR
  * evaluator agrees byte for byte with the reference interpreter (TFLite Micro semantics).
  */
+import { divInt8, divMultiplier } from '../../src/arith/elementwise';
 import { interpret } from '../../src/interpreter';
 import { runMain } from '../../src/ir/tir/eval';
 import { LOWERING_EXTERN_SIMULATIONS } from '../../src/lower/cpu';
@@ -15,5 +16,28 @@ describe('elementwise operators: interpreter vs TIR evaluator', () => {
     expect(Buffer.from(lowered[0]).equals(Buffer.from(reference[0]))).toBe(true);
     // Guard against vacuous agreement (everything one value).
     expect(new Set(reference[0]).size).toBeGreaterThan(1);
+  });
+});
+
+describe('int8 DIV (TFLite Micro; LiteRT has no int8 DIV to compare with)', () => {
+  it('is within 1 LSB of the exactly rounded quotient for every dividend and divisor', () => {
+    const [s1, s2, so, z1, z2, zo] = [0.05, 0.04, 0.1, 3, -5, 0];
+    const m = divMultiplier(s1, s2, so);
+    let worst = 0;
+    for (let a = -128; a <= 127; a++) {
+      for (let b = -128; b <= 127; b++) {
+        if (b === z2) continue;
+        const exact = Math.min(127, Math.max(-128, Math.round((s1 * (a - z1)) / (s2 * (b - z2)) / so) + zo));
+        worst = Math.max(worst, Math.abs(divInt8(m, a - z1, b - z2, zo, -128, 127) - exact));
+      }
+    }
+    expect(worst).toBeLessThanOrEqual(1);
+  });
+
+  it('a divisor at its zero point is a division-by-zero error', () => {
+    const c = elementwiseCases().find((x) => x.label === 'div int8')!;
+    const zeroDivisor = new Uint8Array(c.inputs[1]);
+    zeroDivisor[7] = 0xfb; // -5, the divisor's zero point
+    expect(() => interpret(c.module, [c.inputs[0], zeroDivisor])).toThrow(/division by zero/);
   });
 });

@@ -66,6 +66,7 @@ export function elementwiseCases(): OpCase[] {
     add(opCase(`${op} float32 broadcast RELU6`, op, [ft([2, 3, 4]), ft([3, 1])], ft([2, 3, 4]), { activation: 'RELU6' }, seed++));
     add(opCase(`${op} float32 same shape`, op, [ft([5, 7]), ft([5, 7])], ft([5, 7]), { activation: 'NONE' }, seed++));
     add(opCase(`${op} int32 broadcast`, op, [tensorType([3, 4], 'int32'), tensorType([4], 'int32')], tensorType([3, 4], 'int32'), {}, seed++));
+    add(opCase(`${op} int32 RELU`, op, [tensorType([10], 'int32'), tensorType([10], 'int32')], tensorType([10], 'int32'), { activation: 'RELU' }, seed++));
     add(
       opCase(`${op} int8 broadcast RELU`, op, [qt([1, 4, 4, 3], 'int8', 0.05, -7), qt([3], 'int8', 0.11, 20)], qt([1, 4, 4, 3], 'int8', 0.09, -128), { activation: 'RELU' }, seed++),
     );
@@ -73,6 +74,16 @@ export function elementwiseCases(): OpCase[] {
     add(opCase(`${op} int16 broadcast`, op, [qt([2, 3, 8], 'int16', 0.0007), qt([1, 3, 1], 'int16', 0.0011)], qt([2, 3, 8], 'int16', op === 'mul' ? 0.04 : 0.0015), {}, seed++));
   }
   add(opCase('div float32 broadcast', 'div', [ft([2, 3, 4]), ft([4])], ft([2, 3, 4]), { activation: 'NONE' }, seed++, [0.25, 4]));
+  for (const [label, lhs, rhs, out, attrs] of [
+    ['div int8', qt([64], 'int8', 0.05, 3), qt([64], 'int8', 0.04, -5), qt([64], 'int8', 0.1, 0), {}],
+    ['div int8 broadcast RELU6', qt([4, 16], 'int8', 0.02, -20), qt([16], 'int8', 0.03, 9), qt([4, 16], 'int8', 0.03, -128), { activation: 'RELU6' }],
+  ] as const) {
+    const c = opCase(label, 'div', [lhs, rhs], out, attrs, seed++);
+    // A divisor at its zero point is a division by zero: move those one step up.
+    const zp = rhs.quant!.zeroPoint[0];
+    c.inputs[1] = int8Bytes(Array.from(new Int8Array(c.inputs[1].buffer), (v) => (v === zp ? v + 1 : v)));
+    add(c);
+  }
   add(opCase('div float32 RELU_N1_TO_1', 'div', [ft([6]), ft([6])], ft([6]), { activation: 'RELU_N1_TO_1' }, seed++, [-3, 3]));
   for (const op of ['maximum', 'minimum']) {
     add(opCase(`${op} float32 broadcast`, op, [ft([3, 5]), ft([1, 5])], ft([3, 5]), {}, seed++));
@@ -119,6 +130,12 @@ export function elementwiseCases(): OpCase[] {
   all8('tanh int8', 'tanh', [0.04, 2], [1 / 128, 0]);
   all8('elu int8', 'elu', [0.05, 30], [0.03, 40]);
   all8('abs int8 rescale', 'abs', [0.05, 30], [0.04, -128]);
+  {
+    // rsqrt is defined at or above the input zero point only: inputs -100..127.
+    const c = opCase('rsqrt int8', 'rsqrt', [qt([228], 'int8', 0.05, -100)], qt([228], 'int8', 0.02, -128), {}, seed++);
+    c.inputs[0] = int8Bytes(Array.from({ length: 228 }, (_, i) => i - 100));
+    add(c);
+  }
   const int16 = (label: string, op: string, inScale: number, outScale: number, attrs: Record<string, unknown> = {}): void =>
     add(opCase(label, op, [qt([64], 'int16', inScale)], qt([64], 'int16', outScale), attrs, seed++));
   int16('relu int16', 'relu', 0.001, 0.0008);

@@ -8,6 +8,8 @@ import { UmaBackend } from '../../src/backend/umaBackend';
 import { compileModel } from '../../src/driver/compile';
 import { UmaError, UnsupportedOperatorError } from '../../src/errors';
 import { importTflite } from '../../src/frontend/tflite';
+import { interpret } from '../../src/interpreter';
+import { FunctionBuilder, moduleOf, tensorType } from '../../src/ir/graph/builder';
 import { TfliteWriter, tfliteOptions, WriterDType, WriterOptions } from '../../src/frontend/tflite/writer';
 
 class NothingBackend extends UmaBackend {
@@ -43,9 +45,9 @@ function errorOf(f: () => unknown): Error {
 describe('elementwise bad input', () => {
   it('a tensor type without a TFLite Micro kernel names the operator, its index and the type', () => {
     const i8 = { shape: [4], dtype: 'int8' as const, scale: 0.1 };
-    const e = errorOf(() => importTflite(model('DIV', [i8, i8], i8, tfliteOptions.div()), 'div.tflite'));
+    const e = errorOf(() => importTflite(model('SQRT', [i8], i8), 'sqrt.tflite'));
     expect(e).toBeInstanceOf(UnsupportedOperatorError);
-    expect(e.message).toBe('unsupported input 0 type int8 (supported: float32) on DIV at operator #0 in div.tflite');
+    expect(e.message).toBe('unsupported input 0 type int8 (supported: float32) on SQRT at operator #0 in sqrt.tflite');
     const f = { shape: [4], dtype: 'float32' as const };
     const b = { shape: [4], dtype: 'bool' as const };
     expect(errorOf(() => importTflite(model('LOGISTIC', [b], f), 'l.tflite')).message).toBe(
@@ -53,14 +55,34 @@ describe('elementwise bad input', () => {
     );
   });
 
-  it('an int8 LOGISTIC whose output is not at scale 1/256, zero point -128 fails to compile in one line', () => {
+  it('an int8 LOGISTIC whose output is not at scale 1/256, zero point -128 is rejected at import in one line', () => {
+    const bytes = model('LOGISTIC', [{ shape: [8], dtype: 'int8', scale: 0.05 }], { shape: [8], dtype: 'int8', scale: 0.01, zp: 0 });
+    const e = errorOf(() => importTflite(bytes, 'l.tflite'));
+    expect(e).toBeInstanceOf(UnsupportedOperatorError);
+    expect(e.message).toBe(
+      'unsupported quantization: int8 logistic output must have scale 1/256 and zero point -128, got 0.01 and 0 on LOGISTIC at operator #0 in l.tflite',
+    );
+    const tanh16 = model('TANH', [{ shape: [8], dtype: 'int16', scale: 0.001 }], { shape: [8], dtype: 'int16', scale: 0.001 });
+    expect(errorOf(() => importTflite(tanh16, 't.tflite')).message).toMatch(/^unsupported quantization: int16 tanh output scale must be 2\^-15, got 0\.001 on TANH at operator #0/);
+  });
+
+  it('the interpreter and the lowering reject the same quantization when handed a graph directly', () => {
     const registry = new BackendRegistry();
     registry.register(NothingBackend);
-    const graph = importTflite(model('LOGISTIC', [{ shape: [8], dtype: 'int8', scale: 0.05 }], { shape: [8], dtype: 'int8', scale: 0.01, zp: 0 }), 'l.tflite');
+    const b = new FunctionBuilder();
+    const x = b.param('x', tensorType([8], 'int8', { scale: [0.05], zeroPoint: [0], axis: 0 }));
+    b.call('y', 'logistic', [x], tensorType([8], 'int8', { scale: [0.01], zeroPoint: [0], axis: 0 }));
+    const graph = moduleOf([b.build(['y'])]);
     const e = errorOf(() => compileModel(graph, { backend: 'nothing', registry }));
     expect(e).toBeInstanceOf(UmaError);
-    expect(e.message).toContain('int8 logistic output must have scale 1/256 and zero point -128, got 0.01');
+    expect(e.message).toContain('int8 logistic output must have scale 1/256 and zero point -128, got 0.01 and 0');
     expect(e.message.split('\n')).toHaveLength(1);
+  });
+
+  it('an int8 RSQRT of a value below the input zero point fails in the interpreter as in TFLite', () => {
+    const graph = importTflite(model('RSQRT', [{ shape: [3], dtype: 'int8', scale: 0.05, zp: 0 }], { shape: [3], dtype: 'int8', scale: 0.02, zp: -128 }), 'r.tflite');
+    const input = new Uint8Array(Int8Array.from([4, -2, 9]).buffer);
+    expect(errorOf(() => interpret(graph, [input])).message).toMatch(/rsqrt is only defined for non-negative values \(element 1 is below the zero point 0\)/);
   });
 
   it('operands that do not broadcast fail to compile in one line naming the operator', () => {

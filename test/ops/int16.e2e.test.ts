@@ -3,15 +3,19 @@
  * one build (gcc is slow on shared cores): a chain conv2d (int64 bias) -> depthwise (int64
  * bias) -> max_pool2d -> avg_pool2d -> dense (int32 bias) -> int16 softmax -> quantize to
  * int8 -> dequantize, and a branch conv2d (int32 bias) -> dense (no bias) -> quantize
- * int16 -> int8 -> int16, compiled host-only.
+ * int16 -> int8 -> int16, compiled host-only and with each bundled backend as the target.
  */
+import * as fs from 'fs';
+import { registerExampleBackends } from '../../backends';
 import { BackendRegistry } from '../../src/backend/registry';
 import { UmaBackend } from '../../src/backend/umaBackend';
 import { compileModel } from '../../src/driver/compile';
 import { interpret } from '../../src/interpreter';
 import { FunctionBuilder, moduleOf, tensorType } from '../../src/ir/graph/builder';
 import { IRModule, TensorType } from '../../src/ir/graph/types';
+import { parsePoolsJson } from '../../src/usmp/pools';
 import { expectRunsByteExact } from '../e2e/harness';
+import { runStreaming } from '../e2e/streamingHarness';
 import { i8, q, randomTensor, rng } from '../lower/helpers';
 import { bias32, bias64, i16, int16Input } from './int16Helpers';
 
@@ -55,5 +59,21 @@ describe('int16 / 16x8 operators in generated C', () => {
     expect(new Set(new Int16Array(expected[1].slice().buffer)).size).toBeGreaterThan(2);
     const result = compileModel(graph, { backend: 'nothing', registry });
     expectRunsByteExact(result, inputs, expected);
+  });
+
+  // The bundled accelerators offload int8 operators only: every 16x8 operator must stay on the
+  // host (an int8 kernel fed int16 data would be silently wrong), with their own pools.
+  it.each(['vanilla', 'accel', 'dma_local'])('with target %s: nothing offloaded, byte-exact', (backend) => {
+    const registry = new BackendRegistry();
+    registerExampleBackends(registry);
+    const graph = int16Model();
+    const inputs = [int16Input(rng(6), 8 * 8 * 3)];
+    const expected = interpret(graph, inputs);
+    const poolsFile = `backends/${backend}/pools.json`;
+    const pools = fs.existsSync(poolsFile) ? parsePoolsJson(fs.readFileSync(poolsFile, 'utf8'), poolsFile) : undefined;
+    const result = compileModel(graph, { backend, registry, ...(pools ? { pools } : {}) });
+    expect([...result.tir.functions.values()].some((f) => f.attrs.target === backend)).toBe(false);
+    const [outs] = runStreaming(result, [inputs]);
+    outs.forEach((o, i) => expect(Array.from(o)).toEqual(Array.from(expected[i])));
   });
 });

@@ -28,6 +28,8 @@ const CASES: OpCase[] = [
   op('batch_to_space_nd int8 [2, 3]', 'batch_to_space_nd', i8([12, 2, 2, 3], 0.1), i8([2, 4, 6, 3], 0.1), { block_shape: [2, 3], crops: [0, 0, 0, 0] }),
   op('space_to_batch_nd float paddings', 'space_to_batch_nd', f32([1, 3, 5, 2]), f32([4, 2, 3, 2]), { block_shape: [2, 2], paddings: [1, 0, 0, 1] }),
   op('space_to_batch_nd int8 pads with the zero point', 'space_to_batch_nd', i8([2, 4, 3, 1], 0.1, 9), i8([12, 2, 2, 1], 0.1, 9), { block_shape: [2, 3], paddings: [0, 0, 1, 2] }),
+  op('space_to_batch_nd float 3-d NHC (dilated conv1d)', 'space_to_batch_nd', f32([1, 10, 3]), f32([2, 6, 3]), { block_shape: [2, 1], paddings: [1, 1, 0, 0] }),
+  op('batch_to_space_nd int8 3-d NHC', 'batch_to_space_nd', i8([4, 5, 2], 0.1, 1), i8([1, 18, 2], 0.1, 1), { block_shape: [4, 1], crops: [1, 1, 0, 0] }),
   op('broadcast_to float', 'broadcast_to', f32([3, 1]), f32([2, 3, 4]), {}),
   op('broadcast_to int16', 'broadcast_to', i16([1, 4], 0.01), i16([3, 4], 0.01), {}),
   op('gather float axis 0, constant indices', 'gather', f32([5, 3]), f32([2, 2, 3]), { axis: 0 }, { constants: [idx([2, 2], [4, 0, 2, 2])] }),

@@ -69,6 +69,12 @@ describe('int8 LSTM (int16 cell state) in generated C, streaming', () => {
     run(importTflite(int8LstmModel(kws).bytes), backend, [0, 1, 2, 3].map((k) => [int8LstmInput(kws, 40 + k)]), backend === 'vanilla');
   });
 
+  // 16x8: int16 activations and states, int64 biases (uma_ref_lstm_int16).
+  it('16x8 LSTM, host: every invocation byte-exact', () => {
+    const spec = { ...INT8_SPECS[0][1], activation: 'int16' as const, inputScale: 1 / 32767, hiddenScale: 1 / 32768, hiddenZeroPoint: 0 };
+    run(importTflite(int8LstmModel(spec).bytes), 'nothing', [0, 1, 2].map((k) => [int8LstmInput(spec, 60 + k)]));
+  });
+
   // accel and dma_local run the LSTM on the host with their own pools (nothing to offload).
   it.each(['accel', 'dma_local'])('LSTM alone, target %s: every invocation byte-exact', (backend) => {
     const spec = INT8_SPECS[1][1];

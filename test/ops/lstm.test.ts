@@ -9,6 +9,8 @@ import { TfliteWriter, tfliteOptions } from '../../src/frontend/tflite/writer';
 import { createSession, interpret } from '../../src/interpreter';
 import { runMain } from '../../src/ir/tir/eval';
 import { LOWERING_EXTERN_SIMULATIONS } from '../../src/lower/cpu';
+import { IRModule } from '../../src/ir/graph/types';
+import { collectAllocates } from '../../src/ir/tir/analysis';
 import { lowerForCpu } from '../lower/helpers';
 import { floats, lstmInput, lstmModel, LstmModelSpec } from './lstmModels';
 
@@ -127,5 +129,36 @@ describe('unidirectional_sequence_lstm (float32)', () => {
     it('a non-tanh activation', () => {
       expect(() => importTflite(variant(() => undefined, tfliteOptions.unidirectionalSequenceLstm({ activation: 'RELU' })))).toThrow(/unsupported LSTM activation RELU/);
     });
+  });
+});
+
+describe('unidirectional_sequence_lstm with plain constant states', () => {
+  // States that are constants (not variable tensors) are read-only: every run starts from
+  // them, and the lowering works on operator-internal copies.
+  function withConstantStates(graph: IRModule, fill: (i: number) => number): IRModule {
+    const main = graph.functions.get('main')!;
+    const nodes = main.nodes.map((n) => {
+      if (n.kind !== 'constant' || !n.variable) return n;
+      const count = n.type.shape.reduce((a, b) => a * b, 1);
+      const data = new Uint8Array(Float32Array.from({ length: count }, (_, i) => fill(i)).buffer);
+      return { kind: 'constant' as const, name: n.name, type: n.type, data };
+    });
+    return { ...graph, functions: new Map([['main', { ...main, nodes }]]) };
+  }
+
+  it('float: runs from the constant state each time, lowering equals the interpreter', () => {
+    const spec = SPECS[1][1];
+    const imported = importTflite(lstmModel(spec));
+    const graph = withConstantStates(imported, (i) => 0.1 * ((i % 5) - 2));
+    const input = lstmInput(spec, 5);
+    const session = createSession(graph);
+    const first = session.invoke([input])[0];
+    expect(Array.from(session.invoke([input])[0])).toEqual(Array.from(first));
+    expect(Array.from(first)).not.toEqual(Array.from(interpret(imported, [input])[0]));
+    const tir = lowerForCpu(graph);
+    const lowered = runMain(tir, [input], { externs: LOWERING_EXTERN_SIMULATIONS })[0];
+    expect(Array.from(lowered)).toEqual(Array.from(first));
+    const names = [...tir.functions.values()].flatMap((f) => collectAllocates(f).map((a) => a.bufferVar.name));
+    expect(names.some((n) => n.endsWith('_cell_state'))).toBe(true);
   });
 });

@@ -12,6 +12,8 @@ export interface Int8LstmSpec extends LstmModelSpec {
   readonly hiddenZeroPoint: number;
   /** A power of two (TFLite's integer LSTM). */
   readonly cellScale: number;
+  /** int16 = 16x8: int16 activations and states, int64 bias. Default int8. */
+  readonly activation?: 'int8' | 'int16';
 }
 
 export interface Int8LstmModel {
@@ -32,7 +34,8 @@ export function int8LstmModel(spec: Int8LstmSpec): Int8LstmModel {
   const w = new TfliteWriter();
   const seqShape = spec.timeMajor ? [time, batch] : [batch, time];
   const actQuant = { scale: [spec.inputScale], zeroPoint: [spec.inputZeroPoint] };
-  const x = w.addInput({ name: 'x', shape: [...seqShape, inputSize], dtype: 'int8', quant: actQuant });
+  const act = spec.activation ?? 'int8';
+  const x = w.addInput({ name: 'x', shape: [...seqShape, inputSize], dtype: act, quant: actQuant });
   let seed = spec.seed;
   const W: number[][] = [];
   const R: number[][] = [];
@@ -49,11 +52,11 @@ export function int8LstmModel(spec: Int8LstmSpec): Int8LstmModel {
     const scale = Math.fround(spec.inputScale * wx[g].scale);
     const q = floats(seed++, units, 0.3).map((v) => Math.round(v / scale));
     B.push(q.map((v) => v * scale));
-    return w.addConstant({ shape: [units], dtype: 'int32', quant: { scale: [scale], zeroPoint: [0] }, data: q });
+    return w.addConstant({ shape: [units], dtype: act === 'int16' ? 'int64' : 'int32', quant: { scale: [scale], zeroPoint: [0] }, data: q });
   });
-  const hidden = w.addTensor({ name: 'output_state', shape: [batch, units], dtype: 'int8', quant: { scale: [spec.hiddenScale], zeroPoint: [spec.hiddenZeroPoint] }, isVariable: true });
+  const hidden = w.addTensor({ name: 'output_state', shape: [batch, units], dtype: act, quant: { scale: [spec.hiddenScale], zeroPoint: [spec.hiddenZeroPoint] }, isVariable: true });
   const cell = w.addTensor({ name: 'cell_state', shape: [batch, units], dtype: 'int16', quant: { scale: [spec.cellScale], zeroPoint: [0] }, isVariable: true });
-  const y = w.addTensor({ name: 'y', shape: [...seqShape, units], dtype: 'int8', quant: { scale: [spec.hiddenScale], zeroPoint: [spec.hiddenZeroPoint] } });
+  const y = w.addTensor({ name: 'y', shape: [...seqShape, units], dtype: act, quant: { scale: [spec.hiddenScale], zeroPoint: [spec.hiddenZeroPoint] } });
   w.addOperator({
     op: 'UNIDIRECTIONAL_SEQUENCE_LSTM',
     inputs: [x, ...wx.map((t) => t.index), ...wh.map((t) => t.index), -1, -1, -1, ...biases, -1, -1, hidden, cell, -1, -1, -1, -1],
@@ -80,8 +83,9 @@ export function int8LstmModel(spec: Int8LstmSpec): Int8LstmModel {
 }
 
 export function int8LstmInput(spec: Int8LstmSpec, seed: number): Uint8Array {
-  const v = floats(seed, spec.time * spec.batch * spec.inputSize, 1).map((f) => Math.max(-128, Math.min(127, Math.round(f * 127))));
-  return new Uint8Array(Int8Array.from(v).buffer);
+  const f = floats(seed, spec.time * spec.batch * spec.inputSize, 1);
+  if (spec.activation === 'int16') return new Uint8Array(Int16Array.from(f.map((v) => Math.round(v * 32767))).buffer);
+  return new Uint8Array(Int8Array.from(f.map((v) => Math.max(-128, Math.min(127, Math.round(v * 127))))).buffer);
 }
 
 /** Shapes and quantizations the int8 LSTM tests cover. */

@@ -72,6 +72,8 @@ function cases(): Case[] {
   out.push(model('MEAN float negative axis', 'MEAN', [x([2, 3, 4], 'float32'), axis([-1])], { shape: [2, 3], dtype: 'float32' }, reducer(false), 2));
   out.push(model('MEAN int8 same quantization', 'MEAN', [x([1, 4, 4, 8], 'int8', qi8(0.05, -3)), axis([1, 2])], { shape: [1, 1, 1, 8], dtype: 'int8', quant: qi8(0.05, -3) }, reducer(true), 3));
   out.push(model('MEAN int8 requantized', 'MEAN', [x([1, 5, 5, 4], 'int8', qi8(0.05, 6)), axis([1, 2])], { shape: [1, 4], dtype: 'int8', quant: qi8(0.02, -2) }, reducer(false), 4));
+  out.push(model('MEAN int16 requantized', 'MEAN', [x([1, 4, 5, 6], 'int16', qi8(0.0005)), axis([1, 2])], { shape: [1, 1, 1, 6], dtype: 'int16', quant: qi8(0.0002) }, reducer(true), 49));
+  out.push(model('MEAN int8 over the last axis, requantized', 'MEAN', [x([3, 4, 9], 'int8', qi8(0.04, -7)), axis([-1])], { shape: [3, 4], dtype: 'int8', quant: qi8(0.01, 3) }, reducer(false), 50));
   out.push(model('SUM float', 'SUM', [x([3, 4, 5], 'float32'), axis([0, 2])], { shape: [4], dtype: 'float32' }, reducer(false), 5));
   out.push(model('SUM int8', 'SUM', [x([2, 3, 4], 'int8', qi8(0.01, 2)), axis([2])], { shape: [2, 3], dtype: 'int8', quant: qi8(0.05, -1) }, reducer(false), 6));
   out.push(model('REDUCE_MAX float', 'REDUCE_MAX', [x([2, 3, 4], 'float32'), axis([1])], { shape: [2, 1, 4], dtype: 'float32' }, reducer(true), 7));
@@ -124,12 +126,15 @@ function cases(): Case[] {
   );
   out.push(model('BATCH_MATMUL float adj_y', 'BATCH_MATMUL', [x([2, 3, 4], 'float32'), { shape: [2, 5, 4], dtype: 'float32', data: ints(18, 40, -1000, 1000).map((v) => v / 1000) }], { shape: [2, 3, 5], dtype: 'float32' }, tfliteOptions.batchMatMul({ adjY: true }), 19));
   out.push(model('BATCH_MATMUL float broadcast', 'BATCH_MATMUL', [x([2, 1, 3, 4], 'float32'), x([3, 4, 2], 'float32')], { shape: [2, 3, 3, 2], dtype: 'float32' }, tfliteOptions.batchMatMul(), 20));
+  out.push(model('BATCH_MATMUL int16', 'BATCH_MATMUL', [x([2, 3, 4], 'int16', qi8(0.0005)), x([2, 4, 5], 'int16', qi8(0.0004))], { shape: [2, 3, 5], dtype: 'int16', quant: qi8(0.02) }, tfliteOptions.batchMatMul(), 46));
   out.push(model('BATCH_MATMUL int8', 'BATCH_MATMUL', [x([2, 3, 4], 'int8', qi8(0.05, -3)), x([2, 4, 5], 'int8', qi8(0.04, 0))], { shape: [2, 3, 5], dtype: 'int8', quant: qi8(0.1, 1) }, tfliteOptions.batchMatMul(), 21));
   const c32 = (shape: number[], data: number[]): Operand => ({ shape, dtype: 'int32', data });
   out.push(model('DEPTH_TO_SPACE int8', 'DEPTH_TO_SPACE', [x([1, 2, 3, 8], 'int8', qi8(0.1, 2))], { shape: [1, 4, 6, 2], dtype: 'int8', quant: qi8(0.1, 2) }, tfliteOptions.depthToSpace(2), 30));
   out.push(model('SPACE_TO_DEPTH float', 'SPACE_TO_DEPTH', [x([1, 4, 6, 3], 'float32')], { shape: [1, 2, 3, 12], dtype: 'float32' }, tfliteOptions.spaceToDepth(2), 31));
   out.push(model('BATCH_TO_SPACE_ND float crops', 'BATCH_TO_SPACE_ND', [x([4, 3, 3, 2], 'float32'), c32([2], [2, 2]), c32([2, 2], [0, 1, 1, 1])], { shape: [1, 5, 4, 2], dtype: 'float32' }, undefined, 32));
   out.push(model('SPACE_TO_BATCH_ND int8 paddings', 'SPACE_TO_BATCH_ND', [x([2, 4, 3, 1], 'int8', qi8(0.1, 9)), c32([2], [2, 3]), c32([2, 2], [0, 0, 1, 2])], { shape: [12, 2, 2, 1], dtype: 'int8', quant: qi8(0.1, 9) }, undefined, 33));
+  out.push(model('SPACE_TO_BATCH_ND float 3-d', 'SPACE_TO_BATCH_ND', [x([1, 10, 3], 'float32'), c32([1], [2]), c32([1, 2], [1, 1])], { shape: [2, 6, 3], dtype: 'float32' }, undefined, 47));
+  out.push(model('BATCH_TO_SPACE_ND int8 3-d', 'BATCH_TO_SPACE_ND', [x([4, 5, 2], 'int8', qi8(0.1, 1)), c32([1], [4]), c32([1, 2], [1, 1])], { shape: [1, 18, 2], dtype: 'int8', quant: qi8(0.1, 1) }, undefined, 48));
   out.push(model('BROADCAST_TO float', 'BROADCAST_TO', [x([3, 1], 'float32'), c32([3], [2, 3, 4])], { shape: [2, 3, 4], dtype: 'float32' }, undefined, 34, 2));
   out.push(model('GATHER float axis 1', 'GATHER', [x([2, 5, 3], 'float32'), c32([2, 2], [4, 0, 2, 2])], { shape: [2, 2, 2, 3], dtype: 'float32' }, tfliteOptions.gather(1), 35));
   out.push(model('RESIZE_NEAREST_NEIGHBOR int8 half_pixel', 'RESIZE_NEAREST_NEIGHBOR', [x([1, 3, 5, 2], 'int8', qi8(0.1)), c32([2], [7, 4])], { shape: [1, 7, 4, 2], dtype: 'int8', quant: qi8(0.1) }, tfliteOptions.resizeNearestNeighbor({ halfPixelCenters: true }), 36));
@@ -140,6 +145,8 @@ function cases(): Case[] {
   out.push(model('RESIZE_BILINEAR int8 half_pixel_centers', 'RESIZE_BILINEAR', [x([1, 4, 3, 2], 'int8', qi8(0.1, 1)), c32([2], [8, 6])], { shape: [1, 8, 6, 2], dtype: 'int8', quant: qi8(0.1, 1) }, tfliteOptions.resizeBilinear({ halfPixelCenters: true }), 41));
   out.push(model('L2_NORMALIZATION float', 'L2_NORMALIZATION', [x([2, 3, 6], 'float32')], { shape: [2, 3, 6], dtype: 'float32' }, undefined, 42));
   out.push(model('L2_NORMALIZATION int8', 'L2_NORMALIZATION', [x([4, 10], 'int8', qi8(0.05, 2))], { shape: [4, 10], dtype: 'int8', quant: qi8(1 / 128, 0) }, undefined, 43));
+  out.push(model('LOG_SOFTMAX float', 'LOG_SOFTMAX', [x([3, 7], 'float32')], { shape: [3, 7], dtype: 'float32' }, undefined, 45));
+  out.push(model('LOG_SOFTMAX int8', 'LOG_SOFTMAX', [x([3, 10], 'int8', qi8(0.08, 4))], { shape: [3, 10], dtype: 'int8', quant: qi8(16 / 256, 127) }, undefined, 44));
   return out;
 }
 
@@ -163,6 +170,10 @@ describe('unsupported parameters are one-line errors naming operator, index and 
   it('MEAN with a runtime axis tensor', () => {
     const c = model('', 'MEAN', [x([2, 3], 'float32'), { input: true, shape: [1], dtype: 'int32' }], { shape: [2], dtype: 'float32' }, tfliteOptions.reducer(false), 1);
     expect(() => importTflite(c.model, 'm.tflite')).toThrow(/^unsupported non-constant axis \(input 1\) on MEAN at operator #0 in m\.tflite$/);
+  });
+  it('REDUCE_MAX int8 with another output quantization', () => {
+    const c = model('', 'REDUCE_MAX', [x([2, 3], 'int8', qi8(0.1)), axis([1])], { shape: [2], dtype: 'int8', quant: qi8(0.2) }, tfliteOptions.reducer(false), 1);
+    expect(() => importTflite(c.model, 'm.tflite')).toThrow(/^unsupported input and output quantization that differ on REDUCE_MAX at operator #0 in m\.tflite$/);
   });
   it('TRANSPOSE_CONV with a uint8 input', () => {
     const c = model(

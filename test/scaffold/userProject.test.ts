@@ -41,9 +41,18 @@ describe('a user project depending on the packed uma-ts', () => {
 
   beforeAll(() => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-user-project-'));
-    // The tarball ships dist/: build it as `npm ci`'s prepare step would.
-    execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
-    const packed = sh('npm', ['pack', '--ignore-scripts', '--pack-destination', tmp], ROOT);
+    // Packed from a copy of the checkout with its own freshly built dist/ (as `npm ci`'s prepare
+    // step builds it), so tests building the repository's dist/ in parallel cannot interfere.
+    const stage = path.join(tmp, 'stage');
+    const skip = /^(node_modules|dist|out|\.git)(\/|$)|__scaffold_test_/;
+    fs.cpSync(ROOT, stage, { recursive: true, filter: (src) => !skip.test(path.relative(ROOT, src).split(path.sep).join('/')) });
+    // The build needs the type packages; npm pack never ships node_modules.
+    fs.symlinkSync(fs.realpathSync(path.join(ROOT, 'node_modules')), path.join(stage, 'node_modules'), 'dir');
+    execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(stage, 'tsconfig.build.json')], {
+      cwd: stage,
+      stdio: 'pipe',
+    });
+    const packed = sh('npm', ['pack', '--ignore-scripts', '--pack-destination', tmp], stage);
     tarball = path.join(tmp, fs.readdirSync(tmp).find((f) => f.endsWith('.tgz'))!);
     expect(packed).toContain(path.basename(tarball));
     project = path.join(tmp, 'my-npu-project');
@@ -53,7 +62,7 @@ describe('a user project depending on the packed uma-ts', () => {
 
   afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-  it('ships what users need and not the tests or benchmarks', () => {
+  it('ships what users need and not the tests, benchmarks or models', () => {
     const list = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n');
     for (const f of ['package/dist/src/index.js', 'package/dist/src/index.d.ts', 'package/bin/uma-ts.js', 'package/schemas/metadata.schema.json', 'package/src/codegen/c/runtime/uma_runtime.h', 'package/backends/accel/runtime/accel_runtime.c', 'package/backends/accel/pools.json']) {
       expect(list).toContain(f);
@@ -71,6 +80,7 @@ describe('a user project depending on the packed uma-ts', () => {
     const bin = path.join(project, 'node_modules', 'uma-ts', 'bin', 'uma-ts.js');
     const created = sh(process.execPath, [bin, 'new-backend', 'my-npu', '--dir', 'my_npu', '--import-from', 'uma-ts'], project);
     expect(created).toContain("created backend 'my_npu' (class MyNpuBackend)");
+    expect(created).toContain(`npx jest -c ${path.join(project, 'my_npu')}/jest.config.js`);
     const test = fs.readFileSync(path.join(project, 'my_npu', 'my_npu.test.ts'), 'utf8');
     expect(test).toContain("from 'uma-ts';");
     expect(test).toContain('verifyModel(');

@@ -39,6 +39,25 @@ describe('--target cortex-m55', () => {
     expect(sections.codeBytes).toBeGreaterThan(1000);
   }, 180000);
 
+  it('links pools at their pools.json addresses, external weights in read-only QSPI flash, byte-exact', () => {
+    const pools = parsePoolsJson(
+      JSON.stringify({
+        workspacePools: [
+          { name: 'l2_mem', targets: { c: 'rw', accel: 'ro' }, internal: true, address: 0x30000000 },
+          { name: 'act_mem', targets: { c: 'rw', accel: 'rw' }, address: 0x30040000 },
+        ],
+        constantPools: [{ name: 'wei_mem', targets: { c: 'ro', accel: 'ro' }, address: 0x38000000 }],
+      }),
+      'pools.json',
+    );
+    const report = verifyModel('models/person_detect.tflite', { backend: 'accel', target: 'cortex-m55', compile: { pools }, seed: 12 });
+    expect(report.failure).toBeUndefined();
+    expect(report.ok).toBe(true);
+    const at = Object.fromEntries(report.sections!.sections.filter((s) => s.pool).map((s) => [s.pool, s.address]));
+    expect(at).toEqual({ l2_mem: 0x30000000, act_mem: 0x30040000, wei_mem: 0x38000000 });
+    expect(report.compile.artifacts.metadata.pools.map((p) => p.address)).toEqual([0x30000000, 0x30040000, 0x38000000]);
+  }, 180000);
+
   it('maps each pool section to its own region; pools too large for on-chip memory get DDR slices', () => {
     const pool = (name: string, sizeBytes: number, kind: 'workspace' | 'constant' = 'workspace') => ({
       name,

@@ -1,10 +1,11 @@
 /**
  * BATCH_MATMUL as TFLite Micro's reference kernels: out[b, i, j] = sum over k ascending of
  * lhs'[b, i, k] * rhs'[b, k, j] (lhs' / rhs' transposed when adj_x / adj_y), batch axes
- * broadcast. float32 sums in float; int8 sums (lhs - zp) * (rhs - zp) in int32, then
- * requantizes with GetQuantizedConvolutionMultipler's multiplier and clamps to int8.
+ * broadcast. float32 sums in float; int8 sums (lhs - zp) * (rhs - zp) in int32, int16 in
+ * int64 (zero points 0), then requantizes with GetQuantizedConvolutionMultipler's multiplier
+ * (the 64-bit MultiplyByQuantizedMultiplier for int16) and clamps to the output type.
  */
-import { multiplyByQuantizedMultiplier } from '../../arith/fixedpoint';
+import { multiplyByQuantizedMultiplier, multiplyByQuantizedMultiplier64 } from '../../arith/fixedpoint';
 import { denseOutputMultiplier, integerRange } from '../../arith/quant-params';
 import { batchMatmulShape } from '../../ir/graph/computeTypes';
 import { KernelContext } from '../kernel';
@@ -51,8 +52,8 @@ export function batchMatmul(ctx: KernelContext): TypedArray {
   const lOff = batchOffsets(outBatch, ls);
   const rOff = batchOffsets(outBatch, rs);
   const out = allocateTensorData(ctx.outType);
-  const a = lhs.data as Float32Array | Int8Array;
-  const b = rhs.data as Float32Array | Int8Array;
+  const a = lhs.data as Float32Array | Int8Array | Int16Array;
+  const b = rhs.data as Float32Array | Int8Array | Int16Array;
   const dtype = ctx.outType.dtype;
 
   if (dtype === 'float32') {
@@ -67,23 +68,27 @@ export function batchMatmul(ctx: KernelContext): TypedArray {
     });
     return out;
   }
-  if (dtype !== 'int8' || lhs.type.dtype !== 'int8' || rhs.type.dtype !== 'int8') {
+  const wide = dtype === 'int16';
+  if ((dtype !== 'int8' && !wide) || lhs.type.dtype !== dtype || rhs.type.dtype !== dtype) {
     throw ctx.unsupported(`dtypes lhs ${lhs.type.dtype} / rhs ${rhs.type.dtype} / output ${dtype}`);
   }
   const ql = ctx.quant(lhs.type, 'lhs');
   const qr = ctx.quant(rhs.type, 'rhs');
   const qo = ctx.quant(ctx.outType, 'output');
   const m = denseOutputMultiplier(ql.scale, qr.scale, qo.scale);
-  const range = integerRange('int8');
+  const range = integerRange(dtype);
   lOff.forEach((lo, n) => {
     const ro = rOff[n];
     for (let i = 0; i < rows; i++)
       for (let j = 0; j < cols; j++) {
         let total = 0;
         for (let k = 0; k < depth; k++) {
-          total = (total + Math.imul(b[ro + rAt(k, j)] - qr.zeroPoint, a[lo + lAt(i, k)] - ql.zeroPoint)) | 0;
+          const term = (b[ro + rAt(k, j)] - qr.zeroPoint) * (a[lo + lAt(i, k)] - ql.zeroPoint);
+          // int64 sums of int16 products stay far below 2^53: exact in a double.
+          total = wide ? total + term : (total + term) | 0;
         }
-        const v = multiplyByQuantizedMultiplier(total, m.multiplier, m.shift) + qo.zeroPoint;
+        const scaled = wide ? multiplyByQuantizedMultiplier64(total, m.multiplier, m.shift) : multiplyByQuantizedMultiplier(total, m.multiplier, m.shift);
+        const v = scaled + qo.zeroPoint;
         out[(n * rows + i) * cols + j] = Math.min(Math.max(v, range.min), range.max);
       }
   });

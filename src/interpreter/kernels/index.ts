@@ -8,6 +8,7 @@ import { broadcastTo } from './broadcastTo';
 import { depthToSpace } from './depthToSpace';
 import { gather } from './gather';
 import { l2Normalization } from './l2Normalization';
+import { logSoftmax } from './logSoftmax';
 import { resizeBilinear } from './resizeBilinear';
 import { resizeNearestNeighbor } from './resizeNearestNeighbor';
 import { spaceToBatchNd } from './spaceToBatchNd';
@@ -86,5 +87,6 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['resize_nearest_neighbor', resizeNearestNeighbor],
   ['resize_bilinear', resizeBilinear],
   ['l2_normalization', l2Normalization],
+  ['log_softmax', logSoftmax],
   ['unidirectional_sequence_lstm', unidirectionalSequenceLstm],
 ]);

@@ -6,9 +6,16 @@ import { allocateTensorData, Tensor, TypedArray } from '../tensor';
  * Walks the output row-major; `source` gives the input coordinate each output element reads,
  * or null for a padding element, which gets `pad`.
  */
-export function gatherElements(ctx: KernelContext, input: Tensor, source: (out: readonly number[]) => readonly number[] | null, pad = 0): TypedArray {
-  const outShape = ctx.outType.shape;
-  const inShape = input.type.shape;
+export function gatherElements(
+  ctx: KernelContext,
+  input: Tensor,
+  source: (out: readonly number[]) => readonly number[] | null,
+  pad = 0,
+  /** Views of the same row-major elements (e.g. 3-d NHC as 4-d NH1C); default the tensors' shapes. */
+  shapes?: { readonly input: readonly number[]; readonly output: readonly number[] },
+): TypedArray {
+  const outShape = shapes?.output ?? ctx.outType.shape;
+  const inShape = shapes?.input ?? input.type.shape;
   const strides = new Array<number>(inShape.length).fill(1);
   for (let d = inShape.length - 2; d >= 0; d--) strides[d] = strides[d + 1] * inShape[d + 1];
   const out = allocateTensorData(ctx.outType);
@@ -30,5 +37,10 @@ export function gatherElements(ctx: KernelContext, input: Tensor, source: (out: 
     }
   }
   return out;
+}
+
+/** TFLite's batch/space kernels take NHC as NH1C: the 4-d view of a 3-d or 4-d shape. */
+export function nhwcView(shape: readonly number[]): number[] {
+  return shape.length === 3 ? [shape[0], shape[1], 1, shape[2]] : [...shape];
 }
 

@@ -4,16 +4,15 @@
  * `MultiplyByQuantizedMultiplier` of input_scale / output_scale.
  */
 import { multiplyByQuantizedMultiplier, roundHalfAwayFromZero } from '../../arith/fixedpoint';
-import { integerRange, requantizeMultiplier } from '../../arith/quant-params';
+import { integerRange, quantizeSignatureProblem, requantizeMultiplier } from '../../arith/quant-params';
 import { KernelContext } from '../kernel';
 import { allocateTensorData, TypedArray } from '../tensor';
-
-const INTEGER_DTYPES = new Set(['int8', 'uint8', 'int16', 'int32']);
 
 export function quantize(ctx: KernelContext): TypedArray {
   const input = ctx.input(0, 'input');
   const outType = ctx.outType;
-  if (!INTEGER_DTYPES.has(outType.dtype)) throw ctx.unsupported(`output dtype ${outType.dtype}`);
+  const problem = quantizeSignatureProblem(input.type.dtype, outType.dtype);
+  if (problem) throw ctx.fail(problem);
   const outQ = ctx.quant(outType, 'output');
   const { min, max } = integerRange(outType.dtype);
   const out = allocateTensorData(outType);
@@ -29,7 +28,6 @@ export function quantize(ctx: KernelContext): TypedArray {
     }
     return out;
   }
-  if (!INTEGER_DTYPES.has(input.type.dtype)) throw ctx.unsupported(`input dtype ${input.type.dtype}`);
   const inQ = ctx.quant(input.type, 'input');
   const { multiplier, shift } = requantizeMultiplier(inQ.scale, outQ.scale);
   const x = input.data as Int8Array | Uint8Array | Int16Array | Int32Array;

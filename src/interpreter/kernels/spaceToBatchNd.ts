@@ -1,17 +1,18 @@
 /**
- * SPACE_TO_BATCH_ND as TFLite's reference kernel (4-d NHWC): output batch b reads input batch
+ * SPACE_TO_BATCH_ND as TFLite's reference kernel (4-d NHWC, or 3-d NHC as NH1C): output batch b reads input batch
  * b % N at block offset (b / N) (row-major over the block); positions in the padding get the
  * output zero point (0.0 for float).
  */
 import { KernelContext } from '../kernel';
 import { TypedArray } from '../tensor';
-import { gatherElements } from './indexMap';
+import { gatherElements, nhwcView } from './indexMap';
 
 export function spaceToBatchNd(ctx: KernelContext): TypedArray {
   const input = ctx.input(0, 'input');
   const [bh, bw] = ctx.numbers('block_shape');
   const [top, , left] = ctx.numbers('paddings');
-  const [inN, inH, inW] = input.type.shape;
+  const shapes = { input: nhwcView(input.type.shape), output: nhwcView(ctx.outType.shape) };
+  const [inN, inH, inW] = shapes.input;
   const pad = ctx.outType.dtype === 'float32' || !ctx.outType.quant ? 0 : ctx.quant(ctx.outType, 'output').zeroPoint;
   return gatherElements(
     ctx,
@@ -23,5 +24,6 @@ export function spaceToBatchNd(ctx: KernelContext): TypedArray {
       return y < 0 || y >= inH || x < 0 || x >= inW ? null : [b % inN, y, x, c];
     },
     pad,
+    shapes,
   );
 }

@@ -56,6 +56,11 @@ function unaryKernel(op: string): Kernel {
     const input = ctx.input(0, 'input');
     const fn = quantizedUnary(op, dtype, ctx.quant(input.type, 'input'), ctx.quant(ctx.outType, 'output'), ctx.number('alpha', 0));
     if (typeof fn === 'string') throw ctx.fail(fn);
+    if (op === 'rsqrt') {
+      const zp = ctx.quant(input.type, 'input').zeroPoint;
+      const negative = (input.data as Int8Array).findIndex((x) => x < zp);
+      if (negative >= 0) throw ctx.fail(`rsqrt is only defined for non-negative values (element ${negative} is below the zero point ${zp})`);
+    }
     return mapUnary(ctx, fn, input);
   };
 }

@@ -25,8 +25,8 @@ const tanh = (v: number): number => f32(Math.tanh(v));
 
 export function unidirectionalSequenceLstm(ctx: KernelContext): TypedArray {
   const input = ctx.input(LSTM_ARG.input, 'input');
-  if (input.type.dtype === 'int8') return integerLstm(ctx);
-  if (input.type.dtype !== 'float32') throw ctx.unsupported(`input dtype ${input.type.dtype} (float32 or int8 LSTM)`);
+  if (input.type.dtype === 'int8' || input.type.dtype === 'int16') return integerLstm(ctx);
+  if (input.type.dtype !== 'float32') throw ctx.unsupported(`input dtype ${input.type.dtype} (float32, int8 or int16 LSTM)`);
   const weight = (g: LstmGate, recurrent: boolean): Float32Array => {
     const t = ctx.input(recurrent ? LSTM_ARG.recurrentWeights[g] : LSTM_ARG.inputWeights[g], `${recurrent ? 'recurrent' : 'input'}_to_${g}_weights`);
     if (t.type.dtype !== 'float32') throw ctx.unsupported(`weight dtype ${t.type.dtype} with float32 input (hybrid LSTM)`);
@@ -88,7 +88,10 @@ export function unidirectionalSequenceLstm(ctx: KernelContext): TypedArray {
   return out;
 }
 
-/** int8 activations/weights, int16 cell state: TFLite Micro's integer LSTM (src/arith/lstmInteger.ts). */
+/**
+ * Integer LSTM with an int16 cell state, int8 weights and int8 (int32 bias) or int16 (int64
+ * bias) activations: TFLite Micro's integer LSTM (src/arith/lstmInteger.ts).
+ */
 function integerLstm(ctx: KernelContext): TypedArray {
   const tensors = Array.from({ length: 15 }, (_, i) => ctx.input(i, `argument ${i}`));
   const q = lstmIntegerQuant(tensors.map((t) => t.type), ctx.number('cell_clip', 0));
@@ -100,15 +103,19 @@ function integerLstm(ctx: KernelContext): TypedArray {
   const units = tensors[LSTM_ARG.inputWeights.forget].type.shape[0];
   const shape = { time: timeMajor ? d0 : d1, batch: timeMajor ? d1 : d0, inputSize, units, timeMajor };
   const p = lstmIntegerParams(q, shape);
-  const out = allocateTensorData(ctx.outType) as Int8Array;
+  const out = allocateTensorData(ctx.outType) as Int8Array | Int16Array;
   if (out.length !== shape.time * shape.batch * units) throw ctx.fail(`output must hold ${shape.time * shape.batch * units} elements`);
-  const hidden = Int8Array.from(tensors[LSTM_ARG.outputState].data as Int8Array);
+  const hiddenIn = tensors[LSTM_ARG.outputState].data as Int8Array | Int16Array;
+  const hidden = hiddenIn.slice();
   const cell = Int16Array.from(tensors[LSTM_ARG.cellState].data as Int16Array);
   runLstmInteger(p, {
-    input: input.data as Int8Array,
+    input: input.data as Int8Array | Int16Array,
     inputWeights: INTEGER_GATE_ORDER.map((g) => tensors[LSTM_ARG.inputWeights[g]].data as Int8Array),
     recurrentWeights: INTEGER_GATE_ORDER.map((g) => tensors[LSTM_ARG.recurrentWeights[g]].data as Int8Array),
-    biases: INTEGER_GATE_ORDER.map((g) => tensors[LSTM_ARG.bias[g]].data as Int32Array),
+    biases: INTEGER_GATE_ORDER.map((g) => {
+      const b = tensors[LSTM_ARG.bias[g]].data;
+      return b instanceof BigInt64Array ? Array.from(b, Number) : (b as Int32Array);
+    }),
     hidden,
     cell,
     output: out,

@@ -43,27 +43,37 @@ function spaceToDepth(attrs: Attrs, args: readonly TensorType[]): TensorType {
   return { shape: [n, h / b, w / b, c * b * b], dtype: args[0].dtype };
 }
 
+/** 3-d NHC inputs of the batch/space ops are NH1C to TFLite; the result drops the 1 again. */
+function nh1c(op: string, t: TensorType, args: readonly TensorType[]): [number, number, number, number] {
+  if (t.shape.length === 3) return [t.shape[0], t.shape[1], 1, t.shape[2]];
+  return nhwc(op, t, args);
+}
+
+function fromNh1c(shape: number[], rank: number): number[] {
+  return rank === 3 ? [shape[0], shape[1], shape[3]] : shape;
+}
+
 function batchToSpace(attrs: Attrs, args: readonly TensorType[]): TensorType {
   const op = 'batch_to_space_nd';
-  const [n, h, w, c] = nhwc(op, args[0], args);
+  const [n, h, w, c] = nh1c(op, args[0], args);
   const [bh, bw] = ints(op, attrs, 'block_shape', 2, args, 1);
   const [top, bottom, left, right] = ints(op, attrs, 'crops', 4, args);
   if (n % (bh * bw) !== 0) fail(op, `batch ${n} is not a multiple of ${bh * bw}`, args);
   const oh = h * bh - top - bottom;
   const ow = w * bw - left - right;
   if (oh < 1 || ow < 1) fail(op, `crops leave no output ([${oh}, ${ow}])`, args);
-  return { shape: [n / (bh * bw), oh, ow, c], dtype: args[0].dtype };
+  return { shape: fromNh1c([n / (bh * bw), oh, ow, c], args[0].shape.length), dtype: args[0].dtype };
 }
 
 function spaceToBatch(attrs: Attrs, args: readonly TensorType[]): TensorType {
   const op = 'space_to_batch_nd';
-  const [n, h, w, c] = nhwc(op, args[0], args);
+  const [n, h, w, c] = nh1c(op, args[0], args);
   const [bh, bw] = ints(op, attrs, 'block_shape', 2, args, 1);
   const [top, bottom, left, right] = ints(op, attrs, 'paddings', 4, args);
   const ph = h + top + bottom;
   const pw = w + left + right;
   if (ph % bh !== 0 || pw % bw !== 0) fail(op, `padded size [${ph}, ${pw}] is not a multiple of block_shape [${bh}, ${bw}]`, args);
-  return { shape: [n * bh * bw, ph / bh, pw / bw, c], dtype: args[0].dtype };
+  return { shape: fromNh1c([n * bh * bw, ph / bh, pw / bw, c], args[0].shape.length), dtype: args[0].dtype };
 }
 
 function broadcastTo(_attrs: Attrs, args: readonly TensorType[], declared?: TensorType): TensorType {
@@ -105,6 +115,7 @@ function sameAsInput(_attrs: Attrs, args: readonly TensorType[]): TensorType {
 
 export const LAYOUT_RULES = {
   l2_normalization: sameAsInput,
+  log_softmax: sameAsInput,
   depth_to_space: depthToSpace,
   space_to_depth: spaceToDepth,
   batch_to_space_nd: batchToSpace,

@@ -1,7 +1,8 @@
 /**
  * batch_matmul as TFLite Micro's reference BatchMatMul (see the interpreter kernel): per
- * output element a k-ascending sum in a local accumulator; int8 requantizes with the
- * GetQuantizedConvolutionMultipler multiplier and clamps to the int8 range.
+ * output element a k-ascending sum in a local accumulator; int8 (int32 sum) and int16
+ * (int64 sum, 64-bit requantize) use the GetQuantizedConvolutionMultipler multiplier and
+ * clamp to the output range.
  */
 import { denseOutputMultiplier } from '../../arith/quant-params';
 import { add, bufferLoad, bufferStore, cast, floatImm, forLoop, intImm, makeVar, mul, seq } from '../../ir/tir/builder';
@@ -28,7 +29,9 @@ export const batchMatmulStrategy: OperatorStrategy = (input) => {
   const r = batchMatmulShape(staticShape(lhs), staticShape(rhs), adjX, adjY);
   if ('problem' in r) loweringFail(call, `batch_matmul: ${r.problem}`);
   const dtype = call.type.dtype;
-  requireDType(call, [...input.argTypes, call.type], [dtype === 'float32' ? 'float32' : 'int8'], 'batch_matmul');
+  requireDType(call, [...input.argTypes, call.type], [dtype === 'float32' ? 'float32' : dtype === 'int16' ? 'int16' : 'int8'], 'batch_matmul');
+  const wide = dtype === 'int16';
+  const accDType = wide ? 'int64' : 'int32';
   const outShape = staticShape(out);
   const batchRank = outShape.length - 2;
   const ls = staticShape(lhs);
@@ -46,17 +49,19 @@ export const batchMatmulStrategy: OperatorStrategy = (input) => {
     const k = makeVar('k', 'int32');
     const a = bufferLoad(lhs, [...batchIndex(lhs, batchVars), ...(adjX ? [k, i] : [i, k])]);
     const b = bufferLoad(rhs, [...batchIndex(rhs, batchVars), ...(adjY ? [j, k] : [k, j])]);
-    return withAccumulator('acc', quantized ? 'int32' : 'float32', (acc) => {
+    return withAccumulator('acc', quantized ? accDType : 'float32', (acc) => {
       if (!quantized) {
         return seq([accStore(acc, floatImm(0)), forLoop(k, 0, depth, accStore(acc, add(accLoad(acc), mul(a, b)))), bufferStore(out, accLoad(acc), vars)]);
       }
       const m = denseOutputMultiplier(ql!.scale, qr!.scale, qo!.scale);
-      const term = mul(add(i32(b), -qr!.zeroPoint), add(i32(a), -ql!.zeroPoint));
+      const narrow = mul(add(i32(b), -qr!.zeroPoint), add(i32(a), -ql!.zeroPoint));
+      const term = wide ? cast('int64', narrow) : narrow;
       const result = add(qMultiplyShift(accLoad(acc), intImm(m.multiplier), intImm(m.shift)), qo!.zeroPoint);
+      const [lo, hi] = wide ? [-32768, 32767] : [-128, 127];
       return seq([
-        accStore(acc, intImm(0)),
+        accStore(acc, intImm(0, accDType)),
         forLoop(k, 0, depth, accStore(acc, add(accLoad(acc), term))),
-        bufferStore(out, cast('int8', clamp(result, -128, 127)), vars),
+        bufferStore(out, cast(dtype, clamp(result, lo, hi)), vars),
       ]);
     });
   });

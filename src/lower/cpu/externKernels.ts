@@ -15,7 +15,9 @@ export const SOFTMAX_INT8 = 'uma_ref_softmax_int8';
 export const SOFTMAX_INT8_INT16 = 'uma_ref_softmax_int8_int16';
 export const SOFTMAX_INT16 = 'uma_ref_softmax_int16';
 export const L2NORM_INT8 = 'uma_ref_l2norm_int8';
+export const LOG_SOFTMAX_INT8 = 'uma_ref_log_softmax_int8';
 export const LSTM_INT8 = 'uma_ref_lstm_int8';
+export const LSTM_INT16 = 'uma_ref_lstm_int16';
 
 export const EXTERN_KERNELS: readonly ExternKernel[] = [
   {
@@ -72,6 +74,23 @@ export const EXTERN_KERNELS: readonly ExternKernel[] = [
       'sum of squared offsets (gemmlowp Newton-Raphson), output in Q0.7 (scale 1/128, zero point 0).',
   },
   {
+    name: LOG_SOFTMAX_INT8,
+    params: [
+      'input: const int8_t*',
+      'output: int8_t*',
+      'outer_size: int32_t',
+      'depth: int32_t',
+      'input_multiplier: int32_t',
+      'input_left_shift: int32_t',
+      'reverse_scaling_divisor: int32_t',
+      'reverse_scaling_left_shift: int32_t',
+      'diff_min: int32_t',
+    ],
+    doc:
+      'TFLite reference_integer_ops::LogSoftmax (int8 in, int8 out with scale 16/256 and zero point 127) over the last axis; ' +
+      'parameters from PreprocessLogSoftmaxScalingExp (5 integer bits, beta 1) and CalculateInputRadius.',
+  },
+  {
     name: LSTM_INT8,
     params: [
       'input: const int8_t*',
@@ -96,5 +115,31 @@ export const EXTERN_KERNELS: readonly ExternKernel[] = [
     doc:
       'TFLite Micro integer UNIDIRECTIONAL_SEQUENCE_LSTM (int8 activations/weights, int32 bias, int16 cell state and gates) ' +
       'over the packed int32 parameter table of src/arith/lstmInteger.ts; hidden and cell state are updated in place.',
+  },
+  {
+    name: LSTM_INT16,
+    params: [
+      'input: const int16_t*',
+      'wx_forget: const int8_t*',
+      'wx_input: const int8_t*',
+      'wx_cell: const int8_t*',
+      'wx_output: const int8_t*',
+      'wh_forget: const int8_t*',
+      'wh_input: const int8_t*',
+      'wh_cell: const int8_t*',
+      'wh_output: const int8_t*',
+      'b_forget: const int64_t*',
+      'b_input: const int64_t*',
+      'b_cell: const int64_t*',
+      'b_output: const int64_t*',
+      'hidden: int16_t*',
+      'cell: int16_t*',
+      'output: int16_t*',
+      'scratch: int16_t*',
+      'params: const int32_t*',
+    ],
+    doc:
+      'TFLite Micro 16x8 UNIDIRECTIONAL_SEQUENCE_LSTM (int16 activations, int8 weights, int64 bias, int16 cell state): ' +
+      'as uma_ref_lstm_int8 with int64 accumulators and the 64-bit requantize.',
   },
 ];

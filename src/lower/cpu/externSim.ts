@@ -11,8 +11,9 @@ import { LoweringError } from '../../errors';
 import { ArgValue, bytesAt, ExternFn, isPointer, Pointer } from '../../ir/tir/eval';
 import { INT16_LUT_SIZE, softmaxInt16Rows } from '../../arith/softmaxInt16';
 import { l2NormalizeInt8Rows } from '../../arith/l2norm';
+import { logSoftmaxInt8Rows } from '../../arith/logSoftmax';
 import { LSTM_PARAM, runLstmInteger } from '../../arith/lstmInteger';
-import { L2NORM_INT8, LSTM_INT8, SOFTMAX_INT16, SOFTMAX_INT8, SOFTMAX_INT8_INT16 } from './externKernels';
+import { L2NORM_INT8, LOG_SOFTMAX_INT8, LSTM_INT16, LSTM_INT8, SOFTMAX_INT16, SOFTMAX_INT8, SOFTMAX_INT8_INT16 } from './externKernels';
 
 function pointerArg(name: string, args: readonly ArgValue[], i: number): Pointer {
   const a = args[i];
@@ -115,6 +116,25 @@ const l2NormInt8: ExternFn = (args) => {
   return 0;
 };
 
+/** TFLite reference_integer_ops::LogSoftmax (src/arith/logSoftmax.ts). */
+const logSoftmaxInt8: ExternFn = (args) => {
+  const name = LOG_SOFTMAX_INT8;
+  const [outer, depth, inputMultiplier, inputLeftShift, reverseScalingDivisor, reverseScalingLeftShift, diffMin] = [2, 3, 4, 5, 6, 7, 8].map((i) =>
+    intArg(name, args, i),
+  );
+  const n = outer * depth;
+  const xb = bytesAt(pointerArg(name, args, 0), n);
+  const yb = bytesAt(pointerArg(name, args, 1), n);
+  logSoftmaxInt8Rows(new Int8Array(xb.buffer, xb.byteOffset, n), new Int8Array(yb.buffer, yb.byteOffset, n), outer, depth, {
+    inputMultiplier,
+    inputLeftShift,
+    reverseScalingDivisor,
+    reverseScalingLeftShift,
+    diffMin,
+  });
+  return 0;
+};
+
 function typedView<T extends Int8Array | Int16Array | Int32Array>(
   ctor: { new (b: ArrayBufferLike, at: number, n: number): T; BYTES_PER_ELEMENT: number },
   name: string,
@@ -126,23 +146,31 @@ function typedView<T extends Int8Array | Int16Array | Int32Array>(
   return new ctor(p.mem.buffer, at, n);
 }
 
-/** TFLite Micro's integer LSTM over the packed parameters lowering passes. */
-const lstmInt8: ExternFn = (args) => {
-  const name = LSTM_INT8;
-  const ptr = (i: number): Pointer => pointerArg(name, args, i);
-  const p = typedView(Int32Array, name, ptr(17), LSTM_PARAM.size);
-  const [time, batch, n, units] = [p[LSTM_PARAM.time], p[LSTM_PARAM.batch], p[LSTM_PARAM.inputSize], p[LSTM_PARAM.units]];
-  runLstmInteger(p, {
-    input: typedView(Int8Array, name, ptr(0), time * batch * n),
-    inputWeights: [1, 2, 3, 4].map((i) => typedView(Int8Array, name, ptr(i), units * n)),
-    recurrentWeights: [5, 6, 7, 8].map((i) => typedView(Int8Array, name, ptr(i), units * units)),
-    biases: [9, 10, 11, 12].map((i) => typedView(Int32Array, name, ptr(i), units)),
-    hidden: typedView(Int8Array, name, ptr(13), batch * units),
-    cell: typedView(Int16Array, name, ptr(14), batch * units),
-    output: typedView(Int8Array, name, ptr(15), time * batch * units),
-  });
-  return 0;
-};
+/** TFLite Micro's integer LSTM over the packed parameters lowering passes (int8 or int16 activations). */
+function lstmInteger(name: string, wide: boolean): ExternFn {
+  return (args) => {
+    const ptr = (i: number): Pointer => pointerArg(name, args, i);
+    const p = typedView(Int32Array, name, ptr(17), LSTM_PARAM.size);
+    const [time, batch, n, units] = [p[LSTM_PARAM.time], p[LSTM_PARAM.batch], p[LSTM_PARAM.inputSize], p[LSTM_PARAM.units]];
+    const act = (i: number, count: number): Int8Array | Int16Array => (wide ? typedView(Int16Array, name, ptr(i), count) : typedView(Int8Array, name, ptr(i), count));
+    const bias = (i: number): ArrayLike<number> => {
+      if (!wide) return typedView(Int32Array, name, ptr(i), units);
+      const at = ptr(i).mem.byteOffset + ptr(i).byteOffset;
+      if (at % 8 !== 0) throw new LoweringError(`${name}: int64 pointer is not 8-byte aligned`, { op: name });
+      return Array.from(new BigInt64Array(ptr(i).mem.buffer, at, units), Number);
+    };
+    runLstmInteger(p, {
+      input: act(0, time * batch * n),
+      inputWeights: [1, 2, 3, 4].map((i) => typedView(Int8Array, name, ptr(i), units * n)),
+      recurrentWeights: [5, 6, 7, 8].map((i) => typedView(Int8Array, name, ptr(i), units * units)),
+      biases: [9, 10, 11, 12].map(bias),
+      hidden: act(13, batch * units),
+      cell: typedView(Int16Array, name, ptr(14), batch * units),
+      output: act(15, time * batch * units),
+    });
+    return 0;
+  };
+}
 
 /** Pass as `EvalOptions.externs` (merge with other kernels as needed). */
 export const LOWERING_EXTERN_SIMULATIONS: ReadonlyMap<string, ExternFn> = new Map([
@@ -150,5 +178,7 @@ export const LOWERING_EXTERN_SIMULATIONS: ReadonlyMap<string, ExternFn> = new Ma
   [SOFTMAX_INT8_INT16, softmaxFromInt8({ name: SOFTMAX_INT8_INT16, bits: 16 })],
   [SOFTMAX_INT16, softmaxInt16],
   [L2NORM_INT8, l2NormInt8],
-  [LSTM_INT8, lstmInt8],
+  [LOG_SOFTMAX_INT8, logSoftmaxInt8],
+  [LSTM_INT8, lstmInteger(LSTM_INT8, false)],
+  [LSTM_INT16, lstmInteger(LSTM_INT16, true)],
 ]);

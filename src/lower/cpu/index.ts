@@ -8,6 +8,7 @@ import { broadcastToStrategy } from './broadcastTo';
 import { depthToSpaceStrategy, spaceToDepthStrategy } from './depthToSpace';
 import { gatherStrategy } from './gather';
 import { l2NormalizationStrategy } from './l2Normalization';
+import { logSoftmaxStrategy } from './logSoftmax';
 import { resizeBilinearStrategy } from './resizeBilinear';
 import { resizeNearestNeighborStrategy } from './resizeNearestNeighbor';
 import { conv2dStrategy } from './conv2d';
@@ -86,6 +87,7 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['resize_nearest_neighbor', resizeNearestNeighborStrategy],
   ['resize_bilinear', resizeBilinearStrategy],
   ['l2_normalization', l2NormalizationStrategy],
+  ['log_softmax', logSoftmaxStrategy],
   ['unidirectional_sequence_lstm', unidirectionalSequenceLstmStrategy],
 ]);
 

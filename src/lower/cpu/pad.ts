@@ -24,7 +24,7 @@ export const padStrategy: OperatorStrategy = (input) => {
   const fill = loopNest(['i'], [n], ([i]) => bufferStore(flat, scalarImm(out.dtype, numberAttr(call, 'pad_value', 0)), [i]));
   const names = inShape.map((_, d) => `i${d}`);
   const copy = loopNest(names, inShape, (vars) =>
-    bufferStore(out, bufferLoad(x, vars), vars.map((v, d) => add(v, p[2 * d]))),
+    bufferStore(out, bufferLoad(x, vars), vars.map((v, d) => (p[2 * d] === 0 ? v : add(v, p[2 * d])))),
   );
   return p.some((v) => v !== 0) ? seq([fill, copy]) : copy;
 };

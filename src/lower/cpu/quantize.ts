@@ -3,7 +3,7 @@
  * Micro's Requantize has it) and dequantize (integer -> float32), elementwise, with the
  * numerics of TFLite Micro's AffineQuantize, Requantize and Dequantize.
  */
-import { requantizeMultiplier } from '../../arith/quant-params';
+import { quantizeSignatureProblem, requantizeMultiplier } from '../../arith/quant-params';
 import { add, binary, bufferLoad, bufferStore, cast, floatImm, intImm, mul, select, sub } from '../../ir/tir/builder';
 import { Expr } from '../../ir/tir/nodes';
 import { OperatorStrategy } from '../strategy';
@@ -12,8 +12,6 @@ import { dtypeRange, quantOf } from './quantParams';
 import { clamp, elementCount, i32, loopNest, qMultiplyShift, reshapedView } from './tirHelpers';
 
 const INTEGER_DTYPES = ['int8', 'uint8', 'int16'];
-/** Requantize also reads and writes int32 (TFLite's int16 -> int32 after an int16 softmax). */
-const REQUANTIZE_DTYPES = [...INTEGER_DTYPES, 'int32'];
 
 /**
  * C's lround-style `static_cast<int32_t>(std::round(q))` for a float32 `q` already clamped to
@@ -30,7 +28,8 @@ export const quantizeStrategy: OperatorStrategy = (input) => {
   const { call } = input;
   const inType = input.argTypes[0];
   const outType = call.type;
-  if (!REQUANTIZE_DTYPES.includes(outType.dtype)) loweringFail(call, `quantize to ${outType.dtype} is not supported`);
+  const problem = quantizeSignatureProblem(inType.dtype, outType.dtype);
+  if (problem) loweringFail(call, problem);
   const n = elementCount(input.out);
   const x = reshapedView(input.args[0], [n]);
   const y = reshapedView(input.out, [n]);
@@ -38,7 +37,6 @@ export const quantizeStrategy: OperatorStrategy = (input) => {
   const [lo, hi] = dtypeRange(call, outType.dtype);
 
   if (inType.dtype === 'float32') {
-    if (!INTEGER_DTYPES.includes(outType.dtype)) loweringFail(call, `quantize float32 -> ${outType.dtype} is not supported`);
     const scale = floatImm(Math.fround(qo.scale));
     return loopNest(['i'], [n], ([i]) => {
       const q = binary('Div', bufferLoad(x, [i]), scale);
@@ -47,7 +45,6 @@ export const quantizeStrategy: OperatorStrategy = (input) => {
     });
   }
 
-  if (!REQUANTIZE_DTYPES.includes(inType.dtype)) loweringFail(call, `quantize from ${inType.dtype} is not supported`);
   const qi = quantOf(call, inType, 'input');
   const { multiplier, shift } = requantizeMultiplier(qi.scale, qo.scale);
   return loopNest(['i'], [n], ([i]) => {

@@ -2,7 +2,7 @@
  * The elementwise unary operators (activations and math), exactly as the interpreter's
  * `kernels/unary.ts`: float32 as TIR float arithmetic and math intrinsics in the same
  * order; int8 as a 256-entry lookup table of the shared quantized element function;
- * int16 (relu family, leaky_relu, abs) as integer loops; int32 neg/abs.
+ * int16 (relu family, leaky_relu, abs, logistic, tanh) as integer loops; int32 neg/abs.
  */
 import { leakyReluParams, relu6Bounds, reluParams } from '../../arith/elementwise';
 import { QUANTIZED_UNARY_DTYPES, quantizedUnary } from '../../arith/unaryQuantized';

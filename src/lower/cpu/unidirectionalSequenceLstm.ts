@@ -9,8 +9,8 @@
  * place, so the next run continues from them as TFLite Micro's next Invoke() does; plain
  * constant states are copied into operator scratch first and stay read-only.
  *
- * int8 activations with an int16 cell state call the runtime kernel `uma_ref_lstm_int8`
- * (TFLite Micro's integer LSTM, whose fixed-point gate pipeline is not worth loop nests).
+ * Integer LSTMs (int8 or int16 activations, int16 cell state) call the runtime kernel
+ * `uma_ref_lstm_int8` / `uma_ref_lstm_int16` (TFLite Micro's integer LSTM, whose fixed-point gate pipeline is not worth loop nests).
  */
 import { LOGISTIC_CUTOFF_LOWER, LOGISTIC_CUTOFF_UPPER, LSTM_ARG, LSTM_GATES, LstmGate } from '../../arith/lstm';
 import { INTEGER_GATE_ORDER, lstmIntegerParams, lstmIntegerQuant } from '../../arith/lstmInteger';
@@ -18,7 +18,7 @@ import { add, binary, bufferLoad, bufferStore, call as tirCall, callExtern, eval
 import { Buffer, Expr, Stmt } from '../../ir/tir/nodes';
 import { sanitizeName } from '../names';
 import { OperatorStrategy, OpLoweringInput } from '../strategy';
-import { LSTM_INT8 } from './externKernels';
+import { LSTM_INT16, LSTM_INT8 } from './externKernels';
 import { loweringFail, numberAttr } from './attrs';
 import { requireDType } from './convCommon';
 import { accAdd, accLoad, accStore, loopNest, reshapedView, staticShape, withAccumulator, withInt32Table, withScratch } from './tirHelpers';
@@ -34,7 +34,7 @@ function sigmoid(v: Expr): Expr {
 export const unidirectionalSequenceLstmStrategy: OperatorStrategy = (input) => {
   const { call, args } = input;
   if (args.length !== 15) loweringFail(call, `unidirectional_sequence_lstm expects 15 arguments, got ${args.length}`);
-  if (input.argTypes[0].dtype === 'int8') return integerLstm(input);
+  if (input.argTypes[0].dtype === 'int8' || input.argTypes[0].dtype === 'int16') return integerLstm(input);
   requireDType(call, [...input.argTypes, call.type], ['float32'], 'unidirectional_sequence_lstm');
   const timeMajor = call.attrs.time_major === true;
   const [d0, d1, inputSize] = staticShape(args[LSTM_ARG.input]);
@@ -102,15 +102,15 @@ export const unidirectionalSequenceLstmStrategy: OperatorStrategy = (input) => {
 };
 
 /**
- * int8 activations with an int16 cell state: one call of the runtime kernel
- * `uma_ref_lstm_int8` with the prepare-time parameters as an operator int32 table and the
+ * int8 (int16) activations with an int16 cell state: one call of the runtime kernel
+ * `uma_ref_lstm_int8` (`uma_ref_lstm_int16`) with the prepare-time parameters as an operator int32 table and the
  * gate scratch as an operator buffer; states as for float (in place when variable).
  */
 function integerLstm(input: OpLoweringInput): Stmt {
   const { call, args } = input;
   const q = lstmIntegerQuant(input.argTypes, Math.fround(numberAttr(call, 'cell_clip', 0)));
   if (typeof q === 'string') loweringFail(call, `unidirectional_sequence_lstm: unsupported ${q}`);
-  requireDType(call, [call.type], ['int8'], 'unidirectional_sequence_lstm');
+  requireDType(call, [call.type], [q.activation], 'unidirectional_sequence_lstm');
   const timeMajor = call.attrs.time_major === true;
   const [d0, d1, inputSize] = staticShape(args[LSTM_ARG.input]);
   const [units] = staticShape(args[LSTM_ARG.inputWeights.forget]);
@@ -126,13 +126,13 @@ function integerLstm(input: OpLoweringInput): Stmt {
   };
   return withInt32Table(`${prefix}_params`, Array.from(params), (table) =>
     withScratch(`${prefix}_gates`, 'int16', [4 * units], 'global', (scratch) =>
-      stateCopy(LSTM_ARG.outputState, 'output_state', 'int8', (hidden, initH) =>
+      stateCopy(LSTM_ARG.outputState, 'output_state', q.activation, (hidden, initH) =>
         stateCopy(LSTM_ARG.cellState, 'cell_state', 'int16', (cell, initC) =>
           seq([
             ...initH,
             ...initC,
             evaluate(
-              callExtern(LSTM_INT8, [
+              callExtern(q.activation === 'int16' ? LSTM_INT16 : LSTM_INT8, [
                 args[LSTM_ARG.input].data,
                 ...INTEGER_GATE_ORDER.map((g) => args[LSTM_ARG.inputWeights[g]].data),
                 ...INTEGER_GATE_ORDER.map((g) => args[LSTM_ARG.recurrentWeights[g]].data),

@@ -3,7 +3,7 @@
  *
  *  1. Lower bound = max(given memory pressure, our own bound: peak live bytes when every buffer
  *     has a live range, else a greedy clique weight).
- *  2. A few placement orders (size, weighted degree, urgency) x gap policies (first-fit,
+ *  2. A few placement orders (size, weighted degree, urgency, chronological) x gap policies (first-fit,
  *     best-fit); keep the smallest total (sum of pool ends). On one-pool problems with live
  *     ranges the size order breaks ties as TFLite Micro does, so size/first-fit is exactly
  *     TFLM's greedy plan; every later step only keeps plans that are no worse, so `auto` is never
@@ -101,7 +101,7 @@ function pickStart(problem: IndexedProblem, engine: PlacementEngine, lowerBound:
   let firstFailure = -1;
   let placed = false;
   tries: for (const o of initialOrders(problem, engine)) {
-    for (const bestFit of [false, true]) {
+    for (const bestFit of o.firstFitOnly ? [false] : [false, true]) {
       engine.setOrder(o.order);
       engine.bestFit.fill(bestFit ? 1 : 0);
       // An excess limit of -Infinity makes placeFrom also stop at a total equal to the best.

@@ -10,6 +10,8 @@ import { PlacementEngine } from './placement';
 export interface NamedOrder {
   readonly name: string;
   readonly order: Int32Array;
+  /** Tried with first-fit only (its point is first-fit's reuse of dead buffers' space). */
+  readonly firstFitOnly?: boolean;
 }
 
 function sortedIndices(n: number, cmp: (a: number, b: number) => number): Int32Array {
@@ -124,5 +126,20 @@ export function initialOrders(problem: IndexedProblem, engine: PlacementEngine):
   ];
   const urgency = urgencyOrder(problem);
   if (urgency) orders.push({ name: 'urgency', order: urgency });
+  const chronological = chronologicalOrder(problem);
+  if (chronological) orders.push({ name: 'chronological', order: chronological, firstFitOnly: true });
   return orders;
+}
+
+/**
+ * Buffers in the order they come alive (larger first among those starting together). Placed
+ * first-fit, each lands over the buffers already dead, like a runtime allocator; on chains
+ * where a big early buffer (a model input) dies before the peak, it finds the packing the size
+ * order misses by putting the biggest buffer first. Needs a live range on every buffer.
+ */
+export function chronologicalOrder(problem: IndexedProblem): Int32Array | undefined {
+  if (problem.buffers.some((b) => b.liveRange === undefined)) return undefined;
+  const size = problem.sizes;
+  const first = (b: number): number => problem.buffers[b].liveRange![0];
+  return sortedIndices(problem.count, (a, b) => first(a) - first(b) || size[b] - size[a] || a - b);
 }

@@ -74,6 +74,23 @@ describe('auto', () => {
     expect([...a]).toEqual([...b]);
   });
 
+  test('its chronological start packs a big early input under the later peak (vww_96_int8 with I/O)', () => {
+    // The model input dies before the peak (conv out 2 + conv out 3); larger-first places the
+    // 36,864-byte tensor at 0 and the input above it, chronological order packs all in 55,296.
+    const intervals = [
+      { sizeBytes: 27648, firstUse: 89, lastUse: 137, alignment: 16 },
+      { sizeBytes: 18432, firstUse: 89, lastUse: 241, alignment: 16 },
+      { sizeBytes: 18432, firstUse: 138, lastUse: 256, alignment: 16 },
+      { sizeBytes: 36864, firstUse: 242, lastUse: 305, alignment: 16 },
+    ];
+    const bufs = intervalsToBufferInfos(intervals, [pool('ws')]);
+    const bound = memoryPressureOfIntervals(intervals);
+    expect(bound).toBe(55296);
+    const { plan, stats } = planAuto(bufs, bound, { timeBudgetMs: 0 });
+    verifyPlan(bufs, plan);
+    expect(stats.initialTotal).toBe(55296);
+  });
+
   test('reproducible: the default work budget, not the clock, ends the search', () => {
     // The bench's irregular shape, big enough that the start misses the bound and the search runs.
     const intervals = benchIntervals(2, 300, 120);

@@ -74,9 +74,9 @@ describe("TFLM's greedy planner as a start of auto", () => {
       return initialOrders(problem, new PlacementEngine(problem)).map((o) => o.name);
     };
     expect(tflmStartApplies(indexProblem(buffers))).toBe(true);
-    expect(names(buffers)).toEqual(['tflm size', 'degree', 'urgency']);
+    expect(names(buffers)).toEqual(['tflm size', 'degree', 'urgency', 'chronological']);
     const twoPools = buffers.map((b) => ({ ...b, poolCandidates: [pool('a', undefined, ALIGN), pool('b', undefined, ALIGN)] }));
-    expect(names(twoPools)).toEqual(['size', 'degree', 'urgency']);
+    expect(names(twoPools)).toEqual(['size', 'degree', 'urgency', 'chronological']);
     const noRanges = buffers.map((b) => ({ ...b, liveRange: undefined }));
     expect(names(noRanges)).toEqual(['size', 'degree']);
   });

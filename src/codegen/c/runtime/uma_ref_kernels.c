@@ -283,6 +283,83 @@ int32_t uma_ref_l2norm_int8(const int8_t* input, int8_t* output, int32_t outer_s
   return 0;
 }
 
+static int32_t saturating_add_i32(int32_t a, int32_t b) {
+  int64_t v = (int64_t)a + (int64_t)b;
+  return (int32_t)(v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v);
+}
+
+static int32_t saturating_sub_i32(int32_t a, int32_t b) {
+  int64_t v = (int64_t)a - (int64_t)b;
+  return (int32_t)(v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v);
+}
+
+/* TFLite's log_x_for_x_greater_than_or_equal_to_1_impl: a Q(input_bits) raw >= 1 to its
+ * natural log as a Q(output_bits) raw. */
+static int32_t log_x_for_x_ge_1(int32_t x, int output_bits, int input_bits) {
+  const int accum_bits = output_bits + 1;
+  const int32_t log_2 = 1488522236, sqrt_sqrt_half = 1805811301, sqrt_half = 1518500250, one_quarter = 536870912;
+  const int32_t alpha_n = 117049297, alpha_d = 127690142, alpha_i = 1057819769, alpha_f = 638450708;
+  const int32_t shifted_quarter = rescale(one_quarter, 0, accum_bits);
+  int z_a_headroom_plus_1 = count_leading_zeros32((uint32_t)x);
+  int32_t r_a_tmp = sat_mul_by_pot(x, z_a_headroom_plus_1 - 1);
+  int32_t r_a_raw = sat_mul_by_pot(uma_srdhm(r_a_tmp, sqrt_half), 1);
+  int32_t z_a_pow_2_adj = saturating_add_i32(sat_mul_by_pot(input_bits - z_a_headroom_plus_1, 31 - accum_bits), shifted_quarter);
+  int32_t z_b = uma_srdhm(x, sqrt_half);
+  int z_b_headroom = count_leading_zeros32((uint32_t)z_b) - 1;
+  int32_t r_b_raw = sat_mul_by_pot(x, z_b_headroom);
+  int32_t z_b_pow_2_adj = saturating_sub_i32(sat_mul_by_pot(input_bits - z_b_headroom, 31 - accum_bits), shifted_quarter);
+  int32_t r = r_a_raw < r_b_raw ? r_a_raw : r_b_raw;
+  int32_t z_pow_2_adj = z_a_pow_2_adj > z_b_pow_2_adj ? z_a_pow_2_adj : z_b_pow_2_adj;
+  int32_t p = rounding_half_sum(r, sqrt_sqrt_half);
+  int32_t q = add_wrap(r, -sqrt_sqrt_half);
+  int32_t common_sq, num, denom_minus_one, recip_denom, num_scaled;
+  q = add_wrap(q, q);
+  common_sq = uma_srdhm(q, q);
+  num = add_wrap(uma_srdhm(q, r), uma_srdhm(uma_srdhm(q, common_sq), alpha_n));
+  denom_minus_one = add_wrap(uma_srdhm(p, add_wrap(add_wrap(alpha_i, q), uma_srdhm(alpha_d, common_sq))), uma_srdhm(alpha_f, q));
+  recip_denom = one_over_one_plus_x_for_x_in_0_1(denom_minus_one);
+  num_scaled = rescale(num, 0, accum_bits);
+  return rescale(add_wrap(uma_srdhm(z_pow_2_adj, log_2), uma_srdhm(num_scaled, recip_denom)), accum_bits, output_bits);
+}
+
+int32_t uma_ref_log_softmax_int8(const int8_t* input, int8_t* output, int32_t outer_size, int32_t depth,
+                                 int32_t input_multiplier, int32_t input_left_shift, int32_t reverse_scaling_divisor,
+                                 int32_t reverse_scaling_left_shift, int32_t diff_min) {
+  int32_t o, c;
+  if (outer_size < 0 || depth < 0) return -1;
+  for (o = 0; o < outer_size; ++o) {
+    const int8_t* row = input + (int64_t)o * depth;
+    int8_t* out = output + (int64_t)o * depth;
+    int32_t max_in_row = -128;
+    int32_t sum_of_exps = 0;
+    int32_t log_sum, adjusted_diff_min, reverse;
+    for (c = 0; c < depth; ++c) {
+      if (row[c] > max_in_row) max_in_row = row[c];
+    }
+    for (c = 0; c < depth; ++c) {
+      int32_t diff = (int32_t)row[c] - max_in_row;
+      if (diff >= diff_min) {
+        int32_t diff_q5 = uma_q_multiply_shift(diff, input_multiplier, input_left_shift);
+        sum_of_exps = add_wrap(sum_of_exps, rescale(exp_on_negative_values(diff_q5, 5), 0, 12));
+      }
+    }
+    log_sum = log_x_for_x_ge_1(sum_of_exps, 5, 12);
+    reverse = uma_q_multiply_shift(add_wrap(log_sum, INT32_MIN), reverse_scaling_divisor, reverse_scaling_left_shift);
+    adjusted_diff_min = diff_min - 1 > reverse ? diff_min - 1 : reverse;
+    for (c = 0; c < depth; ++c) {
+      int32_t diff = (int32_t)row[c] - max_in_row;
+      if (diff > adjusted_diff_min) {
+        int32_t diff_q5 = uma_q_multiply_shift(diff, input_multiplier, input_left_shift);
+        int32_t v = uma_rounding_divide_by_pot(add_wrap(diff_q5, uma_wrap_i32(-(int64_t)log_sum)), 31 - 5 - 4) + 127;
+        out[c] = (int8_t)(v > 127 ? 127 : v < -128 ? -128 : v);
+      } else {
+        out[c] = -128;
+      }
+    }
+  }
+  return 0;
+}
+
 /* TFLite's sigmoid(i / 24) in unsigned Q0.16 (reference_integer_ops logistic/tanh table). */
 static const uint16_t uma_sigmoid_table_uint16[256] = {
   32768, 33451, 34133, 34813, 35493, 36169, 36843, 37513, 38180, 38841, 39498, 40149,
@@ -363,37 +440,47 @@ static int16_t lstm_tanh_int16(int16_t x, int32_t input_multiplier, int32_t inpu
 
 static int32_t lstm_sat16(int32_t v) { return v < -32768 ? -32768 : (v > 32767 ? 32767 : v); }
 
-int32_t uma_ref_lstm_int8(const int8_t* input, const int8_t* wx_forget, const int8_t* wx_input, const int8_t* wx_cell,
-                          const int8_t* wx_output, const int8_t* wh_forget, const int8_t* wh_input, const int8_t* wh_cell,
-                          const int8_t* wh_output, const int32_t* b_forget, const int32_t* b_input, const int32_t* b_cell,
-                          const int32_t* b_output, int8_t* hidden, int16_t* cell, int8_t* output, int16_t* scratch,
-                          const int32_t* params) {
-  const int8_t* wx[4];
-  const int8_t* wh[4];
-  const int32_t* bias[4];
+/* The integer LSTM step loop shared by the int8 (int32 bias, 32-bit accumulators) and 16x8
+ * (int16 activations, int64 bias and accumulators, 64-bit requantize) kernels. */
+static void lstm_integer(const void* input, const int8_t* const* wx, const int8_t* const* wh, const void* const* bias,
+                         void* hidden, int16_t* cell, void* output, int16_t* scratch, const int32_t* params) {
   const int32_t time = params[0], batch = params[1], n = params[2], units = params[3], time_major = params[4];
   const int32_t in_offset = -params[5], hidden_zp = params[6];
   const int32_t clip = params[29];
+  const int act16 = params[32] == 16;
+  const int32_t hidden_min = act16 ? -32768 : -128, hidden_max = act16 ? 32767 : 127;
   int32_t t, row, k, u, i;
-  wx[0] = wx_forget; wx[1] = wx_input; wx[2] = wx_cell; wx[3] = wx_output;
-  wh[0] = wh_forget; wh[1] = wh_input; wh[2] = wh_cell; wh[3] = wh_output;
-  bias[0] = b_forget; bias[1] = b_input; bias[2] = b_cell; bias[3] = b_output;
+#define UMA_LSTM_ACT(ptr, idx) (act16 ? (int32_t)((const int16_t*)(ptr))[idx] : (int32_t)((const int8_t*)(ptr))[idx])
   for (t = 0; t < time; ++t) {
     for (row = 0; row < batch; ++row) {
-      const int32_t step = time_major ? t * batch + row : row * time + t;
-      const int8_t* x = input + (int64_t)step * n;
-      int8_t* h = hidden + (int64_t)row * units;
-      int16_t* c = cell + (int64_t)row * units;
+      const int64_t step = time_major ? (int64_t)t * batch + row : (int64_t)row * time + t;
+      const int64_t x0 = step * n;
+      const int64_t h0 = (int64_t)row * units;
+      int16_t* c = cell + h0;
       for (k = 0; k < 4; ++k) {
         const int32_t* q = params + 7 + 4 * k;
         for (u = 0; u < units; ++u) {
-          int32_t acc = 0;
-          int32_t rec = 0;
+          int32_t from_input;
+          int32_t from_hidden;
           int32_t pre;
-          for (i = 0; i < n; ++i) acc = uma_wrap_i32((int64_t)acc + wx[k][u * n + i] * (x[i] + in_offset));
-          acc = uma_wrap_i32((int64_t)acc + bias[k][u]);
-          for (i = 0; i < units; ++i) rec = uma_wrap_i32((int64_t)rec + wh[k][u * units + i] * (h[i] - hidden_zp));
-          pre = lstm_sat16(lstm_sat16(uma_q_multiply_shift(acc, q[0], q[1])) + lstm_sat16(uma_q_multiply_shift(rec, q[2], q[3])));
+          if (act16) {
+            int64_t acc = 0;
+            int64_t rec = 0;
+            for (i = 0; i < n; ++i) acc += (int64_t)wx[k][u * n + i] * (UMA_LSTM_ACT(input, x0 + i) + in_offset);
+            acc += ((const int64_t*)bias[k])[u];
+            for (i = 0; i < units; ++i) rec += (int64_t)wh[k][u * units + i] * (UMA_LSTM_ACT(hidden, h0 + i) - hidden_zp);
+            from_input = lstm_sat16(uma_q_multiply_shift64(acc, q[0], q[1]));
+            from_hidden = lstm_sat16(uma_q_multiply_shift64(rec, q[2], q[3]));
+          } else {
+            int32_t acc = 0;
+            int32_t rec = 0;
+            for (i = 0; i < n; ++i) acc = uma_wrap_i32((int64_t)acc + wx[k][u * n + i] * (UMA_LSTM_ACT(input, x0 + i) + in_offset));
+            acc = uma_wrap_i32((int64_t)acc + ((const int32_t*)bias[k])[u]);
+            for (i = 0; i < units; ++i) rec = uma_wrap_i32((int64_t)rec + wh[k][u * units + i] * (UMA_LSTM_ACT(hidden, h0 + i) - hidden_zp));
+            from_input = lstm_sat16(uma_q_multiply_shift(acc, q[0], q[1]));
+            from_hidden = lstm_sat16(uma_q_multiply_shift(rec, q[2], q[3]));
+          }
+          pre = lstm_sat16(from_input + from_hidden);
           scratch[k * units + u] = k == 2 ? lstm_tanh_int16((int16_t)pre, 0, 0) : lstm_logistic_int16((int16_t)pre, 0, 0);
         }
       }
@@ -407,11 +494,48 @@ int32_t uma_ref_lstm_int8(const int8_t* input, const int8_t* wx_forget, const in
       for (u = 0; u < units; ++u) {
         int16_t tc = lstm_tanh_int16(c[u], params[30], params[31]);
         int32_t v = hidden_zp + uma_q_multiply_shift(tc * scratch[3 * units + u], params[27], params[28]);
-        v = v < -128 ? -128 : (v > 127 ? 127 : v);
-        h[u] = (int8_t)v;
-        output[(int64_t)step * units + u] = (int8_t)v;
+        v = v < hidden_min ? hidden_min : (v > hidden_max ? hidden_max : v);
+        if (act16) {
+          ((int16_t*)hidden)[h0 + u] = (int16_t)v;
+          ((int16_t*)output)[step * units + u] = (int16_t)v;
+        } else {
+          ((int8_t*)hidden)[h0 + u] = (int8_t)v;
+          ((int8_t*)output)[step * units + u] = (int8_t)v;
+        }
       }
     }
   }
+#undef UMA_LSTM_ACT
+}
+
+int32_t uma_ref_lstm_int8(const int8_t* input, const int8_t* wx_forget, const int8_t* wx_input, const int8_t* wx_cell,
+                          const int8_t* wx_output, const int8_t* wh_forget, const int8_t* wh_input, const int8_t* wh_cell,
+                          const int8_t* wh_output, const int32_t* b_forget, const int32_t* b_input, const int32_t* b_cell,
+                          const int32_t* b_output, int8_t* hidden, int16_t* cell, int8_t* output, int16_t* scratch,
+                          const int32_t* params) {
+  const int8_t* wx[4];
+  const int8_t* wh[4];
+  const void* bias[4];
+  if (params[32] != 8) return -1;
+  wx[0] = wx_forget; wx[1] = wx_input; wx[2] = wx_cell; wx[3] = wx_output;
+  wh[0] = wh_forget; wh[1] = wh_input; wh[2] = wh_cell; wh[3] = wh_output;
+  bias[0] = b_forget; bias[1] = b_input; bias[2] = b_cell; bias[3] = b_output;
+  lstm_integer(input, wx, wh, bias, hidden, cell, output, scratch, params);
+  return 0;
+}
+
+int32_t uma_ref_lstm_int16(const int16_t* input, const int8_t* wx_forget, const int8_t* wx_input, const int8_t* wx_cell,
+                           const int8_t* wx_output, const int8_t* wh_forget, const int8_t* wh_input, const int8_t* wh_cell,
+                           const int8_t* wh_output, const int64_t* b_forget, const int64_t* b_input, const int64_t* b_cell,
+                           const int64_t* b_output, int16_t* hidden, int16_t* cell, int16_t* output, int16_t* scratch,
+                           const int32_t* params) {
+  const int8_t* wx[4];
+  const int8_t* wh[4];
+  const void* bias[4];
+  if (params[32] != 16) return -1;
+  wx[0] = wx_forget; wx[1] = wx_input; wx[2] = wx_cell; wx[3] = wx_output;
+  wh[0] = wh_forget; wh[1] = wh_input; wh[2] = wh_cell; wh[3] = wh_output;
+  bias[0] = b_forget; bias[1] = b_input; bias[2] = b_cell; bias[3] = b_output;
+  lstm_integer(input, wx, wh, bias, hidden, cell, output, scratch, params);
   return 0;
 }

@@ -44,6 +44,20 @@ int32_t uma_ref_lstm_int8(const int8_t* input, const int8_t* wx_forget, const in
                           const int32_t* b_output, int8_t* hidden, int16_t* cell, int8_t* output, int16_t* scratch,
                           const int32_t* params);
 
+/* TFLite reference_integer_ops::LogSoftmax over the last axis of an [outer_size, depth]
+ * int8 tensor: output scale 16/256, zero point 127; parameters from LOG_SOFTMAX's Prepare
+ * (PreprocessLogSoftmaxScalingExp, 5 integer bits; the reverse shift is the
+ * MultiplyByQuantizedMultiplier shift, <= 0). */
+int32_t uma_ref_log_softmax_int8(const int8_t* input, int8_t* output, int32_t outer_size, int32_t depth,
+                                 int32_t input_multiplier, int32_t input_left_shift, int32_t reverse_scaling_divisor,
+                                 int32_t reverse_scaling_left_shift, int32_t diff_min);
+/* The 16x8 variant: int16 activations (input, hidden state, output), int64 biases. */
+int32_t uma_ref_lstm_int16(const int16_t* input, const int8_t* wx_forget, const int8_t* wx_input, const int8_t* wx_cell,
+                           const int8_t* wx_output, const int8_t* wh_forget, const int8_t* wh_input, const int8_t* wh_cell,
+                           const int8_t* wh_output, const int64_t* b_forget, const int64_t* b_input, const int64_t* b_cell,
+                           const int64_t* b_output, int16_t* hidden, int16_t* cell, int16_t* output, int16_t* scratch,
+                           const int32_t* params);
+
 #ifdef __cplusplus
 }
 #endif

@@ -17,6 +17,7 @@ export const concatenation: Converter = (site) => {
     requireSameQuantization(site, t, out, `input ${i}`);
     if (t.dtype === 'int16' && t.quant && t.quant.zeroPoint[0] !== 0) unsupportedParameter(site, `int16 input ${i} with zero point ${t.quant.zeroPoint[0]}`);
   });
+  if (out.dtype === 'int16' && out.quant && out.quant.zeroPoint[0] !== 0) unsupportedParameter(site, `int16 output with zero point ${out.quant.zeroPoint[0]}`);
   const axis = positiveAxis(site, opts?.axis ?? 0, out.shape.length);
   return { op: 'concatenate', attrs: { axis }, argPositions: inputs.map((_, i) => i) };
 };

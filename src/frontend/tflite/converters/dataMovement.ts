@@ -8,9 +8,14 @@ import { OperatorSite, unsupportedParameter } from './common';
 /** float32, int8, int16, int32: what TFLite Micro's copy-like kernels take. */
 export const COPY_DTYPES = ['float32', 'int8', 'int16', 'int32'] as const;
 
-/** int8 inputs must carry the output's scale and zero point (TFLite Micro copies raw values). */
+/**
+ * Where TFLite Micro insists (CONCATENATION's int8 inputs, PADV2's int8 constant), a tensor
+ * must carry the output's scale and zero point: the kernel copies raw values. Elsewhere
+ * (PAD's input, slices, transposes) TFLite Micro copies raw values without checking, and so
+ * does uma-ts.
+ */
 export function requireSameQuantization(site: OperatorSite, input: TensorType, output: TensorType, role: string): void {
-  if (input.dtype !== 'int8' && input.dtype !== 'int16') return;
+  if (input.dtype !== 'int8') return;
   const a = input.quant;
   const b = output.quant;
   if (!a || !b) return;

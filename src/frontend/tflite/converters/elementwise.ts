@@ -3,7 +3,8 @@
  * keeps its data inputs as call arguments, reads its fused activation or slope, and rejects
  * a tensor type TFLite Micro has no kernel for, naming the operator, its index and the type.
  */
-import { DType } from '../../../ir/graph/types';
+import { QUANTIZED_UNARY_DTYPES, quantizedUnary } from '../../../arith/unaryQuantized';
+import { DType, TensorType } from '../../../ir/graph/types';
 import { ArithmeticOptions, BuiltinOptionsType, LeakyReluOptions } from '../schema';
 import { activation, Converter, inputType, OperatorSite, options, unsupportedParameter } from './common';
 
@@ -12,7 +13,7 @@ export const ELEMENTWISE_DTYPES: Readonly<Record<string, readonly DType[]>> = {
   add: ['float32', 'int8', 'int16', 'int32'],
   sub: ['float32', 'int8', 'int16', 'int32'],
   mul: ['float32', 'int8', 'int16', 'int32'],
-  div: ['float32'],
+  div: ['float32', 'int8'],
   maximum: ['float32', 'int8', 'int16', 'int32'],
   minimum: ['float32', 'int8', 'int16', 'int32'],
   squared_difference: ['float32', 'int8', 'int32'],
@@ -28,7 +29,7 @@ export const ELEMENTWISE_DTYPES: Readonly<Record<string, readonly DType[]>> = {
   abs: ['float32', 'int8', 'int16', 'int32'],
   neg: ['float32', 'int32'],
   sqrt: ['float32'],
-  rsqrt: ['float32'],
+  rsqrt: ['float32', 'int8'],
   exp: ['float32'],
   log: ['float32'],
   cast: ['float32', 'int8', 'uint8', 'int16', 'int32', 'bool'],
@@ -62,16 +63,35 @@ export const binary =
     return { op, attrs: {}, argPositions: [0, 1] };
   };
 
+/**
+ * A quantized unary op whose tensors' quantization TFLite Micro's Prepare would reject
+ * (e.g. an int8 LOGISTIC output not at 1/256, -128) is reported here, so inspect lists it.
+ */
+function checkQuantization(site: OperatorSite, op: string, alpha = 0): void {
+  const input = inputType(site, 0, 'input');
+  const output = site.outputType;
+  if (!QUANTIZED_UNARY_DTYPES[op]?.includes(output.dtype)) return;
+  const qp = (t: TensorType, role: string) => {
+    if (!t.quant || t.quant.scale.length === 0) unsupportedParameter(site, `${role} ${t.dtype} tensor without quantization`);
+    return { scale: t.quant.scale[0], zeroPoint: t.quant.zeroPoint[0] ?? 0 };
+  };
+  const fn = quantizedUnary(op, output.dtype, qp(input, 'input'), qp(output, 'output'), alpha);
+  if (typeof fn === 'string') unsupportedParameter(site, `quantization: ${fn}`);
+}
+
 /** A unary op without options. */
 export const unary =
   (op: string): Converter =>
   (site) => {
     checkTypes(site, op, 1);
+    checkQuantization(site, op);
     return { op, attrs: {}, argPositions: [0] };
   };
 
 export const leakyRelu: Converter = (site) => {
   checkTypes(site, 'leaky_relu', 1);
   const opts = options(site, BuiltinOptionsType.LeakyReluOptions, LeakyReluOptions);
-  return { op: 'leaky_relu', attrs: { alpha: opts?.alpha ?? 0 }, argPositions: [0] };
+  const alpha = opts?.alpha ?? 0;
+  checkQuantization(site, 'leaky_relu', alpha);
+  return { op: 'leaky_relu', attrs: { alpha }, argPositions: [0] };
 };

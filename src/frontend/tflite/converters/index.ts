@@ -13,6 +13,7 @@ import { dense } from './dense';
 import { depthwiseConv2d } from './depthwiseConv2d';
 import { gather } from './gather';
 import { l2Normalization } from './l2Normalization';
+import { logSoftmax } from './logSoftmax';
 import { batchToSpaceNd, broadcastTo, depthToSpace, spaceToBatchNd, spaceToDepth } from './layout';
 import { pool } from './pool';
 import { reduce } from './reduce';
@@ -100,6 +101,7 @@ const CONVERTERS: ReadonlyMap<number, Converter> = new Map<number, Converter>([
   [BuiltinOperatorCode.RESIZE_NEAREST_NEIGHBOR, resizeNearestNeighbor],
   [BuiltinOperatorCode.RESIZE_BILINEAR, resizeBilinear],
   [BuiltinOperatorCode.L2_NORMALIZATION, l2Normalization],
+  [BuiltinOperatorCode.LOG_SOFTMAX, logSoftmax],
   [BuiltinOperatorCode.UNIDIRECTIONAL_SEQUENCE_LSTM, unidirectionalSequenceLstm],
 ]);
 

@@ -40,12 +40,16 @@ export const spaceToDepth = blockConverter('space_to_depth', BuiltinOptionsType.
 const batchSpaceConverter =
   (op: 'batch_to_space_nd' | 'space_to_batch_nd', attr: 'crops' | 'paddings'): Converter =>
   (site) => {
-    rank4(site, movable(site).shape);
+    const shape = movable(site).shape;
+    // TFLite takes a 3-d NHC input as NH1C with one block dimension: widen to the 4-d form.
+    const spatial = shape.length === 3 ? 1 : 2;
+    if (shape.length !== 3) rank4(site, shape);
     const block = constantInts(site, 1, 'block_shape');
-    if (block.length !== 2 || block.some((b) => b < 1)) unsupportedParameter(site, `block_shape [${block}] (need two values >= 1)`);
+    if (block.length !== spatial || block.some((b) => b < 1)) unsupportedParameter(site, `block_shape [${block}] (need ${spatial} values >= 1)`);
     const amounts = constantInts(site, 2, attr);
-    if (amounts.length !== 4 || amounts.some((a) => a < 0)) unsupportedParameter(site, `${attr} [${amounts}] (need 2x2 values >= 0)`);
-    return { op, attrs: { block_shape: block, [attr]: amounts }, argPositions: [0] };
+    if (amounts.length !== 2 * spatial || amounts.some((a) => a < 0)) unsupportedParameter(site, `${attr} [${amounts}] (need ${spatial}x2 values >= 0)`);
+    const attrs = spatial === 1 ? { block_shape: [block[0], 1], [attr]: [...amounts, 0, 0] } : { block_shape: block, [attr]: amounts };
+    return { op, attrs, argPositions: [0] };
   };
 
 export const batchToSpaceNd = batchSpaceConverter('batch_to_space_nd', 'crops');

@@ -2,13 +2,11 @@
 import { BuiltinOptionsType, MirrorPadOptions } from '../schema';
 import { Converter, formatError, inputType, options, requireDtype, unsupportedParameter } from './common';
 import { constantInts } from './constants';
-import { requireSameQuantization } from './dataMovement';
 
 export const mirrorPad: Converter = (site) => {
   const input = inputType(site, 0, 'input');
   const opts = options(site, BuiltinOptionsType.MirrorPadOptions, MirrorPadOptions);
   requireDtype(site, input, ['float32', 'int8'], 'input');
-  requireSameQuantization(site, input, site.outputType, 'input');
   const code = opts?.mode ?? 0;
   if (code !== 0 && code !== 1) unsupportedParameter(site, `mirror pad mode ${code}`);
   const mode = code === 0 ? 'REFLECT' : 'SYMMETRIC';

@@ -6,7 +6,8 @@ import { COPY_DTYPES } from './dataMovement';
 export const pack: Converter = (site) => {
   const opts = options(site, BuiltinOptionsType.PackOptions, PackOptions);
   const inputs = site.inputTypes.map((_, i) => inputType(site, i, `input ${i}`));
-  inputs.forEach((t, i) => requireDtype(site, t, COPY_DTYPES, `input ${i}`));
+  // TFLite Micro's pack.cc also takes int64.
+  inputs.forEach((t, i) => requireDtype(site, t, [...COPY_DTYPES, 'int64'], `input ${i}`));
   if (opts && opts.valuesCount !== 0 && opts.valuesCount !== inputs.length) {
     formatError(site, `values_count ${opts.valuesCount} but ${inputs.length} inputs`);
   }

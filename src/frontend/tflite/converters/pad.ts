@@ -1,6 +1,7 @@
 /**
- * PAD / PADV2 → pad. The border value is what TFLite Micro writes: PADV2's constant (raw, in
- * the output's quantization), else the output zero point for int8 and 0 otherwise.
+ * PAD / PADV2 → pad. The border value is what TFLite Micro writes: PADV2's constant (raw; an
+ * int8 one must carry the output's quantization), else the output zero point for int8 and 0
+ * otherwise. The input's values are copied raw, as TFLite Micro does.
  */
 import { BuiltinOptionsType, PadOptions, PadV2Options } from '../schema';
 import { Converter, formatError, inputType, options, requireDtype, unsupportedParameter } from './common';
@@ -33,7 +34,6 @@ export const pad: Converter = (site) => {
   const v2 = site.inputTypes.length > 2;
   options(site, v2 ? BuiltinOptionsType.PadV2Options : BuiltinOptionsType.PadOptions, v2 ? PadV2Options : PadOptions);
   requireDtype(site, input, COPY_DTYPES, 'input');
-  requireSameQuantization(site, input, site.outputType, 'input');
   const p = constantInts(site, 1, 'paddings');
   if (p.length !== 2 * input.shape.length) formatError(site, `paddings has ${p.length} values for a rank-${input.shape.length} input`);
   if (p.some((x) => x < 0)) unsupportedParameter(site, `negative paddings [${p}]`);

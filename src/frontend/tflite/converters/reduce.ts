@@ -21,6 +21,14 @@ export const reduce =
     if (site.outputType.dtype !== input.dtype) {
       unsupportedParameter(site, `output dtype ${site.outputType.dtype} for a ${input.dtype} input`);
     }
+    if ((op === 'reduce_max' || op === 'reduce_min') && input.dtype !== 'float32') {
+      // TFLite Micro's integer REDUCE_MAX/MIN copy values: input and output quantization must agree.
+      const a = input.quant;
+      const b = site.outputType.quant;
+      if (!a || !b || Math.fround(a.scale[0]) !== Math.fround(b.scale[0]) || a.zeroPoint[0] !== b.zeroPoint[0]) {
+        unsupportedParameter(site, 'input and output quantization that differ');
+      }
+    }
     const axes = resolveAxes(site, constantInts(site, 1, 'axis'), input.shape.length, 'axis');
     const opts = options(site, BuiltinOptionsType.ReducerOptions, ReducerOptions);
     return { op, attrs: { axes, keep_dims: opts?.keepDims ?? false }, argPositions: [0] };

@@ -2,13 +2,12 @@
 import { BuiltinOptionsType, SliceOptions } from '../schema';
 import { Converter, formatError, inputType, options, requireDtype, unsupportedParameter } from './common';
 import { constantInts } from './constants';
-import { COPY_DTYPES, requireSameQuantization, sliceCall } from './dataMovement';
+import { COPY_DTYPES, sliceCall } from './dataMovement';
 
 export const slice: Converter = (site) => {
   const input = inputType(site, 0, 'input');
   options(site, BuiltinOptionsType.SliceOptions, SliceOptions);
   requireDtype(site, input, [...COPY_DTYPES, 'bool'], 'input');
-  requireSameQuantization(site, input, site.outputType, 'input');
   const rank = input.shape.length;
   if (rank > 5) unsupportedParameter(site, `rank ${rank} input (TFLite Micro slices up to 5-d)`);
   const begin = constantInts(site, 1, 'begin');

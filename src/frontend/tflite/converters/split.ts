@@ -6,13 +6,12 @@
 import { BuiltinOptionsType, SplitOptions, SplitVOptions, UnpackOptions } from '../schema';
 import { Converter, ConvertedOperator, formatError, inputType, options, OperatorSite, positiveAxis, requireDtype } from './common';
 import { constantInts } from './constants';
-import { COPY_DTYPES, requireSameQuantization, sliceCall } from './dataMovement';
+import { COPY_DTYPES, sliceCall } from './dataMovement';
 
 /** Consecutive pieces of `lengths` along `axis` of the input at TFLite position `position`. */
 function pieces(site: OperatorSite, position: number, axis: number, lengths: readonly number[]): ConvertedOperator {
   const input = inputType(site, position, 'input');
   requireDtype(site, input, COPY_DTYPES, 'input');
-  site.outputTypes.forEach((t) => requireSameQuantization(site, input, t, 'input'));
   let start = 0;
   const perOutput = lengths.map((len) => {
     const begin = input.shape.map((_, d) => (d === axis ? start : 0));

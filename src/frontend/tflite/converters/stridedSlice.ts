@@ -8,7 +8,7 @@
 import { BuiltinOptionsType, StridedSliceOptions } from '../schema';
 import { Converter, formatError, inputType, OperatorSite, options, requireDtype, unsupportedParameter } from './common';
 import { constantInts } from './constants';
-import { COPY_DTYPES, requireSameQuantization, sliceCall } from './dataMovement';
+import { COPY_DTYPES, sliceCall } from './dataMovement';
 
 const clamp = (v: number, lo: number, hi: number): number => Math.min(Math.max(v, lo), hi);
 
@@ -60,7 +60,6 @@ export const stridedSlice: Converter = (site) => {
   const input = inputType(site, 0, 'input');
   const opts = options(site, BuiltinOptionsType.StridedSliceOptions, StridedSliceOptions);
   requireDtype(site, input, [...COPY_DTYPES, 'bool'], 'input');
-  requireSameQuantization(site, input, site.outputType, 'input');
   if (input.shape.length > 5) unsupportedParameter(site, `rank ${input.shape.length} input (TFLite Micro slices up to 5-d)`);
   if (opts && opts.ellipsisMask !== 0) unsupportedParameter(site, `ellipsis_mask ${opts.ellipsisMask} (TFLite Micro ignores it)`);
   if (opts && opts.newAxisMask !== 0) unsupportedParameter(site, `new_axis_mask ${opts.newAxisMask} (TFLite Micro ignores it)`);

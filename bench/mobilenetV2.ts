@@ -1,13 +1,14 @@
 /**
- * A PyTorch-export-style MobileNetV2 block chain built with the TfliteWriter (int8): NCHW
+ * A PyTorch-export-style MobileNetV2 (the bench's compile-time model, and a small chain of its
+ * blocks for the tests) built with the TfliteWriter (int8): NCHW
  * input → TRANSPOSE to NHWC → PAD + strided CONV_2D stem (RELU6) → inverted residual blocks
  * (1x1 expand CONV_2D RELU6, depthwise 3x3 RELU6 with PAD before the strided ones, 1x1
  * project CONV_2D, ADD when shapes allow) → MEAN over H, W → FULLY_CONNECTED. Weights are
  * seeded; quantization follows the converter's shape (per-channel weights, int32 biases at
  * input scale x weight scale, RELU6 outputs on [0, 6]).
  */
-import { TfliteWriter, tfliteOptions } from '../../src/frontend/tflite/writer';
-import { seededRandom } from '../../src/util/random';
+import { TfliteWriter, tfliteOptions } from '../src/frontend/tflite/writer';
+import { seededRandom } from '../src/util/random';
 
 interface Act {
   readonly index: number;

@@ -1,0 +1,35 @@
+/**
+ * LOG_SOFTMAX over the last axis as TFLite Micro: float32 as reference_ops::LogSoftmax (row
+ * max, float sum of exp(x - max), x - max - log(sum); exp and log rounded to float as the
+ * `tir.exp` / `tir.log` intrinsics are), int8 as src/arith/logSoftmax.ts.
+ */
+import { logSoftmaxInt8Rows, logSoftmaxQuantParams } from '../../arith/logSoftmax';
+import { KernelContext } from '../kernel';
+import { allocateTensorData, TypedArray } from '../tensor';
+
+const f32 = Math.fround;
+const FLOAT_LOWEST = -3.4028234663852886e38;
+
+export function logSoftmax(ctx: KernelContext): TypedArray {
+  const input = ctx.input(0, 'input');
+  const shape = input.type.shape;
+  const depth = shape.length === 0 ? 1 : shape[shape.length - 1];
+  const outer = depth === 0 ? 0 : input.data.length / depth;
+  const out = allocateTensorData(ctx.outType);
+  if (input.type.dtype === 'float32' && ctx.outType.dtype === 'float32') {
+    const x = input.data as Float32Array;
+    for (let o = 0; o < outer; o++) {
+      const base = o * depth;
+      let max = FLOAT_LOWEST;
+      for (let c = 0; c < depth; c++) if (max < x[base + c]) max = x[base + c];
+      let sum = 0;
+      for (let c = 0; c < depth; c++) sum = f32(sum + f32(Math.exp(f32(x[base + c] - max))));
+      const logSum = f32(Math.log(sum));
+      for (let c = 0; c < depth; c++) out[base + c] = f32(f32(x[base + c] - max) - logSum);
+    }
+    return out;
+  }
+  if (input.type.dtype !== 'int8' || ctx.outType.dtype !== 'int8') throw ctx.unsupported(`dtype ${input.type.dtype} -> ${ctx.outType.dtype}`);
+  logSoftmaxInt8Rows(input.data as Int8Array, out as Int8Array, outer, depth, logSoftmaxQuantParams(ctx.quant(input.type, 'input').scale));
+  return out;
+}

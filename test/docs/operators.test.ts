@@ -1,0 +1,32 @@
+/** docs/operators.md lists exactly the TFLite builtins the importer converts. */
+import * as fs from 'fs';
+import * as path from 'path';
+import { builtinOperatorName } from '../../src/frontend/tflite/builtinOperators';
+import { isSupportedBuiltin } from '../../src/frontend/tflite/converters';
+
+const DOC = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'operators.md'), 'utf8');
+
+function documented(): string[] {
+  return DOC.split('\n')
+    .map((l) => /^\| ([A-Z][A-Z0-9_]+) \|/.exec(l)?.[1])
+    .filter((n): n is string => n !== undefined);
+}
+
+function supported(): string[] {
+  const names: string[] = [];
+  for (let code = 0; code < 256; code++) if (isSupportedBuiltin(code)) names.push(builtinOperatorName(code));
+  return names;
+}
+
+describe('docs/operators.md', () => {
+  it('lists every supported builtin once, and nothing else', () => {
+    const docs = documented();
+    expect(new Set(docs).size).toBe(docs.length);
+    expect([...docs].sort()).toEqual([...supported()].sort());
+  });
+
+  it('is sorted by name so a reader finds an operator', () => {
+    const docs = documented();
+    expect(docs).toEqual([...docs].sort());
+  });
+});
