@@ -8,6 +8,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { buildLayout } from '../src/codegen/layout';
 import { writeModelLibraryFormat } from '../src/codegen/mlf';
 import { CompileResult } from '../src/driver/compile';
 import { DTYPE_BYTES } from '../src/ir/graph/types';
@@ -78,11 +79,9 @@ export function measureInference(result: CompileResult, runs: number): Inference
     const host = path.join(mlf, 'codegen', 'host');
     const header = fs.readFileSync(path.join(host, 'include', `tvmgen_${result.artifacts.moduleName}.h`), 'utf8');
     fs.writeFileSync(path.join(dir, 'main.c'), timingMain(result, header, runs));
-    const sources = fs
-      .readdirSync(path.join(host, 'src'))
-      .filter((f) => f.endsWith('.c'))
-      .map((f) => path.join(host, 'src', f));
-    execFileSync('gcc', ['-std=gnu99', '-O2', `-I${path.join(host, 'include')}`, 'main.c', ...sources, '-o', 'prog', '-lm'], {
+    const layout = buildLayout(mlf);
+    const sources = [...layout.modelSources, ...layout.runtimeSources];
+    execFileSync('gcc', ['-std=gnu99', '-O2', ...layout.includeDirs.map((d) => `-I${d}`), 'main.c', ...sources, '-o', 'prog', '-lm'], {
       cwd: dir,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -147,7 +147,7 @@ describe('the built CLI with a backend written in TypeScript', () => {
       expect(run.stderr).not.toContain('error:');
       expect(run.status).toBe(0);
       expect(run.stdout).toContain('Backend tutorial, pools from docs/examples/pools.json');
-      const sources = fs.readdirSync(path.join(out, 'codegen', 'host', 'src'));
+      const sources = fs.readdirSync(path.join(out, 'runtime', 'src'));
       expect(sources).toContain('tutorial_kernels.c');
     } finally {
       fs.rmSync(out, { recursive: true, force: true });

@@ -199,7 +199,7 @@ describe('the vanilla kernel computes what the interpreter computes', () => {
       outputs: [{ name: 'd', dtype: 'int8', shape: [1, 6] }],
       backends: [vanillaCodegenHook()],
     });
-    const paths = artifacts.files.map((f) => f.path);
+    const paths = artifacts.runtimeFiles.map((f) => f.path);
     expect(paths).toEqual(expect.arrayContaining(['include/vanilla_conv2d.h', 'src/vanilla_conv2d.c']));
     const vanillaFile = artifacts.files.find((f) => f.content.includes('vanilla_main_0(') && f.content.includes('#include "vanilla_conv2d.h"'));
     expect(vanillaFile).toBeDefined();
@@ -226,7 +226,7 @@ describe('the vanilla kernel computes what the interpreter computes', () => {
 function runWithGcc(artifacts: CArtifacts, inputs: readonly Uint8Array[], outSize: number): Uint8Array[] {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-vanilla-'));
   try {
-    for (const f of artifacts.files) {
+    for (const f of [...artifacts.files, ...artifacts.runtimeFiles]) {
       const p = path.join(dir, f.path);
       fs.mkdirSync(path.dirname(p), { recursive: true });
       fs.writeFileSync(p, f.content);

@@ -16,7 +16,8 @@ export interface CodegenHooks {
   readonly replaceCallExtern?: (name: string, args: readonly string[]) => string | undefined;
   /**
    * C files shipped with the generated code (the backend's kernels and their headers):
-   * `.h` files go to `codegen/host/include/`, others to `codegen/host/src/`.
+   * `.h` files go to `runtime/include/`, others to `runtime/src/`. They must not depend on
+   * the model: an application links one copy for all its models.
    */
   readonly runtimeSources?: () => readonly { readonly name: string; readonly content: string }[];
   /**

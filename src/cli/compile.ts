@@ -9,7 +9,9 @@ import * as path from 'path';
 import { BackendRegistry } from '../backend/registry';
 import { TargetAttrValue } from '../backend/targetAttrs';
 import { CompileStage, compileModel } from '../driver/compile';
-import { REPORT_FILES, reportJson, writeCompileOutput } from '../driver/writeOutput';
+import { ApplicationResult, compileApplication } from '../driver/application';
+import { ConfigError } from '../errors';
+import { applicationReportJson, REPORT_FILES, reportJson, writeApplicationOutput, writeCompileOutput } from '../driver/writeOutput';
 import { formatMemoryReport, MemoryReport } from '../report/memoryReport';
 import { PoolInfo } from '../usmp/types';
 import { PERSISTENT_REASON_PREFIX } from '../usmp/extractBufferInfo';
@@ -40,6 +42,7 @@ export interface CompileCliOptions extends CommonCliOptions {
   readonly poolPinning: boolean;
   readonly moduleName?: string;
   readonly buffers?: boolean;
+  readonly concurrent?: boolean;
 }
 
 /** Everything the command line decides about a compilation, resolved and validated. */
@@ -117,7 +120,83 @@ export function formatPlan(report: MemoryReport, buffers: boolean): string {
   return notes.length === 0 ? text : `${text}\n\n${notes.join('; ')}; listed with --buffers and in report.json`;
 }
 
+/** Module names of an application: `--module-name a,b` in model order, else each file's name. */
+export function applicationModuleNames(models: readonly string[], flag: string | undefined): string[] {
+  if (flag === undefined) return models.map((m) => path.basename(m).replace(/\.tflite$/i, '').replace(/[^A-Za-z0-9_]/g, '_').replace(/^([^A-Za-z])/, 'm$1'));
+  const names = flag.split(',').map((n) => n.trim());
+  if (names.length !== models.length) {
+    throw new ConfigError(`--module-name gives ${names.length} name(s) for ${models.length} models; give one per model, comma-separated in model order`);
+  }
+  return names;
+}
+
+function formatSharedPools(app: ApplicationResult): string {
+  const rows = app.sharedPools.map((p) => {
+    const needs = Object.entries(p.perModel).map(([m, b]) => `${m} ${b}`).join(', ');
+    return `${p.name.padEnd(12)} ${(p.internal ? 'internal' : 'external').padEnd(9)} ${String(p.sizeBytes).padStart(9)}  ${p.sizeMacro}  (${needs})`;
+  });
+  const total = app.sharedPools.reduce((a, p) => a + p.sizeBytes, 0);
+  const title = app.concurrent
+    ? 'Shared workspace pools (models may run concurrently; each model its own part):'
+    : 'Shared workspace pools (models run one after the other; each pool sized for the largest need):';
+  return [title, ...rows, `Shared workspace: ${total} bytes`].join('\n');
+}
+
+function runCompileApplication(models: readonly string[], options: CompileCliOptions, io: CliIO): void {
+  const names = applicationModuleNames(models, options.moduleName);
+  const progress = createProgress(io);
+  try {
+    const inputs = resolveInputs(options);
+    const app = compileApplication(
+      models.map((model, i) => ({ model, moduleName: names[i] as string })),
+      {
+        backend: inputs.backend,
+        registry: inputs.registry,
+        ...(inputs.pools ? { pools: inputs.pools } : {}),
+        ...(inputs.pins ? { pins: inputs.pins } : {}),
+        ...(options.algorithm !== undefined ? { algorithm: options.algorithm } : {}),
+        ...(options.ioInWorkspace === true ? { ioInWorkspace: true } : {}),
+        targetAttrs: inputs.targetAttrs,
+        mergeRegions: options.mergeRegions,
+        poolPinning: options.poolPinning,
+        insertCopies: options.insertCopies === true,
+        concurrent: options.concurrent === true,
+        onProgress: (stage: CompileStage) => progress.stage(stage),
+      },
+    );
+    const outDir = options.out ?? path.join('out', names.join('_'));
+    progress.stage('write output');
+    writeApplicationOutput(outDir, app);
+    progress.done();
+    for (const m of app.models) {
+      const mod = m.artifacts.moduleName;
+      for (const w of m.warnings) io.err(`warning: ${mod}: ${w}`);
+      for (const n of m.notes) io.err(`note: ${mod}: ${n}`);
+      if (m.ioInWorkspaceReason !== undefined) io.err(`note: ${mod}: model I/O planned in the workspace: ${m.ioInWorkspaceReason}`);
+      for (const line of formatInsertedCopies(m.insertedCopies)) io.err(`${mod}: ${line}`);
+    }
+    if (options.json) {
+      io.out(applicationReportJson(app).trimEnd());
+      return;
+    }
+    io.out(
+      [
+        `Backend ${inputs.backend}, pools from ${inputs.poolsOrigin}`,
+        ...app.models.flatMap((m) => ['', `== ${m.artifacts.moduleName} (${m.source})`, formatPlan(m.report, options.buffers === true)]),
+        '',
+        formatSharedPools(app),
+        '',
+        `Wrote ${outDir}: metadata.json, ${names.length} models + uma_app.{h,c} in codegen/host, ${app.runtimeFiles.length} files in runtime, report.json`,
+      ].join('\n'),
+    );
+  } catch (e) {
+    progress.fail();
+    throw e;
+  }
+}
+
 export function runCompile(model: string, options: CompileCliOptions, io: CliIO): void {
+  if (options.concurrent === true) throw new ConfigError('--concurrent is for several models compiled together (uma-ts compile a.tflite b.tflite ...)');
   const progress = createProgress(io);
   try {
     const outDir = options.out ?? defaultOutDir(model);
@@ -153,13 +232,14 @@ export function runCompile(model: string, options: CompileCliOptions, io: CliIO)
       return;
     }
     const files = result.artifacts.files.length;
+    const runtimeFiles = result.artifacts.runtimeFiles.length;
     io.out(
       [
         `Backend ${inputs.backend}, pools from ${inputs.poolsOrigin}`,
         ...copies,
         formatPlan(result.report, options.buffers === true),
         '',
-        `Wrote ${outDir}: metadata.json, ${files} files in codegen/host, ${Object.values(REPORT_FILES).join(', ')}`,
+        `Wrote ${outDir}: metadata.json, ${files} files in codegen/host, ${runtimeFiles} in runtime, ${Object.values(REPORT_FILES).join(', ')}`,
       ].join('\n'),
     );
   } catch (e) {
@@ -172,11 +252,14 @@ export function register(program: Command, io: CliIO): void {
   const command = program
     .command('compile')
     .description('compile a .tflite model for a backend: C sources (MLF), memory plan report, layout picture')
-    .argument('<model>', 'path to a .tflite file')
+    .argument('<models...>', 'path to a .tflite file; several: one application whose models run one after the other and share the workspace pools')
     .option('--algorithm <name>', 'memory planning algorithm (default: the planner\'s default)')
     .option('--out <dir>', 'output directory (default: out/<model name>)')
     .option('--no-pool-pinning', 'skip the pool-pinning pass: pools come from each function\'s target only (as TVM)')
-    .option('--module-name <name>', 'module name of the generated C symbols (tvmgen_<name>_*)')
-    .option('--buffers', 'also print every buffer\'s placement (always in report.json)');
-  addCommonOptions(command).action((model: string, options: CompileCliOptions) => runCompile(model, options, io));
+    .option('--module-name <name>', 'module name of the generated C symbols (tvmgen_<name>_*); several models: one per model, comma-separated (default: the file names)')
+    .option('--buffers', 'also print every buffer\'s placement (always in report.json)')
+    .option('--concurrent', 'several models: they may run at the same time, so their parts of each shared workspace pool never overlap (default: one after the other, sharing the memory)');
+  addCommonOptions(command).action((models: string[], options: CompileCliOptions) =>
+    models.length === 1 ? runCompile(models[0] as string, options, io) : runCompileApplication(models, options, io),
+  );
 }

@@ -4,7 +4,7 @@
  */
 import { EmittedFunc } from './c/emitPrimFunc';
 import { EntryDesc, IoField } from './c/entryDesc';
-import { FunctionMetadata, IoRequirement, MemoryLayout, MlfMetadata, TensorMetadata } from './types';
+import { FunctionMetadata, IoRequirement, MemoryLayout, MlfMetadata, OutputFilesMetadata, TensorMetadata } from './types';
 
 export interface MetadataGroup {
   readonly file: string;
@@ -33,6 +33,7 @@ export function buildMetadata(args: {
   /** (pool, target) pairs the generated `run` registers with the target's runtime. */
   registrations?: readonly { pool: string; target: string }[];
   ioRequirements?: readonly IoRequirement[];
+  files?: OutputFilesMetadata;
 }): MlfMetadata {
   const registrations = args.registrations ?? [];
   const requirements = args.ioRequirements ?? [];
@@ -66,6 +67,7 @@ export function buildMetadata(args: {
     functions,
     inputs: args.entry.inputs.map((f) => tensorMetadata(f, requirements)),
     outputs: args.entry.outputs.map((f) => tensorMetadata(f, requirements)),
+    ...(args.files !== undefined ? { files: args.files } : {}),
   };
   const algorithm = args.memory?.algorithm;
   return algorithm === undefined ? meta : { ...meta, memoryPlanningAlgorithm: algorithm };

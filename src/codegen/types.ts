@@ -15,7 +15,7 @@ export interface TensorSpec {
 
 /** A file a backend ships with the generated code (its kernels, their header). */
 export interface RuntimeSource {
-  /** Plain file name; `.h` files go to `include/`, everything else to `src/`. */
+  /** Plain file name; `.h` files go to `runtime/include/`, everything else to `runtime/src/`. */
   readonly name: string;
   readonly content: string;
 }
@@ -78,9 +78,18 @@ export interface GenerateCInput {
   readonly backends?: readonly BackendCodegenHook[];
   /** Application-owned I/O an offload target touches, for metadata.json. */
   readonly ioRequirements?: readonly IoRequirement[];
+  /**
+   * Several models in one application (run one after the other): each internal workspace
+   * pool is the application's array of this name (defined once, in `uma_app.c`, sized for
+   * the largest model), which the model's entry declares `extern` instead of owning it.
+   */
+  readonly sharedWorkspaceSymbol?: (pool: string) => string;
 }
 
-/** A generated file, its path relative to `codegen/host/` (e.g. `src/default_lib0.c`). */
+/**
+ * A generated file, its path relative to its root: `codegen/host/` for model code
+ * (e.g. `src/default_lib0.c`), `runtime/` for runtime files (e.g. `src/uma_ref_kernels.c`).
+ */
 export interface GeneratedFile {
   readonly path: string;
   readonly content: string;
@@ -131,6 +140,15 @@ export interface TensorMetadata {
 }
 
 /** `metadata.json` of the MLF directory (schemas/metadata.schema.json). */
+/** Where the C of an output directory is, relative to its root (what to compile, what to include). */
+export interface OutputFilesMetadata {
+  readonly includeDirs: readonly string[];
+  /** Model sources (codegen/host/src), prefixed with the module name. */
+  readonly modelSources: readonly string[];
+  /** Model-independent sources (runtime/src): identical across compiles, link one copy per application. */
+  readonly runtimeSources: readonly string[];
+}
+
 export interface MlfMetadata {
   readonly schemaVersion: 1;
   readonly modelName: string;
@@ -140,10 +158,17 @@ export interface MlfMetadata {
   readonly functions: readonly FunctionMetadata[];
   readonly inputs: readonly TensorMetadata[];
   readonly outputs: readonly TensorMetadata[];
+  readonly files?: OutputFilesMetadata;
 }
 
 export interface CArtifacts {
   readonly moduleName: string;
+  /** Model code, paths relative to `codegen/host/`. */
   readonly files: readonly GeneratedFile[];
+  /**
+   * Model-independent runtime (uma's runtime header and reference kernels, backends' runtime
+   * sources), paths relative to `runtime/`: byte-identical across compiles of one uma-ts version.
+   */
+  readonly runtimeFiles: readonly GeneratedFile[];
   readonly metadata: MlfMetadata;
 }

@@ -79,6 +79,8 @@ export interface CompileOptions {
    */
   readonly insertCopies?: boolean;
   readonly moduleName?: string;
+  /** One model of an application (compileApplication): internal workspace pools are the application's arrays. */
+  readonly sharedWorkspaceSymbol?: (pool: string) => string;
   readonly timeBudgetMs?: number;
   readonly seed?: number;
   readonly codegenHooks?: readonly BackendCodegenHook[];
@@ -233,6 +235,7 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
     memory: memoryLayout,
     backends: hooks,
     ioRequirements,
+    ...(options.sharedWorkspaceSymbol !== undefined ? { sharedWorkspaceSymbol: options.sharedWorkspaceSymbol } : {}),
   });
   const workspaceAlignment = pools.find((p) => p.kind === 'workspace')?.alignment ?? 16;
   const tensorBound = tensorLowerBound(graph.functions.get(MAIN_FUNCTION)!, { includeIo: ioInWorkspace, alignment: workspaceAlignment });

@@ -209,7 +209,7 @@ export function buildCortexM55(
   dir: string,
   meta: MlfMetadata,
   sources: readonly string[],
-  include: string,
+  includeDirs: readonly string[],
   cc: string | undefined,
   cflags: readonly string[],
 ): CortexM55Build {
@@ -222,7 +222,7 @@ export function buildCortexM55(
       ...compiler,
       ...CORTEX_M55_CFLAGS,
       ...cflags,
-      `-I${include}`,
+      ...includeDirs.map((d) => `-I${d}`),
       'startup.c',
       ...sources,
       '--specs=rdimon.specs',

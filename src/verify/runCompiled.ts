@@ -7,7 +7,8 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { MLF_HOST_DIR, writeModelLibraryFormat } from '../codegen/mlf';
+import { buildLayout } from '../codegen/layout';
+import { writeModelLibraryFormat } from '../codegen/mlf';
 import { CArtifacts } from '../codegen/types';
 import { VerifyError } from '../errors';
 import { buildCortexM55, runCortexM55, SectionSizes } from './cortexM55';
@@ -71,15 +72,6 @@ export function parseHarnessOutput(stdout: string, outputSizes: readonly number[
   return { outputs: outputs.filter((o) => o !== undefined && o.length === outputSizes.length), timesNs, ...(runFailure ? { runFailure } : {}) };
 }
 
-function hostSources(mlf: string): string[] {
-  const src = path.join(mlf, MLF_HOST_DIR, 'src');
-  return fs
-    .readdirSync(src)
-    .filter((f) => f.endsWith('.c'))
-    .sort()
-    .map((f) => path.join(src, f));
-}
-
 /** Writes the MLF output and the harness to `dir`, builds and runs it. */
 export function runCompiled(artifacts: CArtifacts, options: RunCompiledOptions): RunCompiledResult {
   const target = options.target ?? 'host';
@@ -89,19 +81,20 @@ export function runCompiled(artifacts: CArtifacts, options: RunCompiledOptions):
     const mlf = path.join(dir, 'mlf');
     writeModelLibraryFormat(mlf, artifacts);
     fs.writeFileSync(path.join(dir, 'main.c'), main);
-    const include = path.join(mlf, MLF_HOST_DIR, 'include');
-    const sources = ['main.c', ...hostSources(mlf)];
+    const layout = buildLayout(mlf);
+    const includeDirs = layout.includeDirs;
+    const sources = ['main.c', ...layout.modelSources, ...layout.runtimeSources];
     const outputSizes = artifacts.metadata.outputs.map((o) => o.sizeBytes);
     const timeout = (options.timeoutSeconds ?? 120) * 1000;
     let run: { status: number; stdout: string; stderr: string };
     let sections: SectionSizes | undefined;
     if (target === 'cortex-m55') {
-      const built = buildCortexM55(dir, artifacts.metadata, sources, include, options.cc, options.cflags ?? []);
+      const built = buildCortexM55(dir, artifacts.metadata, sources, includeDirs, options.cc, options.cflags ?? []);
       sections = built.sections;
       run = runCortexM55(built.elf, dir, timeout);
     } else {
       const cc = splitCommand(options.cc ?? 'gcc');
-      runTool([...cc, ...HOST_CFLAGS, ...(options.cflags ?? []), `-I${include}`, ...sources, '-o', 'prog', '-lm'], dir, 'C build');
+      runTool([...cc, ...HOST_CFLAGS, ...(options.cflags ?? []), ...includeDirs.map((d) => `-I${d}`), ...sources, '-o', 'prog', '-lm'], dir, 'C build');
       const r = spawnSync(path.join(dir, 'prog'), [], { cwd: dir, encoding: 'utf8', timeout, maxBuffer: 256 << 20 });
       if (r.error !== undefined) throw new VerifyError(`running the program failed: ${r.error.message}`);
       run = { status: r.status ?? (r.signal ? 128 : 1), stdout: r.stdout, stderr: r.stderr };

@@ -280,4 +280,50 @@ exports.register = (registry) => { registry.register(new Mine()); };`,
     expect(err).toContain('refusing to replace it');
     expect(fs.readdirSync(out)).toEqual(['thesis.tex']);
   });
+
+  it('several models: one application directory, one report section per model, the shared pool sizes printed', async () => {
+    const out = path.join(dir, 'app');
+    const add = 'models/simple_add_model.tflite';
+    const { code, out: stdout, err } = await run(['compile', HELLO, add, '--module-name', 'hello,add', ...backend, '--out', out]);
+    expect(err).not.toContain('error:');
+    expect(code).toBe(0);
+    for (const f of ['codegen/host/include/tvmgen_hello.h', 'codegen/host/include/tvmgen_add.h', 'codegen/host/include/uma_app.h', 'codegen/host/src/uma_app.c', 'report_hello.svg', 'tir_add.txt']) {
+      expect([f, fs.existsSync(path.join(out, f))]).toEqual([f, true]);
+    }
+    const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
+    expect(report.models.map((m: { moduleName: string }) => m.moduleName)).toEqual(['hello', 'add']);
+    for (const m of report.models) expect(validateReport(m.report)).toBe(true);
+    const shared = report.sharedPools.find((p: { name: string }) => p.name === 'global_workspace');
+    expect(shared.sizeBytes).toBe(Math.max(...report.models.map((m: { report: { pools: { name: string; sizeBytes: number }[] } }) => m.report.pools.find((p) => p.name === 'global_workspace')?.sizeBytes ?? 0)));
+    expect(stdout).toContain('== hello (');
+    expect(stdout).toContain('== add (');
+    expect(stdout).toContain(`Shared workspace: ${report.sharedWorkspaceBytes} bytes`);
+  });
+
+  it('several models: a --module-name list of the wrong length or with a repeated name is a one-line error, nothing written', async () => {
+    const out = path.join(dir, 'app-bad');
+    const short = await run(['compile', HELLO, HELLO, '--module-name', 'a', ...backend, '--out', out]);
+    expect(short.code).toBe(1);
+    expect(short.err).toMatch(/^error: --module-name gives 1 name\(s\) for 2 models/m);
+    const twice = await run(['compile', HELLO, HELLO, '--module-name', 'a,a', ...backend, '--out', out]);
+    expect(twice.code).toBe(1);
+    expect(twice.err).toMatch(/^error: module name 'a' is given to two models/m);
+    expect(fs.existsSync(out)).toBe(false);
+    const single = await run(['compile', HELLO, '--concurrent', ...backend, '--out', out]);
+    expect(single.code).toBe(1);
+    expect(single.err).toMatch(/^error: --concurrent is for several models/m);
+  });
+
+  it('several models with --concurrent: each model its own part of the shared pool', async () => {
+    const out = path.join(dir, 'app-concurrent');
+    const { code, out: stdout } = await run(['compile', HELLO, HELLO, '--module-name', 'a,b', '--concurrent', ...backend, '--out', out]);
+    expect(code).toBe(0);
+    const meta = JSON.parse(fs.readFileSync(path.join(out, 'metadata.json'), 'utf8'));
+    expect(meta.application.concurrent).toBe(true);
+    const pool = meta.application.sharedPools.find((p: { name: string }) => p.name === 'global_workspace');
+    expect(pool.perModel.a).toBeGreaterThan(0);
+    expect(pool.offsets).toEqual({ a: 0, b: Math.ceil(pool.perModel.a / 16) * 16 });
+    expect(pool.sizeBytes).toBe(pool.offsets.b + pool.perModel.b);
+    expect(stdout).toContain('models may run concurrently');
+  });
 });

@@ -24,9 +24,9 @@ function run(cmd: string, args: readonly string[], cwd: string, input?: string):
   }
 }
 
-/** Writes the artifacts' files under `dir/{src,include}` (as in codegen/host/). */
+/** Writes the artifacts' model and runtime files together under `dir/{src,include}`. */
 export function writeArtifacts(dir: string, artifacts: CArtifacts): void {
-  for (const f of artifacts.files) {
+  for (const f of [...artifacts.files, ...artifacts.runtimeFiles]) {
     const p = path.join(dir, ...f.path.split('/'));
     fs.mkdirSync(path.dirname(p), { recursive: true });
     fs.writeFileSync(p, f.content);

@@ -48,20 +48,27 @@ describe('writeModelLibraryFormat', () => {
     expect(listTree(out)).toEqual([
       '.uma-ts-output',
       'codegen/host/include/tvmgen_default.h',
-      'codegen/host/include/uma_runtime.h',
       'codegen/host/src/default_lib0.c',
       'codegen/host/src/default_lib1.c',
       'metadata.json',
+      'runtime/include/uma_runtime.h',
     ]);
     const meta = JSON.parse(fs.readFileSync(path.join(out, 'metadata.json'), 'utf8'));
     const validate = new Ajv({ strict: false }).compile(metadataSchema);
     expect(validate(meta)).toBe(true);
     expect(meta.modelName).toBe('default');
     expect(meta.outputs[0]).toMatchObject({ name: 'y', dtype: 'int8', shape: [1, N], sizeBytes: N });
+    expect(meta.files).toEqual({
+      includeDirs: ['codegen/host/include', 'runtime/include'],
+      modelSources: ['codegen/host/src/default_lib0.c', 'codegen/host/src/default_lib1.c'],
+      runtimeSources: [],
+    });
     // No temp or backup siblings remain.
     expect(fs.readdirSync(tmp)).toEqual(['model']);
 
+    // Built as metadata.json says: the model's sources with both include dirs.
     const host = path.join(out, 'codegen', 'host');
+    fs.cpSync(path.join(out, 'runtime', 'include'), path.join(host, 'include'), { recursive: true });
     const main = `#include <stdio.h>
 #include "tvmgen_default.h"
 int main(void) {

@@ -59,7 +59,7 @@ describe('uma_ref_softmax_int8', () => {
       inputs: [{ name: 'x', dtype: 'int8', shape: [ROWS, DEPTH] }],
       outputs: SCALES.map((_, k) => ({ name: `y${k}`, dtype: 'int8' as const, shape: [ROWS, DEPTH] })),
     });
-    expect(artifacts.files.map((f) => f.path)).toEqual(expect.arrayContaining(['src/uma_ref_kernels.c', 'include/uma_ref_kernels.h']));
+    expect(artifacts.runtimeFiles.map((f) => f.path)).toEqual(expect.arrayContaining(['src/uma_ref_kernels.c', 'include/uma_ref_kernels.h']));
     writeArtifacts(dir, artifacts);
     const n = ROWS * DEPTH;
     const main = `#include <stdio.h>

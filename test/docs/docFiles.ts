@@ -16,11 +16,19 @@ export const SCHEMA_DIR = 'schemas';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 const validators = new Map<string, ValidateFunction>();
+let schemasAdded = false;
 
 export function schemaValidator(name: string): ValidateFunction {
+  // Every schema known first, so a $ref into another file resolves whatever the order.
+  if (!schemasAdded) {
+    for (const f of fs.readdirSync(SCHEMA_DIR).filter((x) => x.endsWith('.schema.json')).sort()) {
+      ajv.addSchema(JSON.parse(fs.readFileSync(path.join(SCHEMA_DIR, f), 'utf8')), f);
+    }
+    schemasAdded = true;
+  }
   let v = validators.get(name);
   if (!v) {
-    v = ajv.compile(JSON.parse(fs.readFileSync(path.join(SCHEMA_DIR, name), 'utf8')));
+    v = ajv.getSchema(name) as ValidateFunction;
     validators.set(name, v);
   }
   return v;

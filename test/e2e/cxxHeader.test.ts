@@ -11,6 +11,7 @@ import * as path from 'path';
 import { AccelBackend, buildSeedNetwork } from '../../backends/accel';
 import { BackendRegistry } from '../../src/backend/registry';
 import { writeModelLibraryFormat } from '../../src/codegen/mlf';
+import { buildLayout } from '../../src/codegen/layout';
 import { compileModel, CompileResult } from '../../src/driver/compile';
 import { DTYPE_BYTES } from '../../src/ir/graph/types';
 import { interpret } from '../../src/interpreter';
@@ -73,6 +74,7 @@ describe('generated interface from C++', () => {
   const result = compileModel(graph, { backend: 'accel', registry, pools, ioInWorkspace: true });
   let dir: string;
   let include: string;
+  let runtimeInclude: string;
   let header: string;
 
   beforeAll(() => {
@@ -80,6 +82,7 @@ describe('generated interface from C++', () => {
     writeModelLibraryFormat(path.join(dir, 'mlf'), result.artifacts);
     include = path.join(dir, 'mlf', 'codegen', 'host', 'include');
     header = fs.readFileSync(path.join(include, `${PREFIX}.h`), 'utf8');
+    runtimeInclude = path.join(dir, 'mlf', 'runtime', 'include');
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -104,7 +107,7 @@ describe('generated interface from C++', () => {
         '',
       ].join('\n'),
     );
-    execFileSync('g++', [...CXX_STRICT, `-std=${std}`, `-I${include}`, '-c', tu, '-o', path.join(dir, `header_${std}.o`)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync('g++', [...CXX_STRICT, `-std=${std}`, `-I${include}`, `-I${runtimeInclude}`, '-c', tu, '-o', path.join(dir, `header_${std}.o`)], { stdio: ['ignore', 'pipe', 'pipe'] });
     // The C symbol is referenced unmangled (extern "C").
     const symbols = execFileSync('nm', [path.join(dir, `header_${std}.o`)], { encoding: 'utf8' });
     expect(symbols).toMatch(new RegExp(`\\bU ${PREFIX}_run$`, 'm'));
@@ -119,14 +122,14 @@ describe('generated interface from C++', () => {
     const app = path.join(dir, 'app');
     fs.mkdirSync(app);
     fs.writeFileSync(path.join(app, 'main.cpp'), cxxMain(result, header, inputs));
-    const src = path.join(dir, 'mlf', 'codegen', 'host', 'src');
     const objects: string[] = [];
-    for (const c of fs.readdirSync(src).filter((f) => f.endsWith('.c'))) {
-      const o = path.join(app, c.replace(/\.c$/, '.o'));
-      execFileSync('gcc', [...STRICT_C, '-O2', `-I${include}`, '-c', path.join(src, c), '-o', o], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const layout = buildLayout(path.join(dir, 'mlf'));
+    for (const c of [...layout.modelSources, ...layout.runtimeSources]) {
+      const o = path.join(app, path.basename(c).replace(/\.c$/, '.o'));
+      execFileSync('gcc', [...STRICT_C, '-O2', `-I${include}`, `-I${runtimeInclude}`, '-c', c, '-o', o], { stdio: ['ignore', 'pipe', 'pipe'] });
       objects.push(o);
     }
-    execFileSync('g++', [...CXX_STRICT, '-std=c++11', '-O2', `-I${include}`, '-c', 'main.cpp', '-o', 'main.o'], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync('g++', [...CXX_STRICT, '-std=c++11', '-O2', `-I${include}`, `-I${runtimeInclude}`, '-c', 'main.cpp', '-o', 'main.o'], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
     execFileSync('g++', ['main.o', ...objects, '-o', 'prog', '-lm'], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
     const run = runApplication(app, expected.map((e) => e.length));
     expect(run.stderr).toBe('');

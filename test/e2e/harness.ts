@@ -9,6 +9,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { CompileResult } from '../../src/driver/compile';
+import { buildLayout } from '../../src/codegen/layout';
 import { writeModelLibraryFormat } from '../../src/codegen/mlf';
 import { DTYPE_BYTES, IRModule } from '../../src/ir/graph/types';
 import { PoolInfo } from '../../src/usmp/types';
@@ -105,12 +106,9 @@ export function buildApplication(result: CompileResult, inputs: readonly Uint8Ar
   lines.push('  return 0;', '}');
   fs.writeFileSync(path.join(dir, 'main.c'), lines.join('\n') + '\n');
 
-  const host = path.join(mlf, 'codegen', 'host');
-  const sources = fs
-    .readdirSync(path.join(host, 'src'))
-    .filter((f) => f.endsWith('.c'))
-    .map((f) => path.join(host, 'src', f));
-  execFileSync('gcc', [...STRICT_C, '-O2', `-I${path.join(host, 'include')}`, 'main.c', ...sources, '-o', 'prog', '-lm'], {
+  const layout = buildLayout(mlf);
+  const sources = [...layout.modelSources, ...layout.runtimeSources];
+  execFileSync('gcc', [...STRICT_C, '-O2', ...layout.includeDirs.map((d) => `-I${d}`), 'main.c', ...sources, '-o', 'prog', '-lm'], {
     cwd: dir,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

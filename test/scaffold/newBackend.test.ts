@@ -139,13 +139,13 @@ describe('uma-ts new-backend writes a working skeleton', () => {
     const y = b.call('y', 'reshape', [x], tensorType([24], 'int8'));
     const module = moduleOf([b.build([y])]);
     const result = compileModel(module, { backend: 'scaffold_probe', registry });
-    expect(result.artifacts.files.map((f) => f.path)).toEqual(
+    expect(result.artifacts.runtimeFiles.map((f) => f.path)).toEqual(
       expect.arrayContaining(['include/scaffold_probe_kernels.h', 'src/scaffold_probe_kernels.c']),
     );
     const input = Int8Array.from({ length: 24 }, (_, i) => i * 11 - 128);
     const cdir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-scaffold-c-'));
     try {
-      for (const f of result.artifacts.files) {
+      for (const f of [...result.artifacts.files, ...result.artifacts.runtimeFiles]) {
         fs.mkdirSync(path.dirname(path.join(cdir, f.path)), { recursive: true });
         fs.writeFileSync(path.join(cdir, f.path), f.content);
       }

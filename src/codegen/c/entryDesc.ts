@@ -28,6 +28,16 @@ export interface PoolField {
   readonly cName: string;
   /** Alignment of the pool base: a power of two, at least 16. */
   readonly baseAlignment: number;
+  /**
+   * One model of an application: the macro (uma_app.h) of where this model's part of the
+   * shared workspace pool starts (0 when the models run one after the other).
+   */
+  readonly offsetMacro?: string;
+}
+
+/** Offset macro of `moduleName`'s part of the shared workspace pool `pool` (uma_app.h). */
+export function appOffsetMacro(moduleName: string, pool: string): string {
+  return `UMA_APP_${moduleName.toUpperCase()}_${pool.replace(/[^A-Za-z0-9_]/g, '_').toUpperCase()}_OFFSET`;
 }
 
 export type MainArg =
@@ -86,14 +96,20 @@ export function describeEntry(args: {
   inputs: readonly TensorSpec[];
   outputs: readonly TensorSpec[];
   memory?: MemoryLayout;
+  sharedWorkspaceSymbol?: (pool: string) => string;
 }): EntryDesc {
   const memory = args.memory ?? { pools: [], inputs: [], outputs: [] };
   const inputs = ioFields(args.inputs, memory.inputs, 'input');
   const outputs = ioFields(args.outputs, memory.outputs, 'output');
   const poolNames = new NameScope();
+  const shared = args.sharedWorkspaceSymbol;
   const pools: PoolField[] = memory.pools.map((planned) => ({
+    ...(shared !== undefined && planned.pool.kind === 'workspace' ? { offsetMacro: appOffsetMacro(args.moduleName, planned.pool.name) } : {}),
     planned,
-    cName: poolNames.fresh(planned.pool.name),
+    cName:
+      shared !== undefined && planned.pool.internal && planned.pool.kind === 'workspace'
+        ? shared(planned.pool.name)
+        : poolNames.fresh(planned.pool.name),
     baseAlignment: basealign(planned.pool.alignment),
   }));
   for (const io of [...inputs, ...outputs]) {

@@ -8,7 +8,8 @@ import { HOST_TARGET } from '../../lower/strategy';
 import { MAIN_PRIM_FUNC, PrimFunc } from '../../ir/tir/nodes';
 import { postOrderVisit } from '../../ir/tir/visitor';
 import { buildMetadata } from '../metadata';
-import { BackendCodegenHook, CArtifacts, GenerateCInput, GeneratedFile } from '../types';
+import { BackendCodegenHook, CArtifacts, GenerateCInput, GeneratedFile, OutputFilesMetadata } from '../types';
+import { MLF_HOST_DIR_POSIX, RUNTIME_DIR } from '../layout';
 import { checkBackendExterns } from './checkExterns';
 import { CalleeSignature, ExternUse, mergeExternUse } from './context';
 import { describeEntry } from './entryDesc';
@@ -119,6 +120,15 @@ function hookFiles(hooks: readonly BackendCodegenHook[]): GeneratedFile[] {
   return files;
 }
 
+function outputFilesMetadata(files: readonly GeneratedFile[], runtimeFiles: readonly GeneratedFile[]): OutputFilesMetadata {
+  const sources = (root: string, fs: readonly GeneratedFile[]): string[] => fs.filter((f) => f.path.endsWith('.c')).map((f) => `${root}/${f.path}`);
+  return {
+    includeDirs: [`${MLF_HOST_DIR_POSIX}/include`, `${RUNTIME_DIR}/include`],
+    modelSources: sources(MLF_HOST_DIR_POSIX, files),
+    runtimeSources: sources(RUNTIME_DIR, runtimeFiles),
+  };
+}
+
 export function generateC(input: GenerateCInput): CArtifacts {
   const moduleName = input.moduleName ?? 'default';
   validateModuleName(moduleName);
@@ -146,7 +156,10 @@ export function generateC(input: GenerateCInput): CArtifacts {
   ]);
   const symbols = new Map<string, string>([[MAIN_PRIM_FUNC, mainSymbol]]);
   for (const [name, f] of functions) {
-    if (name !== MAIN_PRIM_FUNC) symbols.set(name, globals.fresh(f.attrs.global_symbol ?? name));
+    // Every C symbol carries the module prefix (an offloaded `accel_main_0` included), so
+    // several models link into one application.
+    const sym = f.attrs.global_symbol ?? name;
+    if (name !== MAIN_PRIM_FUNC) symbols.set(name, globals.fresh(sym.startsWith(`${prefix}_`) ? sym : `${prefix}_${sym}`));
   }
   const signatures = new Map<string, CalleeSignature>();
   for (const [name, f] of functions) signatures.set(name, signatureOf(f, symbols.get(name) as string));
@@ -187,13 +200,16 @@ export function generateC(input: GenerateCInput): CArtifacts {
     inputs: input.inputs,
     outputs: input.outputs,
     memory: input.memory,
+    ...(input.sharedWorkspaceSymbol !== undefined ? { sharedWorkspaceSymbol: input.sharedWorkspaceSymbol } : {}),
   });
   const headerName = `${prefix}.h`;
   const files: GeneratedFile[] = [
     { path: `include/${headerName}`, content: emitHeader(entry) },
-    { path: `include/${RUNTIME_HEADER}`, content: readRuntimeHeader() },
-    { path: `src/${moduleName}_lib0.c`, content: emitEntrySource(entry, headerName, hooks) },
+    { path: `src/${moduleName}_lib0.c`, content: emitEntrySource(entry, headerName, hooks, input.sharedWorkspaceSymbol !== undefined) },
     ...groups.map((g) => ({ path: `src/${g.file}`, content: emitGroupSource(g, signatures, emittedByName) })),
+  ];
+  const runtimeFiles: GeneratedFile[] = [
+    { path: `include/${RUNTIME_HEADER}`, content: readRuntimeHeader() },
     ...(usesRuntimeKernels(groups) ? runtimeKernelFiles() : []),
     ...hookFiles(hooks),
   ];
@@ -206,6 +222,7 @@ export function generateC(input: GenerateCInput): CArtifacts {
     memory: input.memory,
     registrations: poolRegistrations(entry, hooks).map((r) => ({ pool: r.pool.planned.pool.name, target: r.hook.target })),
     ioRequirements: input.ioRequirements ?? [],
+    files: outputFilesMetadata(files, runtimeFiles),
   });
-  return { moduleName, files, metadata };
+  return { moduleName, files, runtimeFiles, metadata };
 }

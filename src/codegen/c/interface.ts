@@ -93,6 +93,11 @@ function constantData(p: PoolField): Uint8Array {
 
 /** C expression of a pool's base address as `uint8_t*`. */
 function poolBase(p: PoolField): string {
+  if (p.offsetMacro !== undefined) return `(${unshiftedPoolBase(p)} + ${p.offsetMacro})`;
+  return unshiftedPoolBase(p);
+}
+
+function unshiftedPoolBase(p: PoolField): string {
   if (p.planned.pool.internal) return p.planned.pool.kind === 'constant' ? `((uint8_t*)${p.cName})` : p.cName;
   return p.planned.pool.kind === 'constant' ? `constant_pools->${p.cName}` : `workspace_pools->${p.cName}`;
 }
@@ -127,8 +132,10 @@ function referencedInternalPools(d: EntryDesc, hooks: readonly BackendCodegenHoo
   return d.pools.filter((p) => p.planned.pool.internal && names.has(p.planned.pool.name));
 }
 
-function emitInternalPool(p: PoolField): string {
+function emitInternalPool(p: PoolField, shared: boolean): string {
   const size = Math.max(1, p.planned.sizeBytes);
+  // The application's array (uma_app.c), sized for its largest model.
+  if (shared && p.planned.pool.kind === 'workspace') return `extern uint8_t ${p.cName}[];`;
   const attr = `__attribute__((aligned(${p.baseAlignment})))`;
   if (p.planned.pool.kind === 'constant') {
     return `static const uint8_t ${p.cName}[${size}] ${attr} = ${arrayInitializer(constantData(p), 'uint8', p.cName)};`;
@@ -153,11 +160,16 @@ function emitMapFunction(d: EntryDesc, direction: 'inputs' | 'outputs'): string[
  * also be passed in the structs: run copies such inputs in and outputs out when the
  * application's pointer is not the mapped location itself.
  */
-export function emitEntrySource(d: EntryDesc, headerName: string, hooks: readonly BackendCodegenHook[] = []): string {
+/** The application header of several models compiled together (src/driver/application.ts). */
+export const APP_HEADER_NAME = 'uma_app.h';
+
+export function emitEntrySource(d: EntryDesc, headerName: string, hooks: readonly BackendCodegenHook[] = [], sharedWorkspace = false): string {
   const out: string[] = [GENERATED_NOTE, '#include <string.h>', '', '#include "uma_runtime.h"', `#include "${headerName}"`];
+  // A model of an application: where its part of each shared workspace pool starts.
+  if (d.pools.some((p) => p.offsetMacro !== undefined)) out.push(`#include "${APP_HEADER_NAME}"`);
   for (const h of registeringHooks(hooks)) if (h.includes.trim() !== '') out.push(h.includes.trimEnd());
   out.push('');
-  for (const p of referencedInternalPools(d, hooks)) out.push(emitInternalPool(p), '');
+  for (const p of referencedInternalPools(d, hooks)) out.push(emitInternalPool(p, sharedWorkspace), '');
   const mainParams = d.mainParamTypes.length > 0 ? d.mainParamTypes.join(', ') : 'void';
   out.push(`TVM_DLL int32_t ${d.mainSymbol}(${mainParams});`, '');
   if (hasPlaced(d.inputs)) out.push(...emitMapFunction(d, 'inputs'), '');

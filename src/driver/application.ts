@@ -1,0 +1,218 @@
+/**
+ * Several models in one application, run one after the other (the USMP RFC's U2): each model
+ * compiled with its own module name, entry point and header; workspace pools shared, sized
+ * for the model that needs the most; constant pools per model; the runtime once.
+ *
+ * Internal workspace pools become ONE array each, owned by the application source
+ * `uma_app.c` and declared `extern` by every model's entry; external ones get one
+ * `UMA_APP_<POOL>_WORKSPACE_POOL_SIZE` in `uma_app.h`, so the application allocates one buffer
+ * and passes it to every model's run.
+ */
+import { appOffsetMacro } from '../codegen/c/entryDesc';
+import { GeneratedFile, MlfMetadata } from '../codegen/types';
+import { CodegenError, ConfigError } from '../errors';
+import { CompileOptions, CompileResult, compileModel } from './compile';
+
+export const APP_HEADER = 'uma_app.h';
+export const APP_SOURCE = 'uma_app.c';
+
+/** C name of the application's array for an internal workspace pool. */
+export function sharedPoolSymbol(pool: string): string {
+  return `uma_app_${pool.replace(/[^A-Za-z0-9_]/g, '_')}`;
+}
+
+function macroOf(pool: string): string {
+  return `UMA_APP_${pool.replace(/[^A-Za-z0-9_]/g, '_').toUpperCase()}_WORKSPACE_POOL_SIZE`;
+}
+
+export interface ApplicationModel {
+  /** A .tflite path (or anything compileModel takes). */
+  readonly model: Parameters<typeof compileModel>[0];
+  readonly moduleName: string;
+}
+
+/** A workspace pool of the application: one memory, sized for its largest user. */
+export interface SharedPool {
+  readonly name: string;
+  readonly internal: boolean;
+  readonly sizeBytes: number;
+  readonly alignment: number;
+  /** Array name (internal pools) in uma_app.c. */
+  readonly cName?: string;
+  /** `#define` of uma_app.h holding the size. */
+  readonly sizeMacro: string;
+  /** Each model's need in this pool (module name → bytes). */
+  readonly perModel: Readonly<Record<string, number>>;
+  /** Where each model's part starts (uma_app.h `UMA_APP_<MOD>_<POOL>_OFFSET`): all 0 unless concurrent. */
+  readonly offsets: Readonly<Record<string, number>>;
+}
+
+export interface ApplicationResult {
+  readonly models: readonly CompileResult[];
+  readonly concurrent: boolean;
+  readonly sharedPools: readonly SharedPool[];
+  /** Application files (uma_app.h, uma_app.c), paths relative to codegen/host/. */
+  readonly appFiles: readonly GeneratedFile[];
+  /** The runtime, once: identical in every model's compile. */
+  readonly runtimeFiles: readonly GeneratedFile[];
+}
+
+function checkModuleNames(models: readonly ApplicationModel[]): void {
+  if (models.length === 0) throw new ConfigError('an application needs at least one model');
+  const seen = new Set<string>();
+  for (const m of models) {
+    if (seen.has(m.moduleName)) throw new ConfigError(`module name '${m.moduleName}' is given to two models; each model of an application needs its own`);
+    seen.add(m.moduleName);
+  }
+}
+
+function alignUp(n: number, a: number): number {
+  return Math.ceil(n / a) * a;
+}
+
+/**
+ * One after the other: every model from offset 0, the pool as big as the largest need.
+ * Concurrently: the parts side by side (each at its base alignment), so no buffer of one
+ * model overlaps a buffer of another.
+ */
+function layOut(perModel: Record<string, number>, alignment: number, concurrent: boolean): { sizeBytes: number; offsets: Record<string, number> } {
+  const offsets: Record<string, number> = {};
+  if (!concurrent) {
+    for (const m of Object.keys(perModel)) offsets[m] = 0;
+    return { sizeBytes: Math.max(0, ...Object.values(perModel)), offsets };
+  }
+  let end = 0;
+  for (const [m, size] of Object.entries(perModel)) {
+    offsets[m] = alignUp(end, baseAlignment(alignment));
+    end = offsets[m] + size;
+  }
+  return { sizeBytes: end, offsets };
+}
+
+function sharedPools(models: readonly CompileResult[], concurrent: boolean): SharedPool[] {
+  const byName = new Map<string, { internal: boolean; sizeBytes: number; alignment: number; perModel: Record<string, number> }>();
+  for (const m of models) {
+    for (const p of m.artifacts.metadata.pools) {
+      if (p.kind !== 'workspace') continue;
+      const prev = byName.get(p.name);
+      if (prev === undefined) {
+        byName.set(p.name, { internal: p.internal, sizeBytes: p.sizeBytes, alignment: p.alignment, perModel: { [m.artifacts.moduleName]: p.sizeBytes } });
+        continue;
+      }
+      prev.sizeBytes = Math.max(prev.sizeBytes, p.sizeBytes);
+      prev.alignment = Math.max(prev.alignment, p.alignment);
+      prev.perModel[m.artifacts.moduleName] = p.sizeBytes;
+    }
+  }
+  return [...byName].map(([name, p]) => {
+    const layout = layOut(p.perModel, p.alignment, concurrent);
+    return {
+      name,
+      internal: p.internal,
+      sizeBytes: layout.sizeBytes,
+      alignment: p.alignment,
+      ...(p.internal ? { cName: sharedPoolSymbol(name) } : {}),
+      sizeMacro: macroOf(name),
+      perModel: p.perModel,
+      offsets: layout.offsets,
+    };
+  });
+}
+
+function baseAlignment(alignment: number): number {
+  let a = 16;
+  while (a < alignment) a *= 2;
+  return a;
+}
+
+function appFiles(pools: readonly SharedPool[], modules: readonly string[], concurrent: boolean): GeneratedFile[] {
+  const header = [
+    '/* Generated by uma-ts. Do not edit. */',
+    '#ifndef UMA_APP_H_',
+    '#define UMA_APP_H_',
+    '',
+    '#include <stdint.h>',
+    '',
+    concurrent
+      ? `/* Workspace pools shared by ${modules.join(', ')} (running concurrently): each model's part apart. */`
+      : `/* Workspace pools shared by ${modules.join(', ')} (run one after the other): the largest need of each. */`,
+    ...pools.map((p) => `#define ${p.sizeMacro} ${p.sizeBytes}`),
+    '',
+    '/* Where each model\'s part of a shared pool starts. */',
+    ...pools.flatMap((p) => Object.entries(p.offsets).map(([m, off]) => `#define ${appOffsetMacro(m, p.name)} ${off}`)),
+    '',
+    ...modules.map((m) => `#include "tvmgen_${m}.h"`),
+    '',
+    '#ifdef __cplusplus',
+    'extern "C" {',
+    '#endif',
+    ...pools.filter((p) => p.internal).map((p) => `extern uint8_t ${p.cName}[${p.sizeMacro} > 0 ? ${p.sizeMacro} : 1];`),
+    '#ifdef __cplusplus',
+    '}',
+    '#endif',
+    '',
+    '#endif',
+    '',
+  ];
+  const source = [
+    '/* Generated by uma-ts. Do not edit. */',
+    `#include "${APP_HEADER}"`,
+    '',
+    ...pools
+      .filter((p) => p.internal)
+      .map((p) => `uint8_t ${p.cName}[${p.sizeMacro} > 0 ? ${p.sizeMacro} : 1] __attribute__((aligned(${baseAlignment(p.alignment)})));`),
+    '',
+  ];
+  return [
+    { path: `include/${APP_HEADER}`, content: header.join('\n') },
+    { path: `src/${APP_SOURCE}`, content: source.join('\n') },
+  ];
+}
+
+function mergeRuntimes(models: readonly CompileResult[]): GeneratedFile[] {
+  const byPath = new Map<string, GeneratedFile>();
+  for (const m of models) {
+    for (const f of m.artifacts.runtimeFiles) {
+      const prev = byPath.get(f.path);
+      if (prev !== undefined && prev.content !== f.content) {
+        throw new CodegenError(`runtime file runtime/${f.path} differs between the models of the application`);
+      }
+      byPath.set(f.path, f);
+    }
+  }
+  return [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+export interface ApplicationOptions extends Omit<CompileOptions, 'moduleName' | 'sharedWorkspaceSymbol'> {
+  /** The models may run at the same time: their parts of a shared pool never overlap. */
+  readonly concurrent?: boolean;
+}
+
+/** Compiles every model with `options` (one backend, one pool set) into one application. */
+export function compileApplication(models: readonly ApplicationModel[], options: ApplicationOptions): ApplicationResult {
+  checkModuleNames(models);
+  const { concurrent = false, ...compileOptions } = options;
+  const results = models.map((m) => compileModel(m.model, { ...compileOptions, moduleName: m.moduleName, sharedWorkspaceSymbol: sharedPoolSymbol }));
+  const pools = sharedPools(results, concurrent);
+  return {
+    models: results,
+    sharedPools: pools,
+    appFiles: appFiles(pools, models.map((m) => m.moduleName), concurrent),
+    concurrent,
+    runtimeFiles: mergeRuntimes(results),
+  };
+}
+
+/** metadata.json of an application output (schemas/application.schema.json). */
+export interface ApplicationMetadata {
+  readonly schemaVersion: 1;
+  readonly application: {
+    readonly models: readonly string[];
+    readonly concurrent: boolean;
+    readonly sharedPools: readonly SharedPool[];
+    readonly includeDirs: readonly string[];
+    readonly appSources: readonly string[];
+    readonly runtimeSources: readonly string[];
+  };
+  readonly models: readonly MlfMetadata[];
+}
