@@ -8,7 +8,7 @@ import { Command } from 'commander';
 import * as path from 'path';
 import { BackendRegistry } from '../backend/registry';
 import { TargetAttrValue } from '../backend/targetAttrs';
-import { CompileStage, compileModel } from '../driver/compile';
+import { CompileOptions, CompileStage, compileModel } from '../driver/compile';
 import { ApplicationResult, compileApplication } from '../driver/application';
 import { ConfigError } from '../errors';
 import { applicationReportJson, REPORT_FILES, reportJson, writeApplicationOutput, writeCompileOutput } from '../driver/writeOutput';
@@ -20,7 +20,7 @@ import { formatInsertedCopy, InsertedCopy, loadPinsFile, PinningConstraints } fr
 import { bundledPoolsFile, createCliRegistry, parseTargetAttrFlags } from './backendLoader';
 import { CliIO } from './io';
 import { addPoolOptions, PoolFlags, resolvePools } from './poolOptions';
-import { createProgress } from './progress';
+import { createProgress, Progress } from './progress';
 import { checkReplaceable } from '../util/ownedOutputDir';
 
 /** Options `compile` and `explain-pools` share (commander's camel-cased names). */
@@ -36,10 +36,8 @@ export interface CommonCliOptions extends PoolFlags {
   readonly json?: boolean;
 }
 
-export interface CompileCliOptions extends CommonCliOptions {
-  readonly algorithm?: string;
+export interface CompileCliOptions extends CompilingCliOptions {
   readonly out?: string;
-  readonly poolPinning: boolean;
   readonly moduleName?: string;
   readonly buffers?: boolean;
   readonly concurrent?: boolean;
@@ -91,6 +89,33 @@ export function resolveInputs(options: CommonCliOptions): ResolvedInputs {
     poolsOrigin: choice.origin,
     ...(options.pins !== undefined ? { pins: loadPinsFile(options.pins) } : {}),
     targetAttrs: parseTargetAttrFlags(registry, backend, options.targetAttr ?? []),
+  };
+}
+
+/** The flags every compiling command (compile, run) turns into `CompileOptions`. */
+export interface CompilingCliOptions extends CommonCliOptions {
+  readonly algorithm?: string;
+  readonly poolPinning: boolean;
+}
+
+/**
+ * The `CompileOptions` the command line decides, built in one place so `compile` (one model
+ * or several) and `run` cannot drift apart. The module name is each command's own business.
+ */
+export function cliCompileOptions(inputs: ResolvedInputs, options: CompilingCliOptions, progress: Progress): CompileOptions {
+  return {
+    backend: inputs.backend,
+    registry: inputs.registry,
+    ...(inputs.pools ? { pools: inputs.pools } : {}),
+    ...(inputs.pins ? { pins: inputs.pins } : {}),
+    ...(options.algorithm !== undefined ? { algorithm: options.algorithm } : {}),
+    // Absent = automatic: planned in the workspace when a pool-checking runtime needs it.
+    ...(options.ioInWorkspace === true ? { ioInWorkspace: true } : {}),
+    targetAttrs: inputs.targetAttrs,
+    mergeRegions: options.mergeRegions,
+    poolPinning: options.poolPinning,
+    insertCopies: options.insertCopies === true,
+    onProgress: (stage: CompileStage) => progress.stage(stage),
   };
 }
 
@@ -149,20 +174,7 @@ function runCompileApplication(models: readonly string[], options: CompileCliOpt
     const inputs = resolveInputs(options);
     const app = compileApplication(
       models.map((model, i) => ({ model, moduleName: names[i] as string })),
-      {
-        backend: inputs.backend,
-        registry: inputs.registry,
-        ...(inputs.pools ? { pools: inputs.pools } : {}),
-        ...(inputs.pins ? { pins: inputs.pins } : {}),
-        ...(options.algorithm !== undefined ? { algorithm: options.algorithm } : {}),
-        ...(options.ioInWorkspace === true ? { ioInWorkspace: true } : {}),
-        targetAttrs: inputs.targetAttrs,
-        mergeRegions: options.mergeRegions,
-        poolPinning: options.poolPinning,
-        insertCopies: options.insertCopies === true,
-        concurrent: options.concurrent === true,
-        onProgress: (stage: CompileStage) => progress.stage(stage),
-      },
+      { ...cliCompileOptions(inputs, options, progress), concurrent: options.concurrent === true },
     );
     const outDir = options.out ?? path.join('out', names.join('_'));
     progress.stage('write output');
@@ -204,19 +216,8 @@ export function runCompile(model: string, options: CompileCliOptions, io: CliIO)
     checkReplaceable(path.resolve(outDir), outDir);
     const inputs = resolveInputs(options);
     const result = compileModel(model, {
-      backend: inputs.backend,
-      registry: inputs.registry,
-      ...(inputs.pools ? { pools: inputs.pools } : {}),
-      ...(inputs.pins ? { pins: inputs.pins } : {}),
-      ...(options.algorithm !== undefined ? { algorithm: options.algorithm } : {}),
-      // Absent = automatic: planned in the workspace when a pool-checking runtime needs it.
-      ...(options.ioInWorkspace === true ? { ioInWorkspace: true } : {}),
-      targetAttrs: inputs.targetAttrs,
-      mergeRegions: options.mergeRegions,
-      poolPinning: options.poolPinning,
-      insertCopies: options.insertCopies === true,
+      ...cliCompileOptions(inputs, options, progress),
       ...(options.moduleName !== undefined ? { moduleName: options.moduleName } : {}),
-      onProgress: (stage: CompileStage) => progress.stage(stage),
     });
     progress.stage('write output');
     writeCompileOutput(outDir, result);

@@ -7,19 +7,17 @@
  */
 import { Command } from 'commander';
 import { TensorSpec } from '../codegen/types';
-import { CompileStage, ioSpecs } from '../driver/compile';
+import { ioSpecs } from '../driver/compile';
 import { ConfigError, VerifyError } from '../errors';
 import { loadTfliteFile } from '../frontend/tflite';
 import { Divergence, OutputComparison, VerifyReport, verifyModel } from '../verify';
 import { VerifyTarget } from '../verify/harnessMain';
 import { randomTensor, readInputFile } from '../verify/inputs';
-import { addCommonOptions, CommonCliOptions, resolveInputs } from './compile';
+import { addCommonOptions, cliCompileOptions, CompilingCliOptions, resolveInputs } from './compile';
 import { CliIO } from './io';
 import { createProgress } from './progress';
 
-interface RunCliOptions extends CommonCliOptions {
-  readonly algorithm?: string;
-  readonly poolPinning: boolean;
+interface RunCliOptions extends CompilingCliOptions {
   readonly moduleName?: string;
   readonly input?: readonly string[];
   readonly seed?: string;
@@ -125,21 +123,11 @@ export function runRun(model: string, options: RunCliOptions, io: CliIO): void {
     const graph = loadTfliteFile(model);
     const specs = ioSpecs(graph).inputs;
     const invocations = Array.from({ length: runs }, (_, k) => resolveInputFiles(options.input ?? [], specs, seed, k));
+    const { backend, registry, ...compile } = cliCompileOptions(inputs, options, progress);
     report = verifyModel(graph, {
-      backend: inputs.backend,
-      registry: inputs.registry,
-      compile: {
-        ...(inputs.pools ? { pools: inputs.pools } : {}),
-        ...(inputs.pins ? { pins: inputs.pins } : {}),
-        ...(options.algorithm !== undefined ? { algorithm: options.algorithm } : {}),
-        ...(options.ioInWorkspace === true ? { ioInWorkspace: true } : {}),
-        targetAttrs: inputs.targetAttrs,
-        mergeRegions: options.mergeRegions,
-        poolPinning: options.poolPinning,
-        insertCopies: options.insertCopies === true,
-        ...(options.moduleName !== undefined ? { moduleName: options.moduleName } : {}),
-        onProgress: (stage: CompileStage) => progress.stage(stage),
-      },
+      backend,
+      registry,
+      compile: { ...compile, ...(options.moduleName !== undefined ? { moduleName: options.moduleName } : {}) },
       invocations,
       target,
       ...(options.cc !== undefined ? { cc: options.cc } : {}),
