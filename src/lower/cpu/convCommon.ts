@@ -11,7 +11,19 @@ import { sanitizeName } from '../names';
 import { OpLoweringInput } from '../strategy';
 import { loweringFail, Window } from './attrs';
 import { channelMultipliers, floatActivationRange, isPerChannel, quantizedActivationRange, quantOf } from './quantParams';
-import { clamp, i32, needsPadding, qMultiplyShift, reachedExtent, staticShape, withInt32Table, withPaddedInput } from './tirHelpers';
+import {
+  accLoad,
+  accStore,
+  clamp,
+  i32,
+  needsPadding,
+  qMultiplyShift,
+  reachedExtent,
+  staticShape,
+  withAccumulator,
+  withInt32Table,
+  withPaddedInput,
+} from './tirHelpers';
 
 export interface WindowGeometry {
   readonly window: Window;
@@ -216,4 +228,74 @@ export function requireDType(call: CallNode, types: readonly TensorType[], dtype
   for (const t of types) {
     if (!dtypes.includes(t.dtype)) loweringFail(call, `${what}: unsupported dtype ${t.dtype} (expected ${dtypes.join(' or ')})`);
   }
+}
+
+/** What one in-input tap (input value `x`, weight `w`) adds to the accumulator. */
+export type TapTerm = (x: Expr, w: Expr) => Expr;
+
+/**
+ * The nest of one output region of a windowed convolution: for each output position, zero
+ * `acc`, add `tap` of every in-input tap, store `result(oc)`. The loop order and how output
+ * channels map to input channels and weights are the operator's own.
+ */
+export type ConvRegionNest = (
+  region: OutputRegion,
+  taps: WindowTaps,
+  acc: Buffer,
+  zero: Expr,
+  tap: TapTerm,
+  result: (oc: Expr) => Expr,
+) => Stmt;
+
+/**
+ * The body at one output position: zero the accumulator, run the tap loops when the region
+ * has taps (a window wholly in the padding has none and yields bias only), store.
+ */
+export function accumulateAndStore(acc: Buffer, zero: Expr, region: OutputRegion, tapLoops: () => Stmt, store: () => Stmt): Stmt {
+  return seq([accStore(acc, zero), ...(hasTaps(region) ? [tapLoops()] : []), store()]);
+}
+
+export interface WindowedConvSpec {
+  readonly op: 'conv2d' | 'depthwise_conv2d';
+  readonly data: Buffer;
+  readonly bias?: Buffer;
+  /** Output channels (the per-channel requantize tables' length). */
+  readonly channels: number;
+  readonly geometry: WindowGeometry;
+  readonly padding: PaddingMode;
+  readonly activation: FusedActivation;
+}
+
+/**
+ * The float and integer stages conv2d and depthwise_conv2d share around their region nest:
+ * float: acc += x * w, + bias, clamp; integer (int8, 16x8): acc += w * (x - input_zp) in the
+ * scheme's accumulator, + bias, requantize per channel (TFLite Micro's ConvPerChannel /
+ * DepthwiseConvPerChannel numerics).
+ */
+export function windowedConvCompute(input: OpLoweringInput, spec: WindowedConvSpec, regionNest: ConvRegionNest): Stmt {
+  const { call } = input;
+  const { data, bias, geometry, padding } = spec;
+  const padName = `${sanitizeName(call.name)}_pad`;
+  if (input.argTypes[0].dtype === 'float32') {
+    // Float activations with int8 weights are TFLite's hybrid kernels, which TFLite Micro lacks.
+    requireDType(call, [input.argTypes[1], call.type], ['float32'], spec.op);
+    const finish = floatOutputStage(spec.activation);
+    return withAccumulator('acc', 'float32', (acc) =>
+      windowedNests(padName, data, floatImm(0), geometry, padding, (region, taps) =>
+        regionNest(region, taps, acc, floatImm(0), (x, w) => mul(x, w), (oc) =>
+          finish(bias ? add(accLoad(acc), bufferLoad(bias, [oc])) : accLoad(acc)),
+        ),
+      ),
+    );
+  }
+  const scheme = integerConvScheme(input, spec.op);
+  return withQuantizedOutputStage(input, input.argTypes[1], spec.channels, spec.activation, (stage) =>
+    withAccumulator('acc', scheme.acc, (acc) =>
+      windowedNests(padName, data, intImm(-scheme.inputOffset, data.dtype), geometry, padding, (region, taps) =>
+        regionNest(region, taps, acc, intImm(0, scheme.acc), (x, w) => scheme.widen(mul(i32(w), scheme.inputTerm(x))), (oc) =>
+          stage(bias ? add(accLoad(acc), scheme.widen(bufferLoad(bias, [oc]))) : accLoad(acc), oc),
+        ),
+      ),
+    ),
+  );
 }
