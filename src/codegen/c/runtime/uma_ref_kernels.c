@@ -508,15 +508,17 @@ static void lstm_integer(const void* input, const int8_t* const* wx, const int8_
 #undef UMA_LSTM_ACT
 }
 
-int32_t uma_ref_lstm_int8(const int8_t* input, const int8_t* wx_forget, const int8_t* wx_input, const int8_t* wx_cell,
-                          const int8_t* wx_output, const int8_t* wh_forget, const int8_t* wh_input, const int8_t* wh_cell,
-                          const int8_t* wh_output, const int32_t* b_forget, const int32_t* b_input, const int32_t* b_cell,
-                          const int32_t* b_output, int8_t* hidden, int16_t* cell, int8_t* output, int16_t* scratch,
-                          const int32_t* params) {
+/* The int8 and 16x8 entry points differ only in their pointer types; params[32] (the activation
+   width the compiler planned for) guards against calling one with the other's operands. */
+static int32_t lstm_entry(int32_t act_bits, const void* input, const int8_t* wx_forget, const int8_t* wx_input,
+                          const int8_t* wx_cell, const int8_t* wx_output, const int8_t* wh_forget, const int8_t* wh_input,
+                          const int8_t* wh_cell, const int8_t* wh_output, const void* b_forget, const void* b_input,
+                          const void* b_cell, const void* b_output, void* hidden, int16_t* cell, void* output,
+                          int16_t* scratch, const int32_t* params) {
   const int8_t* wx[4];
   const int8_t* wh[4];
   const void* bias[4];
-  if (params[32] != 8) return -1;
+  if (params[32] != act_bits) return -1;
   wx[0] = wx_forget; wx[1] = wx_input; wx[2] = wx_cell; wx[3] = wx_output;
   wh[0] = wh_forget; wh[1] = wh_input; wh[2] = wh_cell; wh[3] = wh_output;
   bias[0] = b_forget; bias[1] = b_input; bias[2] = b_cell; bias[3] = b_output;
@@ -524,18 +526,20 @@ int32_t uma_ref_lstm_int8(const int8_t* input, const int8_t* wx_forget, const in
   return 0;
 }
 
+int32_t uma_ref_lstm_int8(const int8_t* input, const int8_t* wx_forget, const int8_t* wx_input, const int8_t* wx_cell,
+                          const int8_t* wx_output, const int8_t* wh_forget, const int8_t* wh_input, const int8_t* wh_cell,
+                          const int8_t* wh_output, const int32_t* b_forget, const int32_t* b_input, const int32_t* b_cell,
+                          const int32_t* b_output, int8_t* hidden, int16_t* cell, int8_t* output, int16_t* scratch,
+                          const int32_t* params) {
+  return lstm_entry(8, input, wx_forget, wx_input, wx_cell, wx_output, wh_forget, wh_input, wh_cell, wh_output, b_forget,
+                    b_input, b_cell, b_output, hidden, cell, output, scratch, params);
+}
+
 int32_t uma_ref_lstm_int16(const int16_t* input, const int8_t* wx_forget, const int8_t* wx_input, const int8_t* wx_cell,
                            const int8_t* wx_output, const int8_t* wh_forget, const int8_t* wh_input, const int8_t* wh_cell,
                            const int8_t* wh_output, const int64_t* b_forget, const int64_t* b_input, const int64_t* b_cell,
                            const int64_t* b_output, int16_t* hidden, int16_t* cell, int16_t* output, int16_t* scratch,
                            const int32_t* params) {
-  const int8_t* wx[4];
-  const int8_t* wh[4];
-  const void* bias[4];
-  if (params[32] != 16) return -1;
-  wx[0] = wx_forget; wx[1] = wx_input; wx[2] = wx_cell; wx[3] = wx_output;
-  wh[0] = wh_forget; wh[1] = wh_input; wh[2] = wh_cell; wh[3] = wh_output;
-  bias[0] = b_forget; bias[1] = b_input; bias[2] = b_cell; bias[3] = b_output;
-  lstm_integer(input, wx, wh, bias, hidden, cell, output, scratch, params);
-  return 0;
+  return lstm_entry(16, input, wx_forget, wx_input, wx_cell, wx_output, wh_forget, wh_input, wh_cell, wh_output, b_forget,
+                    b_input, b_cell, b_output, hidden, cell, output, scratch, params);
 }
