@@ -19,6 +19,22 @@ export const LOG_SOFTMAX_INT8 = 'uma_ref_log_softmax_int8';
 export const LSTM_INT8 = 'uma_ref_lstm_int8';
 export const LSTM_INT16 = 'uma_ref_lstm_int16';
 
+/** The LSTM kernels' operands: the int8 and 16x8 kernels differ only in activation and bias types. */
+function lstmParams(act: 'int8_t' | 'int16_t', bias: 'int32_t' | 'int64_t'): string[] {
+  const gates = ['forget', 'input', 'cell', 'output'];
+  return [
+    `input: const ${act}*`,
+    ...gates.map((g) => `wx_${g}: const int8_t*`),
+    ...gates.map((g) => `wh_${g}: const int8_t*`),
+    ...gates.map((g) => `b_${g}: const ${bias}*`),
+    `hidden: ${act}*`,
+    'cell: int16_t*',
+    `output: ${act}*`,
+    'scratch: int16_t*',
+    'params: const int32_t*',
+  ];
+}
+
 export const EXTERN_KERNELS: readonly ExternKernel[] = [
   {
     name: SOFTMAX_INT8,
@@ -92,52 +108,14 @@ export const EXTERN_KERNELS: readonly ExternKernel[] = [
   },
   {
     name: LSTM_INT8,
-    params: [
-      'input: const int8_t*',
-      'wx_forget: const int8_t*',
-      'wx_input: const int8_t*',
-      'wx_cell: const int8_t*',
-      'wx_output: const int8_t*',
-      'wh_forget: const int8_t*',
-      'wh_input: const int8_t*',
-      'wh_cell: const int8_t*',
-      'wh_output: const int8_t*',
-      'b_forget: const int32_t*',
-      'b_input: const int32_t*',
-      'b_cell: const int32_t*',
-      'b_output: const int32_t*',
-      'hidden: int8_t*',
-      'cell: int16_t*',
-      'output: int8_t*',
-      'scratch: int16_t*',
-      'params: const int32_t*',
-    ],
+    params: lstmParams('int8_t', 'int32_t'),
     doc:
       'TFLite Micro integer UNIDIRECTIONAL_SEQUENCE_LSTM (int8 activations/weights, int32 bias, int16 cell state and gates) ' +
       'over the packed int32 parameter table of src/arith/lstmInteger.ts; hidden and cell state are updated in place.',
   },
   {
     name: LSTM_INT16,
-    params: [
-      'input: const int16_t*',
-      'wx_forget: const int8_t*',
-      'wx_input: const int8_t*',
-      'wx_cell: const int8_t*',
-      'wx_output: const int8_t*',
-      'wh_forget: const int8_t*',
-      'wh_input: const int8_t*',
-      'wh_cell: const int8_t*',
-      'wh_output: const int8_t*',
-      'b_forget: const int64_t*',
-      'b_input: const int64_t*',
-      'b_cell: const int64_t*',
-      'b_output: const int64_t*',
-      'hidden: int16_t*',
-      'cell: int16_t*',
-      'output: int16_t*',
-      'scratch: int16_t*',
-      'params: const int32_t*',
-    ],
+    params: lstmParams('int16_t', 'int64_t'),
     doc:
       'TFLite Micro 16x8 UNIDIRECTIONAL_SEQUENCE_LSTM (int16 activations, int8 weights, int64 bias, int16 cell state): ' +
       'as uma_ref_lstm_int8 with int64 accumulators and the 64-bit requantize.',
