@@ -5,7 +5,7 @@
  * rescale to twice the larger input scale, output stage) used by add and sub.
  */
 import { multiplyByQuantizedMultiplier } from '../../arith/fixedpoint';
-import { AddQuantParams, addQuantParams, integerRange, quantizedActivationRange } from '../../arith/quant-params';
+import { AddQuantParams, addQuantParams, floatActivationRange, integerRange, quantizedActivationRange } from '../../arith/quant-params';
 import { DType } from '../../ir/graph/types';
 import { KernelContext } from '../kernel';
 import { allocateTensorData, Tensor, TypedArray } from '../tensor';
@@ -78,6 +78,31 @@ export function requireSameDtypes(ctx: KernelContext, count: number): void {
     const t = ctx.input(i, `input ${i}`).type;
     if (t.dtype !== ctx.outType.dtype) throw ctx.fail(`input ${i} is ${t.dtype} but the output is ${ctx.outType.dtype}`);
   }
+}
+
+/** TFLite `CalculateActivationRange<int32_t>`: the float bounds cut to int32. */
+export function int32ActivationRange(activation: string): { min: number; max: number } {
+  const f = floatActivationRange(activation);
+  const r = integerRange('int32');
+  return { min: Math.max(f.min, r.min), max: Math.min(f.max, r.max) };
+}
+
+/**
+ * The float32 and int32 paths ADD, SUB and MUL share: the operation (float32: rounded to
+ * float32; int32: wrapping), clamped to the fused activation. Undefined for a quantized dtype,
+ * whose rescaling is each operator's own.
+ */
+export function unquantizedBinary(
+  ctx: KernelContext,
+  float32: (a: number, b: number) => number,
+  int32: (a: number, b: number) => number,
+): TypedArray | undefined {
+  const dtype = ctx.outType.dtype;
+  if (dtype !== 'float32' && dtype !== 'int32') return undefined;
+  const activation = ctx.string('activation', 'NONE');
+  const act = dtype === 'float32' ? floatActivationRange(activation) : int32ActivationRange(activation);
+  const op = dtype === 'float32' ? (a: number, b: number) => Math.fround(float32(a, b)) : int32;
+  return mapBinary(ctx, (a, b) => clampTo(op(a, b), act.min, act.max));
 }
 
 export { integerRange };

@@ -4,25 +4,15 @@
  */
 import { multiplyByQuantizedMultiplier } from '../../arith/fixedpoint';
 import { mulMultiplier } from '../../arith/elementwise';
-import { floatActivationRange } from '../../arith/quant-params';
 import { KernelContext } from '../kernel';
 import { TypedArray } from '../tensor';
-import { clampTo, mapBinary, outputRange, requireDtype, requireSameDtypes } from './elementwise';
-import { int32ActivationRange } from './sub';
+import { clampTo, mapBinary, outputRange, requireDtype, requireSameDtypes, unquantizedBinary } from './elementwise';
 
 export function mul(ctx: KernelContext): TypedArray {
-  const dtype = ctx.outType.dtype;
-  requireDtype(ctx, dtype, ['float32', 'int32', 'int8', 'int16'], 'output');
+  requireDtype(ctx, ctx.outType.dtype, ['float32', 'int32', 'int8', 'int16'], 'output');
   requireSameDtypes(ctx, 2);
-  const activation = ctx.string('activation', 'NONE');
-  if (dtype === 'float32') {
-    const act = floatActivationRange(activation);
-    return mapBinary(ctx, (a, b) => clampTo(Math.fround(a * b), act.min, act.max));
-  }
-  if (dtype === 'int32') {
-    const act = int32ActivationRange(activation);
-    return mapBinary(ctx, (a, b) => clampTo(Math.imul(a, b), act.min, act.max));
-  }
+  const unquantized = unquantizedBinary(ctx, (a, b) => a * b, (a, b) => Math.imul(a, b));
+  if (unquantized !== undefined) return unquantized;
   const q1 = ctx.quant(ctx.input(0, 'lhs').type, 'lhs');
   const q2 = ctx.quant(ctx.input(1, 'rhs').type, 'rhs');
   const qo = ctx.quant(ctx.outType, 'output');
