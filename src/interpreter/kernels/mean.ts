@@ -8,7 +8,7 @@ import { integerRange } from '../../arith/quant-params';
 import { meanKeepsQuantization, meanRequant } from '../../arith/reduce-params';
 import { KernelContext } from '../kernel';
 import { allocateTensorData, TypedArray } from '../tensor';
-import { reductionPlan } from './reduceCommon';
+import { floatSums, int32Sums, reductionPlan, requireQuantizedReduce } from './reduceCommon';
 
 const f32 = Math.fround;
 
@@ -16,29 +16,17 @@ export function mean(ctx: KernelContext): TypedArray {
   const input = ctx.input(0, 'input');
   const plan = reductionPlan(ctx, input.type.shape, ctx.numbers('axes'));
   const out = allocateTensorData(ctx.outType);
-  const x = input.data;
-  const { count, offsets } = plan;
+  const { count } = plan;
   if (count === 0) return out;
   if (ctx.outType.dtype === 'float32') {
-    for (let o = 0; o < plan.outputs; o++) {
-      let acc = 0;
-      for (let k = 0; k < count; k++) acc = f32(acc + (x[offsets[o * count + k]] as number));
-      out[o] = f32(acc / count);
-    }
+    const sums = floatSums(plan, input.data as ArrayLike<number>);
+    for (let o = 0; o < plan.outputs; o++) out[o] = f32(sums[o] / count);
     return out;
   }
-  const dtype = ctx.outType.dtype;
-  if ((dtype !== 'int8' && dtype !== 'int16') || input.type.dtype !== dtype) {
-    throw ctx.unsupported(`mean from ${input.type.dtype} to ${dtype}`);
-  }
+  const dtype = requireQuantizedReduce(ctx, input.type.dtype, 'mean');
   const qi = ctx.quant(input.type, 'input');
   const qo = ctx.quant(ctx.outType, 'output');
-  const sums = new Int32Array(plan.outputs);
-  for (let o = 0; o < plan.outputs; o++) {
-    let acc = 0;
-    for (let k = 0; k < count; k++) acc = (acc + (x[offsets[o * count + k]] as number)) | 0;
-    sums[o] = acc;
-  }
+  const sums = int32Sums(plan, input.data as ArrayLike<number>);
   if (meanKeepsQuantization(qi.scale, qi.zeroPoint, qo.scale, qo.zeroPoint)) {
     for (let o = 0; o < plan.outputs; o++) out[o] = Math.trunc(sums[o] / count);
     return out;

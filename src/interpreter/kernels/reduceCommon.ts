@@ -39,3 +39,34 @@ function walk(dims: readonly number[], shape: readonly number[], strides: readon
   }
   return out;
 }
+
+/** Each output's float32 sum of its elements in visiting order (MEAN and SUM fold the same way). */
+export function floatSums(plan: ReductionPlan, x: ArrayLike<number>): Float32Array {
+  const sums = new Float32Array(plan.outputs);
+  const { count, offsets } = plan;
+  for (let o = 0; o < plan.outputs; o++) {
+    let acc = 0;
+    for (let k = 0; k < count; k++) acc = Math.fround(acc + x[offsets[o * count + k]]);
+    sums[o] = acc;
+  }
+  return sums;
+}
+
+/** Each output's int32 sum (wrapping) of its elements: the accumulator of quantized MEAN and SUM. */
+export function int32Sums(plan: ReductionPlan, x: ArrayLike<number>): Int32Array {
+  const sums = new Int32Array(plan.outputs);
+  const { count, offsets } = plan;
+  for (let o = 0; o < plan.outputs; o++) {
+    let acc = 0;
+    for (let k = 0; k < count; k++) acc = (acc + x[offsets[o * count + k]]) | 0;
+    sums[o] = acc;
+  }
+  return sums;
+}
+
+/** Quantized MEAN and SUM take int8 or int16 and keep the input's dtype. */
+export function requireQuantizedReduce(ctx: KernelContext, inputDtype: string, op: string): 'int8' | 'int16' {
+  const dtype = ctx.outType.dtype;
+  if ((dtype !== 'int8' && dtype !== 'int16') || inputDtype !== dtype) throw ctx.unsupported(`${op} from ${inputDtype} to ${dtype}`);
+  return dtype;
+}
