@@ -14,6 +14,7 @@ import { sanitizeName } from '../names';
 import { OpLoweringInput } from '../strategy';
 import { activationAttr, loweringFail } from './attrs';
 import { broadcastIndices } from './broadcast';
+import { floatOutputStage } from './convCommon';
 import { quantizedActivationRange, quantOf } from './quantParams';
 import { clamp, i32, loopNest, qMultiplyShift, staticShape, withConstTable } from './tirHelpers';
 
@@ -41,6 +42,18 @@ export function int32ActivationStage(activation: FusedActivation): (x: Expr) => 
   const r = qp.floatActivationRange(activation);
   if (activation === 'NONE') return (x) => x;
   return (x) => clamp(x, Math.max(r.min, -2147483648), Math.min(r.max, 2147483647));
+}
+
+/**
+ * The float32 and int32 nests add, sub and mul share: `op(a, b)` clamped to the fused
+ * activation (int32: CalculateActivationRange<int32_t>). Undefined for a quantized dtype,
+ * whose rescaling is each operator's own.
+ */
+export function unquantizedBinaryNest(input: OpLoweringInput, dtype: DType, op: (a: Expr, b: Expr) => Expr): Stmt | undefined {
+  if (dtype !== 'float32' && dtype !== 'int32') return undefined;
+  const activation = activationAttr(input.call);
+  const finish = dtype === 'float32' ? floatOutputStage(activation) : int32ActivationStage(activation);
+  return elementwiseNest(input, ([a, b]) => finish(op(a, b)));
 }
 
 /** Narrow an int32 result to the output dtype after clamping. */
