@@ -9,14 +9,13 @@ import { OperatorStrategy } from '../strategy';
 import { requireDType } from './convCommon';
 import { roundHalfAwayFromZeroToInt } from './quantize';
 import { dtypeRange, quantOf } from './quantParams';
-import { reducedAxes, reductionNest } from './reduceCommon';
-import { clamp, i32 } from './tirHelpers';
+import { int32SumNest, reducedAxes, reductionNest, requireQuantizedReduce } from './reduceCommon';
+import { clamp } from './tirHelpers';
 
 export const meanStrategy: OperatorStrategy = (input) => {
   const { call } = input;
   const axes = reducedAxes(input);
-  const dtype = call.type.dtype;
-  if (dtype === 'float32') {
+  if (call.type.dtype === 'float32') {
     requireDType(call, input.argTypes, ['float32'], 'mean');
     return reductionNest(input, axes, {
       accDType: 'float32',
@@ -25,17 +24,15 @@ export const meanStrategy: OperatorStrategy = (input) => {
       finish: (acc, count) => binary('Div', acc, floatImm(count)),
     });
   }
-  requireDType(call, [...input.argTypes, call.type], [dtype === 'int16' ? 'int16' : 'int8'], 'mean');
+  const dtype = requireQuantizedReduce(input, 'mean');
   const qi = quantOf(call, input.argTypes[0], 'input');
   const qo = quantOf(call, call.type, 'output');
-  const sumNest = (finish: (acc: ReturnType<typeof i32>, count: number) => ReturnType<typeof cast>) =>
-    reductionNest(input, axes, { accDType: 'int32', init: intImm(0), step: (acc, v) => add(acc, i32(v)), finish });
   if (meanKeepsQuantization(qi.scale, qi.zeroPoint, qo.scale, qo.zeroPoint)) {
-    return sumNest((acc, count) => cast(dtype, binary('Div', acc, intImm(count))));
+    return int32SumNest(input, axes, (acc, count) => cast(dtype, binary('Div', acc, intImm(count))));
   }
   const { scale, bias } = meanRequant(qi.scale, qi.zeroPoint, qo.scale);
   const [lo, hi] = dtypeRange(call, dtype);
-  return sumNest((acc, count) => {
+  return int32SumNest(input, axes, (acc, count) => {
     const v = add(mul(binary('Div', cast('float32', acc), floatImm(count)), floatImm(scale)), floatImm(bias));
     // Clamping before rounding equals TFLite's clamp after it: rounding is monotone and fixes integers.
     const bounded = clamp(v, floatImm(lo - qo.zeroPoint), floatImm(hi - qo.zeroPoint));

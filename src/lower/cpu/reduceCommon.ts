@@ -3,11 +3,12 @@
  * accumulator, and inside it one loop per reduced axis in row-major order, which is the order
  * TFLite's Reduce folds the elements of one output (so float sums agree bit for bit).
  */
-import { bufferLoad, bufferStore, ExprLike, seq } from '../../ir/tir/builder';
+import { add, bufferLoad, bufferStore, ExprLike, intImm, seq } from '../../ir/tir/builder';
 import { Expr, ScalarDType, Stmt, Var } from '../../ir/tir/nodes';
 import { OpLoweringInput } from '../strategy';
 import { loweringFail } from './attrs';
-import { accLoad, accStore, loopNest, reshapedView, staticShape, withAccumulator } from './tirHelpers';
+import { requireDType } from './convCommon';
+import { accLoad, accStore, i32, loopNest, reshapedView, staticShape, withAccumulator } from './tirHelpers';
 
 export interface ReductionNest {
   /** Accumulator dtype and its start value. */
@@ -62,4 +63,17 @@ export function reductionNest(input: OpLoweringInput, axes: readonly number[], n
         ]),
       ),
   );
+}
+
+/** Quantized mean and sum take int8 or int16 and keep it (checked before their quantization is read). */
+export function requireQuantizedReduce(input: OpLoweringInput, op: string): 'int8' | 'int16' {
+  const { call } = input;
+  const dtype = call.type.dtype === 'int16' ? 'int16' : 'int8';
+  requireDType(call, [...input.argTypes, call.type], [dtype], op);
+  return dtype;
+}
+
+/** The accumulation of quantized mean and sum: an int32 sum of the raw values, `finish`ed into the output. */
+export function int32SumNest(input: OpLoweringInput, axes: readonly number[], finish: ReductionNest['finish']): Stmt {
+  return reductionNest(input, axes, { accDType: 'int32', init: intImm(0), step: (acc, v) => add(acc, i32(v)), finish });
 }
