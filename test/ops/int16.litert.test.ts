@@ -9,11 +9,9 @@
 import { importTflite } from '../../src/frontend/tflite';
 import { TfliteWriter, tfliteOptions, WriterDType, WriterQuantization } from '../../src/frontend/tflite/writer';
 import { interpret } from '../../src/interpreter';
-import { runMain } from '../../src/ir/tir/eval';
-import { LOWERING_EXTERN_SIMULATIONS } from '../../src/lower/cpu';
 import { seededRandom } from '../../src/util/random';
 import { lowerForCpu } from '../lower/helpers';
-import { elementsOf, firstMismatch, runLiteRtBatch } from '../oracle/litert';
+import { describeAgainstLiteRt } from './liteRtComparison';
 
 interface Case {
   readonly name: string;
@@ -164,26 +162,7 @@ function cases(): Case[] {
   return out;
 }
 
-describe('int16 / 16x8 operators against LiteRT', () => {
-  const all = cases();
-  let results: ReturnType<typeof runLiteRtBatch>;
-  beforeAll(() => {
-    results = runLiteRtBatch(all.map((c) => ({ model: c.model, inputs: c.inputs })));
-  });
-
-  it.each(all.map((c, i) => [c.name, i] as const))('%s', (_name, i) => {
-    const c = all[i];
-    const r = results[i];
-    if ('error' in r) throw new Error(r.error);
-    const graph = importTflite(c.model);
-    const mine = interpret(graph, c.inputs);
-    expect(r.outputs[0].dtype).toBe(c.outDtype);
-    expect(firstMismatch(c.outDtype, mine[0], r.outputs[0].data, { rel: 1e-6, abs: 1e-7, lsb: 0 })).toBeNull();
-    expect(new Set(elementsOf(c.outDtype, mine[0])).size).toBeGreaterThan(3);
-    const lowered = runMain(lowerForCpu(graph), c.inputs, { externs: LOWERING_EXTERN_SIMULATIONS });
-    expect(Array.from(lowered[0])).toEqual(Array.from(mine[0]));
-  });
-});
+describeAgainstLiteRt('int16 / 16x8 operators against LiteRT', cases, { tolerance: { rel: 1e-6, abs: 1e-7, lsb: 0 }, varied: true });
 
 describe('QUANTIZE signatures TFLite Micro lacks', () => {
   it.each([

@@ -7,12 +7,8 @@
  */
 import { importTflite } from '../../src/frontend/tflite';
 import { TfliteWriter, tfliteOptions, WriterDType, WriterOptions, WriterQuantization } from '../../src/frontend/tflite/writer';
-import { interpret } from '../../src/interpreter';
-import { runMain } from '../../src/ir/tir/eval';
-import { LOWERING_EXTERN_SIMULATIONS } from '../../src/lower/cpu';
 import { seededRandom } from '../../src/util/random';
-import { lowerForCpu } from '../lower/helpers';
-import { firstMismatch, runLiteRtBatch } from '../oracle/litert';
+import { describeAgainstLiteRt } from './liteRtComparison';
 
 interface Spec {
   readonly shape: number[];
@@ -150,21 +146,7 @@ function cases(): Case[] {
   return out;
 }
 
-describe('reductions, TRANSPOSE_CONV and BATCH_MATMUL against LiteRT', () => {
-  const all = cases();
-  const results = runLiteRtBatch(all.map((c) => ({ model: c.model, inputs: c.inputs })));
-
-  it.each(all.map((c, i) => [c.name, i] as const))('%s', (_name, i) => {
-    const c = all[i];
-    const graph = importTflite(c.model, c.name);
-    const ours = interpret(graph, c.inputs);
-    const r = results[i];
-    if ('error' in r) throw new Error(r.error);
-    expect(firstMismatch(c.outDtype, ours[0], r.outputs[0].data, { lsb: 1, rel: 1e-5, abs: 1e-5 })).toBeNull();
-    const lowered = runMain(lowerForCpu(graph), c.inputs, { externs: LOWERING_EXTERN_SIMULATIONS });
-    expect(Buffer.from(lowered[0]).equals(Buffer.from(ours[0]))).toBe(true);
-  });
-});
+describeAgainstLiteRt('reductions, TRANSPOSE_CONV and BATCH_MATMUL against LiteRT', cases, { tolerance: { lsb: 1, rel: 1e-5, abs: 1e-5 }, varied: false });
 
 describe('unsupported parameters are one-line errors naming operator, index and parameter', () => {
   it('MEAN with a runtime axis tensor', () => {
