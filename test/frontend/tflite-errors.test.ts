@@ -3,19 +3,11 @@ import { join } from 'path';
 import { FileAccessError, ModelFormatError, UmaError, UnsupportedOperatorError } from '../../src/errors';
 import { importTflite, loadTfliteFile } from '../../src/frontend/tflite';
 import { RawTflite } from './rawTflite';
+import { errorOf } from '../helpers/errorOf';
 
 const MODELS = join(__dirname, '..', '..', 'models');
 const HELLO = join(MODELS, 'hello_world_int8.tflite');
 const helloBytes = () => new Uint8Array(readFileSync(HELLO));
-
-function errorOf(f: () => unknown): Error {
-  try {
-    f();
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected an error');
-}
 
 describe('corrupt and truncated files', () => {
   it('the first 100 bytes give a one-line ModelFormatError naming the file and offset', () => {

@@ -11,6 +11,7 @@ import { importTflite } from '../../src/frontend/tflite';
 import { interpret } from '../../src/interpreter';
 import { FunctionBuilder, moduleOf, tensorType } from '../../src/ir/graph/builder';
 import { TfliteWriter, tfliteOptions, WriterDType, WriterOptions } from '../../src/frontend/tflite/writer';
+import { errorOf } from '../helpers/errorOf';
 
 class NothingBackend extends UmaBackend {
   readonly targetName = 'nothing';
@@ -31,15 +32,6 @@ function model(op: string, inputs: T[], output: T, options?: WriterOptions): Uin
   w.addOperator({ op, inputs: ids, outputs: [y], ...(options ? { options } : {}) });
   w.markOutput(y);
   return w.finish();
-}
-
-function errorOf(f: () => unknown): Error {
-  try {
-    f();
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected an error');
 }
 
 describe('elementwise bad input', () => {

@@ -8,6 +8,7 @@ import { formatInsertedCopy, insertCopiesForPinning } from '../../passes/poolPin
 import { runPoolPinning } from '../../passes/poolPinning/pass';
 import { parsePins } from '../../passes/poolPinning/pinsFile';
 import { pool, seedModule, SEED_POOLS } from './seedModule';
+import { errorOf } from '../helpers/errorOf';
 
 const ACCEL: PinningConstraints['operands'] = [
   { source: 'backend accel', op: 'accel.accel_input_fetcher', role: 'input', pools: ['l2_mem'] },
@@ -49,15 +50,6 @@ function candidates(m: TirModule): Record<string, unknown> {
     }
   });
   return out;
-}
-
-function errorOf(f: () => unknown): Error {
-  try {
-    f();
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected an error');
 }
 
 describe('insertCopiesForPinning', () => {
