@@ -3,10 +3,10 @@
  * (int16 activations, int8 weights; see integerConv.ts) with per-channel requantization. Out-of-image taps are skipped, which for int8 equals
  * padding with the input zero point.
  */
-import { floatActivationRange, perChannelMultipliers, quantizedActivationRange } from '../../arith/quant-params';
+import { floatActivationRange } from '../../arith/quant-params';
 import { KernelContext } from '../kernel';
 import { allocateTensorData, TypedArray } from '../tensor';
-import { integerConvScheme } from './integerConv';
+import { integerConvScheme, perChannelRequant } from './integerConv';
 import { nhwc, windowGeometry } from './window';
 
 export function conv2d(ctx: KernelContext): TypedArray {
@@ -64,12 +64,7 @@ export function conv2d(ctx: KernelContext): TypedArray {
   }
 
   const scheme = integerConvScheme(ctx, 'conv2d', input, weight, bias);
-  const inQ = ctx.quant(input.type, 'input');
-  const outQ = ctx.quant(ctx.outType, 'output');
-  const wScales = weight.type.quant?.scale;
-  if (!wScales || wScales.length === 0) throw ctx.fail('weight has no quantization scales');
-  const { multipliers, shifts } = perChannelMultipliers(inQ.scale, wScales, outQ.scale, outC);
-  const act = quantizedActivationRange(activation, ctx.outType.dtype, outQ.scale, outQ.zeroPoint);
+  const { outputZeroPoint, multipliers, shifts, act } = perChannelRequant(ctx, input, weight, outC, activation);
   const { inputOffset, accumulate, requantize } = scheme;
   const b = scheme.bias;
   const x = input.data as Int8Array | Int16Array;
@@ -95,7 +90,7 @@ export function conv2d(ctx: KernelContext): TypedArray {
             }
           }
           if (b) acc = accumulate(acc, b[oc]);
-          acc = requantize(acc, multipliers[oc], shifts[oc]) + outQ.zeroPoint;
+          acc = requantize(acc, multipliers[oc], shifts[oc]) + outputZeroPoint;
           o[((n * outH + oy) * outW + ox) * outC + oc] = Math.min(Math.max(acc, act.min), act.max);
         }
       }

@@ -3,10 +3,10 @@
  * ic * depth_multiplier + m reads input channel ic and weight column of that output
  * channel; int8 and 16x8 (see integerConv.ts) requantize per output channel.
  */
-import { floatActivationRange, perChannelMultipliers, quantizedActivationRange } from '../../arith/quant-params';
+import { floatActivationRange } from '../../arith/quant-params';
 import { KernelContext } from '../kernel';
 import { allocateTensorData, TypedArray } from '../tensor';
-import { integerConvScheme } from './integerConv';
+import { integerConvScheme, perChannelRequant } from './integerConv';
 import { nhwc, windowGeometry } from './window';
 
 export function depthwiseConv2d(ctx: KernelContext): TypedArray {
@@ -62,12 +62,7 @@ export function depthwiseConv2d(ctx: KernelContext): TypedArray {
   }
 
   const scheme = integerConvScheme(ctx, 'depthwise_conv2d', input, weight, bias);
-  const inQ = ctx.quant(input.type, 'input');
-  const outQ = ctx.quant(ctx.outType, 'output');
-  const wScales = weight.type.quant?.scale;
-  if (!wScales || wScales.length === 0) throw ctx.fail('weight has no quantization scales');
-  const { multipliers, shifts } = perChannelMultipliers(inQ.scale, wScales, outQ.scale, outC);
-  const act = quantizedActivationRange(activation, ctx.outType.dtype, outQ.scale, outQ.zeroPoint);
+  const { outputZeroPoint, multipliers, shifts, act } = perChannelRequant(ctx, input, weight, outC, activation);
   const { inputOffset, accumulate, requantize } = scheme;
   const b = scheme.bias;
   const x = input.data as Int8Array | Int16Array;
@@ -92,7 +87,7 @@ export function depthwiseConv2d(ctx: KernelContext): TypedArray {
               }
             }
             if (b) acc = accumulate(acc, b[oc]);
-            acc = requantize(acc, multipliers[oc], shifts[oc]) + outQ.zeroPoint;
+            acc = requantize(acc, multipliers[oc], shifts[oc]) + outputZeroPoint;
             o[((n * outH + oy) * outW + ox) * outC + oc] = Math.min(Math.max(acc, act.min), act.max);
           }
   return out;

@@ -7,7 +7,7 @@
  * 64-bit `MultiplyByQuantizedMultiplier`.
  */
 import { multiplyByQuantizedMultiplier, multiplyByQuantizedMultiplier64 } from '../../arith/fixedpoint';
-import { accumulatorDType16x8, Op16x8 } from '../../arith/quant-params';
+import { accumulatorDType16x8, Op16x8, perChannelMultipliers, quantizedActivationRange } from '../../arith/quant-params';
 import { KernelContext } from '../kernel';
 import { Tensor } from '../tensor';
 
@@ -64,4 +64,23 @@ export function integerConvScheme(
     accumulate: acc === 'int64' ? exact64 : wrap32,
     requantize: acc === 'int64' ? multiplyByQuantizedMultiplier64 : multiplyByQuantizedMultiplier,
   };
+}
+
+/** What the integer conv kernels requantize with: per output channel multiplier and shift, the output zero point, the activation range. */
+export interface PerChannelRequant {
+  readonly outputZeroPoint: number;
+  readonly multipliers: Int32Array;
+  readonly shifts: Int32Array;
+  readonly act: { readonly min: number; readonly max: number };
+}
+
+/** TFLite's per-channel requantization of conv2d, depthwise_conv2d and transpose_conv: s_in * s_w[oc] / s_out. */
+export function perChannelRequant(ctx: KernelContext, input: Tensor, weight: Tensor, channels: number, activation: string): PerChannelRequant {
+  const inQ = ctx.quant(input.type, 'input');
+  const outQ = ctx.quant(ctx.outType, 'output');
+  const wScales = weight.type.quant?.scale;
+  if (!wScales || wScales.length === 0) throw ctx.fail('weight has no quantization scales');
+  const { multipliers, shifts } = perChannelMultipliers(inQ.scale, wScales, outQ.scale, channels);
+  const act = quantizedActivationRange(activation, ctx.outType.dtype, outQ.scale, outQ.zeroPoint);
+  return { outputZeroPoint: outQ.zeroPoint, multipliers, shifts, act };
 }

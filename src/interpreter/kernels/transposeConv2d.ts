@@ -7,9 +7,10 @@
  * MultiplyByQuantizedMultiplier.
  */
 import { multiplyByQuantizedMultiplier, multiplyByQuantizedMultiplier64 } from '../../arith/fixedpoint';
-import { floatActivationRange, perChannelMultipliers, quantizedActivationRange } from '../../arith/quant-params';
+import { floatActivationRange } from '../../arith/quant-params';
 import { KernelContext } from '../kernel';
 import { allocateTensorData, TypedArray } from '../tensor';
+import { perChannelRequant } from './integerConv';
 import { nhwc } from './window';
 
 const f32 = Math.fround;
@@ -65,12 +66,7 @@ export function transposeConv2d(ctx: KernelContext): TypedArray {
     for (let i = 0; i < out.length; i++) out[i] = Math.min(Math.max(f32(acc[i] + (b ? b[i % outC] : 0)), act.min), act.max);
     return out;
   }
-  const inQ = ctx.quant(input.type, 'input');
-  const outQ = ctx.quant(ctx.outType, 'output');
-  const wScales = weight.type.quant?.scale;
-  if (!wScales || wScales.length === 0) throw ctx.fail('weight has no quantization scales');
-  const { multipliers, shifts } = perChannelMultipliers(inQ.scale, wScales, outQ.scale, outC);
-  const act = quantizedActivationRange(activation, ctx.outType.dtype, outQ.scale, outQ.zeroPoint);
+  const { outputZeroPoint, multipliers, shifts, act } = perChannelRequant(ctx, input, weight, outC, activation);
   if (wide) {
     const b = bias?.data;
     for (let i = 0; i < out.length; i++) {
@@ -84,7 +80,7 @@ export function transposeConv2d(ctx: KernelContext): TypedArray {
   for (let i = 0; i < out.length; i++) {
     const oc = i % outC;
     const total = b ? (acc[i] + b[oc]) | 0 : acc[i];
-    const v = multiplyByQuantizedMultiplier(total, multipliers[oc], shifts[oc]) + outQ.zeroPoint;
+    const v = multiplyByQuantizedMultiplier(total, multipliers[oc], shifts[oc]) + outputZeroPoint;
     out[i] = Math.min(Math.max(v, act.min), act.max);
   }
   return out;
