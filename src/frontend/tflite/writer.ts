@@ -19,7 +19,7 @@
 import { Builder } from 'flatbuffers';
 import { ModelFormatError } from '../../errors';
 import { builtinOperatorName } from './builtinOperators';
-import { TensorTypeCode, TFLITE_FILE_IDENTIFIER } from './schema';
+import { BuiltinOptionsType, TensorTypeCode, TFLITE_FILE_IDENTIFIER } from './schema';
 
 /** Tensor element types the writer can declare (the graph IR's dtypes plus float16/float64/uint16/uint32). */
 export type WriterDType =
@@ -113,60 +113,8 @@ export interface WriterOperator {
   readonly intermediates?: readonly number[];
 }
 
-/** `BuiltinOptions` union member indices (0 = NONE), in the schema's order. */
-export const BUILTIN_OPTIONS = {
-  NONE: 0,
-  Conv2DOptions: 1,
-  DepthwiseConv2DOptions: 2,
-  Pool2DOptions: 5,
-  SVDFOptions: 6,
-  FullyConnectedOptions: 8,
-  SoftmaxOptions: 9,
-  ConcatenationOptions: 10,
-  AddOptions: 11,
-  L2NormOptions: 12,
-  ResizeBilinearOptions: 15,
-  ReshapeOptions: 17,
-  SpaceToDepthOptions: 19,
-  MulOptions: 21,
-  PadOptions: 22,
-  GatherOptions: 23,
-  BatchToSpaceNDOptions: 24,
-  SpaceToBatchNDOptions: 25,
-  TransposeOptions: 26,
-  ReducerOptions: 27,
-  SubOptions: 28,
-  DivOptions: 29,
-  SqueezeOptions: 30,
-  StridedSliceOptions: 32,
-  ExpOptions: 33,
-  SplitOptions: 35,
-  LogSoftmaxOptions: 36,
-  CastOptions: 37,
-  DequantizeOptions: 38,
-  MaximumMinimumOptions: 39,
-  ArgMaxOptions: 40,
-  NegOptions: 42,
-  PadV2Options: 43,
-  SliceOptions: 48,
-  TransposeConvOptions: 49,
-  ExpandDimsOptions: 52,
-  ArgMinOptions: 57,
-  PackOptions: 59,
-  UnpackOptions: 64,
-  UnidirectionalSequenceLSTMOptions: 71,
-  ResizeNearestNeighborOptions: 74,
-  LeakyReluOptions: 75,
-  SquaredDifferenceOptions: 76,
-  MirrorPadOptions: 77,
-  AbsOptions: 78,
-  SplitVOptions: 79,
-  QuantizeOptions: 89,
-  HardSwishOptions: 91,
-  DepthToSpaceOptions: 94,
-  BatchMatMulOptions: 101,
-  BroadcastToOptions: 104,
-} as const;
+/** `BuiltinOptions` union member indices (0 = NONE): the schema's one table. */
+export const BUILTIN_OPTIONS = BuiltinOptionsType;
 
 /** `enum ActivationFunctionType`. */
 export type WriterActivation = 'NONE' | 'RELU' | 'RELU_N1_TO_1' | 'RELU6' | 'TANH' | 'SIGN_BIT';
