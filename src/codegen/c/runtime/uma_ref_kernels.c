@@ -386,19 +386,25 @@ static const uint16_t uma_sigmoid_table_uint16[256] = {
   65534, 65534, 65534, 65535,
 };
 
-/* reference_integer_ops::Logistic, int16. */
-static int16_t lstm_logistic_int16(int16_t x, int32_t input_multiplier, int32_t input_left_shift) {
-  int32_t input;
-  uint32_t abs_input;
-  uint32_t uh;
-  uint32_t result;
+/* The input rescale reference_integer_ops Logistic and Tanh (int16) share, rounding; a zero
+   multiplier selects TFLite's default (multiplier 3 << shift, no shift). */
+static int32_t lstm_scaled_input(int16_t x, int32_t input_multiplier, int32_t input_left_shift) {
   int32_t round;
   if (input_multiplier == 0) {
     input_multiplier = 3 << input_left_shift;
     input_left_shift = 0;
   }
   round = input_left_shift > 0 ? 1 << (input_left_shift - 1) : 0;
-  input = uma_asr_i32(x * input_multiplier + round, input_left_shift);
+  return uma_asr_i32(x * input_multiplier + round, input_left_shift);
+}
+
+/* reference_integer_ops::Logistic, int16. */
+static int16_t lstm_logistic_int16(int16_t x, int32_t input_multiplier, int32_t input_left_shift) {
+  int32_t input;
+  uint32_t abs_input;
+  uint32_t uh;
+  uint32_t result;
+  input = lstm_scaled_input(x, input_multiplier, input_left_shift);
   abs_input = (uint32_t)(input >= 0 ? input : -input);
   uh = abs_input >> 9;
   if (uh >= 255) {
@@ -418,13 +424,7 @@ static int16_t lstm_tanh_int16(int16_t x, int32_t input_multiplier, int32_t inpu
   uint32_t abs_input;
   uint32_t uh;
   int32_t result;
-  int32_t round;
-  if (input_multiplier == 0) {
-    input_multiplier = 3 << input_left_shift;
-    input_left_shift = 0;
-  }
-  round = input_left_shift > 0 ? 1 << (input_left_shift - 1) : 0;
-  input = uma_asr_i32(x * input_multiplier + round, input_left_shift);
+  input = lstm_scaled_input(x, input_multiplier, input_left_shift);
   abs_input = (uint32_t)(input >= 0 ? input : -input);
   uh = abs_input >> 8;
   if (uh >= 255) {
