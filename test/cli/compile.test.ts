@@ -2,9 +2,8 @@ import Ajv from 'ajv';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { memoryIO } from '../../src/cli/io';
-import { main } from '../../src/cli/main';
 import reportSchema from '../../schemas/report.schema.json';
+import { runCli } from '../helpers/cli';
 
 const ROOT = path.join(__dirname, '..', '..');
 const HELLO = path.join(ROOT, 'models', 'hello_world_int8.tflite');
@@ -23,12 +22,6 @@ class HostOnlyBackend extends UmaBackend {
 }
 module.exports = { HostOnlyBackend };
 `;
-
-async function run(args: readonly string[]) {
-  const io = memoryIO();
-  const code = await main(['node', 'uma-ts', ...args], io);
-  return { code, out: io.stdout.join('\n'), err: io.stderr.join('\n') };
-}
 
 const validateReport = new Ajv({ strict: false }).compile(reportSchema);
 
@@ -50,7 +43,7 @@ describe('uma-ts compile', () => {
 
   it('writes C sources, a schema-valid report.json, report.svg/html and tir.txt, and prints the plan', async () => {
     const out = path.join(dir, 'hello');
-    const { code, out: stdout, err } = await run(['compile', HELLO, ...backend, '--out', out]);
+    const { code, out: stdout, err } = await runCli(['compile', HELLO, ...backend, '--out', out]);
     expect(err).not.toContain('error:');
     expect(code).toBe(0);
     for (const f of [
@@ -90,7 +83,7 @@ describe('uma-ts compile', () => {
   it('counts model state apart from unplanned scratch (SVDF state is persistent)', async () => {
     const out = path.join(dir, 'keyword');
     const model = path.join(ROOT, 'models', 'keyword_scrambled_8bit.tflite');
-    const { code, out: stdout } = await run(['compile', model, ...backend, '--out', out]);
+    const { code, out: stdout } = await runCli(['compile', model, ...backend, '--out', out]);
     expect(code).toBe(0);
     const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8')) as { unplanned: { reason: string }[] };
     const persistent = report.unplanned.filter((u) => u.reason.startsWith('persistent state')).length;
@@ -100,7 +93,7 @@ describe('uma-ts compile', () => {
 
   it('--json prints exactly report.json', async () => {
     const out = path.join(dir, 'hello_json');
-    const { code, out: stdout } = await run(['compile', HELLO, ...backend, '--out', out, '--json']);
+    const { code, out: stdout } = await runCli(['compile', HELLO, ...backend, '--out', out, '--json']);
     expect(code).toBe(0);
     const printed = JSON.parse(stdout);
     expect(printed).toEqual(JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8')));
@@ -108,8 +101,8 @@ describe('uma-ts compile', () => {
   });
 
   it('--buffers adds the per-buffer table', async () => {
-    const plain = await run(['compile', HELLO, ...backend, '--out', path.join(dir, 'b1')]);
-    const withBuffers = await run(['compile', HELLO, ...backend, '--out', path.join(dir, 'b2'), '--buffers']);
+    const plain = await runCli(['compile', HELLO, ...backend, '--out', path.join(dir, 'b1')]);
+    const withBuffers = await runCli(['compile', HELLO, ...backend, '--out', path.join(dir, 'b2'), '--buffers']);
     expect(plain.out).not.toMatch(/^sid_1\s/m);
     expect(withBuffers.out).toMatch(/^sid_1\s+global_workspace\s/m);
   });
@@ -119,7 +112,7 @@ describe('uma-ts compile', () => {
     const work = fs.mkdtempSync(path.join(dir, 'cwd-'));
     try {
       process.chdir(work);
-      const { code } = await run(['compile', HELLO, ...backend]);
+      const { code } = await runCli(['compile', HELLO, ...backend]);
       expect(code).toBe(0);
       expect(fs.existsSync(path.join(work, 'out', 'hello_world_int8', 'report.json'))).toBe(true);
     } finally {
@@ -129,7 +122,7 @@ describe('uma-ts compile', () => {
 
   it('builds pools from tvmc-style flags, with their size limits in the report', async () => {
     const out = path.join(dir, 'tvmc');
-    const { code, err } = await run([
+    const { code, err } = await runCli([
       'compile', HELLO, ...backend, '--out', out, '--json',
       '--workspace-pools', 'sram',
       '--workspace-pools-targets', 'sram:c',
@@ -148,7 +141,7 @@ describe('uma-ts compile', () => {
 
   it('a pool too small: exit 1, an error naming a buffer, and no output directory', async () => {
     const out = path.join(dir, 'too_small');
-    const { code, err, out: stdout } = await run([
+    const { code, err, out: stdout } = await runCli([
       'compile', HELLO, ...backend, '--out', out,
       '--workspace-pools', 'sram', '--workspace-pools-targets', 'sram:c', '--workspace-pools-size-hint-bytes', 'sram:8',
     ]);
@@ -163,14 +156,14 @@ describe('uma-ts compile', () => {
 
   it('an unsatisfiable pin: exit 1, the buffer named, no output, and a previous output left intact', async () => {
     const out = path.join(dir, 'pinned');
-    const first = await run(['compile', HELLO, ...backend, '--out', out]);
+    const first = await runCli(['compile', HELLO, ...backend, '--out', out]);
     expect(first.code).toBe(0);
     const before = fs.readFileSync(path.join(out, 'report.json'), 'utf8');
 
     // sid_1 pinned to a pool the host may only read: no pool satisfies both.
     const pins = path.join(dir, 'pins.json');
     fs.writeFileSync(pins, JSON.stringify({ pins: [{ tensor: 'sid_1', pools: ['ro_pool'] }] }));
-    const { code, err } = await run([
+    const { code, err } = await runCli([
       'compile', HELLO, ...backend, '--out', out, '--pins', pins,
       '--workspace-pools', 'rw_pool,ro_pool', '--workspace-pools-targets', 'rw_pool:c', '--workspace-pools-targets', 'ro_pool:c=ro',
     ]);
@@ -184,20 +177,20 @@ describe('uma-ts compile', () => {
     const pools = path.join(dir, 'broken_pools.json');
     fs.writeFileSync(pools, JSON.stringify({ workspacePools: [{ name: 'sram', targets: ['c'], alignment: 'sixteen' }] }));
     const out = path.join(dir, 'broken');
-    const { code, err } = await run(['compile', HELLO, ...backend, '--out', out, '--pools', pools]);
+    const { code, err } = await runCli(['compile', HELLO, ...backend, '--out', out, '--pools', pools]);
     expect(code).toBe(1);
     expect(err).toContain(`error: ${pools}: /workspacePools/0/alignment`);
     expect(fs.existsSync(out)).toBe(false);
 
     fs.writeFileSync(pools, '{"workspacePools": [');
-    const notJson = await run(['compile', HELLO, ...backend, '--out', out, '--pools', pools]);
+    const notJson = await runCli(['compile', HELLO, ...backend, '--out', out, '--pools', pools]);
     expect(notJson.code).toBe(1);
     expect(notJson.err).toContain(`error: ${pools}: not valid JSON`);
   });
 
   it('type-checks --target-attr against the backend\'s attributes', async () => {
     const out = path.join(dir, 'attrs');
-    const ok = await run(['compile', HELLO, ...backend, '--out', out, '--target-attr', 'dimension=8', '--target-attr', 'fast=true']);
+    const ok = await runCli(['compile', HELLO, ...backend, '--out', out, '--target-attr', 'dimension=8', '--target-attr', 'fast=true']);
     expect(ok.code).toBe(0);
     const cases: Array<[string, string]> = [
       ['dimension=eight', "--dimension expects an integer, got 'eight'"],
@@ -206,7 +199,7 @@ describe('uma-ts compile', () => {
       ['dimension', 'expected name=value'],
     ];
     for (const [flag, message] of cases) {
-      const r = await run(['compile', HELLO, ...backend, '--out', path.join(dir, 'attrs_bad'), '--target-attr', flag]);
+      const r = await runCli(['compile', HELLO, ...backend, '--out', path.join(dir, 'attrs_bad'), '--target-attr', flag]);
       expect(r.code).toBe(1);
       expect(r.err).toContain('error: --target-attr');
       expect(r.err).toContain(message);
@@ -215,21 +208,21 @@ describe('uma-ts compile', () => {
   });
 
   it('rejects unknown backends, unusable backend modules, unknown algorithms and a missing model', async () => {
-    const unknown = await run(['compile', HELLO, '--backend', 'npu', '--out', path.join(dir, 'x')]);
+    const unknown = await runCli(['compile', HELLO, '--backend', 'npu', '--out', path.join(dir, 'x')]);
     expect(unknown.code).toBe(1);
     expect(unknown.err).toMatch(/error: unknown target 'npu' \(registered: .*accel/);
 
     const empty = path.join(dir, 'empty_module.js');
     fs.writeFileSync(empty, 'module.exports = { answer: 42 };');
-    const bad = await run(['compile', HELLO, '--backend', 'x', '--backend-module', empty]);
+    const bad = await runCli(['compile', HELLO, '--backend', 'x', '--backend-module', empty]);
     expect(bad.code).toBe(1);
     expect(bad.err).toContain(`error: --backend-module ${empty}: exports neither a register(registry) function nor a UmaBackend subclass`);
 
-    const algo = await run(['compile', HELLO, ...backend, '--out', path.join(dir, 'x'), '--algorithm', 'best_fit_ever']);
+    const algo = await runCli(['compile', HELLO, ...backend, '--out', path.join(dir, 'x'), '--algorithm', 'best_fit_ever']);
     expect(algo.code).toBe(1);
     expect(algo.err).toContain('best_fit_ever');
 
-    const missing = await run(['compile', path.join(dir, 'nope.tflite'), ...backend, '--out', path.join(dir, 'x')]);
+    const missing = await runCli(['compile', path.join(dir, 'nope.tflite'), ...backend, '--out', path.join(dir, 'x')]);
     expect(missing.code).toBe(1);
     expect(missing.err).toMatch(/^error: .*nope\.tflite/m);
     expect(fs.existsSync(path.join(dir, 'x'))).toBe(false);
@@ -243,14 +236,14 @@ describe('uma-ts compile', () => {
 class Mine extends UmaBackend { constructor() { super(); this.targetName = 'mine'; } }
 exports.register = (registry) => { registry.register(new Mine()); };`,
     );
-    const { code, err } = await run(['compile', HELLO, '--backend', 'mine', '--backend-module', file, '--out', path.join(dir, 'mine')]);
+    const { code, err } = await runCli(['compile', HELLO, '--backend', 'mine', '--backend-module', file, '--out', path.join(dir, 'mine')]);
     expect(err).not.toContain('error:');
     expect(code).toBe(0);
   });
 
   it('uses the bundled backend\'s pools file when no pools are given (accel on person_detect)', async () => {
     const out = path.join(dir, 'accel');
-    const { code, out: stdout, err } = await run(['compile', path.join(ROOT, 'models', 'person_detect.tflite'), '--backend', 'accel', '--out', out]);
+    const { code, out: stdout, err } = await runCli(['compile', path.join(ROOT, 'models', 'person_detect.tflite'), '--backend', 'accel', '--out', out]);
     expect(err).not.toContain('error:');
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Backend accel, pools from .*backends[/\\]accel[/\\]pools\.json$/m);
@@ -275,7 +268,7 @@ exports.register = (registry) => { registry.register(new Mine()); };`,
     const out = path.join(dir, 'precious');
     fs.mkdirSync(out);
     fs.writeFileSync(path.join(out, 'thesis.tex'), 'do not delete');
-    const { code, err } = await run(['compile', HELLO, ...backend, '--out', out]);
+    const { code, err } = await runCli(['compile', HELLO, ...backend, '--out', out]);
     expect(code).toBe(1);
     expect(err).toContain('refusing to replace it');
     expect(fs.readdirSync(out)).toEqual(['thesis.tex']);
@@ -284,7 +277,7 @@ exports.register = (registry) => { registry.register(new Mine()); };`,
   it('several models: one application directory, one report section per model, the shared pool sizes printed', async () => {
     const out = path.join(dir, 'app');
     const add = 'models/simple_add_model.tflite';
-    const { code, out: stdout, err } = await run(['compile', HELLO, add, '--module-name', 'hello,add', ...backend, '--out', out]);
+    const { code, out: stdout, err } = await runCli(['compile', HELLO, add, '--module-name', 'hello,add', ...backend, '--out', out]);
     expect(err).not.toContain('error:');
     expect(code).toBe(0);
     for (const f of ['codegen/host/include/tvmgen_hello.h', 'codegen/host/include/tvmgen_add.h', 'codegen/host/include/uma_app.h', 'codegen/host/src/uma_app.c', 'report_hello.svg', 'tir_add.txt']) {
@@ -302,21 +295,21 @@ exports.register = (registry) => { registry.register(new Mine()); };`,
 
   it('several models: a --module-name list of the wrong length or with a repeated name is a one-line error, nothing written', async () => {
     const out = path.join(dir, 'app-bad');
-    const short = await run(['compile', HELLO, HELLO, '--module-name', 'a', ...backend, '--out', out]);
+    const short = await runCli(['compile', HELLO, HELLO, '--module-name', 'a', ...backend, '--out', out]);
     expect(short.code).toBe(1);
     expect(short.err).toMatch(/^error: --module-name gives 1 name\(s\) for 2 models/m);
-    const twice = await run(['compile', HELLO, HELLO, '--module-name', 'a,a', ...backend, '--out', out]);
+    const twice = await runCli(['compile', HELLO, HELLO, '--module-name', 'a,a', ...backend, '--out', out]);
     expect(twice.code).toBe(1);
     expect(twice.err).toMatch(/^error: module name 'a' is given to two models/m);
     expect(fs.existsSync(out)).toBe(false);
-    const single = await run(['compile', HELLO, '--concurrent', ...backend, '--out', out]);
+    const single = await runCli(['compile', HELLO, '--concurrent', ...backend, '--out', out]);
     expect(single.code).toBe(1);
     expect(single.err).toMatch(/^error: --concurrent is for several models/m);
   });
 
   it('several models with --concurrent: each model its own part of the shared pool', async () => {
     const out = path.join(dir, 'app-concurrent');
-    const { code, out: stdout } = await run(['compile', HELLO, HELLO, '--module-name', 'a,b', '--concurrent', ...backend, '--out', out]);
+    const { code, out: stdout } = await runCli(['compile', HELLO, HELLO, '--module-name', 'a,b', '--concurrent', ...backend, '--out', out]);
     expect(code).toBe(0);
     const meta = JSON.parse(fs.readFileSync(path.join(out, 'metadata.json'), 'utf8'));
     expect(meta.application.concurrent).toBe(true);

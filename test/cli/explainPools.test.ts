@@ -1,19 +1,12 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { memoryIO } from '../../src/cli/io';
-import { main } from '../../src/cli/main';
 import { explainModelPools } from '../../src/cli/explainPools';
+import { runCli } from '../helpers/cli';
 
 const ROOT = path.join(__dirname, '..', '..');
 const HELLO = path.join(ROOT, 'models', 'hello_world_int8.tflite');
 const UMA_BACKEND = path.join(ROOT, 'src', 'backend', 'umaBackend');
-
-async function run(args: readonly string[]) {
-  const io = memoryIO();
-  const code = await main(['node', 'uma-ts', ...args], io);
-  return { code, out: io.stdout.join('\n'), err: io.stderr.join('\n') };
-}
 
 /** The lines of one buffer's block: its header and the indented lines below it. */
 function block(text: string, buffer: string): string[] {
@@ -55,7 +48,7 @@ module.exports = { HostOnlyBackend };`,
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('names, per buffer, its candidates and the constraint that removed every other pool', async () => {
-    const { code, out, err } = await run(['explain-pools', HELLO, ...backend, ...pools]);
+    const { code, out, err } = await runCli(['explain-pools', HELLO, ...backend, ...pools]);
     expect(err).toBe('');
     expect(code).toBe(0);
     expect(out).toContain('(preference order): rw_pool, ro_pool, flash');
@@ -81,18 +74,18 @@ module.exports = { HostOnlyBackend };`,
       '--workspace-pools-targets', 'sram:c', '--workspace-pools-targets', 'dram:c',
       '--workspace-pools-size-hint-bytes', 'sram:8',
     ];
-    const { code, out } = await run(['explain-pools', HELLO, ...backend, ...limited]);
+    const { code, out } = await runCli(['explain-pools', HELLO, ...backend, ...limited]);
     expect(code).toBe(0);
     const sid1 = block(out, 'sid_1');
     expect(sid1).toContain('  candidates: dram');
     expect(sid1).toContain("  not sram: size limit 8 B is below the buffer's 16 B");
     const only = ['--workspace-pools', 'sram', '--workspace-pools-targets', 'sram:c', '--workspace-pools-size-hint-bytes', 'sram:8'];
-    const none = await run(['explain-pools', HELLO, ...backend, ...only]);
+    const none = await runCli(['explain-pools', HELLO, ...backend, ...only]);
     expect(block(none.out, 'sid_1')).toContain('  candidates: none (the compile fails: no allowed pool can hold it)');
   });
 
   it('--json gives the same facts as data; --io-in-workspace plans the I/O too', async () => {
-    const { code, out } = await run(['explain-pools', HELLO, ...backend, ...pools, '--json']);
+    const { code, out } = await runCli(['explain-pools', HELLO, ...backend, ...pools, '--json']);
     expect(code).toBe(0);
     const data = JSON.parse(out) as { backend: string; pools: string[]; buffers: Row[]; external: string[] };
     expect(data.backend).toBe('hostonly');
@@ -105,7 +98,7 @@ module.exports = { HostOnlyBackend };`,
     }
     expect(data.external).toHaveLength(2);
 
-    const io = JSON.parse((await run(['explain-pools', HELLO, ...backend, ...pools, '--json', '--io-in-workspace'])).out) as {
+    const io = JSON.parse((await runCli(['explain-pools', HELLO, ...backend, ...pools, '--json', '--io-in-workspace'])).out) as {
       buffers: Row[];
       external: string[];
     };
@@ -116,11 +109,11 @@ module.exports = { HostOnlyBackend };`,
 
   it('a pin removes pools and is named as the reason; an unsatisfiable one is an error naming the buffer', async () => {
     const two = ['--workspace-pools', 'sram,dram', '--workspace-pools-targets', 'sram:c', '--workspace-pools-targets', 'dram:c'];
-    const free = await run(['explain-pools', HELLO, ...backend, ...two]);
+    const free = await runCli(['explain-pools', HELLO, ...backend, ...two]);
     expect(block(free.out, 'sid_2')).toContain('  candidates: sram, dram');
     const pin = path.join(dir, 'pin.json');
     fs.writeFileSync(pin, JSON.stringify({ pins: [{ tensor: 'sid_2', pools: ['dram'] }] }));
-    const ok = await run(['explain-pools', HELLO, ...backend, ...two, '--pins', pin]);
+    const ok = await runCli(['explain-pools', HELLO, ...backend, ...two, '--pins', pin]);
     expect(ok.code).toBe(0);
     const sid2 = block(ok.out, 'sid_2');
     expect(sid2).toContain('  candidates: dram');
@@ -130,13 +123,13 @@ module.exports = { HostOnlyBackend };`,
 
     const bad = path.join(dir, 'bad.json');
     fs.writeFileSync(bad, JSON.stringify({ pins: [{ tensor: 'sid_2', pools: ['ro_pool'] }] }));
-    const r = await run(['explain-pools', HELLO, ...backend, ...pools, '--pins', bad]);
+    const r = await runCli(['explain-pools', HELLO, ...backend, ...pools, '--pins', bad]);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/^error: no memory pool satisfies every constraint on buffer 'sid_2'/);
   });
 
   it('accel on person_detect: the fetcher input may only be in l2_mem, accel-written buffers never are', async () => {
-    const { code, out } = await run(['explain-pools', path.join(ROOT, 'models', 'person_detect.tflite'), '--backend', 'accel', '--json']);
+    const { code, out } = await runCli(['explain-pools', path.join(ROOT, 'models', 'person_detect.tflite'), '--backend', 'accel', '--json']);
     expect(code).toBe(0);
     const data = JSON.parse(out) as { pools: string[]; buffers: (Row & { func: string; targets: string[] })[] };
     // backends/accel/pools.json, in its order.

@@ -10,19 +10,12 @@ import * as fs from 'fs';
 const fsModule = require('fs') as typeof import('fs');
 import * as os from 'os';
 import * as path from 'path';
-import { memoryIO } from '../../src/cli/io';
-import { main } from '../../src/cli/main';
 import { FileAccessError } from '../../src/errors';
 import { OUTPUT_MARKER, recoverLeftovers, writeOwnedDirectory } from '../../src/util/ownedOutputDir';
+import { runCli } from '../helpers/cli';
 
 const ROOT = path.join(__dirname, '..', '..');
 const HELLO = path.join(ROOT, 'models', 'hello_world_int8.tflite');
-
-async function run(args: readonly string[]) {
-  const io = memoryIO();
-  const code = await main(['node', 'uma-ts', ...args], io);
-  return { code, out: io.stdout.join('\n'), err: io.stderr.join('\n') };
-}
 
 /** The run failed with exactly one line, an `error:` line. */
 function expectOneLineError(r: { code: number; err: string }, pattern: RegExp): void {
@@ -62,7 +55,7 @@ describe('never replaces a directory uma-ts did not write', () => {
     fs.mkdirSync(path.join(project, 'src'), { recursive: true });
     fs.writeFileSync(path.join(project, 'metadata.json'), '{"mine": true}');
     fs.writeFileSync(path.join(project, 'src', 'main.c'), 'int main(void) { return 0; }');
-    const r = await run(compileArgs(project));
+    const r = await runCli(compileArgs(project));
     expectOneLineError(r, /was not written by uma-ts.*refusing to replace it/);
     // Refused before compiling, not after.
     expect(r.err).not.toContain('[uma-ts] import');
@@ -74,10 +67,10 @@ describe('never replaces a directory uma-ts did not write', () => {
   it('replaces its own previous output (marked) and an empty directory', async () => {
     const out = path.join(dir, 'out');
     fs.mkdirSync(out);
-    expect((await run(compileArgs(out))).code).toBe(0);
+    expect((await runCli(compileArgs(out))).code).toBe(0);
     expect(JSON.parse(fs.readFileSync(path.join(out, OUTPUT_MARKER), 'utf8'))).toMatchObject({ generator: 'uma-ts', complete: true });
     fs.writeFileSync(path.join(out, 'stale.txt'), 'x');
-    expect((await run(compileArgs(out))).code).toBe(0);
+    expect((await runCli(compileArgs(out))).code).toBe(0);
     expect(fs.existsSync(path.join(out, 'stale.txt'))).toBe(false);
     expect(fs.readdirSync(dir)).toEqual(['out']);
   });
@@ -85,10 +78,10 @@ describe('never replaces a directory uma-ts did not write', () => {
   it('refuses a symlink or a plain file as the output', async () => {
     const file = path.join(dir, 'file');
     fs.writeFileSync(file, 'keep');
-    expectOneLineError(await run(compileArgs(file)), /exists and is not a directory/);
+    expectOneLineError(await runCli(compileArgs(file)), /exists and is not a directory/);
     const link = path.join(dir, 'link');
     fs.symlinkSync(dir, link);
-    expectOneLineError(await run(compileArgs(link)), /exists and is not a directory/);
+    expectOneLineError(await runCli(compileArgs(link)), /exists and is not a directory/);
     expect(fs.readFileSync(file, 'utf8')).toBe('keep');
   });
 });
@@ -133,12 +126,12 @@ describe('crash safety: what a killed compile leaves is recovered', () => {
 
   it('never ENOTEMPTY: a compile after a killed one succeeds, twice', async () => {
     const out = path.join(dir, 'out');
-    expect((await run(compileArgs(out))).code).toBe(0);
+    expect((await runCli(compileArgs(out))).code).toBe(0);
     const pid = deadPid();
     fs.renameSync(out, path.join(dir, `out.uma-ts-old-${pid}-aaaa`));
     leftover('out', 'tmp', pid, 'partial', false);
     for (let i = 0; i < 2; i++) {
-      const r = await run(compileArgs(out));
+      const r = await runCli(compileArgs(out));
       expect(r.err).not.toContain('error');
       expect(r.code).toBe(0);
       expect(fs.readdirSync(dir)).toEqual(['out']);
@@ -163,12 +156,12 @@ describe('crash safety: what a killed compile leaves is recovered', () => {
 describe('file-system errors are one line naming the path', () => {
   it('--out under a plain file (ENOTDIR)', async () => {
     fs.writeFileSync(path.join(dir, 'plain'), '');
-    const r = await run(compileArgs(path.join(dir, 'plain', 'out')));
+    const r = await runCli(compileArgs(path.join(dir, 'plain', 'out')));
     expectOneLineError(r, /plain\/out: .*not a directory \((ENOTDIR|EEXIST)\)/);
   });
 
   it('--out with a name too long (ENAMETOOLONG), cleanup included', async () => {
-    const r = await run(compileArgs(path.join(dir, 'x'.repeat(300))));
+    const r = await runCli(compileArgs(path.join(dir, 'x'.repeat(300))));
     expectOneLineError(r, /file name too long \(ENAMETOOLONG\)/);
     expect(fs.readdirSync(dir)).toEqual([]);
   });
@@ -179,20 +172,20 @@ describe('file-system errors are one line naming the path', () => {
       if (String(p).includes('.uma-ts-tmp-')) throw errno('EACCES', 'mkdir', String(p));
       return real(p, o);
     });
-    const r = await run(compileArgs(path.join(dir, 'out')));
+    const r = await runCli(compileArgs(path.join(dir, 'out')));
     expectOneLineError(r, /cannot create a temporary directory beside .*out: permission denied \(EACCES\)/);
   });
 
   it('disk full while writing (ENOSPC): previous output intact, no temp left', async () => {
     const out = path.join(dir, 'out');
-    expect((await run(compileArgs(out))).code).toBe(0);
+    expect((await runCli(compileArgs(out))).code).toBe(0);
     const before = fs.readFileSync(path.join(out, 'metadata.json'), 'utf8');
     const real = fs.writeFileSync;
     jest.spyOn(fsModule, 'writeFileSync').mockImplementation((p, d, o) => {
       if (String(p).endsWith('.c')) throw errno('ENOSPC', 'write', String(p));
       return real(p, d, o);
     });
-    const r = await run(compileArgs(out));
+    const r = await runCli(compileArgs(out));
     expectOneLineError(r, /cannot write output directory .*out: no space left on device \(ENOSPC\)/);
     expect(fs.readFileSync(path.join(out, 'metadata.json'), 'utf8')).toBe(before);
     expect(fs.readdirSync(dir)).toEqual(['out']);
@@ -207,27 +200,27 @@ describe('file-system errors are one line naming the path', () => {
       if (String(p).endsWith('.c')) throw errno('ENOSPC', 'write', String(p));
       return real(p, d, o);
     });
-    expectOneLineError(await run(compileArgs(path.join(dir, 'out'))), /ENOSPC/);
+    expectOneLineError(await runCli(compileArgs(path.join(dir, 'out'))), /ENOSPC/);
   });
 
   it('new-backend with a 5,000-character or control-character name', async () => {
-    const r = await run(['new-backend', 'a'.repeat(5000), '--dir', path.join(dir, 'b')]);
+    const r = await runCli(['new-backend', 'a'.repeat(5000), '--dir', path.join(dir, 'b')]);
     expectOneLineError(r, /invalid backend name 'a{40}\.\.\.': it is 5000 characters long/);
     expect(r.err.length).toBeLessThan(300);
-    expectOneLineError(await run(['new-backend', 'ab\ncd', '--dir', path.join(dir, 'b')]), /invalid backend name 'ab\?cd'/);
+    expectOneLineError(await runCli(['new-backend', 'ab\ncd', '--dir', path.join(dir, 'b')]), /invalid backend name 'ab\?cd'/);
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 
   it('new-backend --dir under a plain file', async () => {
     fs.writeFileSync(path.join(dir, 'plain'), '');
-    expectOneLineError(await run(['new-backend', 'my-accel', '--dir', path.join(dir, 'plain', 'b')]), /ENOTDIR|EEXIST/);
+    expectOneLineError(await runCli(['new-backend', 'my-accel', '--dir', path.join(dir, 'plain', 'b')]), /ENOTDIR|EEXIST/);
   });
 
   it('an I/O error while inspecting the output is one line', async () => {
     jest.spyOn(fsModule, 'lstatSync').mockImplementation(() => {
       throw errno('EIO', 'lstat', '/dev/sda');
     });
-    const r = await run(compileArgs(path.join(dir, 'out')));
+    const r = await runCli(compileArgs(path.join(dir, 'out')));
     expectOneLineError(r, /input\/output error \(EIO\)/);
   });
 
@@ -245,14 +238,14 @@ describe('user code and generated code inputs', () => {
     for (const [i, [source, pattern]] of cases.entries()) {
       const file = path.join(dir, `backend${i}.js`);
       fs.writeFileSync(file, source);
-      const r = await run(['compile', HELLO, '--backend', 'vanilla', '--backend-module', file, '--out', path.join(dir, 'o')]);
+      const r = await runCli(['compile', HELLO, '--backend', 'vanilla', '--backend-module', file, '--out', path.join(dir, 'o')]);
       expectOneLineError(r, pattern);
       expect(r.err).toContain(`--backend-module ${file}`);
     }
   });
 
   it('new-backend --import-from must be a module specifier', async () => {
-    const r = await run(['new-backend', 'ok', '--import-from', "a'\nb", '--dir', path.join(dir, 'nb')]);
+    const r = await runCli(['new-backend', 'ok', '--import-from', "a'\nb", '--dir', path.join(dir, 'nb')]);
     expectOneLineError(r, /--import-from 'a'\?b' is not a module specifier/);
     expect(fs.existsSync(path.join(dir, 'nb'))).toBe(false);
   });

@@ -6,17 +6,10 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { memoryIO } from '../../src/cli/io';
-import { main } from '../../src/cli/main';
+import { runCli } from '../helpers/cli';
 
 const ROOT = path.join(__dirname, '..', '..');
 const MODEL = path.join(ROOT, 'models', 'person_detect.tflite');
-
-async function run(args: readonly string[]) {
-  const io = memoryIO();
-  const code = await main(['node', 'uma-ts', ...args], io);
-  return { code, out: io.stdout.join('\n'), err: io.stderr.join('\n') };
-}
 
 describe('backend pool preference naming pools the user did not define', () => {
   let dir: string;
@@ -35,7 +28,7 @@ describe('backend pool preference naming pools the user did not define', () => {
       }),
     );
     const out = path.join(dir, 'pd');
-    const r = await run(['compile', MODEL, '--backend', 'vanilla', '--pools', pools, '--out', out]);
+    const r = await runCli(['compile', MODEL, '--backend', 'vanilla', '--pools', pools, '--out', out]);
     expect(r.err).not.toContain('error:');
     expect(r.code).toBe(0);
     expect(r.err).toMatch(/note: pool preference of vanilla names 'global_workspace'.*ignored/);
@@ -53,7 +46,7 @@ describe('backend pool preference naming pools the user did not define', () => {
         constantPools: [{ name: 'flash', targets: { c: 'ro', accel: 'ro' } }],
       }),
     );
-    const r = await run(['compile', MODEL, '--backend', 'accel', '--pools', pools, '--out', path.join(dir, 'acc')]);
+    const r = await runCli(['compile', MODEL, '--backend', 'accel', '--pools', pools, '--out', path.join(dir, 'acc')]);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/error: .*unknown pool '(act_mem|l2_mem|wei_mem)'/);
   });

@@ -9,9 +9,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { AccelBackend } from '../../backends/accel';
 import { VanillaBackend } from '../../backends/vanilla';
-import { memoryIO } from '../../src/cli/io';
 import { loadBackendModule } from '../../src/cli/backendLoader';
-import { main } from '../../src/cli/main';
 import { BackendRegistry } from '../../src/backend/registry';
 import { compileModel } from '../../src/driver/compile';
 import { checkBackendExterns, declaresFunction } from '../../src/codegen/c/checkExterns';
@@ -23,6 +21,7 @@ import { interpret } from '../../src/interpreter';
 import { parsePoolsJson } from '../../src/usmp/pools';
 import { RawTflite } from '../frontend/rawTflite';
 import { buildApplication, fixedInput, runApplication } from './harness';
+import { runCli } from '../helpers/cli';
 
 const ROOT = path.join(__dirname, '..', '..');
 const model = (name: string) => path.join(ROOT, 'models', `${name}.tflite`);
@@ -67,12 +66,6 @@ class GhostBackend extends UmaBackend {
 }
 module.exports = { GhostBackend };
 `;
-}
-
-async function run(args: readonly string[]) {
-  const io = memoryIO();
-  const code = await main(['node', 'uma-ts', ...args], io);
-  return { code, out: io.stdout.join('\n'), err: io.stderr.join('\n') };
 }
 
 /** The single `error:` line of a failed run. */
@@ -143,7 +136,7 @@ describe('a kernel the backend does not provide', () => {
 
   it('CLI: exit 1, the message, no output directory', async () => {
     const out = path.join(dir, 'ghost_out');
-    const { code, err } = await run(['compile', model('hello_world_int8'), '--backend', 'ghost', '--backend-module', missingModule, '--out', out]);
+    const { code, err } = await runCli(['compile', model('hello_world_int8'), '--backend', 'ghost', '--backend-module', missingModule, '--out', out]);
     expect(code).toBe(1);
     expect(errorLine(err)).toBe(`error: ${MESSAGE}`);
     expect(fs.existsSync(out)).toBe(false);
@@ -199,7 +192,7 @@ describe('operators and dtypes', () => {
     ['kws_ref_model_float32', /^error: .+: conv2d: unsupported dtype int8 \(expected float32\) \(5 operators the host CPU cannot lower, 1 kind:\)$/, /^  conv2d x5, first at '.+': conv2d: unsupported dtype int8 \(expected float32\)$/],
   ])('%s: one error line naming the operator and dtypes, exit 1, no output directory', async (name, pattern, list) => {
     const out = path.join(dir, `${name}_out`);
-    const { code, err } = await run(['compile', model(name), '--backend', 'vanilla', '--out', out]);
+    const { code, err } = await runCli(['compile', model(name), '--backend', 'vanilla', '--out', out]);
     expect(code).toBe(1);
     expect(errorLine(err)).toMatch(pattern);
     const lines = err.split('\n');
@@ -215,14 +208,14 @@ describe('a pool too small', () => {
     const common = ['compile', model('kws_ref_model'), '--backend', 'ghostok', '--backend-module', okModule, '--out', out];
     const pools = ['--workspace-pools', 'sram', '--workspace-pools-targets', 'sram:c,ghostok'];
 
-    const first = await run([...common, ...pools]);
+    const first = await runCli([...common, ...pools]);
     expect(first.err).not.toContain('error:');
     expect(first.code).toBe(0);
     const before = listTree(out);
     const metadata = fs.readFileSync(path.join(out, 'metadata.json'), 'utf8');
 
     // kws_ref_model's first activation alone is 25x5x64 int8 = 8000 bytes.
-    const { code, err } = await run([...common, ...pools, '--workspace-pools-size-hint-bytes', 'sram:4096']);
+    const { code, err } = await runCli([...common, ...pools, '--workspace-pools-size-hint-bytes', 'sram:4096']);
     expect(code).toBe(1);
     // TVM's overflow message, naming a buffer of this program (one the fitting plan placed).
     const line = errorLine(err);
@@ -253,7 +246,7 @@ describe('a model problem found while lowering', () => {
     const header = p + dv.getUint32(p, true);
     dv.setInt32(header + 8, 17, true);
     fs.writeFileSync(file, bytes);
-    const r = await run(['compile', file, '--backend', 'vanilla', '--out', path.join(dir, 'reshaped_out')]);
+    const r = await runCli(['compile', file, '--backend', 'vanilla', '--out', path.join(dir, 'reshaped_out')]);
     expect(r.code).toBe(1);
     expect(errorLine(r.err)).toMatch(new RegExp(`^error: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: .*dense output must hold`));
     expect(fs.existsSync(path.join(dir, 'reshaped_out'))).toBe(false);
