@@ -106,7 +106,7 @@ function timeText(report: VerifyReport): string | undefined {
   return `inference time: ${duration(mean)}${ns.length > 1 ? ` (mean of ${ns.length} runs, min ${duration(Math.min(...ns))})` : ''}`;
 }
 
-function sizeLines(report: VerifyReport): string[] {
+function sizeLines(report: Pick<VerifyReport, 'sections'>): string[] {
   const s = report.sections;
   if (s === undefined) return [];
   const rows = [['section', 'pool', 'address', 'bytes']];
@@ -241,8 +241,8 @@ function applicationTimeText(report: VerifyApplicationReport): string | undefine
 
 /** `uma-ts run a.tflite b.tflite --module-name a,b`: one application, built once, each model compared. */
 export function runRunApplication(models: readonly string[], options: RunCliOptions, io: CliIO): void {
-  const target = options.target ?? 'host';
-  if (target !== 'host') throw new ConfigError(`--target ${target}: several models run on the host target only`);
+  const target = (options.target ?? 'host') as VerifyTarget;
+  if (!TARGETS.includes(target)) throw new ConfigError(`--target ${options.target}: expected ${TARGETS.join(' or ')}`);
   if (options.compareIntermediates) throw new ConfigError('--compare-intermediates checks one model; run each model on its own for it');
   const names = applicationModuleNames(models, options.moduleName);
   const seed = intOption('--seed', options.seed, 1, 0);
@@ -276,6 +276,7 @@ export function runRunApplication(models: readonly string[], options: RunCliOpti
           onProgress: (stage: CompileStage) => progress.stage(stage),
         },
         invocations,
+        target,
         ...(options.cc !== undefined ? { cc: options.cc } : {}),
       },
     );
@@ -307,6 +308,7 @@ export function runRunApplication(models: readonly string[], options: RunCliOpti
             timesNs: m.timesNs,
             ...(m.failure ? { failure: m.failure } : {}),
           })),
+          ...(report.sections ? { sections: report.sections } : {}),
         },
         null,
         2,
@@ -320,13 +322,14 @@ export function runRunApplication(models: readonly string[], options: RunCliOpti
     for (const m of report.models) {
       for (const c of m.comparisons) rows.push([m.moduleName, String(c.run), c.name, `[${c.shape.join(', ')}]`, c.dtype, resultText(c)]);
     }
-    const time = applicationTimeText(report);
+    const time = report.sections !== undefined ? 'inference time: not measured (QEMU does not model time)' : applicationTimeText(report);
     io.out(
       [
         `Backend ${inputs.backend}, pools from ${inputs.poolsOrigin}, target ${target}, ${source}, ${runs} run(s)`,
         `Models ${names.join(', ')} (${how}) on one shared workspace of ${shared} bytes`,
         ...pad(rows, true),
         ...(time ? [time] : []),
+        ...sizeLines(report),
         ...(report.ok
           ? [`ok: every output of every model matches the reference interpreter (integers byte-exact, float32 within ${report.floatTolerance.atol} + ${report.floatTolerance.rtol} * |expected|)`]
           : []),

@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { buildLayout, RUNTIME_DIR } from '../codegen/layout';
-import { GeneratedFile, MlfMetadata } from '../codegen/types';
+import { GeneratedFile, MlfMetadata, PoolMetadata } from '../codegen/types';
 import { ApplicationModel, ApplicationOptions, ApplicationResult, compileApplication } from '../driver/application';
 import { ioSpecs } from '../driver/compile';
 import { VerifyError } from '../errors';
@@ -18,6 +18,8 @@ import { IRModule } from '../ir/graph/types';
 import { parseApplicationOutput, writeApplicationHarnessMain } from './applicationHarness';
 import { compareTensor, DEFAULT_FLOAT_TOLERANCE, FloatTolerance } from './compare';
 import { randomInvocations } from './inputs';
+import { buildCortexM55, runCortexM55, SectionSizes } from './cortexM55';
+import { VerifyTarget } from './harnessMain';
 import { buildAndRunHost, RunCompiledOptions, RunCompiledResult } from './runCompiled';
 import { bundledPools, defaultRegistry, OutputComparison, VerifyOptions } from './verifyModel';
 
@@ -25,8 +27,7 @@ export interface VerifyApplicationOptions extends Omit<VerifyOptions, 'compile' 
   readonly compile?: Omit<Partial<ApplicationOptions>, 'backend' | 'registry'>;
   /** Per model (application order): input bytes per invocation; default: seeded random inputs. */
   readonly invocations?: readonly (readonly (readonly Uint8Array[])[])[];
-  /** Only the host target runs several models. */
-  readonly target?: 'host';
+  readonly target?: VerifyTarget;
 }
 
 export interface ModelVerification {
@@ -46,6 +47,7 @@ export interface VerifyApplicationReport {
   readonly models: readonly ModelVerification[];
   readonly status: number;
   readonly floatTolerance: FloatTolerance;
+  readonly sections?: SectionSizes;
 }
 
 export interface RunApplicationResult {
@@ -53,6 +55,7 @@ export interface RunApplicationResult {
   /** Per model, as `runCompiled` returns them for one model. */
   readonly models: readonly Pick<RunCompiledResult, 'outputs' | 'timesNs' | 'runFailure'>[];
   readonly stderr: string;
+  readonly sections?: SectionSizes;
   readonly dir?: string;
 }
 
@@ -64,13 +67,47 @@ function writeFiles(root: string, files: readonly GeneratedFile[]): void {
   }
 }
 
-/** Writes the application and its harness to a temporary directory, builds once and runs it on the host. */
+function alignUp(n: number, a: number): number {
+  return Math.ceil(n / a) * a;
+}
+
+/**
+ * The application's pools as one program's metadata, for the Cortex-M55 linker script: each
+ * shared workspace pool once at its shared size (an internal one is uma_app.c's array), each
+ * constant pool once with room for every model's array of it.
+ */
+export function applicationPools(app: ApplicationResult): PoolMetadata[] {
+  const out = new Map<string, PoolMetadata>();
+  for (const m of app.models) {
+    for (const p of m.artifacts.metadata.pools) {
+      const prev = out.get(p.name);
+      if (p.kind === 'workspace') {
+        const shared = app.sharedPools.find((q) => q.name === p.name)!;
+        if (prev === undefined) out.set(p.name, { ...p, sizeBytes: shared.sizeBytes, ...(shared.cName !== undefined ? { cName: shared.cName } : {}) });
+        continue;
+      }
+      // Each model's array starts at its own alignment within the section.
+      const room = alignUp(Math.max(1, p.sizeBytes), Math.max(64, p.alignment));
+      if (prev === undefined) {
+        out.set(p.name, { ...p, sizeBytes: room });
+      } else if (prev.internal && p.internal && prev.cName !== p.cName) {
+        throw new VerifyError(`constant pool ${p.name} has different array names in the models (${prev.cName}, ${p.cName}); cannot place it on cortex-m55`, { pool: p.name });
+      } else {
+        out.set(p.name, { ...prev, sizeBytes: prev.sizeBytes + room });
+      }
+    }
+  }
+  return [...out.values()];
+}
+
+/** Writes the application and its harness to a temporary directory, builds once and runs it (host or cortex-m55 under QEMU). */
 export function runApplication(
   app: ApplicationResult,
-  options: Omit<RunCompiledOptions, 'invocations' | 'target'> & { readonly invocations: readonly (readonly (readonly Uint8Array[])[])[] },
+  options: Omit<RunCompiledOptions, 'invocations'> & { readonly invocations: readonly (readonly (readonly Uint8Array[])[])[] },
 ): RunApplicationResult {
+  const target = options.target ?? 'host';
   const metas: MlfMetadata[] = app.models.map((m) => m.artifacts.metadata);
-  const main = writeApplicationHarnessMain(metas, app.sharedPools, { invocations: options.invocations });
+  const main = writeApplicationHarnessMain(metas, app.sharedPools, { invocations: options.invocations, target });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-run-app-'));
   try {
     const out = path.join(dir, 'app');
@@ -78,15 +115,29 @@ export function runApplication(
     writeFiles(path.join(out, RUNTIME_DIR), app.runtimeFiles);
     fs.writeFileSync(path.join(dir, 'main.c'), main);
     const layout = buildLayout(out);
-    const run = buildAndRunHost(dir, ['main.c', ...layout.modelSources, ...layout.runtimeSources], layout.includeDirs, options);
-    return { status: run.status, models: parseApplicationOutput(run.stdout, metas), stderr: run.stderr, ...(options.keepDir ? { dir } : {}) };
+    const sources = ['main.c', ...layout.modelSources, ...layout.runtimeSources];
+    let run: { status: number; stdout: string; stderr: string };
+    let sections: SectionSizes | undefined;
+    if (target === 'cortex-m55') {
+      const built = buildCortexM55(dir, { ...metas[0], pools: applicationPools(app) }, sources, layout.includeDirs, options.cc, options.cflags ?? []);
+      sections = built.sections;
+      run = runCortexM55(built.elf, dir, (options.timeoutSeconds ?? 120) * 1000);
+    } else {
+      run = buildAndRunHost(dir, sources, layout.includeDirs, options);
+    }
+    return {
+      status: run.status,
+      models: parseApplicationOutput(run.stdout, metas),
+      stderr: run.stderr,
+      ...(sections ? { sections } : {}),
+      ...(options.keepDir ? { dir } : {}),
+    };
   } finally {
     if (!options.keepDir) fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
 export function verifyApplication(models: readonly (Omit<ApplicationModel, 'model'> & { readonly model: string | IRModule })[], options: VerifyApplicationOptions): VerifyApplicationReport {
-  if (options.target !== undefined && options.target !== 'host') throw new VerifyError(`several models run on the host target only (not ${String(options.target)})`);
   const registry = options.registry ?? defaultRegistry();
   const graphs = models.map((m) => (typeof m.model === 'string' ? loadTfliteFile(m.model) : m.model));
   const pools = options.compile?.pools ?? (options.registry === undefined ? bundledPools(options.backend) : undefined);
@@ -116,6 +167,7 @@ export function verifyApplication(models: readonly (Omit<ApplicationModel, 'mode
 
   const run = runApplication(app, {
     invocations,
+    ...(options.target ? { target: options.target } : {}),
     ...(options.cc ? { cc: options.cc } : {}),
     ...(options.cflags ? { cflags: options.cflags } : {}),
     ...(options.timeoutSeconds ? { timeoutSeconds: options.timeoutSeconds } : {}),
@@ -154,5 +206,6 @@ export function verifyApplication(models: readonly (Omit<ApplicationModel, 'mode
     models: results,
     status: run.status,
     floatTolerance: tolerance,
+    ...(run.sections ? { sections: run.sections } : {}),
   };
 }

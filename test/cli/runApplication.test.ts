@@ -67,6 +67,39 @@ module.exports = { HostOnlyBackend };
     }
   }, 300000);
 
+  it('cortex-m55 (accel): one build under QEMU, each model matches, pools in their own sections', async () => {
+    const r = await run([PD, KWS, '--module-name', 'pd,kws', '--backend', 'accel', '--target', 'cortex-m55']);
+    expect(r.err).not.toMatch(/error:/);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^pd\s+0\s+MobilenetV1\/Predictions\/Reshape_1\s+\[1, 2\]\s+int8\s+equal$/m);
+    expect(r.out).toMatch(/^kws\s+0\s+Identity\s+\[1, 12\]\s+int8\s+equal$/m);
+    expect(r.out).toMatch(/^inference time: not measured \(QEMU does not model time\)$/m);
+    // The shared workspace pools and the constant pool each in their own section.
+    for (const pool of ['l2_mem', 'act_mem', 'wei_mem']) expect(r.out).toMatch(new RegExp(`^\\s+\\.uma_pool_${pool}\\s+${pool}\\s+0x[0-9a-f]{8}\\s+[1-9]\\d*$`, 'm'));
+    expect(r.out).toMatch(/^ok: every output of every model matches/m);
+  }, 600000);
+
+  it.each([['host'], ['cortex-m55']])('external pools: one application buffer per workspace pool, constants per model (%s)', async (target) => {
+    const pools = path.join(dir, 'external.json');
+    fs.writeFileSync(
+      pools,
+      JSON.stringify({
+        workspacePools: [{ name: 'sram', targets: { c: 'rw' }, internal: false }],
+        constantPools: [{ name: 'flash', targets: { c: 'ro' }, internal: false }],
+      }),
+    );
+    const r = await run([PD, KWS, '--module-name', 'pd,kws', ...hostOnly, '--pools', pools, '--target', target, '--json']);
+    expect(r.err).not.toMatch(/error:/);
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.out);
+    expect(json.ok).toBe(true);
+    expect(json.models.map((m: { outputs: { equal: boolean }[] }) => m.outputs.map((o) => o.equal))).toEqual([[true], [true]]);
+    if (target === 'cortex-m55') {
+      const pooled = json.sections.sections.filter((x: { pool?: string }) => x.pool !== undefined).map((x: { pool: string }) => x.pool);
+      expect(pooled.sort()).toEqual(['flash', 'sram']);
+    }
+  }, 600000);
+
   it('a broken kernel: DIFFERENT rows, no ok line, error naming the model, exit 1', async () => {
     const file = path.join(dir, 'brokenBackend.ts');
     const vanilla = (f: string) => JSON.stringify(path.join(ROOT, 'backends', 'vanilla', f));
@@ -121,7 +154,7 @@ export class BrokenBackend extends UmaBackend {
 
   it('refuses what it cannot do with one clear line', async () => {
     const cases: [string[], RegExp][] = [
-      [[PD, KWS, '--backend', 'vanilla', '--target', 'cortex-m55'], /^error: --target cortex-m55: several models run on the host target only$/],
+      [[PD, KWS, '--backend', 'vanilla', '--target', 'riscv'], /^error: --target riscv: expected host or cortex-m55$/],
       [[PD, KWS, '--backend', 'vanilla', '--compare-intermediates'], /^error: --compare-intermediates checks one model; /],
       [[PD, KWS, '--backend', 'vanilla', '--module-name', 'a'], /^error: --module-name gives 1 name\(s\) for 2 models/],
       [[PD, KWS, '--backend', 'vanilla', '--module-name', 'pd,kws', '--input', 'x=y.bin'], /^error: --input x=y\.bin: with several models, name the model first: MODULE:NAME=FILE \(modules: pd, kws\)$/],
