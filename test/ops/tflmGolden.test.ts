@@ -1,0 +1,162 @@
+/**
+ * Operators against TensorFlow Lite Micro's own kernel-test vectors
+ * (tensorflow/lite/micro/kernels/<op>_test.cc): the same float inputs, quantized as TFLM's
+ * test helpers quantize them (round half away from zero, + zero point, saturate), the same
+ * quantization parameters, and TFLM's golden outputs quantized the same way, compared with
+ * the tolerance TFLM's test itself uses. Each case runs through the reference interpreter
+ * and the TIR evaluator, which must agree byte for byte.
+ */
+import { tensorType } from '../../src/ir/graph/builder';
+import { DType, TensorType, tensorElements } from '../../src/ir/graph/types';
+import { roundHalfAwayFromZero } from '../../src/arith/fixedpoint';
+import { f32, q } from '../lower/helpers';
+import { caseInputs, caseModule, OpCase } from './opCases';
+import { runBoth } from '../lower/helpers';
+
+const qt = (shape: number[], dtype: DType, scale: number, zp = 0): TensorType => tensorType(shape, dtype, q(scale, zp));
+
+const RANGES: Partial<Record<DType, [number, number]>> = { int8: [-128, 127], int16: [-32768, 32767] };
+
+/** tflite::testing's Quantize: float division, round half away from zero, saturate. */
+function quantize(values: readonly number[], type: TensorType): number[] {
+  const [lo, hi] = RANGES[type.dtype]!;
+  const scale = type.quant!.scale[0];
+  const zp = type.quant!.zeroPoint[0];
+  return values.map((v) => Math.min(hi, Math.max(lo, roundHalfAwayFromZero(Math.fround(Math.fround(v) / scale)) + zp)));
+}
+
+function bytesOf(values: readonly number[], dtype: DType): Uint8Array {
+  switch (dtype) {
+    case 'int8':
+      return new Uint8Array(Int8Array.from(values).buffer);
+    case 'int16':
+      return new Uint8Array(Int16Array.from(values).buffer);
+    case 'int32':
+      return new Uint8Array(Int32Array.from(values).buffer);
+    case 'float32':
+      return new Uint8Array(Float32Array.from(values).buffer);
+    default:
+      throw new Error(`no bytes for ${dtype}`);
+  }
+}
+
+function elementsOf(bytes: Uint8Array, dtype: DType): number[] {
+  const b = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length);
+  switch (dtype) {
+    case 'int8':
+      return Array.from(new Int8Array(b));
+    case 'int16':
+      return Array.from(new Int16Array(b));
+    case 'int32':
+      return Array.from(new Int32Array(b));
+    case 'float32':
+      return Array.from(new Float32Array(b));
+    default:
+      throw new Error(`no elements for ${dtype}`);
+  }
+}
+
+interface GoldenCase {
+  readonly op: string;
+  readonly input: TensorType;
+  /** Real-valued input (quantized to `input` when it is an integer type). */
+  readonly values: readonly number[];
+  /** Further runtime inputs, real-valued. */
+  readonly more?: readonly { type: TensorType; values: readonly number[] }[];
+  readonly out: TensorType;
+  readonly attrs: Record<string, unknown>;
+  /** TFLM's golden output, real-valued (quantized to `out` for integer outputs). */
+  readonly golden: readonly number[];
+  /** TFLM's tolerance, on stored values (integers) or real values (float). */
+  readonly tolerance: number;
+}
+
+function stored(type: TensorType, values: readonly number[]): number[] {
+  return type.dtype === 'float32' ? values.map(Math.fround) : quantize(values, type);
+}
+
+function runGolden(c: GoldenCase): number[] {
+  expect(c.values.length).toBe(tensorElements(c.input));
+  const opCase: OpCase = {
+    label: c.op,
+    op: c.op,
+    input: c.input,
+    moreInputs: c.more?.map((m) => m.type),
+    out: c.out,
+    attrs: c.attrs as OpCase['attrs'],
+    data: bytesOf(stored(c.input, c.values), c.input.dtype),
+    moreData: c.more?.map((m) => bytesOf(stored(m.type, m.values), m.type.dtype)),
+  };
+  const { lowered, reference } = runBoth(caseModule([opCase]), caseInputs(opCase, 1));
+  expect(Buffer.from(lowered[0]).toString('hex')).toBe(Buffer.from(reference[0]).toString('hex'));
+  return elementsOf(reference[0], c.out.dtype);
+}
+
+function expectGolden(c: GoldenCase): void {
+  const got = runGolden(c);
+  const want = c.out.dtype === 'float32' ? c.golden.map(Math.fround) : quantize(c.golden, c.out);
+  expect(got.length).toBe(want.length);
+  const off = got.map((g, i) => Math.abs(g - want[i]));
+  const worst = Math.max(0, ...off);
+  if (worst > c.tolerance) {
+    throw new Error(`off by ${worst} (tolerance ${c.tolerance})\n got  ${got.join(' ')}\n want ${want.join(' ')}`);
+  }
+}
+
+// ------------------------------------------------------------------ reduce_test.cc
+const IN_2D = [1, 2, 3, 4, 5, 6, 7, 8];
+const IN_4D = Array.from({ length: 24 }, (_, i) => i + 1);
+const PRECISION_4D = [1, 24, 13, 3, 9, 17, 11, 36, 14, 19, 17, 22];
+const reduce = (op: string, dtype: DType, inShape: number[], values: number[], axes: number[], keep: boolean, outShape: number[], golden: number[], sIn = 0.5, sOut = 0.5): GoldenCase => ({
+  op,
+  input: dtype === 'float32' ? f32(inShape) : qt(inShape, dtype, sIn),
+  values,
+  out: dtype === 'float32' ? f32(outShape) : qt(outShape, dtype, sOut),
+  attrs: { axes, keep_dims: keep },
+  golden,
+  tolerance: dtype === 'float32' ? 1e-5 : 1,
+});
+
+const REDUCE: Record<string, GoldenCase> = {
+  MeanFloat2DKeepDims: reduce('mean', 'float32', [2, 4], IN_2D, [1], true, [2, 1], [2.5, 6.5]),
+  MeanInt82DKeepDims: reduce('mean', 'int8', [2, 4], IN_2D, [1], true, [2, 1], [2.5, 6.5]),
+  MeanInt162DKeepDims: reduce('mean', 'int16', [2, 4], IN_2D, [1], true, [2, 1], [2.5, 6.5]),
+  MeanInt83DKeepDims: reduce('mean', 'int8', [2, 2, 2], IN_2D, [1, 2], true, [2, 1, 1], [2.5, 6.5]),
+  MeanInt84DKeepDims: reduce('mean', 'int8', [2, 2, 3, 2], IN_4D, [1, 2], true, [2, 1, 1, 2], [6, 7, 18, 19]),
+  MeanInt164DKeepDims: reduce('mean', 'int16', [2, 2, 3, 2], IN_4D, [1, 2], true, [2, 1, 1, 2], [6, 7, 18, 19]),
+  MeanInt84DWithoutKeepDims: reduce('mean', 'int8', [2, 2, 3, 2], IN_4D, [1, 2], false, [2, 2], [6, 7, 18, 19]),
+  MeanInt164DWithoutKeepDimsDifferentScaleAndZeroPoint: reduce('mean', 'int16', [2, 2, 3, 2], IN_4D, [1, 2], false, [2, 2], [6, 7, 18, 19], 0.5, 0.7),
+  MeanFloat4DWithoutKeepDimsWithPrecision: reduce('mean', 'float32', [2, 2, 3, 1], PRECISION_4D, [1, 2], false, [2, 1], [11.166667, 19.833334]),
+  MeanInt84DWithoutKeepDimsWithPrecision: reduce('mean', 'int8', [2, 2, 3, 1], PRECISION_4D, [1, 2], false, [2, 1], [11.166667, 19.833334]),
+  SumFloat2DKeepDims: reduce('sum', 'float32', [2, 4], IN_2D, [1], true, [2, 1], [10, 26]),
+  SumFloat4DKeepDims: reduce('sum', 'float32', [2, 2, 3, 2], IN_4D, [1, 2], true, [2, 1, 1, 2], [36, 42, 108, 114]),
+  Int8MaxOpTestKeepDims: reduce('reduce_max', 'int8', [1, 3, 2], [0.4, 0.2, 0.3, 0.4, 0.5, 0.6], [1], true, [1, 1, 2], [0.5, 0.6], 2 / 255, 2 / 255),
+};
+
+describe("reductions on TensorFlow Lite Micro's reduce_test.cc vectors", () => {
+  it.each(Object.entries(REDUCE))('%s', (_name, c) => expectGolden(c));
+});
+
+// ---------------------------------------------------------------- logistic_test.cc
+const SIGMOID = (x: number) => 1 / (1 + Math.exp(-x));
+const LOGISTIC_BASIC = [1, 2, 3, 4, 5, -1, -2, -3, -4, -5];
+const LOGISTIC_WIDE = [1, 2, 3, 4, 93, -1, -2, -3, -4, -93];
+// logistic_test.cc's int16 vector: 177 points from -20 to 20 in steps of 40/176, golden = sigmoid.
+const INT16_VEC = Array.from({ length: 177 }, (_, i) => -20 + (40 * i) / 176);
+
+const LOGISTIC: Record<string, GoldenCase> = {
+  LogisticFloatBasicShouldMatchGolden: { op: 'logistic', input: f32([2, 5]), values: LOGISTIC_BASIC, out: f32([2, 5]), attrs: {}, golden: LOGISTIC_BASIC.map(SIGMOID), tolerance: 1e-5 },
+  LogisticQuantizedInt8BasicShouldMatchGolden: {
+    op: 'logistic', input: qt([2, 5], 'int8', 0.1), values: LOGISTIC_BASIC, out: qt([2, 5], 'int8', 1 / 255, -128), attrs: {}, golden: LOGISTIC_BASIC.map(SIGMOID), tolerance: 1,
+  },
+  LogisticQuantizedInt8WideRangeShouldMatchGolden: {
+    op: 'logistic', input: qt([1, 10], 'int8', 1), values: LOGISTIC_WIDE, out: qt([1, 10], 'int8', 1 / 255, -128), attrs: {}, golden: LOGISTIC_WIDE.map(SIGMOID), tolerance: 1,
+  },
+  LogisticQuantizedInt16ShouldMatchGolden: {
+    op: 'logistic', input: qt([1, 177], 'int16', 32 / 65536), values: INT16_VEC, out: qt([1, 177], 'int16', 2 / 65536), attrs: {}, golden: INT16_VEC.map(SIGMOID), tolerance: 16,
+  },
+};
+
+describe("LOGISTIC on TensorFlow Lite Micro's logistic_test.cc vectors", () => {
+  it.each(Object.entries(LOGISTIC))('%s', (_name, c) => expectGolden(c));
+});
