@@ -160,3 +160,79 @@ const LOGISTIC: Record<string, GoldenCase> = {
 describe("LOGISTIC on TensorFlow Lite Micro's logistic_test.cc vectors", () => {
   it.each(Object.entries(LOGISTIC))('%s', (_name, c) => expectGolden(c));
 });
+
+// -------------------------------------------------------------------- tanh_test.cc
+// tanh_test.cc's vectors: 90 points from -8 to 8 in steps of 16/88, and the int16 vector of
+// 177 points from -20 to 20; golden = tanh.
+const TANH_VEC = Array.from({ length: 90 }, (_, i) => -8 + (16 * i) / 88);
+const TANH: Record<string, GoldenCase> = {
+  SimpleTestTanhFloat: { op: 'tanh', input: f32([1, 90]), values: TANH_VEC, out: f32([1, 90]), attrs: {}, golden: TANH_VEC.map(Math.tanh), tolerance: 1e-7 },
+  // TFLM names it "UInt8" but runs int8 with an output scale a hair under 1/128.
+  SimpleTestTanhUInt8: {
+    op: 'tanh', input: qt([1, 90], 'int8', 16 / 256), values: TANH_VEC, out: qt([1, 90], 'int8', Math.fround(1.99999955) / 256), attrs: {}, golden: TANH_VEC.map(Math.tanh), tolerance: 2,
+  },
+  TestTanhInt16WideRange: {
+    op: 'tanh', input: qt([1, 177], 'int16', 32 / 65536), values: INT16_VEC, out: qt([1, 177], 'int16', 2 / 65536), attrs: {}, golden: INT16_VEC.map(Math.tanh), tolerance: 16,
+  },
+};
+
+describe("TANH on TensorFlow Lite Micro's tanh_test.cc vectors", () => {
+  it.each(Object.entries(TANH))('%s', (_name, c) => expectGolden(c));
+});
+
+// -------------------------------------------------------------- hard_swish_test.cc
+/** std::minstd_rand with its default seed, as hard_swish_test.cc draws its inputs. */
+function minstdRand(): () => number {
+  let state = 1;
+  return () => {
+    state = (state * 48271) % 2147483647;
+    return state;
+  };
+}
+
+const scaleFromMinMax = (min: number, max: number) => Math.fround(Math.fround(max - min) / 255);
+const zeroPointFromMinMax = (min: number, max: number) => -128 + Math.trunc(Math.fround(Math.fround(-min / scaleFromMinMax(min, max)) + 0.5));
+const hardSwishRef = (x: number) => Math.fround(Math.fround(x * Math.min(6, Math.max(0, Math.fround(x + 3)))) * Math.fround(1 / 6));
+
+function dequantizedHardSwish(values: number[], inMin: number, inMax: number, outMin: number, outMax: number): number[] {
+  const sIn = scaleFromMinMax(inMin, inMax);
+  const sOut = scaleFromMinMax(outMin, outMax);
+  const zOut = zeroPointFromMinMax(outMin, outMax);
+  const out = runGolden({
+    op: 'hard_swish',
+    input: qt([1, values.length], 'int8', sIn, zeroPointFromMinMax(inMin, inMax)),
+    values,
+    out: qt([1, values.length], 'int8', sOut, zOut),
+    attrs: {},
+    golden: [],
+    tolerance: 0,
+  });
+  return out.map((v) => Math.fround(sOut * (v - zOut)));
+}
+
+describe("HARD_SWISH on TensorFlow Lite Micro's hard_swish_test.cc vectors", () => {
+  it('SimpleHardSwishTestInt8: 16 input/output ranges, 101 minstd_rand inputs each, within 1.5 steps', () => {
+    const random = minstdRand();
+    const pairs: [number, number][] = [[0, 1], [-2, 1], [-5, 10], [-40, 60]];
+    for (const [inMin, inMax] of pairs) {
+      for (const [outMin, outMax] of pairs) {
+        const values = Array.from({ length: 101 }, () => Math.fround(inMin + Math.fround((inMax - inMin) * Math.fround(random() * Math.fround(1 / 2147483647)))));
+        const want = values.map((v) => Math.min(outMax, Math.max(outMin, hardSwishRef(v))));
+        const got = dequantizedHardSwish(values, inMin, inMax, outMin, outMax);
+        const tolerance = Math.max(inMax - inMin, outMax - outMin) * (1.5 / 256);
+        got.forEach((g, i) => {
+          if (Math.abs(g - want[i]) > tolerance) throw new Error(`ranges [${inMin}, ${inMax}] -> [${outMin}, ${outMax}] input ${values[i]}: got ${g}, want ${want[i]}`);
+        });
+      }
+    }
+  });
+
+  it('SimpleHardSwishTestQuantizedBias (uint8 in TFLM, the same real values in int8): no bias', () => {
+    const [inMin, inMax, outMin, outMax] = [-11.654928, 25.036512, -0.3905796, 24.50887].map(Math.fround);
+    const values = new Array(43).fill(0);
+    const got = dequantizedHardSwish(values, inMin, inMax, outMin, outMax);
+    const maxScale = Math.max(scaleFromMinMax(outMin, outMax), scaleFromMinMax(inMin, inMax));
+    const bias = got.reduce((a, g) => a + g, 0) / (43 * maxScale);
+    expect(Math.abs(bias)).toBeLessThanOrEqual(0.035);
+  });
+});
