@@ -236,3 +236,65 @@ describe("HARD_SWISH on TensorFlow Lite Micro's hard_swish_test.cc vectors", () 
     expect(Math.abs(bias)).toBeLessThanOrEqual(0.035);
   });
 });
+
+/** TFLM tests that dequantize the output and compare real values within a real tolerance. */
+function expectGoldenReal(c: GoldenCase): void {
+  const got = runGolden(c);
+  const scale = c.out.quant!.scale[0];
+  const zp = c.out.quant!.zeroPoint[0];
+  got.forEach((g, i) => {
+    const real = Math.fround(scale * (g - zp));
+    if (!(Math.abs(real - c.golden[i]) <= c.tolerance)) throw new Error(`element ${i}: got ${real} (${g}), want ${c.golden[i]} within ${c.tolerance}\n got ${got.join(' ')}`);
+  });
+}
+
+/** ScaleFromMinMax / ZeroPointFromMinMax of tflite::testing for int8 or int16. */
+function minMaxType(shape: number[], dtype: 'int8' | 'int16', min: number, max: number): TensorType {
+  const [lo, hi] = RANGES[dtype]!;
+  const scale = Math.fround(Math.fround(max - min) / (hi - lo));
+  return qt(shape, dtype, scale, lo + Math.trunc(Math.fround(Math.fround(-min / scale) + 0.5)));
+}
+
+// -------------------------------------------------------------- leaky_relu_test.cc
+const LEAKY_IN_1 = [0, 1, 3, 1, -1, -2];
+const LEAKY_OUT_1 = [0, 1, 3, 1, -0.5, -1];
+const LEAKY_IN_2 = [-5, -4.6, -4.2, -3.8, -3.4, -3, -2.6, -2.2, -1.8, -1.4, -1, -0.6, -0.2, 0.2, 0.6, 1, 1.4, 1.8, 2.2, 2.6, 3, 3.4, 3.8, 4.2, 4.6];
+const LEAKY_OUT_2 = LEAKY_IN_2.map((x) => (x < 0 ? x / 10 : x));
+const QUANTIZED_TOLERANCE = 2 / 256;
+const leaky2 = (dtype: 'int8' | 'int16'): GoldenCase => {
+  const hi = dtype === 'int8' ? 127 / 128 : 32767 / 32768;
+  const t = minMaxType([5, 5], dtype, -5, 5 * Math.fround(hi));
+  return { op: 'leaky_relu', input: t, values: LEAKY_IN_2, out: t, attrs: { alpha: Math.fround(0.1) }, golden: LEAKY_OUT_2, tolerance: QUANTIZED_TOLERANCE * 5 };
+};
+const LEAKY: Record<string, GoldenCase> = {
+  QuantizedActivationsOpTestLeakyReluInt8_1: { op: 'leaky_relu', input: qt([2, 3], 'int8', 0.1), values: LEAKY_IN_1, out: qt([2, 3], 'int8', 0.1), attrs: { alpha: 0.5 }, golden: LEAKY_OUT_1, tolerance: QUANTIZED_TOLERANCE },
+  QuantizedActivationsOpTestLeakyReluInt8_2: leaky2('int8'),
+  QuantizedActivationsOpTestLeakyReluInt16_1: { op: 'leaky_relu', input: qt([2, 3], 'int16', 0.01), values: LEAKY_IN_1, out: qt([2, 3], 'int16', 0.01), attrs: { alpha: 0.5 }, golden: LEAKY_OUT_1, tolerance: QUANTIZED_TOLERANCE },
+  QuantizedActivationsOpTestLeakyReluInt16_2: leaky2('int16'),
+};
+
+describe("LEAKY_RELU on TensorFlow Lite Micro's leaky_relu_test.cc vectors", () => {
+  it.each(Object.entries(LEAKY))('%s', (_name, c) => expectGoldenReal(c));
+  it('FloatActivationsOpTestLeakyRelu', () =>
+    expectGolden({ op: 'leaky_relu', input: f32([2, 3]), values: LEAKY_IN_1, out: f32([2, 3]), attrs: { alpha: 0.5 }, golden: LEAKY_OUT_1, tolerance: 1e-5 }));
+});
+
+// ------------------------------------------------------------------- prelu_test.cc
+const PRELU_IN = [0, 0, 0, 0.5, 0.5, 0.5, -1, -1, -1, -0.25, -0.25, -0.25];
+const PRELU_ALPHA = [0, 0.5, -0.5];
+const PRELU_OUT = [0, 0, 0, 0.5, 0.5, 0.5, 0, -0.5, 0.5, 0, -0.125, 0.125];
+
+describe("PRELU on TensorFlow Lite Micro's prelu_test.cc vectors", () => {
+  it('FloatPreluActivationsOpTest', () =>
+    expectGolden({
+      op: 'prelu', input: f32([2, 2, 3]), values: [0, 0, 0, 1, 1, 1, -1, -1, -1, -2, -2, -2],
+      more: [{ type: f32([1, 1, 3]), values: [0, 1, 2] }], out: f32([2, 2, 3]), attrs: {},
+      golden: [0, 0, 0, 1, 1, 1, 0, -1, -2, 0, -2, -4], tolerance: 0,
+    }));
+  it('QuantizedInt8PreluActivationsOpTest', () =>
+    expectGoldenReal({
+      op: 'prelu', input: qt([2, 2, 3], 'int8', 2 / 255), values: PRELU_IN,
+      more: [{ type: qt([1, 1, 3], 'int8', 2 / 255), values: PRELU_ALPHA }], out: qt([2, 2, 3], 'int8', 2 / 255), attrs: {},
+      golden: PRELU_OUT, tolerance: QUANTIZED_TOLERANCE,
+    }));
+});
