@@ -15,7 +15,7 @@ import { runBoth } from '../lower/helpers';
 
 const qt = (shape: number[], dtype: DType, scale: number, zp = 0): TensorType => tensorType(shape, dtype, q(scale, zp));
 
-const RANGES: Partial<Record<DType, [number, number]>> = { int8: [-128, 127], int16: [-32768, 32767] };
+const RANGES: Partial<Record<DType, [number, number]>> = { int8: [-128, 127], int16: [-32768, 32767], int32: [-2147483648, 2147483647] };
 
 /** tflite::testing's Quantize: float division, round half away from zero, saturate. */
 function quantize(values: readonly number[], type: TensorType): number[] {
@@ -297,4 +297,67 @@ describe("PRELU on TensorFlow Lite Micro's prelu_test.cc vectors", () => {
       more: [{ type: qt([1, 1, 3], 'int8', 2 / 255), values: PRELU_ALPHA }], out: qt([2, 2, 3], 'int8', 2 / 255), attrs: {},
       golden: PRELU_OUT, tolerance: QUANTIZED_TOLERANCE,
     }));
+});
+
+// --------------------------------------------------------------------- mul_test.cc
+const binary = (op: string, a: TensorType, av: number[], b: TensorType, bv: number[], out: TensorType, golden: number[], tolerance: number, activation = 'NONE'): GoldenCase => ({
+  op, input: a, values: av, more: [{ type: b, values: bv }], out, attrs: { activation }, golden, tolerance,
+});
+const MUL_A = [-0.8, 0.2, 0.9, 0.7];
+const MUL_B = [0.6, 0.4, 0.9, 0.8];
+const MUL_GOLDEN = [-0.48, 0.08, 0.81, 0.56];
+const MUL_BCAST = [-2.0, 0.2, 0.7, 0.8, 1.1, 2.0];
+const MUL_BCAST_GOLDEN = [-0.2, 0.02, 0.07, 0.08, 0.11, 0.2];
+const S4 = [1, 2, 2, 1];
+const B4 = [1, 3, 1, 2];
+const MUL: Record<string, GoldenCase> = {
+  SimpleFloatNoAcativationShouldMatchGolden: binary('mul', f32(S4), MUL_A, f32(S4), MUL_B, f32(S4), MUL_GOLDEN, 1e-5),
+  SimpleFloatReluShouldMatchGolden: binary('mul', f32(S4), MUL_A, f32(S4), MUL_B, f32(S4), [0, 0.08, 0.81, 0.56], 1e-5, 'RELU'),
+  SimpleInt8NoAcativationShouldMatchGolden: binary('mul', qt(S4, 'int8', 0.01), MUL_A, qt(S4, 'int8', 0.01), MUL_B, qt(S4, 'int8', 0.01), MUL_GOLDEN, 1),
+  BroadcastFloatNoActivationShouldMatchGolden: binary('mul', f32(B4), MUL_BCAST, f32([1]), [0.1], f32(B4), MUL_BCAST_GOLDEN, 1e-5),
+  BroadcastFloatReluShouldMatchGolden: binary('mul', f32(B4), MUL_BCAST, f32([1]), [0.1], f32(B4), [0, 0.02, 0.07, 0.08, 0.11, 0.2], 1e-5, 'RELU'),
+  BroadcastInt8NoAcativationShouldMatchGolden: binary('mul', qt(B4, 'int8', 0.05), MUL_BCAST, qt([1], 'int8', 0.05), [0.1], qt(B4, 'int8', 0.01), MUL_BCAST_GOLDEN, 1),
+  // int32 MUL ignores quantization: inputs are the floats at 0.01, the golden at 0.0001.
+  SimpleInt32NoAcativationShouldMatchGolden: binary('mul', qt(S4, 'int32', 0.01), MUL_A, qt(S4, 'int32', 0.01), MUL_B, qt(S4, 'int32', 0.0001), MUL_GOLDEN, 1),
+};
+
+describe("MUL on TensorFlow Lite Micro's mul_test.cc vectors", () => {
+  it.each(Object.entries(MUL))('%s', (_name, c) => expectGolden(c));
+});
+
+// --------------------------------------------------------------------- sub_test.cc
+// TFLM compares SUB's quantized outputs with tolerance 1e-5: exactly.
+const SUB_SHAPES = [[6], [2, 3], [2, 1, 3], [1, 3, 1, 2]];
+const SUB_Q1 = [-2.01, -1.01, -0.01, 0.98];
+const SUB_Q2 = [-1.01, -1.99, -2.99, -4.02];
+const SUB_V1 = [-2.0, 0.2, 0.7, 0.8, 1.1, 2.0];
+const SUB_V2 = [-0.1, -0.2, -0.3, -0.5, -1.1, -0.1];
+const SUB_BCAST_1 = [-0.3, 2.3, 0.9, 0.5, 0.8, -1.1, 1.2, 2.8, -1.6, 0.0, 0.7, -2.2];
+const SUB_BCAST_2 = [-0.2, -0.3, 0.4, -0.5, -1.0, -0.9];
+const SUB_BCAST: [number[], number[], number[]][] = [
+  [[1, 1, 3, 2], [2, 3, 3, 2], [-0.1, 2.6, -0.7, 2.8, 0.7, 3.2, 1.1, 0.8, 0.5, 1.0, 1.9, 1.4, 1.0, -0.8, 0.4, -0.6, 1.8, -0.2, 1.4, 3.1, 0.8, 3.3, 2.2, 3.7, -1.4, 0.3, -2.0, 0.5, -0.6, 0.9, 0.9, -1.9, 0.3, -1.7, 1.7, -1.3]],
+  [[1, 3, 1, 2], [2, 3, 1, 2], [-0.1, 2.6, 0.5, 1.0, 1.8, -0.2, 1.4, 3.1, -2.0, 0.5, 1.7, -1.3]],
+  [[2, 1, 3, 1], [2, 3, 3, 2], [-0.1, 2.5, 0.0, 2.6, -0.7, 1.9, 1.1, 0.7, 1.2, 0.8, 0.5, 0.1, 1.0, -0.9, 1.1, -0.8, 0.4, -1.5, 1.7, 3.3, 2.2, 3.8, 2.1, 3.7, -1.1, 0.5, -0.6, 1.0, -0.7, 0.9, 1.2, -1.7, 1.7, -1.2, 1.6, -1.3]],
+  [[2, 3, 1, 1], [2, 3, 1, 2], [-0.1, 2.5, 1.2, 0.8, 0.4, -1.5, 1.7, 3.3, -0.6, 1.0, 1.6, -1.3]],
+];
+const SUB: Record<string, GoldenCase> = {
+  FloatSubNoActivation: binary('sub', f32(S4), [-2.0, 0.2, 0.7, 0.8], f32(S4), [0.1, 0.2, 0.3, 0.5], f32(S4), [-2.1, 0.0, 0.4, 0.3], 1e-5),
+  FloatSubActivationRelu1: binary('sub', f32(S4), [-2.0, 0.2, 2.0, 0.8], f32(S4), [2.0, 0.2, 0.3, 0.5], f32(S4), [-1.0, 0.0, 1.0, 0.3], 1e-5, 'RELU_N1_TO_1'),
+  QuantizedSubNoActivationInt8: binary('sub', qt(S4, 'int8', 0.25, -10), SUB_Q1, qt(S4, 'int8', 0.5, 4), SUB_Q2, qt(S4, 'int8', 1, 13), [-1, 1, 3, 5], 0),
+  QuantizedSubActivationRelu1Int8: binary('sub', qt(S4, 'int8', 0.25, -10), SUB_Q1, qt(S4, 'int8', 0.5, 4), SUB_Q2, qt(S4, 'int8', 1, 13), [-1, 1, 1, 1], 0, 'RELU_N1_TO_1'),
+  QuantizedSubActivationRelu1Int16: binary('sub', qt(S4, 'int16', 0.25), SUB_Q1, qt(S4, 'int16', 0.5), SUB_Q2, qt(S4, 'int16', 1), [-1, 1, 1, 1], 0, 'RELU_N1_TO_1'),
+};
+SUB_SHAPES.forEach((s) => {
+  SUB[`FloatSubWithScalarBroadcast [${s}]`] = binary('sub', f32(s), SUB_V1, f32([]), [0.1], f32(s), [-2.1, 0.1, 0.6, 0.7, 1.0, 1.9], 1e-5);
+  SUB[`QuantizedSubVariousInputShapesInt8 [${s}]`] = binary('sub', qt(s, 'int8', 0.1, -9), SUB_V1, qt(s, 'int8', 0.05, 5), SUB_V2, qt(s, 'int8', 0.1, 14), [-1.9, 0.4, 1.0, 1.3, 2.2, 2.1], 0);
+  SUB[`QuantizedSubVariousInputShapesInt16 [${s}]`] = binary('sub', qt(s, 'int16', 0.1), SUB_V1, qt(s, 'int16', 0.05), SUB_V2, qt(s, 'int16', 0.1), [-1.9, 0.4, 1.0, 1.3, 2.2, 2.1], 0);
+  SUB[`QuantizedSubWithScalarBroadcastInt8 [${s}]`] = binary('sub', qt(s, 'int8', 0.1, -8), SUB_V1, qt([], 'int8', 0.05, 4), [-0.1], qt(s, 'int8', 0.05, 12), [-1.9, 0.3, 0.8, 0.9, 1.2, 2.1], 0);
+  SUB[`QuantizedSubWithScalarBroadcastInt16 [${s}]`] = binary('sub', qt(s, 'int16', 0.1), SUB_V1, qt([], 'int16', 0.05), [-0.1], qt(s, 'int16', 0.05), [-1.9, 0.3, 0.8, 0.9, 1.2, 2.1], 0);
+});
+SUB_BCAST.forEach(([s2, so, golden]) => {
+  SUB[`QuantizedSubWithScalarBroadcastFloat [${s2}]`] = binary('sub', f32([2, 3, 1, 2]), SUB_BCAST_1, f32(s2), SUB_BCAST_2, f32(so), golden, 1e-5);
+});
+
+describe("SUB on TensorFlow Lite Micro's sub_test.cc vectors", () => {
+  it.each(Object.entries(SUB))('%s', (_name, c) => expectGolden(c));
 });
