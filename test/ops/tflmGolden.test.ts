@@ -9,6 +9,7 @@
 import { tensorType } from '../../src/ir/graph/builder';
 import { DType, TensorType, tensorElements } from '../../src/ir/graph/types';
 import { roundHalfAwayFromZero } from '../../src/arith/fixedpoint';
+import { resolvePadding } from '../../src/frontend/tflite/padding';
 import { f32, q } from '../lower/helpers';
 import { caseInputs, caseModule, OpCase } from './opCases';
 import { runBoth } from '../lower/helpers';
@@ -63,6 +64,8 @@ interface GoldenCase {
   readonly values: readonly number[];
   /** Further runtime inputs, real-valued. */
   readonly more?: readonly { type: TensorType; values: readonly number[] }[];
+  /** Constant arguments after the inputs (weights, biases), as stored bytes. */
+  readonly constants?: OpCase['constants'];
   readonly out: TensorType;
   readonly attrs: Record<string, unknown>;
   /** TFLM's golden output, real-valued (quantized to `out` for integer outputs). */
@@ -82,6 +85,7 @@ function runGolden(c: GoldenCase): number[] {
     op: c.op,
     input: c.input,
     moreInputs: c.more?.map((m) => m.type),
+    constants: c.constants,
     out: c.out,
     attrs: c.attrs as OpCase['attrs'],
     data: bytesOf(stored(c.input, c.values), c.input.dtype),
@@ -360,4 +364,51 @@ SUB_BCAST.forEach(([s2, so, golden]) => {
 
 describe("SUB on TensorFlow Lite Micro's sub_test.cc vectors", () => {
   it.each(Object.entries(SUB))('%s', (_name, c) => expectGolden(c));
+});
+
+// ------------------------------------------------------------ transpose_conv_test.cc
+/** CreateSymmetricPerChannelQuantizedTensor: per output channel, scale max|w| / 127. */
+function perChannelWeights(shape: number[], values: number[]): { type: TensorType; data: Uint8Array } {
+  const per = values.length / shape[0];
+  const scales = Array.from({ length: shape[0] }, (_, c) => Math.fround(Math.max(...values.slice(c * per, (c + 1) * per).map(Math.abs)) / 127));
+  const q8 = values.map((v, i) => Math.max(-127, Math.min(127, roundHalfAwayFromZero(Math.fround(v / scales[Math.floor(i / per)])))));
+  return { type: tensorType(shape, 'int8', q(scales, 0, 0)), data: bytesOf(q8, 'int8') };
+}
+
+function transposeConv(
+  input: TensorType, values: number[], weightShape: number[], weights: number[], bias: number[] | undefined,
+  out: TensorType, strides: [number, number], mode: 'SAME' | 'VALID', activation: string, golden: number[], tolerance: number,
+): GoldenCase {
+  const float = input.dtype === 'float32';
+  const w = float ? { type: f32(weightShape), data: bytesOf(weights, 'float32') } : perChannelWeights(weightShape, weights);
+  const constants = [w];
+  if (bias) constants.push(float ? { type: f32([bias.length]), data: bytesOf(bias, 'float32') } : { type: tensorType([bias.length], 'int32'), data: bytesOf(bias, 'int32') });
+  const [top, left] = resolvePadding(mode, { input: [out.shape[1], out.shape[2]], filter: [weightShape[1], weightShape[2]], strides, dilation: [1, 1] });
+  return { op: 'transpose_conv2d', input, values, constants, out, attrs: { strides, pad_before: [top, left], output_shape: out.shape, activation }, golden, tolerance };
+}
+
+const TC_IN = Array.from({ length: 32 }, (_, i) => i + 1);
+const TC_W = Array.from({ length: 18 }, (_, i) => i + 1);
+const TC_GOLDEN = [184, 412, 568, 528, 678, 1347, 1689, 1434, 1494, 2715, 3057, 2442, 1968, 3352, 3652, 2760];
+const TRANSPOSE_CONV: Record<string, GoldenCase> = {
+  SimpleTestFloat: transposeConv(f32([1, 4, 4, 2]), TC_IN, [1, 3, 3, 2], TC_W, [0], f32([1, 4, 4, 1]), [1, 1], 'SAME', 'NONE', TC_GOLDEN, 0.001),
+  fusedRELUTest: transposeConv(
+    f32([1, 4, 4, 1]), [1, 2, -3, -4, 5, 6, -7, -8, 9, 10, -11, -12, 13, 14, 15, 16], [1, 3, 3, 1], [1, 2, 3, 4, 5, 6, 7, 8, 9], [0],
+    f32([1, 4, 4, 1]), [1, 1], 'SAME', 'RELU', [29, 24, 0, 0, 99, 72, 0, 0, 207, 186, 0, 0, 263, 292, 141, 0], 0.001,
+  ),
+  AccuracyWithFusedActivationTest: transposeConv(
+    f32([1, 1, 2, 1]), [323, -521], [1, 3, 3, 1], [9, 5, 6, 9, 8, 5, 3, 1, 4], [0],
+    f32([1, 3, 4, 1]), [3, 3], 'SAME', 'RELU', [1615, 1938, 0, 0, 2584, 1615, 0, 0, 323, 1292, 0, 0], 0.001,
+  ),
+  MultiChannelBiasWithFusedActivationTest: transposeConv(
+    f32([1, 2, 2, 1]), [1, 2, -3, 4], [2, 3, 3, 1], [1, 3, 5, 7, 9, 11, 13, 15, 17, 2, 4, 6, 8, 10, 12, 14, 16, 18], [3, 4],
+    f32([1, 5, 5, 2]), [2, 2], 'VALID', 'RELU',
+    [4, 6, 6, 8, 10, 14, 9, 12, 13, 16, 10, 12, 12, 14, 28, 32, 21, 24, 25, 28, 13, 12, 9, 8, 35, 40, 45, 52, 57, 64, 0, 0, 0, 0, 0, 0, 39, 44, 47, 52, 0, 0, 0, 0, 4, 6, 63, 68, 71, 76],
+    0.001,
+  ),
+  SimpleTestQuantizedPerChannel: transposeConv(qt([1, 4, 4, 2], 'int8', 0.5), TC_IN, [1, 3, 3, 2], TC_W, [0], qt([1, 4, 4, 1], 'int8', 30), [1, 1], 'SAME', 'NONE', TC_GOLDEN, 1),
+};
+
+describe("TRANSPOSE_CONV on TensorFlow Lite Micro's transpose_conv_test.cc vectors", () => {
+  it.each(Object.entries(TRANSPOSE_CONV))('%s', (_name, c) => expectGolden(c));
 });
