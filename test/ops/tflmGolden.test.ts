@@ -412,3 +412,57 @@ const TRANSPOSE_CONV: Record<string, GoldenCase> = {
 describe("TRANSPOSE_CONV on TensorFlow Lite Micro's transpose_conv_test.cc vectors", () => {
   it.each(Object.entries(TRANSPOSE_CONV))('%s', (_name, c) => expectGolden(c));
 });
+
+// ------------------------------------------------------------ resize_bilinear_test.cc
+// TFLM's int8 tensors here are created from min/max -128..127: scale 1, zero point 0.
+const resize = (op: string, dtype: 'float32' | 'int8' | 'int16', inShape: number[], values: number[], outShape: number[], golden: number[], tolerance = 0, attrs = { align_corners: false, half_pixel_centers: false }): GoldenCase => ({
+  op,
+  input: dtype === 'float32' ? f32(inShape) : qt(inShape, dtype, 1),
+  values,
+  out: dtype === 'float32' ? f32(outShape) : qt(outShape, dtype, 1),
+  attrs,
+  golden,
+  tolerance: dtype === 'float32' ? Math.max(tolerance, 1e-5) : tolerance,
+});
+const BILINEAR: Record<string, GoldenCase> = {};
+for (const dtype of ['float32', 'int8'] as const) {
+  const sfx = dtype === 'int8' ? 'Int8' : '';
+  Object.assign(BILINEAR, {
+    [`HorizontalResize${sfx}`]: resize('resize_bilinear', dtype, [1, 1, 2, 1], [3, 6], [1, 1, 3, 1], [3, 5, 6]),
+    [`VerticalResize${sfx}`]: resize('resize_bilinear', dtype, [1, 2, 1, 1], [3, 9], [1, 3, 1, 1], [3, 7, 9]),
+    [`TwoDimensionalResize${sfx}`]: resize('resize_bilinear', dtype, [1, 2, 2, 1], [3, 6, 9, 12], [1, 3, 3, 1], [3, 5, 6, 7, 9, 10, 9, 11, 12]),
+  });
+}
+Object.assign(BILINEAR, {
+  TwoDimensionalResizeWithTwoBatches: resize('resize_bilinear', 'float32', [2, 2, 2, 1], [3, 6, 9, 12, 4, 10, 10, 16], [2, 3, 3, 1], [3, 5, 6, 7, 9, 10, 9, 11, 12, 4, 8, 10, 8, 12, 14, 10, 14, 16]),
+  TwoDimensionalResizeWithTwoBatchesInt8: resize('resize_bilinear', 'int8', [2, 2, 2, 1], [3, 6, 9, 12, 4, 10, 12, 16], [2, 3, 3, 1], [3, 5, 6, 7, 9, 10, 9, 11, 12, 4, 8, 10, 9, 12, 13, 12, 14, 16], 1),
+  ThreeDimensionalResize: resize('resize_bilinear', 'float32', [1, 2, 2, 2], [3, 4, 6, 10, 9, 10, 12, 16], [1, 3, 3, 2], [3, 4, 5, 8, 6, 10, 7, 8, 9, 12, 10, 14, 9, 10, 11, 14, 12, 16]),
+  ThreeDimensionalResizeInt8: resize('resize_bilinear', 'int8', [1, 2, 2, 2], [3, 4, 6, 10, 10, 12, 14, 16], [1, 3, 3, 2], [3, 4, 5, 8, 6, 10, 7, 9, 10, 12, 11, 13, 10, 12, 12, 14, 14, 16], 1),
+});
+
+describe("RESIZE_BILINEAR on TensorFlow Lite Micro's resize_bilinear_test.cc vectors", () => {
+  it.each(Object.entries(BILINEAR))('%s', (_name, c) => expectGolden(c));
+});
+
+// ---------------------------------------------------- resize_nearest_neighbor_test.cc
+const NEAREST: Record<string, GoldenCase> = {
+  HorizontalResize: resize('resize_nearest_neighbor', 'float32', [1, 1, 2, 1], [3, 6], [1, 1, 3, 1], [3, 3, 6]),
+  VerticalResize: resize('resize_nearest_neighbor', 'float32', [1, 2, 1, 1], [3, 9], [1, 3, 1, 1], [3, 3, 9]),
+  TwoDimensionalResize: resize('resize_nearest_neighbor', 'float32', [1, 2, 2, 1], [3, 6, 9, 12], [1, 3, 3, 1], [3, 3, 6, 3, 3, 6, 9, 9, 12]),
+  TwoDimensionalResizeWithTwoBatches: resize('resize_nearest_neighbor', 'float32', [2, 2, 2, 1], [3, 6, 9, 12, 4, 10, 10, 16], [2, 3, 3, 1], [3, 3, 6, 3, 3, 6, 9, 9, 12, 4, 4, 10, 4, 4, 10, 10, 10, 16]),
+  ThreeDimensionalResize: resize('resize_nearest_neighbor', 'float32', [1, 2, 2, 2], [3, 4, 6, 10, 9, 10, 12, 16], [1, 3, 3, 2], [3, 4, 3, 4, 6, 10, 3, 4, 3, 4, 6, 10, 9, 10, 9, 10, 12, 16]),
+};
+for (const dtype of ['int8', 'int16'] as const) {
+  const sfx = dtype === 'int8' ? 'Int8' : 'Int16';
+  Object.assign(NEAREST, {
+    [`HorizontalResize${sfx}`]: resize('resize_nearest_neighbor', dtype, [1, 1, 2, 1], [-3, 6], [1, 1, 3, 1], [-3, -3, 6]),
+    [`VerticalResize${sfx}`]: resize('resize_nearest_neighbor', dtype, [1, 2, 1, 1], [3, -9], [1, 3, 1, 1], [3, 3, -9]),
+    [`TwoDimensionalResize${sfx}`]: resize('resize_nearest_neighbor', dtype, [1, 2, 2, 1], [3, -6, 9, 12], [1, 3, 3, 1], [3, 3, -6, 3, 3, -6, 9, 9, 12]),
+    [`TwoDimensionalResizeWithTwoBatches${sfx}`]: resize('resize_nearest_neighbor', dtype, [2, 2, 2, 1], [3, 6, 9, -12, -4, 10, 10, 16], [2, 3, 3, 1], [3, 3, 6, 3, 3, 6, 9, 9, -12, -4, -4, 10, -4, -4, 10, 10, 10, 16]),
+    [`ThreeDimensionalResize${sfx}`]: resize('resize_nearest_neighbor', dtype, [1, 2, 2, 2], [3, 4, -6, 10, 10, 12, -14, 16], [1, 3, 3, 2], [3, 4, 3, 4, -6, 10, 3, 4, 3, 4, -6, 10, 10, 12, 10, 12, -14, 16]),
+  });
+}
+
+describe("RESIZE_NEAREST_NEIGHBOR on TensorFlow Lite Micro's resize_nearest_neighbor_test.cc vectors", () => {
+  it.each(Object.entries(NEAREST))('%s', (_name, c) => expectGolden(c));
+});
