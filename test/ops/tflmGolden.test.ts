@@ -466,3 +466,31 @@ for (const dtype of ['int8', 'int16'] as const) {
 describe("RESIZE_NEAREST_NEIGHBOR on TensorFlow Lite Micro's resize_nearest_neighbor_test.cc vectors", () => {
   it.each(Object.entries(NEAREST))('%s', (_name, c) => expectGolden(c));
 });
+
+// ---------------------------------------------------------------- l2norm_test.cc
+// Input quantized from [-2, 2] (zero point -1 after TFLM's float rounding), output from
+// [-1, 127/128] (1/128, 0); int8 outputs compared exactly.
+const L2_IN = (shape: number[]) => minMaxType(shape, 'int8', -2, 2);
+const L2_OUT = (shape: number[]) => minMaxType(shape, 'int8', -1, Math.fround(127 / 128));
+/** A case whose input and golden are TFLM's stored int8 values. */
+const storedCase = (c: GoldenCase): GoldenCase => {
+  const real = (t: TensorType, v: readonly number[]) => v.map((x) => (x - t.quant!.zeroPoint[0]) * t.quant!.scale[0]);
+  return { ...c, values: real(c.input, c.values), golden: real(c.out, c.golden) };
+};
+const L2_FLOAT_IN = [-1.1, 0.6, 0.7, 1.2, -0.7, 0.1];
+const L2_FLOAT_OUT = [-0.55, 0.3, 0.35, 0.6, -0.35, 0.05];
+const L2_INT8_IN = [-71, 37, 44, 76, -46, 5];
+const L2_INT8_OUT = [-70, 38, 45, 77, -45, 6];
+const L2: Record<string, GoldenCase> = {
+  SimpleFloatTest: { op: 'l2_normalization', input: f32([1, 1, 1, 6]), values: L2_FLOAT_IN, out: f32([1, 1, 1, 6]), attrs: {}, golden: L2_FLOAT_OUT, tolerance: 1e-5 },
+  ZerosVectorFloatTest: { op: 'l2_normalization', input: f32([1, 1, 1, 6]), values: [0, 0, 0, 0, 0, 0], out: f32([1, 1, 1, 6]), attrs: {}, golden: [0, 0, 0, 0, 0, 0], tolerance: 1e-5 },
+  MultipleBatchFloatTest: { op: 'l2_normalization', input: f32([3, 1, 1, 6]), values: [...L2_FLOAT_IN, ...L2_FLOAT_IN, ...L2_FLOAT_IN], out: f32([3, 1, 1, 6]), attrs: {}, golden: [...L2_FLOAT_OUT, ...L2_FLOAT_OUT, ...L2_FLOAT_OUT], tolerance: 1e-5 },
+  SimpleInt8Test: storedCase({ op: 'l2_normalization', input: L2_IN([1, 1, 1, 6]), values: L2_INT8_IN, out: L2_OUT([1, 1, 1, 6]), attrs: {}, golden: L2_INT8_OUT, tolerance: 0 }),
+  ZerosVectorInt8Test: storedCase({ op: 'l2_normalization', input: L2_IN([1, 1, 1, 6]), values: [-1, -1, -1, -1, -1, -1], out: L2_OUT([1, 1, 1, 6]), attrs: {}, golden: [0, 0, 0, 0, 0, 0], tolerance: 0 }),
+  MultipleBatchInt8Test: storedCase({ op: 'l2_normalization', input: L2_IN([3, 6]), values: [...L2_INT8_IN, ...L2_INT8_IN, ...L2_INT8_IN], out: L2_OUT([3, 6]), attrs: {}, golden: [...L2_INT8_OUT, ...L2_INT8_OUT, ...L2_INT8_OUT], tolerance: 0 }),
+};
+
+describe("L2_NORMALIZATION on TensorFlow Lite Micro's l2norm_test.cc vectors", () => {
+  it('the int8 input zero point is -1, as TFLM derives it in float', () => expect(L2_IN([6]).quant!.zeroPoint[0]).toBe(-1));
+  it.each(Object.entries(L2))('%s', (_name, c) => expectGolden(c));
+});
