@@ -494,3 +494,27 @@ describe("L2_NORMALIZATION on TensorFlow Lite Micro's l2norm_test.cc vectors", (
   it('the int8 input zero point is -1, as TFLM derives it in float', () => expect(L2_IN([6]).quant!.zeroPoint[0]).toBe(-1));
   it.each(Object.entries(L2))('%s', (_name, c) => expectGolden(c));
 });
+
+// ------------------------------------------------------------- log_softmax_test.cc
+const LSM_IN = [0, -6, 2, 4, 3, -2, 10, 1];
+describe("LOG_SOFTMAX on TensorFlow Lite Micro's log_softmax_test.cc vectors", () => {
+  it('FloatActivationsOpTestLogSoftmax (two shapes)', () => {
+    expectGolden({ op: 'log_softmax', input: f32([2, 4]), values: LSM_IN, out: f32([2, 4]), attrs: {}, golden: [-4.14297, -10.14297, -2.14297, -0.142971, -7.00104, -12.00104, -0.00104087, -9.00104], tolerance: 1e-5 });
+    expectGolden({ op: 'log_softmax', input: f32([4, 2]), values: LSM_IN, out: f32([4, 2]), attrs: {}, golden: [-0.00247565, -6.00247, -2.12692, -0.126928, -0.00671534, -5.00671, -0.000123374, -9.00012], tolerance: 1e-5 });
+  });
+  it('LogSoftmaxOpTestSimpleTest', () =>
+    expectGolden({
+      op: 'log_softmax', input: f32([2, 5]), values: [1, 2, 3, 4, 5, -1, -2, -3, -4, -5], out: f32([2, 5]), attrs: {},
+      golden: [-4.45191431, -3.45191431, -2.45191431, -1.45191443, -0.4519144, -0.4519144, -1.45191443, -2.45191431, -3.45191431, -4.45191431], tolerance: 1e-6,
+    }));
+  // TFLM checks these int8 outputs exactly.
+  it.each([
+    ['QuantizedActivationsOpTestLogSoftmaxInt8', [2, 4], LSM_IN, -10, 10, [61, -36, 93, 125, 15, -65, 127, -16]],
+    ['ExtraTestLogSoftmaxInt8', [3, 1], [0, -1, 1], -1, 1, [127, 127, 127]],
+  ] as const)('%s', (_name, shape, values, min, max, expected) => {
+    const got = runGolden({
+      op: 'log_softmax', input: minMaxType([...shape], 'int8', min, max), values: [...values], out: qt([...shape], 'int8', 16 / 256, 127), attrs: {}, golden: [], tolerance: 0,
+    });
+    expect(got).toEqual([...expected]);
+  });
+});
