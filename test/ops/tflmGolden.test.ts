@@ -75,7 +75,8 @@ interface GoldenCase {
 }
 
 function stored(type: TensorType, values: readonly number[]): number[] {
-  return type.dtype === 'float32' ? values.map(Math.fround) : quantize(values, type);
+  if (type.dtype === 'float32') return values.map(Math.fround);
+  return type.quant ? quantize(values, type) : [...values];
 }
 
 function runGolden(c: GoldenCase): number[] {
@@ -98,7 +99,7 @@ function runGolden(c: GoldenCase): number[] {
 
 function expectGolden(c: GoldenCase): void {
   const got = runGolden(c);
-  const want = c.out.dtype === 'float32' ? c.golden.map(Math.fround) : quantize(c.golden, c.out);
+  const want = stored(c.out, c.golden);
   expect(got.length).toBe(want.length);
   const off = got.map((g, i) => Math.abs(g - want[i]));
   const worst = Math.max(0, ...off);
@@ -517,4 +518,36 @@ describe("LOG_SOFTMAX on TensorFlow Lite Micro's log_softmax_test.cc vectors", (
     });
     expect(got).toEqual([...expected]);
   });
+});
+
+// -------------------------------------------------------- squared_difference_test.cc
+/** tflite::ChooseQuantizationParams<int8_t>(min, max) (in double), as the test quantizes. */
+function chooseInt8(shape: number[], min: number, max: number): TensorType {
+  const [qmin, qmax] = [-128, 127];
+  const rmin = Math.min(Math.fround(min), 0);
+  const rmax = Math.max(Math.fround(max), 0);
+  const scale = (rmax - rmin) / (qmax - qmin);
+  const fromMin = qmin - rmin / scale;
+  const fromMax = qmax - rmax / scale;
+  const zp = Math.abs(qmin) + Math.abs(rmin / scale) < Math.abs(qmax) + Math.abs(rmax / scale) ? fromMin : fromMax;
+  return qt(shape, 'int8', scale, zp < qmin ? qmin : zp > qmax ? qmax : roundHalfAwayFromZero(zp));
+}
+const sqd = (a: number[], av: number[], amin: number, amax: number, b: number[], bv: number[], bmin: number, bmax: number, omin: number, omax: number, golden: number[], tolerance: number): GoldenCase => ({
+  op: 'squared_difference', input: chooseInt8(a, amin, amax), values: av, more: [{ type: chooseInt8(b, bmin, bmax), values: bv }], out: chooseInt8(a, omin, omax), attrs: {}, golden, tolerance,
+});
+const SQD: Record<string, GoldenCase> = {
+  FloatSquaredDifferenceSameShape: { op: 'squared_difference', input: f32(S4), values: [-0.2, 0.2, -1.2, 0.8], more: [{ type: f32(S4), values: [0.5, 0.2, -1.5, 0.5] }], out: f32(S4), attrs: {}, golden: [0.49, 0.0, 0.09, 0.09], tolerance: 1e-5 },
+  IntegerSquaredDifferenceSameShape: { op: 'squared_difference', input: tensorType(S4, 'int32'), values: [-2, 2, -15, 8], more: [{ type: tensorType(S4, 'int32'), values: [5, -2, -3, 5] }], out: tensorType(S4, 'int32'), attrs: {}, golden: [49, 16, 144, 9], tolerance: 0 },
+  QuantizedSquaredDifferenceSameShape: sqd(S4, [-0.2, 0.2, -1.2, 0.8], -1.2, 0.8, S4, [0.5, 0.2, -1.5, 0.5], -1.5, 0.5, 0, 0.5, [0.49, 0.0, 0.09, 0.09], 2 / 255),
+};
+SUB_SHAPES.forEach((s) => {
+  SQD[`QuantizedSquaredDifferenceVariousShapes [${s}]`] = sqd(s, [-2.0, 0.2, 0.3, 0.8, 1.1, -2.0], -2, 1.7, s, [1.0, 0.2, 0.6, 0.4, -1.0, -0.0], -1, 1, 0, 9, [9.0, 0.0, 0.09, 0.16, 4.41, 4.0], 18 / 255);
+  SQD[`QuantizedSquaredDifferenceWithBroadcast [${s}]`] = sqd(s, [-0.2, 0.2, 0.5, 0.8, 0.11, 1.1], -0.2, 1.1, [1], [0.1], 0, 1, 0, 1, [0.09, 0.01, 0.16, 0.49, 0.0001, 1.0], 2 / 255);
+  SQD[`IntegerSquaredDifferenceWithBroadcast [${s}]`] = {
+    op: 'squared_difference', input: tensorType(s, 'int32'), values: [-20, 10, 7, 3, 1, 13], more: [{ type: tensorType([1], 'int32'), values: [3] }], out: tensorType(s, 'int32'), attrs: {}, golden: [529, 49, 16, 0, 4, 100], tolerance: 0,
+  };
+});
+
+describe("SQUARED_DIFFERENCE on TensorFlow Lite Micro's squared_difference_test.cc vectors", () => {
+  it.each(Object.entries(SQD))('%s', (_name, c) => (c.input.dtype === 'int8' ? expectGoldenReal(c) : expectGolden(c)));
 });
