@@ -551,3 +551,25 @@ SUB_SHAPES.forEach((s) => {
 describe("SQUARED_DIFFERENCE on TensorFlow Lite Micro's squared_difference_test.cc vectors", () => {
   it.each(Object.entries(SQD))('%s', (_name, c) => (c.input.dtype === 'int8' ? expectGoldenReal(c) : expectGolden(c)));
 });
+
+// ---------------------------------------------------------------- quantize_test.cc
+const QV64 = [-64, -62, -60, -58, -56, 54, 56, 58, 60, 62];
+const QV32 = [-32, -31, -30, -29, -28, 27, 28, 29, 30, 31];
+const requantize = (inType: 'int8' | 'int16', sIn: number, outType: 'int8' | 'int16', sOut: number, zOut: number, values: number[]): GoldenCase => ({
+  op: 'quantize', input: qt([2, 5], inType, sIn), values, out: qt([2, 5], outType, sOut, zOut), attrs: {}, golden: values, tolerance: 0,
+});
+const QUANTIZE: Record<string, GoldenCase> = {
+  QuantizeOpTestInt16: { op: 'quantize', input: f32([2, 5]), values: [-63.5, -63, -62.5, -62, -61.5, 62, 62.5, 63, 63.5, 64], out: qt([2, 5], 'int16', 0.5, -1), attrs: {}, golden: [-63.5, -63, -62.5, -62, -61.5, 62, 62.5, 63, 63.5, 64], tolerance: 0 },
+  QuantizeOpTestInt16NoScale: { op: 'quantize', input: f32([2, 5]), values: [-128, -127, -126, -125, -124, 123, 124, 125, 126, 127], out: qt([2, 5], 'int16', 1), attrs: {}, golden: [-128, -127, -126, -125, -124, 123, 124, 125, 126, 127], tolerance: 0 },
+  QuantizeOpTestInt16toInt16: requantize('int16', 2, 'int16', 0.5, 32, QV64),
+  QuantizeOpTestInt16toInt16NoZeroPoint: requantize('int16', 1, 'int16', 0.5, 0, QV32),
+  QuantizeOpTestInt8toInt8: requantize('int8', 2, 'int8', 0.5, 32, QV64),
+  QuantizeOpTestInt8toInt8NoZeroPoint: requantize('int8', 1, 'int8', 0.5, 0, QV32),
+  QuantizeOpTestInt8toInt16: requantize('int8', 2, 'int16', 0.5, 32, QV64),
+  'QuantizeOpTestInt16toInt8 (scale 2 -> 0.5)': requantize('int16', 2, 'int8', 0.5, 0, QV64),
+  'QuantizeOpTestInt16toInt8 (scale 0.4 -> 1)': requantize('int16', 0.4, 'int8', 1, 0, QV32),
+};
+
+describe("QUANTIZE on TensorFlow Lite Micro's quantize_test.cc vectors", () => {
+  it.each(Object.entries(QUANTIZE))('%s', (_name, c) => expectGolden(c));
+});
