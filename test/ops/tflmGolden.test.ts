@@ -573,3 +573,35 @@ const QUANTIZE: Record<string, GoldenCase> = {
 describe("QUANTIZE on TensorFlow Lite Micro's quantize_test.cc vectors", () => {
   it.each(Object.entries(QUANTIZE))('%s', (_name, c) => expectGolden(c));
 });
+
+// ------------------------------------------------------------- batch_matmul_test.cc
+const iota = (n: number, from: number) => Array.from({ length: n }, (_, i) => i + from);
+const bmm = (lt: TensorType, lv: number[], rt: TensorType, rv: number[], out: TensorType, golden: number[], adjX = false, adjY = false): GoldenCase => ({
+  op: 'batch_matmul', input: lt, values: lv, more: [{ type: rt, values: rv }], out, attrs: { adj_x: adjX, adj_y: adjY }, golden, tolerance: out.dtype === 'float32' ? 1e-5 : 0,
+});
+const BMM_LHS_Q = [1, 2, 3, 4, 5, 6, 7, 8, -9, -10, 1, 2, 3, 4, 5, 6, 7, -8, 9, -10];
+const BMM_RHS_Q = Array.from({ length: 30 }, (_, i) => Math.floor(i / 3) + 1);
+const BATCH_MATMUL: Record<string, GoldenCase> = {
+  BatchMatMulOpTestFloat32Test_Ones: bmm(f32([3, 2, 1, 4]), iota(24, 1), f32([3, 1, 4, 1]), iota(12, 1), f32([3, 2, 1, 1]), [30, 70, 278, 382, 782, 950]),
+  BatchMatMulOpTestFloat32Test_Flatten: bmm(f32([3, 2, 2, 4]), iota(48, 1), f32([3, 1, 4, 1]), iota(12, 1), f32([3, 2, 2, 1]), [30, 70, 110, 150, 486, 590, 694, 798, 1454, 1622, 1790, 1958]),
+  BatchMatMulOpTestFloat32Test_Simple: bmm(f32([1, 2, 3]), iota(6, 1), f32([1, 3, 4]), iota(12, 7), f32([1, 2, 4]), [74, 80, 86, 92, 173, 188, 203, 218]),
+  BatchMatMulOpTestFloat32Test_SimpleRHSAdjoint: bmm(f32([1, 2, 3]), iota(6, 1), f32([1, 4, 3]), [7, 11, 15, 8, 12, 16, 9, 13, 17, 10, 14, 18], f32([1, 2, 4]), [74, 80, 86, 92, 173, 188, 203, 218], false, true),
+  BatchMatMulOpTestFloat32Test_SimpleLHSAdjoint: bmm(f32([1, 3, 2]), [1, 4, 2, 5, 3, 6], f32([1, 3, 4]), iota(12, 7), f32([1, 2, 4]), [74, 80, 86, 92, 173, 188, 203, 218], true, false),
+  BatchMatMulOpTestFloat32Test_BatchSizeTwo: bmm(f32([2, 2, 3]), iota(12, 1), f32([2, 3, 4]), iota(24, 7), f32([2, 2, 4]), [74, 80, 86, 92, 173, 188, 203, 218, 560, 584, 608, 632, 767, 800, 833, 866]),
+  BatchMatMulOpTestFloat32Test_Broadcast: bmm(f32([2, 2, 3]), iota(12, 1), f32([3, 4]), iota(12, 7), f32([2, 2, 4]), [74, 80, 86, 92, 173, 188, 203, 218, 272, 296, 320, 344, 371, 404, 437, 470]),
+  ConstRHSBatchMatMulOpModelRHSNotAdjoint: bmm(f32([1, 6, 2]), [6, 3, 7, 4, 6, 9, 2, 6, 7, 4, 3, 7], f32([2, 3]), [6, 3, 7, 4, 6, 9], f32([1, 6, 3]), [48, 36, 69, 58, 45, 85, 72, 72, 123, 36, 42, 68, 58, 45, 85, 46, 51, 84]),
+};
+
+describe("BATCH_MATMUL on TensorFlow Lite Micro's batch_matmul_test.cc vectors", () => {
+  it.each(Object.entries(BATCH_MATMUL))('%s', (_name, c) => expectGolden(c));
+  // TFLM checks the quantized outputs exactly.
+  it('QuantizedBatchMatMulOpTestSimpleTestQuantizedInt8', () => {
+    const got = runGolden(bmm(minMaxType([2, 10], 'int8', -63.5, 64), BMM_LHS_Q, minMaxType([10, 3], 'int8', -63.5, 64), BMM_RHS_Q, minMaxType([2, 3], 'int8', -127, 128), []));
+    expect(got).toEqual([22, 22, 22, 56, 56, 56]);
+  });
+  it('QuantizedBatchMatMulOpTestSimpleTestQuantizedInt16', () => {
+    const s = Math.fround(10 / 32767);
+    const got = runGolden(bmm(qt([2, 10], 'int16', s), BMM_LHS_Q, qt([10, 3], 'int16', s), BMM_RHS_Q, qt([2, 3], 'int16', 1), []));
+    expect(got).toEqual([23, 23, 23, 57, 57, 57]);
+  });
+});
