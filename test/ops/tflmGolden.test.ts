@@ -605,3 +605,23 @@ describe("BATCH_MATMUL on TensorFlow Lite Micro's batch_matmul_test.cc vectors",
     expect(got).toEqual([23, 23, 23, 57, 57, 57]);
   });
 });
+
+// ------------------------------------------------------------- arg_min_max_test.cc
+const argCase = (op: string, input: TensorType, values: number[], axis: number, outShape: number[], golden: number[]): GoldenCase => ({
+  op, input, values, out: tensorType(outShape, 'int32'), attrs: { axis }, golden, tolerance: 0,
+});
+const ARG_Q = (shape: number[]) => qt(shape, 'int8', 0.5, -9);
+const ARG: Record<string, GoldenCase> = {
+  GetMaxArgFloat: argCase('arg_max', f32([1, 1, 1, 4]), [0.1, 0.9, 0.7, 0.3], 3, [1, 1, 1], [1]),
+  GetMinArgFloat: argCase('arg_min', f32([1, 1, 1, 4]), [0.1, 0.9, 0.7, 0.3], 3, [1, 1, 1], [0]),
+  GetMaxArgInt8: argCase('arg_max', ARG_Q([1, 1, 1, 4]), [1, 9, 7, 3], 3, [1, 1, 1], [1]),
+  GetMinArgInt8: argCase('arg_min', ARG_Q([1, 1, 1, 4]), [1, 9, 7, 3], 3, [1, 1, 1], [0]),
+  GetMaxArgMulDimensions: argCase('arg_max', ARG_Q([1, 1, 2, 4]), [1, 2, 7, 8, 1, 9, 7, 3], 3, [1, 1, 2], [3, 1]),
+  GetMinArgMulDimensions: argCase('arg_min', ARG_Q([1, 1, 2, 4]), [1, 2, 7, 8, 1, 9, 7, 3], 3, [1, 1, 2], [0, 0]),
+  // axis -2, resolved to 2 by the importer; ties keep the first index.
+  GetMaxArgNegativeAxis: argCase('arg_max', ARG_Q([1, 1, 2, 4]), [1, 2, 7, 8, 1, 9, 7, 3], 2, [1, 1, 4], [0, 1, 0, 0]),
+};
+
+describe("ARG_MAX / ARG_MIN on TensorFlow Lite Micro's arg_min_max_test.cc vectors", () => {
+  it.each(Object.entries(ARG))('%s', (_name, c) => expectGolden(c));
+});
