@@ -625,3 +625,28 @@ const ARG: Record<string, GoldenCase> = {
 describe("ARG_MAX / ARG_MIN on TensorFlow Lite Micro's arg_min_max_test.cc vectors", () => {
   it.each(Object.entries(ARG))('%s', (_name, c) => expectGolden(c));
 });
+
+// ---------------------------------------------------------------------- pad_test.cc
+// The graph op takes the border's stored value; the importer derives it as TFLM does
+// (PADV2's constant, else the output zero point: 0 here).
+const PAD_2D = [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 3, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+const PAD_2D_V2 = PAD_2D.map((v) => (v === 0 ? 42 : v));
+const padCase = (dtype: 'float32' | 'int8' | 'int16' | 'int32', padValue: number, golden: number[]): GoldenCase => {
+  const t = (shape: number[]) => (dtype === 'float32' ? f32(shape) : dtype === 'int32' ? tensorType(shape, 'int32') : qt(shape, dtype, 1));
+  return { op: 'pad', input: t([1, 2, 2, 1]), values: [1, 2, 3, 4], out: t([3, 2, 4, 1]), attrs: { paddings: [1, 1, 0, 0, 1, 1, 0, 0], pad_value: padValue }, golden, tolerance: 0 };
+};
+const PAD: Record<string, GoldenCase> = {
+  Test2DFloat: padCase('float32', 0, PAD_2D),
+  Test4DFloat: { op: 'pad', input: f32([1, 1, 1, 1]), values: [42], out: f32([3, 3, 3, 3]), attrs: { paddings: [1, 1, 1, 1, 1, 1, 1, 1], pad_value: 0 }, golden: Array.from({ length: 81 }, (_, i) => (i === 40 ? 42 : 0)), tolerance: 0 },
+  Test2DFloatV2: padCase('float32', 42, PAD_2D_V2),
+  Test2DInt8: padCase('int8', 0, PAD_2D),
+  Test2DInt16: padCase('int16', 0, PAD_2D),
+  Test2DInt32: padCase('int32', 0, PAD_2D),
+  Test2DInt8V2: padCase('int8', 42, PAD_2D_V2),
+  Test2DInt16V2: padCase('int16', 42, PAD_2D_V2),
+  Test2DInt32V2: padCase('int32', 42, PAD_2D_V2),
+};
+
+describe("PAD / PADV2 on TensorFlow Lite Micro's pad_test.cc vectors", () => {
+  it.each(Object.entries(PAD))('%s', (_name, c) => expectGolden(c));
+});
