@@ -650,3 +650,33 @@ const PAD: Record<string, GoldenCase> = {
 describe("PAD / PADV2 on TensorFlow Lite Micro's pad_test.cc vectors", () => {
   it.each(Object.entries(PAD))('%s', (_name, c) => expectGolden(c));
 });
+
+// ------------------------------------------------------------ concatenation_test.cc
+const concat = (t: (s: number[]) => TensorType, s1: number[], v1: number[], s2: number[], v2: number[], axis: number, so: number[], golden: number[]): GoldenCase => ({
+  op: 'concatenate', input: t(s1), values: v1, more: [{ type: t(s2), values: v2 }], out: t(so), attrs: { axis }, golden, tolerance: 0,
+});
+const CI1 = [1, 2, 3, 4, 5, 6];
+const CI2 = [7, 8, 9, 10, 11, 12];
+const C5_1 = iota(12, 1);
+const C5_2 = iota(12, 13);
+const C5_AXIS4 = [1, 2, 3, 13, 14, 15, 4, 5, 6, 16, 17, 18, 7, 8, 9, 19, 20, 21, 10, 11, 12, 22, 23, 24];
+const q01 = (dtype: 'int8' | 'int16') => (s: number[]) => qt(s, dtype, 0.1);
+const CONCAT: Record<string, GoldenCase> = {
+  'TwoInputsAllAxesCombinations axis 0': concat(f32, [2, 3], CI1, [2, 3], CI2, 0, [4, 3], [...CI1, ...CI2]),
+  'TwoInputsAllAxesCombinations axis 1': concat(f32, [2, 3], CI1, [2, 3], CI2, 1, [2, 6], [1, 2, 3, 7, 8, 9, 4, 5, 6, 10, 11, 12]),
+  // Stored int8/int16 values at scale 0.1: the reals are value / 10.
+  TwoInputsQuantizedInt8: concat(q01('int8'), [2, 1, 2], [0.1, 0.2, 0.3, 0.4], [2, 1, 2], [0.5, 0.6, 0.7, 0.8], 2, [2, 1, 4], [0.1, 0.2, 0.5, 0.6, 0.3, 0.4, 0.7, 0.8]),
+  TwoInputsQuantizedInt16: concat(q01('int16'), [2, 1, 2], [0.1, 0.2, 0.3, 0.4], [2, 1, 2], [0.5, 0.6, 0.7, 0.8], 2, [2, 1, 4], [0.1, 0.2, 0.5, 0.6, 0.3, 0.4, 0.7, 0.8]),
+  ThreeDimensionalTwoInputsDifferentShapes: concat(f32, [2, 1, 2], [1, 3, 4, 7], [2, 3, 2], iota(12, 1), 1, [2, 4, 2], [1, 3, 1, 2, 3, 4, 5, 6, 4, 7, 7, 8, 9, 10, 11, 12]),
+  'TwoInputsFiveDimensionsAllAxesCombinations axis 0': concat(f32, [2, 1, 2, 1, 3], C5_1, [2, 1, 2, 1, 3], C5_2, 0, [4, 1, 2, 1, 3], [...C5_1, ...C5_2]),
+  'TwoInputsFiveDimensionsAllAxesCombinations axis 4': concat(f32, [2, 1, 2, 1, 3], C5_1, [2, 1, 2, 1, 3], C5_2, 4, [2, 1, 2, 1, 6], C5_AXIS4),
+  'TwoInputsFiveDimensionsAllAxesCombinations axis -2': concat(f32, [2, 1, 2, 1, 3], C5_1, [2, 1, 2, 1, 3], C5_2, 3, [2, 1, 2, 2, 3], C5_AXIS4),
+  TwoInputsQuantizedInt8FiveDimensions: concat(
+    q01('int8'), [2, 1, 2, 1, 3], C5_1.map((v) => v / 10), [2, 1, 2, 1, 3], C5_2.map((v) => v / 10), 2, [2, 1, 4, 1, 3],
+    [1, 2, 3, 4, 5, 6, 13, 14, 15, 16, 17, 18, 7, 8, 9, 10, 11, 12, 19, 20, 21, 22, 23, 24].map((v) => v / 10),
+  ),
+};
+
+describe("CONCATENATION on TensorFlow Lite Micro's concatenation_test.cc vectors", () => {
+  it.each(Object.entries(CONCAT))('%s', (_name, c) => expectGolden(c));
+});
