@@ -135,6 +135,15 @@ const REDUCE: Record<string, GoldenCase> = {
   MeanInt84DWithoutKeepDimsWithPrecision: reduce('mean', 'int8', [2, 2, 3, 1], PRECISION_4D, [1, 2], false, [2, 1], [11.166667, 19.833334]),
   SumFloat2DKeepDims: reduce('sum', 'float32', [2, 4], IN_2D, [1], true, [2, 1], [10, 26]),
   SumFloat4DKeepDims: reduce('sum', 'float32', [2, 2, 3, 2], IN_4D, [1, 2], true, [2, 1, 1, 2], [36, 42, 108, 114]),
+  SumInt82DKeepDims: reduce('sum', 'int8', [2, 4], IN_2D, [1], true, [2, 1], [10, 26]),
+  SumInt162DKeepDims: reduce('sum', 'int16', [2, 4], IN_2D, [1], true, [2, 1], [10, 26]),
+  SumInt83DKeepDims: reduce('sum', 'int8', [2, 2, 2], IN_2D, [1, 2], true, [2, 1, 1], [10, 26]),
+  SumInt84DKeepDims: reduce('sum', 'int8', [2, 2, 3, 2], IN_4D, [1, 2], true, [2, 1, 1, 2], [36, 42, 108, 114], 1, 1),
+  SumInt164DKeepDims: reduce('sum', 'int16', [2, 2, 3, 2], IN_4D, [1, 2], true, [2, 1, 1, 2], [36, 42, 108, 114]),
+  SumInt84DWithoutKeepDims: reduce('sum', 'int8', [2, 2, 3, 2], IN_4D, [1, 2], false, [2, 2], [36, 42, 108, 114], 1, 1),
+  SumInt164DWithoutKeepDimsDifferentScaleAndZeroPoint: reduce('sum', 'int16', [2, 2, 3, 2], IN_4D, [1, 2], false, [2, 2], [36, 42, 108, 114], 0.5, 0.7),
+  SumFloatFlatten2ReduceDims: reduce('sum', 'float32', [4, 3, 2], IN_4D, [2, 1], false, [4], [21, 57, 93, 129]),
+  SumFloat2DRedundantDims: reduce('sum', 'float32', [1, 2, 4], IN_2D, [1], false, [1, 4], [6, 8, 10, 12]),
   Int8MaxOpTestKeepDims: reduce('reduce_max', 'int8', [1, 3, 2], [0.4, 0.2, 0.3, 0.4, 0.5, 0.6], [1], true, [1, 1, 2], [0.5, 0.6], 2 / 255, 2 / 255),
 };
 
