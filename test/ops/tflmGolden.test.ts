@@ -689,3 +689,10 @@ const CONCAT: Record<string, GoldenCase> = {
 describe("CONCATENATION on TensorFlow Lite Micro's concatenation_test.cc vectors", () => {
   it.each(Object.entries(CONCAT))('%s', (_name, c) => expectGolden(c));
 });
+
+// -------------------------------------------------------------- dequantize_test.cc
+const DQ_VALUES = [-63.5, -63, -62.5, -62, -61.5, 62, 62.5, 63, 63.5, 64];
+describe("DEQUANTIZE on TensorFlow Lite Micro's dequantize_test.cc vectors", () => {
+  it.each(['int8', 'int16'] as const)('DequantizeOpTest %s', (dtype) =>
+    expectGolden({ op: 'dequantize', input: qt([5, 2], dtype, 0.5, -1), values: DQ_VALUES, out: f32([5, 2]), attrs: {}, golden: DQ_VALUES, tolerance: 0 }));
+});
