@@ -331,6 +331,8 @@ const MUL: Record<string, GoldenCase> = {
   BroadcastFloatNoActivationShouldMatchGolden: binary('mul', f32(B4), MUL_BCAST, f32([1]), [0.1], f32(B4), MUL_BCAST_GOLDEN, 1e-5),
   BroadcastFloatReluShouldMatchGolden: binary('mul', f32(B4), MUL_BCAST, f32([1]), [0.1], f32(B4), [0, 0.02, 0.07, 0.08, 0.11, 0.2], 1e-5, 'RELU'),
   BroadcastInt8NoAcativationShouldMatchGolden: binary('mul', qt(B4, 'int8', 0.05), MUL_BCAST, qt([1], 'int8', 0.05), [0.1], qt(B4, 'int8', 0.01), MUL_BCAST_GOLDEN, 1),
+  SimpleInt16NoActivationShouldMatchGolden: binary('mul', qt(S4, 'int16', 0.01), MUL_A, qt(S4, 'int16', 0.01), MUL_B, qt(S4, 'int16', 0.01), MUL_GOLDEN, 1),
+  BroadcastInt16NoActivationShouldMatchGolden: binary('mul', qt(B4, 'int16', 0.05), MUL_BCAST, qt([1], 'int16', 0.05), [0.1], qt(B4, 'int16', 0.01), MUL_BCAST_GOLDEN, 1),
   // int32 MUL ignores quantization: inputs are the floats at 0.01, the golden at 0.0001.
   SimpleInt32NoAcativationShouldMatchGolden: binary('mul', qt(S4, 'int32', 0.01), MUL_A, qt(S4, 'int32', 0.01), MUL_B, qt(S4, 'int32', 0.0001), MUL_GOLDEN, 1),
 };
