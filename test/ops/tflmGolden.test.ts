@@ -11,7 +11,7 @@ import { DType, TensorType, tensorElements } from '../../src/ir/graph/types';
 import { roundHalfAwayFromZero } from '../../src/arith/fixedpoint';
 import { resolvePadding } from '../../src/frontend/tflite/padding';
 import { f32, q } from '../lower/helpers';
-import { caseInputs, caseModule, OpCase } from './opCases';
+import { caseInputs, caseModule, expectCRunsByteExact, OpCase } from './opCases';
 import { runBoth } from '../lower/helpers';
 
 const qt = (shape: number[], dtype: DType, scale: number, zp = 0): TensorType => tensorType(shape, dtype, q(scale, zp));
@@ -192,6 +192,13 @@ const TANH: Record<string, GoldenCase> = {
 
 describe("TANH on TensorFlow Lite Micro's tanh_test.cc vectors", () => {
   it.each(Object.entries(TANH))('%s', (_name, c) => expectGolden(c));
+});
+
+describe('int8 LOGISTIC / TANH at the output scales of TFLM\'s tests: generated C vs interpreter (gcc)', () => {
+  it('compiles and runs byte for byte', () => {
+    const asOpCase = (c: GoldenCase): OpCase => ({ label: c.op, op: c.op, input: c.input, out: c.out, attrs: {} });
+    expectCRunsByteExact([asOpCase(LOGISTIC.LogisticQuantizedInt8BasicShouldMatchGolden), asOpCase(TANH.SimpleTestTanhUInt8)], 5);
+  });
 });
 
 // -------------------------------------------------------------- hard_swish_test.cc
