@@ -13,7 +13,8 @@ import { loadTfliteFile } from '../frontend/tflite';
 import { Divergence, OutputComparison, VerifyReport, verifyModel } from '../verify';
 import { VerifyTarget } from '../verify/harnessMain';
 import { randomTensor, readInputFile } from '../verify/inputs';
-import { addCommonOptions, cliCompileOptions, CompilingCliOptions, resolveInputs } from './compile';
+import { VerifyApplicationReport, verifyApplication } from '../verify/verifyApplication';
+import { addCommonOptions, applicationModuleNames, cliCompileOptions, CompilingCliOptions, resolveInputs } from './compile';
 import { CliIO } from './io';
 import { createProgress } from './progress';
 
@@ -25,6 +26,7 @@ interface RunCliOptions extends CompilingCliOptions {
   readonly cc?: string;
   readonly target?: string;
   readonly compareIntermediates?: boolean;
+  readonly concurrent?: boolean;
 }
 
 const TARGETS: readonly VerifyTarget[] = ['host', 'cortex-m55'];
@@ -102,7 +104,7 @@ function timeText(report: VerifyReport): string | undefined {
   return `inference time: ${duration(mean)}${ns.length > 1 ? ` (mean of ${ns.length} runs, min ${duration(Math.min(...ns))})` : ''}`;
 }
 
-function sizeLines(report: VerifyReport): string[] {
+function sizeLines(report: Pick<VerifyReport, 'sections'>): string[] {
   const s = report.sections;
   if (s === undefined) return [];
   const rows = [['section', 'pool', 'address', 'bytes']];
@@ -111,6 +113,7 @@ function sizeLines(report: VerifyReport): string[] {
 }
 
 export function runRun(model: string, options: RunCliOptions, io: CliIO): void {
+  if (options.concurrent === true) throw new ConfigError('--concurrent is for several models run together (uma-ts run a.tflite b.tflite ...)');
   const target = (options.target ?? 'host') as VerifyTarget;
   if (!TARGETS.includes(target)) throw new ConfigError(`--target ${options.target}: expected ${TARGETS.join(' or ')}`);
   const seed = intOption('--seed', options.seed, 1, 0);
@@ -201,19 +204,143 @@ export function runRun(model: string, options: RunCliOptions, io: CliIO): void {
   }
 }
 
+/** `--input MOD:NAME=FILE` flags of model `mod` (prefix removed); a flag naming no module of the application is refused. */
+export function moduleInputFlags(flags: readonly string[], modules: readonly string[], mod: string): string[] {
+  const mine: string[] = [];
+  for (const flag of flags) {
+    const colon = flag.indexOf(':');
+    const owner = colon > 0 ? flag.slice(0, colon) : '';
+    if (!modules.includes(owner)) {
+      throw new ConfigError(`--input ${flag}: with several models, name the model first: MODULE:NAME=FILE (modules: ${modules.join(', ')})`);
+    }
+    if (owner === mod) mine.push(flag.slice(colon + 1));
+  }
+  return mine;
+}
+
+function applicationTimeText(report: VerifyApplicationReport): string | undefined {
+  const parts = report.models
+    .filter((m) => m.timesNs.length > 0)
+    .map((m) => `${m.moduleName} ${duration(m.timesNs.reduce((a, b) => a + b, 0) / m.timesNs.length)}`);
+  if (parts.length === 0) return undefined;
+  const runs = Math.max(...report.models.map((m) => m.timesNs.length));
+  return `inference time: ${parts.join(', ')}${runs > 1 ? ` (mean of ${runs} runs)` : ''}`;
+}
+
+/** `uma-ts run a.tflite b.tflite --module-name a,b`: one application, built once, each model compared. */
+export function runRunApplication(models: readonly string[], options: RunCliOptions, io: CliIO): void {
+  const target = (options.target ?? 'host') as VerifyTarget;
+  if (!TARGETS.includes(target)) throw new ConfigError(`--target ${options.target}: expected ${TARGETS.join(' or ')}`);
+  if (options.compareIntermediates) throw new ConfigError('--compare-intermediates checks one model; run each model on its own for it');
+  const names = applicationModuleNames(models, options.moduleName);
+  const seed = intOption('--seed', options.seed, 1, 0);
+  const runs = intOption('--runs', options.runs, 1, 1);
+  const flagsOf = names.map((mod) => moduleInputFlags(options.input ?? [], names, mod));
+  const inputs = resolveInputs(options);
+  const progress = createProgress(io);
+  let report: VerifyApplicationReport;
+  try {
+    progress.stage('import');
+    const graphs = models.map((m) => loadTfliteFile(m));
+    // Model m draws its random inputs from seed + 100000 m (as verifyApplication does).
+    const invocations = graphs.map((g, m) =>
+      Array.from({ length: runs }, (_, k) => resolveInputFiles(flagsOf[m] as string[], ioSpecs(g).inputs, seed + 100000 * m, k)),
+    );
+    const { backend, registry, ...compile } = cliCompileOptions(inputs, options, progress);
+    report = verifyApplication(
+      graphs.map((g, m) => ({ model: g, moduleName: names[m] as string })),
+      {
+        backend,
+        registry,
+        compile: { ...compile, concurrent: options.concurrent === true },
+        invocations,
+        target,
+        ...(options.cc !== undefined ? { cc: options.cc } : {}),
+      },
+    );
+    progress.done();
+  } catch (e) {
+    progress.fail();
+    throw e;
+  }
+  for (const m of report.application.models) {
+    for (const w of m.warnings) io.err(`warning: ${m.artifacts.moduleName}: ${w}`);
+  }
+  for (const m of report.models) {
+    if (m.ioInWorkspaceReason !== undefined) io.err(`note: ${m.moduleName}: model I/O planned in the workspace: ${m.ioInWorkspaceReason}`);
+  }
+  const shared = report.application.sharedPools.reduce((a, p) => a + p.sizeBytes, 0);
+  if (options.json) {
+    io.out(
+      JSON.stringify(
+        {
+          ok: report.ok,
+          backend: inputs.backend,
+          target,
+          runs,
+          concurrent: report.application.concurrent,
+          sharedWorkspaceBytes: shared,
+          models: report.models.map((m) => ({
+            moduleName: m.moduleName,
+            outputs: m.comparisons,
+            timesNs: m.timesNs,
+            ...(m.failure ? { failure: m.failure } : {}),
+          })),
+          ...(report.sections ? { sections: report.sections } : {}),
+        },
+        null,
+        2,
+      ),
+    );
+  } else {
+    const given = (options.input ?? []).length;
+    const source = given === 0 ? `random inputs (seed ${seed})` : `inputs from ${given} file(s) (others random, seed ${seed})`;
+    const how = report.application.concurrent ? 'laid out to run concurrently' : 'run one after the other';
+    const rows = [['model', 'run', 'output', 'shape', 'dtype', 'result']];
+    for (const m of report.models) {
+      for (const c of m.comparisons) rows.push([m.moduleName, String(c.run), c.name, `[${c.shape.join(', ')}]`, c.dtype, resultText(c)]);
+    }
+    const time = report.sections !== undefined ? 'inference time: not measured (QEMU does not model time)' : applicationTimeText(report);
+    io.out(
+      [
+        `Backend ${inputs.backend}, pools from ${inputs.poolsOrigin}, target ${target}, ${source}, ${runs} run(s)`,
+        `Models ${names.join(', ')} (${how}) on one shared workspace of ${shared} bytes`,
+        ...pad(rows, true),
+        ...(time ? [time] : []),
+        ...sizeLines(report),
+        ...(report.ok
+          ? [`ok: every output of every model matches the reference interpreter (integers byte-exact, float32 within ${report.floatTolerance.atol} + ${report.floatTolerance.rtol} * |expected|)`]
+          : []),
+      ].join('\n'),
+    );
+  }
+  const failed = report.models.find((m) => m.failure !== undefined);
+  if (failed !== undefined) throw new VerifyError(`model ${failed.moduleName}: ${failed.failure}`);
+  const all = report.models.flatMap((m) => m.comparisons.map((c) => ({ mod: m.moduleName, c })));
+  const bad = all.filter((x) => !x.c.equal);
+  if (bad.length > 0) {
+    const mods = [...new Set(bad.map((x) => x.mod))];
+    throw new VerifyError(`${bad.length} of ${all.length} output(s) differ from the reference interpreter (model ${mods.join(', ')}; run it alone with --compare-intermediates to name the operator)`);
+  }
+  if (report.status !== 0) throw new VerifyError(`the program exited with status ${report.status}`);
+}
+
 export function register(program: Command, io: CliIO): void {
   const command = program
     .command('run')
     .description('compile, build and run a model with a generated harness; compare every output with the reference interpreter')
-    .argument('<model>', 'path to a .tflite file')
+    .argument('<models...>', 'path to a .tflite file; several: one application, its models run in turn on one shared workspace, each compared')
     .option('--algorithm <name>', 'memory planning algorithm (default: the planner\'s default)')
     .option('--no-pool-pinning', 'skip the pool-pinning pass (as TVM)')
-    .option('--module-name <name>', 'module name of the generated C symbols (tvmgen_<name>_*)')
+    .option('--module-name <name>', 'module name of the generated C symbols (tvmgen_<name>_*); several models: one per model, comma-separated')
     .option('--input <name=file>', 'model input from a .npy or raw little-endian .bin file (repeatable; others are random)', collect)
     .option('--seed <n>', 'seed of the random inputs (default 1)')
     .option('--runs <k>', 'invocations on one loaded program, each compared (streaming models keep their state; default 1)')
     .option('--cc <cmd>', 'C compiler command (default gcc; arm-none-eabi-gcc for cortex-m55)')
     .option('--target <target>', 'host (default) or cortex-m55 (arm-none-eabi-gcc, QEMU mps3-an547 with semihosting)')
-    .option('--compare-intermediates', 'compare every intermediate tensor and name the first operator whose output differs');
-  addCommonOptions(command).action((model: string, options: RunCliOptions) => runRun(model, options, io));
+    .option('--compare-intermediates', 'compare every intermediate tensor and name the first operator whose output differs')
+    .option('--concurrent', 'several models: lay the shared workspace out as for models running at the same time (each its own part)');
+  addCommonOptions(command).action((models: string[], options: RunCliOptions) =>
+    models.length === 1 ? runRun(models[0] as string, options, io) : runRunApplication(models, options, io),
+  );
 }

@@ -10,3 +10,7 @@ export { parseNpy, randomInvocations, randomTensor, readInputFile } from './inpu
 export { assignPoolRegions, linkerScript, CORTEX_M55_CC, QEMU_SYSTEM_ARM } from './cortexM55';
 export type { PoolRegion, SectionSizes } from './cortexM55';
 export { firstErrorLine } from './tools';
+export { verifyApplication, runApplication, applicationPools } from './verifyApplication';
+export type { ModelVerification, RunApplicationResult, VerifyApplicationOptions, VerifyApplicationReport } from './verifyApplication';
+export { writeApplicationHarnessMain, parseApplicationOutput } from './applicationHarness';
+export type { ApplicationHarnessOptions } from './applicationHarness';

@@ -72,6 +72,22 @@ export function parseHarnessOutput(stdout: string, outputSizes: readonly number[
   return { outputs: outputs.filter((o) => o !== undefined && o.length === outputSizes.length), timesNs, ...(runFailure ? { runFailure } : {}) };
 }
 
+/** Builds `sources` in `dir` with the host C compiler and runs the program. */
+export function buildAndRunHost(
+  dir: string,
+  sources: readonly string[],
+  includeDirs: readonly string[],
+  options: Pick<RunCompiledOptions, 'cc' | 'cflags' | 'timeoutSeconds'>,
+): { status: number; stdout: string; stderr: string } {
+  const cc = splitCommand(options.cc ?? 'gcc');
+  runTool([...cc, ...HOST_CFLAGS, ...(options.cflags ?? []), ...includeDirs.map((d) => `-I${d}`), ...sources, '-o', 'prog', '-lm'], dir, 'C build');
+  const r = spawnSync(path.join(dir, 'prog'), [], { cwd: dir, encoding: 'utf8', timeout: (options.timeoutSeconds ?? 120) * 1000, maxBuffer: 256 << 20 });
+  if (r.error !== undefined) throw new VerifyError(`running the program failed: ${r.error.message}`);
+  const run = { status: r.status ?? (r.signal ? 128 : 1), stdout: r.stdout, stderr: r.stderr };
+  if (r.signal) run.stderr = `${run.stderr}killed by ${r.signal}\n`;
+  return run;
+}
+
 /** Writes the MLF output and the harness to `dir`, builds and runs it. */
 export function runCompiled(artifacts: CArtifacts, options: RunCompiledOptions): RunCompiledResult {
   const target = options.target ?? 'host';
@@ -93,12 +109,7 @@ export function runCompiled(artifacts: CArtifacts, options: RunCompiledOptions):
       sections = built.sections;
       run = runCortexM55(built.elf, dir, timeout);
     } else {
-      const cc = splitCommand(options.cc ?? 'gcc');
-      runTool([...cc, ...HOST_CFLAGS, ...(options.cflags ?? []), ...includeDirs.map((d) => `-I${d}`), ...sources, '-o', 'prog', '-lm'], dir, 'C build');
-      const r = spawnSync(path.join(dir, 'prog'), [], { cwd: dir, encoding: 'utf8', timeout, maxBuffer: 256 << 20 });
-      if (r.error !== undefined) throw new VerifyError(`running the program failed: ${r.error.message}`);
-      run = { status: r.status ?? (r.signal ? 128 : 1), stdout: r.stdout, stderr: r.stderr };
-      if (r.signal) run.stderr = `${run.stderr}killed by ${r.signal}\n`;
+      run = buildAndRunHost(dir, sources, includeDirs, options);
     }
     const parsed = parseHarnessOutput(run.stdout, outputSizes);
     return {

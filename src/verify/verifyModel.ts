@@ -85,7 +85,7 @@ export interface VerifyReport {
 }
 
 /** `backends/<name>/pools.json` of a bundled backend, next to this package's sources. */
-function bundledPools(backend: string): CompileOptions['pools'] | undefined {
+export function bundledPools(backend: string): CompileOptions['pools'] | undefined {
   for (const root of [path.resolve(__dirname, '..', '..'), path.resolve(__dirname, '..', '..', '..')]) {
     const file = path.join(root, 'backends', backend, 'pools.json');
     if (fs.existsSync(file)) return parsePoolsJson(fs.readFileSync(file, 'utf8'), file);
@@ -93,7 +93,7 @@ function bundledPools(backend: string): CompileOptions['pools'] | undefined {
   return undefined;
 }
 
-function defaultRegistry(): BackendRegistry {
+export function defaultRegistry(): BackendRegistry {
   const registry = new BackendRegistry();
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   (require('../../backends') as typeof import('../../backends')).registerExampleBackends(registry);

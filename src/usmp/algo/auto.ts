@@ -280,7 +280,11 @@ export function autoSearch(
   let iterations = 0;
   while (Math.min(kept.total, climbTotal) > lowerBound && iterations < maxIterations && engine.work < workLimit && performance.now() < deadline) {
     iterations++;
+    const workBefore = engine.work;
     best = search.step(best);
+    // A step that placed nothing (no applicable move, e.g. with pins) still costs a scan: without
+    // this the budget would never run out and, with no clock, the search would not end.
+    if (engine.work === workBefore) engine.work += problem.count;
     if (best < lines[line].best.total) lines[line].best = snapshot(best);
     if (best < kept.total) kept = lines[line].best;
     if (search.stepsWithoutProgress >= STALL_STEPS && best > lowerBound) {

@@ -65,7 +65,7 @@ export const binary =
 
 /**
  * A quantized unary op whose tensors' quantization TFLite Micro's Prepare would reject
- * (e.g. an int8 LOGISTIC output not at 1/256, -128) is reported here, so inspect lists it.
+ * (e.g. an int8 LOGISTIC output whose zero point is not -128) is reported here, so inspect lists it.
  */
 function checkQuantization(site: OperatorSite, op: string, alpha = 0): void {
   const input = inputType(site, 0, 'input');
