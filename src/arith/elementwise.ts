@@ -35,9 +35,12 @@ export interface SquaredDifferenceParams {
   readonly output: QuantizedMultiplier;
 }
 
-/** TFLM squared_difference Prepare (int8): both inputs to twice the larger scale, left shift 7. */
-export function squaredDifferenceParams(s1: number, s2: number, so: number): SquaredDifferenceParams {
-  const leftShift = 7;
+/**
+ * TFLM squared_difference Prepare: both inputs to twice the larger scale; int8 shifts left by 7
+ * (255^2 << 14 still fits int32), int16 by 0 (its zero points are 0, so 32767^2 fits).
+ */
+export function squaredDifferenceParams(s1: number, s2: number, so: number, dtype: 'int8' | 'int16' = 'int8'): SquaredDifferenceParams {
+  const leftShift = dtype === 'int16' ? 0 : 7;
   const twiceMax = 2 * Math.max(f32(s1), f32(s2));
   return {
     leftShift,

@@ -96,6 +96,9 @@ export function elementwiseCases(): OpCase[] {
   add(opCase('squared_difference int8 broadcast', 'squared_difference', [qt([3, 8], 'int8', 0.05, -3), qt([8], 'int8', 0.07, 10)], qt([3, 8], 'int8', 0.3, -128), {}, seed++));
   add(opCase('prelu float32 channel alpha', 'prelu', [ft([1, 3, 3, 4]), ft([4])], ft([1, 3, 3, 4]), {}, seed++));
   add(opCase('prelu int8 channel alpha', 'prelu', [qt([1, 3, 3, 4], 'int8', 0.05, -10), qt([1, 1, 4], 'int8', 0.01, 5)], qt([1, 3, 3, 4], 'int8', 0.04, -20), {}, seed++));
+  add(opCase('squared_difference int16 broadcast', 'squared_difference', [qt([3, 8], 'int16', 0.0025), qt([8], 'int16', 0.005)], qt([3, 8], 'int16', 0.001), {}, seed++));
+  add(opCase('squared_difference int16 saturating', 'squared_difference', [qt([16], 'int16', 0.003), qt([16], 'int16', 0.003)], qt([16], 'int16', 0.3), {}, seed++));
+  add(opCase('prelu int16 with int8 channel alpha', 'prelu', [qt([1, 3, 3, 4], 'int16', 0.0005), qt([1, 1, 4], 'int8', 0.01, 5)], qt([1, 3, 3, 4], 'int16', 0.0004), {}, seed++));
 
   const floatUnary: [string, readonly [number, number]][] = [
     ['relu', [-4, 4]],

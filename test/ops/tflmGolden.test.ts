@@ -318,6 +318,12 @@ describe("PRELU on TensorFlow Lite Micro's prelu_test.cc vectors", () => {
       more: [{ type: qt([1, 1, 3], 'int8', 2 / 255), values: PRELU_ALPHA }], out: qt([2, 2, 3], 'int8', 2 / 255), attrs: {},
       golden: PRELU_OUT, tolerance: QUANTIZED_TOLERANCE,
     }));
+  it('QuantizedInt16PreluActivationsOpTest (int16 input/output at 2/65535, int8 alpha at 2/255)', () =>
+    expectGoldenReal({
+      op: 'prelu', input: qt([2, 2, 3], 'int16', 2 / 65535), values: PRELU_IN,
+      more: [{ type: qt([1, 1, 3], 'int8', 2 / 255), values: PRELU_ALPHA }], out: qt([2, 2, 3], 'int16', 2 / 65535), attrs: {},
+      golden: PRELU_OUT, tolerance: QUANTIZED_TOLERANCE,
+    }));
 });
 
 // --------------------------------------------------------------------- mul_test.cc
@@ -553,13 +559,20 @@ function chooseInt8(shape: number[], min: number, max: number): TensorType {
 const sqd = (a: number[], av: number[], amin: number, amax: number, b: number[], bv: number[], bmin: number, bmax: number, omin: number, omax: number, golden: number[], tolerance: number): GoldenCase => ({
   op: 'squared_difference', input: chooseInt8(a, amin, amax), values: av, more: [{ type: chooseInt8(b, bmin, bmax), values: bv }], out: chooseInt8(a, omin, omax), attrs: {}, golden, tolerance,
 });
+const sqd16 = (a: number[], av: number[], b: number[], bv: number[], golden: number[]): GoldenCase => ({
+  op: 'squared_difference', input: qt(a, 'int16', 0.0025), values: av, more: [{ type: qt(b, 'int16', 0.005), values: bv }], out: qt(a, 'int16', 0.001), attrs: {}, golden, tolerance: 0,
+});
 const SQD: Record<string, GoldenCase> = {
   FloatSquaredDifferenceSameShape: { op: 'squared_difference', input: f32(S4), values: [-0.2, 0.2, -1.2, 0.8], more: [{ type: f32(S4), values: [0.5, 0.2, -1.5, 0.5] }], out: f32(S4), attrs: {}, golden: [0.49, 0.0, 0.09, 0.09], tolerance: 1e-5 },
   IntegerSquaredDifferenceSameShape: { op: 'squared_difference', input: tensorType(S4, 'int32'), values: [-2, 2, -15, 8], more: [{ type: tensorType(S4, 'int32'), values: [5, -2, -3, 5] }], out: tensorType(S4, 'int32'), attrs: {}, golden: [49, 16, 144, 9], tolerance: 0 },
+  // int16: scales 0.0025, 0.005, 0.001, zero points 0; TFLM compares stored values within 1e-5 (exactly).
+  QuantizedSquaredDifferenceSameShapeInt16: sqd16(S4, [-0.2, 0.2, -1.2, 0.8], S4, [0.5, 0.2, -1.5, 0.5], [0.49, 0.0, 0.09, 0.09]),
   QuantizedSquaredDifferenceSameShape: sqd(S4, [-0.2, 0.2, -1.2, 0.8], -1.2, 0.8, S4, [0.5, 0.2, -1.5, 0.5], -1.5, 0.5, 0, 0.5, [0.49, 0.0, 0.09, 0.09], 2 / 255),
 };
 SUB_SHAPES.forEach((s) => {
   SQD[`QuantizedSquaredDifferenceVariousShapes [${s}]`] = sqd(s, [-2.0, 0.2, 0.3, 0.8, 1.1, -2.0], -2, 1.7, s, [1.0, 0.2, 0.6, 0.4, -1.0, -0.0], -1, 1, 0, 9, [9.0, 0.0, 0.09, 0.16, 4.41, 4.0], 18 / 255);
+  SQD[`QuantizedSquaredDifferenceVariousShapesInt16 [${s}]`] = sqd16(s, [-2.0, 0.2, 0.3, 0.8, 1.1, -2.0], s, [1.0, 0.2, 0.6, 0.4, -1.0, -0.0], [9.0, 0.0, 0.09, 0.16, 4.41, 4.0]);
+  SQD[`QuantizedSquaredDifferenceWithBroadcastInt16 [${s}]`] = sqd16(s, [-0.2, 0.2, 0.5, 0.8, 0.11, 1.1], [1], [0.1], [0.09, 0.01, 0.16, 0.49, 0.0001, 1.0]);
   SQD[`QuantizedSquaredDifferenceWithBroadcast [${s}]`] = sqd(s, [-0.2, 0.2, 0.5, 0.8, 0.11, 1.1], -0.2, 1.1, [1], [0.1], 0, 1, 0, 1, [0.09, 0.01, 0.16, 0.49, 0.0001, 1.0], 2 / 255);
   SQD[`IntegerSquaredDifferenceWithBroadcast [${s}]`] = {
     op: 'squared_difference', input: tensorType(s, 'int32'), values: [-20, 10, 7, 3, 1, 13], more: [{ type: tensorType([1], 'int32'), values: [3] }], out: tensorType(s, 'int32'), attrs: {}, golden: [529, 49, 16, 0, 4, 100], tolerance: 0,

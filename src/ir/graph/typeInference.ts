@@ -381,10 +381,11 @@ function binaryElementwise(op: string) {
   };
 }
 
-/** prelu: alpha broadcasts to the input's shape, which the output keeps. */
+/** prelu: alpha broadcasts to the input's shape, which the output keeps; int16 takes an int8 alpha (TFLM). */
 function prelu(_attrs: Attrs, args: readonly TensorType[]): TensorType {
   const [input, alpha] = args;
-  if (input.dtype !== alpha.dtype) fail('prelu', `input and alpha dtypes differ`, args);
+  const alphaDtype = input.dtype === 'int16' ? 'int8' : input.dtype;
+  if (alpha.dtype !== alphaDtype) fail('prelu', `alpha dtype ${alpha.dtype} does not go with input ${input.dtype} (needs ${alphaDtype})`, args);
   const shape = broadcastShapes(input.shape, alpha.shape);
   if (!shape || !sameShape(shape, input.shape)) fail('prelu', `alpha does not broadcast to the input shape`, args);
   return { shape: input.shape, dtype: input.dtype };

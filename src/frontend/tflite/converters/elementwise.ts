@@ -16,8 +16,8 @@ export const ELEMENTWISE_DTYPES: Readonly<Record<string, readonly DType[]>> = {
   div: ['float32', 'int8'],
   maximum: ['float32', 'int8', 'int16', 'int32'],
   minimum: ['float32', 'int8', 'int16', 'int32'],
-  squared_difference: ['float32', 'int8', 'int32'],
-  prelu: ['float32', 'int8'],
+  squared_difference: ['float32', 'int8', 'int16', 'int32'],
+  prelu: ['float32', 'int8', 'int16'],
   relu: ['float32', 'int8', 'int16'],
   relu6: ['float32', 'int8', 'int16'],
   relu_n1_to_1: ['float32', 'int8', 'int16'],
@@ -59,9 +59,33 @@ export const arithmetic =
 export const binary =
   (op: string): Converter =>
   (site) => {
-    checkTypes(site, op, 2);
+    if (op === 'prelu') checkPreluTypes(site);
+    else checkTypes(site, op, 2);
+    if (op === 'squared_difference') checkInt16ZeroPoints(site);
     return { op, attrs: {}, argPositions: [0, 1] };
   };
+
+/** TFLM's PRELU: input, alpha and output share a type, except int16 input/output with an int8 alpha. */
+function checkPreluTypes(site: OperatorSite): void {
+  const allowed = ELEMENTWISE_DTYPES.prelu;
+  const out = site.outputType.dtype;
+  if (!allowed.includes(out)) unsupportedParameter(site, `output type ${out} (supported: ${allowed.join(', ')})`);
+  const input = inputType(site, 0, 'input').dtype;
+  if (input !== out) unsupportedParameter(site, `input type ${input} with output type ${out}`);
+  const alpha = inputType(site, 1, 'alpha').dtype;
+  const wanted = out === 'int16' ? 'int8' : out;
+  if (alpha !== wanted) unsupportedParameter(site, `alpha type ${alpha} with ${out} input (needs ${wanted})`);
+}
+
+/** TFLM's int16 SQUARED_DIFFERENCE Prepare requires every zero point to be 0. */
+function checkInt16ZeroPoints(site: OperatorSite): void {
+  if (site.outputType.dtype !== 'int16') return;
+  const types = [inputType(site, 0, 'input 0'), inputType(site, 1, 'input 1'), site.outputType];
+  types.forEach((t, i) => {
+    const zp = t.quant?.zeroPoint[0] ?? 0;
+    if (zp !== 0) unsupportedParameter(site, `int16 ${i === 2 ? 'output' : `input ${i}`} zero point ${zp} (must be 0)`);
+  });
+}
 
 /**
  * A quantized unary op whose tensors' quantization TFLite Micro's Prepare would reject
