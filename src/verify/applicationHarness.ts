@@ -14,7 +14,7 @@
 import { MlfMetadata } from '../codegen/types';
 import { APP_HEADER, SharedPool } from '../driver/application';
 import { VerifyError } from '../errors';
-import { checkIoPlaceable, poolSection, VerifyTarget } from './harnessMain';
+import { bytesInitializer, checkIoPlaceable, harnessAlignment, poolSection, VerifyTarget } from './harnessMain';
 import { parseHarnessOutput, RunCompiledResult } from './runCompiled';
 
 export interface ApplicationHarnessOptions {
@@ -25,18 +25,6 @@ export interface ApplicationHarnessOptions {
 
 function cIdent(name: string): string {
   return name.replace(/[^A-Za-z0-9_]/g, '_');
-}
-
-function bytesInitializer(bytes: Uint8Array): string {
-  const parts: string[] = [];
-  for (let i = 0; i < bytes.length; i += 32) parts.push(Array.from(bytes.slice(i, i + 32)).join(','));
-  return parts.join(',\n  ') || '0';
-}
-
-function alignOf(alignment: number): number {
-  let a = 16;
-  while (a < alignment) a *= 2;
-  return a;
 }
 
 function checkInvocations(metas: readonly MlfMetadata[], invocations: ApplicationHarnessOptions['invocations']): number {
@@ -74,7 +62,7 @@ export function writeApplicationHarnessMain(metas: readonly MlfMetadata[], share
     '',
   ];
   for (const p of sharedPools.filter((q) => !q.internal)) {
-    lines.push(`static uint8_t uma_shared_${cIdent(p.name)}[${p.sizeMacro} > 0 ? ${p.sizeMacro} : 1] __attribute__((aligned(${alignOf(p.alignment)})))${inSection(p.name)};`);
+    lines.push(`static uint8_t uma_shared_${cIdent(p.name)}[${p.sizeMacro} > 0 ? ${p.sizeMacro} : 1] __attribute__((aligned(${harnessAlignment(p.alignment)})))${inSection(p.name)};`);
   }
   metas.forEach((meta, m) => {
     const macro = `TVMGEN_${meta.modelName.toUpperCase()}`;
@@ -83,7 +71,7 @@ export function writeApplicationHarnessMain(metas: readonly MlfMetadata[], share
     );
     meta.outputs.forEach((t, i) => lines.push(`static uint8_t uma_out_${m}_${i}[${Math.max(1, t.sizeBytes)}] __attribute__((aligned(16)));`));
     for (const p of meta.pools.filter((q) => !q.internal && q.kind === 'constant')) {
-      lines.push(`static const uint8_t uma_const_${m}_${p.cName}[] __attribute__((aligned(${alignOf(p.alignment)})))${inSection(p.name)} = ${macro}_${p.cName!.toUpperCase()}_CONSTANT_POOL_DATA;`);
+      lines.push(`static const uint8_t uma_const_${m}_${p.cName}[] __attribute__((aligned(${harnessAlignment(p.alignment)})))${inSection(p.name)} = ${macro}_${p.cName!.toUpperCase()}_CONSTANT_POOL_DATA;`);
     }
   });
   lines.push(

@@ -30,15 +30,17 @@ function poolCName(p: PoolMetadata): string {
   return p.cName;
 }
 
-function bytesInitializer(bytes: Uint8Array): string {
+/** Bytes as a C array initializer, 32 a line. */
+export function bytesInitializer(bytes: Uint8Array): string {
   const parts: string[] = [];
   for (let i = 0; i < bytes.length; i += 32) parts.push(Array.from(bytes.slice(i, i + 32)).join(','));
   return parts.join(',\n  ') || '0';
 }
 
-function alignOf(p: PoolMetadata): number {
+/** The C alignment of a harness array holding a pool: at least 16, a power of two covering the pool's own. */
+export function harnessAlignment(alignment: number): number {
   let a = 16;
-  while (a < p.alignment) a *= 2;
+  while (a < alignment) a *= 2;
   return a;
 }
 
@@ -85,7 +87,7 @@ export function writeHarnessMain(meta: MlfMetadata, options: HarnessOptions): st
   meta.outputs.forEach((t, i) => lines.push(`static uint8_t uma_out_${i}[${Math.max(1, t.sizeBytes)}] __attribute__((aligned(16)));`));
   for (const p of external) {
     const section = target === 'host' ? '' : ` __attribute__((section("${poolSection(p.name)}")))`;
-    const attrs = `__attribute__((aligned(${alignOf(p)})))${section}`;
+    const attrs = `__attribute__((aligned(${harnessAlignment(p.alignment)})))${section}`;
     if (p.kind === 'constant') {
       // Initialised data, as in flash: loaded with the program, never written at run time.
       lines.push(`static const uint8_t uma_pool_${poolCName(p)}[] ${attrs} = ${macro}_${poolCName(p).toUpperCase()}_CONSTANT_POOL_DATA;`);
