@@ -14,7 +14,7 @@
 import { MlfMetadata } from '../codegen/types';
 import { APP_HEADER, SharedPool } from '../driver/application';
 import { VerifyError } from '../errors';
-import { bytesInitializer, checkIoPlaceable, harnessAlignment, poolSection, VerifyTarget } from './harnessMain';
+import { bytesInitializer, checkIoPlaceable, HOST_CLOCK_C, harnessAlignment, poolSection, VerifyTarget } from './harnessMain';
 import { parseHarnessOutput, RunCompiledResult } from './runCompiled';
 
 export interface ApplicationHarnessOptions {
@@ -85,14 +85,7 @@ export function writeApplicationHarnessMain(metas: readonly MlfMetadata[], share
     '',
   );
   if (host) {
-    lines.push(
-      'static long long uma_now_ns(void) {',
-      '  struct timespec ts;',
-      '  clock_gettime(CLOCK_MONOTONIC, &ts);',
-      '  return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;',
-      '}',
-      '',
-    );
+    lines.push(...HOST_CLOCK_C);
   }
   lines.push('int main(void) {', '  int32_t status;', ...(host ? ['  long long t0;'] : []));
   const runArgs: string[][] = [];

@@ -30,6 +30,16 @@ function poolCName(p: PoolMetadata): string {
   return p.cName;
 }
 
+/** The host harness's monotonic clock in nanoseconds, for the inference time it prints. */
+export const HOST_CLOCK_C: readonly string[] = [
+  'static long long uma_now_ns(void) {',
+  '  struct timespec ts;',
+  '  clock_gettime(CLOCK_MONOTONIC, &ts);',
+  '  return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;',
+  '}',
+  '',
+];
+
 /** Bytes as a C array initializer, 32 a line. */
 export function bytesInitializer(bytes: Uint8Array): string {
   const parts: string[] = [];
@@ -106,14 +116,7 @@ export function writeHarnessMain(meta: MlfMetadata, options: HarnessOptions): st
     '',
   );
   if (target === 'host') {
-    lines.push(
-      'static long long uma_now_ns(void) {',
-      '  struct timespec ts;',
-      '  clock_gettime(CLOCK_MONOTONIC, &ts);',
-      '  return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;',
-      '}',
-      '',
-    );
+    lines.push(...HOST_CLOCK_C);
   }
   lines.push('int main(void) {', `  struct ${prefix}_inputs in;`, `  struct ${prefix}_outputs out;`, '  int32_t status;');
   const wsPools = external.filter((p) => p.kind === 'workspace');

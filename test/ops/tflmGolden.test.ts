@@ -13,6 +13,7 @@ import { resolvePadding } from '../../src/frontend/tflite/padding';
 import { f32, q } from '../lower/helpers';
 import { caseInputs, caseModule, expectCRunsByteExact, OpCase } from './opCases';
 import { runBoth } from '../lower/helpers';
+import { bytesOf } from '../interpreter/helpers';
 
 const qt = (shape: number[], dtype: DType, scale: number, zp = 0): TensorType => tensorType(shape, dtype, q(scale, zp));
 
@@ -24,21 +25,6 @@ function quantize(values: readonly number[], type: TensorType): number[] {
   const scale = type.quant!.scale[0];
   const zp = type.quant!.zeroPoint[0];
   return values.map((v) => Math.min(hi, Math.max(lo, roundHalfAwayFromZero(Math.fround(Math.fround(v) / scale)) + zp)));
-}
-
-function bytesOf(values: readonly number[], dtype: DType): Uint8Array {
-  switch (dtype) {
-    case 'int8':
-      return new Uint8Array(Int8Array.from(values).buffer);
-    case 'int16':
-      return new Uint8Array(Int16Array.from(values).buffer);
-    case 'int32':
-      return new Uint8Array(Int32Array.from(values).buffer);
-    case 'float32':
-      return new Uint8Array(Float32Array.from(values).buffer);
-    default:
-      throw new Error(`no bytes for ${dtype}`);
-  }
 }
 
 function elementsOf(bytes: Uint8Array, dtype: DType): number[] {
@@ -89,8 +75,8 @@ function runGolden(c: GoldenCase): number[] {
     constants: c.constants,
     out: c.out,
     attrs: c.attrs as OpCase['attrs'],
-    data: bytesOf(stored(c.input, c.values), c.input.dtype),
-    moreData: c.more?.map((m) => bytesOf(stored(m.type, m.values), m.type.dtype)),
+    data: bytesOf(c.input.dtype, stored(c.input, c.values)),
+    moreData: c.more?.map((m) => bytesOf(m.type.dtype, stored(m.type, m.values))),
   };
   const { lowered, reference } = runBoth(caseModule([opCase]), caseInputs(opCase, 1));
   expect(Buffer.from(lowered[0]).toString('hex')).toBe(Buffer.from(reference[0]).toString('hex'));
@@ -397,7 +383,7 @@ function perChannelWeights(shape: number[], values: number[]): { type: TensorTyp
   const per = values.length / shape[0];
   const scales = Array.from({ length: shape[0] }, (_, c) => Math.fround(Math.max(...values.slice(c * per, (c + 1) * per).map(Math.abs)) / 127));
   const q8 = values.map((v, i) => Math.max(-127, Math.min(127, roundHalfAwayFromZero(Math.fround(v / scales[Math.floor(i / per)])))));
-  return { type: tensorType(shape, 'int8', q(scales, 0, 0)), data: bytesOf(q8, 'int8') };
+  return { type: tensorType(shape, 'int8', q(scales, 0, 0)), data: bytesOf('int8', q8) };
 }
 
 function transposeConv(
@@ -405,9 +391,9 @@ function transposeConv(
   out: TensorType, strides: [number, number], mode: 'SAME' | 'VALID', activation: string, golden: number[], tolerance: number,
 ): GoldenCase {
   const float = input.dtype === 'float32';
-  const w = float ? { type: f32(weightShape), data: bytesOf(weights, 'float32') } : perChannelWeights(weightShape, weights);
+  const w = float ? { type: f32(weightShape), data: bytesOf('float32', weights) } : perChannelWeights(weightShape, weights);
   const constants = [w];
-  if (bias) constants.push(float ? { type: f32([bias.length]), data: bytesOf(bias, 'float32') } : { type: tensorType([bias.length], 'int32'), data: bytesOf(bias, 'int32') });
+  if (bias) constants.push(float ? { type: f32([bias.length]), data: bytesOf('float32', bias) } : { type: tensorType([bias.length], 'int32'), data: bytesOf('int32', bias) });
   const [top, left] = resolvePadding(mode, { input: [out.shape[1], out.shape[2]], filter: [weightShape[1], weightShape[2]], strides, dilation: [1, 1] });
   return { op: 'transpose_conv2d', input, values, constants, out, attrs: { strides, pad_before: [top, left], output_shape: out.shape, activation }, golden, tolerance };
 }
