@@ -8,6 +8,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { memoryIO } from '../../src/cli/io';
 import { main } from '../../src/cli/main';
+import { writeBrokenVanillaBackend } from '../helpers/brokenBackend';
 
 const ROOT = path.join(__dirname, '..', '..');
 const HELLO = path.join(ROOT, 'models', 'hello_world_int8.tflite');
@@ -96,36 +97,7 @@ describe('uma-ts run', () => {
 
   it('--compare-intermediates names the operator of a broken kernel loaded with --backend-module, and exits 1', async () => {
     const file = path.join(dir, 'brokenBackend.ts');
-    const vanilla = (f: string) => JSON.stringify(path.join(ROOT, 'backends', 'vanilla', f));
-    fs.writeFileSync(
-      file,
-      `import { DEFAULT_CONSTANT_POOL, DEFAULT_WORKSPACE_POOL, UmaBackend } from 'uma-ts';
-import { vanillaIncludes, vanillaRuntimeSources } from ${vanilla('codegen')};
-import { vanillaConv2dPass } from ${vanilla('passes')};
-import { conv2dPattern } from ${vanilla('patterns')};
-import { vanillaConv2dStrategy } from ${vanilla('strategies')};
-
-/** vanilla's conv2d with the output offset off by one when there is more than one input channel. */
-export class BrokenBackend extends UmaBackend {
-  readonly targetName = 'broken';
-  constructor() {
-    super();
-    this.registerPattern('conv2d', conv2dPattern());
-    this.registerOperatorStrategy('conv2d', vanillaConv2dStrategy);
-    this.registerTirPass(1, vanillaConv2dPass);
-    this.registerCodegen({
-      includes: vanillaIncludes,
-      runtimeSources: () =>
-        vanillaRuntimeSources().map((f) => ({ ...f, content: f.content.replace('+ output_offset;', '+ output_offset + (in_c > 1 ? 1 : 0);') })),
-    });
-    this.registerMemory({
-      pools: [{ pool: DEFAULT_WORKSPACE_POOL, access: 'rw' }, { pool: DEFAULT_CONSTANT_POOL, access: 'rw' }],
-      operandConstraints: [],
-    });
-  }
-}
-`,
-    );
+    writeBrokenVanillaBackend(file, 'output_offset + (in_c > 1 ? 1 : 0)', "vanilla's conv2d with the output offset off by one when there is more than one input channel.");
     const kws = path.join(ROOT, 'models', 'kws_ref_model.tflite');
     const r = await run([kws, '--backend', 'broken', '--backend-module', file, '--compare-intermediates']);
     expect(r.code).toBe(1);

@@ -8,6 +8,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { memoryIO } from '../../src/cli/io';
 import { main } from '../../src/cli/main';
+import { writeBrokenVanillaBackend } from '../helpers/brokenBackend';
 
 const ROOT = path.join(__dirname, '..', '..');
 const PD = path.join(ROOT, 'models', 'person_detect.tflite');
@@ -102,35 +103,7 @@ module.exports = { HostOnlyBackend };
 
   it('a broken kernel: DIFFERENT rows, no ok line, error naming the model, exit 1', async () => {
     const file = path.join(dir, 'brokenBackend.ts');
-    const vanilla = (f: string) => JSON.stringify(path.join(ROOT, 'backends', 'vanilla', f));
-    fs.writeFileSync(
-      file,
-      `import { DEFAULT_CONSTANT_POOL, DEFAULT_WORKSPACE_POOL, UmaBackend } from 'uma-ts';
-import { vanillaIncludes, vanillaRuntimeSources } from ${vanilla('codegen')};
-import { vanillaConv2dPass } from ${vanilla('passes')};
-import { conv2dPattern } from ${vanilla('patterns')};
-import { vanillaConv2dStrategy } from ${vanilla('strategies')};
-
-/** vanilla's conv2d with every output shifted by 40. */
-export class BrokenBackend extends UmaBackend {
-  readonly targetName = 'broken';
-  constructor() {
-    super();
-    this.registerPattern('conv2d', conv2dPattern());
-    this.registerOperatorStrategy('conv2d', vanillaConv2dStrategy);
-    this.registerTirPass(1, vanillaConv2dPass);
-    this.registerCodegen({
-      includes: vanillaIncludes,
-      runtimeSources: () => vanillaRuntimeSources().map((f) => ({ ...f, content: f.content.replace('+ output_offset;', '+ output_offset + 40;') })),
-    });
-    this.registerMemory({
-      pools: [{ pool: DEFAULT_WORKSPACE_POOL, access: 'rw' }, { pool: DEFAULT_CONSTANT_POOL, access: 'rw' }],
-      operandConstraints: [],
-    });
-  }
-}
-`,
-    );
+    writeBrokenVanillaBackend(file, 'output_offset + 40', "vanilla's conv2d with every output shifted by 40.");
     const r = await run([PD, HELLO, '--module-name', 'pd,hello', '--backend', 'broken', '--backend-module', file]);
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/^pd\s+0\s+MobilenetV1\/Predictions\/Reshape_1\s+\[1, 2\]\s+int8\s+DIFFERENT: /m);
