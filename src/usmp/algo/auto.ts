@@ -56,7 +56,7 @@ const MIN_SEARCH_WORK = 5_000_000;
  * otherwise get 500M units, many seconds; this keeps a 2000-buffer call near a second without
  * any clock.
  */
-const MAX_SEARCH_WORK = 40_000_000;
+const MAX_SEARCH_WORK = Number(process.env.MSW ?? 40_000_000);
 const DEFAULT_SEED = 0x5eed;
 /** Local-search steps without progress before a restart. */
 const STALL_STEPS = 250;
@@ -221,36 +221,22 @@ export function autoSearch(
   // fresh random stream, and the best plan of all runs is kept (order + policies reproduce it).
   const random = seededRandom(options.seed ?? DEFAULT_SEED);
   const maxIterations = options.maxIterations ?? Infinity;
-  const searchWork =
-    options.workBudget ?? Math.min(MAX_SEARCH_WORK, Math.max(MIN_SEARCH_WORK, SEARCH_FULL_PLACEMENTS * (problem.count + engine.adj.length)));
-  // Strategy 1, the Vela-style climb, on its own from the urgency order; its plan is the one to
-  // beat (first-fit everywhere, so its order alone reproduces it).
-  let climbed: BottleneckClimb | undefined;
-  if (best > lowerBound && performance.now() < deadline && bottleneckClimbApplies(problem)) {
-    climbed = climb(problem, engine, lowerBound, engine.work + searchWork, deadline, options.seed ?? VELA_SEED);
-    if (climbed.bestSize <= best) {
-      engine.setOrder(climbed.order);
-      engine.bestFit.fill(0);
-      best = engine.placeFrom(0, Infinity);
-      engine.commit(0);
-    }
-  }
-  const climbTotal = climbed?.bestSize ?? Infinity;
-  // The exact core then tries the bound itself: where it is reachable, that is the optimum,
-  // found before the local search. It comes after the climb, which keeps auto at or below
-  // Vela's plan whatever the core does.
-  // A zero time budget asks for the greedy phase only; otherwise the core runs on its own
-  // counted budget, whatever the clock says.
+  // The exact core first tries the bound itself: where it is reachable, that is the optimum,
+  // found before any search. A zero time budget asks for the greedy phase only; otherwise the
+  // core runs on its own counted budget, whatever the clock says.
   const coreOn = core !== undefined && deadline > startedAt;
-  if (core && coreOn && best > lowerBound) {
-    const first = core.decide(lowerBound, coreBudget(problem.count, CORE_FIRST_SHARE));
+  // With the core, one budget covers the rest of the call (the bound, the descent, then the
+  // search), in core work units; without it, the search has its own.
+  const callBudget = core ? new CallBudget(core, engine) : undefined;
+  if (core && coreOn && callBudget && best > lowerBound) {
+    const first = core.decide(lowerBound, callBudget.forBound());
     if (first.kind === 'fits') {
       const stats: AutoStats = {
         lowerBound,
         initialTotal,
         finalTotal: first.total,
         iterations: 0,
-        climbIterations: climbed?.iterations ?? 0,
+        climbIterations: 0,
         work: engine.work,
         initialOrder: start.name,
         strategy: 'exact core',
@@ -262,7 +248,58 @@ export function autoSearch(
     }
     if (first.kind === 'infeasible') provenLowerBound = lowerBound + 1;
   }
-  const workLimit = engine.work + searchWork;
+  // Then the core closes the gap from above, by bisection on the capacity between the best
+  // proven bound and the best total: a fit is a smaller plan, an exhausted search a proof that
+  // nothing below that capacity fits, a spent probe budget (unknown) moves the search up. Not
+  // gated by the clock: the core's own budget bounds it, and the plan must not depend on speed.
+  let descended = false;
+  if (core && coreOn && best > provenLowerBound) {
+    const limit = core.work + callBudget!.forDescent();
+    let lo = Math.max(provenLowerBound, lowerBound + 1);
+    let found: Float64Array | undefined;
+    while (lo < best && core.work < limit) {
+      const capacity = best - 1 - Math.floor((best - 1 - lo) / 2);
+      const r = core.decide(capacity, Math.min(limit - core.work, PROBE_DIVES * core.diveWork()), true);
+      if (r.kind === 'fits') {
+        found = r.offsets;
+        best = r.total;
+      } else {
+        if (r.kind === 'infeasible') provenLowerBound = capacity + 1;
+        lo = capacity + 1;
+      }
+    }
+    if (found) {
+      // First-fit in the order of the core's offsets puts every buffer at or below its offset
+      // there (each one's slot is still free when its turn comes), so the engine holds a plan
+      // at most as large, and the local search goes on from it.
+      const offsets = found;
+      engine.setOrder(Int32Array.from({ length: problem.count }, (_, i) => i).sort((x, y) => offsets[x] - offsets[y] || x - y));
+      engine.bestFit.fill(0);
+      best = engine.placeFrom(0, Infinity);
+      engine.commit(0);
+      descended = true;
+    }
+  }
+  // Strategy 1, the Vela-style climb, on its own from the urgency order; its plan is the one to
+  // beat (first-fit everywhere, so its order alone reproduces it).
+  let climbed: BottleneckClimb | undefined;
+  const searchWork =
+    options.workBudget ?? Math.min(MAX_SEARCH_WORK, Math.max(MIN_SEARCH_WORK, SEARCH_FULL_PLACEMENTS * (problem.count + engine.adj.length)));
+  // Its iterations are full re-placements: on dense sets (long lifetimes) Vela's 500 of them
+  // take seconds, so it runs only where they are affordable; the core's descent below beats
+  // Vela's plan on those sets anyway (see docs/memory-planner.md).
+  const climbAffordable = VELA_ITERATIONS * (problem.count + engine.adj.length) <= CLIMB_MAX_WORK;
+  if (!coreOn && best > lowerBound && climbAffordable && performance.now() < deadline && bottleneckClimbApplies(problem)) {
+    climbed = climb(problem, engine, lowerBound, engine.work + searchWork, deadline, options.seed ?? VELA_SEED);
+    if (climbed.bestSize <= best) {
+      engine.setOrder(climbed.order);
+      engine.bestFit.fill(0);
+      best = engine.placeFrom(0, Infinity);
+      engine.commit(0);
+    }
+  }
+  const climbTotal = climbed?.bestSize ?? Infinity;
+  const workLimit = engine.work + (options.workBudget ?? (callBudget && coreOn ? callBudget.forSearch() : searchWork));
   const searchStartTotal = best;
   // Strategy 2, the local search, with the rest of the budget. When the climb's plan was
   // adopted, the search runs two lines that take turns at each stall: one from the climb's plan
@@ -308,7 +345,13 @@ export function autoSearch(
   // The search starts from the climb's plan when that was adopted, so credit whoever last
   // improved the total.
   let winner: AutoStats['strategy'] =
-    kept.total < searchStartTotal ? 'local search' : searchStartTotal < initialTotal ? 'bottleneck climb' : 'greedy';
+    kept.total < searchStartTotal
+      ? 'local search'
+      : descended
+        ? 'exact core'
+        : searchStartTotal < initialTotal
+          ? 'bottleneck climb'
+          : 'greedy';
   let replace = kept.total < best;
   if (climbed && climbTotal < kept.total) {
     kept = { total: climbTotal, order: climbed.order, bestFit: new Uint8Array(engine.n) };
@@ -332,30 +375,11 @@ export function autoSearch(
     engine.bestFit.set(searchStart.bestFit);
     best = engine.placeFrom(0, Infinity);
     engine.commit(0);
-    winner = searchStartTotal < initialTotal ? 'bottleneck climb' : 'greedy';
+    winner = descended ? 'exact core' : searchStartTotal < initialTotal ? 'bottleneck climb' : 'greedy';
   }
   const climbIterations = climbed?.iterations ?? 0;
-  // Then the core closes the gap from above: each capacity below the best total either gives a
-  // smaller plan or, if the search space is exhausted, proves the best total optimal.
-  let offsets: Float64Array | undefined;
-  // Not gated by the clock: the core's own budget bounds it, and the plan must not depend on speed.
-  if (core && coreOn && best > provenLowerBound) {
-    const limit = core.work + coreBudget(problem.count, CORE_LAST_SHARE);
-    while (best > provenLowerBound && core.work < limit) {
-      const r = core.decide(best - 1, limit - core.work);
-      if (r.kind === 'fits') {
-        offsets = r.offsets;
-        best = r.total;
-        winner = 'exact core';
-      } else {
-        if (r.kind === 'infeasible') provenLowerBound = best;
-        break;
-      }
-    }
-  }
   return {
     engine,
-    offsets,
     stats: {
       lowerBound,
       initialTotal,
@@ -373,17 +397,57 @@ export function autoSearch(
 }
 
 /**
- * The exact core's budget, in its work units, per call: a share of a few full depth-first dives
- * (one dive scans the unplaced buffers at each of n levels, about n^2 units), capped so that a
- * 10k-buffer set stays within the time cap.
+ * The budget of a call with the exact core, in core work units (one engine placement unit
+ * costs about ENGINE_UNIT_COST of them in time, measured on the bench sets), sized in dives (a
+ * dive places every buffer once, about n^2/2 units on 2,000 buffers) and capped so that a call
+ * on 2,000 buffers stays well under a second. What the greedy phase spent comes off first; the
+ * bound then gets the largest share (on random interval sets most bounds are reached within a
+ * few dives, a few need dozens), the descent half of the rest, and the local search the rest.
  */
-const CORE_DIVES = 4;
-const CORE_MAX_WORK = 30_000_000;
-const CORE_FIRST_SHARE = 0.5;
-const CORE_LAST_SHARE = 0.5;
-function coreBudget(n: number, share: number): number {
-  return Math.max(1_000_000, Math.min(CORE_MAX_WORK, CORE_DIVES * n * n)) * share;
+const CALL_DIVES = 50;
+const CALL_MAX_WORK = 100_000_000;
+const CALL_MIN_WORK = 5_000_000;
+const ENGINE_UNIT_COST = 4;
+const BOUND_SHARE = 0.55;
+const DESCENT_SHARE = 0.5;
+/** Mean conflicts per buffer above which a set counts as dense. */
+const DENSE_DEGREE = 200;
+const DENSE_BOUND_SHARE = 0.15;
+const DENSE_DESCENT_SHARE = 0.6;
+/** A probe of the descent: a few runs, enough for a first fit above the bound. */
+const PROBE_DIVES = 4;
+
+class CallBudget {
+  private readonly total: number;
+  private readonly coreStart: number;
+  constructor(
+    private readonly core: ExactCore,
+    private readonly engine: PlacementEngine,
+  ) {
+    this.total = Math.min(CALL_MAX_WORK, Math.max(CALL_MIN_WORK, CALL_DIVES * core.diveWork()));
+    this.coreStart = core.work;
+  }
+  private left(): number {
+    return Math.max(0, this.total - (this.core.work - this.coreStart) - ENGINE_UNIT_COST * this.engine.work);
+  }
+  /** Dense sets (long lifetimes): the bound was out of reach on every bench set, the descent pays. */
+  private dense(): boolean {
+    return this.engine.adj.length > DENSE_DEGREE * this.engine.n;
+  }
+  forBound(): number {
+    return this.left() * (this.dense() ? Number(process.env.DBS ?? DENSE_BOUND_SHARE) : BOUND_SHARE);
+  }
+  forDescent(): number {
+    return this.left() * (this.dense() ? Number(process.env.DDS ?? DENSE_DESCENT_SHARE) : DESCENT_SHARE);
+  }
+  /** In engine work units. */
+  forSearch(): number {
+    return this.left() / ENGINE_UNIT_COST;
+  }
 }
+
+/** The climb's 500 iterations are affordable up to this many placement work units. */
+const CLIMB_MAX_WORK = 150_000_000;
 
 /** The exact core covers one-pool interval sets (conflicts = overlapping live ranges). */
 function exactCoreFor(problem: IndexedProblem): ExactCore | undefined {

@@ -92,6 +92,12 @@ const PREORDER_NOISE = 0.6;
 const RUN_DIVES = 2;
 const RUN_MIN_WORK = 10_000;
 const RESTART_SEED = 0x5eed;
+/**
+ * Which runs are dynamic (d) or static (s), cyclically (see solvePartition): at the lower bound
+ * (every section's slack counts) mostly dynamic; above it, static first, which measured better.
+ */
+const BOUND_RUNS = 'dds';
+const SLACK_RUNS = 'sd';
 
 const roundUp = (v: number, a: number): number => (a === 1 ? v : Math.ceil(v / a) * a);
 
@@ -101,7 +107,7 @@ export class ExactCore {
   /** Work spent so far (candidate scans, conflict and section updates). */
   work = 0;
   /** Search nodes (placements tried) and runs started, for the benchmark. */
-  readonly stats = { nodes: 0, runs: 0 };
+  readonly stats = { nodes: 0, runs: 0, depths: [] as number[] };
   private readonly n: number;
   private readonly adjStart: Int32Array;
   private readonly adj: Int32Array;
@@ -175,13 +181,14 @@ export class ExactCore {
    * Decides whether everything fits in `capacity`, spending at most `budget` work units.
    * 'infeasible' is a proof (the whole canonical search space was exhausted).
    */
-  decide(capacity: number, budget: number): CoreOutcome {
+  decide(capacity: number, budget: number, slack = false): CoreOutcome {
+    const pattern = (slack ? process.env.SPAT : process.env.BPAT) ?? (slack ? SLACK_RUNS : BOUND_RUNS);
     const { n, problem } = this;
     const offsets = new Float64Array(n);
     const limit = this.work + budget;
     for (let b = 0; b < n; b++) if (problem.sizes[b] > capacity) return { kind: 'infeasible' };
     for (const part of this.partitions) {
-      const r = this.solveWithRestarts(part, capacity, limit, offsets);
+      const r = this.solveWithRestarts(part, capacity, limit, offsets, pattern);
       if (r !== 'fits') return { kind: r };
     }
     let total = 0;
@@ -189,23 +196,29 @@ export class ExactCore {
     return { kind: 'fits', offsets, total };
   }
 
+  /** One dive's work over the whole problem (for budgets in dives). */
+  diveWork(): number {
+    return this.partitions.reduce((w, part) => w + this.partDiveWork(part), 0);
+  }
+
   /** One dive's work on a partition: each level scans the unplaced buffers and places one. */
-  private diveWork(part: Int32Array): number {
+  private partDiveWork(part: Int32Array): number {
     let w = (part.length * (part.length + 1)) / 2;
     for (const b of part) w += 1 + this.adjStart[b + 1] - this.adjStart[b] + (this.secTo[b] - this.secFrom[b] + 1);
     return w;
   }
 
   /** Short runs over the preorders (fixed, then varied), the last one with all that is left. */
-  private solveWithRestarts(part: Int32Array, capacity: number, limit: number, out: Float64Array): RunResult {
-    const runWork = Math.max(RUN_MIN_WORK, RUN_DIVES * this.diveWork(part));
+  private solveWithRestarts(part: Int32Array, capacity: number, limit: number, out: Float64Array, pattern: string): RunResult {
+    const runWork = Math.max(RUN_MIN_WORK, RUN_DIVES * this.partDiveWork(part));
     const random = seededRandom(RESTART_SEED + part.length);
     for (let r = 0; ; r++) {
       const pre = r < PREORDERS.length ? this.fixedRank(r) : this.variedRank(PREORDERS[r % PREORDERS.length], random);
+      const dynamic = pattern[r % pattern.length] === 'd';
       // Too little left for two runs: the last one gets it all.
       const runLimit = limit - this.work < 2 * runWork ? limit : this.work + runWork;
       this.stats.runs++;
-      const result = this.solvePartition(part, pre, capacity, runLimit, out);
+      const result = this.solvePartition(part, pre, dynamic, capacity, runLimit, out);
       if (result !== 'unknown' || this.work >= limit) return result;
     }
   }
@@ -237,7 +250,20 @@ export class ExactCore {
     return rank;
   }
 
-  private solvePartition(part: Int32Array, pre: Int32Array, capacity: number, limit: number, out: Float64Array): RunResult {
+  /**
+   * One depth-first run. `dynamic`: among the candidates tied at a level's lowest offset, the
+   * first one tried is the one living in the section with the least slack (the section that
+   * most needs filling at that height), not the first in preorder; the others follow in
+   * preorder, and ties may be placed in any order, so the run stays exhaustive.
+   */
+  private solvePartition(
+    part: Int32Array,
+    pre: Int32Array,
+    dynamic: boolean,
+    capacity: number,
+    limit: number,
+    out: Float64Array,
+  ): RunResult {
     const { sizes, alignments } = this.problem;
     const { adjStart, adj, secFrom, secTo, memStart, members } = this;
     const m = part.length;
@@ -361,13 +387,14 @@ export class ExactCore {
      * The unplaced buffer with the smallest (minOffset, preorder) key above (afterOffset,
      * afterPre) that fits under the capacity and below `minHeight`, or -1.
      */
-    const nextCandidate = (afterOffset: number, afterPre: number, minHeight: number): number => {
+    const nextCandidate = (afterOffset: number, afterPre: number, minHeight: number, exclude: number): number => {
       this.work += unplacedCount;
       let best = -1;
       let bestOffset = Infinity;
       let bestPre = 0;
       for (let k = 0; k < unplacedCount; k++) {
         const b = unplaced[k];
+        if (b === exclude) continue;
         const o = minOffset[b];
         if (o < afterOffset || (o === afterOffset && pre[b] <= afterPre)) continue;
         if (o > bestOffset || (o === bestOffset && pre[b] > bestPre)) continue;
@@ -402,7 +429,27 @@ export class ExactCore {
       }
       levelHeight = h;
       // The smallest key is dominated: so is every other, unless a zero-size buffer is left.
-      if (best >= 0 && bestOffset >= h && sizes[best] > 0) return nextCandidate(afterOffset, afterPre, h);
+      if (best >= 0 && bestOffset >= h && sizes[best] > 0) return nextCandidate(afterOffset, afterPre, h, -1);
+      if (dynamic && best >= 0) {
+        let bestSlack = Infinity;
+        let pick = best;
+        for (let k = 0; k < unplacedCount; k++) {
+          const b = unplaced[k];
+          if (minOffset[b] !== bestOffset || (bestOffset === afterOffset && pre[b] <= afterPre)) continue;
+          if (bestOffset + sizes[b] > capacity || (bestOffset >= h && sizes[b] > 0)) continue;
+          let slack = Infinity;
+          for (let sec = secFrom[b]; sec <= secTo[b]; sec++) {
+            const v = capacity - bestOffset - rest[sec];
+            if (v < slack) slack = v;
+          }
+          this.work += secTo[b] - secFrom[b] + 1;
+          if (slack < bestSlack || (slack === bestSlack && pre[b] < pre[pick])) {
+            bestSlack = slack;
+            pick = b;
+          }
+        }
+        return pick;
+      }
       return best;
     };
 
@@ -413,9 +460,13 @@ export class ExactCore {
     const opened = openLevel(-Infinity, -1);
     const heights: number[] = [levelHeight];
     const chosen: number[] = [-1];
+    // Per level, the candidate a dynamic run tried first (the others then go in preorder).
+    const firstTried: number[] = [-1];
     let firstCandidate = opened;
     const markMin: number[] = [0];
     const markWit: number[] = [0];
+    let runDepth = 0;
+    try {
     while (chosen.length > 0) {
       const level = chosen.length - 1;
       let afterOffset = floorOffset[level];
@@ -423,12 +474,17 @@ export class ExactCore {
       const tried = chosen[level];
       if (tried >= 0) {
         unplace(tried, markMin[level], markWit[level]);
-        afterOffset = minOffset[tried];
-        afterPre = pre[tried];
+        // After a dynamic first pick, the preorder walk starts from the level's floor.
+        if (tried !== firstTried[level] || !dynamic) {
+          afterOffset = minOffset[tried];
+          afterPre = pre[tried];
+        }
       }
       if (this.work > limit) return 'unknown';
-      const b = tried < 0 ? firstCandidate : nextCandidate(afterOffset, afterPre, heights[level]);
+      const b = tried < 0 ? firstCandidate : nextCandidate(afterOffset, afterPre, heights[level], dynamic ? firstTried[level] : -1);
+      if (tried < 0) firstTried[level] = b;
       if (b < 0) {
+        firstTried.pop();
         floorOffset.pop();
         floorPre.pop();
         heights.pop();
@@ -442,18 +498,22 @@ export class ExactCore {
       chosen[level] = b;
       this.stats.nodes++;
       if (!place(b)) continue;
+      if (m - unplacedCount > runDepth) runDepth = m - unplacedCount;
       if (unplacedCount === 0) {
         for (const x of part) out[x] = minOffset[x];
         return 'fits';
       }
       floorOffset.push(minOffset[b]);
-      floorPre.push(pre[b]);
-      firstCandidate = openLevel(minOffset[b], pre[b]);
+      // A dynamic run may place ties at one offset in any order.
+      floorPre.push(dynamic ? -1 : pre[b]);
+      firstCandidate = openLevel(minOffset[b], dynamic ? -1 : pre[b]);
       heights.push(levelHeight);
       chosen.push(-1);
+      firstTried.push(-1);
       markMin.push(0);
       markWit.push(0);
     }
     return 'infeasible';
+    } finally { this.stats.depths.push(Math.round(100 * runDepth / m)); }
   }
 }
