@@ -250,6 +250,63 @@ export class ExactCore {
     return rank;
   }
 
+  private readonly diveRandom = seededRandom(RESTART_SEED);
+
+  /**
+   * The spatial greedy: places, one at a time, the unplaced buffer that can sit lowest (ties by
+   * the least slack at `target` when dynamic, else by preorder). Never fails; its plan is a
+   * canonical one, a cheap upper bound shaped like the search's own dives.
+   */
+  greedyDive(preorder: number, dynamic: boolean, target: number): { offsets: Float64Array; total: number } {
+    const { sizes, alignments } = this.problem;
+    const { n, adjStart, adj, secFrom, secTo } = this;
+    const pre = preorder < PREORDERS.length ? this.fixedRank(preorder) : this.variedRank(PREORDERS[preorder % PREORDERS.length], this.diveRandom);
+    const minOffset = new Float64Array(n);
+    const placed = new Uint8Array(n);
+    const rest = new Float64Array(this.sectionCount);
+    for (let b = 0; b < n; b++) for (let s = secFrom[b]; s <= secTo[b]; s++) rest[s] += sizes[b];
+    const unplaced = Int32Array.from({ length: n }, (_, i) => i);
+    let count = n;
+    let total = 0;
+    while (count > 0) {
+      this.work += count;
+      let bestK = -1;
+      for (let k = 0; k < count; k++) {
+        const b = unplaced[k];
+        if (bestK < 0) { bestK = k; continue; }
+        const c = unplaced[bestK];
+        if (minOffset[b] < minOffset[c] || (minOffset[b] === minOffset[c] && pre[b] < pre[c])) bestK = k;
+      }
+      if (dynamic) {
+        const o = minOffset[unplaced[bestK]];
+        let bestSlack = Infinity;
+        for (let k = 0; k < count; k++) {
+          const b = unplaced[k];
+          if (minOffset[b] !== o) continue;
+          let slack = Infinity;
+          for (let sec = secFrom[b]; sec <= secTo[b]; sec++) slack = Math.min(slack, target - o - rest[sec]);
+          this.work += secTo[b] - secFrom[b] + 1;
+          if (slack < bestSlack || (slack === bestSlack && pre[b] < pre[unplaced[bestK]])) {
+            bestSlack = slack;
+            bestK = k;
+          }
+        }
+      }
+      const b = unplaced[bestK];
+      unplaced[bestK] = unplaced[--count];
+      placed[b] = 1;
+      const top = minOffset[b] + sizes[b];
+      total = Math.max(total, top);
+      for (let ai = adjStart[b]; ai < adjStart[b + 1]; ai++) {
+        const j = adj[ai];
+        if (!placed[j]) minOffset[j] = Math.max(minOffset[j], roundUp(top, alignments[j]));
+      }
+      for (let s = secFrom[b]; s <= secTo[b]; s++) rest[s] -= sizes[b];
+      this.work += 1 + adjStart[b + 1] - adjStart[b] + secTo[b] - secFrom[b] + 1;
+    }
+    return { offsets: minOffset, total };
+  }
+
   /**
    * One depth-first run. `dynamic`: among the candidates tied at a level's lowest offset, the
    * first one tried is the one living in the section with the least slack (the section that
