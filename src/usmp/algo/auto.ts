@@ -153,19 +153,46 @@ const BEST_FIT_STARTS_UP_TO = 4_000_000;
 /** Buffers moved by a restart kick: enough to leave the plateau, few enough to keep its quality. */
 const KICK_MOVES = 2;
 
-/** Perturbs the engine's order: a few buffers above the bound move to random earlier positions. */
-function kick(engine: PlacementEngine, lowerBound: number, random: () => number): void {
-  const protruding: number[] = [];
-  for (let b = 0; b < engine.n; b++) if (engine.offset[b] + engine.sizes[b] > lowerBound) protruding.push(b);
-  for (let m = 0; m < KICK_MOVES; m++) {
-    if (protruding.length > 0) {
-      const b = protruding[Math.floor(random() * protruding.length)];
-      const from = engine.pos[b];
-      engine.move(from, Math.floor(random() * (from + 1)));
-    } else {
-      engine.swap(Math.floor(random() * engine.n), Math.floor(random() * engine.n));
+/** Kicks tried before a restart gives up and starts from its plan unkicked. */
+const KICK_TRIES = 4;
+
+/**
+ * Perturbs the engine's order (a few buffers above the bound move to random earlier positions)
+ * and places it in full; returns the total. With pins and size limits a kicked order may not be
+ * completable (a free buffer moved ahead takes the space a pinned one needs): such a kick is
+ * undone and another tried, and after KICK_TRIES the order is left as it was. The engine always
+ * ends holding a complete placement: the search re-places incrementally from it, so a partial
+ * one would let it accept orders whose full placement fails.
+ */
+export function kick(engine: PlacementEngine, lowerBound: number, random: () => number): number {
+  const moves: [number, number][] = [];
+  for (let t = 0; t < KICK_TRIES; t++) {
+    moves.length = 0;
+    const protruding: number[] = [];
+    for (let b = 0; b < engine.n; b++) if (engine.offset[b] + engine.sizes[b] > lowerBound) protruding.push(b);
+    for (let m = 0; m < KICK_MOVES; m++) {
+      if (protruding.length > 0) {
+        const b = protruding[Math.floor(random() * protruding.length)];
+        const from = engine.pos[b];
+        const to = Math.floor(random() * (from + 1));
+        engine.move(from, to);
+        moves.push([from, to]);
+      } else {
+        const i = Math.floor(random() * engine.n);
+        const j = Math.floor(random() * engine.n);
+        engine.swap(i, j);
+        moves.push([i, j]);
+      }
+    }
+    const total = engine.placeFrom(0, Infinity);
+    if (total < Infinity) return total;
+    for (let m = moves.length - 1; m >= 0; m--) {
+      const [from, to] = moves[m];
+      if (protruding.length > 0) engine.move(to, from);
+      else engine.swap(from, to);
     }
   }
+  return engine.placeFrom(0, Infinity);
 }
 
 /** Iterations of Vela's own search; the climb always gets them (unless the clock runs out). */
@@ -296,10 +323,7 @@ export function autoSearch(
       engine.setOrder(from.best.order);
       engine.bestFit.set(from.best.bestFit);
       best = engine.placeFrom(0, Infinity);
-      if (from.visited) {
-        kick(engine, lowerBound, random);
-        best = engine.placeFrom(0, Infinity);
-      }
+      if (from.visited) best = kick(engine, lowerBound, random);
       from.visited = true;
       engine.commit(0);
       search = new LocalSearch(engine, random);
@@ -322,8 +346,8 @@ export function autoSearch(
     engine.commit(0);
   } else if (iterations > 0) {
     // The plan handed out is always a full placement of the final order: valid by construction.
-    // (Incremental re-placement in the search has been seen to accept an order that a full
-    // placement cannot complete, on multi-pool sets with pins: known bug, see docs.)
+    // (The search's incremental placements equal full ones as long as it starts from a complete
+    // placement, which every restart and kick leaves; the fallback below is defensive.)
     best = engine.placeFrom(0, Infinity);
     engine.commit(0);
   }
