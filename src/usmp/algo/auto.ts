@@ -34,6 +34,7 @@ import { initialOrders, tflmOrder, urgencyOrder } from './orderings';
 import { BottleneckClimb, bottleneckClimbApplies, VELA_SEED } from './bottleneckClimb';
 import { LocalSearch } from './localSearch';
 import { PlacementEngine } from './placement';
+import { compressPools, intervalsOf, multiPoolLowerBound } from './multiPool';
 import { seededRandom } from './seededRandom';
 
 /**
@@ -157,19 +158,20 @@ const KICK_MOVES = 2;
 const KICK_TRIES = 4;
 
 /**
- * Perturbs the engine's order (a few buffers above the bound move to random earlier positions)
+ * Perturbs the engine's order (a few buffers above their pool's excess target move to random
+ * earlier positions)
  * and places it in full; returns the total. With pins and size limits a kicked order may not be
  * completable (a free buffer moved ahead takes the space a pinned one needs): such a kick is
  * undone and another tried, and after KICK_TRIES the order is left as it was. The engine always
  * ends holding a complete placement: the search re-places incrementally from it, so a partial
  * one would let it accept orders whose full placement fails.
  */
-export function kick(engine: PlacementEngine, lowerBound: number, random: () => number): number {
+export function kick(engine: PlacementEngine, random: () => number): number {
   const moves: [number, number][] = [];
   for (let t = 0; t < KICK_TRIES; t++) {
     moves.length = 0;
     const protruding: number[] = [];
-    for (let b = 0; b < engine.n; b++) if (engine.offset[b] + engine.sizes[b] > lowerBound) protruding.push(b);
+    for (let b = 0; b < engine.n; b++) if (engine.protrudes(b)) protruding.push(b);
     for (let m = 0; m < KICK_MOVES; m++) {
       if (protruding.length > 0) {
         const b = protruding[Math.floor(random() * protruding.length)];
@@ -222,9 +224,10 @@ export function autoSearch(
   options: AutoPlanningOptions = {},
   startedAt = performance.now(),
   core?: ExactCore,
-): { engine: PlacementEngine; stats: AutoStats; offsets?: Float64Array } {
-  const engine = new PlacementEngine(problem);
-  engine.excessTarget = lowerBound;
+  engine = new PlacementEngine(problem),
+  poolIntervals?: IntervalConflicts,
+): { engine: PlacementEngine; stats: AutoStats; plan?: IndexedPlan } {
+  engine.setExcessTargets(lowerBound);
   // The budget covers the whole call, set-up and starting orders included. Unless given, there
   // is no clock at all up to UNCAPPED_UP_TO buffers: the counted budgets end every step, so the
   // plan is the same on any machine, however busy.
@@ -285,7 +288,7 @@ export function autoSearch(
         provenLowerBound: lowerBound,
         coreWork: core.work,
       };
-      return { engine, stats, offsets: first.offsets };
+      return { engine, stats, plan: { pool: new Int32Array(problem.count), offset: first.offsets } };
     }
     if (first.kind === 'infeasible') provenLowerBound = lowerBound + 1;
   }
@@ -323,7 +326,7 @@ export function autoSearch(
       engine.setOrder(from.best.order);
       engine.bestFit.set(from.best.bestFit);
       best = engine.placeFrom(0, Infinity);
-      if (from.visited) best = kick(engine, lowerBound, random);
+      if (from.visited) best = kick(engine, random);
       from.visited = true;
       engine.commit(0);
       search = new LocalSearch(engine, random);
@@ -361,14 +364,15 @@ export function autoSearch(
   const climbIterations = climbed?.iterations ?? 0;
   // Then the core closes the gap from above: each capacity below the best total either gives a
   // smaller plan or, if the search space is exhausted, proves the best total optimal.
-  let offsets: Float64Array | undefined;
+  let plan: IndexedPlan | undefined;
+  let coreWork = core?.work ?? 0;
   // Not gated by the clock: the core's own budget bounds it, and the plan must not depend on speed.
   if (core && coreOn && best > provenLowerBound) {
     const limit = core.work + coreBudget(problem.count, CORE_LAST_SHARE);
     while (best > provenLowerBound && core.work < limit) {
       const r = core.decide(best - 1, limit - core.work);
       if (r.kind === 'fits') {
-        offsets = r.offsets;
+        plan = { pool: new Int32Array(problem.count), offset: r.offsets };
         best = r.total;
         winner = 'exact core';
       } else {
@@ -376,10 +380,24 @@ export function autoSearch(
         break;
       }
     }
+    coreWork = core.work;
+  }
+  // Multi-pool interval sets: the search chose each buffer's pool; the core then packs each pool
+  // on its own. A pool's infeasible answer proves nothing about the whole problem (another choice
+  // of pools might do better), so the proven bound stays.
+  if (poolIntervals && deadline > startedAt && best > lowerBound) {
+    const compressed = compressPools(problem, poolIntervals, engine, coreBudget(problem.count, CORE_LAST_SHARE));
+    coreWork = compressed.work;
+    const total = compressed.ends.reduce((a, e) => a + e, 0);
+    if (total < best) {
+      plan = compressed.plan;
+      best = total;
+      winner = 'exact core';
+    }
   }
   return {
     engine,
-    offsets,
+    plan,
     stats: {
       lowerBound,
       initialTotal,
@@ -391,7 +409,7 @@ export function autoSearch(
       strategy: winner,
       provenOptimal: best <= provenLowerBound,
       provenLowerBound,
-      coreWork: core?.work ?? 0,
+      coreWork,
     },
   };
 }
@@ -450,18 +468,26 @@ export function planAuto(buffers: readonly BufferInfo[], memoryPressure: number,
   }
   const startedAt = performance.now();
   const problem = indexProblem(buffers);
-  const lowerBound = autoLowerBound(buffers, memoryPressure);
   if (problem.intervals && problem.intervals.entryCount() > MAX_ADJACENCY_ENTRIES) {
-    return planDenseIntervals(problem, problem.intervals, lowerBound);
+    return planDenseIntervals(problem, problem.intervals, autoLowerBound(buffers, memoryPressure));
   }
-  const { engine, stats, offsets } = autoSearch(
+  const engine = new PlacementEngine(problem);
+  // Multi-pool sets whose conflicts are live-range overlaps (read before a search re-sorts the
+  // engine's rows): their own lower bound, and the exact core per pool after the search.
+  const poolIntervals = problem.pools.length > 1 ? intervalsOf(problem, engine.adjStart, engine.adj) : undefined;
+  const lowerBound = poolIntervals
+    ? Math.max(memoryPressure, multiPoolLowerBound(problem, poolIntervals))
+    : autoLowerBound(buffers, memoryPressure);
+  const { stats, plan } = autoSearch(
     problem,
     lowerBound,
     options,
     startedAt,
     options.exactCore === false ? undefined : exactCoreFor(problem),
+    engine,
+    options.exactCore === false ? undefined : poolIntervals,
   );
-  if (offsets) return { plan: toBufferPlan(problem, { pool: new Int32Array(problem.count), offset: offsets }), stats };
+  if (plan) return { plan: toBufferPlan(problem, plan), stats };
   return { plan: toBufferPlan(problem, engine), stats };
 }
 

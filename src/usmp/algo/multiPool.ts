@@ -1,0 +1,146 @@
+/**
+ * Multi-pool interval problems (several pools, candidate pools per buffer, size limits).
+ *
+ * Lower bound: every pool ends at or above the peak of the buffers that can only live in it
+ * (one candidate pool, or one the buffer fits in under the size limits), and the pools together
+ * at or above the peak of all live bytes; so the total is at least the larger of the sum of
+ * those per-pool peaks and the overall peak. (Relaxing which pool a free buffer takes at each
+ * time separately, this is the best bound: at a first pool end E, the total is at least
+ * E + the others' pinned peak, and at least each time's live bytes.)
+ *
+ * Compression through the exact core: once a search has decided which pool holds each
+ * buffer, every pool is a one-pool problem of its own (its buffers, their alignments in that
+ * pool, their live ranges), so the exact core can pack it tighter. Per pool, it is asked whether
+ * the pool's buffers fit below the pool's current end (never above its size limit), repeatedly,
+ * each answer on a counted budget. A smaller packing of one pool leaves every other pool as it
+ * was, so the plan stays valid; pool choices are not revisited here.
+ */
+import { IntervalConflicts } from '../intervalConflicts';
+import { ExactCore } from './exactCore';
+import { IndexedPlan, IndexedProblem } from './indexed';
+
+export interface CompressedPools {
+  readonly plan: IndexedPlan;
+  /** Per pool: its end after compression. */
+  readonly ends: Float64Array;
+  /** Pools whose end went down. */
+  readonly improved: number;
+  /** Work units the core spent, over all pools. */
+  readonly work: number;
+}
+
+function gcd(a: number, b: number): number {
+  while (b) [a, b] = [b, a % b];
+  return a;
+}
+
+/** Peak of live bytes over time among `members`: no packing of the pool ends below it. */
+export function livePeak(first: Float64Array, last: Float64Array, sizes: Float64Array, members: readonly number[]): number {
+  const events: number[][] = [];
+  for (const b of members) events.push([first[b], sizes[b]], [last[b], -sizes[b]]);
+  // Inclusive ranges: at equal times, starts count before ends.
+  events.sort((x, y) => x[0] - y[0] || y[1] - x[1]);
+  let live = 0;
+  let peak = 0;
+  for (const [, d] of events) {
+    live += d;
+    if (live > peak) peak = live;
+  }
+  return peak;
+}
+
+/**
+ * The problem's conflicts as live-range overlaps, when they are exactly that: a registered
+ * interval group, or every buffer with a live range and the listed conflicts (both directions,
+ * `adjStart`/`adj` with rows ascending) equal to the overlapping pairs. Undefined otherwise: the
+ * core only knows conflicts by live ranges.
+ */
+export function intervalsOf(problem: IndexedProblem, adjStart: Int32Array, adj: Int32Array): IntervalConflicts | undefined {
+  if (problem.intervals) return problem.intervals;
+  const first = new Float64Array(problem.count);
+  const last = new Float64Array(problem.count);
+  for (let b = 0; b < problem.count; b++) {
+    const r = problem.buffers[b].liveRange;
+    if (!r) return undefined;
+    first[b] = r[0];
+    last[b] = r[1];
+  }
+  const intervals = new IntervalConflicts(first, last);
+  if (intervals.entryCount() !== adj.length) return undefined;
+  const rows = intervals.adjacency();
+  for (let b = 0; b <= problem.count; b++) if (rows.start[b] !== adjStart[b]) return undefined;
+  for (let k = 0; k < adj.length; k++) if (rows.adj[k] !== adj[k]) return undefined;
+  return intervals;
+}
+
+/** The multi-pool lower bound (see the top of this file). */
+export function multiPoolLowerBound(problem: IndexedProblem, intervals: IntervalConflicts): number {
+  const pinned: number[][] = problem.pools.map(() => []);
+  for (let b = 0; b < problem.count; b++) {
+    let only = -1;
+    let fits = 0;
+    for (const p of problem.candidates[b]) {
+      if (problem.sizes[b] > problem.poolLimits[p]) continue;
+      fits++;
+      only = p;
+    }
+    if (fits === 1) pinned[only].push(b);
+  }
+  let sum = 0;
+  for (const members of pinned) if (members.length > 0) sum += livePeak(intervals.first, intervals.last, problem.sizes, members);
+  const all = Array.from({ length: problem.count }, (_, b) => b);
+  return Math.max(sum, livePeak(intervals.first, intervals.last, problem.sizes, all));
+}
+
+/**
+ * Compresses each pool of `placed` (a plan of buffers whose conflicts are `intervals`) with the exact core, spending at
+ * most `budget` work units in all; pools get shares of it in proportion to their buffer count
+ * squared (a core dive costs about m^2). Deterministic: the budget is counted, never timed.
+ */
+export function compressPools(problem: IndexedProblem, intervals: IntervalConflicts, placed: IndexedPlan, budget: number): CompressedPools {
+  const nPools = problem.pools.length;
+  const pool = Int32Array.from(placed.pool);
+  const offset = Float64Array.from(placed.offset);
+  const ends = new Float64Array(nPools);
+  const members: number[][] = Array.from({ length: nPools }, () => []);
+  for (let b = 0; b < problem.count; b++) {
+    members[pool[b]].push(b);
+    ends[pool[b]] = Math.max(ends[pool[b]], offset[b] + problem.sizes[b]);
+  }
+  // Pools already at their own live peak cannot shrink.
+  const open = members.map((m, p) => m.length > 0 && ends[p] > livePeak(intervals.first, intervals.last, problem.sizes, m));
+  let weight = 0;
+  for (let p = 0; p < nPools; p++) if (open[p]) weight += members[p].length ** 2;
+  let work = 0;
+  let improved = 0;
+  for (let p = 0; p < nPools; p++) {
+    if (!open[p]) continue;
+    const m = members[p];
+    const share = (budget * m.length ** 2) / weight;
+    const poolAlignment = Math.max(1, problem.pools[p].alignment || 1);
+    const alignments = Float64Array.from(m, (b) => {
+      const a = problem.alignments[b];
+      return (a / gcd(a, poolAlignment)) * poolAlignment;
+    });
+    const core = new ExactCore({
+      count: m.length,
+      sizes: Float64Array.from(m, (b) => problem.sizes[b]),
+      alignments,
+      intervals: new IntervalConflicts(
+        Float64Array.from(m, (b) => intervals.first[b]),
+        Float64Array.from(m, (b) => intervals.last[b]),
+      ),
+    });
+    let end = ends[p];
+    while (core.work < share) {
+      const r = core.decide(Math.min(end - 1, problem.poolLimits[p]), share - core.work);
+      if (r.kind !== 'fits') break;
+      m.forEach((b, i) => (offset[b] = r.offsets[i]));
+      end = r.total;
+    }
+    if (end < ends[p]) improved++;
+    ends[p] = end;
+    work += core.work;
+  }
+  return { plan: { pool, offset }, ends, improved, work };
+}
