@@ -34,7 +34,7 @@ import { initialOrders, tflmOrder, urgencyOrder } from './orderings';
 import { BottleneckClimb, bottleneckClimbApplies, VELA_SEED } from './bottleneckClimb';
 import { LocalSearch } from './localSearch';
 import { PlacementEngine } from './placement';
-import { compressPools, intervalsOf, multiPoolLowerBound } from './multiPool';
+import { intervalsOf, multiPoolLowerBound, packPools } from './multiPool';
 import { seededRandom } from './seededRandom';
 
 /**
@@ -51,6 +51,11 @@ export const UNCAPPED_UP_TO = 5000;
  * takes about 0.6 s on a busy 2-core machine, leaving margin under the time cap.
  */
 const SEARCH_FULL_PLACEMENTS = 100;
+/**
+ * On multi-pool interval sets the search mainly decides which pool holds each buffer: each pool
+ * is then re-planned on its own (packPools), which is where the rest of the time goes.
+ */
+const MULTI_POOL_SEARCH_FULL_PLACEMENTS = 50;
 const MIN_SEARCH_WORK = 5_000_000;
 /**
  * And a ceiling: dense sets (long lifetimes: 2000 buffers with 5M conflict entries) would
@@ -83,7 +88,7 @@ export interface AutoStats {
   /** Iterations of the Vela-style climb (0 when it does not apply or the start hit the bound). */
   readonly climbIterations: number;
   /** Which strategy gave the plan. */
-  readonly strategy: 'greedy' | 'bottleneck climb' | 'local search' | 'exact core';
+  readonly strategy: 'greedy' | 'bottleneck climb' | 'local search' | 'exact core' | 'pool by pool';
   /**
    * Proven: no plan is smaller. Either the total reached the lower bound, or the exact core
    * exhausted the search for every smaller capacity.
@@ -252,7 +257,7 @@ export function autoSearch(
   const random = seededRandom(options.seed ?? DEFAULT_SEED);
   const maxIterations = options.maxIterations ?? Infinity;
   const searchWork =
-    options.workBudget ?? Math.min(MAX_SEARCH_WORK, Math.max(MIN_SEARCH_WORK, SEARCH_FULL_PLACEMENTS * (problem.count + engine.adj.length)));
+    options.workBudget ?? Math.min(MAX_SEARCH_WORK, Math.max(MIN_SEARCH_WORK, (poolIntervals ? MULTI_POOL_SEARCH_FULL_PLACEMENTS : SEARCH_FULL_PLACEMENTS) * (problem.count + engine.adj.length)));
   // Strategy 1, the Vela-style climb, on its own from the urgency order; its plan is the one to
   // beat (first-fit everywhere, so its order alone reproduces it).
   let climbed: BottleneckClimb | undefined;
@@ -386,13 +391,16 @@ export function autoSearch(
   // on its own. A pool's infeasible answer proves nothing about the whole problem (another choice
   // of pools might do better), so the proven bound stays.
   if (poolIntervals && deadline > startedAt && best > lowerBound) {
-    const compressed = compressPools(problem, poolIntervals, engine, coreBudget(problem.count, CORE_LAST_SHARE));
+    const compressed = packPools(problem, poolIntervals, engine, coreBudget(problem.count, CORE_LIMITED_POOL_SHARE), (sub, bound) => {
+      const r = planAuto(sub, bound, { seed: options.seed, timeBudgetMs: options.timeBudgetMs === undefined ? undefined : Math.max(1, deadline - performance.now()) });
+      return { plan: r.plan, work: r.stats.work + r.stats.coreWork };
+    });
     coreWork = compressed.work;
     const total = compressed.ends.reduce((a, e) => a + e, 0);
     if (total < best) {
       plan = compressed.plan;
       best = total;
-      winner = 'exact core';
+      winner = 'pool by pool';
     }
   }
   return {
@@ -423,6 +431,8 @@ const CORE_DIVES = 4;
 const CORE_MAX_WORK = 30_000_000;
 const CORE_FIRST_SHARE = 0.5;
 const CORE_LAST_SHARE = 0.5;
+/** Size-limited pools of a multi-pool set (full, most buffers): the core rarely finds room there. */
+const CORE_LIMITED_POOL_SHARE = 0.25;
 function coreBudget(n: number, share: number): number {
   return Math.max(1_000_000, Math.min(CORE_MAX_WORK, CORE_DIVES * n * n)) * share;
 }

@@ -15,7 +15,9 @@
  * each answer on a counted budget. A smaller packing of one pool leaves every other pool as it
  * was, so the plan stays valid; pool choices are not revisited here.
  */
+import { intervalsToBufferInfos } from '../conflicts';
 import { IntervalConflicts } from '../intervalConflicts';
+import { BufferInfo, BufferPlan } from '../types';
 import { ExactCore } from './exactCore';
 import { IndexedPlan, IndexedProblem } from './indexed';
 
@@ -93,11 +95,23 @@ export function multiPoolLowerBound(problem: IndexedProblem, intervals: Interval
 }
 
 /**
- * Compresses each pool of `placed` (a plan of buffers whose conflicts are `intervals`) with the exact core, spending at
- * most `budget` work units in all; pools get shares of it in proportion to their buffer count
- * squared (a core dive costs about m^2). Deterministic: the budget is counted, never timed.
+ * Packs each pool of `placed` (a plan of buffers whose conflicts are `intervals`) tighter, on its
+ * own; every other pool is left as it is, so the plan stays valid, and pool choices are not
+ * revisited. Pools already at the live peak of their buffers cannot shrink and are skipped.
+ *  - A pool without a size limit is re-planned as a one-pool problem by `planPool` (auto itself:
+ *    greedy starts, climb, search, exact core), kept when it ends lower.
+ *  - A size-limited pool (typically a small SRAM, full, holding most of the buffers) gets the
+ *    exact core alone: "do its buffers fit below its current end, never above its limit?",
+ *    repeatedly, on `coreBudget` work units.
+ * Deterministic: every step runs on counted budgets, never on the clock.
  */
-export function compressPools(problem: IndexedProblem, intervals: IntervalConflicts, placed: IndexedPlan, budget: number): CompressedPools {
+export function packPools(
+  problem: IndexedProblem,
+  intervals: IntervalConflicts,
+  placed: IndexedPlan,
+  coreBudget: number,
+  planPool?: PoolPlanner,
+): CompressedPools {
   const nPools = problem.pools.length;
   const pool = Int32Array.from(placed.pool);
   const offset = Float64Array.from(placed.offset);
@@ -107,40 +121,79 @@ export function compressPools(problem: IndexedProblem, intervals: IntervalConfli
     members[pool[b]].push(b);
     ends[pool[b]] = Math.max(ends[pool[b]], offset[b] + problem.sizes[b]);
   }
-  // Pools already at their own live peak cannot shrink.
-  const open = members.map((m, p) => m.length > 0 && ends[p] > livePeak(intervals.first, intervals.last, problem.sizes, m));
-  let weight = 0;
-  for (let p = 0; p < nPools; p++) if (open[p]) weight += members[p].length ** 2;
   let work = 0;
   let improved = 0;
   for (let p = 0; p < nPools; p++) {
-    if (!open[p]) continue;
     const m = members[p];
-    const share = (budget * m.length ** 2) / weight;
-    const poolAlignment = Math.max(1, problem.pools[p].alignment || 1);
-    const alignments = Float64Array.from(m, (b) => {
-      const a = problem.alignments[b];
-      return (a / gcd(a, poolAlignment)) * poolAlignment;
-    });
-    const core = new ExactCore({
-      count: m.length,
-      sizes: Float64Array.from(m, (b) => problem.sizes[b]),
-      alignments,
-      intervals: new IntervalConflicts(
-        Float64Array.from(m, (b) => intervals.first[b]),
-        Float64Array.from(m, (b) => intervals.last[b]),
-      ),
-    });
-    let end = ends[p];
-    while (core.work < share) {
-      const r = core.decide(Math.min(end - 1, problem.poolLimits[p]), share - core.work);
-      if (r.kind !== 'fits') break;
-      m.forEach((b, i) => (offset[b] = r.offsets[i]));
-      end = r.total;
+    if (m.length === 0 || ends[p] <= livePeak(intervals.first, intervals.last, problem.sizes, m)) continue;
+    const r =
+      planPool && problem.poolLimits[p] === Infinity
+        ? replanPool(problem, intervals, p, m, planPool)
+        : compressPool(problem, intervals, p, m, ends[p], coreBudget);
+    work += r.work;
+    if (r.offsets && r.end < ends[p]) {
+      m.forEach((b, i) => (offset[b] = r.offsets![i]));
+      ends[p] = r.end;
+      improved++;
     }
-    if (end < ends[p]) improved++;
-    ends[p] = end;
-    work += core.work;
   }
   return { plan: { pool, offset }, ends, improved, work };
 }
+
+interface PoolResult {
+  /** Offsets of the pool's buffers (in member order), when a packing was found. */
+  readonly offsets?: Float64Array;
+  readonly end: number;
+  readonly work: number;
+}
+
+/** The exact core on pool p's buffers, at capacities below `end` and within the limit. */
+function compressPool(problem: IndexedProblem, intervals: IntervalConflicts, p: number, m: readonly number[], end: number, budget: number): PoolResult {
+  const poolAlignment = Math.max(1, problem.pools[p].alignment || 1);
+  const alignments = Float64Array.from(m, (b) => {
+    const a = problem.alignments[b];
+    return (a / gcd(a, poolAlignment)) * poolAlignment;
+  });
+  const core = new ExactCore({
+    count: m.length,
+    sizes: Float64Array.from(m, (b) => problem.sizes[b]),
+    alignments,
+    intervals: new IntervalConflicts(
+      Float64Array.from(m, (b) => intervals.first[b]),
+      Float64Array.from(m, (b) => intervals.last[b]),
+    ),
+  });
+  let offsets: Float64Array | undefined;
+  while (core.work < budget) {
+    const r = core.decide(Math.min(end - 1, problem.poolLimits[p]), budget - core.work);
+    if (r.kind !== 'fits') break;
+    offsets = r.offsets;
+    end = r.total;
+  }
+  return { offsets, end, work: core.work };
+}
+
+/** Pool p's buffers planned as a one-pool problem by `planPool`. */
+function replanPool(problem: IndexedProblem, intervals: IntervalConflicts, p: number, m: readonly number[], planPool: PoolPlanner): PoolResult {
+  const sub = intervalsToBufferInfos(
+    m.map((b) => ({
+      name: problem.buffers[b].name,
+      sizeBytes: problem.sizes[b],
+      firstUse: intervals.first[b],
+      lastUse: intervals.last[b],
+      alignment: problem.alignments[b],
+    })),
+    [problem.pools[p]],
+  );
+  const r = planPool(sub, livePeak(intervals.first, intervals.last, problem.sizes, m));
+  let end = 0;
+  const offsets = Float64Array.from(m, (b, i) => {
+    const o = r.plan.get(sub[i].name)!.offset;
+    end = Math.max(end, o + problem.sizes[b]);
+    return o;
+  });
+  return { offsets, end, work: r.work };
+}
+
+/** Plans one pool's buffers as a one-pool problem (auto itself); `work` in its counted units. */
+export type PoolPlanner = (buffers: readonly BufferInfo[], lowerBound: number) => { readonly plan: BufferPlan; readonly work: number };

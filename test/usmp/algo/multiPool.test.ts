@@ -1,6 +1,6 @@
 import { kick, planAuto } from '../../../src/usmp/algo/auto';
 import { indexProblem, toBufferPlan } from '../../../src/usmp/algo/indexed';
-import { compressPools, intervalsOf, multiPoolLowerBound } from '../../../src/usmp/algo/multiPool';
+import { packPools, intervalsOf, multiPoolLowerBound } from '../../../src/usmp/algo/multiPool';
 import { PlacementEngine } from '../../../src/usmp/algo/placement';
 import { intervalsToBufferInfos, lowerBoundOfBuffers } from '../../../src/usmp/conflicts';
 import { BufferInfo, BufferPlan, PoolInfo } from '../../../src/usmp/types';
@@ -71,13 +71,13 @@ describe('auto: the exact core per pool', () => {
     verifyPlan(bufs, cored.plan);
     expect(planTotal(bufs, greedy.plan)).toBeGreaterThan(bound);
     expect(planTotal(bufs, cored.plan)).toBe(bound);
-    expect(cored.stats.strategy).toBe('exact core');
+    expect(cored.stats.strategy).toBe('pool by pool');
     expect(cored.stats.provenOptimal).toBe(true);
     // Pools are never swapped: the core packs each pool's own buffers.
     for (const b of bufs) expect(cored.plan.get(b.name)!.pool).toBe(greedy.plan.get(b.name)!.pool);
   });
 
-  test('compressPools keeps each pool within its limit and shrinks the pool with the gap', () => {
+  test('packPools with the exact core alone keeps each pool within its limit and shrinks the pool with the gap', () => {
     const bufs = gapSet();
     const problem = indexProblem(bufs);
     const engine = new PlacementEngine(problem);
@@ -86,7 +86,7 @@ describe('auto: the exact core per pool', () => {
     // Everything free in the order given, first fit: a placement with a gap.
     expect(engine.placeFrom(0, Infinity)).toBeLessThan(Infinity);
     const before = [0, 1].map((p) => engine.poolEnd(p));
-    const c = compressPools(problem, intervals, engine, 1_000_000);
+    const c = packPools(problem, intervals, engine, 1_000_000);
     expect(c.ends[0] + c.ends[1]).toBeLessThan(before[0] + before[1]);
     for (let p = 0; p < 2; p++) expect(c.ends[p]).toBeLessThanOrEqual(before[p]);
     expect(c.ends[0]).toBeLessThanOrEqual(40);
