@@ -392,7 +392,9 @@ export function autoSearch(
   // of pools might do better), so the proven bound stays.
   if (poolIntervals && deadline > startedAt && best > lowerBound) {
     const compressed = packPools(problem, poolIntervals, engine, coreBudget(problem.count, CORE_LIMITED_POOL_SHARE), (sub, bound) => {
-      const r = planAuto(sub, bound, { seed: options.seed, timeBudgetMs: options.timeBudgetMs === undefined ? undefined : Math.max(1, deadline - performance.now()) });
+      // Under a clock (given, or the default cap on large sets) a pool gets what is left of it.
+      const timeBudgetMs = Number.isFinite(deadline) ? Math.max(1, deadline - performance.now()) : undefined;
+      const r = planAuto(sub, bound, { seed: options.seed, timeBudgetMs });
       return { plan: r.plan, work: r.stats.work + r.stats.coreWork };
     });
     coreWork = compressed.work;

@@ -2,6 +2,7 @@ import { kick, planAuto } from '../../../src/usmp/algo/auto';
 import { indexProblem, toBufferPlan } from '../../../src/usmp/algo/indexed';
 import { packPools, intervalsOf, multiPoolLowerBound } from '../../../src/usmp/algo/multiPool';
 import { PlacementEngine } from '../../../src/usmp/algo/placement';
+import { seededRandom } from '../../../src/usmp/algo/seededRandom';
 import { intervalsToBufferInfos, lowerBoundOfBuffers } from '../../../src/usmp/conflicts';
 import { BufferInfo, BufferPlan, PoolInfo } from '../../../src/usmp/types';
 import { poolSizesOfPlan, verifyPlan } from '../../../src/usmp/verify';
@@ -129,5 +130,32 @@ describe('auto: the multi-pool lower bound', () => {
     expect(planTotal(bufs, plan)).toBe(40);
     expect(stats.lowerBound).toBe(40);
     expect(stats.provenOptimal).toBe(true);
+  });
+});
+
+describe('auto on a pinned random set', () => {
+  test('plans are valid, the same on every run, and no worse than without the per-pool step', () => {
+    const r = seededRandom(7);
+    const sram = pool('sram', 6000, 16);
+    const dram = pool('dram', undefined, 16);
+    const rows: [number, number, number, PoolInfo[]][] = [];
+    for (let i = 0; i < 300; i++) {
+      const first = Math.floor(r() * 120);
+      const size = 16 * (1 + Math.floor(r() * 64));
+      const pick = r();
+      rows.push([size, first, first + Math.floor(r() * 12), pick < 0.15 && size <= 512 ? [sram] : pick < 0.25 ? [dram] : [sram, dram]]);
+    }
+    const bufs = intervalSet(rows);
+    const bound = lowerBoundOfBuffers(bufs);
+    // The same explicit search budget, so the two differ only by the per-pool step.
+    const a = planAuto(bufs, bound, { workBudget: 1_000_000 });
+    const b = planAuto(bufs, bound, { workBudget: 1_000_000 });
+    const without = planAuto(bufs, bound, { workBudget: 1_000_000, exactCore: false });
+    verifyPlan(bufs, a.plan);
+    verifyPlan(bufs, without.plan);
+    expect([...a.plan]).toEqual([...b.plan]);
+    expect(planTotal(bufs, a.plan)).toBe(a.stats.finalTotal);
+    expect(planTotal(bufs, a.plan)).toBeLessThanOrEqual(planTotal(bufs, without.plan));
+    expect(a.stats.finalTotal).toBeGreaterThanOrEqual(a.stats.lowerBound);
   });
 });
