@@ -34,7 +34,7 @@ import { initialOrders, tflmOrder, urgencyOrder } from './orderings';
 import { BottleneckClimb, bottleneckClimbApplies, VELA_SEED } from './bottleneckClimb';
 import { LocalSearch } from './localSearch';
 import { PlacementEngine } from './placement';
-import { intervalsOf, multiPoolLowerBound, packPools } from './multiPool';
+import { intervalsOf, multiPoolLowerBound, packPools, rebalancePools } from './multiPool';
 import { seededRandom } from './seededRandom';
 
 /**
@@ -391,18 +391,34 @@ export function autoSearch(
   // on its own. A pool's infeasible answer proves nothing about the whole problem (another choice
   // of pools might do better), so the proven bound stays.
   if (poolIntervals && deadline > startedAt && best > lowerBound) {
-    const compressed = packPools(problem, poolIntervals, engine, coreBudget(problem.count, CORE_LIMITED_POOL_SHARE), (sub, bound) => {
+    const planPool = (workBudget?: number) => (sub: readonly BufferInfo[], bound: number) => {
       // Under a clock (given, or the default cap on large sets) a pool gets what is left of it.
       const timeBudgetMs = Number.isFinite(deadline) ? Math.max(1, deadline - performance.now()) : undefined;
-      const r = planAuto(sub, bound, { seed: options.seed, timeBudgetMs });
+      const r = planAuto(sub, bound, { seed: options.seed, timeBudgetMs, workBudget });
       return { plan: r.plan, work: r.stats.work + r.stats.coreWork };
-    });
-    coreWork = compressed.work;
-    const total = compressed.ends.reduce((a, e) => a + e, 0);
-    if (total < best) {
-      plan = compressed.plan;
-      best = total;
-      winner = 'pool by pool';
+    };
+    const limitedCore = coreBudget(problem.count, CORE_LIMITED_POOL_SHARE);
+    const packed = packPools(problem, poolIntervals, engine, limitedCore, planPool());
+    coreWork = packed.work;
+    const tries = [packed];
+    // Still well above the bound: the pool choices are the problem. Buffers move from the
+    // unlimited pools' busiest moments into the limited pools (rebalancePools), and the pools
+    // are packed again, on a smaller budget; the better of the two plans is kept.
+    if (sumOf(packed.ends) > lowerBound * (1 + REBALANCE_ABOVE)) {
+      const moved = rebalancePools(problem, poolIntervals, engine, REBALANCE_WORK);
+      if (moved.moves > 0) {
+        const again = packPools(problem, poolIntervals, moved.plan, limitedCore / 2, planPool(REBALANCED_POOL_WORK));
+        coreWork += again.work;
+        tries.push(again);
+      }
+    }
+    for (const t of tries) {
+      const total = sumOf(t.ends);
+      if (total < best) {
+        plan = t.plan;
+        best = total;
+        winner = 'pool by pool';
+      }
     }
   }
   return {
@@ -434,6 +450,12 @@ const CORE_MAX_WORK = 30_000_000;
 const CORE_FIRST_SHARE = 0.5;
 const CORE_LAST_SHARE = 0.5;
 /** Size-limited pools of a multi-pool set (full, most buffers): the core rarely finds room there. */
+const sumOf = (a: Float64Array): number => a.reduce((x, y) => x + y, 0);
+/** Multi-pool plans further than this above the bound after packing get a rebalancing pass. */
+const REBALANCE_ABOVE = 0.01;
+/** Work units of rebalancePools, and the search budget of each pool's second re-plan. */
+const REBALANCE_WORK = 5_000_000;
+const REBALANCED_POOL_WORK = 2_000_000;
 const CORE_LIMITED_POOL_SHARE = 0.25;
 function coreBudget(n: number, share: number): number {
   return Math.max(1_000_000, Math.min(CORE_MAX_WORK, CORE_DIVES * n * n)) * share;

@@ -8,15 +8,18 @@
  * time separately, this is the best bound: at a first pool end E, the total is at least
  * E + the others' pinned peak, and at least each time's live bytes.)
  *
- * Compression through the exact core: once a search has decided which pool holds each
- * buffer, every pool is a one-pool problem of its own (its buffers, their alignments in that
- * pool, their live ranges), so the exact core can pack it tighter. Per pool, it is asked whether
- * the pool's buffers fit below the pool's current end (never above its size limit), repeatedly,
- * each answer on a counted budget. A smaller packing of one pool leaves every other pool as it
- * was, so the plan stays valid; pool choices are not revisited here.
+ * Pool by pool (packPools): once a search has decided which pool holds each buffer, every pool
+ * is a one-pool problem of its own (its buffers, their alignments in that pool, their live
+ * ranges): an unlimited pool is re-planned by one-pool `auto`, a size-limited one compressed by
+ * the exact core within its limit. A smaller packing of one pool leaves every other pool as it
+ * was, so the plan stays valid.
+ *
+ * Pool choices (rebalancePools): at an unlimited pool's peak time a size-limited pool often has
+ * room in bytes but not in one piece; a buffer live then moves there, and the free buffers in its
+ * way, not live at the peak, move out. Everything runs on counted budgets, never on the clock.
  */
 import { intervalsToBufferInfos } from '../conflicts';
-import { IntervalConflicts } from '../intervalConflicts';
+import { IntervalConflicts, timeIndex } from '../intervalConflicts';
 import { BufferInfo, BufferPlan } from '../types';
 import { ExactCore } from './exactCore';
 import { IndexedPlan, IndexedProblem } from './indexed';
@@ -197,3 +200,117 @@ function replanPool(problem: IndexedProblem, intervals: IntervalConflicts, p: nu
 
 /** Plans one pool's buffers as a one-pool problem (auto itself); `work` in its counted units. */
 export type PoolPlanner = (buffers: readonly BufferInfo[], lowerBound: number) => { readonly plan: BufferPlan; readonly work: number };
+
+/**
+ * Moves buffers out of an unlimited pool's busiest moment into a size-limited pool, making room
+ * there by ejecting the free buffers in the way into the unlimited pool (stacked at its top; the
+ * pool is re-planned afterwards). A move is taken when it lowers the unlimited pool's live
+ * bytes at its peak time without raising its peak; each buffer moves at most once. Counted work.
+ */
+export function rebalancePools(problem: IndexedProblem, intervals: IntervalConflicts, placed: IndexedPlan, budget: number): { plan: IndexedPlan; moves: number; work: number } {
+  const n = problem.count;
+  const nPools = problem.pools.length;
+  const pool = Int32Array.from(placed.pool);
+  const offset = Float64Array.from(placed.offset);
+  const { sizes } = problem;
+  const ends = new Float64Array(nPools);
+  for (let b = 0; b < n; b++) ends[pool[b]] = Math.max(ends[pool[b]], offset[b] + sizes[b]);
+  const times = intervals.times();
+  const from = Int32Array.from(intervals.first, (t) => timeIndex(times, t));
+  const to = Int32Array.from(intervals.last, (t) => timeIndex(times, t));
+  const { start, adj } = intervals.adjacency();
+  const live = new Float64Array(times.length);
+  const fixed = new Uint8Array(n);
+  const alignIn = (b: number, p: number) => {
+    const a = problem.alignments[b];
+    const pa = Math.max(1, problem.pools[p].alignment || 1);
+    return (a / gcd(a, pa)) * pa;
+  };
+  const canLeave = (c: number, d: number) => !fixed[c] && problem.candidates[c].includes(d);
+  let work = 0;
+  let moves = 0;
+  const ejected: number[] = [];
+  for (let d = 0; d < nPools; d++) {
+    if (problem.poolLimits[d] !== Infinity) continue;
+    live.fill(0);
+    for (let b = 0; b < n; b++) if (pool[b] === d) for (let s = from[b]; s <= to[b]; s++) live[s] += sizes[b];
+    while (work < budget) {
+      let peakAt = 0;
+      for (let s = 1; s < live.length; s++) if (live[s] > live[peakAt]) peakAt = s;
+      const peak = live[peakAt];
+      work += live.length;
+      const movable: number[] = [];
+      for (let b = 0; b < n; b++) if (pool[b] === d && !fixed[b] && from[b] <= peakAt && peakAt <= to[b] && problem.candidates[b].length > 1) movable.push(b);
+      work += n;
+      movable.sort((x, y) => sizes[y] - sizes[x] || x - y);
+      let done = false;
+      for (const b of movable) {
+        for (const q of problem.candidates[b]) {
+          if (q === d || problem.poolLimits[q] === Infinity) continue;
+          const align = alignIn(b, q);
+          const top = Math.min(ends[q], problem.poolLimits[q]);
+          // Canonical offsets: 0 and the aligned ends of b's neighbours in q.
+          let bestAt = -1;
+          let bestBytes = Infinity;
+          const cands = [0];
+          for (let k = start[b]; k < start[b + 1]; k++) {
+            const j = adj[k];
+            if (pool[j] === q) cands.push(Math.ceil((offset[j] + sizes[j]) / align) * align);
+          }
+          for (const at of cands) {
+            if (at + sizes[b] > top) continue;
+            let bytes = 0;
+            let ok = true;
+            for (let k = start[b]; k < start[b + 1] && ok; k++) {
+              const j = adj[k];
+              if (pool[j] !== q || offset[j] >= at + sizes[b] || offset[j] + sizes[j] <= at) continue;
+              // In the way: it must be free to leave, and not live at the peak (it would add there).
+              if (!canLeave(j, d) || (from[j] <= peakAt && peakAt <= to[j])) ok = false;
+              bytes += sizes[j];
+            }
+            work += start[b + 1] - start[b];
+            if (ok && bytes < bestBytes) {
+              bestBytes = bytes;
+              bestAt = at;
+            }
+          }
+          if (bestAt < 0) continue;
+          ejected.length = 0;
+          for (let k = start[b]; k < start[b + 1]; k++) {
+            const j = adj[k];
+            if (pool[j] === q && offset[j] < bestAt + sizes[b] && offset[j] + sizes[j] > bestAt) ejected.push(j);
+          }
+          // The unlimited pool after the move must not peak higher than now.
+          for (let s = from[b]; s <= to[b]; s++) live[s] -= sizes[b];
+          for (const j of ejected) for (let s = from[j]; s <= to[j]; s++) live[s] += sizes[j];
+          let newPeak = 0;
+          for (let s = 0; s < live.length; s++) if (live[s] > newPeak) newPeak = live[s];
+          work += live.length;
+          if (newPeak > peak) {
+            for (let s = from[b]; s <= to[b]; s++) live[s] += sizes[b];
+            for (const j of ejected) for (let s = from[j]; s <= to[j]; s++) live[s] -= sizes[j];
+            continue;
+          }
+          pool[b] = q;
+          offset[b] = bestAt;
+          fixed[b] = 1;
+          for (const j of ejected) {
+            // Stacked on top of the unlimited pool: valid at once; the re-plan packs it.
+            const a = alignIn(j, d);
+            const at = Math.ceil(ends[d] / a) * a;
+            pool[j] = d;
+            offset[j] = at;
+            ends[d] = at + sizes[j];
+            fixed[j] = 1;
+          }
+          moves++;
+          done = true;
+          break;
+        }
+        if (done) break;
+      }
+      if (!done) break;
+    }
+  }
+  return { plan: { pool, offset }, moves, work };
+}

@@ -1,6 +1,6 @@
 import { kick, planAuto } from '../../../src/usmp/algo/auto';
 import { indexProblem, toBufferPlan } from '../../../src/usmp/algo/indexed';
-import { packPools, intervalsOf, multiPoolLowerBound } from '../../../src/usmp/algo/multiPool';
+import { intervalsOf, multiPoolLowerBound, packPools, rebalancePools } from '../../../src/usmp/algo/multiPool';
 import { PlacementEngine } from '../../../src/usmp/algo/placement';
 import { seededRandom } from '../../../src/usmp/algo/seededRandom';
 import { intervalsToBufferInfos, lowerBoundOfBuffers } from '../../../src/usmp/conflicts';
@@ -157,5 +157,32 @@ describe('auto on a pinned random set', () => {
     expect(planTotal(bufs, a.plan)).toBe(a.stats.finalTotal);
     expect(planTotal(bufs, a.plan)).toBeLessThanOrEqual(planTotal(bufs, without.plan));
     expect(a.stats.finalTotal).toBeGreaterThanOrEqual(a.stats.lowerBound);
+  });
+});
+
+describe('auto: moving buffers between pools', () => {
+  test("rebalancePools moves a buffer off the unlimited pool's peak, ejecting what is in its way", () => {
+    const sram = pool('sram', 10);
+    const dram = pool('dram');
+    // c (SRAM, live 0-1) blocks the SRAM for b (DRAM, live 1-2); the DRAM peaks at time 2, where
+    // b and the DRAM-only p are live. c is not live then, so it may take b's place in the DRAM.
+    const bufs = intervalSet([
+      [10, 0, 1, [sram, dram]],
+      [10, 1, 2, [sram, dram]],
+      [10, 2, 2, [dram]],
+    ]);
+    const problem = indexProblem(bufs);
+    const engine = new PlacementEngine(problem);
+    const intervals = intervalsOf(problem, engine.adjStart, engine.adj)!;
+    const placed = { pool: Int32Array.from([0, 1, 1]), offset: Float64Array.from([0, 0, 10]) };
+    verifyPlan(bufs, toBufferPlan(problem, placed));
+    const r = rebalancePools(problem, intervals, placed, 1_000_000);
+    expect(r.moves).toBe(1);
+    expect([...r.plan.pool]).toEqual([1, 0, 1]);
+    verifyPlan(bufs, toBufferPlan(problem, r.plan));
+    // The DRAM's live peak went from 20 to 10: packing it again reaches 10, the total 20.
+    const packed = packPools(problem, intervals, r.plan, 1_000_000);
+    expect(packed.ends[0] + packed.ends[1]).toBe(20);
+    verifyPlan(bufs, toBufferPlan(problem, packed.plan));
   });
 });
