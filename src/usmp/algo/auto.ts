@@ -15,6 +15,10 @@
  *     (localSearch.ts) from the best plan so far, re-placing only from the first changed
  *     position and keeping moves that are no worse; a search stalled on a plateau restarts from
  *     the best plan with a small kick. The best plan of all steps is returned.
+ *  5. Multi-pool interval sets (multiPool.ts): a lower bound that adds up the pools' pinned
+ *     peaks; after the search, pool by pool (one-pool auto, or the exact core within a size
+ *     limit), and when still over 1% above the bound, buffers moved off the unlimited pool's
+ *     peak into the limited one and the pools packed again.
  *
  * Conflicts count in either direction (a plan must keep every listed pair apart), pools are
  * tried in preference order with their size hints, and offsets honour both the buffer's and
@@ -164,12 +168,11 @@ const KICK_TRIES = 4;
 
 /**
  * Perturbs the engine's order (a few buffers above their pool's excess target move to random
- * earlier positions)
- * and places it in full; returns the total. With pins and size limits a kicked order may not be
- * completable (a free buffer moved ahead takes the space a pinned one needs): such a kick is
- * undone and another tried, and after KICK_TRIES the order is left as it was. The engine always
- * ends holding a complete placement: the search re-places incrementally from it, so a partial
- * one would let it accept orders whose full placement fails.
+ * earlier positions) and places it in full; returns the total. With pins and size limits a
+ * kicked order may not be completable (a free buffer moved ahead takes the space a pinned one
+ * needs): such a kick is undone and another tried, and after KICK_TRIES the order is left as it
+ * was. The engine always ends holding a complete placement: the search re-places incrementally
+ * from it, so a partial one would let it accept orders whose full placement fails.
  */
 export function kick(engine: PlacementEngine, random: () => number): number {
   const moves: [number, number][] = [];
@@ -387,9 +390,9 @@ export function autoSearch(
     }
     coreWork = core.work;
   }
-  // Multi-pool interval sets: the search chose each buffer's pool; the core then packs each pool
-  // on its own. A pool's infeasible answer proves nothing about the whole problem (another choice
-  // of pools might do better), so the proven bound stays.
+  // Multi-pool interval sets: the search chose each buffer's pool; each pool is then packed on its
+  // own (one-pool auto, or the exact core within a size limit). A pool that cannot shrink proves
+  // nothing about the whole problem (other pool choices might do better): the proven bound stays.
   if (poolIntervals && deadline > startedAt && best > lowerBound) {
     const planPool = (workBudget?: number) => (sub: readonly BufferInfo[], bound: number) => {
       // Under a clock (given, or the default cap on large sets) a pool gets what is left of it.
@@ -450,13 +453,13 @@ const CORE_MAX_WORK = 30_000_000;
 const CORE_FIRST_SHARE = 0.5;
 const CORE_LAST_SHARE = 0.5;
 /** Size-limited pools of a multi-pool set (full, most buffers): the core rarely finds room there. */
-const sumOf = (a: Float64Array): number => a.reduce((x, y) => x + y, 0);
+const CORE_LIMITED_POOL_SHARE = 0.25;
 /** Multi-pool plans further than this above the bound after packing get a rebalancing pass. */
 const REBALANCE_ABOVE = 0.01;
 /** Work units of rebalancePools, and the search budget of each pool's second re-plan. */
 const REBALANCE_WORK = 5_000_000;
 const REBALANCED_POOL_WORK = 2_000_000;
-const CORE_LIMITED_POOL_SHARE = 0.25;
+const sumOf = (a: Float64Array): number => a.reduce((x, y) => x + y, 0);
 function coreBudget(n: number, share: number): number {
   return Math.max(1_000_000, Math.min(CORE_MAX_WORK, CORE_DIVES * n * n)) * share;
 }
