@@ -15,6 +15,10 @@
  *     (localSearch.ts) from the best plan so far, re-placing only from the first changed
  *     position and keeping moves that are no worse; a search stalled on a plateau restarts from
  *     the best plan with a small kick. The best plan of all steps is returned.
+ *  5. Multi-pool interval sets (multiPool.ts): a lower bound that adds up the pools' pinned
+ *     peaks; after the search, pool by pool (one-pool auto, or the exact core within a size
+ *     limit), and when still over 1% above the bound, buffers moved off the unlimited pool's
+ *     peak into the limited one and the pools packed again.
  *
  * Conflicts count in either direction (a plan must keep every listed pair apart), pools are
  * tried in preference order with their size hints, and offsets honour both the buffer's and
@@ -34,6 +38,7 @@ import { initialOrders, tflmOrder, urgencyOrder } from './orderings';
 import { BottleneckClimb, bottleneckClimbApplies, VELA_SEED } from './bottleneckClimb';
 import { LocalSearch } from './localSearch';
 import { PlacementEngine } from './placement';
+import { intervalsOf, multiPoolLowerBound, packPools, rebalancePools } from './multiPool';
 import { seededRandom } from './seededRandom';
 
 /**
@@ -50,13 +55,18 @@ export const UNCAPPED_UP_TO = 5000;
  * takes about 0.6 s on a busy 2-core machine, leaving margin under the time cap.
  */
 const SEARCH_FULL_PLACEMENTS = 100;
+/**
+ * On multi-pool interval sets the search mainly decides which pool holds each buffer: each pool
+ * is then re-planned on its own (packPools), which is where the rest of the time goes.
+ */
+const MULTI_POOL_SEARCH_FULL_PLACEMENTS = 50;
 const MIN_SEARCH_WORK = 5_000_000;
 /**
  * And a ceiling: dense sets (long lifetimes: 2000 buffers with 5M conflict entries) would
  * otherwise get 500M units, many seconds; this keeps a 2000-buffer call near a second without
  * any clock.
  */
-const MAX_SEARCH_WORK = Number(process.env.MSW ?? 40_000_000);
+const MAX_SEARCH_WORK = 40_000_000;
 const DEFAULT_SEED = 0x5eed;
 /** Local-search steps without progress before a restart. */
 const STALL_STEPS = 250;
@@ -82,7 +92,7 @@ export interface AutoStats {
   /** Iterations of the Vela-style climb (0 when it does not apply or the start hit the bound). */
   readonly climbIterations: number;
   /** Which strategy gave the plan. */
-  readonly strategy: 'greedy' | 'bottleneck climb' | 'local search' | 'exact core';
+  readonly strategy: 'greedy' | 'bottleneck climb' | 'local search' | 'exact core' | 'pool by pool';
   /**
    * Proven: no plan is smaller. Either the total reached the lower bound, or the exact core
    * exhausted the search for every smaller capacity.
@@ -121,13 +131,18 @@ interface Start {
  * smaller total wins, so a placement is abandoned as soon as its running total reaches the best
  * one, and no start is tried after one reaches the lower bound.
  */
-function pickStart(problem: IndexedProblem, engine: PlacementEngine, lowerBound: number): { start: Start; total: number; placed: boolean } {
+function pickStart(
+  problem: IndexedProblem,
+  engine: PlacementEngine,
+  lowerBound: number,
+  firstFitOnly: boolean,
+): { start: Start; total: number; placed: boolean } {
   let best: Start | undefined;
   let bestTotal = Infinity;
   let firstFailure = -1;
   let placed = false;
   tries: for (const o of initialOrders(problem, engine)) {
-    for (const bestFit of o.firstFitOnly ? [false] : [false, true]) {
+    for (const bestFit of o.firstFitOnly || firstFitOnly ? [false] : [false, true]) {
       // On huge inputs (100k buffers) a best-fit placement costs seconds; first-fit ones only.
       if (bestFit && engine.adj.length > BEST_FIT_STARTS_UP_TO) continue;
       engine.setOrder(o.order);
@@ -153,19 +168,46 @@ const BEST_FIT_STARTS_UP_TO = 4_000_000;
 /** Buffers moved by a restart kick: enough to leave the plateau, few enough to keep its quality. */
 const KICK_MOVES = 2;
 
-/** Perturbs the engine's order: a few buffers above the bound move to random earlier positions. */
-function kick(engine: PlacementEngine, lowerBound: number, random: () => number): void {
-  const protruding: number[] = [];
-  for (let b = 0; b < engine.n; b++) if (engine.offset[b] + engine.sizes[b] > lowerBound) protruding.push(b);
-  for (let m = 0; m < KICK_MOVES; m++) {
-    if (protruding.length > 0) {
-      const b = protruding[Math.floor(random() * protruding.length)];
-      const from = engine.pos[b];
-      engine.move(from, Math.floor(random() * (from + 1)));
-    } else {
-      engine.swap(Math.floor(random() * engine.n), Math.floor(random() * engine.n));
+/** Kicks tried before a restart gives up and starts from its plan unkicked. */
+const KICK_TRIES = 4;
+
+/**
+ * Perturbs the engine's order (a few buffers above their pool's excess target move to random
+ * earlier positions) and places it in full; returns the total. With pins and size limits a
+ * kicked order may not be completable (a free buffer moved ahead takes the space a pinned one
+ * needs): such a kick is undone and another tried, and after KICK_TRIES the order is left as it
+ * was. The engine always ends holding a complete placement: the search re-places incrementally
+ * from it, so a partial one would let it accept orders whose full placement fails.
+ */
+export function kick(engine: PlacementEngine, random: () => number): number {
+  const moves: [number, number][] = [];
+  for (let t = 0; t < KICK_TRIES; t++) {
+    moves.length = 0;
+    const protruding: number[] = [];
+    for (let b = 0; b < engine.n; b++) if (engine.protrudes(b)) protruding.push(b);
+    for (let m = 0; m < KICK_MOVES; m++) {
+      if (protruding.length > 0) {
+        const b = protruding[Math.floor(random() * protruding.length)];
+        const from = engine.pos[b];
+        const to = Math.floor(random() * (from + 1));
+        engine.move(from, to);
+        moves.push([from, to]);
+      } else {
+        const i = Math.floor(random() * engine.n);
+        const j = Math.floor(random() * engine.n);
+        engine.swap(i, j);
+        moves.push([i, j]);
+      }
+    }
+    const total = engine.placeFrom(0, Infinity);
+    if (total < Infinity) return total;
+    for (let m = moves.length - 1; m >= 0; m--) {
+      const [from, to] = moves[m];
+      if (protruding.length > 0) engine.move(to, from);
+      else engine.swap(from, to);
     }
   }
+  return engine.placeFrom(0, Infinity);
 }
 
 /** Iterations of Vela's own search; the climb always gets them (unless the clock runs out). */
@@ -195,19 +237,24 @@ export function autoSearch(
   options: AutoPlanningOptions = {},
   startedAt = performance.now(),
   core?: ExactCore,
-): { engine: PlacementEngine; stats: AutoStats; offsets?: Float64Array } {
-  const engine = new PlacementEngine(problem);
-  engine.excessTarget = lowerBound;
+  engine = new PlacementEngine(problem),
+  poolIntervals?: IntervalConflicts,
+): { engine: PlacementEngine; stats: AutoStats; plan?: IndexedPlan } {
+  engine.setExcessTargets(lowerBound);
   // The budget covers the whole call, set-up and starting orders included. Unless given, there
   // is no clock at all up to UNCAPPED_UP_TO buffers: the counted budgets end every step, so the
   // plan is the same on any machine, however busy.
   const cap = options.timeBudgetMs ?? (problem.count <= UNCAPPED_UP_TO ? Infinity : DEFAULT_TIME_BUDGET_MS);
   const deadline = startedAt + cap;
-  const { start, total: initialTotal, placed } = pickStart(problem, engine, lowerBound);
+  // Dense interval sets with the core (long lifetimes): each engine placement walks millions of
+  // conflict entries, so the greedy phase takes first-fit starts only and there is no local
+  // search; the core's dives and descent do the work and hand out their offsets.
+  const dense = core !== undefined && isDense(problem, engine);
+  const { start, total: initialTotal, placed } = pickStart(problem, engine, lowerBound, dense);
   let provenLowerBound = lowerBound;
-  // Sorted rows only speed up a search (offsets are the same either way), so a greedy-only call
-  // does not pay for sorting them.
-  engine.sortRows = performance.now() < deadline;
+  // Sorted rows only speed up a search (offsets are the same either way), so a call without
+  // one does not pay for sorting them.
+  engine.sortRows = !dense && performance.now() < deadline;
   let best = initialTotal;
   if (!placed || engine.sortRows) {
     // Placing with sorted rows gives the same offsets, but other predecessors for the search.
@@ -244,7 +291,7 @@ export function autoSearch(
         provenLowerBound: lowerBound,
         coreWork: core.work,
       };
-      return { engine, stats, offsets: first.offsets };
+      return { engine, stats, plan: { pool: new Int32Array(problem.count), offset: first.offsets } };
     }
     if (first.kind === 'infeasible') provenLowerBound = lowerBound + 1;
   }
@@ -255,11 +302,12 @@ export function autoSearch(
   // nothing below that capacity fits, a spent probe budget (unknown) moves the search up. Not
   // gated by the clock: the core's own budget bounds it, and the plan must not depend on speed.
   let descended = false;
+  let plan: IndexedPlan | undefined;
   if (core && coreOn && callBudget && best > provenLowerBound) {
     let found: Float64Array | undefined;
     const diveLimit = core.work + callBudget.forDives();
-    for (let i = 0; core.work < diveLimit && best > provenLowerBound; i++) {
-      const dive = core.greedyDive(i >> 1, i % 2 === 0, lowerBound);
+    for (let i = 0; i < MAX_DIVES && core.work < diveLimit && best > provenLowerBound; i++) {
+      const dive = core.greedyDive(i);
       if (dive.total < best) {
         found = dive.offsets;
         best = dive.total;
@@ -269,7 +317,7 @@ export function autoSearch(
     let lo = Math.max(provenLowerBound, lowerBound + 1);
     while (lo < best && core.work < limit) {
       const capacity = best - 1 - Math.floor((best - 1 - lo) / 2);
-      const r = core.decide(capacity, Math.min(limit - core.work, PROBE_DIVES * core.diveWork()), true);
+      const r = core.decide(capacity, Math.min(limit - core.work, Math.max(PROBE_MIN_WORK, PROBE_DIVES * core.diveWork())), true);
       if (r.kind === 'fits') {
         found = r.offsets;
         best = r.total;
@@ -278,7 +326,10 @@ export function autoSearch(
         lo = capacity + 1;
       }
     }
-    if (found) {
+    if (found && dense) {
+      plan = { pool: new Int32Array(problem.count), offset: found };
+      descended = true;
+    } else if (found) {
       // First-fit in the order of the core's offsets puts every buffer at or below its offset
       // there (each one's slot is still free when its turn comes), so the engine holds a plan
       // at most as large, and the local search goes on from it.
@@ -294,7 +345,11 @@ export function autoSearch(
   // beat (first-fit everywhere, so its order alone reproduces it).
   let climbed: BottleneckClimb | undefined;
   const searchWork =
-    options.workBudget ?? Math.min(MAX_SEARCH_WORK, Math.max(MIN_SEARCH_WORK, SEARCH_FULL_PLACEMENTS * (problem.count + engine.adj.length)));
+    options.workBudget ??
+    Math.min(
+      MAX_SEARCH_WORK,
+      Math.max(MIN_SEARCH_WORK, (poolIntervals ? MULTI_POOL_SEARCH_FULL_PLACEMENTS : SEARCH_FULL_PLACEMENTS) * (problem.count + engine.adj.length)),
+    );
   // Its iterations are full re-placements: on dense sets (long lifetimes) Vela's 500 of them
   // take seconds, so it runs only where they are affordable; the core's descent below beats
   // Vela's plan on those sets anyway (see docs/memory-planner.md).
@@ -309,7 +364,7 @@ export function autoSearch(
     }
   }
   const climbTotal = climbed?.bestSize ?? Infinity;
-  const workLimit = engine.work + (options.workBudget ?? (callBudget && coreOn ? callBudget.forSearch() : searchWork));
+  const workLimit = dense ? engine.work : engine.work + (options.workBudget ?? (callBudget && coreOn ? callBudget.forSearch() : searchWork));
   const searchStartTotal = best;
   // Strategy 2, the local search, with the rest of the budget. When the climb's plan was
   // adopted, the search runs two lines that take turns at each stall: one from the climb's plan
@@ -343,10 +398,7 @@ export function autoSearch(
       engine.setOrder(from.best.order);
       engine.bestFit.set(from.best.bestFit);
       best = engine.placeFrom(0, Infinity);
-      if (from.visited) {
-        kick(engine, lowerBound, random);
-        best = engine.placeFrom(0, Infinity);
-      }
+      if (from.visited) best = kick(engine, random);
       from.visited = true;
       engine.commit(0);
       search = new LocalSearch(engine, random);
@@ -375,8 +427,8 @@ export function autoSearch(
     engine.commit(0);
   } else if (iterations > 0) {
     // The plan handed out is always a full placement of the final order: valid by construction.
-    // (Incremental re-placement in the search has been seen to accept an order that a full
-    // placement cannot complete, on multi-pool sets with pins: known bug, see docs.)
+    // (The search's incremental placements equal full ones as long as it starts from a complete
+    // placement, which every restart and kick leaves; the fallback below is defensive.)
     best = engine.placeFrom(0, Infinity);
     engine.commit(0);
   }
@@ -388,8 +440,44 @@ export function autoSearch(
     winner = descended ? 'exact core' : searchStartTotal < initialTotal ? 'bottleneck climb' : 'greedy';
   }
   const climbIterations = climbed?.iterations ?? 0;
+  let coreWork = core?.work ?? 0;
+  // Multi-pool interval sets: the search chose each buffer's pool; each pool is then packed on its
+  // own (one-pool auto, or the exact core within a size limit). A pool that cannot shrink proves
+  // nothing about the whole problem (other pool choices might do better): the proven bound stays.
+  if (poolIntervals && deadline > startedAt && best > lowerBound) {
+    const planPool = (workBudget?: number) => (sub: readonly BufferInfo[], bound: number) => {
+      // Under a clock (given, or the default cap on large sets) a pool gets what is left of it.
+      const timeBudgetMs = Number.isFinite(deadline) ? Math.max(1, deadline - performance.now()) : undefined;
+      const r = planAuto(sub, bound, { seed: options.seed, timeBudgetMs, workBudget });
+      return { plan: r.plan, work: r.stats.work + r.stats.coreWork };
+    };
+    const limitedCore = coreBudget(problem.count, CORE_LIMITED_POOL_SHARE);
+    const packed = packPools(problem, poolIntervals, engine, limitedCore, planPool());
+    coreWork = packed.work;
+    const tries = [packed];
+    // Still well above the bound: the pool choices are the problem. Buffers move from the
+    // unlimited pools' busiest moments into the limited pools (rebalancePools), and the pools
+    // are packed again, on a smaller budget; the better of the two plans is kept.
+    if (sumOf(packed.ends) > lowerBound * (1 + REBALANCE_ABOVE)) {
+      const moved = rebalancePools(problem, poolIntervals, engine, REBALANCE_WORK);
+      if (moved.moves > 0) {
+        const again = packPools(problem, poolIntervals, moved.plan, limitedCore / 2, planPool(REBALANCED_POOL_WORK));
+        coreWork += again.work;
+        tries.push(again);
+      }
+    }
+    for (const t of tries) {
+      const total = sumOf(t.ends);
+      if (total < best) {
+        plan = t.plan;
+        best = total;
+        winner = 'pool by pool';
+      }
+    }
+  }
   return {
     engine,
+    plan,
     stats: {
       lowerBound,
       initialTotal,
@@ -401,7 +489,7 @@ export function autoSearch(
       strategy: winner,
       provenOptimal: best <= provenLowerBound,
       provenLowerBound,
-      coreWork: core?.work ?? 0,
+      coreWork,
     },
   };
 }
@@ -415,7 +503,7 @@ export function autoSearch(
  * few dives, a few need dozens), the descent half of the rest, and the local search the rest.
  */
 const CALL_DIVES = 50;
-const CALL_MAX_WORK = 100_000_000;
+const CALL_MAX_WORK = 80_000_000;
 const CALL_MIN_WORK = 5_000_000;
 const ENGINE_UNIT_COST = 4;
 const BOUND_SHARE = 0.55;
@@ -423,11 +511,22 @@ const DESCENT_SHARE = 0.5;
 /** Mean conflicts per buffer above which a set counts as dense. */
 const DENSE_DEGREE = 200;
 const DENSE_BOUND_SHARE = 0.15;
-const DENSE_DESCENT_SHARE = 0.5;
-const DIVES_SHARE = 0.3;
+const DENSE_DESCENT_SHARE = 1;
+const DIVES_SHARE = 0.15;
 const DENSE_DIVES_SHARE = 0.4;
-/** A probe of the descent: a few runs, enough for a first fit above the bound. */
+/**
+ * A probe of the descent: a few runs, enough for a first fit above the bound (and, on small
+ * problems, for an exhaustive search: a proof).
+ */
 const PROBE_DIVES = 4;
+const PROBE_MIN_WORK = 200_000;
+/** Greedy dives: both kinds over the fixed preorders, then varied ones (little gain past this). */
+const MAX_DIVES = 48;
+
+function isDense(problem: IndexedProblem, engine: PlacementEngine): boolean {
+  return engine.adj.length > DENSE_DEGREE * problem.count;
+}
+
 
 class CallBudget {
   private readonly total: number;
@@ -447,18 +546,33 @@ class CallBudget {
     return this.engine.adj.length > DENSE_DEGREE * this.engine.n;
   }
   forBound(): number {
-    return this.left() * (this.dense() ? Number(process.env.DBS ?? DENSE_BOUND_SHARE) : BOUND_SHARE);
+    return this.left() * (this.dense() ? DENSE_BOUND_SHARE : BOUND_SHARE);
   }
   forDives(): number {
-    return this.left() * (this.dense() ? Number(process.env.DVS ?? DENSE_DIVES_SHARE) : Number(process.env.SVS ?? DIVES_SHARE));
+    return this.left() * (this.dense() ? DENSE_DIVES_SHARE : DIVES_SHARE);
   }
   forDescent(): number {
-    return this.left() * (this.dense() ? Number(process.env.DDS ?? DENSE_DESCENT_SHARE) : DESCENT_SHARE);
+    return this.left() * (this.dense() ? DENSE_DESCENT_SHARE : DESCENT_SHARE);
   }
   /** In engine work units. */
   forSearch(): number {
     return this.left() / ENGINE_UNIT_COST;
   }
+}
+
+/** Budget of the exact core on a size-limited pool of a multi-pool set, as a share of a few dives. */
+const CORE_DIVES = 4;
+const CORE_MAX_WORK = 30_000_000;
+/** Size-limited pools of a multi-pool set (full, most buffers): the core rarely finds room there. */
+const CORE_LIMITED_POOL_SHARE = 0.25;
+/** Multi-pool plans further than this above the bound after packing get a rebalancing pass. */
+const REBALANCE_ABOVE = 0.01;
+/** Work units of rebalancePools, and the search budget of each pool's second re-plan. */
+const REBALANCE_WORK = 5_000_000;
+const REBALANCED_POOL_WORK = 2_000_000;
+const sumOf = (a: Float64Array): number => a.reduce((x, y) => x + y, 0);
+function coreBudget(n: number, share: number): number {
+  return Math.max(1_000_000, Math.min(CORE_MAX_WORK, CORE_DIVES * n * n)) * share;
 }
 
 /** The climb's 500 iterations are affordable up to this many placement work units. */
@@ -505,18 +619,26 @@ export function planAuto(buffers: readonly BufferInfo[], memoryPressure: number,
   }
   const startedAt = performance.now();
   const problem = indexProblem(buffers);
-  const lowerBound = autoLowerBound(buffers, memoryPressure);
   if (problem.intervals && problem.intervals.entryCount() > MAX_ADJACENCY_ENTRIES) {
-    return planDenseIntervals(problem, problem.intervals, lowerBound);
+    return planDenseIntervals(problem, problem.intervals, autoLowerBound(buffers, memoryPressure));
   }
-  const { engine, stats, offsets } = autoSearch(
+  const engine = new PlacementEngine(problem);
+  // Multi-pool sets whose conflicts are live-range overlaps (read before a search re-sorts the
+  // engine's rows): their own lower bound, and the exact core per pool after the search.
+  const poolIntervals = problem.pools.length > 1 ? intervalsOf(problem, engine.adjStart, engine.adj) : undefined;
+  const lowerBound = poolIntervals
+    ? Math.max(memoryPressure, multiPoolLowerBound(problem, poolIntervals))
+    : autoLowerBound(buffers, memoryPressure);
+  const { stats, plan } = autoSearch(
     problem,
     lowerBound,
     options,
     startedAt,
     options.exactCore === false ? undefined : exactCoreFor(problem),
+    engine,
+    options.exactCore === false ? undefined : poolIntervals,
   );
-  if (offsets) return { plan: toBufferPlan(problem, { pool: new Int32Array(problem.count), offset: offsets }), stats };
+  if (plan) return { plan: toBufferPlan(problem, plan), stats };
   return { plan: toBufferPlan(problem, engine), stats };
 }
 

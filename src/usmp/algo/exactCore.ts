@@ -70,7 +70,19 @@ class MaxTree {
   max(): number {
     return this.t[1];
   }
+  /** The largest value in [lo, hi]. */
+  rangeMax(lo: number, hi: number): number {
+    let m = -Infinity;
+    for (let l = lo + this.size, r = hi + this.size + 1; l < r; l >>= 1, r >>= 1) {
+      if (l & 1) m = Math.max(m, this.t[l++]);
+      if (r & 1) m = Math.max(m, this.t[--r]);
+    }
+    return m;
+  }
 }
+
+/** Work units charged for one range-max query (a few tree levels). */
+const RANGE_QUERY_WORK = 8;
 
 /**
  * Static preorders, as MiniMalloc's letters (each descending): T the largest section total the
@@ -97,7 +109,7 @@ const RESTART_SEED = 0x5eed;
  * (every section's slack counts) mostly dynamic; above it, static first, which measured better.
  */
 const BOUND_RUNS = 'dds';
-const SLACK_RUNS = 'sd';
+const SLACK_RUNS = 's';
 
 const roundUp = (v: number, a: number): number => (a === 1 ? v : Math.ceil(v / a) * a);
 
@@ -182,7 +194,7 @@ export class ExactCore {
    * 'infeasible' is a proof (the whole canonical search space was exhausted).
    */
   decide(capacity: number, budget: number, slack = false): CoreOutcome {
-    const pattern = (slack ? process.env.SPAT : process.env.BPAT) ?? (slack ? SLACK_RUNS : BOUND_RUNS);
+    const pattern = slack ? SLACK_RUNS : BOUND_RUNS;
     const { n, problem } = this;
     const offsets = new Float64Array(n);
     const limit = this.work + budget;
@@ -253,11 +265,13 @@ export class ExactCore {
   private readonly diveRandom = seededRandom(RESTART_SEED);
 
   /**
-   * The spatial greedy: places, one at a time, the unplaced buffer that can sit lowest (ties by
-   * the least slack at `target` when dynamic, else by preorder). Never fails; its plan is a
-   * canonical one, a cheap upper bound shaped like the search's own dives.
+   * The spatial greedy: places, one at a time, the unplaced buffer that can sit lowest; among
+   * those tied there, the one living in the section with the most bytes still to place (the
+   * dynamic rule of the search), then by preorder `preorder` (fixed ones first, then varied).
+   * Never fails; its plan is a canonical one, a cheap upper bound shaped like the search's own
+   * dives. On dense sets (long lifetimes) a few of them beat every other start by points.
    */
-  greedyDive(preorder: number, dynamic: boolean, target: number): { offsets: Float64Array; total: number } {
+  greedyDive(preorder: number): { offsets: Float64Array; total: number } {
     const { sizes, alignments } = this.problem;
     const { n, adjStart, adj, secFrom, secTo } = this;
     const pre = preorder < PREORDERS.length ? this.fixedRank(preorder) : this.variedRank(PREORDERS[preorder % PREORDERS.length], this.diveRandom);
@@ -265,31 +279,24 @@ export class ExactCore {
     const placed = new Uint8Array(n);
     const rest = new Float64Array(this.sectionCount);
     for (let b = 0; b < n; b++) for (let s = secFrom[b]; s <= secTo[b]; s++) rest[s] += sizes[b];
+    const restTree = new MaxTree(rest);
     const unplaced = Int32Array.from({ length: n }, (_, i) => i);
     let count = n;
     let total = 0;
     while (count > 0) {
       this.work += count;
+      let low = Infinity;
+      for (let k = 0; k < count; k++) if (minOffset[unplaced[k]] < low) low = minOffset[unplaced[k]];
       let bestK = -1;
+      let bestBusy = -Infinity;
       for (let k = 0; k < count; k++) {
         const b = unplaced[k];
-        if (bestK < 0) { bestK = k; continue; }
-        const c = unplaced[bestK];
-        if (minOffset[b] < minOffset[c] || (minOffset[b] === minOffset[c] && pre[b] < pre[c])) bestK = k;
-      }
-      if (dynamic) {
-        const o = minOffset[unplaced[bestK]];
-        let bestSlack = Infinity;
-        for (let k = 0; k < count; k++) {
-          const b = unplaced[k];
-          if (minOffset[b] !== o) continue;
-          let slack = Infinity;
-          for (let sec = secFrom[b]; sec <= secTo[b]; sec++) slack = Math.min(slack, target - o - rest[sec]);
-          this.work += secTo[b] - secFrom[b] + 1;
-          if (slack < bestSlack || (slack === bestSlack && pre[b] < pre[unplaced[bestK]])) {
-            bestSlack = slack;
-            bestK = k;
-          }
+        if (minOffset[b] !== low) continue;
+        const busy = restTree.rangeMax(secFrom[b], secTo[b]);
+        this.work += RANGE_QUERY_WORK;
+        if (busy > bestBusy || (busy === bestBusy && pre[b] < pre[unplaced[bestK]])) {
+          bestBusy = busy;
+          bestK = k;
         }
       }
       const b = unplaced[bestK];
@@ -301,7 +308,10 @@ export class ExactCore {
         const j = adj[ai];
         if (!placed[j]) minOffset[j] = Math.max(minOffset[j], roundUp(top, alignments[j]));
       }
-      for (let s = secFrom[b]; s <= secTo[b]; s++) rest[s] -= sizes[b];
+      for (let s = secFrom[b]; s <= secTo[b]; s++) {
+        rest[s] -= sizes[b];
+        restTree.set(s, rest[s]);
+      }
       this.work += 1 + adjStart[b + 1] - adjStart[b] + secTo[b] - secFrom[b] + 1;
     }
     return { offsets: minOffset, total };
@@ -494,12 +504,8 @@ export class ExactCore {
           const b = unplaced[k];
           if (minOffset[b] !== bestOffset || (bestOffset === afterOffset && pre[b] <= afterPre)) continue;
           if (bestOffset + sizes[b] > capacity || (bestOffset >= h && sizes[b] > 0)) continue;
-          let slack = Infinity;
-          for (let sec = secFrom[b]; sec <= secTo[b]; sec++) {
-            const v = capacity - bestOffset - rest[sec];
-            if (v < slack) slack = v;
-          }
-          this.work += secTo[b] - secFrom[b] + 1;
+          const slack = capacity - bestOffset - restTree.rangeMax(secFrom[b], secTo[b]);
+          this.work += RANGE_QUERY_WORK;
           if (slack < bestSlack || (slack === bestSlack && pre[b] < pre[pick])) {
             bestSlack = slack;
             pick = b;
