@@ -135,14 +135,15 @@ function pickStart(
   problem: IndexedProblem,
   engine: PlacementEngine,
   lowerBound: number,
-  firstFitOnly: boolean,
+  sizeOrderOnly: boolean,
 ): { start: Start; total: number; placed: boolean } {
   let best: Start | undefined;
   let bestTotal = Infinity;
   let firstFailure = -1;
   let placed = false;
-  tries: for (const o of initialOrders(problem, engine)) {
-    for (const bestFit of o.firstFitOnly || firstFitOnly ? [false] : [false, true]) {
+  const orders = initialOrders(problem, engine);
+  tries: for (const o of sizeOrderOnly ? orders.slice(0, 1) : orders) {
+    for (const bestFit of o.firstFitOnly || sizeOrderOnly ? [false] : [false, true]) {
       // On huge inputs (100k buffers) a best-fit placement costs seconds; first-fit ones only.
       if (bestFit && engine.adj.length > BEST_FIT_STARTS_UP_TO) continue;
       engine.setOrder(o.order);
@@ -247,8 +248,9 @@ export function autoSearch(
   const cap = options.timeBudgetMs ?? (problem.count <= UNCAPPED_UP_TO ? Infinity : DEFAULT_TIME_BUDGET_MS);
   const deadline = startedAt + cap;
   // Dense interval sets with the core (long lifetimes): each engine placement walks millions of
-  // conflict entries, so the greedy phase takes first-fit starts only and there is no local
-  // search; the core's dives and descent do the work and hand out their offsets.
+  // conflict entries, so the greedy phase places the size order alone (TFLM's plan, the one to
+  // stay under) and there is no local search; the core's dives (points better than any greedy
+  // start there) and descent do the work and hand out their offsets.
   const dense = core !== undefined && isDense(problem, engine);
   const { start, total: initialTotal, placed } = pickStart(problem, engine, lowerBound, dense);
   let provenLowerBound = lowerBound;
