@@ -3,18 +3,23 @@
  *
  *  1. Lower bound = max(given memory pressure, our own bound: peak live bytes when every buffer
  *     has a live range, else a greedy clique weight).
- *  2. A few placement orders (size, weighted degree, urgency, chronological) x gap policies (first-fit,
- *     best-fit); keep the smallest total (sum of pool ends). On one-pool problems with live
- *     ranges the size order breaks ties as TFLite Micro does, so size/first-fit is exactly
- *     TFLM's greedy plan; every later step only keeps plans that are no worse, so `auto` is never
- *     larger than TFLM.
- *  3. Where it applies (one unbounded pool, live ranges): the Vela-style bottleneck climb
- *     (bottleneckClimb.ts) from the urgency order, for Vela's 500 iterations and on while it
- *     still improves; it makes Vela's own choices, so its plan is at most Vela's.
- *  4. While above the bound and within the work budget: bottleneck-guided local search
- *     (localSearch.ts) from the best plan so far, re-placing only from the first changed
- *     position and keeping moves that are no worse; a search stalled on a plateau restarts from
- *     the best plan with a small kick. The best plan of all steps is returned.
+ *  2. A few placement orders (size, weighted degree, urgency, chronological) x gap policies
+ *     (first-fit, best-fit); keep the smallest total (sum of pool ends). On one-pool problems
+ *     with live ranges the size order breaks ties as TFLite Micro does, so size/first-fit is
+ *     exactly TFLM's greedy plan; every later step only keeps plans that are no worse, so `auto`
+ *     is never larger than TFLM. Dense sets (long lifetimes) place the size order alone.
+ *  3. One pool, live ranges (exactCore.ts), under one counted budget (CallBudget):
+ *     a. the exact core decides the bound itself; a fit is the optimum, proven;
+ *     b. else the core's spatial greedy dives give an upper bound (on dense sets points below
+ *        any other start), and a bisection on the capacity with short core runs closes the gap
+ *        (an exhausted run proves a capacity infeasible and raises the proven bound);
+ *     c. the local search (localSearch.ts) goes on from the best plan with what is left (not on
+ *        dense sets, where each placement walks millions of conflict entries).
+ *  4. Otherwise (several pools, size limits, conflict lists, or `exactCore: false`): where it
+ *     applies and is affordable, the Vela-style bottleneck climb (bottleneckClimb.ts, Vela's
+ *     own choices: its plan is at most Vela's), then the local search from the best plan so far,
+ *     re-placing only from the first changed position and keeping moves that are no worse; a
+ *     search stalled on a plateau restarts from its best plan with a small kick.
  *  5. Multi-pool interval sets (multiPool.ts): a lower bound that adds up the pools' pinned
  *     peaks; after the search, pool by pool (one-pool auto, or the exact core within a size
  *     limit), and when still over 1% above the bound, buffers moved off the unlimited pool's
@@ -22,7 +27,7 @@
  *
  * Conflicts count in either direction (a plan must keep every listed pair apart), pools are
  * tried in preference order with their size hints, and offsets honour both the buffer's and
- * the pool's alignment. Reproducible: the search is bounded by a work budget (neighbours scanned,
+ * the pool's alignment. Reproducible: every step is bounded by work budgets (counted steps,
  * scaled to the problem size), so the plan depends on the input and seed only; the wall-clock
  * `timeBudgetMs` is a safety cap for huge inputs.
  */
@@ -34,6 +39,7 @@ import { IntervalConflicts } from '../intervalConflicts';
 import { IndexedPlan, IndexedProblem, indexProblem, poolsExhaustedError, toBufferPlan } from './indexed';
 import { skylinePlacement } from './skyline';
 import { ExactCore } from './exactCore';
+import { CallBudget, isDense } from './callBudget';
 import { initialOrders, tflmOrder, urgencyOrder } from './orderings';
 import { BottleneckClimb, bottleneckClimbApplies, VELA_SEED } from './bottleneckClimb';
 import { LocalSearch } from './localSearch';
@@ -274,9 +280,9 @@ export function autoSearch(
   // found before any search. A zero time budget asks for the greedy phase only; otherwise the
   // core runs on its own counted budget, whatever the clock says.
   const coreOn = core !== undefined && deadline > startedAt;
-  // With the core, one budget covers the rest of the call (the bound, the descent, then the
-  // search), in core work units; without it, the search has its own.
-  const callBudget = core ? new CallBudget(core, engine) : undefined;
+  // With the core, one budget covers the rest of the call (the bound, the dives, the descent,
+  // then the search), in core work units; without it, the search has its own.
+  const callBudget = core ? new CallBudget(core, engine, problem) : undefined;
   if (core && coreOn && callBudget && best > lowerBound) {
     const first = core.decide(lowerBound, callBudget.forBound());
     if (first.kind === 'fits') {
@@ -297,8 +303,8 @@ export function autoSearch(
     }
     if (first.kind === 'infeasible') provenLowerBound = lowerBound + 1;
   }
-  // Then the core's spatial greedy dives (see ExactCore.greedyDive) over its preorders, static
-  // and dynamic: on dense sets they beat every other start by several points, at a dive each.
+  // Then the core's spatial greedy dives (ExactCore.greedyDive) over its preorders: on dense
+  // sets they beat every other start by several points, at a dive each.
   // The core then closes the gap from above, by bisection on the capacity between the best
   // proven bound and the best total: a fit is a smaller plan, an exhausted search a proof that
   // nothing below that capacity fits, a spent probe budget (unknown) moves the search up. Not
@@ -308,7 +314,8 @@ export function autoSearch(
   if (core && coreOn && callBudget && best > provenLowerBound) {
     let found: Float64Array | undefined;
     const diveLimit = core.work + callBudget.forDives();
-    for (let i = 0; i < MAX_DIVES && core.work < diveLimit && best > provenLowerBound; i++) {
+    // The clock only matters where one is in play (given, or the cap above UNCAPPED_UP_TO buffers).
+    for (let i = 0; i < MAX_DIVES && core.work < diveLimit && best > provenLowerBound && performance.now() < deadline; i++) {
       const dive = core.greedyDive(i);
       if (dive.total < best) {
         found = dive.offsets;
@@ -317,7 +324,7 @@ export function autoSearch(
     }
     const limit = core.work + callBudget.forDescent();
     let lo = Math.max(provenLowerBound, lowerBound + 1);
-    while (lo < best && core.work < limit) {
+    while (lo < best && core.work < limit && performance.now() < deadline) {
       const capacity = best - 1 - Math.floor((best - 1 - lo) / 2);
       const r = core.decide(capacity, Math.min(limit - core.work, Math.max(PROBE_MIN_WORK, PROBE_DIVES * core.diveWork())), true);
       if (r.kind === 'fits') {
@@ -343,8 +350,10 @@ export function autoSearch(
       descended = true;
     }
   }
-  // Strategy 1, the Vela-style climb, on its own from the urgency order; its plan is the one to
-  // beat (first-fit everywhere, so its order alone reproduces it).
+  // Without the core: the Vela-style climb, on its own from the urgency order; its plan is the
+  // one to beat (first-fit everywhere, so its order alone reproduces it). With the core it does
+  // not run: on every bench set the core's steps and the search end below Vela's plan, and the
+  // climb's iterations would take their budget (measured: worse plans, slower).
   let climbed: BottleneckClimb | undefined;
   const searchWork =
     options.workBudget ??
@@ -353,8 +362,7 @@ export function autoSearch(
       Math.max(MIN_SEARCH_WORK, (poolIntervals ? MULTI_POOL_SEARCH_FULL_PLACEMENTS : SEARCH_FULL_PLACEMENTS) * (problem.count + engine.adj.length)),
     );
   // Its iterations are full re-placements: on dense sets (long lifetimes) Vela's 500 of them
-  // take seconds, so it runs only where they are affordable; the core's descent below beats
-  // Vela's plan on those sets anyway (see docs/memory-planner.md).
+  // take seconds, so it runs only where they are affordable.
   const climbAffordable = VELA_ITERATIONS * (problem.count + engine.adj.length) <= CLIMB_MAX_WORK;
   if (!coreOn && best > lowerBound && climbAffordable && performance.now() < deadline && bottleneckClimbApplies(problem)) {
     climbed = climb(problem, engine, lowerBound, engine.work + searchWork, deadline, options.seed ?? VELA_SEED);
@@ -497,70 +505,13 @@ export function autoSearch(
 }
 
 /**
- * The budget of a call with the exact core, in core work units (one engine placement unit
- * costs about ENGINE_UNIT_COST of them in time, measured on the bench sets), sized in dives (a
- * dive places every buffer once, about n^2/2 units on 2,000 buffers) and capped so that a call
- * on 2,000 buffers stays well under a second. What the greedy phase spent comes off first; the
- * bound then gets the largest share (on random interval sets most bounds are reached within a
- * few dives, a few need dozens), the descent half of the rest, and the local search the rest.
- */
-const CALL_DIVES = 50;
-const CALL_MAX_WORK = 80_000_000;
-const CALL_MIN_WORK = 5_000_000;
-const ENGINE_UNIT_COST = 4;
-const BOUND_SHARE = 0.55;
-const DESCENT_SHARE = 0.5;
-/** Mean conflicts per buffer above which a set counts as dense. */
-const DENSE_DEGREE = 200;
-const DENSE_BOUND_SHARE = 0.15;
-const DENSE_DESCENT_SHARE = 1;
-const DIVES_SHARE = 0.15;
-const DENSE_DIVES_SHARE = 0.4;
-/**
  * A probe of the descent: a few runs, enough for a first fit above the bound (and, on small
  * problems, for an exhaustive search: a proof).
  */
 const PROBE_DIVES = 4;
 const PROBE_MIN_WORK = 200_000;
-/** Greedy dives: both kinds over the fixed preorders, then varied ones (little gain past this). */
+/** Greedy dives: the fixed preorders, then varied ones (measured: little gain past this). */
 const MAX_DIVES = 48;
-
-function isDense(problem: IndexedProblem, engine: PlacementEngine): boolean {
-  return engine.adj.length > DENSE_DEGREE * problem.count;
-}
-
-
-class CallBudget {
-  private readonly total: number;
-  private readonly coreStart: number;
-  constructor(
-    private readonly core: ExactCore,
-    private readonly engine: PlacementEngine,
-  ) {
-    this.total = Math.min(CALL_MAX_WORK, Math.max(CALL_MIN_WORK, CALL_DIVES * core.diveWork()));
-    this.coreStart = core.work;
-  }
-  private left(): number {
-    return Math.max(0, this.total - (this.core.work - this.coreStart) - ENGINE_UNIT_COST * this.engine.work);
-  }
-  /** Dense sets (long lifetimes): the bound was out of reach on every bench set, the descent pays. */
-  private dense(): boolean {
-    return this.engine.adj.length > DENSE_DEGREE * this.engine.n;
-  }
-  forBound(): number {
-    return this.left() * (this.dense() ? DENSE_BOUND_SHARE : BOUND_SHARE);
-  }
-  forDives(): number {
-    return this.left() * (this.dense() ? DENSE_DIVES_SHARE : DIVES_SHARE);
-  }
-  forDescent(): number {
-    return this.left() * (this.dense() ? DENSE_DESCENT_SHARE : DESCENT_SHARE);
-  }
-  /** In engine work units. */
-  forSearch(): number {
-    return this.left() / ENGINE_UNIT_COST;
-  }
-}
 
 /** Budget of the exact core on a size-limited pool of a multi-pool set, as a share of a few dives. */
 const CORE_DIVES = 4;

@@ -119,7 +119,7 @@ export class ExactCore {
   /** Work spent so far (candidate scans, conflict and section updates). */
   work = 0;
   /** Search nodes (placements tried) and runs started, for the benchmark. */
-  readonly stats = { nodes: 0, runs: 0, depths: [] as number[] };
+  readonly stats = { nodes: 0, runs: 0 };
   private readonly n: number;
   private readonly adjStart: Int32Array;
   private readonly adj: Int32Array;
@@ -528,8 +528,6 @@ export class ExactCore {
     let firstCandidate = opened;
     const markMin: number[] = [0];
     const markWit: number[] = [0];
-    let runDepth = 0;
-    try {
     while (chosen.length > 0) {
       const level = chosen.length - 1;
       let afterOffset = floorOffset[level];
@@ -561,7 +559,6 @@ export class ExactCore {
       chosen[level] = b;
       this.stats.nodes++;
       if (!place(b)) continue;
-      if (m - unplacedCount > runDepth) runDepth = m - unplacedCount;
       if (unplacedCount === 0) {
         for (const x of part) out[x] = minOffset[x];
         return 'fits';
@@ -577,6 +574,5 @@ export class ExactCore {
       markWit.push(0);
     }
     return 'infeasible';
-    } finally { this.stats.depths.push(Math.round(100 * runDepth / m)); }
   }
 }
