@@ -11,7 +11,9 @@ import { IndexedProblem } from './indexed';
 import { PlacementEngine } from './placement';
 
 const CALL_DIVES = 50;
-const CALL_MAX_WORK = 80_000_000;
+const CALL_MAX_WORK = 100_000_000;
+/** Dense sets: their dives and probes cost more time per unit of work. */
+const DENSE_CALL_MAX_WORK = 80_000_000;
 const CALL_MIN_WORK = 5_000_000;
 const ENGINE_UNIT_COST = 4;
 /**
@@ -43,9 +45,9 @@ export class CallBudget {
     private readonly engine: PlacementEngine,
     problem: IndexedProblem,
   ) {
-    this.total = Math.min(CALL_MAX_WORK, Math.max(CALL_MIN_WORK, CALL_DIVES * core.diveWork()));
-    this.coreStart = core.work;
     this.dense = isDense(problem, engine);
+    this.total = Math.min(this.dense ? DENSE_CALL_MAX_WORK : CALL_MAX_WORK, Math.max(CALL_MIN_WORK, CALL_DIVES * core.diveWork()));
+    this.coreStart = core.work;
   }
 
   private left(): number {
