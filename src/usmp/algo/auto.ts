@@ -587,7 +587,8 @@ export function planAuto(buffers: readonly BufferInfo[], memoryPressure: number,
     lowerBound,
     options,
     startedAt,
-    options.exactCore === false ? undefined : exactCoreFor(problem),
+    // A zero time budget asks for the greedy phase alone: no core to build.
+    options.exactCore === false || options.timeBudgetMs === 0 ? undefined : exactCoreFor(problem),
     engine,
     options.exactCore === false ? undefined : poolIntervals,
   );

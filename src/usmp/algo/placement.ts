@@ -69,6 +69,8 @@ function symmetricAdjacency(problem: IndexedProblem): { start: Int32Array; adj: 
  * predecessors only matter in searches, which place with sorted rows).
  */
 const SORTED_SCAN_FROM = 16;
+/** Keys below this are exact doubles (integers up to 2^53). */
+const MAX_EXACT_KEY = 2 ** 53;
 
 function gcd(a: number, b: number): number {
   while (b) [a, b] = [b, a % b];
@@ -126,6 +128,8 @@ export class PlacementEngine {
   private readonly nbEnd: Float64Array;
   private readonly nbId: Int32Array;
   private readonly sortIdx: Int32Array;
+  /** Scratch for sortCollected's packed keys. */
+  private readonly sortKeys: Float64Array;
   private lastPredecessor = -1;
   /** dirty[b] === epoch: b must be re-placed in the current incremental placeFrom. */
   private readonly dirty: Uint32Array;
@@ -185,6 +189,7 @@ export class PlacementEngine {
     this.nbEnd = new Float64Array(maxDegree);
     this.nbId = new Int32Array(maxDegree);
     this.sortIdx = new Int32Array(maxDegree);
+    this.sortKeys = new Float64Array(maxDegree);
   }
 
   /**
@@ -383,6 +388,19 @@ export class PlacementEngine {
   private sortCollected(m: number): Int32Array {
     const { nbOffset } = this;
     const idx = this.sortIdx.subarray(0, m);
+    // offset * scale + i, as one exact double, sorts numerically (no comparator calls: several
+    // times faster) in the same stable order, whenever the keys stay below 2^53.
+    let scale = 1;
+    while (scale < m) scale *= 2;
+    let exact = true;
+    for (let i = 0; i < m && exact; i++) exact = Number.isInteger(nbOffset[i]) && nbOffset[i] * scale < MAX_EXACT_KEY;
+    if (exact) {
+      const keys = this.sortKeys.subarray(0, m);
+      for (let i = 0; i < m; i++) keys[i] = nbOffset[i] * scale + i;
+      keys.sort();
+      for (let s = 0; s < m; s++) idx[s] = keys[s] - Math.floor(keys[s] / scale) * scale;
+      return idx;
+    }
     for (let i = 0; i < m; i++) idx[i] = i;
     return idx.sort((x, y) => nbOffset[x] - nbOffset[y] || x - y);
   }
