@@ -205,16 +205,17 @@ export function longLifetimes(seed: number, count = 2000, ops = 800): BenchSet {
 }
 
 /**
- * The portfolio families (issue 15): uniform, heavy-tailed and long lifetimes at 2,000 buffers
- * (seeds held out from BENCH_SEEDS) and at 10,000 (ops scaled with the count); the multi-pool
- * family with pins is derived from the uniform sets by the runner.
+ * The portfolio families (issue 15): uniform (10 seeds), heavy-tailed and long lifetimes (5
+ * each) at 2,000 buffers (seeds held out from BENCH_SEEDS) and one of each at 10,000 (ops
+ * scaled with the count); the multi-pool family with pins is derived from the uniform sets by
+ * the runner.
  */
 export function portfolioSets(): BenchSet[] {
-  const small = [11, 12, 13];
+  const seeds = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
   return [
-    ...small.map((s) => randomIntervals(s)),
-    ...small.map((s) => heavyTailed(s)),
-    ...small.map((s) => longLifetimes(s)),
+    ...seeds(11, 10).map((s) => randomIntervals(s)),
+    ...seeds(11, 5).map((s) => heavyTailed(s)),
+    ...seeds(11, 5).map((s) => longLifetimes(s)),
     randomIntervals(21, 10_000, 4000),
     heavyTailed(21, 10_000, 4000),
     longLifetimes(21, 10_000, 4000),

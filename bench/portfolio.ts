@@ -43,6 +43,9 @@ interface FamilyLine {
   overheads: number[];
   proven: number;
   maxMs: number;
+  /** Sets where auto is no larger than the best of the references (NaN when none ran). */
+  ahead: number;
+  compared: number;
 }
 
 /** Multi-pool with pins: SRAM limited to a third of the bound; 15% pinned to SRAM (small ones), 10% to DRAM. */
@@ -61,12 +64,16 @@ function withPins(set: BenchSet, buffers: readonly BufferInfo[]): BufferInfo[] {
 export function portfolioSection(sets: readonly BenchSet[]): string[] {
   const fails: string[] = [];
   const families = new Map<string, FamilyLine>();
-  const note = (family: string, overhead: number, proven: boolean, ms: number) => {
-    const f = families.get(family) ?? { sets: 0, overheads: [], proven: 0, maxMs: 0 };
+  const note = (family: string, overhead: number, proven: boolean, ms: number, ahead?: boolean) => {
+    const f = families.get(family) ?? { sets: 0, overheads: [], proven: 0, maxMs: 0, ahead: 0, compared: 0 };
     f.sets++;
     f.overheads.push(overhead);
     if (proven) f.proven++;
     f.maxMs = Math.max(f.maxMs, ms);
+    if (ahead !== undefined) {
+      f.compared++;
+      if (ahead) f.ahead++;
+    }
     families.set(family, f);
   };
   console.log('\nportfolio families (auto vs TFLite Micro greedy and Vela HillClimb)');
@@ -86,7 +93,8 @@ export function portfolioSection(sets: readonly BenchSet[]): string[] {
     const tflm = Math.max(...tflmGreedyPlan(refs).offsets.map((o, i) => o + set.intervals[i].size));
     const vela = n <= 2000 ? Math.max(...velaHillClimbPlan(refs).offsets.map((o, i) => o + set.intervals[i].size)) : NaN;
     const family = `${set.family} ${n}`;
-    note(family, pct(autoTotal, bound), stats.provenOptimal, ms);
+    const best = Math.min(tflm, Number.isNaN(vela) ? Infinity : vela);
+    note(family, pct(autoTotal, bound), stats.provenOptimal, ms, autoTotal <= best);
     console.log(
       `  ${set.name.padEnd(24)} bound ${String(bound).padStart(9)}  auto ${pct(autoTotal, bound).toFixed(3).padStart(7)}% ` +
         `${stats.provenOptimal ? 'proven ' : 'gap    '} ${stats.strategy.padEnd(16)} ${ms.toFixed(0).padStart(5)} ms  ` +
@@ -124,7 +132,9 @@ export function portfolioSection(sets: readonly BenchSet[]): string[] {
     const mean = f.overheads.reduce((a, b) => a + b, 0) / f.sets;
     console.log(
       `  ${name}: ${f.sets} sets, auto mean overhead ${mean.toFixed(3)}% (max ${Math.max(...f.overheads).toFixed(3)}%), ` +
-        `proven optimal ${f.proven}/${f.sets}, max time ${f.maxMs.toFixed(0)} ms`,
+        `proven optimal ${f.proven}/${f.sets}, ` +
+        (f.compared > 0 ? `<= the best of TFLM${name.endsWith(' 2000') ? ' and Vela' : ''} on ${f.ahead}/${f.compared}, ` : '') +
+        `max time ${f.maxMs.toFixed(0)} ms`,
     );
   }
   return fails;

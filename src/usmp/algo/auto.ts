@@ -3,22 +3,31 @@
  *
  *  1. Lower bound = max(given memory pressure, our own bound: peak live bytes when every buffer
  *     has a live range, else a greedy clique weight).
- *  2. A few placement orders (size, weighted degree, urgency, chronological) x gap policies (first-fit,
- *     best-fit); keep the smallest total (sum of pool ends). On one-pool problems with live
- *     ranges the size order breaks ties as TFLite Micro does, so size/first-fit is exactly
- *     TFLM's greedy plan; every later step only keeps plans that are no worse, so `auto` is never
- *     larger than TFLM.
- *  3. Where it applies (one unbounded pool, live ranges): the Vela-style bottleneck climb
- *     (bottleneckClimb.ts) from the urgency order, for Vela's 500 iterations and on while it
- *     still improves; it makes Vela's own choices, so its plan is at most Vela's.
- *  4. While above the bound and within the work budget: bottleneck-guided local search
- *     (localSearch.ts) from the best plan so far, re-placing only from the first changed
- *     position and keeping moves that are no worse; a search stalled on a plateau restarts from
- *     the best plan with a small kick. The best plan of all steps is returned.
+ *  2. A few placement orders (size, weighted degree, urgency, chronological) x gap policies
+ *     (first-fit, best-fit); keep the smallest total (sum of pool ends). On one-pool problems
+ *     with live ranges the size order breaks ties as TFLite Micro does, so size/first-fit is
+ *     exactly TFLM's greedy plan; every later step only keeps plans that are no worse, so `auto`
+ *     is never larger than TFLM. Dense sets (long lifetimes) place the size order alone.
+ *  3. One pool, live ranges (exactCore.ts), under one counted budget (CallBudget):
+ *     a. the exact core decides the bound itself; a fit is the optimum, proven;
+ *     b. else the core's spatial greedy dives give an upper bound (on dense sets points below
+ *        any other start), and a bisection on the capacity with short core runs closes the gap
+ *        (an exhausted run proves a capacity infeasible and raises the proven bound);
+ *     c. the local search (localSearch.ts) goes on from the best plan with what is left (not on
+ *        dense sets, where each placement walks millions of conflict entries).
+ *  4. Otherwise (several pools, size limits, conflict lists, or `exactCore: false`): where it
+ *     applies and is affordable, the Vela-style bottleneck climb (bottleneckClimb.ts, Vela's
+ *     own choices: its plan is at most Vela's), then the local search from the best plan so far,
+ *     re-placing only from the first changed position and keeping moves that are no worse; a
+ *     search stalled on a plateau restarts from its best plan with a small kick.
+ *  5. Multi-pool interval sets (multiPool.ts): a lower bound that adds up the pools' pinned
+ *     peaks; after the search, pool by pool (one-pool auto, or the exact core within a size
+ *     limit), and when still over 1% above the bound, buffers moved off the unlimited pool's
+ *     peak into the limited one and the pools packed again.
  *
  * Conflicts count in either direction (a plan must keep every listed pair apart), pools are
  * tried in preference order with their size hints, and offsets honour both the buffer's and
- * the pool's alignment. Reproducible: the search is bounded by a work budget (neighbours scanned,
+ * the pool's alignment. Reproducible: every step is bounded by work budgets (counted steps,
  * scaled to the problem size), so the plan depends on the input and seed only; the wall-clock
  * `timeBudgetMs` is a safety cap for huge inputs.
  */
@@ -30,10 +39,12 @@ import { IntervalConflicts } from '../intervalConflicts';
 import { IndexedPlan, IndexedProblem, indexProblem, poolsExhaustedError, toBufferPlan } from './indexed';
 import { skylinePlacement } from './skyline';
 import { ExactCore } from './exactCore';
+import { CallBudget, isDense } from './callBudget';
 import { initialOrders, tflmOrder, urgencyOrder } from './orderings';
 import { BottleneckClimb, bottleneckClimbApplies, VELA_SEED } from './bottleneckClimb';
 import { LocalSearch } from './localSearch';
 import { PlacementEngine } from './placement';
+import { intervalsOf, multiPoolLowerBound, packPools, rebalancePools } from './multiPool';
 import { seededRandom } from './seededRandom';
 
 /**
@@ -50,6 +61,11 @@ export const UNCAPPED_UP_TO = 5000;
  * takes about 0.6 s on a busy 2-core machine, leaving margin under the time cap.
  */
 const SEARCH_FULL_PLACEMENTS = 100;
+/**
+ * On multi-pool interval sets the search mainly decides which pool holds each buffer: each pool
+ * is then re-planned on its own (packPools), which is where the rest of the time goes.
+ */
+const MULTI_POOL_SEARCH_FULL_PLACEMENTS = 50;
 const MIN_SEARCH_WORK = 5_000_000;
 /**
  * And a ceiling: dense sets (long lifetimes: 2000 buffers with 5M conflict entries) would
@@ -82,7 +98,7 @@ export interface AutoStats {
   /** Iterations of the Vela-style climb (0 when it does not apply or the start hit the bound). */
   readonly climbIterations: number;
   /** Which strategy gave the plan. */
-  readonly strategy: 'greedy' | 'bottleneck climb' | 'local search' | 'exact core';
+  readonly strategy: 'greedy' | 'bottleneck climb' | 'local search' | 'exact core' | 'pool by pool';
   /**
    * Proven: no plan is smaller. Either the total reached the lower bound, or the exact core
    * exhausted the search for every smaller capacity.
@@ -121,13 +137,19 @@ interface Start {
  * smaller total wins, so a placement is abandoned as soon as its running total reaches the best
  * one, and no start is tried after one reaches the lower bound.
  */
-function pickStart(problem: IndexedProblem, engine: PlacementEngine, lowerBound: number): { start: Start; total: number; placed: boolean } {
+function pickStart(
+  problem: IndexedProblem,
+  engine: PlacementEngine,
+  lowerBound: number,
+  sizeOrderOnly: boolean,
+): { start: Start; total: number; placed: boolean } {
   let best: Start | undefined;
   let bestTotal = Infinity;
   let firstFailure = -1;
   let placed = false;
-  tries: for (const o of initialOrders(problem, engine)) {
-    for (const bestFit of o.firstFitOnly ? [false] : [false, true]) {
+  const orders = initialOrders(problem, engine);
+  tries: for (const o of sizeOrderOnly ? orders.slice(0, 1) : orders) {
+    for (const bestFit of o.firstFitOnly || sizeOrderOnly ? [false] : [false, true]) {
       // On huge inputs (100k buffers) a best-fit placement costs seconds; first-fit ones only.
       if (bestFit && engine.adj.length > BEST_FIT_STARTS_UP_TO) continue;
       engine.setOrder(o.order);
@@ -153,19 +175,46 @@ const BEST_FIT_STARTS_UP_TO = 4_000_000;
 /** Buffers moved by a restart kick: enough to leave the plateau, few enough to keep its quality. */
 const KICK_MOVES = 2;
 
-/** Perturbs the engine's order: a few buffers above the bound move to random earlier positions. */
-function kick(engine: PlacementEngine, lowerBound: number, random: () => number): void {
-  const protruding: number[] = [];
-  for (let b = 0; b < engine.n; b++) if (engine.offset[b] + engine.sizes[b] > lowerBound) protruding.push(b);
-  for (let m = 0; m < KICK_MOVES; m++) {
-    if (protruding.length > 0) {
-      const b = protruding[Math.floor(random() * protruding.length)];
-      const from = engine.pos[b];
-      engine.move(from, Math.floor(random() * (from + 1)));
-    } else {
-      engine.swap(Math.floor(random() * engine.n), Math.floor(random() * engine.n));
+/** Kicks tried before a restart gives up and starts from its plan unkicked. */
+const KICK_TRIES = 4;
+
+/**
+ * Perturbs the engine's order (a few buffers above their pool's excess target move to random
+ * earlier positions) and places it in full; returns the total. With pins and size limits a
+ * kicked order may not be completable (a free buffer moved ahead takes the space a pinned one
+ * needs): such a kick is undone and another tried, and after KICK_TRIES the order is left as it
+ * was. The engine always ends holding a complete placement: the search re-places incrementally
+ * from it, so a partial one would let it accept orders whose full placement fails.
+ */
+export function kick(engine: PlacementEngine, random: () => number): number {
+  const moves: [number, number][] = [];
+  for (let t = 0; t < KICK_TRIES; t++) {
+    moves.length = 0;
+    const protruding: number[] = [];
+    for (let b = 0; b < engine.n; b++) if (engine.protrudes(b)) protruding.push(b);
+    for (let m = 0; m < KICK_MOVES; m++) {
+      if (protruding.length > 0) {
+        const b = protruding[Math.floor(random() * protruding.length)];
+        const from = engine.pos[b];
+        const to = Math.floor(random() * (from + 1));
+        engine.move(from, to);
+        moves.push([from, to]);
+      } else {
+        const i = Math.floor(random() * engine.n);
+        const j = Math.floor(random() * engine.n);
+        engine.swap(i, j);
+        moves.push([i, j]);
+      }
+    }
+    const total = engine.placeFrom(0, Infinity);
+    if (total < Infinity) return total;
+    for (let m = moves.length - 1; m >= 0; m--) {
+      const [from, to] = moves[m];
+      if (protruding.length > 0) engine.move(to, from);
+      else engine.swap(from, to);
     }
   }
+  return engine.placeFrom(0, Infinity);
 }
 
 /** Iterations of Vela's own search; the climb always gets them (unless the clock runs out). */
@@ -195,19 +244,25 @@ export function autoSearch(
   options: AutoPlanningOptions = {},
   startedAt = performance.now(),
   core?: ExactCore,
-): { engine: PlacementEngine; stats: AutoStats; offsets?: Float64Array } {
-  const engine = new PlacementEngine(problem);
-  engine.excessTarget = lowerBound;
+  engine = new PlacementEngine(problem),
+  poolIntervals?: IntervalConflicts,
+): { engine: PlacementEngine; stats: AutoStats; plan?: IndexedPlan } {
+  engine.setExcessTargets(lowerBound);
   // The budget covers the whole call, set-up and starting orders included. Unless given, there
   // is no clock at all up to UNCAPPED_UP_TO buffers: the counted budgets end every step, so the
   // plan is the same on any machine, however busy.
   const cap = options.timeBudgetMs ?? (problem.count <= UNCAPPED_UP_TO ? Infinity : DEFAULT_TIME_BUDGET_MS);
   const deadline = startedAt + cap;
-  const { start, total: initialTotal, placed } = pickStart(problem, engine, lowerBound);
+  // Dense interval sets with the core (long lifetimes): each engine placement walks millions of
+  // conflict entries, so the greedy phase places the size order alone (TFLM's plan, the one to
+  // stay under) and there is no local search; the core's dives (points better than any greedy
+  // start there) and descent do the work and hand out their offsets.
+  const dense = core !== undefined && isDense(problem, engine);
+  const { start, total: initialTotal, placed } = pickStart(problem, engine, lowerBound, dense);
   let provenLowerBound = lowerBound;
-  // Sorted rows only speed up a search (offsets are the same either way), so a greedy-only call
-  // does not pay for sorting them.
-  engine.sortRows = performance.now() < deadline;
+  // Sorted rows only speed up a search (offsets are the same either way), so a call without
+  // one does not pay for sorting them.
+  engine.sortRows = !dense && performance.now() < deadline;
   let best = initialTotal;
   if (!placed || engine.sortRows) {
     // Placing with sorted rows gives the same offsets, but other predecessors for the search.
@@ -221,12 +276,95 @@ export function autoSearch(
   // fresh random stream, and the best plan of all runs is kept (order + policies reproduce it).
   const random = seededRandom(options.seed ?? DEFAULT_SEED);
   const maxIterations = options.maxIterations ?? Infinity;
-  const searchWork =
-    options.workBudget ?? Math.min(MAX_SEARCH_WORK, Math.max(MIN_SEARCH_WORK, SEARCH_FULL_PLACEMENTS * (problem.count + engine.adj.length)));
-  // Strategy 1, the Vela-style climb, on its own from the urgency order; its plan is the one to
-  // beat (first-fit everywhere, so its order alone reproduces it).
+  // The exact core first tries the bound itself: where it is reachable, that is the optimum,
+  // found before any search. A zero time budget asks for the greedy phase only; otherwise the
+  // core runs on its own counted budget, whatever the clock says.
+  const coreOn = core !== undefined && deadline > startedAt;
+  // With the core, one budget covers the rest of the call (the bound, the dives, the descent,
+  // then the search), in core work units; without it, the search has its own.
+  const callBudget = core ? new CallBudget(core, engine, problem) : undefined;
+  if (core && coreOn && callBudget && best > lowerBound) {
+    const first = core.decide(lowerBound, callBudget.forBound());
+    if (first.kind === 'fits') {
+      const stats: AutoStats = {
+        lowerBound,
+        initialTotal,
+        finalTotal: first.total,
+        iterations: 0,
+        climbIterations: 0,
+        work: engine.work,
+        initialOrder: start.name,
+        strategy: 'exact core',
+        provenOptimal: true,
+        provenLowerBound: lowerBound,
+        coreWork: core.work,
+      };
+      return { engine, stats, plan: { pool: new Int32Array(problem.count), offset: first.offsets } };
+    }
+    if (first.kind === 'infeasible') provenLowerBound = lowerBound + 1;
+  }
+  // Then the core's spatial greedy dives (ExactCore.greedyDive) over its preorders: on dense
+  // sets they beat every other start by several points, at a dive each.
+  // The core then closes the gap from above, by bisection on the capacity between the best
+  // proven bound and the best total: a fit is a smaller plan, an exhausted search a proof that
+  // nothing below that capacity fits, a spent probe budget (unknown) moves the search up. Not
+  // gated by the clock: the core's own budget bounds it, and the plan must not depend on speed.
+  let descended = false;
+  let plan: IndexedPlan | undefined;
+  if (core && coreOn && callBudget && best > provenLowerBound) {
+    let found: Float64Array | undefined;
+    const diveLimit = core.work + callBudget.forDives();
+    // The clock only matters where one is in play (given, or the cap above UNCAPPED_UP_TO buffers).
+    for (let i = 0; i < MAX_DIVES && core.work < diveLimit && best > provenLowerBound && performance.now() < deadline; i++) {
+      const dive = core.greedyDive(i);
+      if (dive.total < best) {
+        found = dive.offsets;
+        best = dive.total;
+      }
+    }
+    const limit = core.work + callBudget.forDescent();
+    let lo = Math.max(provenLowerBound, lowerBound + 1);
+    while (lo < best && core.work < limit && performance.now() < deadline) {
+      const capacity = best - 1 - Math.floor((best - 1 - lo) / 2);
+      const r = core.decide(capacity, Math.min(limit - core.work, Math.max(PROBE_MIN_WORK, PROBE_DIVES * core.diveWork())), true);
+      if (r.kind === 'fits') {
+        found = r.offsets;
+        best = r.total;
+      } else {
+        if (r.kind === 'infeasible') provenLowerBound = capacity + 1;
+        lo = capacity + 1;
+      }
+    }
+    if (found && dense) {
+      plan = { pool: new Int32Array(problem.count), offset: found };
+      descended = true;
+    } else if (found) {
+      // First-fit in the order of the core's offsets puts every buffer at or below its offset
+      // there (each one's slot is still free when its turn comes), so the engine holds a plan
+      // at most as large, and the local search goes on from it.
+      const offsets = found;
+      engine.setOrder(Int32Array.from({ length: problem.count }, (_, i) => i).sort((x, y) => offsets[x] - offsets[y] || x - y));
+      engine.bestFit.fill(0);
+      best = engine.placeFrom(0, Infinity);
+      engine.commit(0);
+      descended = true;
+    }
+  }
+  // Without the core: the Vela-style climb, on its own from the urgency order; its plan is the
+  // one to beat (first-fit everywhere, so its order alone reproduces it). With the core it does
+  // not run: on every bench set the core's steps and the search end below Vela's plan, and the
+  // climb's iterations would take their budget (measured: worse plans, slower).
   let climbed: BottleneckClimb | undefined;
-  if (best > lowerBound && performance.now() < deadline && bottleneckClimbApplies(problem)) {
+  const searchWork =
+    options.workBudget ??
+    Math.min(
+      MAX_SEARCH_WORK,
+      Math.max(MIN_SEARCH_WORK, (poolIntervals ? MULTI_POOL_SEARCH_FULL_PLACEMENTS : SEARCH_FULL_PLACEMENTS) * (problem.count + engine.adj.length)),
+    );
+  // Its iterations are full re-placements: on dense sets (long lifetimes) Vela's 500 of them
+  // take seconds, so it runs only where they are affordable.
+  const climbAffordable = VELA_ITERATIONS * (problem.count + engine.adj.length) <= CLIMB_MAX_WORK;
+  if (!coreOn && best > lowerBound && climbAffordable && performance.now() < deadline && bottleneckClimbApplies(problem)) {
     climbed = climb(problem, engine, lowerBound, engine.work + searchWork, deadline, options.seed ?? VELA_SEED);
     if (climbed.bestSize <= best) {
       engine.setOrder(climbed.order);
@@ -236,33 +374,7 @@ export function autoSearch(
     }
   }
   const climbTotal = climbed?.bestSize ?? Infinity;
-  // The exact core then tries the bound itself: where it is reachable, that is the optimum,
-  // found before the local search. It comes after the climb, which keeps auto at or below
-  // Vela's plan whatever the core does.
-  // A zero time budget asks for the greedy phase only; otherwise the core runs on its own
-  // counted budget, whatever the clock says.
-  const coreOn = core !== undefined && deadline > startedAt;
-  if (core && coreOn && best > lowerBound) {
-    const first = core.decide(lowerBound, coreBudget(problem.count, CORE_FIRST_SHARE));
-    if (first.kind === 'fits') {
-      const stats: AutoStats = {
-        lowerBound,
-        initialTotal,
-        finalTotal: first.total,
-        iterations: 0,
-        climbIterations: climbed?.iterations ?? 0,
-        work: engine.work,
-        initialOrder: start.name,
-        strategy: 'exact core',
-        provenOptimal: true,
-        provenLowerBound: lowerBound,
-        coreWork: core.work,
-      };
-      return { engine, stats, offsets: first.offsets };
-    }
-    if (first.kind === 'infeasible') provenLowerBound = lowerBound + 1;
-  }
-  const workLimit = engine.work + searchWork;
+  const workLimit = dense ? engine.work : engine.work + (options.workBudget ?? (callBudget && coreOn ? callBudget.forSearch() : searchWork));
   const searchStartTotal = best;
   // Strategy 2, the local search, with the rest of the budget. When the climb's plan was
   // adopted, the search runs two lines that take turns at each stall: one from the climb's plan
@@ -296,10 +408,7 @@ export function autoSearch(
       engine.setOrder(from.best.order);
       engine.bestFit.set(from.best.bestFit);
       best = engine.placeFrom(0, Infinity);
-      if (from.visited) {
-        kick(engine, lowerBound, random);
-        best = engine.placeFrom(0, Infinity);
-      }
+      if (from.visited) best = kick(engine, random);
       from.visited = true;
       engine.commit(0);
       search = new LocalSearch(engine, random);
@@ -308,7 +417,13 @@ export function autoSearch(
   // The search starts from the climb's plan when that was adopted, so credit whoever last
   // improved the total.
   let winner: AutoStats['strategy'] =
-    kept.total < searchStartTotal ? 'local search' : searchStartTotal < initialTotal ? 'bottleneck climb' : 'greedy';
+    kept.total < searchStartTotal
+      ? 'local search'
+      : descended
+        ? 'exact core'
+        : searchStartTotal < initialTotal
+          ? 'bottleneck climb'
+          : 'greedy';
   let replace = kept.total < best;
   if (climbed && climbTotal < kept.total) {
     kept = { total: climbTotal, order: climbed.order, bestFit: new Uint8Array(engine.n) };
@@ -322,8 +437,8 @@ export function autoSearch(
     engine.commit(0);
   } else if (iterations > 0) {
     // The plan handed out is always a full placement of the final order: valid by construction.
-    // (Incremental re-placement in the search has been seen to accept an order that a full
-    // placement cannot complete, on multi-pool sets with pins: known bug, see docs.)
+    // (The search's incremental placements equal full ones as long as it starts from a complete
+    // placement, which every restart and kick leaves; the fallback below is defensive.)
     best = engine.placeFrom(0, Infinity);
     engine.commit(0);
   }
@@ -332,30 +447,47 @@ export function autoSearch(
     engine.bestFit.set(searchStart.bestFit);
     best = engine.placeFrom(0, Infinity);
     engine.commit(0);
-    winner = searchStartTotal < initialTotal ? 'bottleneck climb' : 'greedy';
+    winner = descended ? 'exact core' : searchStartTotal < initialTotal ? 'bottleneck climb' : 'greedy';
   }
   const climbIterations = climbed?.iterations ?? 0;
-  // Then the core closes the gap from above: each capacity below the best total either gives a
-  // smaller plan or, if the search space is exhausted, proves the best total optimal.
-  let offsets: Float64Array | undefined;
-  // Not gated by the clock: the core's own budget bounds it, and the plan must not depend on speed.
-  if (core && coreOn && best > provenLowerBound) {
-    const limit = core.work + coreBudget(problem.count, CORE_LAST_SHARE);
-    while (best > provenLowerBound && core.work < limit) {
-      const r = core.decide(best - 1, limit - core.work);
-      if (r.kind === 'fits') {
-        offsets = r.offsets;
-        best = r.total;
-        winner = 'exact core';
-      } else {
-        if (r.kind === 'infeasible') provenLowerBound = best;
-        break;
+  let coreWork = core?.work ?? 0;
+  // Multi-pool interval sets: the search chose each buffer's pool; each pool is then packed on its
+  // own (one-pool auto, or the exact core within a size limit). A pool that cannot shrink proves
+  // nothing about the whole problem (other pool choices might do better): the proven bound stays.
+  if (poolIntervals && deadline > startedAt && best > lowerBound) {
+    const planPool = (workBudget?: number) => (sub: readonly BufferInfo[], bound: number) => {
+      // Under a clock (given, or the default cap on large sets) a pool gets what is left of it.
+      const timeBudgetMs = Number.isFinite(deadline) ? Math.max(1, deadline - performance.now()) : undefined;
+      const r = planAuto(sub, bound, { seed: options.seed, timeBudgetMs, workBudget });
+      return { plan: r.plan, work: r.stats.work + r.stats.coreWork };
+    };
+    const limitedCore = coreBudget(problem.count, CORE_LIMITED_POOL_SHARE);
+    const packed = packPools(problem, poolIntervals, engine, limitedCore, planPool());
+    coreWork = packed.work;
+    const tries = [packed];
+    // Still well above the bound: the pool choices are the problem. Buffers move from the
+    // unlimited pools' busiest moments into the limited pools (rebalancePools), and the pools
+    // are packed again, on a smaller budget; the better of the two plans is kept.
+    if (sumOf(packed.ends) > lowerBound * (1 + REBALANCE_ABOVE)) {
+      const moved = rebalancePools(problem, poolIntervals, engine, REBALANCE_WORK);
+      if (moved.moves > 0) {
+        const again = packPools(problem, poolIntervals, moved.plan, limitedCore / 2, planPool(REBALANCED_POOL_WORK));
+        coreWork += again.work;
+        tries.push(again);
+      }
+    }
+    for (const t of tries) {
+      const total = sumOf(t.ends);
+      if (total < best) {
+        plan = t.plan;
+        best = total;
+        winner = 'pool by pool';
       }
     }
   }
   return {
     engine,
-    offsets,
+    plan,
     stats: {
       lowerBound,
       initialTotal,
@@ -367,23 +499,37 @@ export function autoSearch(
       strategy: winner,
       provenOptimal: best <= provenLowerBound,
       provenLowerBound,
-      coreWork: core?.work ?? 0,
+      coreWork,
     },
   };
 }
 
 /**
- * The exact core's budget, in its work units, per call: a share of a few full depth-first dives
- * (one dive scans the unplaced buffers at each of n levels, about n^2 units), capped so that a
- * 10k-buffer set stays within the time cap.
+ * A probe of the descent: a few runs, enough for a first fit above the bound (and, on small
+ * problems, for an exhaustive search: a proof).
  */
+const PROBE_DIVES = 4;
+const PROBE_MIN_WORK = 200_000;
+/** Greedy dives: the fixed preorders, then varied ones (measured: little gain past this). */
+const MAX_DIVES = 48;
+
+/** Budget of the exact core on a size-limited pool of a multi-pool set, as a share of a few dives. */
 const CORE_DIVES = 4;
 const CORE_MAX_WORK = 30_000_000;
-const CORE_FIRST_SHARE = 0.5;
-const CORE_LAST_SHARE = 0.5;
+/** Size-limited pools of a multi-pool set (full, most buffers): the core rarely finds room there. */
+const CORE_LIMITED_POOL_SHARE = 0.25;
+/** Multi-pool plans further than this above the bound after packing get a rebalancing pass. */
+const REBALANCE_ABOVE = 0.01;
+/** Work units of rebalancePools, and the search budget of each pool's second re-plan. */
+const REBALANCE_WORK = 5_000_000;
+const REBALANCED_POOL_WORK = 2_000_000;
+const sumOf = (a: Float64Array): number => a.reduce((x, y) => x + y, 0);
 function coreBudget(n: number, share: number): number {
   return Math.max(1_000_000, Math.min(CORE_MAX_WORK, CORE_DIVES * n * n)) * share;
 }
+
+/** The climb's 500 iterations are affordable up to this many placement work units. */
+const CLIMB_MAX_WORK = 150_000_000;
 
 /** The exact core covers one-pool interval sets (conflicts = overlapping live ranges). */
 function exactCoreFor(problem: IndexedProblem): ExactCore | undefined {
@@ -426,18 +572,27 @@ export function planAuto(buffers: readonly BufferInfo[], memoryPressure: number,
   }
   const startedAt = performance.now();
   const problem = indexProblem(buffers);
-  const lowerBound = autoLowerBound(buffers, memoryPressure);
   if (problem.intervals && problem.intervals.entryCount() > MAX_ADJACENCY_ENTRIES) {
-    return planDenseIntervals(problem, problem.intervals, lowerBound);
+    return planDenseIntervals(problem, problem.intervals, autoLowerBound(buffers, memoryPressure));
   }
-  const { engine, stats, offsets } = autoSearch(
+  const engine = new PlacementEngine(problem);
+  // Multi-pool sets whose conflicts are live-range overlaps (read before a search re-sorts the
+  // engine's rows): their own lower bound, and the exact core per pool after the search.
+  const poolIntervals = problem.pools.length > 1 ? intervalsOf(problem, engine.adjStart, engine.adj) : undefined;
+  const lowerBound = poolIntervals
+    ? Math.max(memoryPressure, multiPoolLowerBound(problem, poolIntervals))
+    : autoLowerBound(buffers, memoryPressure);
+  const { stats, plan } = autoSearch(
     problem,
     lowerBound,
     options,
     startedAt,
-    options.exactCore === false ? undefined : exactCoreFor(problem),
+    // A zero time budget asks for the greedy phase alone: no core to build.
+    options.exactCore === false || options.timeBudgetMs === 0 ? undefined : exactCoreFor(problem),
+    engine,
+    options.exactCore === false ? undefined : poolIntervals,
   );
-  if (offsets) return { plan: toBufferPlan(problem, { pool: new Int32Array(problem.count), offset: offsets }), stats };
+  if (plan) return { plan: toBufferPlan(problem, plan), stats };
   return { plan: toBufferPlan(problem, engine), stats };
 }
 

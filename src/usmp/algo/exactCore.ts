@@ -8,19 +8,30 @@
  *    these loses nothing. A buffer's candidate offset is therefore its `minOffset`: the highest
  *    aligned end among its placed conflicts.
  *  - Spatial ordering: buffers are placed in non-decreasing (offset, preorder) order, so each
- *    solution is reached once; the next buffer is chosen among the unplaced ones by that key.
+ *    solution is reached once; the next buffer is the unplaced one with the smallest key above
+ *    the last placed one.
  *  - Dominance: a candidate whose offset is at or above the lowest top any unplaced buffer could
  *    reach (min over unplaced of minOffset + size) would leave a gap that buffer fits in; skip.
- *  - Section inference: time is cut into sections (the spans between live-range endpoints); in
- *    each, the bytes still to place must fit between the section's floor (the top placed so
- *    far, and at least the current offset) and C. Two max-trees over sections keep the check
- *    O(log S) per changed section.
+ *  - Section inference: time is cut into sections (the spans between live-range endpoints). In
+ *    each, the bytes still to place must fit under C above the current offset (one max-tree
+ *    over the sections' remaining bytes) and above the lowest offset any of the section's
+ *    unplaced buffers can still take (MiniMalloc's "unallocated floor"). The latter is kept as
+ *    a witness per section: one unplaced buffer low enough; only when a witness is raised or
+ *    placed is its section scanned for another, so a placement costs little more than its
+ *    conflicts.
  *  - Static partitions: time spans that no buffer crosses are solved independently.
+ *  - Restarts: a depth-first search that takes a wrong turn early thrashes below it, while
+ *    another tie-break order often dives straight to a fit. So the search runs as a series of
+ *    short runs (a couple of dives' work each), over a fixed list of preorders and then
+ *    seeded random variations of them, with a final run that takes whatever budget is left.
+ *    Any run that ends inside its limit is an answer: a fit, or an exhausted canonical space
+ *    (a proof, whatever the preorder).
  *
  * The search counts its work (steps); a budget in those units ends it, so the answer (fits,
  * does not fit, or unknown) depends only on the input and the budget, never on the clock.
  */
 import { IntervalConflicts, timeIndex } from '../intervalConflicts';
+import { seededRandom } from './seededRandom';
 
 export interface CoreProblem {
   readonly count: number;
@@ -59,13 +70,56 @@ class MaxTree {
   max(): number {
     return this.t[1];
   }
+  /** The largest value in [lo, hi]. */
+  rangeMax(lo: number, hi: number): number {
+    let m = -Infinity;
+    for (let l = lo + this.size, r = hi + this.size + 1; l < r; l >>= 1, r >>= 1) {
+      if (l & 1) m = Math.max(m, this.t[l++]);
+      if (r & 1) m = Math.max(m, this.t[--r]);
+    }
+    return m;
+  }
 }
 
+/** Work units charged for one range-max query (a few tree levels). */
+const RANGE_QUERY_WORK = 8;
+
+/**
+ * Static preorders, as MiniMalloc's letters (each descending): T the largest section total the
+ * buffer lives in, W lifetime, A size x lifetime, Z size, E end. Measured on random interval sets:
+ * which one dives straight to a fit varies from set to set, hence several.
+ */
+type PreorderKey = 'T' | 'W' | 'A' | 'Z' | 'E';
+const PREORDERS: readonly (readonly PreorderKey[])[] = [
+  ['T', 'W', 'Z'],
+  ['A'],
+  ['T', 'A', 'W'],
+  ['E'],
+  ['W', 'A', 'T'],
+  ['Z'],
+];
+/** Relative spread of the random factor on the primary key of the varied preorders. */
+const PREORDER_NOISE = 0.6;
+/** A run's limit in dives (one dive: every buffer placed once, see diveWork). */
+const RUN_DIVES = 2;
+const RUN_MIN_WORK = 10_000;
+const RESTART_SEED = 0x5eed;
+/**
+ * Which runs are dynamic (d) or static (s), cyclically (see solvePartition): at the lower bound
+ * (every section's slack counts) mostly dynamic; above it, static first, which measured better.
+ */
+const BOUND_RUNS = 'dds';
+const SLACK_RUNS = 's';
+
 const roundUp = (v: number, a: number): number => (a === 1 ? v : Math.ceil(v / a) * a);
+
+type RunResult = 'fits' | 'infeasible' | 'unknown';
 
 export class ExactCore {
   /** Work spent so far (candidate scans, conflict and section updates). */
   work = 0;
+  /** Search nodes (placements tried) and runs started, for the benchmark. */
+  readonly stats = { nodes: 0, runs: 0 };
   private readonly n: number;
   private readonly adjStart: Int32Array;
   private readonly adj: Int32Array;
@@ -73,9 +127,14 @@ export class ExactCore {
   private readonly secFrom: Int32Array;
   private readonly secTo: Int32Array;
   private readonly sectionCount: number;
-  /** Static preorder rank (tie-break of the spatial order). */
-  private readonly pre: Int32Array;
-  /** Buffers grouped by partition, each group in preorder. */
+  /** Buffers live in each section (CSR). */
+  private readonly memStart: Int32Array;
+  private readonly members: Int32Array;
+  /** Preorder keys per buffer. */
+  private readonly keys: Record<PreorderKey, Float64Array>;
+  /** Ranks of the fixed preorders, built on first use. */
+  private readonly fixedRanks: (Int32Array | undefined)[] = [];
+  /** Buffers grouped by partition (time spans no buffer crosses). */
   private readonly partitions: Int32Array[];
 
   constructor(private readonly problem: CoreProblem) {
@@ -86,41 +145,47 @@ export class ExactCore {
     this.adj = adj;
     // Sections: between consecutive distinct times t_k, a buffer [f, l] covers t_k for f <= t_k <= l.
     const times = problem.intervals.times();
-    this.sectionCount = times.length;
-    this.secFrom = Int32Array.from(problem.intervals.first, (t) => timeIndex(times, t));
-    this.secTo = Int32Array.from(problem.intervals.last, (t) => timeIndex(times, t));
-    const live = new Float64Array(this.sectionCount + 1);
+    const sectionCount = times.length;
+    this.sectionCount = sectionCount;
+    const secFrom = Int32Array.from(problem.intervals.first, (t) => timeIndex(times, t));
+    const secTo = Int32Array.from(problem.intervals.last, (t) => timeIndex(times, t));
+    this.secFrom = secFrom;
+    this.secTo = secTo;
+    const live = new Float64Array(sectionCount + 1);
     for (let b = 0; b < n; b++) {
-      live[this.secFrom[b]] += problem.sizes[b];
-      live[this.secTo[b] + 1] -= problem.sizes[b];
+      live[secFrom[b]] += problem.sizes[b];
+      live[secTo[b] + 1] -= problem.sizes[b];
     }
-    for (let s = 1; s < this.sectionCount; s++) live[s] += live[s - 1];
-    // Preorder: buffers in the most crowded sections first, then longer, then larger.
+    for (let s = 1; s < sectionCount; s++) live[s] += live[s - 1];
+    this.memStart = new Int32Array(sectionCount + 1);
+    for (let b = 0; b < n; b++) for (let s = secFrom[b]; s <= secTo[b]; s++) this.memStart[s + 1]++;
+    for (let s = 0; s < sectionCount; s++) this.memStart[s + 1] += this.memStart[s];
+    this.members = new Int32Array(this.memStart[sectionCount]);
+    const fill = this.memStart.slice(0, sectionCount);
+    for (let b = 0; b < n; b++) for (let s = secFrom[b]; s <= secTo[b]; s++) this.members[fill[s]++] = b;
     const crowd = new Float64Array(n);
-    for (let b = 0; b < n; b++) {
-      let m = 0;
-      for (let s = this.secFrom[b]; s <= this.secTo[b]; s++) if (live[s] > m) m = live[s];
-      crowd[b] = m;
-    }
-    const span = (b: number) => this.secTo[b] - this.secFrom[b];
-    const byPre = Int32Array.from({ length: n }, (_, i) => i).sort(
-      (a, b) => crowd[b] - crowd[a] || span(b) - span(a) || problem.sizes[b] - problem.sizes[a] || a - b,
-    );
-    this.pre = new Int32Array(n);
-    byPre.forEach((b, r) => (this.pre[b] = r));
+    for (let b = 0; b < n; b++) for (let s = secFrom[b]; s <= secTo[b]; s++) if (live[s] > crowd[b]) crowd[b] = live[s];
+    const { first, last } = problem.intervals;
+    this.keys = {
+      T: crowd,
+      W: Float64Array.from({ length: n }, (_, b) => last[b] - first[b]),
+      A: Float64Array.from({ length: n }, (_, b) => problem.sizes[b] * (last[b] - first[b] + 1)),
+      Z: Float64Array.from(problem.sizes),
+      E: Float64Array.from(last),
+    };
     // Partitions: maximal runs of sections joined by live buffers.
-    const reach = new Int32Array(this.sectionCount).fill(-1);
-    for (let b = 0; b < n; b++) reach[this.secFrom[b]] = Math.max(reach[this.secFrom[b]], this.secTo[b]);
-    const partOfSection = new Int32Array(this.sectionCount);
+    const reach = new Int32Array(sectionCount).fill(-1);
+    for (let b = 0; b < n; b++) reach[secFrom[b]] = Math.max(reach[secFrom[b]], secTo[b]);
+    const partOfSection = new Int32Array(sectionCount);
     let part = -1;
     let open = -1;
-    for (let s = 0; s < this.sectionCount; s++) {
+    for (let s = 0; s < sectionCount; s++) {
       if (s > open) part++;
       open = Math.max(open, reach[s]);
       partOfSection[s] = part;
     }
     const groups: number[][] = Array.from({ length: part + 1 }, () => []);
-    for (const b of byPre) groups[partOfSection[this.secFrom[b]]].push(b);
+    for (let b = 0; b < n; b++) groups[partOfSection[secFrom[b]]].push(b);
     this.partitions = groups.filter((g) => g.length > 0).map((g) => Int32Array.from(g));
   }
 
@@ -128,13 +193,14 @@ export class ExactCore {
    * Decides whether everything fits in `capacity`, spending at most `budget` work units.
    * 'infeasible' is a proof (the whole canonical search space was exhausted).
    */
-  decide(capacity: number, budget: number): CoreOutcome {
+  decide(capacity: number, budget: number, slack = false): CoreOutcome {
+    const pattern = slack ? SLACK_RUNS : BOUND_RUNS;
     const { n, problem } = this;
     const offsets = new Float64Array(n);
     const limit = this.work + budget;
     for (let b = 0; b < n; b++) if (problem.sizes[b] > capacity) return { kind: 'infeasible' };
     for (const part of this.partitions) {
-      const r = this.solvePartition(part, capacity, limit, offsets);
+      const r = this.solveWithRestarts(part, capacity, limit, offsets, pattern);
       if (r !== 'fits') return { kind: r };
     }
     let total = 0;
@@ -142,55 +208,206 @@ export class ExactCore {
     return { kind: 'fits', offsets, total };
   }
 
-  private solvePartition(part: Int32Array, capacity: number, limit: number, out: Float64Array): 'fits' | 'infeasible' | 'unknown' {
+  /** One dive's work over the whole problem (for budgets in dives). */
+  diveWork(): number {
+    return this.partitions.reduce((w, part) => w + this.partDiveWork(part), 0);
+  }
+
+  /** One dive's work on a partition: each level scans the unplaced buffers and places one. */
+  private partDiveWork(part: Int32Array): number {
+    let w = (part.length * (part.length + 1)) / 2;
+    for (const b of part) w += 1 + this.adjStart[b + 1] - this.adjStart[b] + (this.secTo[b] - this.secFrom[b] + 1);
+    return w;
+  }
+
+  /** Short runs over the preorders (fixed, then varied), the last one with all that is left. */
+  private solveWithRestarts(part: Int32Array, capacity: number, limit: number, out: Float64Array, pattern: string): RunResult {
+    const runWork = Math.max(RUN_MIN_WORK, RUN_DIVES * this.partDiveWork(part));
+    const random = seededRandom(RESTART_SEED + part.length);
+    for (let r = 0; ; r++) {
+      const pre = r < PREORDERS.length ? this.fixedRank(r) : this.variedRank(PREORDERS[r % PREORDERS.length], random);
+      const dynamic = pattern[r % pattern.length] === 'd';
+      // Too little left for two runs: the last one gets it all.
+      const runLimit = limit - this.work < 2 * runWork ? limit : this.work + runWork;
+      this.stats.runs++;
+      const result = this.solvePartition(part, pre, dynamic, capacity, runLimit, out);
+      if (result !== 'unknown' || this.work >= limit) return result;
+    }
+  }
+
+  private fixedRank(r: number): Int32Array {
+    return (this.fixedRanks[r] ??= this.rankBy(PREORDERS[r], undefined));
+  }
+
+  /** A preorder with its primary key scaled by a random factor per buffer. */
+  private variedRank(heuristic: readonly PreorderKey[], random: () => number): Int32Array {
+    const noise = Float64Array.from({ length: this.n }, () => 1 + PREORDER_NOISE * (random() - 0.5));
+    this.work += this.n;
+    return this.rankBy(heuristic, noise);
+  }
+
+  private rankBy(heuristic: readonly PreorderKey[], noise: Float64Array | undefined): Int32Array {
+    const { n, keys } = this;
+    const primary = Float64Array.from(keys[heuristic[0]], (v, b) => (noise ? v * noise[b] : v));
+    const order = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => {
+      if (primary[a] !== primary[b]) return primary[b] - primary[a];
+      for (let i = 1; i < heuristic.length; i++) {
+        const k = keys[heuristic[i]];
+        if (k[a] !== k[b]) return k[b] - k[a];
+      }
+      return a - b;
+    });
+    const rank = new Int32Array(n);
+    order.forEach((b, r) => (rank[b] = r));
+    return rank;
+  }
+
+  private readonly diveRandom = seededRandom(RESTART_SEED);
+
+  /**
+   * The spatial greedy: places, one at a time, the unplaced buffer that can sit lowest; among
+   * those tied there, the one living in the section with the most bytes still to place (the
+   * dynamic rule of the search), then by preorder `preorder` (fixed ones first, then varied).
+   * Never fails; its plan is a canonical one, a cheap upper bound shaped like the search's own
+   * dives. On dense sets (long lifetimes) a few of them beat every other start by points.
+   */
+  greedyDive(preorder: number): { offsets: Float64Array; total: number } {
     const { sizes, alignments } = this.problem;
-    const { adjStart, adj, secFrom, secTo, pre } = this;
+    const { n, adjStart, adj, secFrom, secTo } = this;
+    const pre = preorder < PREORDERS.length ? this.fixedRank(preorder) : this.variedRank(PREORDERS[preorder % PREORDERS.length], this.diveRandom);
+    const minOffset = new Float64Array(n);
+    const placed = new Uint8Array(n);
+    const rest = new Float64Array(this.sectionCount);
+    for (let b = 0; b < n; b++) for (let s = secFrom[b]; s <= secTo[b]; s++) rest[s] += sizes[b];
+    const restTree = new MaxTree(rest);
+    const unplaced = Int32Array.from({ length: n }, (_, i) => i);
+    let count = n;
+    let total = 0;
+    while (count > 0) {
+      this.work += count;
+      let low = Infinity;
+      for (let k = 0; k < count; k++) if (minOffset[unplaced[k]] < low) low = minOffset[unplaced[k]];
+      let bestK = -1;
+      let bestBusy = -Infinity;
+      for (let k = 0; k < count; k++) {
+        const b = unplaced[k];
+        if (minOffset[b] !== low) continue;
+        const busy = restTree.rangeMax(secFrom[b], secTo[b]);
+        this.work += RANGE_QUERY_WORK;
+        if (busy > bestBusy || (busy === bestBusy && pre[b] < pre[unplaced[bestK]])) {
+          bestBusy = busy;
+          bestK = k;
+        }
+      }
+      const b = unplaced[bestK];
+      unplaced[bestK] = unplaced[--count];
+      placed[b] = 1;
+      const top = minOffset[b] + sizes[b];
+      total = Math.max(total, top);
+      for (let ai = adjStart[b]; ai < adjStart[b + 1]; ai++) {
+        const j = adj[ai];
+        if (!placed[j]) minOffset[j] = Math.max(minOffset[j], roundUp(top, alignments[j]));
+      }
+      for (let s = secFrom[b]; s <= secTo[b]; s++) {
+        rest[s] -= sizes[b];
+        restTree.set(s, rest[s]);
+      }
+      this.work += 1 + adjStart[b + 1] - adjStart[b] + secTo[b] - secFrom[b] + 1;
+    }
+    return { offsets: minOffset, total };
+  }
+
+  /**
+   * One depth-first run. `dynamic`: among the candidates tied at a level's lowest offset, the
+   * first one tried is the one living in the section with the least slack (the section that
+   * most needs filling at that height), not the first in preorder; the others follow in
+   * preorder, and ties may be placed in any order, so the run stays exhaustive.
+   */
+  private solvePartition(
+    part: Int32Array,
+    pre: Int32Array,
+    dynamic: boolean,
+    capacity: number,
+    limit: number,
+    out: Float64Array,
+  ): RunResult {
+    const { sizes, alignments } = this.problem;
+    const { adjStart, adj, secFrom, secTo, memStart, members } = this;
     const m = part.length;
     const placed = new Uint8Array(this.n);
     const minOffset = new Float64Array(this.n);
-    const floor = new Float64Array(this.sectionCount);
     const rest = new Float64Array(this.sectionCount);
     for (const b of part) for (let s = secFrom[b]; s <= secTo[b]; s++) rest[s] += sizes[b];
-    // floor + rest and rest, per section; only this partition's sections are non-zero.
-    const sumTree = new MaxTree(rest);
     const restTree = new MaxTree(rest);
-    // Undo log: pairs (buffer, old minOffset) and (section, old floor), with a mark per level.
+    // The unplaced buffers, compact (swap-remove; placements are undone in reverse order).
+    const unplaced = Int32Array.from(part);
+    const slot = new Int32Array(this.n);
+    unplaced.forEach((b, i) => (slot[b] = i));
+    let unplacedCount = m;
+    // Undo logs: (buffer, old minOffset) and (section, old witness), with a mark per level.
     const logMin: number[] = [];
-    const logSec: number[] = [];
-    // The search stack: per level, its candidates (sorted), next index and the placed buffer.
-    const cands: Int32Array[] = [];
-    const next: number[] = [];
-    const chosen: number[] = [];
-    const markMin: number[] = [];
-    const markSec: number[] = [];
-    let placedCount = 0;
+    const logWit: number[] = [];
 
-    const candidatesAfter = (lastOffset: number, lastPre: number): Int32Array => {
-      this.work += m;
-      let minHeight = Infinity;
-      for (let k = 0; k < m; k++) {
-        const b = part[k];
-        if (!placed[b]) minHeight = Math.min(minHeight, minOffset[b] + sizes[b]);
+    // Witnesses: per live section, an unplaced buffer that can still sit low enough for the
+    // section's remaining bytes to fit under the capacity (minOffset <= C - rest). Each buffer
+    // heads a linked list of the sections it witnesses, so a raise costs nothing unless the
+    // raised buffer is a witness.
+    const witness = new Int32Array(this.sectionCount).fill(-1);
+    const wNext = new Int32Array(this.sectionCount).fill(-1);
+    const wPrev = new Int32Array(this.sectionCount).fill(-1);
+    const wHead = new Int32Array(this.n).fill(-1);
+    const link = (sec: number, w: number) => {
+      witness[sec] = w;
+      wPrev[sec] = -1;
+      wNext[sec] = w < 0 ? -1 : wHead[w];
+      if (w >= 0) {
+        if (wHead[w] >= 0) wPrev[wHead[w]] = sec;
+        wHead[w] = sec;
       }
-      const list: number[] = [];
-      for (let k = 0; k < m; k++) {
-        const b = part[k];
-        if (placed[b]) continue;
-        const o = minOffset[b];
-        if (o < lastOffset || (o === lastOffset && pre[b] < lastPre)) continue;
-        if (o >= minHeight && sizes[b] > 0) continue;
-        if (o + sizes[b] > capacity) continue;
-        list.push(b);
+    };
+    const unlink = (sec: number) => {
+      const w = witness[sec];
+      if (w < 0) return;
+      if (wPrev[sec] >= 0) wNext[wPrev[sec]] = wNext[sec];
+      else wHead[w] = wNext[sec];
+      if (wNext[sec] >= 0) wPrev[wNext[sec]] = wPrev[sec];
+      witness[sec] = -1;
+    };
+    for (const b of part) for (let sec = secFrom[b]; sec <= secTo[b]; sec++) if (witness[sec] < 0) link(sec, b);
+    /** A new witness for `sec` (its lowest unplaced buffer); false when none is low enough. */
+    const rewitness = (sec: number): boolean => {
+      const threshold = capacity - rest[sec];
+      let best = -1;
+      for (let k = memStart[sec]; k < memStart[sec + 1]; k++) {
+        const j = members[k];
+        if (!placed[j] && minOffset[j] <= threshold && (best < 0 || minOffset[j] < minOffset[best])) best = j;
       }
-      list.sort((a, b) => minOffset[a] - minOffset[b] || pre[a] - pre[b]);
-      return Int32Array.from(list);
+      this.work += memStart[sec + 1] - memStart[sec];
+      logWit.push(sec, witness[sec]);
+      unlink(sec);
+      link(sec, best);
+      return best >= 0 || rest[sec] === 0;
+    };
+    /** Re-checks the sections `j` witnesses; false when one is left without a witness. */
+    const recheck = (j: number): boolean => {
+      for (let sec = wHead[j]; sec >= 0; ) {
+        const following = wNext[sec];
+        if ((placed[j] || minOffset[j] > capacity - rest[sec]) && !rewitness(sec)) return false;
+        sec = following;
+      }
+      return true;
     };
 
     const place = (b: number): boolean => {
+      const raisedFrom = logMin.length;
       const o = minOffset[b];
       const top = o + sizes[b];
       placed[b] = 1;
-      placedCount++;
+      const moved = unplaced[--unplacedCount];
+      unplaced[slot[b]] = moved;
+      slot[moved] = slot[b];
+      unplaced[unplacedCount] = b;
+      slot[b] = unplacedCount;
       for (let ai = adjStart[b]; ai < adjStart[b + 1]; ai++) {
         const j = adj[ai];
         if (placed[j]) continue;
@@ -201,26 +418,27 @@ export class ExactCore {
         }
       }
       for (let s = secFrom[b]; s <= secTo[b]; s++) {
-        logSec.push(s, floor[s]);
-        floor[s] = top;
         rest[s] -= sizes[b];
-        sumTree.set(s, floor[s] + rest[s]);
         restTree.set(s, rest[s]);
       }
-      this.work += 1 + adjStart[b + 1] - adjStart[b] + 2 * (secTo[b] - secFrom[b] + 1);
-      // Every section must still hold its remaining bytes above max(floor, o).
-      return sumTree.max() <= capacity && o + restTree.max() <= capacity;
+      this.work += 1 + adjStart[b + 1] - adjStart[b] + (secTo[b] - secFrom[b] + 1);
+      // Every section must hold its remaining bytes above the current offset...
+      if (o + restTree.max() > capacity) return false;
+      // ... and above the lowest offset its unplaced buffers can take.
+      if (!recheck(b)) return false;
+      for (let k = raisedFrom; k < logMin.length; k += 2) if (!recheck(logMin[k])) return false;
+      return true;
     };
 
-    const unplace = (b: number, minMark: number, secMark: number): void => {
-      while (logSec.length > secMark) {
-        const old = logSec.pop()!;
-        const s = logSec.pop()!;
-        floor[s] = old;
+    const unplace = (b: number, minMark: number, witMark: number): void => {
+      while (logWit.length > witMark) {
+        const old = logWit.pop()!;
+        const sec = logWit.pop()!;
+        unlink(sec);
+        link(sec, old);
       }
       for (let s = secFrom[b]; s <= secTo[b]; s++) {
         rest[s] += sizes[b];
-        sumTree.set(s, floor[s] + rest[s]);
         restTree.set(s, rest[s]);
       }
       while (logMin.length > minMark) {
@@ -228,43 +446,132 @@ export class ExactCore {
         minOffset[logMin.pop()!] = old;
       }
       placed[b] = 0;
-      placedCount--;
+      // b is at slot unplacedCount (every later removal has been undone): grow the list back.
+      unplacedCount++;
     };
 
-    cands.push(candidatesAfter(-Infinity, -1));
-    next.push(0);
-    chosen.push(-1);
-    markMin.push(0);
-    markSec.push(0);
-    while (cands.length > 0) {
-      const level = cands.length - 1;
-      if (chosen[level] >= 0) {
-        unplace(chosen[level], markMin[level], markSec[level]);
-        chosen[level] = -1;
+    /**
+     * The unplaced buffer with the smallest (minOffset, preorder) key above (afterOffset,
+     * afterPre) that fits under the capacity and below `minHeight`, or -1.
+     */
+    const nextCandidate = (afterOffset: number, afterPre: number, minHeight: number, exclude: number): number => {
+      this.work += unplacedCount;
+      let best = -1;
+      let bestOffset = Infinity;
+      let bestPre = 0;
+      for (let k = 0; k < unplacedCount; k++) {
+        const b = unplaced[k];
+        if (b === exclude) continue;
+        const o = minOffset[b];
+        if (o < afterOffset || (o === afterOffset && pre[b] <= afterPre)) continue;
+        if (o > bestOffset || (o === bestOffset && pre[b] > bestPre)) continue;
+        if ((o >= minHeight && sizes[b] > 0) || o + sizes[b] > capacity) continue;
+        best = b;
+        bestOffset = o;
+        bestPre = pre[b];
       }
-      if (next[level] >= cands[level].length) {
-        cands.pop();
-        next.pop();
-        chosen.pop();
-        markMin.pop();
-        markSec.pop();
-        continue;
+      return best;
+    };
+    /**
+     * For a new level: the dominance height (lowest top any unplaced buffer can reach) and the
+     * level's first candidate, in one pass.
+     */
+    let levelHeight = Infinity;
+    const openLevel = (afterOffset: number, afterPre: number): number => {
+      this.work += unplacedCount;
+      let h = Infinity;
+      let best = -1;
+      let bestOffset = Infinity;
+      let bestPre = 0;
+      for (let k = 0; k < unplacedCount; k++) {
+        const b = unplaced[k];
+        const o = minOffset[b];
+        if (o + sizes[b] < h) h = o + sizes[b];
+        if (o < afterOffset || (o === afterOffset && pre[b] <= afterPre)) continue;
+        if (o > bestOffset || (o === bestOffset && pre[b] > bestPre)) continue;
+        if (o + sizes[b] > capacity) continue;
+        best = b;
+        bestOffset = o;
+        bestPre = pre[b];
+      }
+      levelHeight = h;
+      // The smallest key is dominated: so is every other, unless a zero-size buffer is left.
+      if (best >= 0 && bestOffset >= h && sizes[best] > 0) return nextCandidate(afterOffset, afterPre, h, -1);
+      if (dynamic && best >= 0) {
+        let bestSlack = Infinity;
+        let pick = best;
+        for (let k = 0; k < unplacedCount; k++) {
+          const b = unplaced[k];
+          if (minOffset[b] !== bestOffset || (bestOffset === afterOffset && pre[b] <= afterPre)) continue;
+          if (bestOffset + sizes[b] > capacity || (bestOffset >= h && sizes[b] > 0)) continue;
+          const slack = capacity - bestOffset - restTree.rangeMax(secFrom[b], secTo[b]);
+          this.work += RANGE_QUERY_WORK;
+          if (slack < bestSlack || (slack === bestSlack && pre[b] < pre[pick])) {
+            bestSlack = slack;
+            pick = b;
+          }
+        }
+        return pick;
+      }
+      return best;
+    };
+
+    // The search stack: per level, the bound its candidates must be above (the key of the
+    // buffer placed on the level below), the dominance height, the buffer tried and the marks.
+    const floorOffset: number[] = [-Infinity];
+    const floorPre: number[] = [-1];
+    const opened = openLevel(-Infinity, -1);
+    const heights: number[] = [levelHeight];
+    const chosen: number[] = [-1];
+    // Per level, the candidate a dynamic run tried first (the others then go in preorder).
+    const firstTried: number[] = [-1];
+    let firstCandidate = opened;
+    const markMin: number[] = [0];
+    const markWit: number[] = [0];
+    while (chosen.length > 0) {
+      const level = chosen.length - 1;
+      let afterOffset = floorOffset[level];
+      let afterPre = floorPre[level];
+      const tried = chosen[level];
+      if (tried >= 0) {
+        unplace(tried, markMin[level], markWit[level]);
+        // After a dynamic first pick, the preorder walk starts from the level's floor.
+        if (tried !== firstTried[level] || !dynamic) {
+          afterOffset = minOffset[tried];
+          afterPre = pre[tried];
+        }
       }
       if (this.work > limit) return 'unknown';
-      const b = cands[level][next[level]++];
+      const b = tried < 0 ? firstCandidate : nextCandidate(afterOffset, afterPre, heights[level], dynamic ? firstTried[level] : -1);
+      if (tried < 0) firstTried[level] = b;
+      if (b < 0) {
+        firstTried.pop();
+        floorOffset.pop();
+        floorPre.pop();
+        heights.pop();
+        chosen.pop();
+        markMin.pop();
+        markWit.pop();
+        continue;
+      }
       markMin[level] = logMin.length;
-      markSec[level] = logSec.length;
+      markWit[level] = logWit.length;
       chosen[level] = b;
+      this.stats.nodes++;
       if (!place(b)) continue;
-      if (placedCount === m) {
+      if (unplacedCount === 0) {
         for (const x of part) out[x] = minOffset[x];
         return 'fits';
       }
-      cands.push(candidatesAfter(minOffset[b], pre[b]));
-      next.push(0);
+      floorOffset.push(minOffset[b]);
+      // A dynamic run may place ties at one offset in any order.
+      floorPre.push(dynamic ? -1 : pre[b]);
+      firstCandidate = openLevel(minOffset[b], dynamic ? -1 : pre[b]);
+      heights.push(levelHeight);
       chosen.push(-1);
+      firstTried.push(-1);
       markMin.push(0);
-      markSec.push(0);
+      markWit.push(0);
     }
     return 'infeasible';
   }

@@ -43,7 +43,7 @@ export class LocalSearch {
   /**
    * One step from the engine's committed placement, whose total is `best`; returns the new best
    * total (unchanged when the move was undone). Ties on the total are broken by the excess above
-   * the engine's excessTarget.
+   * the engine's excess targets.
    */
   step(best: number): number {
     const move = this.propose();
@@ -76,7 +76,7 @@ export class LocalSearch {
     const tops = this.tops;
     tops.length = 0;
     if (this.random() < PROTRUDING_SHARE) {
-      for (let b = 0; b < e.n; b++) if (e.offset[b] + e.sizes[b] > e.excessTarget && e.pool[b] >= 0) tops.push(b);
+      for (let b = 0; b < e.n; b++) if (e.protrudes(b)) tops.push(b);
       if (tops.length > 0) {
         const t = this.pick(tops);
         return { t, p: e.pool[t] };

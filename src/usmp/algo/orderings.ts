@@ -136,6 +136,13 @@ export function initialOrders(problem: IndexedProblem, engine: PlacementEngine):
       name: 'pinned first',
       order: sortedIndices(n, (a, b) => choices(a) - choices(b) || size[b] - size[a] || degree[b] - degree[a] || a - b),
     });
+    // Then by urgency: the free buffers of the busiest moments come first and take the
+    // size-limited pool there, so the unlimited pool's peak (at those moments) comes down.
+    if (urgency) {
+      const rank = new Int32Array(n);
+      urgency.forEach((b, r) => (rank[b] = r));
+      orders.push({ name: 'pinned first/urgency', order: sortedIndices(n, (a, b) => choices(a) - choices(b) || rank[a] - rank[b]) });
+    }
   }
   return orders;
 }

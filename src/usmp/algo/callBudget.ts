@@ -1,0 +1,69 @@
+/**
+ * The budget of an `auto` call that has the exact core, in core work units, shared by its steps
+ * in order: the bound, the greedy dives, the descent, the local search. One engine placement
+ * unit costs about ENGINE_UNIT_COST core units of time (measured on the bench sets), so the
+ * greedy phase's engine work comes off first and the search's share is converted back. Sized in
+ * dives (a dive places every buffer once: about n^2/2 units plus the conflicts) and capped so
+ * that a call on 2,000 buffers stays well under a second on one core.
+ */
+import { ExactCore } from './exactCore';
+import { IndexedProblem } from './indexed';
+import { PlacementEngine } from './placement';
+
+const CALL_DIVES = 50;
+const CALL_MAX_WORK = 100_000_000;
+/** Dense sets: their dives and probes cost more time per unit of work. */
+const DENSE_CALL_MAX_WORK = 80_000_000;
+const CALL_MIN_WORK = 5_000_000;
+const ENGINE_UNIT_COST = 4;
+/**
+ * Shares of what is left at each step. Sparse sets: on random interval sets most bounds are
+ * reached within a few dives and a few need dozens, so the bound gets the most; dense sets
+ * (long lifetimes): the bound was out of reach on every bench set, the dives and the descent
+ * pay, and there is no local search (see auto.ts).
+ */
+const BOUND_SHARE = 0.55;
+const DIVES_SHARE = 0.15;
+const DESCENT_SHARE = 0.5;
+const DENSE_BOUND_SHARE = 0.15;
+const DENSE_DIVES_SHARE = 0.4;
+const DENSE_DESCENT_SHARE = 1;
+/** Mean conflicts per buffer above which a set counts as dense. */
+const DENSE_DEGREE = 200;
+
+export function isDense(problem: IndexedProblem, engine: PlacementEngine): boolean {
+  return engine.adj.length > DENSE_DEGREE * problem.count;
+}
+
+export class CallBudget {
+  private readonly total: number;
+  private readonly coreStart: number;
+  private readonly dense: boolean;
+
+  constructor(
+    private readonly core: ExactCore,
+    private readonly engine: PlacementEngine,
+    problem: IndexedProblem,
+  ) {
+    this.dense = isDense(problem, engine);
+    this.total = Math.min(this.dense ? DENSE_CALL_MAX_WORK : CALL_MAX_WORK, Math.max(CALL_MIN_WORK, CALL_DIVES * core.diveWork()));
+    this.coreStart = core.work;
+  }
+
+  private left(): number {
+    return Math.max(0, this.total - (this.core.work - this.coreStart) - ENGINE_UNIT_COST * this.engine.work);
+  }
+  forBound(): number {
+    return this.left() * (this.dense ? DENSE_BOUND_SHARE : BOUND_SHARE);
+  }
+  forDives(): number {
+    return this.left() * (this.dense ? DENSE_DIVES_SHARE : DIVES_SHARE);
+  }
+  forDescent(): number {
+    return this.left() * (this.dense ? DENSE_DESCENT_SHARE : DESCENT_SHARE);
+  }
+  /** In engine work units. */
+  forSearch(): number {
+    return this.left() / ENGINE_UNIT_COST;
+  }
+}

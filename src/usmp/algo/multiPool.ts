@@ -1,0 +1,316 @@
+/**
+ * Multi-pool interval problems (several pools, candidate pools per buffer, size limits).
+ *
+ * Lower bound: every pool ends at or above the peak of the buffers that can only live in it
+ * (one candidate pool, or one the buffer fits in under the size limits), and the pools together
+ * at or above the peak of all live bytes; so the total is at least the larger of the sum of
+ * those per-pool peaks and the overall peak. (Relaxing which pool a free buffer takes at each
+ * time separately, this is the best bound: at a first pool end E, the total is at least
+ * E + the others' pinned peak, and at least each time's live bytes.)
+ *
+ * Pool by pool (packPools): once a search has decided which pool holds each buffer, every pool
+ * is a one-pool problem of its own (its buffers, their alignments in that pool, their live
+ * ranges): an unlimited pool is re-planned by one-pool `auto`, a size-limited one compressed by
+ * the exact core within its limit. A smaller packing of one pool leaves every other pool as it
+ * was, so the plan stays valid.
+ *
+ * Pool choices (rebalancePools): at an unlimited pool's peak time a size-limited pool often has
+ * room in bytes but not in one piece; a buffer live then moves there, and the free buffers in its
+ * way, not live at the peak, move out. Everything runs on counted budgets, never on the clock.
+ */
+import { intervalsToBufferInfos } from '../conflicts';
+import { IntervalConflicts, timeIndex } from '../intervalConflicts';
+import { BufferInfo, BufferPlan } from '../types';
+import { ExactCore } from './exactCore';
+import { IndexedPlan, IndexedProblem } from './indexed';
+
+export interface CompressedPools {
+  readonly plan: IndexedPlan;
+  /** Per pool: its end after compression. */
+  readonly ends: Float64Array;
+  /** Pools whose end went down. */
+  readonly improved: number;
+  /** Work units the core spent, over all pools. */
+  readonly work: number;
+}
+
+function gcd(a: number, b: number): number {
+  while (b) [a, b] = [b, a % b];
+  return a;
+}
+
+/** Peak of live bytes over time among `members`: no packing of the pool ends below it. */
+export function livePeak(first: Float64Array, last: Float64Array, sizes: Float64Array, members: readonly number[]): number {
+  const events: number[][] = [];
+  for (const b of members) events.push([first[b], sizes[b]], [last[b], -sizes[b]]);
+  // Inclusive ranges: at equal times, starts count before ends.
+  events.sort((x, y) => x[0] - y[0] || y[1] - x[1]);
+  let live = 0;
+  let peak = 0;
+  for (const [, d] of events) {
+    live += d;
+    if (live > peak) peak = live;
+  }
+  return peak;
+}
+
+/**
+ * The problem's conflicts as live-range overlaps, when they are exactly that: a registered
+ * interval group, or every buffer with a live range and the listed conflicts (both directions,
+ * `adjStart`/`adj` with rows ascending) equal to the overlapping pairs. Undefined otherwise: the
+ * core only knows conflicts by live ranges.
+ */
+export function intervalsOf(problem: IndexedProblem, adjStart: Int32Array, adj: Int32Array): IntervalConflicts | undefined {
+  if (problem.intervals) return problem.intervals;
+  const first = new Float64Array(problem.count);
+  const last = new Float64Array(problem.count);
+  for (let b = 0; b < problem.count; b++) {
+    const r = problem.buffers[b].liveRange;
+    if (!r) return undefined;
+    first[b] = r[0];
+    last[b] = r[1];
+  }
+  const intervals = new IntervalConflicts(first, last);
+  if (intervals.entryCount() !== adj.length) return undefined;
+  const rows = intervals.adjacency();
+  for (let b = 0; b <= problem.count; b++) if (rows.start[b] !== adjStart[b]) return undefined;
+  for (let k = 0; k < adj.length; k++) if (rows.adj[k] !== adj[k]) return undefined;
+  return intervals;
+}
+
+/** The multi-pool lower bound (see the top of this file). */
+export function multiPoolLowerBound(problem: IndexedProblem, intervals: IntervalConflicts): number {
+  const pinned: number[][] = problem.pools.map(() => []);
+  for (let b = 0; b < problem.count; b++) {
+    let only = -1;
+    let fits = 0;
+    for (const p of problem.candidates[b]) {
+      if (problem.sizes[b] > problem.poolLimits[p]) continue;
+      fits++;
+      only = p;
+    }
+    if (fits === 1) pinned[only].push(b);
+  }
+  let sum = 0;
+  for (const members of pinned) if (members.length > 0) sum += livePeak(intervals.first, intervals.last, problem.sizes, members);
+  const all = Array.from({ length: problem.count }, (_, b) => b);
+  return Math.max(sum, livePeak(intervals.first, intervals.last, problem.sizes, all));
+}
+
+/**
+ * Packs each pool of `placed` (a plan of buffers whose conflicts are `intervals`) tighter, on its
+ * own; every other pool is left as it is, so the plan stays valid, and pool choices are not
+ * revisited. Pools already at the live peak of their buffers cannot shrink and are skipped.
+ *  - A pool without a size limit is re-planned as a one-pool problem by `planPool` (auto itself:
+ *    greedy starts, climb, search, exact core), kept when it ends lower.
+ *  - A size-limited pool (typically a small SRAM, full, holding most of the buffers) gets the
+ *    exact core alone: "do its buffers fit below its current end, never above its limit?",
+ *    repeatedly, on `coreBudget` work units.
+ * Deterministic: every step runs on counted budgets, never on the clock.
+ */
+export function packPools(
+  problem: IndexedProblem,
+  intervals: IntervalConflicts,
+  placed: IndexedPlan,
+  coreBudget: number,
+  planPool?: PoolPlanner,
+): CompressedPools {
+  const nPools = problem.pools.length;
+  const pool = Int32Array.from(placed.pool);
+  const offset = Float64Array.from(placed.offset);
+  const ends = new Float64Array(nPools);
+  const members: number[][] = Array.from({ length: nPools }, () => []);
+  for (let b = 0; b < problem.count; b++) {
+    members[pool[b]].push(b);
+    ends[pool[b]] = Math.max(ends[pool[b]], offset[b] + problem.sizes[b]);
+  }
+  let work = 0;
+  let improved = 0;
+  for (let p = 0; p < nPools; p++) {
+    const m = members[p];
+    if (m.length === 0 || ends[p] <= livePeak(intervals.first, intervals.last, problem.sizes, m)) continue;
+    const r =
+      planPool && problem.poolLimits[p] === Infinity
+        ? replanPool(problem, intervals, p, m, planPool)
+        : compressPool(problem, intervals, p, m, ends[p], coreBudget);
+    work += r.work;
+    if (r.offsets && r.end < ends[p]) {
+      m.forEach((b, i) => (offset[b] = r.offsets![i]));
+      ends[p] = r.end;
+      improved++;
+    }
+  }
+  return { plan: { pool, offset }, ends, improved, work };
+}
+
+interface PoolResult {
+  /** Offsets of the pool's buffers (in member order), when a packing was found. */
+  readonly offsets?: Float64Array;
+  readonly end: number;
+  readonly work: number;
+}
+
+/** The exact core on pool p's buffers, at capacities below `end` and within the limit. */
+function compressPool(problem: IndexedProblem, intervals: IntervalConflicts, p: number, m: readonly number[], end: number, budget: number): PoolResult {
+  const poolAlignment = Math.max(1, problem.pools[p].alignment || 1);
+  const alignments = Float64Array.from(m, (b) => {
+    const a = problem.alignments[b];
+    return (a / gcd(a, poolAlignment)) * poolAlignment;
+  });
+  const core = new ExactCore({
+    count: m.length,
+    sizes: Float64Array.from(m, (b) => problem.sizes[b]),
+    alignments,
+    intervals: new IntervalConflicts(
+      Float64Array.from(m, (b) => intervals.first[b]),
+      Float64Array.from(m, (b) => intervals.last[b]),
+    ),
+  });
+  let offsets: Float64Array | undefined;
+  while (core.work < budget) {
+    const r = core.decide(Math.min(end - 1, problem.poolLimits[p]), budget - core.work);
+    if (r.kind !== 'fits') break;
+    offsets = r.offsets;
+    end = r.total;
+  }
+  return { offsets, end, work: core.work };
+}
+
+/** Pool p's buffers planned as a one-pool problem by `planPool`. */
+function replanPool(problem: IndexedProblem, intervals: IntervalConflicts, p: number, m: readonly number[], planPool: PoolPlanner): PoolResult {
+  const sub = intervalsToBufferInfos(
+    m.map((b) => ({
+      name: problem.buffers[b].name,
+      sizeBytes: problem.sizes[b],
+      firstUse: intervals.first[b],
+      lastUse: intervals.last[b],
+      alignment: problem.alignments[b],
+    })),
+    [problem.pools[p]],
+  );
+  const r = planPool(sub, livePeak(intervals.first, intervals.last, problem.sizes, m));
+  let end = 0;
+  const offsets = Float64Array.from(m, (b, i) => {
+    const o = r.plan.get(sub[i].name)!.offset;
+    end = Math.max(end, o + problem.sizes[b]);
+    return o;
+  });
+  return { offsets, end, work: r.work };
+}
+
+/** Plans one pool's buffers as a one-pool problem (auto itself); `work` in its counted units. */
+export type PoolPlanner = (buffers: readonly BufferInfo[], lowerBound: number) => { readonly plan: BufferPlan; readonly work: number };
+
+/**
+ * Moves buffers out of an unlimited pool's busiest moment into a size-limited pool, making room
+ * there by ejecting the free buffers in the way into the unlimited pool (stacked at its top; the
+ * pool is re-planned afterwards). A move is taken when it lowers the unlimited pool's live
+ * bytes at its peak time without raising its peak; each buffer moves at most once. Counted work.
+ */
+export function rebalancePools(problem: IndexedProblem, intervals: IntervalConflicts, placed: IndexedPlan, budget: number): { plan: IndexedPlan; moves: number; work: number } {
+  const n = problem.count;
+  const nPools = problem.pools.length;
+  const pool = Int32Array.from(placed.pool);
+  const offset = Float64Array.from(placed.offset);
+  const { sizes } = problem;
+  const ends = new Float64Array(nPools);
+  for (let b = 0; b < n; b++) ends[pool[b]] = Math.max(ends[pool[b]], offset[b] + sizes[b]);
+  const times = intervals.times();
+  const from = Int32Array.from(intervals.first, (t) => timeIndex(times, t));
+  const to = Int32Array.from(intervals.last, (t) => timeIndex(times, t));
+  const { start, adj } = intervals.adjacency();
+  const live = new Float64Array(times.length);
+  const fixed = new Uint8Array(n);
+  const alignIn = (b: number, p: number) => {
+    const a = problem.alignments[b];
+    const pa = Math.max(1, problem.pools[p].alignment || 1);
+    return (a / gcd(a, pa)) * pa;
+  };
+  const canLeave = (c: number, d: number) => !fixed[c] && problem.candidates[c].includes(d);
+  let work = 0;
+  let moves = 0;
+  const ejected: number[] = [];
+  for (let d = 0; d < nPools; d++) {
+    if (problem.poolLimits[d] !== Infinity) continue;
+    live.fill(0);
+    for (let b = 0; b < n; b++) if (pool[b] === d) for (let s = from[b]; s <= to[b]; s++) live[s] += sizes[b];
+    while (work < budget) {
+      let peakAt = 0;
+      for (let s = 1; s < live.length; s++) if (live[s] > live[peakAt]) peakAt = s;
+      const peak = live[peakAt];
+      work += live.length;
+      const movable: number[] = [];
+      for (let b = 0; b < n; b++) if (pool[b] === d && !fixed[b] && from[b] <= peakAt && peakAt <= to[b] && problem.candidates[b].length > 1) movable.push(b);
+      work += n;
+      movable.sort((x, y) => sizes[y] - sizes[x] || x - y);
+      let done = false;
+      for (const b of movable) {
+        for (const q of problem.candidates[b]) {
+          if (q === d || problem.poolLimits[q] === Infinity) continue;
+          const align = alignIn(b, q);
+          const top = Math.min(ends[q], problem.poolLimits[q]);
+          // Canonical offsets: 0 and the aligned ends of b's neighbours in q.
+          let bestAt = -1;
+          let bestBytes = Infinity;
+          const cands = [0];
+          for (let k = start[b]; k < start[b + 1]; k++) {
+            const j = adj[k];
+            if (pool[j] === q) cands.push(Math.ceil((offset[j] + sizes[j]) / align) * align);
+          }
+          for (const at of cands) {
+            if (at + sizes[b] > top) continue;
+            let bytes = 0;
+            let ok = true;
+            for (let k = start[b]; k < start[b + 1] && ok; k++) {
+              const j = adj[k];
+              if (pool[j] !== q || offset[j] >= at + sizes[b] || offset[j] + sizes[j] <= at) continue;
+              // In the way: it must be free to leave, and not live at the peak (it would add there).
+              if (!canLeave(j, d) || (from[j] <= peakAt && peakAt <= to[j])) ok = false;
+              bytes += sizes[j];
+            }
+            work += start[b + 1] - start[b];
+            if (ok && bytes < bestBytes) {
+              bestBytes = bytes;
+              bestAt = at;
+            }
+          }
+          if (bestAt < 0) continue;
+          ejected.length = 0;
+          for (let k = start[b]; k < start[b + 1]; k++) {
+            const j = adj[k];
+            if (pool[j] === q && offset[j] < bestAt + sizes[b] && offset[j] + sizes[j] > bestAt) ejected.push(j);
+          }
+          // The unlimited pool after the move must not peak higher than now.
+          for (let s = from[b]; s <= to[b]; s++) live[s] -= sizes[b];
+          for (const j of ejected) for (let s = from[j]; s <= to[j]; s++) live[s] += sizes[j];
+          let newPeak = 0;
+          for (let s = 0; s < live.length; s++) if (live[s] > newPeak) newPeak = live[s];
+          work += live.length;
+          if (newPeak > peak) {
+            for (let s = from[b]; s <= to[b]; s++) live[s] += sizes[b];
+            for (const j of ejected) for (let s = from[j]; s <= to[j]; s++) live[s] -= sizes[j];
+            continue;
+          }
+          pool[b] = q;
+          offset[b] = bestAt;
+          fixed[b] = 1;
+          for (const j of ejected) {
+            // Stacked on top of the unlimited pool: valid at once; the re-plan packs it.
+            const a = alignIn(j, d);
+            const at = Math.ceil(ends[d] / a) * a;
+            pool[j] = d;
+            offset[j] = at;
+            ends[d] = at + sizes[j];
+            fixed[j] = 1;
+          }
+          moves++;
+          done = true;
+          break;
+        }
+        if (done) break;
+      }
+      if (!done) break;
+    }
+  }
+  return { plan: { pool, offset }, moves, work };
+}
