@@ -18,7 +18,7 @@
  * room in bytes but not in one piece; a buffer live then moves there, and the free buffers in its
  * way, not live at the peak, move out. Everything runs on counted budgets, never on the clock.
  */
-import { intervalsToBufferInfos } from '../conflicts';
+import { intervalsToBufferInfos, memoryPressureOfIntervals } from '../conflicts';
 import { IntervalConflicts, timeIndex } from '../intervalConflicts';
 import { BufferInfo, BufferPlan } from '../types';
 import { ExactCore } from './exactCore';
@@ -41,17 +41,7 @@ function gcd(a: number, b: number): number {
 
 /** Peak of live bytes over time among `members`: no packing of the pool ends below it. */
 export function livePeak(first: Float64Array, last: Float64Array, sizes: Float64Array, members: readonly number[]): number {
-  const events: number[][] = [];
-  for (const b of members) events.push([first[b], sizes[b]], [last[b], -sizes[b]]);
-  // Inclusive ranges: at equal times, starts count before ends.
-  events.sort((x, y) => x[0] - y[0] || y[1] - x[1]);
-  let live = 0;
-  let peak = 0;
-  for (const [, d] of events) {
-    live += d;
-    if (live > peak) peak = live;
-  }
-  return peak;
+  return memoryPressureOfIntervals(members.map((b) => ({ sizeBytes: sizes[b], firstUse: first[b], lastUse: last[b] })));
 }
 
 /**
