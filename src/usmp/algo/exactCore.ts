@@ -191,7 +191,8 @@ export class ExactCore {
 
   /**
    * Decides whether everything fits in `capacity`, spending at most `budget` work units.
-   * 'infeasible' is a proof (the whole canonical search space was exhausted).
+   * 'infeasible' is a proof (the whole canonical search space was exhausted). `slack`: the
+   * capacity is above the lower bound (a descent's probe), which picks the runs' kinds.
    */
   decide(capacity: number, budget: number, slack = false): CoreOutcome {
     const pattern = slack ? SLACK_RUNS : BOUND_RUNS;
