@@ -24,3 +24,16 @@ export function memoryIO(): CliIO & { stdout: string[]; stderr: string[] } {
     err: (t) => void stderr.push(t),
   };
 }
+
+/**
+ * A reader that goes away (`uma-ts plan big.txt | head`) is not an error of ours: a closed pipe
+ * on these streams drops further output, and the command finishes as it would (a compile still
+ * completes its output directory). Any other stream error stays an error.
+ */
+export function ignoreClosedPipes(streams: readonly NodeJS.EventEmitter[]): void {
+  for (const stream of streams) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') throw e;
+    });
+  }
+}
