@@ -11,7 +11,7 @@ import { IndexedProblem } from './indexed';
 import { PlacementEngine } from './placement';
 
 const CALL_DIVES = 50;
-const CALL_MAX_WORK = 100_000_000;
+const CALL_MAX_WORK = 85_000_000;
 /** Dense sets: their dives and probes cost more time per unit of work. */
 const DENSE_CALL_MAX_WORK = 80_000_000;
 const CALL_MIN_WORK = 5_000_000;
@@ -22,7 +22,7 @@ const ENGINE_UNIT_COST = 4;
  * (long lifetimes): the bound was out of reach on every bench set, the dives and the descent
  * pay, and there is no local search (see auto.ts).
  */
-const BOUND_SHARE = 0.55;
+const BOUND_SHARE = 0.62;
 const DIVES_SHARE = 0.15;
 const DESCENT_SHARE = 0.5;
 const DENSE_BOUND_SHARE = 0.15;
