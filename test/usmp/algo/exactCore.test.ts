@@ -78,6 +78,24 @@ describe('exact core', () => {
     expect(aboveBound).toBeGreaterThan(0);
   });
 
+  test('decides exactly with zero-size buffers and larger alignments among them', () => {
+    for (let seed = 101; seed <= 140; seed++) {
+      const r = seededRandom(seed);
+      const ivs = randomSet(seed, 6).map((iv) => ({
+        ...iv,
+        sizeBytes: r() < 0.2 ? 0 : iv.sizeBytes,
+        alignment: r() < 0.2 ? 8 : iv.alignment,
+      }));
+      const optimum = bruteForceOptimum(ivs);
+      const { buffers, core } = coreOf(ivs);
+      const fits = core.decide(optimum, 1e9);
+      expect(fits.kind).toBe('fits');
+      if (fits.kind !== 'fits') continue;
+      verifyPlan(buffers, new Map(buffers.map((b, i) => [b.name, { pool: 'ws', offset: fits.offsets[i] }])));
+      if (optimum > 0) expect(core.decide(optimum - 1, 1e9).kind).toBe('infeasible');
+    }
+  });
+
   test('auto proves optimality above the bound, or reports the gap', () => {
     let provenAbove = 0;
     for (let seed = 1; seed <= 30; seed++) {
