@@ -6,16 +6,7 @@ import { main } from '../../src/cli/main';
 import { UnsupportedOperatorError } from '../../src/errors';
 import { checkTflite, importTflite } from '../../src/frontend/tflite';
 import { tfliteOptions } from '../../src/frontend/tflite/writer';
-import { i32c, SingleOp, singleOpTflite, t } from './tfliteModels';
-
-function errorOf(c: SingleOp): Error {
-  try {
-    importTflite(singleOpTflite(c), 'm.tflite');
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error(`${c.name} imported`);
-}
+import { i32c, importErrorOf, SingleOp, singleOpTflite, t } from './tfliteModels';
 
 describe('data movement: unsupported parameters are one-line errors naming operator, index and parameter', () => {
   it.each([
@@ -96,7 +87,7 @@ describe('data movement: unsupported parameters are one-line errors naming opera
       'unsupported input dtype int32 (supported: float32, int8, int16) on TRANSPOSE at operator #0 in m.tflite',
     ],
   ])('%s', (_name, c, message) => {
-    const e = errorOf(c);
+    const e = importErrorOf(c);
     expect(e).toBeInstanceOf(UnsupportedOperatorError);
     expect(e.message).toBe(message);
   });
@@ -141,7 +132,7 @@ describe('data movement: raw copies where TFLite Micro checks no quantization', 
   });
 
   it('an int8 PADV2 constant must carry the output quantization', () => {
-    const e = errorOf({
+    const e = importErrorOf({
       name: 'pv',
       op: 'PADV2',
       inputs: [t([3], 'int8'), i32c([1, 1], [1, 2]), { shape: [], dtype: 'int8', quant: { scale: [0.5], zeroPoint: [0] }, data: [3] }],

@@ -4,16 +4,7 @@
  * else is a one-line import error naming the operator, its index and the parameter.
  */
 import { importTflite } from '../../src/frontend/tflite';
-import { SingleOp, singleOpTflite, t } from './tfliteModels';
-
-function errorOf(c: SingleOp): Error {
-  try {
-    importTflite(singleOpTflite(c), 'm.tflite');
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error(`${c.name} imported`);
-}
+import { importErrorOf, SingleOp, singleOpTflite, t } from './tfliteModels';
 
 const i16 = (shape: number[], zeroPoint = 0) => ({ shape, dtype: 'int16' as const, quant: { scale: [0.001], zeroPoint: [zeroPoint] } });
 
@@ -31,7 +22,7 @@ describe('int16 PRELU / SQUARED_DIFFERENCE: what TFLite Micro rejects is a one-l
     ['SQUARED_DIFFERENCE int16 output zero point 3', { name: 's', op: 'SQUARED_DIFFERENCE', inputs: [i16([2, 4]), i16([4])], outputs: [i16([2, 4], 3)] }, /int16 output zero point 3 \(must be 0\).*SQUARED_DIFFERENCE at operator #0/],
     ['SQUARED_DIFFERENCE int16 input 1 zero point -2', { name: 's', op: 'SQUARED_DIFFERENCE', inputs: [i16([2, 4]), i16([4], -2)], outputs: [i16([2, 4])] }, /int16 input 1 zero point -2 \(must be 0\)/],
   ] as [string, SingleOp, RegExp][])('%s', (_name, c, message) => {
-    const e = errorOf(c);
+    const e = importErrorOf(c);
     expect(e.message).toMatch(message);
     expect(e.message).not.toContain('\n');
   });

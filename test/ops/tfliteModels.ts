@@ -1,5 +1,7 @@
 /** Single-operator .tflite models built with the TfliteWriter, and random inputs for them. */
+import { importTflite } from '../../src/frontend/tflite';
 import { TfliteWriter, WriterDType, WriterOptions, WriterQuantization } from '../../src/frontend/tflite/writer';
+import { errorOf } from '../helpers/errorOf';
 import { seededRandom } from '../../src/util/random';
 
 export interface TensorSpec {
@@ -16,6 +18,11 @@ export interface SingleOp {
   readonly inputs: readonly (TensorSpec | null)[];
   readonly outputs: readonly TensorSpec[];
   readonly options?: WriterOptions;
+}
+
+/** The error importing the single-operator model of `c` throws; fails the test when it imports. */
+export function importErrorOf(c: SingleOp): Error {
+  return errorOf(() => importTflite(singleOpTflite(c), 'm.tflite'));
 }
 
 export function singleOpTflite(c: SingleOp): Uint8Array {
