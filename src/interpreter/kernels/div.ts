@@ -7,7 +7,7 @@ import { divInt8, divMultiplier } from '../../arith/elementwise';
 import { floatActivationRange } from '../../arith/quant-params';
 import { KernelContext } from '../kernel';
 import { TypedArray } from '../tensor';
-import { clampTo, mapBinary, outputRange, requireDtype, requireSameDtypes } from './elementwise';
+import { binaryQuants, clampTo, mapBinary, outputRange, requireDtype, requireSameDtypes } from './elementwise';
 
 export function div(ctx: KernelContext): TypedArray {
   const dtype = ctx.outType.dtype;
@@ -17,9 +17,7 @@ export function div(ctx: KernelContext): TypedArray {
     const act = floatActivationRange(ctx.string('activation', 'NONE'));
     return mapBinary(ctx, (a, b) => clampTo(Math.fround(a / b), act.min, act.max));
   }
-  const q1 = ctx.quant(ctx.input(0, 'lhs').type, 'lhs');
-  const q2 = ctx.quant(ctx.input(1, 'rhs').type, 'rhs');
-  const qo = ctx.quant(ctx.outType, 'output');
+  const { q1, q2, qo } = binaryQuants(ctx);
   const m = divMultiplier(q1.scale, q2.scale, qo.scale);
   const act = outputRange(ctx);
   return mapBinary(ctx, (a, b) => {

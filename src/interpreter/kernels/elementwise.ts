@@ -51,6 +51,15 @@ export function outputRange(ctx: KernelContext): { min: number; max: number } {
   return quantizedActivationRange(ctx.string('activation', 'NONE'), ctx.outType.dtype, qo.scale, qo.zeroPoint);
 }
 
+/** The quantization of a binary kernel's two inputs and its output. */
+export function binaryQuants(ctx: KernelContext): Record<'q1' | 'q2' | 'qo', { scale: number; zeroPoint: number }> {
+  return {
+    q1: ctx.quant(ctx.input(0, 'lhs').type, 'lhs'),
+    q2: ctx.quant(ctx.input(1, 'rhs').type, 'rhs'),
+    qo: ctx.quant(ctx.outType, 'output'),
+  };
+}
+
 /**
  * TFLite's general quantized ADD (sign +1) / SUB (sign -1), int8 (left shift 20) and int16
  * (left shift 15): offsets, shift, rescale both to twice the larger input scale, combine,
@@ -58,9 +67,7 @@ export function outputRange(ctx: KernelContext): { min: number; max: number } {
  */
 export function addSubQuantized(ctx: KernelContext, sign: 1 | -1): TypedArray {
   const dtype = ctx.outType.dtype;
-  const q1 = ctx.quant(ctx.input(0, 'lhs').type, 'lhs');
-  const q2 = ctx.quant(ctx.input(1, 'rhs').type, 'rhs');
-  const qo = ctx.quant(ctx.outType, 'output');
+  const { q1, q2, qo } = binaryQuants(ctx);
   const p: AddQuantParams = addQuantParams(q1.scale, q2.scale, qo.scale, dtype);
   const act = outputRange(ctx);
   const scale = 1 << p.leftShift;

@@ -6,16 +6,14 @@ import { multiplyByQuantizedMultiplier } from '../../arith/fixedpoint';
 import { mulMultiplier } from '../../arith/elementwise';
 import { KernelContext } from '../kernel';
 import { TypedArray } from '../tensor';
-import { clampTo, mapBinary, outputRange, requireDtype, requireSameDtypes, unquantizedBinary } from './elementwise';
+import { binaryQuants, clampTo, mapBinary, outputRange, requireDtype, requireSameDtypes, unquantizedBinary } from './elementwise';
 
 export function mul(ctx: KernelContext): TypedArray {
   requireDtype(ctx, ctx.outType.dtype, ['float32', 'int32', 'int8', 'int16'], 'output');
   requireSameDtypes(ctx, 2);
   const unquantized = unquantizedBinary(ctx, (a, b) => a * b, (a, b) => Math.imul(a, b));
   if (unquantized !== undefined) return unquantized;
-  const q1 = ctx.quant(ctx.input(0, 'lhs').type, 'lhs');
-  const q2 = ctx.quant(ctx.input(1, 'rhs').type, 'rhs');
-  const qo = ctx.quant(ctx.outType, 'output');
+  const { q1, q2, qo } = binaryQuants(ctx);
   const m = mulMultiplier(q1.scale, q2.scale, qo.scale);
   const act = outputRange(ctx);
   return mapBinary(ctx, (a, b) => {

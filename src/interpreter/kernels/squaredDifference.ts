@@ -7,7 +7,7 @@ import { squaredDifferenceParams } from '../../arith/elementwise';
 import { multiplyByQuantizedMultiplier } from '../../arith/fixedpoint';
 import { KernelContext } from '../kernel';
 import { TypedArray } from '../tensor';
-import { clampTo, mapBinary, requireDtype, requireSameDtypes } from './elementwise';
+import { binaryQuants, clampTo, mapBinary, requireDtype, requireSameDtypes } from './elementwise';
 
 export function squaredDifference(ctx: KernelContext): TypedArray {
   const dtype = ctx.outType.dtype;
@@ -25,9 +25,7 @@ export function squaredDifference(ctx: KernelContext): TypedArray {
       return Math.imul(d, d);
     });
   }
-  const q1 = ctx.quant(ctx.input(0, 'lhs').type, 'lhs');
-  const q2 = ctx.quant(ctx.input(1, 'rhs').type, 'rhs');
-  const qo = ctx.quant(ctx.outType, 'output');
+  const { q1, q2, qo } = binaryQuants(ctx);
   if (dtype === 'int16' && (q1.zeroPoint !== 0 || q2.zeroPoint !== 0 || qo.zeroPoint !== 0)) {
     throw ctx.fail(`int16 needs zero points 0 (got ${q1.zeroPoint}, ${q2.zeroPoint}, ${qo.zeroPoint})`);
   }
