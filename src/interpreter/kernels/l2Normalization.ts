@@ -3,6 +3,7 @@
  * by max(sqrt(sum of squares), 1e-6); int8 is src/arith/l2norm.ts (output scale 1/128).
  */
 import { L2NORM_EPSILON, l2NormalizeInt8Rows } from '../../arith/l2norm';
+import { lastAxisRows } from '../../ir/graph/types';
 import { KernelContext } from '../kernel';
 import { allocateTensorData, TypedArray } from '../tensor';
 
@@ -10,9 +11,7 @@ const f32 = Math.fround;
 
 export function l2Normalization(ctx: KernelContext): TypedArray {
   const input = ctx.input(0, 'input');
-  const shape = input.type.shape;
-  const depth = shape.length === 0 ? 1 : shape[shape.length - 1];
-  const outer = depth === 0 ? 0 : input.data.length / depth;
+  const { rows: outer, depth } = lastAxisRows(input.type);
   const out = allocateTensorData(ctx.outType);
   if (input.type.dtype === 'float32') {
     const x = input.data as Float32Array;

@@ -4,6 +4,7 @@
  * `tir.exp` / `tir.log` intrinsics are), int8 as src/arith/logSoftmax.ts.
  */
 import { logSoftmaxInt8Rows, logSoftmaxQuantParams } from '../../arith/logSoftmax';
+import { lastAxisRows } from '../../ir/graph/types';
 import { KernelContext } from '../kernel';
 import { allocateTensorData, TypedArray } from '../tensor';
 
@@ -12,9 +13,7 @@ const FLOAT_LOWEST = -3.4028234663852886e38;
 
 export function logSoftmax(ctx: KernelContext): TypedArray {
   const input = ctx.input(0, 'input');
-  const shape = input.type.shape;
-  const depth = shape.length === 0 ? 1 : shape[shape.length - 1];
-  const outer = depth === 0 ? 0 : input.data.length / depth;
+  const { rows: outer, depth } = lastAxisRows(input.type);
   const out = allocateTensorData(ctx.outType);
   if (input.type.dtype === 'float32' && ctx.outType.dtype === 'float32') {
     const x = input.data as Float32Array;

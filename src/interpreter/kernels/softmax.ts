@@ -16,16 +16,15 @@ import {
   softmaxQuantParams,
 } from '../../arith/quant-params';
 import { softmaxInt16Params, softmaxInt16QuantProblem, softmaxInt16Rows } from '../../arith/softmaxInt16';
+import { lastAxisRows } from '../../ir/graph/types';
 import { KernelContext } from '../kernel';
 import { allocateTensorData, TypedArray } from '../tensor';
 
 export function softmax(ctx: KernelContext): TypedArray {
   const input = ctx.input(0, 'input');
-  const shape = input.type.shape;
-  const depth = shape.length === 0 ? 1 : shape[shape.length - 1];
   const out = allocateTensorData(ctx.outType);
   if (out.length !== input.data.length) throw ctx.fail('output and input element counts differ');
-  const rows = depth === 0 ? 0 : out.length / depth;
+  const { rows, depth } = lastAxisRows(input.type);
   const beta = ctx.number('beta', 1);
 
   if (input.type.dtype === 'float32') {

@@ -132,6 +132,16 @@ export function tensorElements(type: TensorType): number {
   return type.shape.reduce((a, b) => a * b, 1);
 }
 
+/**
+ * A tensor as rows along its last axis, for the operators that work row by row (softmax,
+ * log_softmax, l2_normalization): a scalar is one row of one element.
+ */
+export function lastAxisRows(type: TensorType): { rows: number; depth: number } {
+  const { shape } = type;
+  const depth = shape.length === 0 ? 1 : shape[shape.length - 1];
+  return { rows: depth === 0 ? 0 : tensorElements(type) / depth, depth };
+}
+
 export function isOpCall(node: GraphNode, op?: string): node is CallNode {
   return node.kind === 'call' && node.callee.kind === 'op' && (op === undefined || node.callee.op === op);
 }

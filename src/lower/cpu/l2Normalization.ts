@@ -9,13 +9,12 @@ import { L2NORM_EPSILON } from '../../arith/l2norm';
 import { requireDType } from './convCommon';
 import { L2NORM_INT8 } from './externKernels';
 import { quantOf } from './quantParams';
-import { accLoad, accStore, elementCount, loopNest, reshapedView, withAccumulator } from './tirHelpers';
+import { accLoad, accStore, loopNest, reshapedView, withAccumulator } from './tirHelpers';
+import { lastAxisRows } from '../../ir/graph/types';
 
 export const l2NormalizationStrategy: OperatorStrategy = (input) => {
   const { call } = input;
-  const shape = input.argTypes[0].shape;
-  const depth = shape.length === 0 ? 1 : shape[shape.length - 1];
-  const outer = depth === 0 ? 0 : elementCount(input.out) / depth;
+  const { rows: outer, depth } = lastAxisRows(input.argTypes[0]);
   const dtype = call.type.dtype;
   requireDType(call, [input.argTypes[0], call.type], [dtype === 'float32' ? 'float32' : 'int8'], 'l2_normalization');
   if (dtype !== 'float32') {

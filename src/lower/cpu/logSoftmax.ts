@@ -9,15 +9,14 @@ import { OperatorStrategy } from '../strategy';
 import { requireDType } from './convCommon';
 import { LOG_SOFTMAX_INT8 } from './externKernels';
 import { FLOAT32_MAX, quantOf } from './quantParams';
-import { accLoad, accStore, elementCount, loopNest, reshapedView, withAccumulator } from './tirHelpers';
+import { accLoad, accStore, loopNest, reshapedView, withAccumulator } from './tirHelpers';
+import { lastAxisRows } from '../../ir/graph/types';
 
 export const logSoftmaxStrategy: OperatorStrategy = (input) => {
   const { call } = input;
   const float = call.type.dtype === 'float32';
   requireDType(call, [input.argTypes[0], call.type], [float ? 'float32' : 'int8'], 'log_softmax');
-  const shape = input.argTypes[0].shape;
-  const depth = shape.length === 0 ? 1 : shape[shape.length - 1];
-  const outer = depth === 0 ? 0 : elementCount(input.out) / depth;
+  const { rows: outer, depth } = lastAxisRows(input.argTypes[0]);
   if (float) {
     const x = reshapedView(input.args[0], [outer, depth]);
     const y = reshapedView(input.out, [outer, depth]);
