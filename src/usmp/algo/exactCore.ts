@@ -118,8 +118,6 @@ type RunResult = 'fits' | 'infeasible' | 'unknown';
 export class ExactCore {
   /** Work spent so far (candidate scans, conflict and section updates). */
   work = 0;
-  /** Search nodes (placements tried) and runs started, for the benchmark. */
-  readonly stats = { nodes: 0, runs: 0 };
   private readonly n: number;
   private readonly adjStart: Int32Array;
   private readonly adj: Int32Array;
@@ -230,7 +228,6 @@ export class ExactCore {
       const dynamic = pattern[r % pattern.length] === 'd';
       // Too little left for two runs: the last one gets it all.
       const runLimit = limit - this.work < 2 * runWork ? limit : this.work + runWork;
-      this.stats.runs++;
       const result = this.solvePartition(part, pre, dynamic, capacity, runLimit, out);
       if (result !== 'unknown' || this.work >= limit) return result;
     }
@@ -558,7 +555,6 @@ export class ExactCore {
       markMin[level] = logMin.length;
       markWit[level] = logWit.length;
       chosen[level] = b;
-      this.stats.nodes++;
       if (!place(b)) continue;
       if (unplacedCount === 0) {
         for (const x of part) out[x] = minOffset[x];
