@@ -193,22 +193,35 @@ export function heavyTailed(seed: number, count = 2000, ops = 800): BenchSet {
  * to 400 ops (skewed short), so each one overlaps several hundred others.
  */
 export function longLifetimes(seed: number, count = 2000, ops = 800): BenchSet {
+  return skewedLifetimes(seed, 400, 'long', 'long lifetimes', count, ops);
+}
+
+/**
+ * Medium lifetimes: as the long family, but up to 160 ops: each buffer overlaps 150-200 others,
+ * between the uniform and the long family. The lower bound is reachable on some of these sets
+ * and not on others, and Vela's climb is strong on them.
+ */
+export function mediumLifetimes(seed: number, count = 2000, ops = 800): BenchSet {
+  return skewedLifetimes(seed, 160, 'medium', 'medium lifetimes', count, ops);
+}
+
+function skewedLifetimes(seed: number, maxLength: number, prefix: string, family: string, count: number, ops: number): BenchSet {
   const random = seededRandom(seed);
   const intervals: BenchInterval[] = [];
   for (let i = 0; i < count; i++) {
     const first = Math.floor(random() * ops);
-    const length = 1 + Math.floor(random() * random() * 400);
+    const length = 1 + Math.floor(random() * random() * maxLength);
     const size = align(2 ** (4 + random() * 12));
     intervals.push({ size, first, last: Math.min(ops - 1, first + length - 1) });
   }
-  return { name: `long_${count}x${ops}_s${seed}`, kind: 'irregular', family: 'long lifetimes', intervals };
+  return { name: `${prefix}_${count}x${ops}_s${seed}`, kind: 'irregular', family, intervals };
 }
 
 /**
- * The portfolio families (issue 15): uniform (10 seeds), heavy-tailed and long lifetimes (5
- * each) at 2,000 buffers (seeds held out from BENCH_SEEDS) and one of each at 10,000 (ops
- * scaled with the count); the multi-pool family with pins is derived from the uniform sets by
- * the runner.
+ * The portfolio families (issue 15): uniform (10 seeds), heavy-tailed, long and medium
+ * lifetimes (5 each) at 2,000 buffers (seeds held out from BENCH_SEEDS) and one each of the
+ * first three at 10,000 (ops scaled with the count); the multi-pool family with pins is derived
+ * from the uniform sets by the runner.
  */
 export function portfolioSets(): BenchSet[] {
   const seeds = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
@@ -216,6 +229,7 @@ export function portfolioSets(): BenchSet[] {
     ...seeds(11, 10).map((s) => randomIntervals(s)),
     ...seeds(11, 5).map((s) => heavyTailed(s)),
     ...seeds(11, 5).map((s) => longLifetimes(s)),
+    ...seeds(11, 5).map((s) => mediumLifetimes(s)),
     randomIntervals(21, 10_000, 4000),
     heavyTailed(21, 10_000, 4000),
     longLifetimes(21, 10_000, 4000),

@@ -1,7 +1,7 @@
 /**
  * Bench sections for issue 15 (the portfolio of `auto`) and issue 14 (scale):
- *  - portfolio families at 2,000 and 10,000 buffers: uniform, heavy-tailed, long lifetimes (one
- *    arena, against TFLite Micro's greedy and Vela's hill climb), and multi-pool with pins
+ *  - portfolio families at 2,000 and 10,000 buffers: uniform, heavy-tailed, long and medium
+ *    lifetimes (one arena, against TFLite Micro's greedy and Vela's hill climb), and multi-pool with pins
  *    (a small SRAM with a size limit and a large DRAM; some buffers pinned to one of them),
  *    reporting overhead over the lower bound, how many plans are proven optimal, and time;
  *  - scale: `uma-ts plan` on 100k interval buffers and on a 20k all-live set with
