@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { isUmaError } from '../errors';
-import { COMMANDS } from './commands';
+import { commandsFor } from './commands';
 import { describeFsFailure } from '../util/files';
 import { CliIO, processIO } from './io';
 
@@ -34,7 +34,8 @@ export async function main(argv: readonly string[], io: CliIO = processIO): Prom
     .description('Compile ML models for custom accelerators with pool-aware static memory planning')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
-  for (const register of COMMANDS) register(program, io);
+  // argv is [node, script, command, ...].
+  for (const register of await commandsFor(argv[2])) register(program, io);
   try {
     await program.parseAsync([...argv]);
     return 0;
