@@ -7,14 +7,15 @@
  *     (first-fit, best-fit); keep the smallest total (sum of pool ends). On one-pool problems
  *     with live ranges the size order breaks ties as TFLite Micro does, so size/first-fit is
  *     exactly TFLM's greedy plan; every later step only keeps plans that are no worse, so `auto`
- *     is never larger than TFLM. Dense sets (long lifetimes) place the size order alone.
+ *     is never larger than TFLM. Dense sets (long lifetimes, isDense) place the size order alone.
  *  3. One pool, live ranges (exactCore.ts), under one counted budget (CallBudget):
  *     a. the exact core decides the bound itself; a fit is the optimum, proven;
  *     b. else the core's spatial greedy dives give an upper bound (on dense sets points below
  *        any other start), and a bisection on the capacity with short core runs closes the gap
  *        (an exhausted run proves a capacity infeasible and raises the proven bound);
  *     c. the local search (localSearch.ts) goes on from the best plan with what is left (not on
- *        dense sets, where each placement walks millions of conflict entries).
+ *        dense sets, where each placement walks hundreds of conflicts and the search gets too few
+ *        steps to pay).
  *  4. Otherwise (several pools, size limits, conflict lists, or `exactCore: false`): where it
  *     applies and is affordable, the Vela-style bottleneck climb (bottleneckClimb.ts, Vela's
  *     own choices: its plan is at most Vela's), then the local search from the best plan so far,
@@ -253,8 +254,8 @@ export function autoSearch(
   // plan is the same on any machine, however busy.
   const cap = options.timeBudgetMs ?? (problem.count <= UNCAPPED_UP_TO ? Infinity : DEFAULT_TIME_BUDGET_MS);
   const deadline = startedAt + cap;
-  // Dense interval sets with the core (long lifetimes): each engine placement walks millions of
-  // conflict entries, so the greedy phase places the size order alone (TFLM's plan, the one to
+  // Dense interval sets with the core (long lifetimes): each engine placement walks hundreds of
+  // thousands of conflict entries, so the greedy phase places the size order alone (TFLM's plan, the one to
   // stay under) and there is no local search; the core's dives (points better than any greedy
   // start there) and descent do the work and hand out their offsets.
   const dense = core !== undefined && isDense(problem, engine);
