@@ -32,6 +32,8 @@
  */
 import { IntervalConflicts, timeIndex } from '../intervalConflicts';
 import { seededRandom } from './seededRandom';
+import { MaxTree, RANGE_QUERY_WORK } from './maxTree';
+import { CoreRun, CoreTables, RunResult } from './coreRun';
 
 export interface CoreProblem {
   readonly count: number;
@@ -45,44 +47,6 @@ export type CoreOutcome =
   | { readonly kind: 'fits'; readonly offsets: Float64Array; readonly total: number }
   | { readonly kind: 'infeasible' }
   | { readonly kind: 'unknown' };
-
-/** A max segment tree with point updates. */
-class MaxTree {
-  private readonly size: number;
-  private readonly t: Float64Array;
-  constructor(values: Float64Array) {
-    let size = 1;
-    while (size < values.length) size *= 2;
-    this.size = size;
-    this.t = new Float64Array(2 * size).fill(-Infinity);
-    this.t.set(values, size);
-    for (let i = size - 1; i >= 1; i--) this.t[i] = Math.max(this.t[2 * i], this.t[2 * i + 1]);
-  }
-  set(i: number, v: number): void {
-    let k = i + this.size;
-    this.t[k] = v;
-    for (k >>= 1; k >= 1; k >>= 1) {
-      const m = Math.max(this.t[2 * k], this.t[2 * k + 1]);
-      if (this.t[k] === m) break;
-      this.t[k] = m;
-    }
-  }
-  max(): number {
-    return this.t[1];
-  }
-  /** The largest value in [lo, hi]. */
-  rangeMax(lo: number, hi: number): number {
-    let m = -Infinity;
-    for (let l = lo + this.size, r = hi + this.size + 1; l < r; l >>= 1, r >>= 1) {
-      if (l & 1) m = Math.max(m, this.t[l++]);
-      if (r & 1) m = Math.max(m, this.t[--r]);
-    }
-    return m;
-  }
-}
-
-/** Work units charged for one range-max query (a few tree levels). */
-const RANGE_QUERY_WORK = 8;
 
 /**
  * Static preorders, as MiniMalloc's letters (each descending): T the largest section total the
@@ -113,8 +77,6 @@ const SLACK_RUNS = 's';
 
 const roundUp = (v: number, a: number): number => (a === 1 ? v : Math.ceil(v / a) * a);
 
-type RunResult = 'fits' | 'infeasible' | 'unknown';
-
 export class ExactCore {
   /** Work spent so far (candidate scans, conflict and section updates). */
   work = 0;
@@ -134,6 +96,8 @@ export class ExactCore {
   private readonly fixedRanks: (Int32Array | undefined)[] = [];
   /** Buffers grouped by partition (time spans no buffer crosses). */
   private readonly partitions: Int32Array[];
+  /** What a run reads (coreRun.ts). */
+  private readonly tables: CoreTables;
 
   constructor(private readonly problem: CoreProblem) {
     const n = problem.count;
@@ -185,6 +149,18 @@ export class ExactCore {
     const groups: number[][] = Array.from({ length: part + 1 }, () => []);
     for (let b = 0; b < n; b++) groups[partOfSection[secFrom[b]]].push(b);
     this.partitions = groups.filter((g) => g.length > 0).map((g) => Int32Array.from(g));
+    this.tables = {
+      n,
+      sizes: problem.sizes,
+      alignments: problem.alignments,
+      adjStart: this.adjStart,
+      adj: this.adj,
+      secFrom,
+      secTo,
+      sectionCount,
+      memStart: this.memStart,
+      members: this.members,
+    };
   }
 
   /**
@@ -316,10 +292,8 @@ export class ExactCore {
   }
 
   /**
-   * One depth-first run. `dynamic`: among the candidates tied at a level's lowest offset, the
-   * first one tried is the one living in the section with the least slack (the section that
-   * most needs filling at that height), not the first in preorder; the others follow in
-   * preorder, and ties may be placed in any order, so the run stays exhaustive.
+   * One depth-first run (CoreRun) on a partition, charged to this core's work; on a fit, the
+   * partition's offsets go into `out`.
    */
   private solvePartition(
     part: Int32Array,
@@ -329,247 +303,9 @@ export class ExactCore {
     limit: number,
     out: Float64Array,
   ): RunResult {
-    const { sizes, alignments } = this.problem;
-    const { adjStart, adj, secFrom, secTo, memStart, members } = this;
-    const m = part.length;
-    const placed = new Uint8Array(this.n);
-    const minOffset = new Float64Array(this.n);
-    const rest = new Float64Array(this.sectionCount);
-    for (const b of part) for (let s = secFrom[b]; s <= secTo[b]; s++) rest[s] += sizes[b];
-    const restTree = new MaxTree(rest);
-    // The unplaced buffers, compact (swap-remove; placements are undone in reverse order).
-    const unplaced = Int32Array.from(part);
-    const slot = new Int32Array(this.n);
-    unplaced.forEach((b, i) => (slot[b] = i));
-    let unplacedCount = m;
-    // Undo logs: (buffer, old minOffset) and (section, old witness), with a mark per level.
-    const logMin: number[] = [];
-    const logWit: number[] = [];
-
-    // Witnesses: per live section, an unplaced buffer that can still sit low enough for the
-    // section's remaining bytes to fit under the capacity (minOffset <= C - rest). Each buffer
-    // heads a linked list of the sections it witnesses, so a raise costs nothing unless the
-    // raised buffer is a witness.
-    const witness = new Int32Array(this.sectionCount).fill(-1);
-    const wNext = new Int32Array(this.sectionCount).fill(-1);
-    const wPrev = new Int32Array(this.sectionCount).fill(-1);
-    const wHead = new Int32Array(this.n).fill(-1);
-    const link = (sec: number, w: number) => {
-      witness[sec] = w;
-      wPrev[sec] = -1;
-      wNext[sec] = w < 0 ? -1 : wHead[w];
-      if (w >= 0) {
-        if (wHead[w] >= 0) wPrev[wHead[w]] = sec;
-        wHead[w] = sec;
-      }
-    };
-    const unlink = (sec: number) => {
-      const w = witness[sec];
-      if (w < 0) return;
-      if (wPrev[sec] >= 0) wNext[wPrev[sec]] = wNext[sec];
-      else wHead[w] = wNext[sec];
-      if (wNext[sec] >= 0) wPrev[wNext[sec]] = wPrev[sec];
-      witness[sec] = -1;
-    };
-    for (const b of part) for (let sec = secFrom[b]; sec <= secTo[b]; sec++) if (witness[sec] < 0) link(sec, b);
-    /** A new witness for `sec` (its lowest unplaced buffer); false when none is low enough. */
-    const rewitness = (sec: number): boolean => {
-      const threshold = capacity - rest[sec];
-      let best = -1;
-      for (let k = memStart[sec]; k < memStart[sec + 1]; k++) {
-        const j = members[k];
-        if (!placed[j] && minOffset[j] <= threshold && (best < 0 || minOffset[j] < minOffset[best])) best = j;
-      }
-      this.work += memStart[sec + 1] - memStart[sec];
-      logWit.push(sec, witness[sec]);
-      unlink(sec);
-      link(sec, best);
-      return best >= 0 || rest[sec] === 0;
-    };
-    /** Re-checks the sections `j` witnesses; false when one is left without a witness. */
-    const recheck = (j: number): boolean => {
-      for (let sec = wHead[j]; sec >= 0; ) {
-        const following = wNext[sec];
-        if ((placed[j] || minOffset[j] > capacity - rest[sec]) && !rewitness(sec)) return false;
-        sec = following;
-      }
-      return true;
-    };
-
-    const place = (b: number): boolean => {
-      const raisedFrom = logMin.length;
-      const o = minOffset[b];
-      const top = o + sizes[b];
-      placed[b] = 1;
-      const moved = unplaced[--unplacedCount];
-      unplaced[slot[b]] = moved;
-      slot[moved] = slot[b];
-      unplaced[unplacedCount] = b;
-      slot[b] = unplacedCount;
-      for (let ai = adjStart[b]; ai < adjStart[b + 1]; ai++) {
-        const j = adj[ai];
-        if (placed[j]) continue;
-        const raised = roundUp(top, alignments[j]);
-        if (raised > minOffset[j]) {
-          logMin.push(j, minOffset[j]);
-          minOffset[j] = raised;
-        }
-      }
-      for (let s = secFrom[b]; s <= secTo[b]; s++) {
-        rest[s] -= sizes[b];
-        restTree.set(s, rest[s]);
-      }
-      this.work += 1 + adjStart[b + 1] - adjStart[b] + (secTo[b] - secFrom[b] + 1);
-      // Every section must hold its remaining bytes above the current offset...
-      if (o + restTree.max() > capacity) return false;
-      // ... and above the lowest offset its unplaced buffers can take.
-      if (!recheck(b)) return false;
-      for (let k = raisedFrom; k < logMin.length; k += 2) if (!recheck(logMin[k])) return false;
-      return true;
-    };
-
-    const unplace = (b: number, minMark: number, witMark: number): void => {
-      while (logWit.length > witMark) {
-        const old = logWit.pop()!;
-        const sec = logWit.pop()!;
-        unlink(sec);
-        link(sec, old);
-      }
-      for (let s = secFrom[b]; s <= secTo[b]; s++) {
-        rest[s] += sizes[b];
-        restTree.set(s, rest[s]);
-      }
-      while (logMin.length > minMark) {
-        const old = logMin.pop()!;
-        minOffset[logMin.pop()!] = old;
-      }
-      placed[b] = 0;
-      // b is at slot unplacedCount (every later removal has been undone): grow the list back.
-      unplacedCount++;
-    };
-
-    /**
-     * The unplaced buffer with the smallest (minOffset, preorder) key above (afterOffset,
-     * afterPre) that fits under the capacity and below `minHeight`, or -1.
-     */
-    const nextCandidate = (afterOffset: number, afterPre: number, minHeight: number, exclude: number): number => {
-      this.work += unplacedCount;
-      let best = -1;
-      let bestOffset = Infinity;
-      let bestPre = 0;
-      for (let k = 0; k < unplacedCount; k++) {
-        const b = unplaced[k];
-        if (b === exclude) continue;
-        const o = minOffset[b];
-        if (o < afterOffset || (o === afterOffset && pre[b] <= afterPre)) continue;
-        if (o > bestOffset || (o === bestOffset && pre[b] > bestPre)) continue;
-        if ((o >= minHeight && sizes[b] > 0) || o + sizes[b] > capacity) continue;
-        best = b;
-        bestOffset = o;
-        bestPre = pre[b];
-      }
-      return best;
-    };
-    /**
-     * For a new level: the dominance height (lowest top any unplaced buffer can reach) and the
-     * level's first candidate, in one pass.
-     */
-    let levelHeight = Infinity;
-    const openLevel = (afterOffset: number, afterPre: number): number => {
-      this.work += unplacedCount;
-      let h = Infinity;
-      let best = -1;
-      let bestOffset = Infinity;
-      let bestPre = 0;
-      for (let k = 0; k < unplacedCount; k++) {
-        const b = unplaced[k];
-        const o = minOffset[b];
-        if (o + sizes[b] < h) h = o + sizes[b];
-        if (o < afterOffset || (o === afterOffset && pre[b] <= afterPre)) continue;
-        if (o > bestOffset || (o === bestOffset && pre[b] > bestPre)) continue;
-        if (o + sizes[b] > capacity) continue;
-        best = b;
-        bestOffset = o;
-        bestPre = pre[b];
-      }
-      levelHeight = h;
-      // The smallest key is dominated: so is every other, unless a zero-size buffer is left.
-      if (best >= 0 && bestOffset >= h && sizes[best] > 0) return nextCandidate(afterOffset, afterPre, h, -1);
-      if (dynamic && best >= 0) {
-        let bestSlack = Infinity;
-        let pick = best;
-        for (let k = 0; k < unplacedCount; k++) {
-          const b = unplaced[k];
-          if (minOffset[b] !== bestOffset || (bestOffset === afterOffset && pre[b] <= afterPre)) continue;
-          if (bestOffset + sizes[b] > capacity || (bestOffset >= h && sizes[b] > 0)) continue;
-          const slack = capacity - bestOffset - restTree.rangeMax(secFrom[b], secTo[b]);
-          this.work += RANGE_QUERY_WORK;
-          if (slack < bestSlack || (slack === bestSlack && pre[b] < pre[pick])) {
-            bestSlack = slack;
-            pick = b;
-          }
-        }
-        return pick;
-      }
-      return best;
-    };
-
-    // The search stack: per level, the bound its candidates must be above (the key of the
-    // buffer placed on the level below), the dominance height, the buffer tried and the marks.
-    const floorOffset: number[] = [-Infinity];
-    const floorPre: number[] = [-1];
-    const opened = openLevel(-Infinity, -1);
-    const heights: number[] = [levelHeight];
-    const chosen: number[] = [-1];
-    // Per level, the candidate a dynamic run tried first (the others then go in preorder).
-    const firstTried: number[] = [-1];
-    let firstCandidate = opened;
-    const markMin: number[] = [0];
-    const markWit: number[] = [0];
-    while (chosen.length > 0) {
-      const level = chosen.length - 1;
-      let afterOffset = floorOffset[level];
-      let afterPre = floorPre[level];
-      const tried = chosen[level];
-      if (tried >= 0) {
-        unplace(tried, markMin[level], markWit[level]);
-        // After a dynamic first pick, the preorder walk starts from the level's floor.
-        if (tried !== firstTried[level] || !dynamic) {
-          afterOffset = minOffset[tried];
-          afterPre = pre[tried];
-        }
-      }
-      if (this.work > limit) return 'unknown';
-      const b = tried < 0 ? firstCandidate : nextCandidate(afterOffset, afterPre, heights[level], dynamic ? firstTried[level] : -1);
-      if (tried < 0) firstTried[level] = b;
-      if (b < 0) {
-        firstTried.pop();
-        floorOffset.pop();
-        floorPre.pop();
-        heights.pop();
-        chosen.pop();
-        markMin.pop();
-        markWit.pop();
-        continue;
-      }
-      markMin[level] = logMin.length;
-      markWit[level] = logWit.length;
-      chosen[level] = b;
-      if (!place(b)) continue;
-      if (unplacedCount === 0) {
-        for (const x of part) out[x] = minOffset[x];
-        return 'fits';
-      }
-      floorOffset.push(minOffset[b]);
-      // A dynamic run may place ties at one offset in any order.
-      floorPre.push(dynamic ? -1 : pre[b]);
-      firstCandidate = openLevel(minOffset[b], dynamic ? -1 : pre[b]);
-      heights.push(levelHeight);
-      chosen.push(-1);
-      firstTried.push(-1);
-      markMin.push(0);
-      markWit.push(0);
-    }
-    return 'infeasible';
+    const run = new CoreRun(this.tables, part, pre, dynamic, capacity);
+    const result = run.solve(limit - this.work, out);
+    this.work += run.work;
+    return result;
   }
 }
