@@ -70,6 +70,7 @@ export class CoreRun {
   private readonly wHead: Int32Array;
   /** The dominance height of the level openLevel last opened. */
   private levelHeight = Infinity;
+  private readonly ties: Int32Array;
 
   constructor(
     tables: CoreTables,
@@ -96,6 +97,7 @@ export class CoreRun {
     this.slot = new Int32Array(n);
     this.unplaced.forEach((b, i) => (this.slot[b] = i));
     this.unplacedCount = part.length;
+    this.ties = new Int32Array(part.length);
     this.witness = new Int32Array(sectionCount).fill(-1);
     this.wNext = new Int32Array(sectionCount).fill(-1);
     this.wPrev = new Int32Array(sectionCount).fill(-1);
@@ -299,34 +301,44 @@ export class CoreRun {
    * levelHeight) and the level's first candidate, in one pass.
    */
   private openLevel(afterOffset: number, afterPre: number): number {
-    const { unplaced, minOffset, pre, sizes, capacity, secFrom, secTo, restTree } = this;
+    const { unplaced, minOffset, pre, sizes, capacity, ties } = this;
     const count = this.unplacedCount;
     this.work += count;
     let h = Infinity;
     let best = -1;
     let bestOffset = Infinity;
     let bestPre = 0;
+    // The candidates tied at the lowest offset, in scan order, for a dynamic run's choice.
+    let tieCount = 0;
     for (let k = 0; k < count; k++) {
       const b = unplaced[k];
       const o = minOffset[b];
-      if (o + sizes[b] < h) h = o + sizes[b];
-      if (o < afterOffset || (o === afterOffset && pre[b] <= afterPre)) continue;
-      if (o > bestOffset || (o === bestOffset && pre[b] > bestPre)) continue;
-      if (o + sizes[b] > capacity) continue;
-      best = b;
-      bestOffset = o;
-      bestPre = pre[b];
+      const top = o + sizes[b];
+      if (top < h) h = top;
+      if (o > bestOffset || top > capacity) continue;
+      const p = pre[b];
+      if (o < afterOffset || (o === afterOffset && p <= afterPre)) continue;
+      if (o < bestOffset) {
+        tieCount = 0;
+        best = b;
+        bestOffset = o;
+        bestPre = p;
+      } else if (p < bestPre) {
+        best = b;
+        bestPre = p;
+      }
+      ties[tieCount++] = b;
     }
     this.levelHeight = h;
     // The smallest key is dominated: so is every other, unless a zero-size buffer is left.
     if (best >= 0 && bestOffset >= h && sizes[best] > 0) return this.nextCandidate(afterOffset, afterPre, h, -1);
     if (this.dynamic && best >= 0) {
+      const { secFrom, secTo, restTree } = this;
       let bestSlack = Infinity;
       let pick = best;
-      for (let k = 0; k < count; k++) {
-        const b = unplaced[k];
-        if (minOffset[b] !== bestOffset || (bestOffset === afterOffset && pre[b] <= afterPre)) continue;
-        if (bestOffset + sizes[b] > capacity || (bestOffset >= h && sizes[b] > 0)) continue;
+      for (let k = 0; k < tieCount; k++) {
+        const b = ties[k];
+        if (bestOffset >= h && sizes[b] > 0) continue;
         const slack = capacity - bestOffset - restTree.rangeMax(secFrom[b], secTo[b]);
         this.work += RANGE_QUERY_WORK;
         if (slack < bestSlack || (slack === bestSlack && pre[b] < pre[pick])) {
