@@ -306,9 +306,10 @@ export function autoSearch(
   }
   // Then the core's spatial greedy dives (ExactCore.greedyDive) over its preorders: on dense
   // sets they beat every other start by several points, at a dive each.
-  // The core then closes the gap from above, by bisection on the capacity between the best
-  // proven bound and the best total: a fit is a smaller plan, an exhausted search a proof that
-  // nothing below that capacity fits, a spent probe budget (unknown) moves the search up. Not
+  // The core then closes the gap from above, by bisection (dense sets: quarter steps) on the
+  // capacity between the best proven bound and the best total: a fit is a smaller plan, an
+  // exhausted search a proof that nothing below that capacity fits, a spent probe budget
+  // (unknown) moves the search up. Not
   // gated by the clock: the core's own budget bounds it, and the plan must not depend on speed.
   let descended = false;
   let plan: IndexedPlan | undefined;
@@ -325,9 +326,11 @@ export function autoSearch(
     }
     const limit = core.work + callBudget.forDescent();
     let lo = Math.max(provenLowerBound, lowerBound + 1);
+    const step = dense ? DENSE_PROBE_STEP : PROBE_STEP;
+    const probeWork = Math.max(PROBE_MIN_WORK, (dense ? DENSE_PROBE_DIVES : PROBE_DIVES) * core.diveWork());
     while (lo < best && core.work < limit && performance.now() < deadline) {
-      const capacity = best - 1 - Math.floor((best - 1 - lo) / 2);
-      const r = core.decide(capacity, Math.min(limit - core.work, Math.max(PROBE_MIN_WORK, PROBE_DIVES * core.diveWork())), true);
+      const capacity = best - 1 - Math.floor((best - 1 - lo) * step);
+      const r = core.decide(capacity, Math.min(limit - core.work, probeWork), true);
       if (r.kind === 'fits') {
         found = r.offsets;
         best = r.total;
@@ -511,6 +514,16 @@ export function autoSearch(
  */
 const PROBE_DIVES = 4;
 const PROBE_MIN_WORK = 200_000;
+/** Where a probe goes: this share of the gap between the proven bound and the best plan, from the top. */
+const PROBE_STEP = 0.5;
+/**
+ * Dense sets: probes near the bound come back unknown (their bound is out of reach), so each
+ * probe aims a quarter of the gap below the best plan, with twice the work. Measured on 46
+ * held-out dense sets: 7 plans smaller, 3 larger (by 0.1 point at most), mean overhead 1.51% ->
+ * 1.47%.
+ */
+const DENSE_PROBE_STEP = 0.25;
+const DENSE_PROBE_DIVES = 8;
 /** Greedy dives: the fixed preorders, then varied ones (measured: little gain past this). */
 const MAX_DIVES = 48;
 
