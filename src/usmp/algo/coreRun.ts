@@ -33,7 +33,8 @@ export interface CoreTables {
   readonly members: Int32Array;
 }
 
-const roundUp = (v: number, a: number): number => (a === 1 ? v : Math.ceil(v / a) * a);
+/** `v` rounded up to a multiple of `a` (most alignments in a run are 1 or one pool's). */
+export const roundUp = (v: number, a: number): number => (a === 1 ? v : Math.ceil(v / a) * a);
 
 export class CoreRun {
   /** Work spent by this run (candidate scans, conflict and section updates). */

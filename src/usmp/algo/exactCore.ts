@@ -33,7 +33,7 @@
 import { IntervalConflicts, timeIndex } from '../intervalConflicts';
 import { seededRandom } from './seededRandom';
 import { MaxTree, RANGE_QUERY_WORK } from './maxTree';
-import { CoreRun, CoreTables, RunResult } from './coreRun';
+import { CoreRun, CoreTables, RunResult, roundUp } from './coreRun';
 
 export interface CoreProblem {
   readonly count: number;
@@ -69,13 +69,11 @@ const RUN_DIVES = 2;
 const RUN_MIN_WORK = 10_000;
 const RESTART_SEED = 0x5eed;
 /**
- * Which runs are dynamic (d) or static (s), cyclically (see solvePartition): at the lower bound
+ * Which runs are dynamic (d) or static (s), cyclically (see coreRun.ts): at the lower bound
  * (every section's slack counts) mostly dynamic; above it, static first, which measured better.
  */
 const BOUND_RUNS = 'dds';
 const SLACK_RUNS = 's';
-
-const roundUp = (v: number, a: number): number => (a === 1 ? v : Math.ceil(v / a) * a);
 
 export class ExactCore {
   /** Work spent so far (candidate scans, conflict and section updates). */
