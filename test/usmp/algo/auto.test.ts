@@ -5,7 +5,8 @@ import { intervalsToBufferInfos, memoryPressureOfIntervals } from '../../../src/
 import { poolSizesOfPlan, verifyPlan } from '../../../src/usmp/verify';
 import { seededRandom } from '../../../src/usmp/algo/seededRandom';
 import { buffers, pool, poolSize } from './helpers';
-import { randomIntervals as randomBenchSet } from '../../../bench/generators';
+import { mediumLifetimes, randomIntervals as randomBenchSet } from '../../../bench/generators';
+import { tflmGreedyPlan } from '../../../bench/reference/tflmGreedy';
 
 function randomIntervals(seed: number, count: number, ops: number) {
   const r = seededRandom(seed);
@@ -107,6 +108,27 @@ describe('auto', () => {
     expect(c.stats.iterations).toBe(a.stats.iterations);
     expect(c.stats.climbIterations).toBe(a.stats.climbIterations);
     expect(c.stats.work).toBe(a.stats.work);
+  });
+
+  test('dense sets (over 130 conflicts per buffer) go to the core\'s dives and descent, no local search, and stay at or below TFLM', () => {
+    // A set whose bound the core does not reach: on the sparse path the local search would run.
+    const set = mediumLifetimes(5, 400, 150);
+    const intervals = set.intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment: 16 }));
+    const bufs = intervalsToBufferInfos(intervals, [pool('ws', undefined, 16)]);
+    const conflicts = bufs.reduce((n, b) => n + b.conflicts.length, 0);
+    expect(conflicts / bufs.length).toBeGreaterThan(130);
+    const bound = memoryPressureOfIntervals(intervals);
+    const a = planAuto(bufs, bound);
+    const b = planAuto(bufs, bound);
+    verifyPlan(bufs, a.plan);
+    expect([...b.plan]).toEqual([...a.plan]);
+    expect(a.stats.finalTotal).toBeGreaterThan(bound);
+    expect(a.stats.iterations).toBe(0);
+    expect(a.stats.coreWork).toBeGreaterThan(0);
+    const tflm = tflmGreedyPlan(set.intervals.map((iv) => ({ ...iv, alignment: 16 })));
+    const tflmTotal = Math.max(...tflm.offsets.map((o, i) => o + set.intervals[i].size));
+    expect(a.stats.finalTotal).toBeLessThanOrEqual(tflmTotal);
+    expect(a.stats.finalTotal).toBeGreaterThanOrEqual(bound);
   });
 
   test('a larger work budget never gives a worse plan than a smaller one on the same seed', () => {
