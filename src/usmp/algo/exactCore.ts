@@ -78,51 +78,38 @@ const SLACK_RUNS = 's';
 export class ExactCore {
   /** Work spent so far (candidate scans, conflict and section updates). */
   work = 0;
-  private readonly n: number;
-  private readonly adjStart: Int32Array;
-  private readonly adj: Int32Array;
-  /** Per buffer: sections [secFrom, secTo] it is live in. */
-  private readonly secFrom: Int32Array;
-  private readonly secTo: Int32Array;
-  private readonly sectionCount: number;
-  /** Buffers live in each section (CSR). */
-  private readonly memStart: Int32Array;
-  private readonly members: Int32Array;
+  /** Conflicts, sections and section members: what the dives and the runs (coreRun.ts) read. */
+  private readonly tables: CoreTables;
+  /** Per section: the bytes of every buffer live in it. */
+  private readonly sectionBytes: Float64Array;
   /** Preorder keys per buffer. */
   private readonly keys: Record<PreorderKey, Float64Array>;
   /** Ranks of the fixed preorders, built on first use. */
   private readonly fixedRanks: (Int32Array | undefined)[] = [];
   /** Buffers grouped by partition (time spans no buffer crosses). */
   private readonly partitions: Int32Array[];
-  /** What a run reads (coreRun.ts). */
-  private readonly tables: CoreTables;
 
   constructor(private readonly problem: CoreProblem) {
     const n = problem.count;
-    this.n = n;
-    const { start, adj } = problem.intervals.adjacency();
-    this.adjStart = start;
-    this.adj = adj;
+    const { start: adjStart, adj } = problem.intervals.adjacency();
     // Sections: between consecutive distinct times t_k, a buffer [f, l] covers t_k for f <= t_k <= l.
     const times = problem.intervals.times();
     const sectionCount = times.length;
-    this.sectionCount = sectionCount;
     const secFrom = Int32Array.from(problem.intervals.first, (t) => timeIndex(times, t));
     const secTo = Int32Array.from(problem.intervals.last, (t) => timeIndex(times, t));
-    this.secFrom = secFrom;
-    this.secTo = secTo;
     const live = new Float64Array(sectionCount + 1);
     for (let b = 0; b < n; b++) {
       live[secFrom[b]] += problem.sizes[b];
       live[secTo[b] + 1] -= problem.sizes[b];
     }
     for (let s = 1; s < sectionCount; s++) live[s] += live[s - 1];
-    this.memStart = new Int32Array(sectionCount + 1);
-    for (let b = 0; b < n; b++) for (let s = secFrom[b]; s <= secTo[b]; s++) this.memStart[s + 1]++;
-    for (let s = 0; s < sectionCount; s++) this.memStart[s + 1] += this.memStart[s];
-    this.members = new Int32Array(this.memStart[sectionCount]);
-    const fill = this.memStart.slice(0, sectionCount);
-    for (let b = 0; b < n; b++) for (let s = secFrom[b]; s <= secTo[b]; s++) this.members[fill[s]++] = b;
+    this.sectionBytes = live.subarray(0, sectionCount);
+    const memStart = new Int32Array(sectionCount + 1);
+    for (let b = 0; b < n; b++) for (let s = secFrom[b]; s <= secTo[b]; s++) memStart[s + 1]++;
+    for (let s = 0; s < sectionCount; s++) memStart[s + 1] += memStart[s];
+    const members = new Int32Array(memStart[sectionCount]);
+    const fill = memStart.slice(0, sectionCount);
+    for (let b = 0; b < n; b++) for (let s = secFrom[b]; s <= secTo[b]; s++) members[fill[s]++] = b;
     const crowd = new Float64Array(n);
     for (let b = 0; b < n; b++) for (let s = secFrom[b]; s <= secTo[b]; s++) if (live[s] > crowd[b]) crowd[b] = live[s];
     const { first, last } = problem.intervals;
@@ -147,18 +134,7 @@ export class ExactCore {
     const groups: number[][] = Array.from({ length: part + 1 }, () => []);
     for (let b = 0; b < n; b++) groups[partOfSection[secFrom[b]]].push(b);
     this.partitions = groups.filter((g) => g.length > 0).map((g) => Int32Array.from(g));
-    this.tables = {
-      n,
-      sizes: problem.sizes,
-      alignments: problem.alignments,
-      adjStart: this.adjStart,
-      adj: this.adj,
-      secFrom,
-      secTo,
-      sectionCount,
-      memStart: this.memStart,
-      members: this.members,
-    };
+    this.tables = { n, sizes: problem.sizes, alignments: problem.alignments, adjStart, adj, secFrom, secTo, sectionCount, memStart, members };
   }
 
   /**
@@ -168,7 +144,8 @@ export class ExactCore {
    */
   decide(capacity: number, budget: number, slack = false): CoreOutcome {
     const pattern = slack ? SLACK_RUNS : BOUND_RUNS;
-    const { n, problem } = this;
+    const { problem } = this;
+    const n = problem.count;
     const offsets = new Float64Array(n);
     const limit = this.work + budget;
     for (let b = 0; b < n; b++) if (problem.sizes[b] > capacity) return { kind: 'infeasible' };
@@ -188,8 +165,9 @@ export class ExactCore {
 
   /** One dive's work on a partition: each level scans the unplaced buffers and places one. */
   private partDiveWork(part: Int32Array): number {
+    const { adjStart, secFrom, secTo } = this.tables;
     let w = (part.length * (part.length + 1)) / 2;
-    for (const b of part) w += 1 + this.adjStart[b + 1] - this.adjStart[b] + (this.secTo[b] - this.secFrom[b] + 1);
+    for (const b of part) w += 1 + adjStart[b + 1] - adjStart[b] + (secTo[b] - secFrom[b] + 1);
     return w;
   }
 
@@ -213,13 +191,15 @@ export class ExactCore {
 
   /** A preorder with its primary key scaled by a random factor per buffer. */
   private variedRank(heuristic: readonly PreorderKey[], random: () => number): Int32Array {
-    const noise = Float64Array.from({ length: this.n }, () => 1 + PREORDER_NOISE * (random() - 0.5));
-    this.work += this.n;
+    const n = this.problem.count;
+    const noise = Float64Array.from({ length: n }, () => 1 + PREORDER_NOISE * (random() - 0.5));
+    this.work += n;
     return this.rankBy(heuristic, noise);
   }
 
   private rankBy(heuristic: readonly PreorderKey[], noise: Float64Array | undefined): Int32Array {
-    const { n, keys } = this;
+    const { keys } = this;
+    const n = this.problem.count;
     const primary = Float64Array.from(keys[heuristic[0]], (v, b) => (noise ? v * noise[b] : v));
     const order = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => {
       if (primary[a] !== primary[b]) return primary[b] - primary[a];
@@ -244,13 +224,11 @@ export class ExactCore {
    * dives. On dense sets (long lifetimes) a few of them beat every other start by points.
    */
   greedyDive(preorder: number): { offsets: Float64Array; total: number } {
-    const { sizes, alignments } = this.problem;
-    const { n, adjStart, adj, secFrom, secTo } = this;
+    const { n, sizes, alignments, adjStart, adj, secFrom, secTo } = this.tables;
     const pre = preorder < PREORDERS.length ? this.fixedRank(preorder) : this.variedRank(PREORDERS[preorder % PREORDERS.length], this.diveRandom);
     const minOffset = new Float64Array(n);
     const placed = new Uint8Array(n);
-    const rest = new Float64Array(this.sectionCount);
-    for (let b = 0; b < n; b++) for (let s = secFrom[b]; s <= secTo[b]; s++) rest[s] += sizes[b];
+    const rest = Float64Array.from(this.sectionBytes);
     const restTree = new MaxTree(rest);
     const unplaced = Int32Array.from({ length: n }, (_, i) => i);
     let count = n;
