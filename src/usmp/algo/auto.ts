@@ -11,7 +11,7 @@
  *  3. One pool, live ranges (exactCore.ts), under one counted budget (CallBudget):
  *     a. the exact core decides the bound itself; a fit is the optimum, proven;
  *     b. else the core's spatial greedy dives give an upper bound (on dense sets points below
- *        any other start), and a bisection on the capacity with short core runs closes the gap
+ *        any other start), and a descent on the capacity with short core runs closes the gap
  *        (an exhausted run proves a capacity infeasible and raises the proven bound);
  *     c. the local search (localSearch.ts) goes on from the best plan with what is left (not on
  *        dense sets, where each placement walks hundreds of conflicts and the search gets too few
@@ -37,7 +37,7 @@ import { lowerBoundOfBuffers } from '../conflicts';
 import { recordOptimality } from '../optimality';
 import { BufferInfo, PlanningAlgorithm, PlanningOptions } from '../types';
 import { IntervalConflicts } from '../intervalConflicts';
-import { IndexedPlan, IndexedProblem, indexProblem, poolsExhaustedError, toBufferPlan } from './indexed';
+import { alignmentInPool, IndexedPlan, IndexedProblem, indexProblem, poolsExhaustedError, toBufferPlan } from './indexed';
 import { skylinePlacement } from './skyline';
 import { ExactCore } from './exactCore';
 import { CallBudget, isDense } from './callBudget';
@@ -255,9 +255,9 @@ export function autoSearch(
   const cap = options.timeBudgetMs ?? (problem.count <= UNCAPPED_UP_TO ? Infinity : DEFAULT_TIME_BUDGET_MS);
   const deadline = startedAt + cap;
   // Dense interval sets with the core (long lifetimes): each engine placement walks hundreds of
-  // thousands of conflict entries, so the greedy phase places the size order alone (TFLM's plan, the one to
-  // stay under) and there is no local search; the core's dives (points better than any greedy
-  // start there) and descent do the work and hand out their offsets.
+  // thousands of conflict entries, so the greedy phase places the size order alone (TFLM's
+  // plan, the one to stay under) and there is no local search; the core's dives (points better
+  // than any greedy start there) and descent do the work and hand out their offsets.
   const dense = core !== undefined && isDense(problem, engine);
   const { start, total: initialTotal, placed } = pickStart(problem, engine, lowerBound, dense);
   let provenLowerBound = lowerBound;
@@ -300,7 +300,7 @@ export function autoSearch(
         provenLowerBound: lowerBound,
         coreWork: core.work,
       };
-      return { engine, stats, plan: { pool: new Int32Array(problem.count), offset: first.offsets } };
+      return { engine, stats, plan: onePoolPlan(first.offsets) };
     }
     if (first.kind === 'infeasible') provenLowerBound = lowerBound + 1;
   }
@@ -309,8 +309,8 @@ export function autoSearch(
   // The core then closes the gap from above, by bisection (dense sets: quarter steps) on the
   // capacity between the best proven bound and the best total: a fit is a smaller plan, an
   // exhausted search a proof that nothing below that capacity fits, a spent probe budget
-  // (unknown) moves the search up. Not
-  // gated by the clock: the core's own budget bounds it, and the plan must not depend on speed.
+  // (unknown) moves the search up. Not gated by the clock: the core's own budget bounds it, and
+  // the plan must not depend on speed.
   let descended = false;
   let plan: IndexedPlan | undefined;
   if (core && coreOn && callBudget && best > provenLowerBound) {
@@ -340,7 +340,7 @@ export function autoSearch(
       }
     }
     if (found && dense) {
-      plan = { pool: new Int32Array(problem.count), offset: found };
+      plan = onePoolPlan(found);
       descended = true;
     } else if (found) {
       // First-fit in the order of the core's offsets puts every buffer at or below its offset
@@ -545,20 +545,17 @@ function coreBudget(n: number, share: number): number {
 /** The climb's 500 iterations are affordable up to this many placement work units. */
 const CLIMB_MAX_WORK = 150_000_000;
 
+/** The exact core's offsets as a plan: everything in the one pool. */
+function onePoolPlan(offsets: Float64Array): IndexedPlan {
+  return { pool: new Int32Array(offsets.length), offset: offsets };
+}
+
 /** The exact core covers one-pool interval sets (conflicts = overlapping live ranges). */
 function exactCoreFor(problem: IndexedProblem): ExactCore | undefined {
   const { intervals } = problem;
   if (!intervals || problem.pools.length !== 1) return undefined;
-  const poolAlignment = Math.max(1, problem.pools[0].alignment || 1);
-  const alignments = new Float64Array(problem.count);
-  for (let b = 0; b < problem.count; b++) {
-    if (problem.candidates[b].length !== 1) return undefined;
-    const a = problem.alignments[b];
-    let x = a;
-    let y = poolAlignment;
-    while (y) [x, y] = [y, x % y];
-    alignments[b] = (a / x) * poolAlignment;
-  }
+  if (problem.candidates.some((c) => c.length !== 1)) return undefined;
+  const alignments = Float64Array.from({ length: problem.count }, (_, b) => alignmentInPool(problem, b, 0));
   return new ExactCore({ count: problem.count, sizes: problem.sizes, alignments, intervals });
 }
 

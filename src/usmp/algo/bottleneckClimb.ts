@@ -16,7 +16,7 @@
  * Limited to one pool without a size limit and live ranges on every buffer (Vela's model); `auto`
  * runs only its own search on anything else.
  */
-import { IndexedProblem, roundUp } from './indexed';
+import { alignmentInPool, IndexedProblem, roundUp } from './indexed';
 import { Mt19937 } from './mt19937';
 
 const NO_PREDECESSOR = -1;
@@ -104,14 +104,13 @@ export class BottleneckClimb {
 
   /**
    * `adjStart`/`adj`: symmetric conflicts as CSR (copied, so the caller may reorder its own);
-   * `initialOrder`: the urgency order; `poolAlignment`: the single pool's alignment.
+   * `initialOrder`: the urgency order.
    */
   constructor(problem: IndexedProblem, adjStart: Int32Array, adj: Int32Array, initialOrder: Int32Array, seed = VELA_SEED) {
     const n = problem.count;
     this.n = n;
     this.size = problem.sizes;
-    const poolAlign = Math.max(1, problem.pools[0]?.alignment || 1);
-    this.align = Float64Array.from(problem.alignments, (a) => lcm(a, poolAlign));
+    this.align = Float64Array.from({ length: n }, (_, b) => alignmentInPool(problem, b, 0));
     this.first = Float64Array.from(problem.buffers, (b) => b.liveRange![0]);
     this.last = Float64Array.from(problem.buffers, (b) => b.liveRange![1]);
     this.nbStart = adjStart.slice();
@@ -436,11 +435,4 @@ function velaNeighbourOrder(adjStart: Int32Array, adj: Int32Array, first: Float6
     }
   }
   return nb;
-}
-
-function lcm(a: number, b: number): number {
-  let x = a;
-  let y = b;
-  while (y) [x, y] = [y, x % y];
-  return (a / x) * b;
 }

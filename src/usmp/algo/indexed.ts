@@ -124,6 +124,16 @@ function rankNames(buffers: readonly BufferInfo[]): Int32Array {
   return rank;
 }
 
+/** Buffer b's alignment in pool p: the lcm of its own and the pool's (a pool without one: 1). */
+export function alignmentInPool(problem: IndexedProblem, b: number, p: number): number {
+  const a = problem.alignments[b];
+  const pa = Math.max(1, problem.pools[p].alignment || 1);
+  let x = a;
+  let y = pa;
+  while (y) [x, y] = [y, x % y];
+  return (a / x) * pa;
+}
+
 export function roundUp(value: number, alignment: number): number {
   return Math.ceil(value / alignment) * alignment;
 }

@@ -22,7 +22,7 @@ import { intervalsToBufferInfos, memoryPressureOfIntervals } from '../conflicts'
 import { IntervalConflicts, timeIndex } from '../intervalConflicts';
 import { BufferInfo, BufferPlan } from '../types';
 import { ExactCore } from './exactCore';
-import { IndexedPlan, IndexedProblem } from './indexed';
+import { alignmentInPool, IndexedPlan, IndexedProblem } from './indexed';
 
 export interface CompressedPools {
   readonly plan: IndexedPlan;
@@ -32,11 +32,6 @@ export interface CompressedPools {
   readonly improved: number;
   /** Work units the core spent, over all pools. */
   readonly work: number;
-}
-
-function gcd(a: number, b: number): number {
-  while (b) [a, b] = [b, a % b];
-  return a;
 }
 
 /** Peak of live bytes over time among `members`: no packing of the pool ends below it. */
@@ -142,15 +137,10 @@ interface PoolResult {
 
 /** The exact core on pool p's buffers, at capacities below `end` and within the limit. */
 function compressPool(problem: IndexedProblem, intervals: IntervalConflicts, p: number, m: readonly number[], end: number, budget: number): PoolResult {
-  const poolAlignment = Math.max(1, problem.pools[p].alignment || 1);
-  const alignments = Float64Array.from(m, (b) => {
-    const a = problem.alignments[b];
-    return (a / gcd(a, poolAlignment)) * poolAlignment;
-  });
   const core = new ExactCore({
     count: m.length,
     sizes: Float64Array.from(m, (b) => problem.sizes[b]),
-    alignments,
+    alignments: Float64Array.from(m, (b) => alignmentInPool(problem, b, p)),
     intervals: new IntervalConflicts(
       Float64Array.from(m, (b) => intervals.first[b]),
       Float64Array.from(m, (b) => intervals.last[b]),
@@ -211,11 +201,6 @@ export function rebalancePools(problem: IndexedProblem, intervals: IntervalConfl
   const { start, adj } = intervals.adjacency();
   const live = new Float64Array(times.length);
   const fixed = new Uint8Array(n);
-  const alignIn = (b: number, p: number) => {
-    const a = problem.alignments[b];
-    const pa = Math.max(1, problem.pools[p].alignment || 1);
-    return (a / gcd(a, pa)) * pa;
-  };
   const canLeave = (c: number, d: number) => !fixed[c] && problem.candidates[c].includes(d);
   let work = 0;
   let moves = 0;
@@ -237,7 +222,7 @@ export function rebalancePools(problem: IndexedProblem, intervals: IntervalConfl
       for (const b of movable) {
         for (const q of problem.candidates[b]) {
           if (q === d || problem.poolLimits[q] === Infinity) continue;
-          const align = alignIn(b, q);
+          const align = alignmentInPool(problem, b, q);
           const top = Math.min(ends[q], problem.poolLimits[q]);
           // Canonical offsets: 0 and the aligned ends of b's neighbours in q.
           let bestAt = -1;
@@ -286,7 +271,7 @@ export function rebalancePools(problem: IndexedProblem, intervals: IntervalConfl
           fixed[b] = 1;
           for (const j of ejected) {
             // Stacked on top of the unlimited pool: valid at once; the re-plan packs it.
-            const a = alignIn(j, d);
+            const a = alignmentInPool(problem, j, d);
             const at = Math.ceil(ends[d] / a) * a;
             pool[j] = d;
             offset[j] = at;

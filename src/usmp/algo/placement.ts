@@ -5,7 +5,7 @@
  * keeps the running pool ends so that a search can re-place only a suffix of the order, and it
  * keeps a committed copy so that a rejected move is undone in time proportional to what changed.
  */
-import { IndexedProblem, roundUp } from './indexed';
+import { alignmentInPool, IndexedProblem, roundUp } from './indexed';
 
 /**
  * Conflicts listed in either direction, without repeats or self loops, as CSR arrays with each
@@ -71,11 +71,6 @@ function symmetricAdjacency(problem: IndexedProblem): { start: Int32Array; adj: 
 const SORTED_SCAN_FROM = 16;
 /** Keys below this are exact doubles (integers up to 2^53). */
 const MAX_EXACT_KEY = 2 ** 53;
-
-function gcd(a: number, b: number): number {
-  while (b) [a, b] = [b, a % b];
-  return a;
-}
 
 export class PlacementEngine {
   readonly n: number;
@@ -158,11 +153,8 @@ export class PlacementEngine {
     this.candAlign = new Float64Array(this.candStart[n]);
     for (let b = 0; b < n; b++) {
       problem.candidates[b].forEach((p, k) => {
-        const a = problem.alignments[b];
-        const pa = Math.max(1, problem.pools[p].alignment || 1);
-        const lcm = (a / gcd(a, pa)) * pa;
         this.candPool[this.candStart[b] + k] = p;
-        this.candAlign[this.candStart[b] + k] = lcm;
+        this.candAlign[this.candStart[b] + k] = alignmentInPool(problem, b, p);
       });
     }
     this.limits = problem.poolLimits;

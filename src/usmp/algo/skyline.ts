@@ -5,7 +5,7 @@
  * without enumerating a single conflict pair.
  */
 import { IntervalConflicts, timeIndex } from '../intervalConflicts';
-import { IndexedPlan, IndexedProblem, poolsExhaustedError, roundUp } from './indexed';
+import { alignmentInPool, IndexedPlan, IndexedProblem, poolsExhaustedError, roundUp } from './indexed';
 
 export class Skyline {
   private readonly size: number;
@@ -69,7 +69,7 @@ export function skylinePlacement(problem: IndexedProblem, intervals: IntervalCon
   const offset = new Float64Array(problem.count);
   for (const b of order) {
     for (const p of problem.candidates[b]) {
-      const align = lcm(problem.alignments[b], Math.max(1, problem.pools[p].alignment || 1));
+      const align = alignmentInPool(problem, b, p);
       const at = roundUp(skylines[p].highest(b), align);
       if (at + problem.sizes[b] > problem.poolLimits[p]) continue;
       pool[b] = p;
@@ -80,11 +80,4 @@ export function skylinePlacement(problem: IndexedProblem, intervals: IntervalCon
     if (pool[b] < 0) throw poolsExhaustedError(problem.buffers[b]);
   }
   return { pool, offset };
-}
-
-function lcm(a: number, b: number): number {
-  let x = a;
-  let y = b;
-  while (y) [x, y] = [y, x % y];
-  return (a / x) * b;
 }
