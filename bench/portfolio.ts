@@ -1,8 +1,8 @@
 /**
  * Bench sections for issue 15 (the portfolio of `auto`) and issue 14 (scale):
  *  - portfolio families at 2,000 and 10,000 buffers: uniform, heavy-tailed, long and medium
- *    lifetimes (one arena, against TFLite Micro's greedy and Vela's hill climb), and multi-pool with pins
- *    (a small SRAM with a size limit and a large DRAM; some buffers pinned to one of them),
+ *    lifetimes (one arena, against TFLite Micro's greedy and Vela's hill climb), and multi-pool
+ *    with pins (a small SRAM with a size limit and a large DRAM; some buffers pinned to one of them),
  *    reporting overhead over the lower bound, how many plans are proven optimal, and time;
  *  - scale: `uma-ts plan` on 100k interval buffers and on a 20k all-live set with
  *    greedy_by_size and the default algorithm, in a child process, with its time and peak RSS.
@@ -43,7 +43,7 @@ interface FamilyLine {
   overheads: number[];
   proven: number;
   maxMs: number;
-  /** Sets where auto is no larger than the best of the references (NaN when none ran). */
+  /** Of the sets compared with the references (`compared`), those where auto is no larger than the best. */
   ahead: number;
   compared: number;
 }
