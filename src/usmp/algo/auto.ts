@@ -394,7 +394,8 @@ export function autoSearch(
   let kept = lines[0].best;
   let search = new LocalSearch(engine, random);
   let iterations = 0;
-  while (Math.min(kept.total, climbTotal) > lowerBound && iterations < maxIterations && engine.work < workLimit && performance.now() < deadline) {
+  // The search stops at the proven bound: the core may have proved a plan above the lower bound optimal.
+  while (Math.min(kept.total, climbTotal) > provenLowerBound && iterations < maxIterations && engine.work < workLimit && performance.now() < deadline) {
     iterations++;
     const workBefore = engine.work;
     best = search.step(best);
@@ -403,7 +404,7 @@ export function autoSearch(
     if (engine.work === workBefore) engine.work += problem.count;
     if (best < lines[line].best.total) lines[line].best = snapshot(best);
     if (best < kept.total) kept = lines[line].best;
-    if (search.stepsWithoutProgress >= STALL_STEPS && best > lowerBound) {
+    if (search.stepsWithoutProgress >= STALL_STEPS && best > provenLowerBound) {
       // Iterated local search: the next line restarts from its best plan, kicked off its
       // plateau by moving a few of the buffers that stick out above the bound to earlier random
       // positions (a line's first turn starts from its plan as it is).

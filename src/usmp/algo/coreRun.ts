@@ -104,6 +104,9 @@ export class CoreRun {
     this.wPrev = new Int32Array(sectionCount).fill(-1);
     this.wHead = new Int32Array(n).fill(-1);
     for (const b of part) for (let sec = secFrom[b]; sec <= secTo[b]; sec++) if (this.witness[sec] < 0) this.link(sec, b);
+    // Setting up is charged too: on small problems the core starts thousands of short runs.
+    this.work = n + 3 * sectionCount;
+    for (const b of part) this.work += 2 * (secTo[b] - secFrom[b] + 1);
   }
 
   /**
