@@ -19,7 +19,7 @@ function limitOf(pool: PoolInfo): number {
 
 /**
  * Throws PlanVerificationError unless: every buffer is placed, in one of its candidate pools,
- * at a non-negative offset that is a multiple of its alignment, within the pool's size hint,
+ * at a non-negative offset that is a multiple of its alignment and of the pool's, within the pool's size hint,
  * and no two mutually conflicting buffers overlap in one pool.
  * `pools` overrides the PoolInfo used for size hints (by name); otherwise each buffer's
  * candidate PoolInfo is used.
@@ -59,7 +59,17 @@ export function verifyPlan(buffers: readonly BufferInfo[], plan: BufferPlan, poo
         { buffer: b.name, pool: a.pool },
       );
     }
-    const limit = limitOf(poolOverride.get(a.pool) ?? candidate);
+    const placedIn = poolOverride.get(a.pool) ?? candidate;
+    // The pool's alignment binds too: a buffer that falls back to a more aligned pool than the
+    // one its own alignment came from must start on that pool's boundary.
+    const poolAlignment = Math.max(1, placedIn.alignment || 1);
+    if (a.offset % poolAlignment !== 0) {
+      throw new PlanVerificationError(
+        `buffer '${b.name}' at offset ${a.offset} in pool '${a.pool}' is not aligned to the pool's alignment of ${poolAlignment} bytes`,
+        { buffer: b.name, pool: a.pool },
+      );
+    }
+    const limit = limitOf(placedIn);
     if (a.offset + b.sizeBytes > limit) {
       throw new PlanVerificationError(
         `buffer '${b.name}' at offset ${a.offset} (${b.sizeBytes} bytes) ends at ${a.offset + b.sizeBytes}, ` +

@@ -45,6 +45,15 @@ describe('verifyPlan', () => {
     expect(failure(plan({ A: ['fast', 0], B: ['fast', 44], C: ['slow', 0] })).message).toMatch(/'B' at offset 44 .* not aligned to 8/);
   });
 
+  test("offset not a multiple of the pool's alignment, though aligned for the buffer", () => {
+    const wide = pool('wide', undefined, 64);
+    const inWide = buffers({ X: { size: 8, alignment: 8, pools: [fast, wide] } }, [fast, wide]);
+    expect(() => verifyPlan(inWide, plan({ X: ['wide', 128] }))).not.toThrow();
+    expect(() => verifyPlan(inWide, plan({ X: ['wide', 72] }))).toThrow(/'X' at offset 72 in pool 'wide' is not aligned to the pool's alignment of 64 bytes/);
+    // Overriding pools carry the alignment as well.
+    expect(() => verifyPlan(inWide, plan({ X: ['fast', 8] }), [pool('fast', 100, 16)])).toThrow(/alignment of 16 bytes/);
+  });
+
   test('beyond the size hint (also with overriding pools)', () => {
     expect(failure(plan({ A: ['fast', 0], B: ['fast', 64], C: ['slow', 0] })).message).toMatch(
       /'B' at offset 64 \(40 bytes\) ends at 104, beyond the 100-byte size hint of pool 'fast'/,
