@@ -71,3 +71,27 @@ describe('fuzz regressions: pool alignment', () => {
     }
   });
 });
+
+describe('fuzz regressions: a UTF-8 byte order mark before a text input', () => {
+  const BOM = '\ufeff';
+
+  it('buffer sets, JSON and interval text, CRLF too', async () => {
+    const json = JSON.stringify({ pools: [{ name: 'p' }], buffers: [{ name: 'a', size: 4, candidatePools: ['p'], conflicts: [] }] });
+    for (const text of [BOM + json, `${BOM}16 0 1\r\n8 1 2\r\n`]) {
+      const r = await runCli(['plan', file(text), '--json']);
+      assertCleanOutcome(r);
+      expect(r.problems).toEqual([]);
+      expect(r.code).toBe(0);
+    }
+  });
+
+  it('pools and pins files', async () => {
+    const pools = file(BOM + JSON.stringify({ workspacePools: [{ name: 'sram', targets: ['c', 'vanilla'] }] }), '.json');
+    const pins = file(BOM + JSON.stringify({ pins: [{ tensor: 'serving_default_*', pools: ['sram'] }] }), '.json');
+    const out = path.join(dir, 'bom-out');
+    const r = await runCli(['compile', model('hello_world_int8'), '--backend', 'vanilla', '--pools', pools, '--pins', pins, '--io-in-workspace', '--out', out]);
+    assertCleanOutcome(r, out);
+    expect(r.problems).toEqual([]);
+    expect(r.code).toBe(0);
+  });
+});
