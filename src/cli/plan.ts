@@ -7,7 +7,7 @@ import { Command } from 'commander';
 import { performance } from 'node:perf_hooks';
 import { ConfigError, MemoryPlanningError, PlanVerificationError } from '../errors';
 import { POOLS_EXHAUSTED } from '../driver/poolOverflow';
-import { alignmentProblem, byteCountProblem } from '../config/numbers';
+import { alignmentProblem, byteCountProblem, MAX_BYTE_COUNT } from '../config/numbers';
 import { CONFIG_FILE_LIMIT_BYTES, readInputText } from '../util/files';
 import { DEFAULT_PLANNING_ALGORITHM, getPlanningAlgorithm } from '../usmp/algo/registry';
 import { BufferSet, parseBufferSet } from '../usmp/bufferSet';
@@ -57,6 +57,12 @@ export function planBufferSet(set: BufferSet, algorithm: string, options: Planni
   const used = poolSizesOfPlan(set.buffers, plan);
   const pools = set.pools.map((p) => ({ name: p.name, size: used.get(p.name) ?? 0 }));
   const total = pools.reduce((s, p) => s + p.size, 0);
+  if (total > MAX_BYTE_COUNT) {
+    throw new MemoryPlanningError(
+      `the pools of the plan add up to more than 2^53-1 = ${MAX_BYTE_COUNT} bytes (${pools.map((p) => `${p.name} ${p.size}`).join(', ')}); uma-ts cannot represent the total exactly`,
+      {},
+    );
+  }
   if (total < set.memoryPressure) {
     if (set.memoryPressureGiven) {
       throw new ConfigError(

@@ -9,7 +9,8 @@
  * placement order, which a finished plan does not record, so it is not checked here; a buffer
  * listing itself is ignored.
  */
-import { PlanVerificationError } from '../errors';
+import { MAX_BYTE_COUNT } from '../config/numbers';
+import { MemoryPlanningError, PlanVerificationError } from '../errors';
 import { intervalGroupOf } from './intervalConflicts';
 import { BufferInfo, BufferPlan, PoolInfo } from './types';
 
@@ -19,8 +20,10 @@ function limitOf(pool: PoolInfo): number {
 
 /**
  * Throws PlanVerificationError unless: every buffer is placed, in one of its candidate pools,
- * at a non-negative offset that is a multiple of its alignment and of the pool's, within the pool's size hint,
- * and no two mutually conflicting buffers overlap in one pool.
+ * at a non-negative offset that is a multiple of its alignment and of the pool's, within the
+ * pool's size hint, and no two mutually conflicting buffers overlap in one pool. A plan that
+ * reaches past 2^53-1 bytes is refused as a MemoryPlanningError: it is too large to represent
+ * exactly, which is the input's doing, not a planner bug.
  * `pools` overrides the PoolInfo used for size hints (by name); otherwise each buffer's
  * candidate PoolInfo is used.
  */
@@ -44,6 +47,14 @@ export function verifyPlan(buffers: readonly BufferInfo[], plan: BufferPlan, poo
       throw new PlanVerificationError(
         `buffer '${b.name}' placed in pool '${a.pool}', which is not one of its candidates ` +
           `(${b.poolCandidates.map((p) => p.name).join(', ')})`,
+        { buffer: b.name, pool: a.pool },
+      );
+    }
+    if (Number.isInteger(a.offset) && a.offset >= 0 && !(a.offset + b.sizeBytes <= MAX_BYTE_COUNT)) {
+      // Past 2^53-1 doubles no longer count bytes exactly: offsets, ends and pool sizes would be wrong.
+      throw new MemoryPlanningError(
+        `pool '${a.pool}' would need more than 2^53-1 = ${MAX_BYTE_COUNT} bytes: buffer '${b.name}' (${b.sizeBytes} bytes) ` +
+          `would start at ${a.offset}; uma-ts cannot represent such a plan exactly`,
         { buffer: b.name, pool: a.pool },
       );
     }

@@ -95,3 +95,27 @@ describe('fuzz regressions: a UTF-8 byte order mark before a text input', () => 
     expect(r.code).toBe(0);
   });
 });
+
+describe('fuzz regressions: plans past 2^53-1 bytes', () => {
+  // Each size is a safe integer, but two of them side by side end past 2^53-1, where doubles
+  // round: the plan printed pool size 9007199254741008 for an end at 9007199254741009.
+  const big = 2 ** 52 + 1;
+  const json = (pools: string[]) =>
+    JSON.stringify({
+      pools: [...new Set(pools)].map((name) => ({ name, alignment: 16 })),
+      buffers: pools.map((p, i) => ({ name: `b${i}`, size: big, candidatePools: [p], conflicts: pools.map((_, k) => `b${k}`).filter((n) => n !== `b${i}`) })),
+    });
+
+  it.each([
+    ['two conflicting buffers in one pool', json(['p', 'p'])],
+    ['one buffer in each of two pools', json(['p', 'q'])],
+    ['interval text', `${big} 0 1\n${big} 1 2\n3 0 2\n`],
+  ])('%s: an error naming 2^53-1, never rounded offsets', async (_, text) => {
+    for (const algorithm of listPlanningAlgorithms()) {
+      const r = await runCli(['plan', file(text), '--algorithm', algorithm, '--json', '--time-budget', '50']);
+      assertCleanOutcome(r);
+      expect([algorithm, r.code]).toEqual([algorithm, 1]);
+      expect(r.problems[0]).toMatch(/more than 2\^53-1 = 9007199254740991 bytes/);
+    }
+  });
+});

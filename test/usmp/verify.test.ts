@@ -1,4 +1,4 @@
-import { PlanVerificationError } from '../../src/errors';
+import { MemoryPlanningError, PlanVerificationError } from '../../src/errors';
 import { oneWayConflicts, verifyPlan } from '../../src/usmp/verify';
 import { BufferPlan } from '../../src/usmp/types';
 import { buffers, pool } from './algo/helpers';
@@ -52,6 +52,13 @@ describe('verifyPlan', () => {
     expect(() => verifyPlan(inWide, plan({ X: ['wide', 72] }))).toThrow(/'X' at offset 72 in pool 'wide' is not aligned to the pool's alignment of 64 bytes/);
     // Overriding pools carry the alignment as well.
     expect(() => verifyPlan(inWide, plan({ X: ['fast', 8] }), [pool('fast', 100, 16)])).toThrow(/alignment of 16 bytes/);
+  });
+
+  test('a buffer ending past 2^53-1 is a planning error (too large to represent), not a verification failure', () => {
+    const huge = buffers({ H: { size: 2 ** 52 + 1, pools: [slow] } }, [slow]);
+    expect(() => verifyPlan(huge, plan({ H: ['slow', 2 ** 52] }))).not.toThrow();
+    expect(() => verifyPlan(huge, plan({ H: ['slow', 2 ** 52 + 16] }))).toThrow(MemoryPlanningError);
+    expect(() => verifyPlan(huge, plan({ H: ['slow', 2 ** 52 + 16] }))).toThrow(/pool 'slow' would need more than 2\^53-1 = 9007199254740991 bytes: buffer 'H'/);
   });
 
   test('beyond the size hint (also with overriding pools)', () => {
