@@ -115,6 +115,10 @@ export function parseJsonBufferSet(data: unknown, file = '<input>'): BufferSet {
       liveRange: b.liveRange,
     };
   });
+  if (doc.memoryPressure !== undefined) {
+    const pressureProblem = byteCountProblem(doc.memoryPressure, 'memoryPressure');
+    if (pressureProblem !== undefined) fail('/memoryPressure', pressureProblem);
+  }
   return {
     format: 'json',
     pools: [...pools.values()],

@@ -119,3 +119,13 @@ describe('fuzz regressions: plans past 2^53-1 bytes', () => {
     }
   });
 });
+
+describe('fuzz regressions: memoryPressure past 2^53-1', () => {
+  it('is refused at its JSON path, not compared after rounding', async () => {
+    const set = { pools: [{ name: 'p' }], buffers: [{ name: 'a', size: 4, candidatePools: ['p'], conflicts: [] }] };
+    // 2^53+1 parses as 2^53: it used to be reported as "memoryPressure 9007199254740992 is not a lower bound".
+    const r = await runCli(['plan', file(JSON.stringify(set).replace(/}$/, ',"memoryPressure":9007199254740993}'))]);
+    assertCleanOutcome(r);
+    expect(r.problems[0]).toMatch(/\/memoryPressure: memoryPressure 9007199254740992 is past 2\^53-1/);
+  });
+});
