@@ -129,3 +129,34 @@ describe('fuzz regressions: memoryPressure past 2^53-1', () => {
     expect(r.problems[0]).toMatch(/\/memoryPressure: memoryPressure 9007199254740992 is past 2\^53-1/);
   });
 });
+
+describe('fuzz regressions: inputs inside the output directory they would replace', () => {
+  // A model (or pools file) copied into an earlier output and compiled with that same --out:
+  // the old output, input included, was swapped out and deleted.
+  it.each([
+    ['the model', false, false],
+    ['the pools file', true, false],
+    ['a model reached through a symbolic link', false, true],
+    ['one model of an application', false, false, true],
+  ])('%s', async (_, poolsInside, viaLink, application = false) => {
+    const out = path.join(dir, `own-${counter++}`);
+    const first = await runCli(['compile', model('hello_world_int8'), '--backend', 'vanilla', '--out', out]);
+    expect(first.code).toBe(0);
+    const inside = path.join(out, 'model.tflite');
+    fs.copyFileSync(model('hello_world_int8'), inside);
+    const pools = path.join(poolsInside ? out : dir, 'pools.json');
+    fs.writeFileSync(pools, JSON.stringify({ workspacePools: [{ name: 'sram', targets: ['c', 'vanilla'] }] }));
+    let given = poolsInside ? model('hello_world_int8') : inside;
+    if (viaLink) {
+      given = path.join(dir, `link-${counter++}.tflite`);
+      fs.symlinkSync(inside, given);
+    }
+    const models = application ? [model('hello_world_float'), given] : [given];
+    const r = await runCli(['compile', ...models, '--backend', 'vanilla', '--pools', pools, '--out', out]);
+    assertCleanOutcome(r);
+    expect(r.code).toBe(1);
+    expect(r.problems[0]).toMatch(/contains the input file .*; replacing the directory would delete it/);
+    expect(fs.existsSync(inside)).toBe(true);
+    expect(fs.existsSync(pools)).toBe(true);
+  });
+});
