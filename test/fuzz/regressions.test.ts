@@ -16,7 +16,7 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-function file(text: string | Buffer, ext = ''): string {
+function file(text: string | Uint8Array, ext = ''): string {
   counter += 1;
   const p = path.join(dir, `case${counter}${ext}`);
   fs.writeFileSync(p, text);
@@ -158,5 +158,22 @@ describe('fuzz regressions: inputs inside the output directory they would replac
     expect(r.problems[0]).toMatch(/contains the input file .*; replacing the directory would delete it/);
     expect(fs.existsSync(inside)).toBe(true);
     expect(fs.existsSync(pools)).toBe(true);
+  });
+});
+
+describe('fuzz regressions: damaged models reach the type check before lowering', () => {
+  it("a dense weight cut to rank 1 (hello_world_int8, the weight's shape length at byte 1924 set to 1)", async () => {
+    // Compile skipped the type check inspect runs: lowering read the missing dimension and said
+    // "dense input of 1 elements is not a multiple of depth undefined".
+    const bytes = new Uint8Array(fs.readFileSync(model('hello_world_int8')));
+    new DataView(bytes.buffer).setUint32(1924, 1, true);
+    const damaged = file(bytes, '.tflite');
+    for (const backend of ['vanilla', 'accel', 'dma_local']) {
+      const out = path.join(dir, `rank-${backend}`);
+      const r = await runCli(['compile', damaged, '--backend', backend, '--out', out]);
+      assertCleanOutcome(r, out);
+      expect(r.code).toBe(1);
+      expect(r.problems[0]).toMatch(/dense: weight \[units, in\] must be 2-d, got \[16\]/);
+    }
   });
 });
