@@ -177,3 +177,28 @@ describe('fuzz regressions: damaged models reach the type check before lowering'
     }
   });
 });
+
+describe('fuzz regressions: pool sizes past the pool limit', () => {
+  it('a limit that is not a multiple of the alignment: the pool is declared at most at its limit', async () => {
+    // sram: 100 bytes aligned to 1024; the plan fits (one buffer at 0), but the pool was rounded up to 1024.
+    const pools = file(
+      JSON.stringify({
+        workspacePools: [
+          { name: 'sram', targets: ['c', 'vanilla'], sizeHintBytes: 100, alignment: 1024 },
+          { name: 'dram', targets: ['c', 'vanilla'] },
+        ],
+      }),
+      '.json',
+    );
+    const out = path.join(dir, 'unaligned-limit');
+    const r = await runCli(['compile', model('keyword_scrambled_8bit'), '--backend', 'vanilla', '--pools', pools, '--algorithm', 'greedy_by_size', '--out', out]);
+    assertCleanOutcome(r, out);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8')) as { pools: { name: string; sizeBytes: number; limitBytes: number | null }[] };
+    const sram = report.pools.find((p) => p.name === 'sram')!;
+    expect(sram.sizeBytes).toBeGreaterThan(0);
+    expect(sram.sizeBytes).toBeLessThanOrEqual(100);
+    const metadata = JSON.parse(fs.readFileSync(path.join(out, 'metadata.json'), 'utf8')) as { pools: { name: string; sizeBytes: number }[] };
+    expect(metadata.pools.find((p) => p.name === 'sram')!.sizeBytes).toBeLessThanOrEqual(100);
+  });
+});
