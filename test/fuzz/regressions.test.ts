@@ -201,4 +201,18 @@ describe('fuzz regressions: pool sizes past the pool limit', () => {
     const metadata = JSON.parse(fs.readFileSync(path.join(out, 'metadata.json'), 'utf8')) as { pools: { name: string; sizeBytes: number }[] };
     expect(metadata.pools.find((p) => p.name === 'sram')!.sizeBytes).toBeLessThanOrEqual(100);
   });
+
+  it('concurrent models whose parts together pass a shared pool limit', async () => {
+    const pools = file(JSON.stringify({ workspacePools: [{ name: 'sram', targets: ['c', 'vanilla'], sizeHintBytes: 40 }] }), '.json');
+    const out = path.join(dir, 'concurrent-over');
+    const a = file(fs.readFileSync(model('hello_world_int8')), '.tflite');
+    const r = await runCli(['compile', model('hello_world_int8'), a, '--backend', 'vanilla', '--pools', pools, '--concurrent', '--out', out]);
+    assertCleanOutcome(r, out);
+    expect(r.code).toBe(1);
+    expect(r.problems[0]).toMatch(/shared workspace pool 'sram' needs 64 bytes \(.*\), more than its 40-byte limit/);
+    // One after the other, each model's 32 bytes fit.
+    const seq = await runCli(['compile', model('hello_world_int8'), a, '--backend', 'vanilla', '--pools', pools, '--out', out]);
+    assertCleanOutcome(seq, out);
+    expect(seq.code).toBe(0);
+  });
 });
