@@ -62,6 +62,10 @@ export function checkReplaceable(target: string, shown: string = target): void {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw fileAccessError(e, 'inspect output directory', shown);
   }
+  if (stat.isSymbolicLink()) {
+    // Never followed: replacing it would remove the link or write into wherever it points.
+    throw new FileAccessError(`output path ${shown} is a symbolic link; refusing to replace it: give the directory it points to, or another --out`, { file: shown });
+  }
   if (!stat.isDirectory()) {
     throw new FileAccessError(`output path ${shown} exists and is not a directory; refusing to replace it`, { file: shown });
   }

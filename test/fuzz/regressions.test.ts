@@ -216,3 +216,19 @@ describe('fuzz regressions: pool sizes past the pool limit', () => {
     expect(seq.code).toBe(0);
   });
 });
+
+describe('fuzz regressions: --out a symbolic link', () => {
+  it('is refused as a link (it was called "not a directory" when it pointed to one), and both stay', async () => {
+    const target = path.join(dir, 'link-target');
+    fs.mkdirSync(target);
+    fs.writeFileSync(path.join(target, 'mine.txt'), 'keep');
+    const link = path.join(dir, 'out-link');
+    fs.symlinkSync(target, link);
+    const r = await runCli(['compile', model('hello_world_int8'), '--backend', 'vanilla', '--out', link]);
+    assertCleanOutcome(r);
+    expect(r.code).toBe(1);
+    expect(r.problems[0]).toBe(`error: output path ${link} is a symbolic link; refusing to replace it: give the directory it points to, or another --out`);
+    expect(fs.readlinkSync(link)).toBe(target);
+    expect(fs.readdirSync(target)).toEqual(['mine.txt']);
+  });
+});
