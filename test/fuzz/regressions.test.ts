@@ -6,6 +6,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { tfliteOptions, TfliteWriter } from '../../src/frontend/tflite/writer';
 import { listPlanningAlgorithms } from '../../src/usmp/algo/registry';
 import { assertCleanOutcome, model, runCli } from './harness';
 
@@ -230,5 +231,38 @@ describe('fuzz regressions: --out a symbolic link', () => {
     expect(r.problems[0]).toBe(`error: output path ${link} is a symbolic link; refusing to replace it: give the directory it points to, or another --out`);
     expect(fs.readlinkSync(link)).toBe(target);
     expect(fs.readdirSync(target)).toEqual(['mine.txt']);
+  });
+});
+
+describe('fuzz regressions: tensors past the int32 index range', () => {
+  function addChain(shape: number[]): Uint8Array {
+    const w = new TfliteWriter();
+    const q = { quant: { scale: [0.1], zeroPoint: [0] } };
+    const x = w.addInput({ name: 'in', shape, dtype: 'int8', ...q });
+    const y = w.addTensor({ name: 'out', shape, dtype: 'int8', ...q });
+    w.addOperator({ op: 'ADD', inputs: [x, x], outputs: [y], options: tfliteOptions.add() });
+    w.markOutput(y);
+    return w.finish();
+  }
+
+  // [1, 65536, 65536, 16] compiled to a 64 GiB pool and loops whose int32 index overflowed;
+  // [1, 2^31-1, 2^31-1, 4] was reported as 55340232169589050000 activation bytes.
+  it.each([[[1, 65536, 65536, 16]], [[1, 2147483647, 2147483647, 4]], [[1, 4194304, 4194304]]])('shape %j is refused by inspect and compile', async (shape) => {
+    const m = file(addChain(shape), '.tflite');
+    const out = path.join(dir, `wide-${counter}`);
+    for (const args of [['inspect', m], ['compile', m, '--backend', 'vanilla', '--out', out]]) {
+      const r = await runCli(args);
+      assertCleanOutcome(r, args[0] === 'compile' ? out : undefined);
+      expect(r.code).toBe(1);
+      expect(r.problems[0]).toMatch(/tensor #0 'in' has shape \[.*\], more than 2\^31-1 elements: tensors are indexed with 32-bit integers$/);
+    }
+  });
+
+  it('2^31-1 elements and zero-element tensors still import', async () => {
+    for (const shape of [[1, 2147483647], [0, 4]]) {
+      const r = await runCli(['inspect', file(addChain(shape), '.tflite')]);
+      assertCleanOutcome(r);
+      expect(r.code).toBe(0);
+    }
   });
 });
