@@ -121,6 +121,11 @@ function tensorLocation(result: CompileResult, tensor: string): { operator: stri
 export function verifyModel(model: string | IRModule, options: VerifyOptions): VerifyReport {
   const registry = options.registry ?? defaultRegistry();
   const original = typeof model === 'string' ? loadTfliteFile(model) : model;
+  if (ioSpecs(original).outputs.length === 0) {
+    // The harness would print nothing, reported as "printed outputs of 0 of 1 runs".
+    const source = typeof model === 'string' ? model : (model.source ?? '<module>');
+    throw new VerifyError(`${source}: the model has no outputs: there is nothing to run and compare`, { file: source });
+  }
   const graph = options.compareIntermediates ? exposeIntermediates(original) : original;
   const pools = options.compile?.pools ?? (options.registry === undefined ? bundledPools(options.backend) : undefined);
   const compileWith = (extra: Partial<CompileOptions>) =>

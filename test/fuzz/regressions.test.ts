@@ -266,3 +266,17 @@ describe('fuzz regressions: tensors past the int32 index range', () => {
     }
   });
 });
+
+describe('fuzz regressions: uma-ts run on a model without outputs', () => {
+  it('says so before building (it reported "the program printed outputs of 0 of 1 runs")', async () => {
+    const w = new TfliteWriter();
+    const q = { quant: { scale: [0.1], zeroPoint: [0] } };
+    const x = w.addInput({ name: 'in', shape: [1, 4], dtype: 'int8', ...q });
+    const y = w.addTensor({ name: 'o', shape: [1, 4], dtype: 'int8', ...q });
+    w.addOperator({ op: 'ADD', inputs: [x, x], outputs: [y], options: tfliteOptions.add() });
+    const m = file(w.finish(), '.tflite');
+    const r = await runCli(['run', m, '--backend', 'vanilla']);
+    assertCleanOutcome(r);
+    expect(r.problems).toEqual([`error: ${m}: the model has no outputs: there is nothing to run and compare`]);
+  });
+});
