@@ -131,6 +131,17 @@ describe('auto', () => {
     expect(a.stats.finalTotal).toBeGreaterThanOrEqual(bound);
   });
 
+  test('a small problem gets a real budget: a 200-buffer set whose bound 50 dives miss reaches it, proven', () => {
+    const intervals = benchIntervals(1004, 200, 80).map((iv) => ({ ...iv, alignment: 16 }));
+    const bufs = intervalsToBufferInfos(intervals, [pool('ws', undefined, 16)]);
+    const bound = memoryPressureOfIntervals(intervals);
+    const { plan, stats } = planAuto(bufs, bound);
+    verifyPlan(bufs, plan);
+    expect(stats.coreWork).toBeGreaterThan(5_000_000);
+    expect(stats.finalTotal).toBe(bound);
+    expect(stats.provenOptimal).toBe(true);
+  });
+
   test('a larger work budget never gives a worse plan than a smaller one on the same seed', () => {
     const intervals = benchIntervals(1, 300, 120);
     const bufs = intervalsToBufferInfos(intervals, [pool('ws')]);
