@@ -42,7 +42,7 @@ import { IntervalConflicts } from '../intervalConflicts';
 import { alignmentInPool, IndexedPlan, IndexedProblem, indexProblem, poolsExhaustedError, toBufferPlan } from './indexed';
 import { skylinePlacement } from './skyline';
 import { ExactCore } from './exactCore';
-import { CallBudget, isDense } from './callBudget';
+import { CallBudget, isDense, POOL_CALL_MIN_WORK } from './callBudget';
 import { initialOrders, tflmOrder, urgencyOrder } from './orderings';
 import { BottleneckClimb, bottleneckClimbApplies, VELA_SEED } from './bottleneckClimb';
 import { iteratedSearch } from './iteratedSearch';
@@ -190,6 +190,7 @@ export function autoSearch(
   core?: ExactCore,
   engine = new PlacementEngine(problem),
   poolIntervals?: IntervalConflicts,
+  minCallWork?: number,
 ): { engine: PlacementEngine; stats: AutoStats; plan?: IndexedPlan } {
   engine.setExcessTargets(lowerBound);
   // The budget covers the whole call, set-up and starting orders included. Unless given, there
@@ -221,7 +222,7 @@ export function autoSearch(
   // call (the bound, the dives, the descent, then the search), in core work units; without it,
   // the search has its own.
   const coreOn = core !== undefined && deadline > startedAt;
-  const callBudget = core ? new CallBudget(core, engine, problem) : undefined;
+  const callBudget = core ? new CallBudget(core, engine, problem, minCallWork) : undefined;
   let descended = false;
   let plan: IndexedPlan | undefined;
   if (core && coreOn && callBudget) {
@@ -388,7 +389,7 @@ function packPoolByPool(
   const planPool = (workBudget?: number) => (sub: readonly BufferInfo[], bound: number) => {
     // Under a clock (given, or the default cap on large sets) a pool gets what is left of it.
     const timeBudgetMs = Number.isFinite(deadline) ? Math.max(1, deadline - performance.now()) : undefined;
-    const r = planAuto(sub, bound, { seed, timeBudgetMs, workBudget });
+    const r = planAuto(sub, bound, { seed, timeBudgetMs, workBudget }, POOL_CALL_MIN_WORK);
     return { plan: r.plan, work: r.stats.work + r.stats.coreWork };
   };
   const limitedCore = coreBudget(problem.count, CORE_LIMITED_POOL_SHARE);
@@ -448,7 +449,8 @@ export function autoLowerBound(buffers: readonly BufferInfo[], memoryPressure: n
 }
 
 /** `auto` with its statistics, for the benchmark and the CLI. */
-export function planAuto(buffers: readonly BufferInfo[], memoryPressure: number, options: AutoPlanningOptions = {}) {
+/** `minCallWork`: the floor of the core's budget (CallBudget), lower for a part of a call. */
+export function planAuto(buffers: readonly BufferInfo[], memoryPressure: number, options: AutoPlanningOptions = {}, minCallWork?: number) {
   if (buffers.length === 0) {
     const stats: AutoStats = {
       lowerBound: 0,
@@ -486,6 +488,7 @@ export function planAuto(buffers: readonly BufferInfo[], memoryPressure: number,
     options.exactCore === false || options.timeBudgetMs === 0 ? undefined : exactCoreFor(problem),
     engine,
     options.exactCore === false ? undefined : poolIntervals,
+    minCallWork,
   );
   if (plan) return { plan: toBufferPlan(problem, plan), stats };
   return { plan: toBufferPlan(problem, engine), stats };
