@@ -436,8 +436,7 @@ function onePoolPlan(offsets: Float64Array): IndexedPlan {
 }
 
 /** The exact core covers one-pool interval sets (conflicts = overlapping live ranges). */
-function exactCoreFor(problem: IndexedProblem): ExactCore | undefined {
-  const { intervals } = problem;
+function exactCoreFor(problem: IndexedProblem, intervals: IntervalConflicts | undefined): ExactCore | undefined {
   if (!intervals || problem.pools.length !== 1) return undefined;
   if (problem.candidates.some((c) => c.length !== 1)) return undefined;
   const alignments = Float64Array.from({ length: problem.count }, (_, b) => alignmentInPool(problem, b, 0));
@@ -473,9 +472,12 @@ export function planAuto(buffers: readonly BufferInfo[], memoryPressure: number,
     return planDenseIntervals(problem, problem.intervals, autoLowerBound(buffers, memoryPressure));
   }
   const engine = new PlacementEngine(problem);
-  // Multi-pool sets whose conflicts are live-range overlaps (read before a search re-sorts the
-  // engine's rows): their own lower bound, and the exact core per pool after the search.
-  const poolIntervals = problem.pools.length > 1 ? intervalsOf(problem, engine.adjStart, engine.adj) : undefined;
+  // Conflicts that are exactly the live-range overlaps (an interval group, or conflict lists
+  // that say the same, as a JSON buffer set with live ranges; read before a search re-sorts the
+  // engine's rows): one pool gets the exact core; several pools their own lower bound, and the
+  // exact core per pool after the search.
+  const intervals = intervalsOf(problem, engine.adjStart, engine.adj);
+  const poolIntervals = problem.pools.length > 1 ? intervals : undefined;
   const lowerBound = poolIntervals
     ? Math.max(memoryPressure, multiPoolLowerBound(problem, poolIntervals))
     : autoLowerBound(buffers, memoryPressure);
@@ -485,7 +487,7 @@ export function planAuto(buffers: readonly BufferInfo[], memoryPressure: number,
     options,
     startedAt,
     // A zero time budget asks for the greedy phase alone: no core to build.
-    options.exactCore === false || options.timeBudgetMs === 0 ? undefined : exactCoreFor(problem),
+    options.exactCore === false || options.timeBudgetMs === 0 ? undefined : exactCoreFor(problem, intervals),
     engine,
     options.exactCore === false ? undefined : poolIntervals,
     minCallWork,
