@@ -21,7 +21,7 @@ import { bundledPoolsFile, createCliRegistry, parseTargetAttrFlags } from './bac
 import { CliIO } from './io';
 import { addPoolOptions, PoolFlags, resolvePools } from './poolOptions';
 import { createProgress, Progress } from './progress';
-import { checkReplaceable } from '../util/ownedOutputDir';
+import { checkInputsOutside, checkReplaceable } from '../util/ownedOutputDir';
 
 /** Options `compile` and `explain-pools` share (commander's camel-cased names). */
 export interface CommonCliOptions extends PoolFlags {
@@ -171,12 +171,14 @@ function runCompileApplication(models: readonly string[], options: CompileCliOpt
   const names = applicationModuleNames(models, options.moduleName);
   const progress = createProgress(io);
   try {
+    const outDir = options.out ?? path.join('out', names.join('_'));
+    checkReplaceable(path.resolve(outDir), outDir);
+    checkInputsOutside(outDir, inputFiles(models, options), outDir);
     const inputs = resolveInputs(options);
     const app = compileApplication(
       models.map((model, i) => ({ model, moduleName: names[i] as string })),
       { ...cliCompileOptions(inputs, options, progress), concurrent: options.concurrent === true },
     );
-    const outDir = options.out ?? path.join('out', names.join('_'));
     progress.stage('write output');
     writeApplicationOutput(outDir, app);
     progress.done();
@@ -207,6 +209,11 @@ function runCompileApplication(models: readonly string[], options: CompileCliOpt
   }
 }
 
+/** Files a compile reads: none may lie inside the output directory it replaces. */
+function inputFiles(models: readonly string[], options: CompileCliOptions): string[] {
+  return [...models, ...[options.pools, options.pins].filter((f): f is string => f !== undefined), ...(options.backendModule ?? [])];
+}
+
 export function runCompile(model: string, options: CompileCliOptions, io: CliIO): void {
   if (options.concurrent === true) throw new ConfigError('--concurrent is for several models compiled together (uma-ts compile a.tflite b.tflite ...)');
   const progress = createProgress(io);
@@ -214,6 +221,7 @@ export function runCompile(model: string, options: CompileCliOptions, io: CliIO)
     const outDir = options.out ?? defaultOutDir(model);
     // Refused before the work, not after it: --out names a directory that is not ours.
     checkReplaceable(path.resolve(outDir), outDir);
+    checkInputsOutside(outDir, inputFiles([model], options), outDir);
     const inputs = resolveInputs(options);
     const result = compileModel(model, {
       ...cliCompileOptions(inputs, options, progress),

@@ -37,7 +37,9 @@ function collect(value: string, previous: string[] | undefined): string[] {
 
 function intOption(flag: string, value: string | undefined, fallback: number, min: number): number {
   if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < min) throw new ConfigError(`${flag} ${value}: expected an integer >= ${min}`);
+  if (!/^\d+$/.test(value) || Number(value) < min || !Number.isSafeInteger(Number(value))) {
+    throw new ConfigError(`${flag} ${value.slice(0, 40)}: expected an integer from ${min} to 2^53-1`);
+  }
   return Number(value);
 }
 
@@ -52,6 +54,7 @@ export function resolveInputFiles(flags: readonly string[], specs: readonly Tens
     if (spec === undefined) {
       throw new ConfigError(`--input ${flag}: the model has no input '${name}'; inputs are: ${specs.map((s) => s.name).join(', ')}`);
     }
+    if (given.has(spec.name)) throw new ConfigError(`--input ${flag}: input '${spec.name}' is already given (${given.get(spec.name)}); give each input once`);
     given.set(spec.name, flag.slice(eq + 1));
   }
   return specs.map((s, i) => {

@@ -10,7 +10,7 @@
  */
 import { appOffsetMacro } from '../codegen/c/entryDesc';
 import { GeneratedFile, MlfMetadata } from '../codegen/types';
-import { CodegenError, ConfigError } from '../errors';
+import { CodegenError, ConfigError, MemoryPlanningError } from '../errors';
 import { CompileOptions, CompileResult, compileModel } from './compile';
 
 export const APP_HEADER = 'uma_app.h';
@@ -119,6 +119,25 @@ function sharedPools(models: readonly CompileResult[], concurrent: boolean): Sha
   });
 }
 
+/**
+ * Each model's plan fits the pool's limit; the parts laid side by side for concurrent models
+ * may not, and the shared pool is what the application must provide.
+ */
+function checkSharedPoolLimits(models: readonly CompileResult[], pools: readonly SharedPool[], concurrent: boolean): void {
+  for (const pool of pools) {
+    const limits = models.map((m) => m.report.pools.find((p) => p.name === pool.name)?.limitBytes).filter((l): l is number => typeof l === 'number');
+    if (limits.length === 0) continue;
+    const limit = Math.min(...limits);
+    if (pool.sizeBytes <= limit) continue;
+    const parts = Object.entries(pool.perModel).map(([m, bytes]) => `${m} ${bytes} at ${pool.offsets[m]}`).join(', ');
+    throw new MemoryPlanningError(
+      `shared workspace pool '${pool.name}' needs ${pool.sizeBytes} bytes (${parts}), more than its ${limit}-byte limit; ` +
+        `raise the pool's sizeHintBytes${concurrent ? ' or compile the models to run one after the other (without --concurrent)' : ''}`,
+      { pool: pool.name },
+    );
+  }
+}
+
 function baseAlignment(alignment: number): number {
   let a = 16;
   while (a < alignment) a *= 2;
@@ -194,6 +213,7 @@ export function compileApplication(models: readonly ApplicationModel[], options:
   const { concurrent = false, ...compileOptions } = options;
   const results = models.map((m) => compileModel(m.model, { ...compileOptions, moduleName: m.moduleName, sharedWorkspaceSymbol: sharedPoolSymbol }));
   const pools = sharedPools(results, concurrent);
+  checkSharedPoolLimits(results, pools, concurrent);
   return {
     models: results,
     sharedPools: pools,

@@ -21,6 +21,7 @@ import {
 import { loadTfliteFile } from '../frontend/tflite';
 import { withHostProblemList } from './hostSupport';
 import { tensorLowerBound } from '../ir/graph/liveness';
+import { checkFunctionTypes } from '../ir/graph/typeInference';
 import { GraphFunction, IRModule, MAIN_FUNCTION, TensorType } from '../ir/graph/types';
 import { TirModule } from '../ir/tir/nodes';
 import { buildMemoryReport, MemoryReport } from '../report/memoryReport';
@@ -154,6 +155,10 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
 
   progress('partition+lower');
   const { partitioned, tir } = namingModelFile(source, () => {
+    // Shapes and dtypes checked once, as `inspect` does: a damaged model (a weight of the wrong
+    // rank) is named by operator here, not met later as a lowering failure with missing values.
+    const main = graph.functions.get(MAIN_FUNCTION);
+    if (main) checkFunctionTypes(main, graph);
     try {
       return compileToTir(graph, options.registry, options.backend, {
         ...(options.mergeRegions !== undefined ? { mergeRegions: options.mergeRegions } : {}),

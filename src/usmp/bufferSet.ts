@@ -5,7 +5,7 @@
  *  - JSON (schemas/buffer-set.schema.json): pools, buffers with candidate pools and conflicts by
  *    name, optional memoryPressure.
  */
-import { byteCountProblem } from '../config/numbers';
+import { alignmentProblem, byteCountProblem } from '../config/numbers';
 import { validateJsonDocument } from '../config/validateJson';
 import { ConfigError } from '../errors';
 import { intervalsToBufferInfos, LiveInterval, lowerBoundOfBuffers, memoryPressureOfIntervals } from './conflicts';
@@ -81,6 +81,11 @@ export function parseJsonBufferSet(data: unknown, file = '<input>'): BufferSet {
   const pools = new Map<string, PoolInfo>();
   doc.pools.forEach((p, i) => {
     if (pools.has(p.name)) fail(`/pools/${i}/name`, `duplicate pool name '${p.name}'`);
+    // Sizes and alignments the planners can use exactly (config/numbers), for API callers too.
+    const align = p.alignment === undefined ? undefined : alignmentProblem(p.alignment);
+    if (align !== undefined) fail(`/pools/${i}/alignment`, `pool '${p.name}' ${align}`);
+    const limit = p.sizeHintBytes === undefined ? undefined : byteCountProblem(p.sizeHintBytes, 'size hint');
+    if (limit !== undefined) fail(`/pools/${i}/sizeHintBytes`, `pool '${p.name}' ${limit}`);
     pools.set(p.name, makePool(p.name, p.sizeHintBytes, p.alignment ?? 1));
   });
   const names = new Set<string>();
@@ -97,6 +102,8 @@ export function parseJsonBufferSet(data: unknown, file = '<input>'): BufferSet {
     });
     const sizeProblem = byteCountProblem(b.size);
     if (sizeProblem !== undefined) fail(`/buffers/${i}/size`, `buffer '${b.name}' ${sizeProblem}`);
+    const alignProblem = b.alignment === undefined ? undefined : alignmentProblem(b.alignment);
+    if (alignProblem !== undefined) fail(`/buffers/${i}/alignment`, `buffer '${b.name}' ${alignProblem}`);
     b.liveRange?.forEach((t, k) => {
       if (!Number.isSafeInteger(t) || t < 0) {
         fail(`/buffers/${i}/liveRange/${k}`, `buffer '${b.name}' ${k === 0 ? 'first' : 'last'} use ${t} is not an integer in 0..2^53-1`);
@@ -115,6 +122,10 @@ export function parseJsonBufferSet(data: unknown, file = '<input>'): BufferSet {
       liveRange: b.liveRange,
     };
   });
+  if (doc.memoryPressure !== undefined) {
+    const pressureProblem = byteCountProblem(doc.memoryPressure, 'memoryPressure');
+    if (pressureProblem !== undefined) fail('/memoryPressure', pressureProblem);
+  }
   return {
     format: 'json',
     pools: [...pools.values()],

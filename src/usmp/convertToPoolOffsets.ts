@@ -168,7 +168,9 @@ function plannedPools(
   return pools
     .filter((p) => used.has(p.name))
     .map((pool) => {
-      const sizeBytes = alignUp(used.get(pool.name)!, pool.alignment);
+      // Rounded up to the alignment, but never past the pool's limit (a 100-byte pool aligned
+      // to 64 is 100 bytes, not 128): the plan fits the limit, the declared array must too.
+      const sizeBytes = Math.min(alignUp(used.get(pool.name)!, pool.alignment), pool.sizeHintBytes ?? Infinity);
       if (pool.kind !== 'constant') return { pool, sizeBytes };
       const data = new Uint8Array(sizeBytes);
       for (const b of buffers) {

@@ -9,7 +9,8 @@
  * placement order, which a finished plan does not record, so it is not checked here; a buffer
  * listing itself is ignored.
  */
-import { PlanVerificationError } from '../errors';
+import { MAX_BYTE_COUNT } from '../config/numbers';
+import { MemoryPlanningError, PlanVerificationError } from '../errors';
 import { intervalGroupOf } from './intervalConflicts';
 import { BufferInfo, BufferPlan, PoolInfo } from './types';
 
@@ -19,8 +20,10 @@ function limitOf(pool: PoolInfo): number {
 
 /**
  * Throws PlanVerificationError unless: every buffer is placed, in one of its candidate pools,
- * at a non-negative offset that is a multiple of its alignment, within the pool's size hint,
- * and no two mutually conflicting buffers overlap in one pool.
+ * at a non-negative offset that is a multiple of its alignment and of the pool's, within the
+ * pool's size hint, and no two mutually conflicting buffers overlap in one pool. A plan that
+ * reaches past 2^53-1 bytes is refused as a MemoryPlanningError: it is too large to represent
+ * exactly, which is the input's doing, not a planner bug.
  * `pools` overrides the PoolInfo used for size hints (by name); otherwise each buffer's
  * candidate PoolInfo is used.
  */
@@ -47,6 +50,14 @@ export function verifyPlan(buffers: readonly BufferInfo[], plan: BufferPlan, poo
         { buffer: b.name, pool: a.pool },
       );
     }
+    if (Number.isInteger(a.offset) && a.offset >= 0 && !(a.offset + b.sizeBytes <= MAX_BYTE_COUNT)) {
+      // Past 2^53-1 doubles no longer count bytes exactly: offsets, ends and pool sizes would be wrong.
+      throw new MemoryPlanningError(
+        `pool '${a.pool}' would need more than 2^53-1 = ${MAX_BYTE_COUNT} bytes: buffer '${b.name}' (${b.sizeBytes} bytes) ` +
+          `would start at ${a.offset}; uma-ts cannot represent such a plan exactly`,
+        { buffer: b.name, pool: a.pool },
+      );
+    }
     if (!Number.isSafeInteger(a.offset) || a.offset < 0) {
       throw new PlanVerificationError(`buffer '${b.name}' has invalid offset ${a.offset} in pool '${a.pool}'`, {
         buffer: b.name,
@@ -59,7 +70,17 @@ export function verifyPlan(buffers: readonly BufferInfo[], plan: BufferPlan, poo
         { buffer: b.name, pool: a.pool },
       );
     }
-    const limit = limitOf(poolOverride.get(a.pool) ?? candidate);
+    const placedIn = poolOverride.get(a.pool) ?? candidate;
+    // The pool's alignment binds too: a buffer that falls back to a more aligned pool than the
+    // one its own alignment came from must start on that pool's boundary.
+    const poolAlignment = Math.max(1, placedIn.alignment || 1);
+    if (a.offset % poolAlignment !== 0) {
+      throw new PlanVerificationError(
+        `buffer '${b.name}' at offset ${a.offset} in pool '${a.pool}' is not aligned to the pool's alignment of ${poolAlignment} bytes`,
+        { buffer: b.name, pool: a.pool },
+      );
+    }
+    const limit = limitOf(placedIn);
     if (a.offset + b.sizeBytes > limit) {
       throw new PlanVerificationError(
         `buffer '${b.name}' at offset ${a.offset} (${b.sizeBytes} bytes) ends at ${a.offset + b.sizeBytes}, ` +

@@ -117,9 +117,13 @@ export function readInputFile(file: string, options: ReadInputOptions): Buffer {
   }
 }
 
-/** `readInputFile` as UTF-8 text. */
+/**
+ * `readInputFile` as UTF-8 text, without a leading byte order mark: editors on Windows write
+ * one, and JSON.parse and the interval parser would otherwise reject the file at its first byte.
+ */
 export function readInputText(file: string, options: ReadInputOptions): string {
-  return readInputFile(file, options).toString('utf8');
+  const text = readInputFile(file, options).toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 function checkRegular(stat: fs.Stats, file: string, what: string, limitBytes: number): void {

@@ -62,6 +62,10 @@ export function checkReplaceable(target: string, shown: string = target): void {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw fileAccessError(e, 'inspect output directory', shown);
   }
+  if (stat.isSymbolicLink()) {
+    // Never followed: replacing it would remove the link or write into wherever it points.
+    throw new FileAccessError(`output path ${shown} is a symbolic link; refusing to replace it: give the directory it points to, or another --out`, { file: shown });
+  }
   if (!stat.isDirectory()) {
     throw new FileAccessError(`output path ${shown} exists and is not a directory; refusing to replace it`, { file: shown });
   }
@@ -72,6 +76,31 @@ export function checkReplaceable(target: string, shown: string = target): void {
       'refusing to replace it: choose another --out or remove it yourself',
     { file: shown },
   );
+}
+
+function realOrResolved(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+/**
+ * Refuses an output directory that holds one of the command's own input files (a model or
+ * config copied into an earlier output): replacing the directory would delete that input.
+ * Paths are compared after resolving symbolic links.
+ */
+export function checkInputsOutside(target: string, inputs: readonly string[], shown: string = target): void {
+  const root = realOrResolved(target);
+  for (const input of inputs) {
+    const rel = path.relative(root, realOrResolved(input));
+    if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) continue;
+    throw new FileAccessError(
+      `output directory ${shown} contains the input file ${input}; replacing the directory would delete it: choose another --out or move the input`,
+      { file: shown },
+    );
+  }
 }
 
 const SIBLING = /^(.*)\.uma-ts-(tmp|old|del)-(\d+)-[a-z0-9]+$/;

@@ -81,7 +81,7 @@ describe('never replaces a directory uma-ts did not write', () => {
     expectOneLineError(await runCli(compileArgs(file)), /exists and is not a directory/);
     const link = path.join(dir, 'link');
     fs.symlinkSync(dir, link);
-    expectOneLineError(await runCli(compileArgs(link)), /exists and is not a directory/);
+    expectOneLineError(await runCli(compileArgs(link)), /is a symbolic link; refusing to replace it/);
     expect(fs.readFileSync(file, 'utf8')).toBe('keep');
   });
 });

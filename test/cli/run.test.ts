@@ -72,7 +72,12 @@ describe('uma-ts run', () => {
     // Read bounded: a device or directory is refused before reading (/dev/zero never ends).
     [['--input', `${HELLO_INPUT}=/dev/zero`], /^error: cannot read input file \/dev\/zero: it is a device, not a regular file$/],
     [['--input', `${HELLO_INPUT}=/tmp`], /^error: cannot read input file \/tmp: it is a directory$/],
-    [['--runs', '0'], /^error: --runs 0: expected an integer >= 1$/],
+    [['--runs', '0'], /^error: --runs 0: expected an integer from 1 to 2\^53-1$/],
+    // Past 2^53-1: rounded, it would have run (near) forever or seeded inexactly.
+    [['--runs', '99999999999999999999'], /^error: --runs 99999999999999999999: expected an integer from 1 to 2\^53-1$/],
+    [['--seed', '9007199254740993'], /^error: --seed 9007199254740993: expected an integer from 0 to 2\^53-1$/],
+    // The same input twice: the first file was silently ignored.
+    [['--input', `${HELLO_INPUT}=a.bin`, '--input', `${HELLO_INPUT}=b.bin`], /^error: --input serving_default_dense_input:0=b\.bin: input 'serving_default_dense_input:0' is already given \(a\.bin\); give each input once$/],
     [['--target', 'riscv'], /^error: --target riscv: expected host or cortex-m55$/],
     [['--cc', 'gcc -include /nonexistent/missing.h'], /^error: C build failed: .*\/nonexistent\/missing\.h.*$/],
     [['--cc', 'no-such-compiler-xyz'], /^error: C build: cannot run no-such-compiler-xyz \(not installed or not on PATH\)$/],

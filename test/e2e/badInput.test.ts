@@ -234,7 +234,7 @@ describe('a pool too small', () => {
   });
 });
 
-describe('a model problem found while lowering', () => {
+describe('a model problem found while compiling', () => {
   it('names the model file, on one line', async () => {
     // hello_world's first dense output is [1, 16]; a corrupted 2nd dimension no longer fits.
     const bytes = new Uint8Array(fs.readFileSync(model('hello_world_int8')));
@@ -248,7 +248,7 @@ describe('a model problem found while lowering', () => {
     fs.writeFileSync(file, bytes);
     const r = await runCli(['compile', file, '--backend', 'vanilla', '--out', path.join(dir, 'reshaped_out')]);
     expect(r.code).toBe(1);
-    expect(errorLine(r.err)).toMatch(new RegExp(`^error: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: .*dense output must hold`));
+    expect(errorLine(r.err)).toMatch(new RegExp(`^error: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: main: dense '.*' declares \\[1, 17\\] int8 but its arguments give \\[1, 16\\] int8$`));
     expect(fs.existsSync(path.join(dir, 'reshaped_out'))).toBe(false);
   });
 });

@@ -84,7 +84,7 @@ describe('elementwise bad input', () => {
     const graph = importTflite(model('SUB', [f([2, 3]), f([4])], f([2, 3]), tfliteOptions.sub()), 's.tflite');
     const e = errorOf(() => compileModel(graph, { backend: 'nothing', registry }));
     expect(e).toBeInstanceOf(UmaError);
-    expect(e.message).toBe('s.tflite: y: operand shape [4] does not broadcast to [2, 3]');
+    expect(e.message).toBe("s.tflite: main: 'y': sub: shapes do not broadcast (arguments: [2, 3] float32, [4] float32)");
     expect((e as UmaError).context.op).toBe('sub');
   });
 });

@@ -1,4 +1,4 @@
-import { PlanVerificationError } from '../../src/errors';
+import { MemoryPlanningError, PlanVerificationError } from '../../src/errors';
 import { oneWayConflicts, verifyPlan } from '../../src/usmp/verify';
 import { BufferPlan } from '../../src/usmp/types';
 import { buffers, pool } from './algo/helpers';
@@ -43,6 +43,22 @@ describe('verifyPlan', () => {
 
   test('misaligned offset', () => {
     expect(failure(plan({ A: ['fast', 0], B: ['fast', 44], C: ['slow', 0] })).message).toMatch(/'B' at offset 44 .* not aligned to 8/);
+  });
+
+  test("offset not a multiple of the pool's alignment, though aligned for the buffer", () => {
+    const wide = pool('wide', undefined, 64);
+    const inWide = buffers({ X: { size: 8, alignment: 8, pools: [fast, wide] } }, [fast, wide]);
+    expect(() => verifyPlan(inWide, plan({ X: ['wide', 128] }))).not.toThrow();
+    expect(() => verifyPlan(inWide, plan({ X: ['wide', 72] }))).toThrow(/'X' at offset 72 in pool 'wide' is not aligned to the pool's alignment of 64 bytes/);
+    // Overriding pools carry the alignment as well.
+    expect(() => verifyPlan(inWide, plan({ X: ['fast', 8] }), [pool('fast', 100, 16)])).toThrow(/alignment of 16 bytes/);
+  });
+
+  test('a buffer ending past 2^53-1 is a planning error (too large to represent), not a verification failure', () => {
+    const huge = buffers({ H: { size: 2 ** 52 + 1, pools: [slow] } }, [slow]);
+    expect(() => verifyPlan(huge, plan({ H: ['slow', 2 ** 52 - 2] }))).not.toThrow();
+    expect(() => verifyPlan(huge, plan({ H: ['slow', 2 ** 52 + 16] }))).toThrow(MemoryPlanningError);
+    expect(() => verifyPlan(huge, plan({ H: ['slow', 2 ** 52 + 16] }))).toThrow(/pool 'slow' would need more than 2\^53-1 = 9007199254740991 bytes: buffer 'H'/);
   });
 
   test('beyond the size hint (also with overriding pools)', () => {

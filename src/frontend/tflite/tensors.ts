@@ -72,6 +72,9 @@ function quantization(
   return { scale, zeroPoint, axis };
 }
 
+/** Largest element count of a tensor: 2^31-1, the int32 index range. */
+export const MAX_TENSOR_ELEMENTS = 2 ** 31 - 1;
+
 /** `user` says who uses the tensor (`input of CONV_2D at operator #3`), for error messages. */
 export function tensorType(tensor: Tensor, index: number, source: string, user = 'in the model'): TensorType {
   const dtype = DTYPES.get(tensor.type);
@@ -87,6 +90,16 @@ export function tensorType(tensor: Tensor, index: number, source: string, user =
   const shape = tensor.shape;
   if (shape.some((d) => d < 0)) {
     throw modelFormatError(source, tensor.pos, `${describe(tensor, index)} has a negative dimension in [${shape}]`);
+  }
+  // Generated C (as TFLite Micro) indexes tensors with int32: more elements would overflow the
+  // index arithmetic and address the wrong bytes.
+  const elements = shape.includes(0) ? 0 : shape.reduce((n, d) => n * d, 1);
+  if (elements > MAX_TENSOR_ELEMENTS) {
+    throw modelFormatError(
+      source,
+      tensor.pos,
+      `${describe(tensor, index)} has shape [${shape}], more than 2^31-1 elements: tensors are indexed with 32-bit integers`,
+    );
   }
   const quant = quantization(tensor, index, shape, dtype, source, user);
   return quant ? { shape, dtype, quant } : { shape, dtype };

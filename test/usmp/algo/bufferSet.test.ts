@@ -77,3 +77,18 @@ describe('JSON buffer sets', () => {
     expect(configError(() => parseBufferSet('{"pools": [', 'x.json')).message).toMatch(/^x\.json: not valid JSON/);
   });
 });
+
+describe('parseJsonBufferSet checks the numbers for API callers too', () => {
+  // These were checked only by `uma-ts plan`: parseBufferSet gave a pool aligned to 3 to any planner.
+  const set = (pool: Record<string, unknown>, buffer: Record<string, unknown> = {}) =>
+    JSON.stringify({ pools: [{ name: 'p', ...pool }], buffers: [{ name: 'a', size: 4, candidatePools: ['p'], conflicts: [], ...buffer }] });
+  it.each([
+    [set({ alignment: 3 }), /^s\.json: \/pools\/0\/alignment: pool 'p' alignment 3 is not a power of two$/],
+    [set({ alignment: 2 ** 21 }), /^s\.json: \/pools\/0\/alignment: pool 'p' alignment 2097152 is outside 1\.\.1048576/],
+    [set({ sizeHintBytes: 1e300 }), /^s\.json: \/pools\/0\/sizeHintBytes: pool 'p' size hint 1e\+300 is past 2\^53-1/],
+    [set({}, { alignment: 6 }), /^s\.json: \/buffers\/0\/alignment: buffer 'a' alignment 6 is not a power of two$/],
+  ])('%s', (text, message) => {
+    expect(() => parseBufferSet(text, 's.json')).toThrow(ConfigError);
+    expect(() => parseBufferSet(text, 's.json')).toThrow(message);
+  });
+});

@@ -1,0 +1,268 @@
+/**
+ * Inputs the second fuzz campaign found mishandled, each kept as a fixed case: the run must end
+ * cleanly (harness.ts) and, where a plan comes out, the plan must be right when checked here
+ * independently of the verifier.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { tfliteOptions, TfliteWriter } from '../../src/frontend/tflite/writer';
+import { listPlanningAlgorithms } from '../../src/usmp/algo/registry';
+import { assertCleanOutcome, model, runCli } from './harness';
+
+let dir: string;
+let counter = 0;
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-fuzz-regressions-'));
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function file(text: string | Uint8Array, ext = ''): string {
+  counter += 1;
+  const p = path.join(dir, `case${counter}${ext}`);
+  fs.writeFileSync(p, text);
+  return p;
+}
+
+describe('fuzz regressions: pool alignment', () => {
+  // Buffers with alignment 1 that can only go to a 64-aligned pool: the TVM-style planners
+  // stacked them at offset 10, which the verifier accepted (it checked only the buffer's alignment).
+  const set = {
+    pools: [
+      { name: 'near', sizeHintBytes: 16 },
+      { name: 'far', alignment: 64 },
+    ],
+    buffers: [
+      { name: 'a', size: 10, alignment: 1, candidatePools: ['far'], conflicts: ['b', 'c'] },
+      { name: 'b', size: 10, alignment: 1, candidatePools: ['far'], conflicts: ['a', 'c'] },
+      { name: 'c', size: 12, candidatePools: ['near', 'far'], conflicts: ['a', 'b'] },
+    ],
+  };
+
+  it.each(listPlanningAlgorithms())('plan --algorithm %s: every offset a multiple of its pool alignment, or an error', async (algorithm) => {
+    const r = await runCli(['plan', file(JSON.stringify(set), '.json'), '--algorithm', algorithm, '--json']);
+    assertCleanOutcome(r);
+    if (r.code === 0) {
+      const plan = JSON.parse(r.stdout) as { allocations: { buffer: string; pool: string; offset: number }[] };
+      for (const a of plan.allocations) expect([a.buffer, a.offset % (a.pool === 'far' ? 64 : 1)]).toEqual([a.buffer, 0]);
+    } else {
+      expect(r.problems[0]).toMatch(/not aligned to the pool's alignment of 64 bytes/);
+    }
+  });
+
+  it('compile with a fallback pool more aligned than the first: no misaligned buffer in the output', async () => {
+    const pools = file(
+      JSON.stringify({
+        workspacePools: [
+          { name: 'sram', targets: ['c', 'vanilla'], sizeHintBytes: 8, alignment: 4 },
+          { name: 'dram', targets: ['c', 'vanilla'], alignment: 256 },
+        ],
+      }),
+      '.json',
+    );
+    for (const algorithm of listPlanningAlgorithms()) {
+      const out = path.join(dir, `out-${algorithm}`);
+      const r = await runCli(['compile', model('hello_world_int8'), '--backend', 'vanilla', '--pools', pools, '--algorithm', algorithm, '--out', out]);
+      assertCleanOutcome(r, out);
+      if (r.code !== 0) continue;
+      const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8')) as { buffers: { name: string; pool: string; offset: number }[] };
+      const inDram = report.buffers.filter((b) => b.pool === 'dram');
+      expect(inDram.length).toBeGreaterThan(1);
+      for (const b of inDram) expect([algorithm, b.name, b.offset % 256]).toEqual([algorithm, b.name, 0]);
+    }
+  });
+});
+
+describe('fuzz regressions: a UTF-8 byte order mark before a text input', () => {
+  const BOM = '\ufeff';
+
+  it('buffer sets, JSON and interval text, CRLF too', async () => {
+    const json = JSON.stringify({ pools: [{ name: 'p' }], buffers: [{ name: 'a', size: 4, candidatePools: ['p'], conflicts: [] }] });
+    for (const text of [BOM + json, `${BOM}16 0 1\r\n8 1 2\r\n`]) {
+      const r = await runCli(['plan', file(text), '--json']);
+      assertCleanOutcome(r);
+      expect(r.problems).toEqual([]);
+      expect(r.code).toBe(0);
+    }
+  });
+
+  it('pools and pins files', async () => {
+    const pools = file(BOM + JSON.stringify({ workspacePools: [{ name: 'sram', targets: ['c', 'vanilla'] }] }), '.json');
+    const pins = file(BOM + JSON.stringify({ pins: [{ tensor: 'serving_default_*', pools: ['sram'] }] }), '.json');
+    const out = path.join(dir, 'bom-out');
+    const r = await runCli(['compile', model('hello_world_int8'), '--backend', 'vanilla', '--pools', pools, '--pins', pins, '--io-in-workspace', '--out', out]);
+    assertCleanOutcome(r, out);
+    expect(r.problems).toEqual([]);
+    expect(r.code).toBe(0);
+  });
+});
+
+describe('fuzz regressions: plans past 2^53-1 bytes', () => {
+  // Each size is a safe integer, but two of them side by side end past 2^53-1, where doubles
+  // round: the plan printed pool size 9007199254741008 for an end at 9007199254741009.
+  const big = 2 ** 52 + 1;
+  const json = (pools: string[]) =>
+    JSON.stringify({
+      pools: [...new Set(pools)].map((name) => ({ name, alignment: 16 })),
+      buffers: pools.map((p, i) => ({ name: `b${i}`, size: big, candidatePools: [p], conflicts: pools.map((_, k) => `b${k}`).filter((n) => n !== `b${i}`) })),
+    });
+
+  it.each([
+    ['two conflicting buffers in one pool', json(['p', 'p'])],
+    ['one buffer in each of two pools', json(['p', 'q'])],
+    ['interval text', `${big} 0 1\n${big} 1 2\n3 0 2\n`],
+  ])('%s: an error naming 2^53-1, never rounded offsets', async (_, text) => {
+    for (const algorithm of listPlanningAlgorithms()) {
+      const r = await runCli(['plan', file(text), '--algorithm', algorithm, '--json', '--time-budget', '50']);
+      assertCleanOutcome(r);
+      expect([algorithm, r.code]).toEqual([algorithm, 1]);
+      expect(r.problems[0]).toMatch(/more than 2\^53-1 = 9007199254740991 bytes/);
+    }
+  });
+});
+
+describe('fuzz regressions: memoryPressure past 2^53-1', () => {
+  it('is refused at its JSON path, not compared after rounding', async () => {
+    const set = { pools: [{ name: 'p' }], buffers: [{ name: 'a', size: 4, candidatePools: ['p'], conflicts: [] }] };
+    // 2^53+1 parses as 2^53: it used to be reported as "memoryPressure 9007199254740992 is not a lower bound".
+    const r = await runCli(['plan', file(JSON.stringify(set).replace(/}$/, ',"memoryPressure":9007199254740993}'))]);
+    assertCleanOutcome(r);
+    expect(r.problems[0]).toMatch(/\/memoryPressure: memoryPressure 9007199254740992 is past 2\^53-1/);
+  });
+});
+
+describe('fuzz regressions: inputs inside the output directory they would replace', () => {
+  // A model (or pools file) copied into an earlier output and compiled with that same --out:
+  // the old output, input included, was swapped out and deleted.
+  it.each([
+    ['the model', false, false],
+    ['the pools file', true, false],
+    ['a model reached through a symbolic link', false, true],
+    ['one model of an application', false, false, true],
+  ])('%s', async (_, poolsInside, viaLink, application = false) => {
+    const out = path.join(dir, `own-${counter++}`);
+    const first = await runCli(['compile', model('hello_world_int8'), '--backend', 'vanilla', '--out', out]);
+    expect(first.code).toBe(0);
+    const inside = path.join(out, 'model.tflite');
+    fs.copyFileSync(model('hello_world_int8'), inside);
+    const pools = path.join(poolsInside ? out : dir, 'pools.json');
+    fs.writeFileSync(pools, JSON.stringify({ workspacePools: [{ name: 'sram', targets: ['c', 'vanilla'] }] }));
+    let given = poolsInside ? model('hello_world_int8') : inside;
+    if (viaLink) {
+      given = path.join(dir, `link-${counter++}.tflite`);
+      fs.symlinkSync(inside, given);
+    }
+    const models = application ? [model('hello_world_float'), given] : [given];
+    const r = await runCli(['compile', ...models, '--backend', 'vanilla', '--pools', pools, '--out', out]);
+    assertCleanOutcome(r);
+    expect(r.code).toBe(1);
+    expect(r.problems[0]).toMatch(/contains the input file .*; replacing the directory would delete it/);
+    expect(fs.existsSync(inside)).toBe(true);
+    expect(fs.existsSync(pools)).toBe(true);
+  });
+});
+
+describe('fuzz regressions: damaged models reach the type check before lowering', () => {
+  it("a dense weight cut to rank 1 (hello_world_int8, the weight's shape length at byte 1924 set to 1)", async () => {
+    // Compile skipped the type check inspect runs: lowering read the missing dimension and said
+    // "dense input of 1 elements is not a multiple of depth undefined".
+    const bytes = new Uint8Array(fs.readFileSync(model('hello_world_int8')));
+    new DataView(bytes.buffer).setUint32(1924, 1, true);
+    const damaged = file(bytes, '.tflite');
+    for (const backend of ['vanilla', 'accel', 'dma_local']) {
+      const out = path.join(dir, `rank-${backend}`);
+      const r = await runCli(['compile', damaged, '--backend', backend, '--out', out]);
+      assertCleanOutcome(r, out);
+      expect(r.code).toBe(1);
+      expect(r.problems[0]).toMatch(/dense: weight \[units, in\] must be 2-d, got \[16\]/);
+    }
+  });
+});
+
+describe('fuzz regressions: pool sizes past the pool limit', () => {
+  it('a limit that is not a multiple of the alignment: the pool is declared at most at its limit', async () => {
+    // sram: 100 bytes aligned to 1024; the plan fits (one buffer at 0), but the pool was rounded up to 1024.
+    const pools = file(
+      JSON.stringify({
+        workspacePools: [
+          { name: 'sram', targets: ['c', 'vanilla'], sizeHintBytes: 100, alignment: 1024 },
+          { name: 'dram', targets: ['c', 'vanilla'] },
+        ],
+      }),
+      '.json',
+    );
+    const out = path.join(dir, 'unaligned-limit');
+    const r = await runCli(['compile', model('keyword_scrambled_8bit'), '--backend', 'vanilla', '--pools', pools, '--algorithm', 'greedy_by_size', '--out', out]);
+    assertCleanOutcome(r, out);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8')) as { pools: { name: string; sizeBytes: number; limitBytes: number | null }[] };
+    const sram = report.pools.find((p) => p.name === 'sram')!;
+    expect(sram.sizeBytes).toBeGreaterThan(0);
+    expect(sram.sizeBytes).toBeLessThanOrEqual(100);
+    const metadata = JSON.parse(fs.readFileSync(path.join(out, 'metadata.json'), 'utf8')) as { pools: { name: string; sizeBytes: number }[] };
+    expect(metadata.pools.find((p) => p.name === 'sram')!.sizeBytes).toBeLessThanOrEqual(100);
+  });
+
+  it('concurrent models whose parts together pass a shared pool limit', async () => {
+    const pools = file(JSON.stringify({ workspacePools: [{ name: 'sram', targets: ['c', 'vanilla'], sizeHintBytes: 40 }] }), '.json');
+    const out = path.join(dir, 'concurrent-over');
+    const a = file(fs.readFileSync(model('hello_world_int8')), '.tflite');
+    const r = await runCli(['compile', model('hello_world_int8'), a, '--backend', 'vanilla', '--pools', pools, '--concurrent', '--out', out]);
+    assertCleanOutcome(r, out);
+    expect(r.code).toBe(1);
+    expect(r.problems[0]).toMatch(/shared workspace pool 'sram' needs 64 bytes \(.*\), more than its 40-byte limit/);
+    // One after the other, each model's 32 bytes fit.
+    const seq = await runCli(['compile', model('hello_world_int8'), a, '--backend', 'vanilla', '--pools', pools, '--out', out]);
+    assertCleanOutcome(seq, out);
+    expect(seq.code).toBe(0);
+  });
+});
+
+describe('fuzz regressions: --out a symbolic link', () => {
+  it('is refused as a link (it was called "not a directory" when it pointed to one), and both stay', async () => {
+    const target = path.join(dir, 'link-target');
+    fs.mkdirSync(target);
+    fs.writeFileSync(path.join(target, 'mine.txt'), 'keep');
+    const link = path.join(dir, 'out-link');
+    fs.symlinkSync(target, link);
+    const r = await runCli(['compile', model('hello_world_int8'), '--backend', 'vanilla', '--out', link]);
+    assertCleanOutcome(r);
+    expect(r.code).toBe(1);
+    expect(r.problems[0]).toBe(`error: output path ${link} is a symbolic link; refusing to replace it: give the directory it points to, or another --out`);
+    expect(fs.readlinkSync(link)).toBe(target);
+    expect(fs.readdirSync(target)).toEqual(['mine.txt']);
+  });
+});
+
+describe('fuzz regressions: tensors past the int32 index range', () => {
+  function addChain(shape: number[]): Uint8Array {
+    const w = new TfliteWriter();
+    const q = { quant: { scale: [0.1], zeroPoint: [0] } };
+    const x = w.addInput({ name: 'in', shape, dtype: 'int8', ...q });
+    const y = w.addTensor({ name: 'out', shape, dtype: 'int8', ...q });
+    w.addOperator({ op: 'ADD', inputs: [x, x], outputs: [y], options: tfliteOptions.add() });
+    w.markOutput(y);
+    return w.finish();
+  }
+
+  // [1, 65536, 65536, 16] compiled to a 64 GiB pool and loops whose int32 index overflowed;
+  // [1, 2^31-1, 2^31-1, 4] was reported as 55340232169589050000 activation bytes.
+  it.each([[[1, 65536, 65536, 16]], [[1, 2147483647, 2147483647, 4]], [[1, 4194304, 4194304]]])('shape %j is refused by inspect and compile', async (shape) => {
+    const m = file(addChain(shape), '.tflite');
+    const out = path.join(dir, `wide-${counter}`);
+    for (const args of [['inspect', m], ['compile', m, '--backend', 'vanilla', '--out', out]]) {
+      const r = await runCli(args);
+      assertCleanOutcome(r, args[0] === 'compile' ? out : undefined);
+      expect(r.code).toBe(1);
+      expect(r.problems[0]).toMatch(/tensor #0 'in' has shape \[.*\], more than 2\^31-1 elements: tensors are indexed with 32-bit integers$/);
+    }
+  });
+
+  it('2^31-1 elements and zero-element tensors still import', async () => {
+    for (const shape of [[1, 2147483647], [0, 4]]) {
+      const r = await runCli(['inspect', file(addChain(shape), '.tflite')]);
+      assertCleanOutcome(r);
+      expect(r.code).toBe(0);
+    }
+  });
+});
