@@ -219,9 +219,9 @@ function skewedLifetimes(seed: number, maxLength: number, prefix: string, family
 
 /**
  * The portfolio families (issue 15): uniform (10 seeds), heavy-tailed, long and medium
- * lifetimes (5 each) at 2,000 buffers (seeds held out from BENCH_SEEDS) and one each of the
- * first three at 10,000 (ops scaled with the count); the multi-pool family with pins is derived
- * from the uniform sets by the runner.
+ * lifetimes (5 each) at 2,000 buffers (seeds held out from BENCH_SEEDS), uniform and medium
+ * lifetimes (5 each) at 500, and one each of the first three at 10,000 (ops scaled with the
+ * count); the multi-pool family with pins is derived from the uniform sets by the runner.
  */
 export function portfolioSets(): BenchSet[] {
   const seeds = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
@@ -230,6 +230,10 @@ export function portfolioSets(): BenchSet[] {
     ...seeds(11, 5).map((s) => heavyTailed(s)),
     ...seeds(11, 5).map((s) => longLifetimes(s)),
     ...seeds(11, 5).map((s) => mediumLifetimes(s)),
+    // Smaller problems (ops scaled with the count): a budget sized for 2,000 buffers must not
+    // leave them a few dives.
+    ...seeds(11, 5).map((s) => randomIntervals(s, 500, 200)),
+    ...seeds(11, 5).map((s) => mediumLifetimes(s, 500, 200)),
     randomIntervals(21, 10_000, 4000),
     heavyTailed(21, 10_000, 4000),
     longLifetimes(21, 10_000, 4000),

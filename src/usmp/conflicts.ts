@@ -89,10 +89,28 @@ export function lowerBoundOfBuffers(buffers: readonly BufferInfo[]): number {
     ? buffers.map((b) => ({ sizeBytes: b.sizeBytes, firstUse: b.liveRange![0], lastUse: b.liveRange![1] }))
     : undefined;
   if (intervals && intervalGroupOf(buffers)) return memoryPressureOfIntervals(intervals);
-  const clique = greedyCliqueBound(buffers);
-  if (!intervals) return clique;
+  if (!intervals) return greedyCliqueBound(buffers);
   const peak = memoryPressureOfIntervals(intervals);
+  // Listed pairs that all overlap in time make a subgraph of the interval graph: each of its
+  // cliques is live at one moment (pairwise overlapping intervals share a point), so none
+  // outweighs the peak. Where the peak's buffers are also all listed both ways, the peak is the
+  // bound, without the clique search (the costly part on a JSON buffer set of 2,000 buffers).
+  if (listedPairsOverlap(buffers) && peakIsClique(buffers, peak)) return peak;
+  const clique = greedyCliqueBound(buffers);
   return peak > clique && peakIsClique(buffers, peak) ? peak : clique;
+}
+
+/** Whether every listed conflict (either way) joins two buffers whose live ranges overlap. */
+function listedPairsOverlap(buffers: readonly BufferInfo[]): boolean {
+  const byName = new Map(buffers.map((b) => [b.name, b] as const));
+  for (const b of buffers) {
+    const [first, last] = b.liveRange!;
+    for (const name of b.conflicts) {
+      const other = byName.get(name)?.liveRange;
+      if (other && (other[0] > last || first > other[1])) return false;
+    }
+  }
+  return true;
 }
 
 /** Peak times examined by peakIsClique (each costs a pass over the buffers). */
@@ -110,10 +128,16 @@ function peakIsClique(buffers: readonly BufferInfo[], peak: number): boolean {
     const lastAtTime = k + 1 === events.length || events[k + 1][0] !== events[k][0];
     if (lastAtTime && live === peak) peakTimes.push(events[k][0]);
   }
-  const listed = new Map(buffers.map((b) => [b.name, new Set(b.conflicts)] as const));
+  // Only the buffers live at a peak time need their lists as sets.
+  const sets = new Map<BufferInfo, Set<string>>();
+  const listed = (b: BufferInfo): Set<string> => {
+    let set = sets.get(b);
+    if (!set) sets.set(b, (set = new Set(b.conflicts)));
+    return set;
+  };
   return peakTimes.some((t) => {
     const at = buffers.filter((b) => b.liveRange![0] <= t && t <= b.liveRange![1]);
-    return at.every((a) => at.every((b) => a === b || (listed.get(a.name)!.has(b.name) && listed.get(b.name)!.has(a.name))));
+    return at.every((a) => at.every((b) => a === b || (listed(a).has(b.name) && listed(b).has(a.name))));
   });
 }
 

@@ -94,7 +94,14 @@ export function verifyPlan(buffers: readonly BufferInfo[], plan: BufferPlan, poo
     verifyLiveRangeOverlaps(buffers, plan);
     return;
   }
-  const listed = new Map(buffers.map((b) => [b.name, new Set(b.conflicts)] as const));
+  // Whether a pair is listed both ways is asked only of pairs that overlap, so a valid plan
+  // needs no set of every buffer's list.
+  const listed = new Map<string, Set<string>>();
+  const listsBack = (o: BufferInfo, name: string): boolean => {
+    let set = listed.get(o.name);
+    if (!set) listed.set(o.name, (set = new Set(o.conflicts)));
+    return set.has(name);
+  };
   for (const b of buffers) {
     const a = plan.get(b.name)!;
     for (const other of b.conflicts) {
@@ -102,10 +109,10 @@ export function verifyPlan(buffers: readonly BufferInfo[], plan: BufferPlan, poo
       if (!o) {
         throw new PlanVerificationError(`buffer '${b.name}' lists unknown conflict '${other}'`, { buffer: b.name });
       }
-      if (other === b.name || !listed.get(other)!.has(b.name)) continue;
+      if (other === b.name) continue;
       const oa = plan.get(other)!;
       if (oa.pool !== a.pool) continue;
-      if (a.offset < oa.offset + o.sizeBytes && oa.offset < a.offset + b.sizeBytes) {
+      if (a.offset < oa.offset + o.sizeBytes && oa.offset < a.offset + b.sizeBytes && listsBack(o, b.name)) {
         throw new PlanVerificationError(
           `conflicting buffers overlap in pool '${a.pool}': '${b.name}' [${a.offset}, ${a.offset + b.sizeBytes}) ` +
             `and '${other}' [${oa.offset}, ${oa.offset + o.sizeBytes})`,
@@ -198,12 +205,26 @@ export function poolSizesOfPlan(buffers: readonly BufferInfo[], plan: BufferPlan
 export function oneWayConflicts(buffers: readonly BufferInfo[]): string[] {
   // Live-range conflicts are symmetric by construction (and may be too many to list).
   if (intervalGroupOf(buffers)) return [];
-  const listed = new Map(buffers.map((b) => [b.name, new Set(b.conflicts)] as const));
-  const out: string[] = [];
-  for (const b of buffers) {
-    for (const other of new Set(b.conflicts)) {
-      if (other !== b.name && listed.has(other) && !listed.get(other)!.has(b.name)) out.push(`${b.name} -> ${other}`);
+  // Pairs as numbers (i * n + j), not sets of names per buffer: thousands of buffers with
+  // hundreds of conflicts each are common.
+  const n = buffers.length;
+  const index = new Map(buffers.map((b, i) => [b.name, i] as const));
+  const pairs = new Set<number>();
+  buffers.forEach((b, i) => {
+    for (const other of b.conflicts) {
+      const j = index.get(other);
+      if (j !== undefined) pairs.add(i * n + j);
     }
-  }
+  });
+  const out: string[] = [];
+  const reported = new Set<number>();
+  buffers.forEach((b, i) => {
+    for (const other of b.conflicts) {
+      const j = index.get(other);
+      if (j === undefined || j === i || pairs.has(j * n + i) || reported.has(i * n + j)) continue;
+      reported.add(i * n + j);
+      out.push(`${b.name} -> ${other}`);
+    }
+  });
   return out;
 }

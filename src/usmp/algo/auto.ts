@@ -8,19 +8,21 @@
  *     with live ranges the size order breaks ties as TFLite Micro does, so size/first-fit is
  *     exactly TFLM's greedy plan; every later step only keeps plans that are no worse, so `auto`
  *     is never larger than TFLM. Dense sets (long lifetimes, isDense) place the size order alone.
- *  3. One pool, live ranges (exactCore.ts), under one counted budget (CallBudget):
+ *  3. One pool, live ranges (exactCore.ts; steps a-b in coreSteps.ts), under one counted
+ *     budget (CallBudget):
  *     a. the exact core decides the bound itself; a fit is the optimum, proven;
  *     b. else the core's spatial greedy dives give an upper bound (on dense sets points below
  *        any other start), and a descent on the capacity with short core runs closes the gap
  *        (an exhausted run proves a capacity infeasible and raises the proven bound);
- *     c. the local search (localSearch.ts) goes on from the best plan with what is left (not on
+ *     c. the local search (iteratedSearch.ts) goes on from the best plan with what is left (not on
  *        dense sets, where each placement walks hundreds of conflicts and the search gets too few
  *        steps to pay).
  *  4. Otherwise (several pools, size limits, conflict lists, or `exactCore: false`): where it
  *     applies and is affordable, the Vela-style bottleneck climb (bottleneckClimb.ts, Vela's
  *     own choices: its plan is at most Vela's), then the local search from the best plan so far,
  *     re-placing only from the first changed position and keeping moves that are no worse; a
- *     search stalled on a plateau restarts from its best plan with a small kick.
+ *     search stalled on a plateau restarts from its best plan with a small kick
+ *     (iteratedSearch.ts).
  *  5. Multi-pool interval sets (multiPool.ts): a lower bound that adds up the pools' pinned
  *     peaks; after the search, pool by pool (one-pool auto, or the exact core within a size
  *     limit), and when still over 1% above the bound, buffers moved off the unlimited pool's
@@ -40,10 +42,11 @@ import { IntervalConflicts } from '../intervalConflicts';
 import { alignmentInPool, IndexedPlan, IndexedProblem, indexProblem, poolsExhaustedError, toBufferPlan } from './indexed';
 import { skylinePlacement } from './skyline';
 import { ExactCore } from './exactCore';
-import { CallBudget, isDense } from './callBudget';
+import { CallBudget, isDense, POOL_CALL_MIN_WORK } from './callBudget';
 import { initialOrders, tflmOrder, urgencyOrder } from './orderings';
 import { BottleneckClimb, bottleneckClimbApplies, VELA_SEED } from './bottleneckClimb';
-import { LocalSearch } from './localSearch';
+import { iteratedSearch } from './iteratedSearch';
+import { runCoreSteps } from './coreSteps';
 import { PlacementEngine } from './placement';
 import { intervalsOf, multiPoolLowerBound, packPools, rebalancePools } from './multiPool';
 import { seededRandom } from './seededRandom';
@@ -75,8 +78,6 @@ const MIN_SEARCH_WORK = 5_000_000;
  */
 const MAX_SEARCH_WORK = 40_000_000;
 const DEFAULT_SEED = 0x5eed;
-/** Local-search steps without progress before a restart. */
-const STALL_STEPS = 250;
 
 export interface AutoPlanningOptions extends PlanningOptions {
   /** Upper bound on local-search moves. */
@@ -112,19 +113,6 @@ export interface AutoStats {
   /** Work units the search spent (see PlacementEngine.work). */
   readonly work: number;
   readonly initialOrder: string;
-}
-
-/** A plan the search can return to: its order, gap policies and total. */
-interface Snapshot {
-  readonly total: number;
-  readonly order: Int32Array;
-  readonly bestFit: Uint8Array;
-}
-
-/** One line of the local search: the best plan it found, and whether it has had a turn. */
-interface Line {
-  best: Snapshot;
-  visited: boolean;
 }
 
 interface Start {
@@ -173,51 +161,6 @@ function pickStart(
 /** Adjacency entries above which the greedy phase skips best-fit starts (deterministically). */
 const BEST_FIT_STARTS_UP_TO = 4_000_000;
 
-/** Buffers moved by a restart kick: enough to leave the plateau, few enough to keep its quality. */
-const KICK_MOVES = 2;
-
-/** Kicks tried before a restart gives up and starts from its plan unkicked. */
-const KICK_TRIES = 4;
-
-/**
- * Perturbs the engine's order (a few buffers above their pool's excess target move to random
- * earlier positions) and places it in full; returns the total. With pins and size limits a
- * kicked order may not be completable (a free buffer moved ahead takes the space a pinned one
- * needs): such a kick is undone and another tried, and after KICK_TRIES the order is left as it
- * was. The engine always ends holding a complete placement: the search re-places incrementally
- * from it, so a partial one would let it accept orders whose full placement fails.
- */
-export function kick(engine: PlacementEngine, random: () => number): number {
-  const moves: [number, number][] = [];
-  for (let t = 0; t < KICK_TRIES; t++) {
-    moves.length = 0;
-    const protruding: number[] = [];
-    for (let b = 0; b < engine.n; b++) if (engine.protrudes(b)) protruding.push(b);
-    for (let m = 0; m < KICK_MOVES; m++) {
-      if (protruding.length > 0) {
-        const b = protruding[Math.floor(random() * protruding.length)];
-        const from = engine.pos[b];
-        const to = Math.floor(random() * (from + 1));
-        engine.move(from, to);
-        moves.push([from, to]);
-      } else {
-        const i = Math.floor(random() * engine.n);
-        const j = Math.floor(random() * engine.n);
-        engine.swap(i, j);
-        moves.push([i, j]);
-      }
-    }
-    const total = engine.placeFrom(0, Infinity);
-    if (total < Infinity) return total;
-    for (let m = moves.length - 1; m >= 0; m--) {
-      const [from, to] = moves[m];
-      if (protruding.length > 0) engine.move(to, from);
-      else engine.swap(from, to);
-    }
-  }
-  return engine.placeFrom(0, Infinity);
-}
-
 /** Iterations of Vela's own search; the climb always gets them (unless the clock runs out). */
 const VELA_ITERATIONS = 500;
 /** Past Vela's iterations, the climb goes on while it finds a smaller size this often. */
@@ -247,6 +190,7 @@ export function autoSearch(
   core?: ExactCore,
   engine = new PlacementEngine(problem),
   poolIntervals?: IntervalConflicts,
+  minCallWork?: number,
 ): { engine: PlacementEngine; stats: AutoStats; plan?: IndexedPlan } {
   engine.setExcessTargets(lowerBound);
   // The budget covers the whole call, set-up and starting orders included. Unless given, there
@@ -273,24 +217,22 @@ export function autoSearch(
   }
   engine.commit(0);
 
-  // Local search stalls on plateaus; a stalled run restarts from the starting order with a
-  // fresh random stream, and the best plan of all runs is kept (order + policies reproduce it).
-  const random = seededRandom(options.seed ?? DEFAULT_SEED);
-  const maxIterations = options.maxIterations ?? Infinity;
-  // The exact core first tries the bound itself: where it is reachable, that is the optimum,
-  // found before any search. A zero time budget asks for the greedy phase only; otherwise the
-  // core runs on its own counted budget, whatever the clock says.
+  // A zero time budget asks for the greedy phase only; otherwise the core runs on its own
+  // counted budget, whatever the clock says. With the core, one budget covers the rest of the
+  // call (the bound, the dives, the descent, then the search), in core work units; without it,
+  // the search has its own.
   const coreOn = core !== undefined && deadline > startedAt;
-  // With the core, one budget covers the rest of the call (the bound, the dives, the descent,
-  // then the search), in core work units; without it, the search has its own.
-  const callBudget = core ? new CallBudget(core, engine, problem) : undefined;
-  if (core && coreOn && callBudget && best > lowerBound) {
-    const first = core.decide(lowerBound, callBudget.forBound());
-    if (first.kind === 'fits') {
+  const callBudget = core ? new CallBudget(core, engine, problem, minCallWork) : undefined;
+  let descended = false;
+  let plan: IndexedPlan | undefined;
+  if (core && coreOn && callBudget) {
+    const steps = runCoreSteps(core, callBudget, lowerBound, best, dense, deadline);
+    provenLowerBound = steps.provenLowerBound;
+    if (steps.atBound) {
       const stats: AutoStats = {
         lowerBound,
         initialTotal,
-        finalTotal: first.total,
+        finalTotal: steps.total,
         iterations: 0,
         climbIterations: 0,
         work: engine.work,
@@ -300,53 +242,17 @@ export function autoSearch(
         provenLowerBound: lowerBound,
         coreWork: core.work,
       };
-      return { engine, stats, plan: onePoolPlan(first.offsets) };
+      return { engine, stats, plan: onePoolPlan(steps.offsets!) };
     }
-    if (first.kind === 'infeasible') provenLowerBound = lowerBound + 1;
-  }
-  // Then the core's spatial greedy dives (ExactCore.greedyDive) over its preorders: on dense
-  // sets they beat every other start by several points, at a dive each.
-  // The core then closes the gap from above, by bisection (dense sets: quarter steps) on the
-  // capacity between the best proven bound and the best total: a fit is a smaller plan, an
-  // exhausted search a proof that nothing below that capacity fits, a spent probe budget
-  // (unknown) moves the search up. Not gated by the clock: the core's own budget bounds it, and
-  // the plan must not depend on speed.
-  let descended = false;
-  let plan: IndexedPlan | undefined;
-  if (core && coreOn && callBudget && best > provenLowerBound) {
-    let found: Float64Array | undefined;
-    const diveLimit = core.work + callBudget.forDives();
-    // The clock only matters where one is in play (given, or the cap above UNCAPPED_UP_TO buffers).
-    for (let i = 0; i < MAX_DIVES && core.work < diveLimit && best > provenLowerBound && performance.now() < deadline; i++) {
-      const dive = core.greedyDive(i);
-      if (dive.total < best) {
-        found = dive.offsets;
-        best = dive.total;
-      }
-    }
-    const limit = core.work + callBudget.forDescent();
-    let lo = Math.max(provenLowerBound, lowerBound + 1);
-    const step = dense ? DENSE_PROBE_STEP : PROBE_STEP;
-    const probeWork = Math.max(PROBE_MIN_WORK, (dense ? DENSE_PROBE_DIVES : PROBE_DIVES) * core.diveWork());
-    while (lo < best && core.work < limit && performance.now() < deadline) {
-      const capacity = best - 1 - Math.floor((best - 1 - lo) * step);
-      const r = core.decide(capacity, Math.min(limit - core.work, probeWork), true);
-      if (r.kind === 'fits') {
-        found = r.offsets;
-        best = r.total;
-      } else {
-        if (r.kind === 'infeasible') provenLowerBound = capacity + 1;
-        lo = capacity + 1;
-      }
-    }
-    if (found && dense) {
-      plan = onePoolPlan(found);
+    const offsets = steps.offsets;
+    if (offsets && dense) {
+      best = steps.total;
+      plan = onePoolPlan(offsets);
       descended = true;
-    } else if (found) {
+    } else if (offsets) {
       // First-fit in the order of the core's offsets puts every buffer at or below its offset
       // there (each one's slot is still free when its turn comes), so the engine holds a plan
       // at most as large, and the local search goes on from it.
-      const offsets = found;
       engine.setOrder(Int32Array.from({ length: problem.count }, (_, i) => i).sort((x, y) => offsets[x] - offsets[y] || x - y));
       engine.bestFit.fill(0);
       best = engine.placeFrom(0, Infinity);
@@ -378,47 +284,26 @@ export function autoSearch(
     }
   }
   const climbTotal = climbed?.bestSize ?? Infinity;
-  const workLimit = dense ? engine.work : engine.work + (options.workBudget ?? (callBudget && coreOn ? callBudget.forSearch() : searchWork));
   const searchStartTotal = best;
-  // Strategy 2, the local search, with the rest of the budget. When the climb's plan was
-  // adopted, the search runs two lines that take turns at each stall: one from the climb's plan
-  // and one from the best greedy start. A climbed plan can sit in a basin the search does not
-  // leave (heavy-tailed sizes), where the greedy start still leads down to the bound.
-  const snapshot = (total: number): Snapshot => ({ total, order: Int32Array.from(engine.order), bestFit: Uint8Array.from(engine.bestFit) });
-  const lines: Line[] = [{ best: snapshot(best), visited: true }];
-  const searchStart = lines[0].best;
-  if (searchStartTotal < initialTotal) {
-    lines.push({ best: { total: initialTotal, order: start.order, bestFit: new Uint8Array(engine.n).fill(start.bestFit ? 1 : 0) }, visited: false });
-  }
-  let line = 0;
-  let kept = lines[0].best;
-  let search = new LocalSearch(engine, random);
-  let iterations = 0;
-  // The search stops at the proven bound: the core may have proved a plan above the lower bound optimal.
-  while (Math.min(kept.total, climbTotal) > provenLowerBound && iterations < maxIterations && engine.work < workLimit && performance.now() < deadline) {
-    iterations++;
-    const workBefore = engine.work;
-    best = search.step(best);
-    // A step that placed nothing (no applicable move, e.g. with pins) still costs a scan: without
-    // this the budget would never run out and, with no clock, the search would not end.
-    if (engine.work === workBefore) engine.work += problem.count;
-    if (best < lines[line].best.total) lines[line].best = snapshot(best);
-    if (best < kept.total) kept = lines[line].best;
-    if (search.stepsWithoutProgress >= STALL_STEPS && best > provenLowerBound) {
-      // Iterated local search: the next line restarts from its best plan, kicked off its
-      // plateau by moving a few of the buffers that stick out above the bound to earlier random
-      // positions (a line's first turn starts from its plan as it is).
-      line = (line + 1) % lines.length;
-      const from = lines[line];
-      engine.setOrder(from.best.order);
-      engine.bestFit.set(from.best.bestFit);
-      best = engine.placeFrom(0, Infinity);
-      if (from.visited) best = kick(engine, random);
-      from.visited = true;
-      engine.commit(0);
-      search = new LocalSearch(engine, random);
-    }
-  }
+  // Strategy 2, the local search, with the rest of the budget (none on dense sets). When another
+  // strategy's plan was adopted, a second line starts from the best greedy start; it stops at
+  // the proven bound (the core may have proved a plan above the lower bound optimal).
+  const searched = iteratedSearch(
+    engine,
+    seededRandom(options.seed ?? DEFAULT_SEED),
+    best,
+    searchStartTotal < initialTotal ? { total: initialTotal, order: start.order, bestFit: new Uint8Array(engine.n).fill(start.bestFit ? 1 : 0) } : undefined,
+    {
+      target: provenLowerBound,
+      otherTotal: climbTotal,
+      maxIterations: options.maxIterations ?? Infinity,
+      workLimit: dense ? engine.work : engine.work + (options.workBudget ?? (callBudget && coreOn ? callBudget.forSearch() : searchWork)),
+      deadline,
+    },
+  );
+  let { kept } = searched;
+  const { iterations } = searched;
+  best = searched.current;
   // The search starts from the climb's plan when that was adopted, so credit whoever last
   // improved the total.
   let winner: AutoStats['strategy'] =
@@ -448,46 +333,22 @@ export function autoSearch(
     engine.commit(0);
   }
   if (best === Infinity) {
-    engine.setOrder(searchStart.order);
-    engine.bestFit.set(searchStart.bestFit);
+    engine.setOrder(searched.start.order);
+    engine.bestFit.set(searched.start.bestFit);
     best = engine.placeFrom(0, Infinity);
     engine.commit(0);
     winner = descended ? 'exact core' : searchStartTotal < initialTotal ? 'bottleneck climb' : 'greedy';
   }
   const climbIterations = climbed?.iterations ?? 0;
   let coreWork = core?.work ?? 0;
-  // Multi-pool interval sets: the search chose each buffer's pool; each pool is then packed on its
-  // own (one-pool auto, or the exact core within a size limit). A pool that cannot shrink proves
-  // nothing about the whole problem (other pool choices might do better): the proven bound stays.
+  // Multi-pool interval sets: each pool packed on its own after the search chose the pools.
   if (poolIntervals && deadline > startedAt && best > lowerBound) {
-    const planPool = (workBudget?: number) => (sub: readonly BufferInfo[], bound: number) => {
-      // Under a clock (given, or the default cap on large sets) a pool gets what is left of it.
-      const timeBudgetMs = Number.isFinite(deadline) ? Math.max(1, deadline - performance.now()) : undefined;
-      const r = planAuto(sub, bound, { seed: options.seed, timeBudgetMs, workBudget });
-      return { plan: r.plan, work: r.stats.work + r.stats.coreWork };
-    };
-    const limitedCore = coreBudget(problem.count, CORE_LIMITED_POOL_SHARE);
-    const packed = packPools(problem, poolIntervals, engine, limitedCore, planPool());
+    const packed = packPoolByPool(problem, poolIntervals, engine, lowerBound, deadline, options.seed);
     coreWork = packed.work;
-    const tries = [packed];
-    // Still well above the bound: the pool choices are the problem. Buffers move from the
-    // unlimited pools' busiest moments into the limited pools (rebalancePools), and the pools
-    // are packed again, on a smaller budget; the better of the two plans is kept.
-    if (sumOf(packed.ends) > lowerBound * (1 + REBALANCE_ABOVE)) {
-      const moved = rebalancePools(problem, poolIntervals, engine, REBALANCE_WORK);
-      if (moved.moves > 0) {
-        const again = packPools(problem, poolIntervals, moved.plan, limitedCore / 2, planPool(REBALANCED_POOL_WORK));
-        coreWork += again.work;
-        tries.push(again);
-      }
-    }
-    for (const t of tries) {
-      const total = sumOf(t.ends);
-      if (total < best) {
-        plan = t.plan;
-        best = total;
-        winner = 'pool by pool';
-      }
+    if (packed.total < best) {
+      plan = packed.plan;
+      best = packed.total;
+      winner = 'pool by pool';
     }
   }
   return {
@@ -510,23 +371,46 @@ export function autoSearch(
 }
 
 /**
- * A probe of the descent: a few runs, enough for a first fit above the bound (and, on small
- * problems, for an exhaustive search: a proof).
+ * The search chose each buffer's pool; each pool is then packed on its own (one-pool auto, or
+ * the exact core within a size limit). When the result is still well above the bound, the pool
+ * choices are the problem: buffers move from the unlimited pools' busiest moments into the
+ * limited pools (rebalancePools), the pools are packed again on a smaller budget, and the
+ * better of the two plans is returned. A pool that cannot shrink proves nothing about the whole
+ * problem (other pool choices might do better), so no proof comes out of this step.
  */
-const PROBE_DIVES = 4;
-const PROBE_MIN_WORK = 200_000;
-/** Where a probe goes: this share of the gap between the proven bound and the best plan, from the top. */
-const PROBE_STEP = 0.5;
-/**
- * Dense sets: probes near the bound come back unknown (their bound is out of reach), so each
- * probe aims a quarter of the gap below the best plan, with twice the work. Measured on 46
- * held-out dense sets: 7 plans smaller, 3 larger (by 0.1 point at most), mean overhead 1.51% ->
- * 1.47%.
- */
-const DENSE_PROBE_STEP = 0.25;
-const DENSE_PROBE_DIVES = 8;
-/** Greedy dives: the fixed preorders, then varied ones (measured: little gain past this). */
-const MAX_DIVES = 48;
+function packPoolByPool(
+  problem: IndexedProblem,
+  poolIntervals: IntervalConflicts,
+  engine: PlacementEngine,
+  lowerBound: number,
+  deadline: number,
+  seed: number | undefined,
+): { plan?: IndexedPlan; total: number; work: number } {
+  const planPool = (workBudget?: number) => (sub: readonly BufferInfo[], bound: number) => {
+    // Under a clock (given, or the default cap on large sets) a pool gets what is left of it.
+    const timeBudgetMs = Number.isFinite(deadline) ? Math.max(1, deadline - performance.now()) : undefined;
+    const r = planAuto(sub, bound, { seed, timeBudgetMs, workBudget }, POOL_CALL_MIN_WORK);
+    return { plan: r.plan, work: r.stats.work + r.stats.coreWork };
+  };
+  const limitedCore = coreBudget(problem.count, CORE_LIMITED_POOL_SHARE);
+  const packed = packPools(problem, poolIntervals, engine, limitedCore, planPool());
+  let work = packed.work;
+  const tries = [packed];
+  if (sumOf(packed.ends) > lowerBound * (1 + REBALANCE_ABOVE)) {
+    const moved = rebalancePools(problem, poolIntervals, engine, REBALANCE_WORK);
+    if (moved.moves > 0) {
+      const again = packPools(problem, poolIntervals, moved.plan, limitedCore / 2, planPool(REBALANCED_POOL_WORK));
+      work += again.work;
+      tries.push(again);
+    }
+  }
+  let best: { plan?: IndexedPlan; total: number; work: number } = { total: Infinity, work };
+  for (const t of tries) {
+    const total = sumOf(t.ends);
+    if (total < best.total) best = { plan: t.plan, total, work };
+  }
+  return best;
+}
 
 /** Budget of the exact core on a size-limited pool of a multi-pool set, as a share of a few dives. */
 const CORE_DIVES = 4;
@@ -552,8 +436,7 @@ function onePoolPlan(offsets: Float64Array): IndexedPlan {
 }
 
 /** The exact core covers one-pool interval sets (conflicts = overlapping live ranges). */
-function exactCoreFor(problem: IndexedProblem): ExactCore | undefined {
-  const { intervals } = problem;
+function exactCoreFor(problem: IndexedProblem, intervals: IntervalConflicts | undefined): ExactCore | undefined {
   if (!intervals || problem.pools.length !== 1) return undefined;
   if (problem.candidates.some((c) => c.length !== 1)) return undefined;
   const alignments = Float64Array.from({ length: problem.count }, (_, b) => alignmentInPool(problem, b, 0));
@@ -565,7 +448,8 @@ export function autoLowerBound(buffers: readonly BufferInfo[], memoryPressure: n
 }
 
 /** `auto` with its statistics, for the benchmark and the CLI. */
-export function planAuto(buffers: readonly BufferInfo[], memoryPressure: number, options: AutoPlanningOptions = {}) {
+/** `minCallWork`: the floor of the core's budget (CallBudget), lower for a part of a call. */
+export function planAuto(buffers: readonly BufferInfo[], memoryPressure: number, options: AutoPlanningOptions = {}, minCallWork?: number) {
   if (buffers.length === 0) {
     const stats: AutoStats = {
       lowerBound: 0,
@@ -588,9 +472,12 @@ export function planAuto(buffers: readonly BufferInfo[], memoryPressure: number,
     return planDenseIntervals(problem, problem.intervals, autoLowerBound(buffers, memoryPressure));
   }
   const engine = new PlacementEngine(problem);
-  // Multi-pool sets whose conflicts are live-range overlaps (read before a search re-sorts the
-  // engine's rows): their own lower bound, and the exact core per pool after the search.
-  const poolIntervals = problem.pools.length > 1 ? intervalsOf(problem, engine.adjStart, engine.adj) : undefined;
+  // Conflicts that are exactly the live-range overlaps (an interval group, or conflict lists
+  // that say the same, as a JSON buffer set with live ranges; read before a search re-sorts the
+  // engine's rows): one pool gets the exact core; several pools their own lower bound, and the
+  // exact core per pool after the search.
+  const intervals = intervalsOf(problem, engine.adjStart, engine.adj);
+  const poolIntervals = problem.pools.length > 1 ? intervals : undefined;
   const lowerBound = poolIntervals
     ? Math.max(memoryPressure, multiPoolLowerBound(problem, poolIntervals))
     : autoLowerBound(buffers, memoryPressure);
@@ -600,9 +487,10 @@ export function planAuto(buffers: readonly BufferInfo[], memoryPressure: number,
     options,
     startedAt,
     // A zero time budget asks for the greedy phase alone: no core to build.
-    options.exactCore === false || options.timeBudgetMs === 0 ? undefined : exactCoreFor(problem),
+    options.exactCore === false || options.timeBudgetMs === 0 ? undefined : exactCoreFor(problem, intervals),
     engine,
     options.exactCore === false ? undefined : poolIntervals,
+    minCallWork,
   );
   if (plan) return { plan: toBufferPlan(problem, plan), stats };
   return { plan: toBufferPlan(problem, engine), stats };

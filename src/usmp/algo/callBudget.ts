@@ -20,6 +20,11 @@ const DENSE_CALL_MAX_WORK = 85_000_000;
  * sets of 150-1,000 buffers: mean overhead 0.57% -> 0.41%, at the bound 58 -> 64, at most 0.4 s).
  */
 const CALL_MIN_WORK = 60_000_000;
+/**
+ * A pool's re-plan inside a multi-pool call (auto.ts, pool by pool) is a part of that call, which
+ * has already spent most of its second on the search: it keeps the dives-sized budget.
+ */
+export const POOL_CALL_MIN_WORK = 5_000_000;
 const ENGINE_UNIT_COST = 4;
 /**
  * Shares of what is left at each step. Sparse sets: on random interval sets most bounds are
@@ -56,9 +61,10 @@ export class CallBudget {
     private readonly core: ExactCore,
     private readonly engine: PlacementEngine,
     problem: IndexedProblem,
+    minWork = CALL_MIN_WORK,
   ) {
     this.dense = isDense(problem, engine);
-    this.total = Math.min(this.dense ? DENSE_CALL_MAX_WORK : CALL_MAX_WORK, Math.max(CALL_MIN_WORK, CALL_DIVES * core.diveWork()));
+    this.total = Math.min(this.dense ? DENSE_CALL_MAX_WORK : CALL_MAX_WORK, Math.max(minWork, CALL_DIVES * core.diveWork()));
     this.coreStart = core.work;
   }
 

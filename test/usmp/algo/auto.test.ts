@@ -1,7 +1,7 @@
 import { MemoryPlanningError } from '../../../src/errors';
 import { planAuto } from '../../../src/usmp/algo/auto';
 import { getPlanningAlgorithm, listPlanningAlgorithms, registerPlanningAlgorithm } from '../../../src/usmp/algo/registry';
-import { intervalsToBufferInfos, memoryPressureOfIntervals } from '../../../src/usmp/conflicts';
+import { intervalsToBufferInfos, lowerBoundOfBuffers, memoryPressureOfIntervals } from '../../../src/usmp/conflicts';
 import { poolSizesOfPlan, verifyPlan } from '../../../src/usmp/verify';
 import { seededRandom } from '../../../src/usmp/algo/seededRandom';
 import { buffers, pool, poolSize } from './helpers';
@@ -131,6 +131,31 @@ describe('auto', () => {
     expect(a.stats.finalTotal).toBeGreaterThanOrEqual(bound);
   });
 
+  test('a small problem gets a real budget: a 200-buffer set whose bound 50 dives miss reaches it, proven', () => {
+    const intervals = benchIntervals(1004, 200, 80).map((iv) => ({ ...iv, alignment: 16 }));
+    const bufs = intervalsToBufferInfos(intervals, [pool('ws', undefined, 16)]);
+    const bound = memoryPressureOfIntervals(intervals);
+    const { plan, stats } = planAuto(bufs, bound);
+    verifyPlan(bufs, plan);
+    expect(stats.coreWork).toBeGreaterThan(5_000_000);
+    expect(stats.finalTotal).toBe(bound);
+    expect(stats.provenOptimal).toBe(true);
+  });
+
+  test('conflict lists that are the live-range overlaps (a JSON buffer set) get the exact core, as the interval group does', () => {
+    const intervals = benchIntervals(1004, 200, 80).map((iv) => ({ ...iv, alignment: 16 }));
+    const group = intervalsToBufferInfos(intervals, [pool('ws', undefined, 16)]);
+    // The same buffers as plain BufferInfos: copied conflict lists, live ranges, no interval group.
+    const listed = group.map((b) => ({ ...b, conflicts: [...b.conflicts], liveRange: b.liveRange }));
+    const bound = memoryPressureOfIntervals(intervals);
+    const fromGroup = planAuto(group, bound);
+    const fromLists = planAuto(listed, bound);
+    verifyPlan(listed, fromLists.plan);
+    expect(fromLists.stats.coreWork).toBeGreaterThan(0);
+    expect(fromLists.stats.provenOptimal).toBe(true);
+    expect(fromLists.stats.finalTotal).toBe(fromGroup.stats.finalTotal);
+  });
+
   test('a larger work budget never gives a worse plan than a smaller one on the same seed', () => {
     const intervals = benchIntervals(1, 300, 120);
     const bufs = intervalsToBufferInfos(intervals, [pool('ws')]);
@@ -200,6 +225,23 @@ describe('interval helpers', () => {
   test('memory pressure: adjacent intervals do not overlap, shared ops do', () => {
     expect(memoryPressureOfIntervals([{ sizeBytes: 10, firstUse: 0, lastUse: 1 }, { sizeBytes: 20, firstUse: 2, lastUse: 3 }])).toBe(20);
     expect(memoryPressureOfIntervals([{ sizeBytes: 10, firstUse: 0, lastUse: 2 }, { sizeBytes: 20, firstUse: 2, lastUse: 3 }])).toBe(30);
+  });
+
+  test('lower bound of listed conflicts with live ranges: the peak where the lists are the overlaps, a heavier clique where a listed pair never overlaps', () => {
+    const spec = (size: number, liveRange: [number, number], conflicts: string[]) => ({ size, conflicts, liveRange });
+    const withRanges = (specs: Record<string, ReturnType<typeof spec>>) =>
+      buffers(specs).map((b) => ({ ...b, liveRange: specs[b.name].liveRange }));
+    // A [0,0] and B [1,1] never overlap; C [0,1] overlaps both: peak 10 + 1.
+    const overlaps = withRanges({ A: spec(10, [0, 0], ['C']), B: spec(10, [1, 1], ['C']), C: spec(1, [0, 1], ['A', 'B']) });
+    expect(lowerBoundOfBuffers(overlaps)).toBe(11);
+    // Listing A and B as a conflict too makes {A, B, C} a clique of 21 bytes: every plan needs it.
+    const extra = withRanges({ A: spec(10, [0, 0], ['B', 'C']), B: spec(10, [1, 1], ['A', 'C']), C: spec(1, [0, 1], ['A', 'B']) });
+    expect(lowerBoundOfBuffers(extra)).toBe(21);
+    // Listed one way only, A and C need not be apart: the peak is no bound, the clique {B, C} is.
+    const oneWay = withRanges({ A: spec(10, [0, 0], []), B: spec(10, [1, 1], ['C']), C: spec(1, [0, 1], ['A', 'B']) });
+    expect(lowerBoundOfBuffers(oneWay)).toBe(11);
+    const oneWayLight = withRanges({ A: spec(10, [0, 0], []), B: spec(5, [1, 1], ['C']), C: spec(1, [0, 1], ['A', 'B']) });
+    expect(lowerBoundOfBuffers(oneWayLight)).toBe(10);
   });
 
   test('conflicts are the overlapping intervals, both directions', () => {

@@ -1,4 +1,5 @@
-import { kick, planAuto } from '../../../src/usmp/algo/auto';
+import { planAuto } from '../../../src/usmp/algo/auto';
+import { kick } from '../../../src/usmp/algo/iteratedSearch';
 import { indexProblem, toBufferPlan } from '../../../src/usmp/algo/indexed';
 import { intervalsOf, multiPoolLowerBound, packPools, rebalancePools } from '../../../src/usmp/algo/multiPool';
 import { PlacementEngine } from '../../../src/usmp/algo/placement';

@@ -1,0 +1,89 @@
+/**
+ * The exact core's part of an `auto` call on one pool (auto.ts, step 3), under the call's
+ * counted budget (CallBudget):
+ *  1. the core decides the lower bound itself: a fit is the optimum, proven; an exhausted
+ *     search raises the proven bound by one;
+ *  2. spatial greedy dives (ExactCore.greedyDive) over its preorders: on dense sets they beat
+ *     every other start by several points, at a dive each;
+ *  3. a descent on the capacity between the proven bound and the best total (bisection; dense
+ *     sets: quarter steps): a fit is a smaller plan, an exhausted search a proof that nothing
+ *     below that capacity fits, a spent probe budget (unknown) moves the search up.
+ * Not gated by the clock unless one is in play (given, or the cap above UNCAPPED_UP_TO buffers):
+ * the core's own budget bounds it, and the plan must not depend on speed.
+ */
+import { performance } from 'node:perf_hooks';
+import { CallBudget } from './callBudget';
+import { ExactCore } from './exactCore';
+
+/**
+ * A probe of the descent: a few runs, enough for a first fit above the bound (and, on small
+ * problems, for an exhaustive search: a proof).
+ */
+const PROBE_DIVES = 4;
+const PROBE_MIN_WORK = 200_000;
+/** Where a probe goes: this share of the gap between the proven bound and the best plan, from the top. */
+const PROBE_STEP = 0.5;
+/**
+ * Dense sets: probes near the bound come back unknown (their bound is out of reach), so each
+ * probe aims a quarter of the gap below the best plan, with twice the work. Measured on 46
+ * held-out dense sets: 7 plans smaller, 3 larger (by 0.1 point at most), mean overhead 1.51% ->
+ * 1.47%.
+ */
+const DENSE_PROBE_STEP = 0.25;
+const DENSE_PROBE_DIVES = 8;
+/** Greedy dives: the fixed preorders, then varied ones (measured: little gain past this). */
+const MAX_DIVES = 48;
+
+export interface CoreStepsOutcome {
+  /** The core fitted everything at the lower bound: `offsets` is the optimum, proven. */
+  readonly atBound: boolean;
+  /** The best offsets the core found, when smaller than the total it was given. */
+  readonly offsets?: Float64Array;
+  /** Their total (or the given total, when the core found nothing smaller). */
+  readonly total: number;
+  /** The lower bound, raised past every capacity the core proved infeasible. */
+  readonly provenLowerBound: number;
+}
+
+/** Runs the core's steps from a plan of total `best` (the greedy phase's). */
+export function runCoreSteps(
+  core: ExactCore,
+  budget: CallBudget,
+  lowerBound: number,
+  best: number,
+  dense: boolean,
+  deadline: number,
+): CoreStepsOutcome {
+  let provenLowerBound = lowerBound;
+  if (best > lowerBound) {
+    const first = core.decide(lowerBound, budget.forBound());
+    if (first.kind === 'fits') return { atBound: true, offsets: first.offsets, total: first.total, provenLowerBound };
+    if (first.kind === 'infeasible') provenLowerBound = lowerBound + 1;
+  }
+  if (best <= provenLowerBound) return { atBound: false, total: best, provenLowerBound };
+  let found: Float64Array | undefined;
+  const diveLimit = core.work + budget.forDives();
+  for (let i = 0; i < MAX_DIVES && core.work < diveLimit && best > provenLowerBound && performance.now() < deadline; i++) {
+    const dive = core.greedyDive(i);
+    if (dive.total < best) {
+      found = dive.offsets;
+      best = dive.total;
+    }
+  }
+  const limit = core.work + budget.forDescent();
+  let lo = Math.max(provenLowerBound, lowerBound + 1);
+  const step = dense ? DENSE_PROBE_STEP : PROBE_STEP;
+  const probeWork = Math.max(PROBE_MIN_WORK, (dense ? DENSE_PROBE_DIVES : PROBE_DIVES) * core.diveWork());
+  while (lo < best && core.work < limit && performance.now() < deadline) {
+    const capacity = best - 1 - Math.floor((best - 1 - lo) * step);
+    const r = core.decide(capacity, Math.min(limit - core.work, probeWork), true);
+    if (r.kind === 'fits') {
+      found = r.offsets;
+      best = r.total;
+    } else {
+      if (r.kind === 'infeasible') provenLowerBound = capacity + 1;
+      lo = capacity + 1;
+    }
+  }
+  return { atBound: false, offsets: found, total: best, provenLowerBound };
+}
