@@ -104,7 +104,17 @@ export function defaultConstantPool(targets: readonly string[]): PoolInfo {
  * so weights always land in a pool that is initialised with them.
  */
 export function withDefaultConstantPool(pools: readonly PoolInfo[], targets: readonly string[]): PoolInfo[] {
-  return pools.some((p) => p.kind === 'constant') ? [...pools] : [...pools, defaultConstantPool(targets)];
+  if (pools.some((p) => p.kind === 'constant')) return [...pools];
+  const taken = pools.find((p) => p.name === DEFAULT_CONSTANT_POOL);
+  if (taken !== undefined) {
+    // Otherwise reported as a duplicate the user never wrote ("first declared at pool #1").
+    throw new ConfigError(
+      `${taken.kind} pool '${taken.name}' has the name of the default constant pool, which is added because no constant pool is declared: ` +
+        'rename the pool or declare constantPools',
+      { pool: taken.name },
+    );
+  }
+  return [...pools, defaultConstantPool(targets)];
 }
 
 /**

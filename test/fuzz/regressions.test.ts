@@ -280,3 +280,15 @@ describe('fuzz regressions: uma-ts run on a model without outputs', () => {
     expect(r.problems).toEqual([`error: ${m}: the model has no outputs: there is nothing to run and compare`]);
   });
 });
+
+describe('fuzz regressions: a workspace pool named like the default constant pool', () => {
+  it('is named as such (it was "error: name: duplicate pool name ... (first declared at pool #1)")', async () => {
+    const pools = file(JSON.stringify({ workspacePools: [{ name: 'global_const_workspace', targets: ['c', 'vanilla'] }] }), '.json');
+    const out = path.join(dir, 'const-name');
+    const r = await runCli(['compile', model('hello_world_int8'), '--backend', 'vanilla', '--pools', pools, '--out', out]);
+    assertCleanOutcome(r, out);
+    expect(r.problems).toEqual([
+      "error: workspace pool 'global_const_workspace' has the name of the default constant pool, which is added because no constant pool is declared: rename the pool or declare constantPools",
+    ]);
+  });
+});
