@@ -15,13 +15,14 @@
  *  - an empty buffer list gives an empty plan (TVM fails its "no pool sizes" check).
  *  - the swap partner loop in TVM can spin forever when all second-level neighbours are the
  *    first pick; we give up that attempt after a bounded number of draws.
- *  - pushed offsets are also rounded to the placed buffer's own alignment (see tvmGreedy.ts);
- *    identical to TVM when all buffers share an alignment.
+ *  - pushed offsets are also rounded to the placed buffer's alignment in the pool (its own and
+ *    the pool's, see tvmGreedy.ts); identical to TVM when all buffers share an alignment and
+ *    pools add none.
  */
 import { MemoryPlanningError } from '../../errors';
 import { PlanningAlgorithm } from '../types';
 import { GlibcRandR } from './glibcRand';
-import { IndexedPlan, IndexedProblem, indexProblem, poolsExhaustedError, roundUp, toBufferPlan } from './indexed';
+import { alignmentInPool, IndexedPlan, IndexedProblem, indexProblem, poolsExhaustedError, roundUp, toBufferPlan } from './indexed';
 import { fitsPool, tvmSizeOrder } from './tvmGreedy';
 
 const MAX_ATTEMPTS = 500;
@@ -47,7 +48,7 @@ function hillClimbGreedy(problem: IndexedProblem, order: Int32Array): GreedyRun 
   // while below 2^53) so that a native numeric sort does the work.
   const stride = problem.count + 1;
   let maxEnd = 0;
-  for (let i = 0; i < problem.count; i++) maxEnd += sizes[i] + alignments[i];
+  for (let i = 0; i < problem.count; i++) maxEnd += sizes[i] + alignments[i] + Math.max(...candidates[i].map((p) => alignmentInPool(problem, i, p)));
   const packed = maxEnd * stride < Number.MAX_SAFE_INTEGER;
   let maxConflicts = 0;
   for (const c of conflicts) maxConflicts = Math.max(maxConflicts, c.length);
@@ -76,7 +77,7 @@ function hillClimbGreedy(problem: IndexedProblem, order: Int32Array): GreedyRun 
     for (const c of placed) {
       const p = pool[c];
       if (p === NO_POOL || !present[p]) continue;
-      const next = roundUp(roundUp(offset[c] + sizes[c], alignments[c]), alignments[b]);
+      const next = roundUp(roundUp(offset[c] + sizes[c], alignments[c]), alignmentInPool(problem, b, p));
       if (fitsPool(problem, p, next, size)) {
         if (next > candidateOffset[p] && candidateOffset[p] + size > offset[c]) candidateOffset[p] = next;
       } else {

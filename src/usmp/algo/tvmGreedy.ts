@@ -8,15 +8,16 @@
  * exceeded by such a push is dropped; the first remaining pool in preference order wins.
  *
  * Two deliberate differences, both confined to inputs where TVM's own plan is invalid:
- *  - the pushed offset is additionally rounded to the placed buffer's own alignment. When every
- *    buffer shares one alignment (all TVM flows) this changes nothing; otherwise TVM can emit a
- *    misaligned offset.
+ *  - the pushed offset is additionally rounded to the placed buffer's alignment in that pool
+ *    (its own and the pool's). When every buffer shares one alignment and pools add none (all
+ *    TVM flows) this changes nothing; otherwise TVM can emit a misaligned offset.
  *  - TVM reads `pool_offset_candidates[pool]` with std::unordered_map::operator[], which re-inserts
  *    a pool dropped by an earlier conflict (offset restarting at 0). If the placement in such a
  *    revived pool overlaps a conflicting buffer, TVM's plan would be wrong; we skip that pool.
  */
 import { PlanningAlgorithm } from '../types';
 import {
+  alignmentInPool,
   IndexedPlan,
   IndexedProblem,
   indexProblem,
@@ -71,8 +72,10 @@ export function tvmConflictsOrder(problem: IndexedProblem): Int32Array {
 function postSortOnIntervals(problem: IndexedProblem, order: Int32Array): IndexedPlan | undefined {
   const { intervals, sizes, alignments, candidates } = problem;
   if (!intervals || problem.pools.length !== 1 || problem.poolLimits[0] !== Infinity) return undefined;
-  const alignment = alignments[0];
-  for (let b = 0; b < problem.count; b++) if (alignments[b] !== alignment || candidates[b].length !== 1) return undefined;
+  const alignment = alignmentInPool(problem, 0, 0);
+  for (let b = 0; b < problem.count; b++) {
+    if (alignments[b] !== alignments[0] || alignmentInPool(problem, b, 0) !== alignment || candidates[b].length !== 1) return undefined;
+  }
   const skyline = new Skyline(intervals);
   const pool = new Int32Array(problem.count);
   const offset = new Float64Array(problem.count);
@@ -109,7 +112,7 @@ export function postSortAllocation(problem: IndexedProblem, order: Int32Array): 
     for (const c of conflicts[b]) {
       const p = pool[c];
       if (p < 0) continue;
-      const next = roundUp(roundUp(offset[c] + sizes[c], alignments[c]), alignments[b]);
+      const next = roundUp(roundUp(offset[c] + sizes[c], alignments[c]), alignmentInPool(problem, b, p));
       if (fitsPool(problem, p, next, size)) {
         if (!present[p]) {
           present[p] = 1;
