@@ -19,6 +19,7 @@
  *    the pool's, see tvmGreedy.ts); identical to TVM when all buffers share an alignment and
  *    pools add none.
  */
+import { performance } from 'node:perf_hooks';
 import { MemoryPlanningError } from '../../errors';
 import { PlanningAlgorithm } from '../types';
 import { GlibcRandR } from './glibcRand';
@@ -114,7 +115,29 @@ function sizeHintsExceeded(): MemoryPlanningError {
   return new MemoryPlanningError('no buffer fits any of its pools; please increase the size hints of the memory pools');
 }
 
-export function hillClimbPlan(problem: IndexedProblem, memoryPressure: number, seed = 0): IndexedPlan {
+/**
+ * Each attempt re-places every buffer over its conflict lists, so a large dense set takes
+ * minutes (2,000 buffers with 440 conflicts each: about 20 s for the 500 attempts). A wall-clock
+ * cap ends the attempts early, keeping the result so far: `timeBudgetMs` when given, else this
+ * safety cap. Below it the plan is TVM's, on any machine.
+ */
+export const HILL_CLIMB_SAFETY_CAP_MS = 10_000;
+/** Conflict entries above which hill_climb refuses a set (its lists would take gigabytes). */
+const MAX_CONFLICT_ENTRIES = 25_000_000;
+
+export function hillClimbPlan(
+  problem: IndexedProblem,
+  memoryPressure: number,
+  seed = 0,
+  deadline = performance.now() + HILL_CLIMB_SAFETY_CAP_MS,
+): IndexedPlan {
+  const entries = problem.intervals?.entryCount();
+  if (entries !== undefined && entries > MAX_CONFLICT_ENTRIES) {
+    throw new MemoryPlanningError(
+      `hill_climb walks conflict lists, and this buffer set's live ranges make ${entries} conflict entries ` +
+        `(limit ${MAX_CONFLICT_ENTRIES}); plan it with auto or greedy_by_size`,
+    );
+  }
   const rng = new GlibcRandR(seed);
   const { sizes, conflicts } = problem;
   const initialOrder = tvmSizeOrder(problem);
@@ -137,7 +160,7 @@ export function hillClimbPlan(problem: IndexedProblem, memoryPressure: number, s
   let swapI2 = -1;
   let current: GreedyRun | undefined;
   let result: GreedyRun | undefined;
-  for (let attempts = 0; attempts < MAX_ATTEMPTS; attempts++) {
+  for (let attempts = 0; attempts < MAX_ATTEMPTS && (attempts === 0 || performance.now() < deadline); attempts++) {
     const rollback = current;
     const run = hillClimbGreedy(problem, order);
     current = run;
@@ -213,5 +236,6 @@ export function hillClimbPlan(problem: IndexedProblem, memoryPressure: number, s
 export const hillClimb: PlanningAlgorithm = (buffers, memoryPressure, options) => {
   if (buffers.length === 0) return new Map();
   const problem = indexProblem(buffers);
-  return toBufferPlan(problem, hillClimbPlan(problem, memoryPressure, options?.seed ?? 0));
+  const deadline = performance.now() + (options?.timeBudgetMs ?? HILL_CLIMB_SAFETY_CAP_MS);
+  return toBufferPlan(problem, hillClimbPlan(problem, memoryPressure, options?.seed ?? 0, deadline));
 };

@@ -4,6 +4,11 @@ import { greedyBySize } from '../../../src/usmp/algo/tvmGreedy';
 import { MemoryPlanningError } from '../../../src/errors';
 import { verifyPlan } from '../../../src/usmp/verify';
 import { buffers, offsets, pool } from './helpers';
+import { intervalsToBufferInfos } from '../../../src/usmp/conflicts';
+import { randomIntervals } from '../../../bench/generators';
+
+const benchIntervals = (seed: number) =>
+  randomIntervals(seed, 200, 80).intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last }));
 
 describe('glibc rand_r', () => {
   test('matches glibc for seed 0 (values printed by a C program calling rand_r)', () => {
@@ -30,6 +35,22 @@ describe('hill_climb', () => {
     const plan = hillClimb(bufs, 110);
     verifyPlan(bufs, plan);
     expect(offsets(plan)).toEqual({ Y: 0, X: 60, Z: 0 });
+  });
+
+  test('a time budget ends the attempts early, keeping the plan so far (0: the first attempt only)', () => {
+    const bufs = intervalsToBufferInfos(benchIntervals(3), [pool('ws')]);
+    const total = (plan: ReturnType<typeof hillClimb>) => Math.max(...bufs.map((b) => plan.get(b.name)!.offset + b.sizeBytes));
+    const first = hillClimb(bufs, 0, { timeBudgetMs: 0 });
+    const climbed = hillClimb(bufs, 0);
+    verifyPlan(bufs, first);
+    verifyPlan(bufs, climbed);
+    expect(total(climbed)).toBeLessThan(total(first));
+  });
+
+  test('refuses interval sets whose conflict lists would not fit in memory, naming the other planners', () => {
+    // 8,000 buffers all live at once: 64M conflict entries.
+    const all = Array.from({ length: 8000 }, () => ({ sizeBytes: 16, firstUse: 0, lastUse: 1 }));
+    expect(() => hillClimb(intervalsToBufferInfos(all, [pool('ws')]), 0)).toThrow(/conflict entries .*plan it with auto or greedy_by_size/);
   });
 
   test('is deterministic (fixed rand_r seed)', () => {
