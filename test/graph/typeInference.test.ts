@@ -36,7 +36,12 @@ describe('inferCallType', () => {
     const weight = tt([4, 3, 3, 2], 'int8');
     expect(() => inferCallType('conv2d', convAttrs, [input, weight])).toThrow(TypeInferenceError);
     expect(() => inferCallType('conv2d', convAttrs, [input, weight])).toThrow(
-      'conv2d: input has 3 channels but the weight expects 2 (arguments: [1, 8, 8, 3] int8, [4, 3, 3, 2] int8)',
+      'conv2d: input has 3 channels but the weight expects 2 (or a multiple of it, grouped) (arguments: [1, 8, 8, 3] int8, [4, 3, 3, 2] int8)',
+    );
+    // Grouped (TFLite: groups = input depth / filter depth): 6 channels in 3 groups of 2, 6 filters.
+    expect(inferCallType('conv2d', convAttrs, [tt([1, 8, 8, 6], 'int8'), tt([6, 3, 3, 2], 'int8')]).shape[3]).toBe(6);
+    expect(() => inferCallType('conv2d', convAttrs, [tt([1, 8, 8, 6], 'int8'), tt([4, 3, 3, 2], 'int8')])).toThrow(
+      /4 filters do not split into 3 groups/,
     );
     const badBias = [input, tt([4, 3, 3, 3], 'int8'), tt([5], 'int32')];
     expect(() => inferCallType('conv2d', convAttrs, badBias)).toThrow(/bias has 5 elements, expected 4/);

@@ -112,7 +112,10 @@ function conv2d(attrs: Attrs, args: readonly TensorType[]): TensorType {
   rank('conv2d', 'weight (OHWI)', weight, 4, args);
   const [n, , , c] = input.shape;
   const [o, kh, kw, i] = weight.shape;
-  if (i !== c) fail('conv2d', `input has ${c} channels but the weight expects ${i}`, args);
+  // Grouped convolution, as TFLite's: groups = input depth / filter depth, each group a whole
+  // number of the filters.
+  if (i < 1 || c % i !== 0) fail('conv2d', `input has ${c} channels but the weight expects ${i} (or a multiple of it, grouped)`, args);
+  if (o % (c / i) !== 0) fail('conv2d', `${o} filters do not split into ${c / i} groups (input ${c} channels, filter depth ${i})`, args);
   checkWeightDtypes('conv2d', args);
   checkBias('conv2d', args, o);
   const [oh, ow] = spatialOut('conv2d', attrs, args, kh, kw, pair('conv2d', attrs, 'dilation', [1, 1]));
