@@ -46,6 +46,8 @@ interface FamilyLine {
   /** Of the sets compared with the references (`compared`), those where auto is no larger than the best. */
   ahead: number;
   compared: number;
+  /** Whether the references compared include Vela (run up to 2,000 buffers). */
+  withVela: boolean;
 }
 
 /** Multi-pool with pins: SRAM limited to a third of the bound; 15% pinned to SRAM (small ones), 10% to DRAM. */
@@ -64,8 +66,8 @@ function withPins(set: BenchSet, buffers: readonly BufferInfo[]): BufferInfo[] {
 export function portfolioSection(sets: readonly BenchSet[]): string[] {
   const fails: string[] = [];
   const families = new Map<string, FamilyLine>();
-  const note = (family: string, overhead: number, proven: boolean, ms: number, ahead?: boolean) => {
-    const f = families.get(family) ?? { sets: 0, overheads: [], proven: 0, maxMs: 0, ahead: 0, compared: 0 };
+  const note = (family: string, overhead: number, proven: boolean, ms: number, ahead?: boolean, withVela = false) => {
+    const f = families.get(family) ?? { sets: 0, overheads: [], proven: 0, maxMs: 0, ahead: 0, compared: 0, withVela };
     f.sets++;
     f.overheads.push(overhead);
     if (proven) f.proven++;
@@ -94,7 +96,7 @@ export function portfolioSection(sets: readonly BenchSet[]): string[] {
     const vela = n <= 2000 ? Math.max(...velaHillClimbPlan(refs).offsets.map((o, i) => o + set.intervals[i].size)) : NaN;
     const family = `${set.family} ${n}`;
     const best = Math.min(tflm, Number.isNaN(vela) ? Infinity : vela);
-    note(family, pct(autoTotal, bound), stats.provenOptimal, ms, autoTotal <= best);
+    note(family, pct(autoTotal, bound), stats.provenOptimal, ms, autoTotal <= best, !Number.isNaN(vela));
     console.log(
       `  ${set.name.padEnd(24)} bound ${String(bound).padStart(9)}  auto ${pct(autoTotal, bound).toFixed(3).padStart(7)}% ` +
         `${stats.provenOptimal ? 'proven ' : 'gap    '} ${stats.strategy.padEnd(16)} ${ms.toFixed(0).padStart(5)} ms  ` +
@@ -133,7 +135,7 @@ export function portfolioSection(sets: readonly BenchSet[]): string[] {
     console.log(
       `  ${name}: ${f.sets} sets, auto mean overhead ${mean.toFixed(3)}% (max ${Math.max(...f.overheads).toFixed(3)}%), ` +
         `proven optimal ${f.proven}/${f.sets}, ` +
-        (f.compared > 0 ? `<= the best of TFLM${name.endsWith(' 2000') ? ' and Vela' : ''} on ${f.ahead}/${f.compared}, ` : '') +
+        (f.compared > 0 ? `<= the best of TFLM${f.withVela ? ' and Vela' : ''} on ${f.ahead}/${f.compared}, ` : '') +
         `max time ${f.maxMs.toFixed(0)} ms`,
     );
   }
