@@ -95,9 +95,10 @@ export function lowerBoundOfBuffers(buffers: readonly BufferInfo[]): number {
   // cliques is live at one moment (pairwise overlapping intervals share a point), so none
   // outweighs the peak. Where the peak's buffers are also all listed both ways, the peak is the
   // bound, without the clique search (the costly part on a JSON buffer set of 2,000 buffers).
-  if (listedPairsOverlap(buffers) && peakIsClique(buffers, peak)) return peak;
+  const peakBinds = peakIsClique(buffers, peak);
+  if (peakBinds && listedPairsOverlap(buffers)) return peak;
   const clique = greedyCliqueBound(buffers);
-  return peak > clique && peakIsClique(buffers, peak) ? peak : clique;
+  return peakBinds && peak > clique ? peak : clique;
 }
 
 /** Whether every listed conflict (either way) joins two buffers whose live ranges overlap. */

@@ -389,7 +389,7 @@ function packPoolByPool(
   const planPool = (workBudget?: number) => (sub: readonly BufferInfo[], bound: number) => {
     // Under a clock (given, or the default cap on large sets) a pool gets what is left of it.
     const timeBudgetMs = Number.isFinite(deadline) ? Math.max(1, deadline - performance.now()) : undefined;
-    const r = planAuto(sub, bound, { seed, timeBudgetMs, workBudget }, POOL_CALL_MIN_WORK);
+    const r = planAutoCall(sub, bound, { seed, timeBudgetMs, workBudget }, POOL_CALL_MIN_WORK);
     return { plan: r.plan, work: r.stats.work + r.stats.coreWork };
   };
   const limitedCore = coreBudget(problem.count, CORE_LIMITED_POOL_SHARE);
@@ -448,8 +448,12 @@ export function autoLowerBound(buffers: readonly BufferInfo[], memoryPressure: n
 }
 
 /** `auto` with its statistics, for the benchmark and the CLI. */
+export function planAuto(buffers: readonly BufferInfo[], memoryPressure: number, options: AutoPlanningOptions = {}) {
+  return planAutoCall(buffers, memoryPressure, options);
+}
+
 /** `minCallWork`: the floor of the core's budget (CallBudget), lower for a part of a call. */
-export function planAuto(buffers: readonly BufferInfo[], memoryPressure: number, options: AutoPlanningOptions = {}, minCallWork?: number) {
+function planAutoCall(buffers: readonly BufferInfo[], memoryPressure: number, options: AutoPlanningOptions, minCallWork?: number) {
   if (buffers.length === 0) {
     const stats: AutoStats = {
       lowerBound: 0,

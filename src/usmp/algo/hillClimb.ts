@@ -49,6 +49,7 @@ function hillClimbGreedy(problem: IndexedProblem, order: Int32Array): GreedyRun 
   // while below 2^53) so that a native numeric sort does the work.
   const stride = problem.count + 1;
   let maxEnd = 0;
+  // A buffer's end is rounded to its own alignment, its start to its alignment in the pool.
   for (let i = 0; i < problem.count; i++) maxEnd += sizes[i] + alignments[i] + Math.max(...candidates[i].map((p) => alignmentInPool(problem, i, p)));
   const packed = maxEnd * stride < Number.MAX_SAFE_INTEGER;
   let maxConflicts = 0;
