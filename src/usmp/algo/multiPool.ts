@@ -188,104 +188,181 @@ export type PoolPlanner = (buffers: readonly BufferInfo[], lowerBound: number) =
  * bytes at its peak time without raising its peak; each buffer moves at most once. Counted work.
  */
 export function rebalancePools(problem: IndexedProblem, intervals: IntervalConflicts, placed: IndexedPlan, budget: number): { plan: IndexedPlan; moves: number; work: number } {
-  const n = problem.count;
-  const nPools = problem.pools.length;
-  const pool = Int32Array.from(placed.pool);
-  const offset = Float64Array.from(placed.offset);
-  const { sizes } = problem;
-  const ends = new Float64Array(nPools);
-  for (let b = 0; b < n; b++) ends[pool[b]] = Math.max(ends[pool[b]], offset[b] + sizes[b]);
-  const times = intervals.times();
-  const from = Int32Array.from(intervals.first, (t) => timeIndex(times, t));
-  const to = Int32Array.from(intervals.last, (t) => timeIndex(times, t));
-  const { start, adj } = intervals.adjacency();
-  const live = new Float64Array(times.length);
-  const fixed = new Uint8Array(n);
-  const canLeave = (c: number, d: number) => !fixed[c] && problem.candidates[c].includes(d);
-  let work = 0;
-  let moves = 0;
-  const ejected: number[] = [];
-  for (let d = 0; d < nPools; d++) {
-    if (problem.poolLimits[d] !== Infinity) continue;
+  const r = new PoolRebalancer(problem, intervals, placed);
+  for (let d = 0; d < problem.pools.length; d++) if (problem.poolLimits[d] === Infinity) r.drain(d, budget);
+  return { plan: { pool: r.pool, offset: r.offset }, moves: r.moves, work: r.work };
+}
+
+/**
+ * rebalancePools' state and steps, as small methods: one large function with all its loops took
+ * V8 over 200 ms to optimize on stack replacement, longer than the whole pass runs.
+ */
+class PoolRebalancer {
+  readonly pool: Int32Array;
+  readonly offset: Float64Array;
+  work = 0;
+  moves = 0;
+  private readonly sizes: Float64Array;
+  private readonly ends: Float64Array;
+  private readonly from: Int32Array;
+  private readonly to: Int32Array;
+  private readonly start: Int32Array;
+  private readonly adj: Int32Array;
+  /** Live bytes per time in the unlimited pool being drained. */
+  private readonly live: Float64Array;
+  /** Buffers that moved (or were ejected) once: they stay where they are. */
+  private readonly fixed: Uint8Array;
+  private readonly ejected: number[] = [];
+
+  constructor(
+    private readonly problem: IndexedProblem,
+    intervals: IntervalConflicts,
+    placed: IndexedPlan,
+  ) {
+    this.pool = Int32Array.from(placed.pool);
+    this.offset = Float64Array.from(placed.offset);
+    this.sizes = problem.sizes;
+    this.ends = new Float64Array(problem.pools.length);
+    for (let b = 0; b < problem.count; b++) this.ends[this.pool[b]] = Math.max(this.ends[this.pool[b]], this.offset[b] + this.sizes[b]);
+    const times = intervals.times();
+    this.from = Int32Array.from(intervals.first, (t) => timeIndex(times, t));
+    this.to = Int32Array.from(intervals.last, (t) => timeIndex(times, t));
+    const rows = intervals.adjacency();
+    this.start = rows.start;
+    this.adj = rows.adj;
+    this.live = new Float64Array(times.length);
+    this.fixed = new Uint8Array(problem.count);
+  }
+
+  /** Moves buffers out of unlimited pool d's peak, one at a time, while one helps and work is left. */
+  drain(d: number, budget: number): void {
+    const { live, pool, sizes } = this;
     live.fill(0);
-    for (let b = 0; b < n; b++) if (pool[b] === d) for (let s = from[b]; s <= to[b]; s++) live[s] += sizes[b];
-    while (work < budget) {
-      let peakAt = 0;
-      for (let s = 1; s < live.length; s++) if (live[s] > live[peakAt]) peakAt = s;
-      const peak = live[peakAt];
-      work += live.length;
-      const movable: number[] = [];
-      for (let b = 0; b < n; b++) if (pool[b] === d && !fixed[b] && from[b] <= peakAt && peakAt <= to[b] && problem.candidates[b].length > 1) movable.push(b);
-      work += n;
-      movable.sort((x, y) => sizes[y] - sizes[x] || x - y);
-      let done = false;
-      for (const b of movable) {
-        for (const q of problem.candidates[b]) {
-          if (q === d || problem.poolLimits[q] === Infinity) continue;
-          const align = alignmentInPool(problem, b, q);
-          const top = Math.min(ends[q], problem.poolLimits[q]);
-          // Canonical offsets: 0 and the aligned ends of b's neighbours in q.
-          let bestAt = -1;
-          let bestBytes = Infinity;
-          const cands = [0];
-          for (let k = start[b]; k < start[b + 1]; k++) {
-            const j = adj[k];
-            if (pool[j] === q) cands.push(Math.ceil((offset[j] + sizes[j]) / align) * align);
-          }
-          for (const at of cands) {
-            if (at + sizes[b] > top) continue;
-            let bytes = 0;
-            let ok = true;
-            for (let k = start[b]; k < start[b + 1] && ok; k++) {
-              const j = adj[k];
-              if (pool[j] !== q || offset[j] >= at + sizes[b] || offset[j] + sizes[j] <= at) continue;
-              // In the way: it must be free to leave, and not live at the peak (it would add there).
-              if (!canLeave(j, d) || (from[j] <= peakAt && peakAt <= to[j])) ok = false;
-              bytes += sizes[j];
-            }
-            work += start[b + 1] - start[b];
-            if (ok && bytes < bestBytes) {
-              bestBytes = bytes;
-              bestAt = at;
-            }
-          }
-          if (bestAt < 0) continue;
-          ejected.length = 0;
-          for (let k = start[b]; k < start[b + 1]; k++) {
-            const j = adj[k];
-            if (pool[j] === q && offset[j] < bestAt + sizes[b] && offset[j] + sizes[j] > bestAt) ejected.push(j);
-          }
-          // The unlimited pool after the move must not peak higher than now.
-          for (let s = from[b]; s <= to[b]; s++) live[s] -= sizes[b];
-          for (const j of ejected) for (let s = from[j]; s <= to[j]; s++) live[s] += sizes[j];
-          let newPeak = 0;
-          for (let s = 0; s < live.length; s++) if (live[s] > newPeak) newPeak = live[s];
-          work += live.length;
-          if (newPeak > peak) {
-            for (let s = from[b]; s <= to[b]; s++) live[s] += sizes[b];
-            for (const j of ejected) for (let s = from[j]; s <= to[j]; s++) live[s] -= sizes[j];
-            continue;
-          }
-          pool[b] = q;
-          offset[b] = bestAt;
-          fixed[b] = 1;
-          for (const j of ejected) {
-            // Stacked on top of the unlimited pool: valid at once; the re-plan packs it.
-            const a = alignmentInPool(problem, j, d);
-            const at = Math.ceil(ends[d] / a) * a;
-            pool[j] = d;
-            offset[j] = at;
-            ends[d] = at + sizes[j];
-            fixed[j] = 1;
-          }
-          moves++;
-          done = true;
-          break;
-        }
-        if (done) break;
-      }
-      if (!done) break;
+    for (let b = 0; b < this.problem.count; b++) if (pool[b] === d) this.addLive(b, sizes[b]);
+    while (this.work < budget) {
+      const peakAt = this.peakTime();
+      if (!this.moveOneOff(d, peakAt, live[peakAt])) break;
     }
   }
-  return { plan: { pool, offset }, moves, work };
+
+  private addLive(b: number, bytes: number): void {
+    for (let s = this.from[b]; s <= this.to[b]; s++) this.live[s] += bytes;
+  }
+
+  /** The first time with the most live bytes. */
+  private peakTime(): number {
+    const { live } = this;
+    let peakAt = 0;
+    for (let s = 1; s < live.length; s++) if (live[s] > live[peakAt]) peakAt = s;
+    this.work += live.length;
+    return peakAt;
+  }
+
+  private livePeak(): number {
+    let peak = 0;
+    for (let s = 0; s < this.live.length; s++) if (this.live[s] > peak) peak = this.live[s];
+    this.work += this.live.length;
+    return peak;
+  }
+
+  /** Free buffers of pool d live at peakAt, largest first (ties by index). */
+  private movableAt(d: number, peakAt: number): number[] {
+    const { problem, pool, fixed, from, to, sizes } = this;
+    const movable: number[] = [];
+    for (let b = 0; b < problem.count; b++) {
+      if (pool[b] === d && !fixed[b] && from[b] <= peakAt && peakAt <= to[b] && problem.candidates[b].length > 1) movable.push(b);
+    }
+    this.work += problem.count;
+    return movable.sort((x, y) => sizes[y] - sizes[x] || x - y);
+  }
+
+  /** Takes the first move of a buffer live at d's peak that does not raise that peak. */
+  private moveOneOff(d: number, peakAt: number, peak: number): boolean {
+    const { problem } = this;
+    for (const b of this.movableAt(d, peakAt)) {
+      for (const q of problem.candidates[b]) {
+        if (q === d || problem.poolLimits[q] === Infinity) continue;
+        const at = this.bestSlot(b, q, d, peakAt);
+        if (at >= 0 && this.tryMove(b, q, d, at, peak)) return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The canonical offset in pool q (0, or a neighbour's aligned end) where b fits below q's top
+   * with the fewest bytes in its way, each of them free to leave for d and not live at the peak;
+   * -1 when there is none.
+   */
+  private bestSlot(b: number, q: number, d: number, peakAt: number): number {
+    const { problem, pool, offset, sizes, start, adj } = this;
+    const align = alignmentInPool(problem, b, q);
+    const top = Math.min(this.ends[q], problem.poolLimits[q]);
+    let bestAt = -1;
+    let bestBytes = Infinity;
+    const cands = [0];
+    for (let k = start[b]; k < start[b + 1]; k++) {
+      const j = adj[k];
+      if (pool[j] === q) cands.push(Math.ceil((offset[j] + sizes[j]) / align) * align);
+    }
+    for (const at of cands) {
+      if (at + sizes[b] > top) continue;
+      const bytes = this.bytesInTheWay(b, q, d, peakAt, at);
+      this.work += start[b + 1] - start[b];
+      if (bytes < bestBytes) {
+        bestBytes = bytes;
+        bestAt = at;
+      }
+    }
+    return bestAt;
+  }
+
+  /** Bytes of b's neighbours in pool q overlapping [at, at + size), or Infinity when one may not leave. */
+  private bytesInTheWay(b: number, q: number, d: number, peakAt: number, at: number): number {
+    const { problem, pool, offset, sizes, start, adj, fixed, from, to } = this;
+    const end = at + sizes[b];
+    let bytes = 0;
+    for (let k = start[b]; k < start[b + 1]; k++) {
+      const j = adj[k];
+      if (pool[j] !== q || offset[j] >= end || offset[j] + sizes[j] <= at) continue;
+      // In the way: it must be free to leave, and not live at the peak (it would add there).
+      if (fixed[j] || !problem.candidates[j].includes(d) || (from[j] <= peakAt && peakAt <= to[j])) return Infinity;
+      bytes += sizes[j];
+    }
+    return bytes;
+  }
+
+  /**
+   * Moves b to `at` in pool q and what is in its way to the top of pool d, unless that would
+   * raise d's peak above `peak`.
+   */
+  private tryMove(b: number, q: number, d: number, at: number, peak: number): boolean {
+    const { problem, pool, offset, sizes, start, adj, ejected } = this;
+    ejected.length = 0;
+    for (let k = start[b]; k < start[b + 1]; k++) {
+      const j = adj[k];
+      if (pool[j] === q && offset[j] < at + sizes[b] && offset[j] + sizes[j] > at) ejected.push(j);
+    }
+    this.addLive(b, -sizes[b]);
+    for (const j of ejected) this.addLive(j, sizes[j]);
+    if (this.livePeak() > peak) {
+      this.addLive(b, sizes[b]);
+      for (const j of ejected) this.addLive(j, -sizes[j]);
+      return false;
+    }
+    pool[b] = q;
+    offset[b] = at;
+    this.fixed[b] = 1;
+    for (const j of ejected) {
+      // Stacked on top of the unlimited pool: valid at once; the re-plan packs it.
+      const a = alignmentInPool(problem, j, d);
+      const o = Math.ceil(this.ends[d] / a) * a;
+      pool[j] = d;
+      offset[j] = o;
+      this.ends[d] = o + sizes[j];
+      this.fixed[j] = 1;
+    }
+    this.moves++;
+    return true;
+  }
 }
