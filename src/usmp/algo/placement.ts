@@ -296,18 +296,24 @@ export class PlacementEngine {
   private placeOne(b: number, k: number): boolean {
     const size = this.sizes[b];
     this.work += 1 + this.adjStart[b + 1] - this.adjStart[b];
+    // The row is sorted once: nothing moves while b's candidate pools are tried.
+    let rowSorted = false;
     for (let ci = this.candStart[b]; ci < this.candStart[b + 1]; ci++) {
       const p = this.candPool[ci];
       let at: number;
-      if (this.bestFit[b] === 1) {
-        if (this.sortRows) this.sortRowByOffset(b);
-        at = this.bestGap(this.collectPlaced(b, k, p, this.candAlign[ci]), size, this.sortRows);
+      if (this.bestFit[b] === 1 && this.sortRows) {
+        if (!rowSorted) this.sortRowByOffset(b);
+        rowSorted = true;
+        at = this.bestGapInOrder(b, k, p, this.candAlign[ci], size);
+      } else if (this.bestFit[b] === 1) {
+        at = this.bestGap(this.collectPlaced(b, k, p, this.candAlign[ci]), size);
       } else {
         at = this.firstGapInOrder(b, k, p, this.candAlign[ci], size);
-        if (at < 0 && this.sortRows) {
+        if (at < 0 && this.sortRows && !rowSorted) {
           // The row drifted out of offset order: sort it by the current offsets (its placed
           // entries then come in order) and take the now exact pass.
           this.sortRowByOffset(b);
+          rowSorted = true;
           at = this.firstGapInOrder(b, k, p, this.candAlign[ci], size);
         } else if (at < 0) {
           at = this.firstGap(this.collectPlaced(b, k, p, this.candAlign[ci]), size);
@@ -419,16 +425,40 @@ export class PlacementEngine {
   }
 
   /**
-   * Start of the smallest gap between neighbours that holds the buffer, else the top. `inOrder`:
-   * the neighbours were collected from a row just sorted by offset, so they already come in the
-   * order the sort would give (ties in collection order), and sorting is skipped.
+   * bestGap straight from b's adjacency row, just sorted by offset: its placed neighbours in pool
+   * p come in the order bestGap's sort gives (ties in row order), so one pass needs no copies.
    */
-  private bestGap(m: number, size: number, inOrder: boolean): number {
+  private bestGapInOrder(b: number, k: number, p: number, align: number, size: number): number {
+    const { adj, pos, pool, offset, sizes } = this;
+    let cand = 0;
+    let candFrom = -1;
+    let gapAt = -1;
+    let gapFrom = -1;
+    let gapLen = Infinity;
+    for (let ai = this.adjStart[b]; ai < this.adjStart[b + 1]; ai++) {
+      const j = adj[ai];
+      if (pos[j] >= k || pool[j] !== p) continue;
+      const o = offset[j];
+      if (cand + size <= o && o - cand < gapLen) {
+        gapLen = o - cand;
+        gapAt = cand;
+        gapFrom = candFrom;
+      }
+      const e = align === 1 ? o + sizes[j] : roundUp(o + sizes[j], align);
+      if (e > cand) {
+        cand = e;
+        candFrom = j;
+      }
+    }
+    this.lastPredecessor = gapAt >= 0 ? gapFrom : candFrom;
+    return gapAt >= 0 ? gapAt : cand;
+  }
+
+  /** Start of the smallest gap between the m collected neighbours that holds the buffer, else the top. */
+  private bestGap(m: number, size: number): number {
     const { nbOffset, nbEnd, nbId } = this;
     let sortIdx = this.sortIdx;
-    if (inOrder) {
-      for (let i = 0; i < m; i++) sortIdx[i] = i;
-    } else if (m > SORTED_SCAN_FROM) {
+    if (m > SORTED_SCAN_FROM) {
       // The same stable order as the insertion sort below, in m log m.
       sortIdx = this.sortCollected(m);
     } else {
