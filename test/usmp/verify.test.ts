@@ -100,4 +100,30 @@ describe('directional conflict lists (TVM semantics)', () => {
     );
     expect(oneWayConflicts(selfish)).toEqual([]);
   });
+
+  test('one-way pairs of a large random set: each reported once, in listed order, as a name-set reading finds them', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const names = Array.from({ length: 300 }, (_, i) => `b${i}`);
+    const spec: Record<string, { size: number; conflicts: string[] }> = {};
+    for (const name of names) spec[name] = { size: 16, conflicts: [] };
+    for (let k = 0; k < 6000; k++) {
+      const a = names[Math.floor(random() * names.length)];
+      const b = random() < 0.02 ? 'unknown' : names[Math.floor(random() * names.length)];
+      spec[a].conflicts.push(b);
+      // Most pairs both ways (rows then out of order), some repeated, some one way only.
+      if (random() < 0.9 && b !== 'unknown') spec[b].conflicts.push(a);
+    }
+    const set = buffers(spec, [fast]);
+    const listed = new Set(set.flatMap((b) => b.conflicts.map((c) => `${b.name} ${c}`)));
+    const expected: string[] = [];
+    for (const b of set) {
+      for (const c of b.conflicts) {
+        const line = `${b.name} -> ${c}`;
+        if (c !== b.name && spec[c] !== undefined && !listed.has(`${c} ${b.name}`) && !expected.includes(line)) expected.push(line);
+      }
+    }
+    expect(expected.length).toBeGreaterThan(50);
+    expect(oneWayConflicts(set)).toEqual(expected);
+  });
 });
