@@ -50,6 +50,19 @@ interface FamilyLine {
   withVela: boolean;
 }
 
+/** The set's intervals as buffers of one arena. */
+function arenaBuffers(set: BenchSet): BufferInfo[] {
+  return intervalsToBufferInfos(
+    set.intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment: ALIGNMENT })),
+    [pool('arena')],
+  );
+}
+
+/** A set as the multi-pool family with pins plans it (coldRuns.ts writes it out as JSON). */
+export function pinnedBufferSet(set: BenchSet): BufferInfo[] {
+  return withPins(set, arenaBuffers(set));
+}
+
 /** Multi-pool with pins: SRAM limited to a third of the bound; 15% pinned to SRAM (small ones), 10% to DRAM. */
 function withPins(set: BenchSet, buffers: readonly BufferInfo[]): BufferInfo[] {
   const bound = lowerBoundOfBuffers(buffers);
@@ -81,10 +94,7 @@ export function portfolioSection(sets: readonly BenchSet[]): string[] {
   console.log('\nportfolio families (auto vs TFLite Micro greedy and Vela HillClimb)');
   for (const set of sets) {
     const n = set.intervals.length;
-    const buffers = intervalsToBufferInfos(
-      set.intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment: ALIGNMENT })),
-      [pool('arena')],
-    );
+    const buffers = arenaBuffers(set);
     const bound = lowerBoundOfBuffers(buffers);
     const t0 = performance.now();
     const { plan, stats } = planAuto(buffers, bound);

@@ -15,6 +15,7 @@ import { AutoStats, planAuto } from '../src/usmp/algo/auto';
 import { intervalsToBufferInfos, memoryPressureOfIntervals } from '../src/usmp/conflicts';
 import { poolSizesOfPlan, verifyPlan } from '../src/usmp/verify';
 import { BufferInfo, BufferPlan, PoolInfo } from '../src/usmp/types';
+import { coldRunSection } from './coldRuns';
 import { compileTimeBench } from './compileTime';
 import { BenchSet, benchSets, portfolioSets } from './generators';
 import { runModelTable } from './modelTable';
@@ -181,9 +182,10 @@ function main(): void {
   for (const line of familyLines) console.log(line);
   const portfolio = portfolioSection(portfolioSets());
   const scale = scaleSection();
-  const extra = [...portfolio, ...scale];
+  const cold = coldRunSection();
+  const extra = [...portfolio, ...scale, ...cold];
   for (const c of extra) console.log(c);
-  console.log(`portfolio and scale: ${extra.length === 0 ? 'PASS' : 'FAIL'}; total ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(`portfolio, scale and cold runs: ${extra.length === 0 ? 'PASS' : 'FAIL'}; total ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 }
 
 main();

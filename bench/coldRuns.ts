@@ -1,0 +1,90 @@
+/**
+ * Cold `uma-ts plan` runs: the portfolio's times are measured inside the bench process, where
+ * earlier sets have already warmed V8's JIT up. A user's plan is a fresh process, so the 1 s
+ * target of issue 15 is checked here too: the slowest 2,000-buffer sets of each kind, written as
+ * a user would give them (text intervals; a JSON buffer set for multi-pool with pins), planned
+ * by the CLI in a child process pinned to one core (`taskset -c 0`, where there is one).
+ * Reports the median wall time of a few runs, start-up and parsing included.
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { BufferInfo } from '../src/usmp/types';
+import { BenchSet, longLifetimes, mediumLifetimes, randomIntervals } from './generators';
+import { pinnedBufferSet } from './portfolio';
+
+const RUNS = 3;
+const TARGET_MS = 1000;
+
+function writeText(file: string, set: BenchSet): void {
+  fs.writeFileSync(file, set.intervals.map((iv) => `${iv.size} ${iv.first} ${iv.last}`).join('\n') + '\n');
+}
+
+/** The JSON buffer set format (schemas/buffer-set.schema.json): pools, candidates, conflicts, live ranges. */
+function writeJson(file: string, buffers: readonly BufferInfo[]): void {
+  const pools = new Map(buffers.flatMap((b) => b.poolCandidates).map((p) => [p.name, p] as const));
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      pools: [...pools.values()].map((p) => ({ name: p.name, alignment: p.alignment, ...(p.sizeHintBytes !== undefined ? { sizeHintBytes: p.sizeHintBytes } : {}) })),
+      buffers: buffers.map((b) => ({
+        name: b.name,
+        size: b.sizeBytes,
+        alignment: b.alignment,
+        candidatePools: b.poolCandidates.map((p) => p.name),
+        conflicts: b.conflicts,
+        liveRange: b.liveRange,
+      })),
+    }),
+  );
+}
+
+/** `taskset -c 0` when it runs here, else nothing (the times are then on every core). */
+function oneCorePrefix(): string[] {
+  const probe = spawnSync('taskset', ['-c', '0', process.execPath, '-e', '0']);
+  return probe.status === 0 ? ['taskset', '-c', '0'] : [];
+}
+
+export function coldRunSection(): string[] {
+  const fails: string[] = [];
+  const cli = path.join(__dirname, '..', '..', 'bin', 'uma-ts.js');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-bench-cold-'));
+  const prefix = oneCorePrefix();
+  console.log(`\ncold runs: uma-ts plan in a fresh process${prefix.length > 0 ? ', pinned to one core' : ' (taskset not found: all cores)'}, median of ${RUNS}`);
+  try {
+    const inputs: [name: string, write: (file: string) => void, ext: string][] = [
+      ...[randomIntervals(15), longLifetimes(14), mediumLifetimes(11)].map(
+        (set) => [set.name, (file: string) => writeText(file, set), 'txt'] as [string, (file: string) => void, string],
+      ),
+      ...[15, 17].map((seed) => {
+        const set = randomIntervals(seed);
+        return [`${set.name} +pins`, (file: string) => writeJson(file, pinnedBufferSet(set)), 'json'] as [string, (file: string) => void, string];
+      }),
+    ];
+    for (const [name, write, ext] of inputs) {
+      const file = path.join(dir, `${name.replace(/[^A-Za-z0-9_]+/g, '_')}.${ext}`);
+      write(file);
+      const times: number[] = [];
+      let planLine = '';
+      for (let run = 0; run < RUNS; run++) {
+        const t0 = performance.now();
+        const command = [...prefix, process.execPath, cli, 'plan', file];
+        const r = spawnSync(command[0], command.slice(1), { encoding: 'utf8', maxBuffer: 1 << 28 });
+        times.push(performance.now() - t0);
+        if (r.status !== 0) {
+          fails.push(`FAIL cold run ${name}: exit ${r.status}: ${r.stderr.split('\n')[0]}`);
+          break;
+        }
+        planLine = r.stdout.split('\n')[0];
+      }
+      const median = [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)];
+      console.log(`  ${name.padEnd(26)} ${median.toFixed(0).padStart(5)} ms  (${planLine})`);
+      if (median > TARGET_MS) fails.push(`FAIL cold run ${name}: ${median.toFixed(0)} ms (> 1 s)`);
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return fails;
+}
