@@ -2,8 +2,9 @@
  * Cold `uma-ts plan` runs: the portfolio's times are measured inside the bench process, where
  * earlier sets have already warmed V8's JIT up. A user's plan is a fresh process, so the 1 s
  * target of issue 15 is checked here too: the slowest 2,000-buffer sets of each kind, written as
- * a user would give them (text intervals; a JSON buffer set for multi-pool with pins), planned
- * by the CLI in a child process pinned to one core (`taskset -c 0`, where there is one).
+ * a user would give them (text intervals; a JSON buffer set for multi-pool with pins, with live
+ * ranges and, once, with the conflict lists too), planned by the CLI in a child process pinned
+ * to one core (`taskset -c 0`, where there is one).
  * Reports the median wall time of a few runs, start-up and parsing included.
  */
 import { spawnSync } from 'node:child_process';
@@ -22,8 +23,11 @@ function writeText(file: string, set: BenchSet): void {
   fs.writeFileSync(file, set.intervals.map((iv) => `${iv.size} ${iv.first} ${iv.last}`).join('\n') + '\n');
 }
 
-/** The JSON buffer set format (schemas/buffer-set.schema.json): pools, candidates, conflicts, live ranges. */
-function writeJson(file: string, buffers: readonly BufferInfo[]): void {
+/**
+ * The JSON buffer set format (schemas/buffer-set.schema.json): pools, candidates, live ranges,
+ * and conflict lists when `lists` (else the planner derives them from the live ranges).
+ */
+function writeJson(file: string, buffers: readonly BufferInfo[], lists: boolean): void {
   const pools = new Map(buffers.flatMap((b) => b.poolCandidates).map((p) => [p.name, p] as const));
   fs.writeFileSync(
     file,
@@ -34,7 +38,7 @@ function writeJson(file: string, buffers: readonly BufferInfo[]): void {
         size: b.sizeBytes,
         alignment: b.alignment,
         candidatePools: b.poolCandidates.map((p) => p.name),
-        conflicts: b.conflicts,
+        ...(lists ? { conflicts: b.conflicts } : {}),
         liveRange: b.liveRange,
       })),
     }),
@@ -58,9 +62,17 @@ export function coldRunSection(): string[] {
       ...[randomIntervals(15), longLifetimes(14), mediumLifetimes(11)].map(
         (set) => [set.name, (file: string) => writeText(file, set), 'txt'] as [string, (file: string) => void, string],
       ),
-      ...[15, 17].map((seed) => {
+      ...([
+        [15, true],
+        [15, false],
+        [17, false],
+      ] as const).map(([seed, lists]) => {
         const set = randomIntervals(seed);
-        return [`${set.name} +pins`, (file: string) => writeJson(file, pinnedBufferSet(set)), 'json'] as [string, (file: string) => void, string];
+        return [
+          `${set.name} +pins${lists ? ' (lists)' : ''}`,
+          (file: string) => writeJson(file, pinnedBufferSet(set), lists),
+          'json',
+        ] as [string, (file: string) => void, string];
       }),
     ];
     for (const [name, write, ext] of inputs) {

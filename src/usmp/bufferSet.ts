@@ -67,7 +67,7 @@ interface JsonBufferSet {
     size: number;
     alignment?: number;
     candidatePools: string[];
-    conflicts: string[];
+    conflicts?: string[];
     liveRange?: [number, number];
   }[];
   memoryPressure?: number;
@@ -93,11 +93,23 @@ export function parseJsonBufferSet(data: unknown, file = '<input>'): BufferSet {
     if (names.has(b.name)) fail(`/buffers/${i}/name`, `duplicate buffer name '${b.name}'`);
     names.add(b.name);
   });
+  // Without any conflict list, the conflicts are the overlapping live ranges: every buffer then
+  // needs one. A set that lists conflicts lists them for every buffer (TVM's directional lists
+  // cannot be mixed with derived ones).
+  const fromLiveRanges = doc.buffers.length > 0 && doc.buffers.every((b) => b.conflicts === undefined);
+  doc.buffers.forEach((b, i) => {
+    if (fromLiveRanges && b.liveRange === undefined) {
+      fail(`/buffers/${i}`, `buffer '${b.name}' has neither conflicts nor a liveRange (without conflict lists, every buffer needs a liveRange)`);
+    }
+    if (!fromLiveRanges && b.conflicts === undefined) {
+      fail(`/buffers/${i}`, `buffer '${b.name}' has no conflicts list (omit conflicts on every buffer, with a liveRange on each, or list them on every buffer)`);
+    }
+  });
   const buffers = doc.buffers.map((b, i): BufferInfo => {
     const candidates = b.candidatePools.map(
       (name, k) => pools.get(name) ?? fail(`/buffers/${i}/candidatePools/${k}`, `unknown pool '${name}'`),
     );
-    b.conflicts.forEach((c, k) => {
+    b.conflicts?.forEach((c, k) => {
       if (!names.has(c)) fail(`/buffers/${i}/conflicts/${k}`, `unknown buffer '${c}'`);
     });
     const sizeProblem = byteCountProblem(b.size);
@@ -117,11 +129,12 @@ export function parseJsonBufferSet(data: unknown, file = '<input>'): BufferSet {
       sizeBytes: b.size,
       alignment: b.alignment ?? Math.max(...candidates.map((p) => p.alignment)),
       poolCandidates: candidates,
-      conflicts: b.conflicts,
+      conflicts: b.conflicts ?? [],
       kind: 'workspace',
       liveRange: b.liveRange,
     };
   });
+  const planned = fromLiveRanges ? asIntervalGroup(buffers) : buffers;
   if (doc.memoryPressure !== undefined) {
     const pressureProblem = byteCountProblem(doc.memoryPressure, 'memoryPressure');
     if (pressureProblem !== undefined) fail('/memoryPressure', pressureProblem);
@@ -129,10 +142,29 @@ export function parseJsonBufferSet(data: unknown, file = '<input>'): BufferSet {
   return {
     format: 'json',
     pools: [...pools.values()],
-    buffers,
-    memoryPressure: doc.memoryPressure ?? lowerBoundOfBuffers(buffers),
+    buffers: planned,
+    memoryPressure: doc.memoryPressure ?? lowerBoundOfBuffers(planned),
     memoryPressureGiven: doc.memoryPressure !== undefined,
   };
+}
+
+/**
+ * Buffers whose conflicts are their overlapping live ranges, as an interval group: the planners
+ * and the verifier then work from the ranges (a sweep line), and no conflict list is built
+ * unless something reads one.
+ */
+function asIntervalGroup(buffers: readonly BufferInfo[]): BufferInfo[] {
+  return intervalsToBufferInfos(
+    buffers.map((b) => ({
+      name: b.name,
+      sizeBytes: b.sizeBytes,
+      firstUse: b.liveRange![0],
+      lastUse: b.liveRange![1],
+      alignment: b.alignment,
+      pools: b.poolCandidates,
+    })),
+    [],
+  );
 }
 
 /** JSON when the first non-blank character is `{`, the interval text format otherwise. */

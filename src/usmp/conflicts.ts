@@ -12,10 +12,12 @@ export interface LiveInterval {
   readonly firstUse: number;
   readonly lastUse: number;
   readonly alignment?: number;
+  /** Its candidate pools, when they differ from the set's. */
+  readonly pools?: readonly PoolInfo[];
 }
 
 /**
- * One BufferInfo per interval, all with the given candidate pools. Conflicts are symmetric,
+ * One BufferInfo per interval, with the given candidate pools (or its own). Conflicts are symmetric,
  * listed in interval order; names default to `buf_<index>`. The set is registered as an interval
  * group: planners and the verifier work from the intervals, and a buffer's `conflicts` list is
  * only built (by sweep line) when something reads it.
@@ -45,8 +47,8 @@ export function intervalsToBufferInfos(
     (iv, i): BufferInfo => ({
       name: names[i],
       sizeBytes: iv.sizeBytes,
-      alignment: iv.alignment ?? pools[0]?.alignment ?? 1,
-      poolCandidates: pools,
+      alignment: iv.alignment ?? (iv.pools ?? pools)[0]?.alignment ?? 1,
+      poolCandidates: iv.pools ?? pools,
       get conflicts() {
         return listOf(i);
       },

@@ -1,5 +1,8 @@
 import { ConfigError } from '../../../src/errors';
+import { getPlanningAlgorithm } from '../../../src/usmp/algo/registry';
 import { parseBufferSet } from '../../../src/usmp/bufferSet';
+import { intervalGroupOf } from '../../../src/usmp/intervalConflicts';
+import { verifyPlan } from '../../../src/usmp/verify';
 
 function configError(f: () => unknown): ConfigError {
   try {
@@ -75,6 +78,57 @@ describe('JSON buffer sets', () => {
 
   test('invalid JSON text is a ConfigError', () => {
     expect(configError(() => parseBufferSet('{"pools": [', 'x.json')).message).toMatch(/^x\.json: not valid JSON/);
+  });
+});
+
+describe('JSON buffer sets without conflict lists: conflicts from the live ranges', () => {
+  const ranged = {
+    pools: [{ name: 'sram', sizeHintBytes: 4096, alignment: 16 }, { name: 'dram', alignment: 64 }],
+    buffers: [
+      { name: 'x', size: 1024, candidatePools: ['sram'], liveRange: [0, 1] },
+      { name: 'y', size: 3072, alignment: 128, candidatePools: ['sram', 'dram'], liveRange: [1, 2] },
+      { name: 'z', size: 2048, candidatePools: ['dram', 'sram'], liveRange: [3, 3] },
+      { name: 'w', size: 512, candidatePools: ['sram', 'dram'], liveRange: [2, 5] },
+    ],
+  };
+  const listed = { ...ranged, buffers: [
+    { ...ranged.buffers[0], conflicts: ['y'] },
+    { ...ranged.buffers[1], conflicts: ['x', 'w'] },
+    { ...ranged.buffers[2], conflicts: ['w'] },
+    { ...ranged.buffers[3], conflicts: ['y', 'z'] },
+  ] };
+
+  test('every buffer conflicts with those whose live ranges overlap, with its own pools and alignment', () => {
+    const set = parseBufferSet(JSON.stringify(ranged));
+    expect(set.buffers.map((b) => [b.name, [...b.conflicts]])).toEqual([
+      ['x', ['y']],
+      ['y', ['x', 'w']],
+      ['z', ['w']],
+      ['w', ['y', 'z']],
+    ]);
+    expect(set.buffers.map((b) => b.poolCandidates.map((p) => p.name))).toEqual([['sram'], ['sram', 'dram'], ['dram', 'sram'], ['sram', 'dram']]);
+    expect(set.buffers.map((b) => b.alignment)).toEqual([16, 128, 64, 64]);
+    expect(intervalGroupOf(set.buffers)).toBeDefined();
+    expect(set.memoryPressure).toBe(parseBufferSet(JSON.stringify(listed)).memoryPressure);
+  });
+
+  test.each(['auto', 'greedy_by_size', 'greedy_by_conflicts', 'hill_climb'])('%s plans them as it plans the listed conflicts', (algorithm) => {
+    const fromRanges = parseBufferSet(JSON.stringify(ranged));
+    const fromLists = parseBufferSet(JSON.stringify(listed));
+    const plan = getPlanningAlgorithm(algorithm)(fromRanges.buffers, fromRanges.memoryPressure);
+    verifyPlan(fromLists.buffers, plan, fromLists.pools);
+    expect(plan).toEqual(getPlanningAlgorithm(algorithm)(fromLists.buffers, fromLists.memoryPressure));
+  });
+
+  test('a buffer without a live range, or a set that lists conflicts for some buffers only, is an error with its path', () => {
+    const noRange = { ...ranged, buffers: [ranged.buffers[0], { name: 'v', size: 8, candidatePools: ['dram'] }] };
+    expect(configError(() => parseBufferSet(JSON.stringify(noRange), 's.json')).message).toMatch(
+      /^s\.json: \/buffers\/1: buffer 'v' has neither conflicts nor a liveRange/,
+    );
+    const mixed = { ...ranged, buffers: [listed.buffers[0], ...ranged.buffers.slice(1)] };
+    expect(configError(() => parseBufferSet(JSON.stringify(mixed), 's.json')).message).toMatch(
+      /^s\.json: \/buffers\/1: buffer 'y' has no conflicts list/,
+    );
   });
 });
 
