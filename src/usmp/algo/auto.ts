@@ -72,6 +72,12 @@ const SEARCH_FULL_PLACEMENTS = 100;
 const MULTI_POOL_SEARCH_FULL_PLACEMENTS = 50;
 const MIN_SEARCH_WORK = 5_000_000;
 /**
+ * The floor, though, is at most this many full placements: a move's fixed costs outweigh its
+ * work units on tiny problems, where the floor alone took 0.8 s on a 4-buffer multi-pool set
+ * (a million placements of a search space of a few hundred plans).
+ */
+const MAX_FLOOR_FULL_PLACEMENTS = 10_000;
+/**
  * And a ceiling: dense sets (long lifetimes: 2000 buffers with 5M conflict entries) would
  * otherwise get 500M units, many seconds; this keeps a 2000-buffer call near a second without
  * any clock.
@@ -269,7 +275,10 @@ export function autoSearch(
     options.workBudget ??
     Math.min(
       MAX_SEARCH_WORK,
-      Math.max(MIN_SEARCH_WORK, (poolIntervals ? MULTI_POOL_SEARCH_FULL_PLACEMENTS : SEARCH_FULL_PLACEMENTS) * (problem.count + engine.adj.length)),
+      Math.max(
+        Math.min(MIN_SEARCH_WORK, MAX_FLOOR_FULL_PLACEMENTS * (problem.count + engine.adj.length)),
+        (poolIntervals ? MULTI_POOL_SEARCH_FULL_PLACEMENTS : SEARCH_FULL_PLACEMENTS) * (problem.count + engine.adj.length),
+      ),
     );
   // Its iterations are full re-placements: on dense sets (long lifetimes) Vela's 500 of them
   // take seconds, so it runs only where they are affordable.

@@ -54,6 +54,26 @@ describe('auto', () => {
     expect(poolSize(bufs, plan, 'ws')).toBe(1500);
   });
 
+  test('a tiny multi-pool set without live ranges gets a search sized to it, not the floor for large sets', () => {
+    const sram = pool('sram', 4096);
+    const dram = pool('dram');
+    const bufs = buffers(
+      {
+        x: { size: 1024, pools: [sram], conflicts: ['y'] },
+        y: { size: 3072, pools: [sram, dram], conflicts: ['x', 'w'] },
+        z: { size: 2048, pools: [dram, sram], conflicts: ['w'] },
+        w: { size: 512, pools: [sram, dram], conflicts: ['y', 'z'] },
+      },
+      [sram],
+    );
+    const { plan, stats } = planAuto(bufs, lowerBoundOfBuffers(bufs));
+    verifyPlan(bufs, plan);
+    // 10,000 full placements of 4 buffers and 6 conflict entries, where the 5M-unit floor of
+    // larger sets took most of a second.
+    expect(stats.work).toBeLessThanOrEqual(10_000 * (4 + 6) + 1000);
+    expect(stats.iterations).toBeGreaterThan(100);
+  });
+
   test('random interval sets: valid plans, never below the bound, never worse than its own start', () => {
     for (const seed of [1, 2, 3]) {
       const intervals = randomIntervals(seed, 150, 60);
