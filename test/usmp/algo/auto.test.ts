@@ -54,24 +54,19 @@ describe('auto', () => {
     expect(poolSize(bufs, plan, 'ws')).toBe(1500);
   });
 
-  test('a tiny multi-pool set without live ranges gets a search sized to it, not the floor for large sets', () => {
-    const sram = pool('sram', 4096);
-    const dram = pool('dram');
-    const bufs = buffers(
-      {
-        x: { size: 1024, pools: [sram], conflicts: ['y'] },
-        y: { size: 3072, pools: [sram, dram], conflicts: ['x', 'w'] },
-        z: { size: 2048, pools: [dram, sram], conflicts: ['w'] },
-        w: { size: 512, pools: [sram, dram], conflicts: ['y', 'z'] },
-      },
-      [sram],
-    );
+  test('a tiny set whose bound is out of reach gets a search sized to it, not the floor for large sets', () => {
+    // Five equal buffers conflicting in a ring: the heaviest clique is two of them, but an odd
+    // ring needs three slots, so the search never reaches the bound and runs its whole budget.
+    const ring = ['a', 'b', 'c', 'd', 'e'];
+    const bufs = buffers(Object.fromEntries(ring.map((name, i) => [name, { size: 64, conflicts: [ring[(i + 1) % 5], ring[(i + 4) % 5]] }])));
     const { plan, stats } = planAuto(bufs, lowerBoundOfBuffers(bufs));
     verifyPlan(bufs, plan);
-    // 10,000 full placements of 4 buffers and 6 conflict entries, where the 5M-unit floor of
+    expect(stats.lowerBound).toBe(128);
+    expect(stats.finalTotal).toBe(192);
+    // 10,000 full placements of 5 buffers and 10 conflict entries, where the 5M-unit floor of
     // larger sets took most of a second.
-    expect(stats.work).toBeLessThanOrEqual(10_000 * (4 + 6) + 1000);
     expect(stats.iterations).toBeGreaterThan(100);
+    expect(stats.work).toBeLessThanOrEqual(10_000 * (5 + 10) + 1000);
   });
 
   test('random interval sets: valid plans, never below the bound, never worse than its own start', () => {
