@@ -49,7 +49,7 @@ describe('README quick start', () => {
     // npx finds the package's own bin; the build is what npm ci's prepare step runs.
     expect(PACKAGE.bin['uma-ts']).toBe('bin/uma-ts.js');
     expect(PACKAGE.scripts.prepare).toBe('npm run build');
-    expect(PACKAGE.scripts.build).toBe('tsc -p tsconfig.build.json');
+    expect(PACKAGE.scripts.build).toBe('tsc -p tsconfig.build.json && node scripts/compileSchemas.js');
     expect(PACKAGE.scripts.test).toMatch(/\bjest\b/);
   });
 
@@ -62,6 +62,7 @@ describe('README quick start', () => {
         cwd: ROOT,
         stdio: 'pipe',
       });
+      execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'compileSchemas.js')], { cwd: ROOT, stdio: 'pipe' });
       fs.rmSync(outDir, { recursive: true, force: true });
       const r = spawnSync('sh', ['-c', compileCommand], {
         cwd: ROOT,

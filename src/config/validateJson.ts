@@ -7,6 +7,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import * as fs from 'fs';
 import * as path from 'path';
 import { ConfigError } from '../errors';
+import { AJV_OPTIONS, schemaExportName } from './schemaExports';
 
 const SCHEMA_DIR = path.resolve(__dirname, '..', '..', '..', 'schemas');
 const SCHEMA_DIR_SRC = path.resolve(__dirname, '..', '..', 'schemas');
@@ -32,7 +33,7 @@ function loadSchemas(name: string): Ajv {
   if (ajv !== undefined) return ajv;
   const dir = schemaDir(name);
   const { default: AjvClass } = require('ajv') as typeof import('ajv');
-  const loaded = new AjvClass({ allErrors: false, strict: false, validateSchema: false });
+  const loaded = new AjvClass({ ...AJV_OPTIONS, validateSchema: false });
   for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.schema.json')).sort()) {
     loaded.addSchema(JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')), file);
   }
@@ -40,7 +41,23 @@ function loadSchemas(name: string): Ajv {
   return loaded;
 }
 
+/**
+ * The validators the build precompiled (scripts/compileSchemas.js, next to this file in dist/):
+ * the same code ajv would generate, without loading ajv. Undefined when running the sources.
+ */
+let precompiled: Record<string, ValidateFunction | undefined> | null | undefined;
+
+function precompiledValidator(name: string): ValidateFunction | undefined {
+  if (precompiled === undefined) {
+    const file = path.join(__dirname, 'compiledSchemas.js');
+    precompiled = fs.existsSync(file) ? (require(file) as Record<string, ValidateFunction | undefined>) : null;
+  }
+  return precompiled?.[schemaExportName(name)];
+}
+
 function validatorFor(name: string): ValidateFunction {
+  const compiled = precompiledValidator(name);
+  if (compiled !== undefined) return compiled;
   const v = loadSchemas(name).getSchema(name);
   if (v === undefined) throw new Error(`schema ${name} not found in ${SCHEMA_DIR} or ${SCHEMA_DIR_SRC}`);
   return v;

@@ -1,11 +1,13 @@
 import Ajv from 'ajv';
 import * as fs from 'fs';
 import * as path from 'path';
-import { schemaErrors } from '../../src/config/validateJson';
+import { AJV_OPTIONS, schemaExportName } from '../../src/config/schemaExports';
+import { describeAjvError, schemaErrors } from '../../src/config/validateJson';
 
 // validateJson registers the schemas without checking them against the meta-schema (a cost on
 // every run); this is where that check lives.
 const SCHEMAS = path.resolve(__dirname, '..', '..', 'schemas');
+const EXAMPLES = path.resolve(__dirname, '..', '..', 'docs', 'examples');
 const files = fs.readdirSync(SCHEMAS).filter((f) => f.endsWith('.schema.json')).sort();
 
 describe('schemas/', () => {
@@ -23,6 +25,30 @@ describe('schemas/', () => {
   test('a schema that breaks the meta-schema is caught by this check', () => {
     const ajv = new Ajv({ strict: false });
     expect(ajv.validateSchema({ type: 'object', properties: { a: { type: 'no-such-type' } } })).toBe(false);
+  });
+
+  describe('the validators the build precompiles (scripts/compileSchemas.js)', () => {
+    const built = path.resolve(__dirname, '..', '..', 'dist', 'src', 'config', 'compiledSchemas.js');
+    const compiledSchemasSource = (): string => require('../../scripts/compileSchemas.js').compiledSchemasSource(SCHEMAS);
+
+    test('dist holds them, generated from the current schemas (npm run build)', () => {
+      expect(fs.existsSync(built)).toBe(true);
+      expect(fs.readFileSync(built, 'utf8')).toBe(compiledSchemasSource());
+    });
+
+    test.each(files)('%s: the precompiled validator agrees with ajv, first error included', (file) => {
+      const compiled = require(built)[schemaExportName(file)];
+      const ajv = new Ajv({ ...AJV_OPTIONS });
+      for (const f of files) ajv.addSchema(JSON.parse(fs.readFileSync(path.join(SCHEMAS, f), 'utf8')), f);
+      const runtime = ajv.getSchema(file)!;
+      const examples = fs.readdirSync(EXAMPLES).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(fs.readFileSync(path.join(EXAMPLES, f), 'utf8')));
+      const documents: unknown[] = [{}, [], null, 'text', ...examples, ...examples.map((e) => ({ ...e, unexpected: 1 }))];
+      for (const doc of documents) {
+        const ok = runtime(doc);
+        expect(compiled(doc)).toBe(ok);
+        if (!ok) expect(describeAjvError(compiled.errors[0])).toEqual(describeAjvError(runtime.errors![0]));
+      }
+    });
   });
 
   test('validation still reports a document that breaks a schema', () => {
