@@ -92,7 +92,7 @@ export function coldRunSection(): string[] {
         planLine = r.stdout.split('\n')[0];
       }
       const median = [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)];
-      console.log(`  ${name.padEnd(26)} ${median.toFixed(0).padStart(5)} ms  (${planLine})`);
+      console.log(`  ${name.padEnd(34)} ${median.toFixed(0).padStart(5)} ms  (${planLine})`);
       if (median > TARGET_MS) fails.push(`FAIL cold run ${name}: ${median.toFixed(0)} ms (> 1 s)`);
     }
   } finally {
