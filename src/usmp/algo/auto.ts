@@ -154,8 +154,39 @@ function pickStart(
       }
     }
   }
-  if (!best) throw poolsExhaustedError(problem.buffers[Math.max(0, firstFailure)]);
+  if (!best) {
+    const rescued = failedFirst(engine, orders[0].order, firstFailure);
+    if (!rescued) throw poolsExhaustedError(problem.buffers[Math.max(0, firstFailure)]);
+    return { start: rescued.start, total: rescued.total, placed: true };
+  }
   return { start: best, total: bestTotal, placed };
+}
+
+/** Re-placements failedFirst tries at most (n of them on smaller problems). */
+const FAILED_FIRST_ATTEMPTS = 64;
+
+/**
+ * When no start places every buffer (size limits), a plan may still exist: with a pool of 40
+ * bytes aligned to 16, 17 then 9 conflicting bytes end at 41, 9 then 17 at 33. The buffer that
+ * failed moves to the front of the order and the order is placed again, first-fit, a bounded
+ * number of times. It runs only where auto used to report the pools exhausted, so every plan
+ * found before stays the same. A buffer that fails at the front fits none of its pools alone.
+ */
+function failedFirst(engine: PlacementEngine, order: Int32Array, failed: number): { start: Start; total: number } | undefined {
+  const current = Int32Array.from(order);
+  const attempts = Math.min(FAILED_FIRST_ATTEMPTS, current.length);
+  for (let attempt = 0; attempt < attempts && failed >= 0; attempt++) {
+    const k = current.indexOf(failed);
+    if (k === 0) return undefined;
+    current.copyWithin(1, 0, k);
+    current[0] = failed;
+    engine.setOrder(current);
+    engine.bestFit.fill(0);
+    const total = engine.placeFrom(0, Infinity);
+    if (total < Infinity) return { start: { order: current, bestFit: false, name: 'failed first/first-fit' }, total };
+    failed = engine.failedBuffer;
+  }
+  return undefined;
 }
 
 /** Adjacency entries above which the greedy phase skips best-fit starts (deterministically). */
