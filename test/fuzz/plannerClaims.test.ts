@@ -300,7 +300,7 @@ const RUNS = Number(process.env.UMA_CLAIMS_RUNS ?? 0);
 
 describe('planner claims against a brute-force optimum', () => {
   it('one pool: auto plans are valid and its claims hold', () => {
-    fc.assert(fc.property(smallSet(1), checkAutoClaims), { seed: FUZZ_SEED, numRuns: RUNS || 150 });
+    fc.assert(fc.property(smallSet(1), checkAutoClaims), { seed: FUZZ_SEED, numRuns: RUNS || 400 });
   });
 
   it('several pools: auto plans are valid and its claims hold', () => {
@@ -314,7 +314,7 @@ describe('planner claims against a brute-force optimum', () => {
   it('uma-ts plan on sets whose fields disagree: an error naming the place, or a valid plan with true claims', async () => {
     await fc.assert(
       fc.asyncProperty(disagreeingSet, fc.constantFrom('auto', 'auto', ...TVM_ALGORITHMS), checkPlanCommand),
-      { seed: FUZZ_SEED + 3, numRuns: RUNS || 120 },
+      { seed: FUZZ_SEED + 3, numRuns: RUNS || 200 },
     );
   });
 

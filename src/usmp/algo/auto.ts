@@ -35,10 +35,10 @@
  * `timeBudgetMs` is a safety cap for huge inputs.
  */
 import { performance } from 'node:perf_hooks';
-import { lowerBoundOfBuffers } from '../conflicts';
+import { intervalsToBufferInfos, lowerBoundOfBuffers } from '../conflicts';
 import { recordOptimality } from '../optimality';
-import { BufferInfo, PlanningAlgorithm, PlanningOptions } from '../types';
-import { IntervalConflicts } from '../intervalConflicts';
+import { BufferInfo, BufferPlan, PlanningAlgorithm, PlanningOptions, PoolAllocation } from '../types';
+import { IntervalConflicts, intervalGroupOf } from '../intervalConflicts';
 import { alignmentInPool, IndexedPlan, IndexedProblem, indexProblem, poolsExhaustedError, toBufferPlan } from './indexed';
 import { skylinePlacement } from './skyline';
 import { ExactCore } from './exactCore';
@@ -487,8 +487,42 @@ export function planAuto(buffers: readonly BufferInfo[], memoryPressure: number,
   return planAutoCall(buffers, memoryPressure, options);
 }
 
+/**
+ * Zero-size buffers overlap nothing, so each sits at offset 0 of its first candidate pool
+ * (aligned, within any limit, adding nothing to the total) and the rest is planned without
+ * them. Left in, they are constraints that are not there: the exact core placed one on top of
+ * a conflicting buffer and "proved" capacities infeasible that a plan fits (a one-pool set of
+ * 6 buffers, optimum 73, reported 74 proven optimal). Interval groups stay interval groups.
+ */
+function planWithoutZeroSize(
+  buffers: readonly BufferInfo[],
+  memoryPressure: number,
+  options: AutoPlanningOptions,
+  minCallWork?: number,
+): { plan: BufferPlan; stats: AutoStats } {
+  const zero = new Set(buffers.filter((b) => b.sizeBytes === 0).map((b) => b.name));
+  const sized = buffers.filter((b) => b.sizeBytes > 0);
+  // A group's buffers all share their pools (intervalsToBufferInfos makes every group).
+  const rest: BufferInfo[] = intervalGroupOf(buffers)
+    ? intervalsToBufferInfos(
+        sized.map((b) => ({ name: b.name, sizeBytes: b.sizeBytes, firstUse: b.liveRange![0], lastUse: b.liveRange![1], alignment: b.alignment })),
+        sized[0]?.poolCandidates ?? [],
+      )
+    : sized.map((b) => ({ ...b, conflicts: b.conflicts.filter((c) => !zero.has(c)) }));
+  const { plan, stats } = planAutoCall(rest, memoryPressure, options, minCallWork);
+  const all = new Map<string, PoolAllocation>();
+  for (const b of buffers) all.set(b.name, zero.has(b.name) ? { pool: b.poolCandidates[0].name, offset: 0 } : plan.get(b.name)!);
+  return { plan: all as BufferPlan, stats };
+}
+
 /** `minCallWork`: the floor of the core's budget (CallBudget), lower for a part of a call. */
-function planAutoCall(buffers: readonly BufferInfo[], memoryPressure: number, options: AutoPlanningOptions, minCallWork?: number) {
+function planAutoCall(
+  buffers: readonly BufferInfo[],
+  memoryPressure: number,
+  options: AutoPlanningOptions,
+  minCallWork?: number,
+): { plan: BufferPlan; stats: AutoStats } {
+  if (buffers.some((b) => b.sizeBytes === 0)) return planWithoutZeroSize(buffers, memoryPressure, options, minCallWork);
   if (buffers.length === 0) {
     const stats: AutoStats = {
       lowerBound: 0,
