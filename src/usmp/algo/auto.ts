@@ -490,9 +490,11 @@ export function planAuto(buffers: readonly BufferInfo[], memoryPressure: number,
 /**
  * Zero-size buffers overlap nothing, so each sits at offset 0 of its first candidate pool
  * (aligned, within any limit, adding nothing to the total) and the rest is planned without
- * them. Left in, they are constraints that are not there: the exact core placed one on top of
- * a conflicting buffer and "proved" capacities infeasible that a plan fits (a one-pool set of
- * 6 buffers, optimum 73, reported 74 proven optimal). Interval groups stay interval groups.
+ * them. Left in, the exact core's static runs (the descent's probes) went wrong: a zero-size
+ * buffer's top sets the dominance height, a buffer at that offset is then dominated unless the
+ * zero-size one goes first, and after it the fixed tie order may forbid it; so capacities a plan
+ * fits were "proved" infeasible (a one-pool set of 6 buffers, optimum 73, reported 74 proven
+ * optimal). Interval groups stay interval groups.
  */
 function planWithoutZeroSize(
   buffers: readonly BufferInfo[],
