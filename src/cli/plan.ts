@@ -12,6 +12,7 @@ import { CONFIG_FILE_LIMIT_BYTES, readInputText } from '../util/files';
 import { DEFAULT_PLANNING_ALGORITHM, getPlanningAlgorithm } from '../usmp/algo/registry';
 import { BufferSet, parseBufferSet } from '../usmp/bufferSet';
 import { BufferPlan, PlanningOptions } from '../usmp/types';
+import { lowerBoundOfBuffers } from '../usmp/conflicts';
 import { planOptimality } from '../usmp/optimality';
 import { oneWayConflicts, poolSizesOfPlan, verifyPlan } from '../usmp/verify';
 import { CliIO } from './io';
@@ -76,13 +77,18 @@ export function planBufferSet(set: BufferSet, algorithm: string, options: Planni
       {},
     );
   }
-  const optimality = planOptimality(plan, total, set.memoryPressure);
+  // A given memoryPressure steers the planner (TVM's meaning: the size to aim at) but is the
+  // user's word, not a proof: above the true optimum, auto stopped on reaching it and recorded
+  // the plan as optimal. What is reported as a bound rests on our own bound; the planner's
+  // recorded proof counts only when the given figure did not raise the bound it started from.
+  const ownBound = set.memoryPressureGiven ? lowerBoundOfBuffers(set.buffers) : set.memoryPressure;
+  const optimality = planOptimality(plan, total, ownBound, set.memoryPressure <= ownBound);
   return {
     algorithm,
     pools,
     allocations: set.buffers.map((b) => ({ buffer: b.name, pool: plan.get(b.name)!.pool, offset: plan.get(b.name)!.offset })),
-    lowerBound: set.memoryPressure,
-    overheadPercent: set.memoryPressure === 0 ? 0 : ((total - set.memoryPressure) / set.memoryPressure) * 100,
+    lowerBound: ownBound,
+    overheadPercent: ownBound === 0 ? 0 : ((total - ownBound) / ownBound) * 100,
     provenOptimal: optimality.provenOptimal,
     provenLowerBound: optimality.lowerBoundBytes,
     gapPercent: optimality.gapPercent,

@@ -24,9 +24,13 @@ export function recordOptimality(plan: BufferPlan, provenOptimal: boolean, lower
   recorded.set(plan, { provenOptimal, lowerBound });
 }
 
-/** The optimality of `plan` whose pools total `totalBytes`, given the lower bound `lowerBound`. */
-export function planOptimality(plan: BufferPlan, totalBytes: number, lowerBound: number): PlanOptimality {
-  const proof = recorded.get(plan);
+/**
+ * The optimality of `plan` whose pools total `totalBytes`, given the lower bound `lowerBound`.
+ * `useRecordedProof: false` ignores what the planner recorded (its proof may rest on a memory
+ * pressure nobody verified).
+ */
+export function planOptimality(plan: BufferPlan, totalBytes: number, lowerBound: number, useRecordedProof = true): PlanOptimality {
+  const proof = useRecordedProof ? recorded.get(plan) : undefined;
   const bound = Math.max(lowerBound, proof?.lowerBound ?? 0);
   const provenOptimal = totalBytes <= bound || (proof?.provenOptimal ?? false);
   const best = provenOptimal ? totalBytes : bound;

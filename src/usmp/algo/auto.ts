@@ -35,10 +35,10 @@
  * `timeBudgetMs` is a safety cap for huge inputs.
  */
 import { performance } from 'node:perf_hooks';
-import { lowerBoundOfBuffers } from '../conflicts';
+import { intervalsToBufferInfos, lowerBoundOfBuffers } from '../conflicts';
 import { recordOptimality } from '../optimality';
-import { BufferInfo, PlanningAlgorithm, PlanningOptions } from '../types';
-import { IntervalConflicts } from '../intervalConflicts';
+import { BufferInfo, BufferPlan, PlanningAlgorithm, PlanningOptions, PoolAllocation } from '../types';
+import { IntervalConflicts, intervalGroupOf } from '../intervalConflicts';
 import { alignmentInPool, IndexedPlan, IndexedProblem, indexProblem, poolsExhaustedError, toBufferPlan } from './indexed';
 import { skylinePlacement } from './skyline';
 import { ExactCore } from './exactCore';
@@ -160,8 +160,39 @@ function pickStart(
       }
     }
   }
-  if (!best) throw poolsExhaustedError(problem.buffers[Math.max(0, firstFailure)]);
+  if (!best) {
+    const rescued = failedFirst(engine, orders[0].order, firstFailure);
+    if (!rescued) throw poolsExhaustedError(problem.buffers[Math.max(0, firstFailure)]);
+    return { start: rescued.start, total: rescued.total, placed: true };
+  }
   return { start: best, total: bestTotal, placed };
+}
+
+/** Re-placements failedFirst tries at most (n of them on smaller problems). */
+const FAILED_FIRST_ATTEMPTS = 64;
+
+/**
+ * When no start places every buffer (size limits), a plan may still exist: with a pool of 40
+ * bytes aligned to 16, 17 then 9 conflicting bytes end at 41, 9 then 17 at 33. The buffer that
+ * failed moves to the front of the order and the order is placed again, first-fit, a bounded
+ * number of times. It runs only where auto used to report the pools exhausted, so every plan
+ * found before stays the same. A buffer that fails at the front fits none of its pools alone.
+ */
+function failedFirst(engine: PlacementEngine, order: Int32Array, failed: number): { start: Start; total: number } | undefined {
+  const current = Int32Array.from(order);
+  const attempts = Math.min(FAILED_FIRST_ATTEMPTS, current.length);
+  for (let attempt = 0; attempt < attempts && failed >= 0; attempt++) {
+    const k = current.indexOf(failed);
+    if (k === 0) return undefined;
+    current.copyWithin(1, 0, k);
+    current[0] = failed;
+    engine.setOrder(current);
+    engine.bestFit.fill(0);
+    const total = engine.placeFrom(0, Infinity);
+    if (total < Infinity) return { start: { order: current, bestFit: false, name: 'failed first/first-fit' }, total };
+    failed = engine.failedBuffer;
+  }
+  return undefined;
 }
 
 /** Adjacency entries above which the greedy phase skips best-fit starts (deterministically). */
@@ -465,8 +496,44 @@ export function planAuto(buffers: readonly BufferInfo[], memoryPressure: number,
   return planAutoCall(buffers, memoryPressure, options);
 }
 
+/**
+ * Zero-size buffers overlap nothing, so each sits at offset 0 of its first candidate pool
+ * (aligned, within any limit, adding nothing to the total) and the rest is planned without
+ * them. Left in, the exact core's static runs (the descent's probes) went wrong: a zero-size
+ * buffer's top sets the dominance height, a buffer at that offset is then dominated unless the
+ * zero-size one goes first, and after it the fixed tie order may forbid it; so capacities a plan
+ * fits were "proved" infeasible (a one-pool set of 6 buffers, optimum 73, reported 74 proven
+ * optimal). Interval groups stay interval groups.
+ */
+function planWithoutZeroSize(
+  buffers: readonly BufferInfo[],
+  memoryPressure: number,
+  options: AutoPlanningOptions,
+  minCallWork?: number,
+): { plan: BufferPlan; stats: AutoStats } {
+  const zero = new Set(buffers.filter((b) => b.sizeBytes === 0).map((b) => b.name));
+  const sized = buffers.filter((b) => b.sizeBytes > 0);
+  // A group's buffers all share their pools (intervalsToBufferInfos makes every group).
+  const rest: BufferInfo[] = intervalGroupOf(buffers)
+    ? intervalsToBufferInfos(
+        sized.map((b) => ({ name: b.name, sizeBytes: b.sizeBytes, firstUse: b.liveRange![0], lastUse: b.liveRange![1], alignment: b.alignment })),
+        sized[0]?.poolCandidates ?? [],
+      )
+    : sized.map((b) => ({ ...b, conflicts: b.conflicts.filter((c) => !zero.has(c)) }));
+  const { plan, stats } = planAutoCall(rest, memoryPressure, options, minCallWork);
+  const all = new Map<string, PoolAllocation>();
+  for (const b of buffers) all.set(b.name, zero.has(b.name) ? { pool: b.poolCandidates[0].name, offset: 0 } : plan.get(b.name)!);
+  return { plan: all as BufferPlan, stats };
+}
+
 /** `minCallWork`: the floor of the core's budget (CallBudget), lower for a part of a call. */
-function planAutoCall(buffers: readonly BufferInfo[], memoryPressure: number, options: AutoPlanningOptions, minCallWork?: number) {
+function planAutoCall(
+  buffers: readonly BufferInfo[],
+  memoryPressure: number,
+  options: AutoPlanningOptions,
+  minCallWork?: number,
+): { plan: BufferPlan; stats: AutoStats } {
+  if (buffers.some((b) => b.sizeBytes === 0)) return planWithoutZeroSize(buffers, memoryPressure, options, minCallWork);
   if (buffers.length === 0) {
     const stats: AutoStats = {
       lowerBound: 0,

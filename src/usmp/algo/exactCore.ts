@@ -37,6 +37,10 @@ import { CoreRun, CoreTables, RunResult, roundUp } from './coreRun';
 
 export interface CoreProblem {
   readonly count: number;
+  /**
+   * Sizes above 0 for exact answers: static runs mishandle zero-size buffers (a false
+   * 'infeasible' is possible), so `auto` plans those apart (planWithoutZeroSize).
+   */
   readonly sizes: Float64Array;
   /** Per buffer: its alignment in the pool (lcm of buffer and pool alignment). */
   readonly alignments: Float64Array;
