@@ -355,6 +355,29 @@ describe('fuzz regressions (planner claims campaign)', () => {
     expect(tplan.provenLowerBound).toBeLessThanOrEqual(tplan.pools[0].size);
   });
 
+  it('a zero-size buffer in a set read as an interval group: every other buffer keeps its own candidate pools', async () => {
+    // Found by the claims property test once JSON sets with live ranges became interval groups:
+    // set aside the zero-size b0, the rest was rebuilt with b1's pools for all, b2 (dram first)
+    // was forced into sram, and auto reported 5 bytes proven optimal where 2 fit.
+    const set = {
+      pools: [{ name: 'sram' }, { name: 'dram' }],
+      buffers: [
+        { name: 'b0', size: 0, candidatePools: ['sram'], liveRange: [0, 0] },
+        { name: 'b1', size: 1, alignment: 4, candidatePools: ['sram'], liveRange: [0, 0] },
+        { name: 'b2', size: 1, alignment: 16, candidatePools: ['dram', 'sram'], liveRange: [0, 0] },
+      ],
+    };
+    const withLists = { ...set, buffers: set.buffers.map((b) => ({ ...b, conflicts: ['b0', 'b1', 'b2'].filter((n) => n !== b.name) })) };
+    for (const doc of [set, withLists]) {
+      const r = await runCli(['plan', file(JSON.stringify(doc), '.json'), '--json']);
+      assertCleanOutcome(r);
+      const plan = JSON.parse(r.stdout) as { pools: { name: string; size: number }[]; allocations: { buffer: string; pool: string }[]; provenOptimal: boolean };
+      expect(plan.pools.reduce((s, p) => s + p.size, 0)).toBe(2);
+      expect(plan.allocations.find((a) => a.buffer === 'b2')!.pool).toBe('dram');
+      expect(plan.provenOptimal).toBe(true);
+    }
+  });
+
   it('a given memoryPressure above the optimum is no proof: plan does not claim optimality on reaching it', async () => {
     // The optimum is 59 bytes (brute force); auto stopped at the given 62 and reported it
     // proven optimal, with lowerBound 62.

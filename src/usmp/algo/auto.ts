@@ -513,11 +513,18 @@ function planWithoutZeroSize(
 ): { plan: BufferPlan; stats: AutoStats } {
   const zero = new Set(buffers.filter((b) => b.sizeBytes === 0).map((b) => b.name));
   const sized = buffers.filter((b) => b.sizeBytes > 0);
-  // A group's buffers all share their pools (intervalsToBufferInfos makes every group).
+  // Each buffer keeps its own candidate pools (a JSON set's group has them per buffer).
   const rest: BufferInfo[] = intervalGroupOf(buffers)
     ? intervalsToBufferInfos(
-        sized.map((b) => ({ name: b.name, sizeBytes: b.sizeBytes, firstUse: b.liveRange![0], lastUse: b.liveRange![1], alignment: b.alignment })),
-        sized[0]?.poolCandidates ?? [],
+        sized.map((b) => ({
+          name: b.name,
+          sizeBytes: b.sizeBytes,
+          firstUse: b.liveRange![0],
+          lastUse: b.liveRange![1],
+          alignment: b.alignment,
+          pools: b.poolCandidates,
+        })),
+        [],
       )
     : sized.map((b) => ({ ...b, conflicts: b.conflicts.filter((c) => !zero.has(c)) }));
   const { plan, stats } = planAutoCall(rest, memoryPressure, options, minCallWork);
