@@ -9,6 +9,7 @@ import { alignmentProblem, byteCountProblem } from '../config/numbers';
 import { validateJsonDocument } from '../config/validateJson';
 import { ConfigError } from '../errors';
 import { intervalsToBufferInfos, LiveInterval, lowerBoundOfBuffers, memoryPressureOfIntervals } from './conflicts';
+import { IntervalConflicts } from './intervalConflicts';
 import { BufferInfo, PoolInfo } from './types';
 
 export interface BufferSet {
@@ -134,7 +135,7 @@ export function parseJsonBufferSet(data: unknown, file = '<input>'): BufferSet {
       liveRange: b.liveRange,
     };
   });
-  const planned = fromLiveRanges ? asIntervalGroup(buffers) : buffers;
+  const planned = fromLiveRanges || listsAreLiveRangeOverlaps(buffers) ? asIntervalGroup(buffers) : buffers;
   if (doc.memoryPressure !== undefined) {
     const pressureProblem = byteCountProblem(doc.memoryPressure, 'memoryPressure');
     if (pressureProblem !== undefined) fail('/memoryPressure', pressureProblem);
@@ -146,6 +147,35 @@ export function parseJsonBufferSet(data: unknown, file = '<input>'): BufferSet {
     memoryPressure: doc.memoryPressure ?? lowerBoundOfBuffers(planned),
     memoryPressureGiven: doc.memoryPressure !== undefined,
   };
+}
+
+/**
+ * Whether every buffer has a live range and lists exactly the buffers whose ranges overlap its
+ * own (each once, itself never): such lists say nothing the ranges do not, and the set can be
+ * planned as an interval group. Lists that differ anywhere (a pair missing or extra, one way
+ * only, repeated) keep their own meaning.
+ */
+function listsAreLiveRangeOverlaps(buffers: readonly BufferInfo[]): boolean {
+  if (buffers.length === 0 || buffers.some((b) => b.liveRange === undefined)) return false;
+  const overlaps = new IntervalConflicts(
+    Float64Array.from(buffers, (b) => b.liveRange![0]),
+    Float64Array.from(buffers, (b) => b.liveRange![1]),
+  );
+  let listed = 0;
+  for (const b of buffers) listed += b.conflicts.length;
+  if (overlaps.entryCount() !== listed) return false;
+  const index = new Map(buffers.map((b, i) => [b.name, i] as const));
+  const { start, adj } = overlaps.adjacency();
+  const row = new Int32Array(buffers.length);
+  for (let i = 0; i < buffers.length; i++) {
+    const list = buffers[i].conflicts;
+    if (list.length !== start[i + 1] - start[i]) return false;
+    const indices = row.subarray(0, list.length);
+    for (let k = 0; k < list.length; k++) indices[k] = index.get(list[k])!;
+    indices.sort();
+    for (let k = 0; k < list.length; k++) if (indices[k] !== adj[start[i] + k]) return false;
+  }
+  return true;
 }
 
 /**

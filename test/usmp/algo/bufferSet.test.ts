@@ -120,6 +120,22 @@ describe('JSON buffer sets without conflict lists: conflicts from the live range
     expect(plan).toEqual(getPlanningAlgorithm(algorithm)(fromLists.buffers, fromLists.memoryPressure));
   });
 
+  test('conflict lists that are exactly the overlaps are read as an interval group; lists that differ keep their meaning', () => {
+    expect(intervalGroupOf(parseBufferSet(JSON.stringify(listed)).buffers)).toBeDefined();
+    const variants = {
+      missing: listed.buffers.map((b) => (b.name === 'z' ? { ...b, conflicts: [] } : b.name === 'w' ? { ...b, conflicts: ['y'] } : b)),
+      oneWay: listed.buffers.map((b) => (b.name === 'z' ? { ...b, conflicts: [] } : b)),
+      repeated: listed.buffers.map((b) => (b.name === 'x' ? { ...b, conflicts: ['y', 'y'] } : b)),
+      extra: listed.buffers.map((b) => (b.name === 'x' ? { ...b, conflicts: ['y', 'z'] } : b.name === 'z' ? { ...b, conflicts: ['w', 'x'] } : b)),
+      self: listed.buffers.map((b) => (b.name === 'x' ? { ...b, conflicts: ['x'] } : b.name === 'y' ? { ...b, conflicts: ['w'] } : b)),
+    };
+    for (const [name, buffersOf] of Object.entries(variants)) {
+      const set = parseBufferSet(JSON.stringify({ ...listed, buffers: buffersOf }));
+      expect([name, intervalGroupOf(set.buffers)]).toEqual([name, undefined]);
+      expect(set.buffers.map((b) => b.conflicts)).toEqual(buffersOf.map((b) => b.conflicts));
+    }
+  });
+
   test('a buffer without a live range, or a set that lists conflicts for some buffers only, is an error with its path', () => {
     const noRange = { ...ranged, buffers: [ranged.buffers[0], { name: 'v', size: 8, candidatePools: ['dram'] }] };
     expect(configError(() => parseBufferSet(JSON.stringify(noRange), 's.json')).message).toMatch(
