@@ -8,7 +8,7 @@
 import { alignmentProblem, byteCountProblem } from '../config/numbers';
 import { validateJsonDocument } from '../config/validateJson';
 import { ConfigError } from '../errors';
-import { intervalsToBufferInfos, LiveInterval, lowerBoundOfBuffers, memoryPressureOfIntervals } from './conflicts';
+import { asIntervalGroup, intervalsToBufferInfos, LiveInterval, lowerBoundOfBuffers, memoryPressureOfIntervals } from './conflicts';
 import { IntervalConflicts } from './intervalConflicts';
 import { BufferInfo, PoolInfo } from './types';
 
@@ -135,6 +135,8 @@ export function parseJsonBufferSet(data: unknown, file = '<input>'): BufferSet {
       liveRange: b.liveRange,
     };
   });
+  // Conflicts that are the overlapping ranges (by omission, or listed exactly): the planners and
+  // the verifier then work from the ranges (a sweep line), and no list is built unless read.
   const planned = fromLiveRanges || listsAreLiveRangeOverlaps(buffers) ? asIntervalGroup(buffers) : buffers;
   if (doc.memoryPressure !== undefined) {
     const pressureProblem = byteCountProblem(doc.memoryPressure, 'memoryPressure');
@@ -176,25 +178,6 @@ function listsAreLiveRangeOverlaps(buffers: readonly BufferInfo[]): boolean {
     for (let k = 0; k < list.length; k++) if (indices[k] !== adj[start[i] + k]) return false;
   }
   return true;
-}
-
-/**
- * Buffers whose conflicts are their overlapping live ranges, as an interval group: the planners
- * and the verifier then work from the ranges (a sweep line), and no conflict list is built
- * unless something reads one.
- */
-function asIntervalGroup(buffers: readonly BufferInfo[]): BufferInfo[] {
-  return intervalsToBufferInfos(
-    buffers.map((b) => ({
-      name: b.name,
-      sizeBytes: b.sizeBytes,
-      firstUse: b.liveRange![0],
-      lastUse: b.liveRange![1],
-      alignment: b.alignment,
-      pools: b.poolCandidates,
-    })),
-    [],
-  );
 }
 
 /** JSON when the first non-blank character is `{`, the interval text format otherwise. */

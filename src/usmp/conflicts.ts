@@ -60,6 +60,24 @@ export function intervalsToBufferInfos(
   return buffers;
 }
 
+/**
+ * `buffers` (each with a live range) as a new interval group: conflicts are exactly the
+ * overlapping ranges, and names, sizes, alignments and candidate pools stay each buffer's own.
+ */
+export function asIntervalGroup(buffers: readonly BufferInfo[]): BufferInfo[] {
+  return intervalsToBufferInfos(
+    buffers.map((b) => ({
+      name: b.name,
+      sizeBytes: b.sizeBytes,
+      firstUse: b.liveRange![0],
+      lastUse: b.liveRange![1],
+      alignment: b.alignment,
+      pools: b.poolCandidates,
+    })),
+    [],
+  );
+}
+
 /** Max over operators of the bytes live at that operator (all intervals share one pool). */
 export function memoryPressureOfIntervals(intervals: readonly Pick<LiveInterval, 'sizeBytes' | 'firstUse' | 'lastUse'>[]): number {
   const events: [number, number][] = [];

@@ -35,7 +35,7 @@
  * `timeBudgetMs` is a safety cap for huge inputs.
  */
 import { performance } from 'node:perf_hooks';
-import { intervalsToBufferInfos, lowerBoundOfBuffers } from '../conflicts';
+import { asIntervalGroup, lowerBoundOfBuffers } from '../conflicts';
 import { recordOptimality } from '../optimality';
 import { BufferInfo, BufferPlan, PlanningAlgorithm, PlanningOptions, PoolAllocation } from '../types';
 import { IntervalConflicts, intervalGroupOf } from '../intervalConflicts';
@@ -513,19 +513,9 @@ function planWithoutZeroSize(
 ): { plan: BufferPlan; stats: AutoStats } {
   const zero = new Set(buffers.filter((b) => b.sizeBytes === 0).map((b) => b.name));
   const sized = buffers.filter((b) => b.sizeBytes > 0);
-  // Each buffer keeps its own candidate pools (a JSON set's group has them per buffer).
+  // A group stays a group, each buffer with its own candidate pools (a JSON set's vary).
   const rest: BufferInfo[] = intervalGroupOf(buffers)
-    ? intervalsToBufferInfos(
-        sized.map((b) => ({
-          name: b.name,
-          sizeBytes: b.sizeBytes,
-          firstUse: b.liveRange![0],
-          lastUse: b.liveRange![1],
-          alignment: b.alignment,
-          pools: b.poolCandidates,
-        })),
-        [],
-      )
+    ? asIntervalGroup(sized)
     : sized.map((b) => ({ ...b, conflicts: b.conflicts.filter((c) => !zero.has(c)) }));
   const { plan, stats } = planAutoCall(rest, memoryPressure, options, minCallWork);
   const all = new Map<string, PoolAllocation>();
