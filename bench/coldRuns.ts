@@ -19,6 +19,13 @@ import { pinnedBufferSet } from './portfolio';
 const RUNS = 3;
 const TARGET_MS = 1000;
 
+/** One input file of the section: its name in the report, its extension, how to write it. */
+interface ColdInput {
+  readonly name: string;
+  readonly ext: string;
+  readonly write: (file: string) => void;
+}
+
 function writeText(file: string, set: BenchSet): void {
   fs.writeFileSync(file, set.intervals.map((iv) => `${iv.size} ${iv.first} ${iv.last}`).join('\n') + '\n');
 }
@@ -58,24 +65,22 @@ export function coldRunSection(): string[] {
   const prefix = oneCorePrefix();
   console.log(`\ncold runs: uma-ts plan in a fresh process${prefix.length > 0 ? ', pinned to one core' : ' (taskset not found: all cores)'}, median of ${RUNS}`);
   try {
-    const inputs: [name: string, write: (file: string) => void, ext: string][] = [
-      ...[randomIntervals(15), longLifetimes(14), mediumLifetimes(11)].map(
-        (set) => [set.name, (file: string) => writeText(file, set), 'txt'] as [string, (file: string) => void, string],
-      ),
-      ...([
-        [15, true],
-        [15, false],
-        [17, false],
-      ] as const).map(([seed, lists]) => {
+    const inputs: ColdInput[] = [
+      ...[randomIntervals(15), longLifetimes(14), mediumLifetimes(11)].map((set) => ({
+        name: set.name,
+        ext: 'txt',
+        write: (file: string) => writeText(file, set),
+      })),
+      ...[
+        { seed: 15, lists: true },
+        { seed: 15, lists: false },
+        { seed: 17, lists: false },
+      ].map(({ seed, lists }) => {
         const set = randomIntervals(seed);
-        return [
-          `${set.name} +pins${lists ? ' (lists)' : ''}`,
-          (file: string) => writeJson(file, pinnedBufferSet(set), lists),
-          'json',
-        ] as [string, (file: string) => void, string];
+        return { name: `${set.name} +pins${lists ? ' (lists)' : ''}`, ext: 'json', write: (file: string) => writeJson(file, pinnedBufferSet(set), lists) };
       }),
     ];
-    for (const [name, write, ext] of inputs) {
+    for (const { name, write, ext } of inputs) {
       const file = path.join(dir, `${name.replace(/[^A-Za-z0-9_]+/g, '_')}.${ext}`);
       write(file);
       const times: number[] = [];

@@ -3,7 +3,7 @@
 // V8's tiering defaults suit long-running processes. A planner call is one cold burst of about a
 // second: on one core, optimizing in the background (big inlined call trees, peeled loops, and
 // functions that are hot only briefly) competes with the run itself. These three make a cold
-// 2,000-buffer `uma-ts plan` 15-20% faster there, at the same steady-state speed; plans count
+// 2,000-buffer `uma-ts plan` 10-17% faster there, at the same steady-state speed; plans count
 // their work, so they do not change (docs/memory-planner.md, "Cold runs"). Measured on V8 11
 // (Node 20); other versions keep their defaults, as their tiering and flags differ.
 if (process.versions.v8.startsWith('11.')) {

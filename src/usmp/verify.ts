@@ -215,15 +215,7 @@ export function oneWayConflicts(buffers: readonly BufferInfo[]): string[] {
   const listed = new Int32Array(start[n]);
   buffers.forEach((b, i) => b.conflicts.forEach((other, k) => (listed[start[i] + k] = index.get(other) ?? -1)));
   const sorted = listed.slice();
-  for (let i = 0; i < n; i++) {
-    const row = sorted.subarray(start[i], start[i + 1]);
-    for (let k = 1; k < row.length; k++) {
-      if (row[k] < row[k - 1]) {
-        row.sort();
-        break;
-      }
-    }
-  }
+  for (let i = 0; i < n; i++) sorted.subarray(start[i], start[i + 1]).sort();
   const lists = (j: number, i: number): boolean => {
     let lo = start[j];
     let hi = start[j + 1];

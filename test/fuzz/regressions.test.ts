@@ -292,16 +292,19 @@ describe('fuzz regressions: a workspace pool named like the default constant poo
 });
 
 describe('fuzz regressions (planner claims campaign)', () => {
+  /** 17 then 9 conflicting bytes in a 16-aligned pool of `limit` bytes. */
+  const bigThenSmall = (limit: number) => ({
+    pools: [{ name: 'sram', sizeHintBytes: limit, alignment: 16 }],
+    buffers: [
+      { name: 'big', size: 17, candidatePools: ['sram'], conflicts: ['small'] },
+      { name: 'small', size: 9, candidatePools: ['sram'], conflicts: [] },
+    ],
+  });
+
   it('auto under a tight limit: when every greedy start fails, a plan that exists is still found', async () => {
-    // 17 then 9 conflicting bytes in a 16-aligned pool of 40 end at 41; 9 then 17 end at 33.
-    // Every start placed the larger buffer first, and auto reported the pools exhausted.
-    const set = {
-      pools: [{ name: 'sram', sizeHintBytes: 40, alignment: 16 }],
-      buffers: [
-        { name: 'big', size: 17, candidatePools: ['sram'], conflicts: ['small'] },
-        { name: 'small', size: 9, candidatePools: ['sram'], conflicts: [] },
-      ],
-    };
+    // In a pool of 40, 17 then 9 end at 41; 9 then 17 end at 33. Every start placed the larger
+    // buffer first, and auto reported the pools exhausted.
+    const set = bigThenSmall(40);
     const r = await runCli(['plan', file(JSON.stringify(set), '.json'), '--json']);
     assertCleanOutcome(r);
     expect(r.code).toBe(0);
@@ -314,13 +317,7 @@ describe('fuzz regressions (planner claims campaign)', () => {
   });
 
   it('auto under a limit no order can meet: still the pools-exhausted error', async () => {
-    const set = {
-      pools: [{ name: 'sram', sizeHintBytes: 30, alignment: 16 }],
-      buffers: [
-        { name: 'big', size: 17, candidatePools: ['sram'], conflicts: ['small'] },
-        { name: 'small', size: 9, candidatePools: ['sram'], conflicts: [] },
-      ],
-    };
+    const set = bigThenSmall(30);
     const r = await runCli(['plan', file(JSON.stringify(set), '.json')]);
     assertCleanOutcome(r);
     expect(r.code).toBe(1);

@@ -258,7 +258,8 @@ class PoolRebalancer {
     return peakAt;
   }
 
-  private livePeak(): number {
+  /** The drained pool's peak of live bytes. */
+  private drainedPeak(): number {
     let peak = 0;
     for (let s = 0; s < this.live.length; s++) if (this.live[s] > peak) peak = this.live[s];
     this.work += this.live.length;
@@ -345,7 +346,7 @@ class PoolRebalancer {
     }
     this.addLive(b, -sizes[b]);
     for (const j of ejected) this.addLive(j, sizes[j]);
-    if (this.livePeak() > peak) {
+    if (this.drainedPeak() > peak) {
       this.addLive(b, sizes[b]);
       for (const j of ejected) this.addLive(j, -sizes[j]);
       return false;
