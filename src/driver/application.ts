@@ -59,10 +59,15 @@ export interface ApplicationResult {
 
 function checkModuleNames(models: readonly ApplicationModel[]): void {
   if (models.length === 0) throw new ConfigError('an application needs at least one model');
-  const seen = new Set<string>();
+  // Compared case-blind: the app's macros are upper-cased (UMA_APP_<MOD>_...), so 'A' and 'a'
+  // would define one macro twice, and their files would clash on case-insensitive file systems.
+  const seen = new Map<string, string>();
   for (const m of models) {
-    if (seen.has(m.moduleName)) throw new ConfigError(`module name '${m.moduleName}' is given to two models; each model of an application needs its own`);
-    seen.add(m.moduleName);
+    const key = m.moduleName.toUpperCase();
+    const first = seen.get(key);
+    if (first === m.moduleName) throw new ConfigError(`module name '${m.moduleName}' is given to two models; each model of an application needs its own`);
+    if (first !== undefined) throw new ConfigError(`module names '${first}' and '${m.moduleName}' differ only in case; each model of an application needs its own (its macros are UMA_APP_${key}_*)`);
+    seen.set(key, m.moduleName);
   }
 }
 

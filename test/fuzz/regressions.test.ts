@@ -403,3 +403,14 @@ describe('fuzz regressions (planner claims campaign)', () => {
     expect(JSON.parse(r2.stdout).lowerBound).toBe(plan.lowerBound);
   });
 });
+
+describe('fuzz regressions: module names differing only in case', () => {
+  it("'A,a' is refused (it compiled, defining UMA_APP_A_GLOBAL_WORKSPACE_OFFSET twice with two values)", async () => {
+    const out = path.join(dir, 'case-names');
+    const m = model('hello_world_int8');
+    const r = await runCli(['compile', m, m, '--backend', 'vanilla', '--module-name', 'A,a', '--concurrent', '--out', out]);
+    assertCleanOutcome(r, out);
+    expect(r.code).toBe(1);
+    expect(r.problems[0]).toBe("error: module names 'A' and 'a' differ only in case; each model of an application needs its own (its macros are UMA_APP_A_*)");
+  });
+});
