@@ -8,7 +8,7 @@
  * `UMA_APP_<POOL>_WORKSPACE_POOL_SIZE` in `uma_app.h`, so the application allocates one buffer
  * and passes it to every model's run.
  */
-import { appOffsetMacro } from '../codegen/c/entryDesc';
+import { appOffsetMacro, moduleMacroName } from '../codegen/c/entryDesc';
 import { GeneratedFile, MlfMetadata } from '../codegen/types';
 import { CodegenError, ConfigError, MemoryPlanningError } from '../errors';
 import { CompileOptions, CompileResult, compileModel } from './compile';
@@ -59,11 +59,11 @@ export interface ApplicationResult {
 
 function checkModuleNames(models: readonly ApplicationModel[]): void {
   if (models.length === 0) throw new ConfigError('an application needs at least one model');
-  // Compared case-blind: the app's macros are upper-cased (UMA_APP_<MOD>_...), so 'A' and 'a'
-  // would define one macro twice, and their files would clash on case-insensitive file systems.
+  // Compared by their macro names: 'A' and 'a' would define one macro twice, and their files
+  // would clash on case-insensitive file systems.
   const seen = new Map<string, string>();
   for (const m of models) {
-    const key = m.moduleName.toUpperCase();
+    const key = moduleMacroName(m.moduleName);
     const first = seen.get(key);
     if (first === m.moduleName) throw new ConfigError(`module name '${m.moduleName}' is given to two models; each model of an application needs its own`);
     if (first !== undefined) throw new ConfigError(`module names '${first}' and '${m.moduleName}' differ only in case; each model of an application needs its own (its macros are UMA_APP_${key}_*)`);

@@ -35,9 +35,17 @@ export interface PoolField {
   readonly offsetMacro?: string;
 }
 
+/**
+ * A module name as it appears in macros (TVMGEN_<MOD>_*, UMA_APP_<MOD>_*): upper-cased, so two
+ * names that differ only in case share their macros (the application refuses such pairs).
+ */
+export function moduleMacroName(moduleName: string): string {
+  return moduleName.toUpperCase();
+}
+
 /** Offset macro of `moduleName`'s part of the shared workspace pool `pool` (uma_app.h). */
 export function appOffsetMacro(moduleName: string, pool: string): string {
-  return `UMA_APP_${moduleName.toUpperCase()}_${pool.replace(/[^A-Za-z0-9_]/g, '_').toUpperCase()}_OFFSET`;
+  return `UMA_APP_${moduleMacroName(moduleName)}_${pool.replace(/[^A-Za-z0-9_]/g, '_').toUpperCase()}_OFFSET`;
 }
 
 export type MainArg =
@@ -148,7 +156,7 @@ export function describeEntry(args: {
   }
   return {
     prefix: `tvmgen_${args.moduleName}`,
-    macroPrefix: `TVMGEN_${args.moduleName.toUpperCase()}`,
+    macroPrefix: `TVMGEN_${moduleMacroName(args.moduleName)}`,
     inputs,
     outputs,
     pools,
