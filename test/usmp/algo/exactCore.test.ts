@@ -154,6 +154,32 @@ describe('spatial greedy dives', () => {
     // The preorders are different dives, not one plan ten times.
     expect(totals.size).toBeGreaterThan(1);
   });
+
+  test('with a tolerance: valid aligned plans (not canonical), other dives than the plain ones, the same on every call', () => {
+    const r = seededRandom(34);
+    const ivs = Array.from({ length: 300 }, () => {
+      const first = Math.floor(r() * 60);
+      return { sizeBytes: 16 * (1 + Math.floor(2 ** (r() * 8))), firstUse: first, lastUse: first + Math.floor(r() * r() * 50), alignment: 16 };
+    });
+    const { buffers, core } = coreOf(ivs);
+    const again = coreOf(ivs).core;
+    const bound = memoryPressureOfIntervals(ivs);
+    let differs = false;
+    for (let preorder = 0; preorder < 6; preorder++) {
+      const plain = core.greedyDive(preorder);
+      const tolerant = core.greedyDive(preorder, 128);
+      const plan = new Map(buffers.map((b, i) => [b.name, { pool: 'ws', offset: tolerant.offsets[i] }]));
+      verifyPlan(buffers, plan);
+      buffers.forEach((b, i) => expect(tolerant.offsets[i] % 16).toBe(0));
+      expect(tolerant.total).toBe(Math.max(...buffers.map((b, i) => tolerant.offsets[i] + b.sizeBytes)));
+      expect(tolerant.total).toBeGreaterThanOrEqual(bound);
+      if (plain.offsets.some((o, i) => o !== tolerant.offsets[i])) differs = true;
+      // A zero tolerance is the plain dive.
+      expect(Array.from(again.greedyDive(preorder, 0).offsets)).toEqual(Array.from(plain.offsets));
+      expect(Array.from(again.greedyDive(preorder, 128).offsets)).toEqual(Array.from(tolerant.offsets));
+    }
+    expect(differs).toBe(true);
+  });
 });
 
 describe('auto on dense sets (long lifetimes)', () => {
