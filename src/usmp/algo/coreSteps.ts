@@ -4,8 +4,8 @@
  *  1. the core decides the lower bound itself: a fit is the optimum, proven; an exhausted
  *     search raises the proven bound by one;
  *  2. spatial greedy dives (ExactCore.greedyDive) over its preorders: on dense sets they beat
- *     every other start by several points, at a dive each (there each preorder twice, the
- *     second dive with a tolerance);
+ *     every other start by several points, at a dive each (there each preorder three times,
+ *     with tolerances);
  *  3. a descent on the capacity between the proven bound and the best total (bisection; dense
  *     sets: quarter steps): a fit is a smaller plan, an exhausted search a proof that nothing
  *     below that capacity fits, a spent probe budget (unknown) moves the search up.
@@ -33,13 +33,14 @@ const PROBE_STEP = 0.5;
 const DENSE_PROBE_STEP = 0.25;
 const DENSE_PROBE_DIVES = 8;
 /**
- * Dense sets: the dives' tolerance (ExactCore.greedyDive), as a share of the mean buffer size
- * (about 120 bytes on the bench's sets: a few alignment units). Each preorder dives plainly and
- * with it: the two kinds win on different sets. Measured on 66 held-out dense sets: best of 8
- * dives 1.75% -> 1.46% above the bound (all dives tolerant: 1.52%; shares 1/80 to 1/32 alike);
- * auto in the same time 1.52% -> 1.30%.
+ * Dense sets: the dives' tolerances (ExactCore.greedyDive), as shares of the mean buffer size
+ * (on the bench's sets 1/16 is about 500 bytes, 1/4 about 2 KB); each preorder dives once with
+ * each, the plain dive first: the kinds win on different sets. Measured on 66 held-out dense
+ * sets (lifetimes up to 140-400 operators), best of 12 dives: plain 1.74% above the bound,
+ * 1/64 alone 1.52%, 1/4 alone 1.02%, these three 1.00-1.10% as other mixes; auto in the same
+ * time: mean 1.52% -> 1.10%, at or below Vela 60 -> 63.
  */
-const DENSE_DIVE_TOLERANCE = 1 / 64;
+const DENSE_DIVE_TOLERANCES = [0, 1 / 4, 1 / 16];
 /** Greedy dives: the fixed preorders, then varied ones (measured: little gain past this). */
 const MAX_DIVES = 48;
 
@@ -72,10 +73,11 @@ export function runCoreSteps(
   if (best <= provenLowerBound) return { atBound: false, total: best, provenLowerBound };
   let found: Float64Array | undefined;
   const diveLimit = core.work + budget.forDives();
-  const tolerance = dense ? core.meanSize() * DENSE_DIVE_TOLERANCE : 0;
+  const meanSize = core.meanSize();
+  const kinds = DENSE_DIVE_TOLERANCES.length;
   for (let i = 0; i < MAX_DIVES && core.work < diveLimit && best > provenLowerBound && performance.now() < deadline; i++) {
-    // Dense sets: each preorder dives twice, plainly and with the tolerance.
-    const dive = dense ? core.greedyDive(i >> 1, i & 1 ? tolerance : 0) : core.greedyDive(i);
+    // Dense sets: each preorder dives once per tolerance.
+    const dive = dense ? core.greedyDive(Math.floor(i / kinds), meanSize * DENSE_DIVE_TOLERANCES[i % kinds]) : core.greedyDive(i);
     if (dive.total < best) {
       found = dive.offsets;
       best = dive.total;
