@@ -5,7 +5,6 @@
  * and compares each model's outputs with the reference interpreter.
  */
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { buildLayout, RUNTIME_DIR } from '../codegen/layout';
 import { GeneratedFile, MlfMetadata, PoolMetadata } from '../codegen/types';
@@ -22,6 +21,7 @@ import { buildCortexM55, runCortexM55, SectionSizes } from './cortexM55';
 import { VerifyTarget } from './harnessMain';
 import { buildAndRunHost, RunCompiledOptions, RunCompiledResult } from './runCompiled';
 import { bundledPools, defaultRegistry, OutputComparison, VerifyOptions } from './verifyModel';
+import { makeTemporaryDir } from '../util/temporaryDir';
 
 export interface VerifyApplicationOptions extends Omit<VerifyOptions, 'compile' | 'invocations' | 'compareIntermediates' | 'target'> {
   readonly compile?: Omit<Partial<ApplicationOptions>, 'backend' | 'registry'>;
@@ -108,7 +108,8 @@ export function runApplication(
   const target = options.target ?? 'host';
   const metas: MlfMetadata[] = app.models.map((m) => m.artifacts.metadata);
   const main = writeApplicationHarnessMain(metas, app.sharedPools, { invocations: options.invocations, target });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-run-app-'));
+  const temp = makeTemporaryDir('uma-run-app-');
+  const dir = temp.path;
   try {
     const out = path.join(dir, 'app');
     writeFiles(path.join(out, 'codegen', 'host'), [...app.models.flatMap((m) => m.artifacts.files), ...app.appFiles]);
@@ -133,7 +134,8 @@ export function runApplication(
       ...(options.keepDir ? { dir } : {}),
     };
   } finally {
-    if (!options.keepDir) fs.rmSync(dir, { recursive: true, force: true });
+    if (options.keepDir) temp.keep();
+    else temp.remove();
   }
 }
 
