@@ -107,6 +107,24 @@ describe('BROADCAST_ARGS with known shapes folds at import', () => {
     expect(decode(interpret(graph, [new Uint8Array(60)])[0], 'int32')).toEqual([2, 3, 4, 5]);
   });
 
+  it('a folded output is a constant to later operators: chained BROADCAST_ARGS, then FILL dims', () => {
+    const w = new TfliteWriter();
+    const i32 = (name: string, data: number[]) => w.addConstant({ name, shape: [data.length], dtype: 'int32', data });
+    const ab = w.addTensor({ name: 'ab', shape: [2], dtype: 'int32' });
+    w.addOperator({ op: 'BROADCAST_ARGS', inputs: [i32('a', [2, 1]), i32('b', [3])], outputs: [ab] });
+    const abc = w.addTensor({ name: 'abc', shape: [3], dtype: 'int32' });
+    w.addOperator({ op: 'BROADCAST_ARGS', inputs: [ab, i32('c', [1, 1, 1])], outputs: [abc] });
+    const value = w.addInput({ name: 'v', shape: [], dtype: 'float32' });
+    const y = w.addTensor({ name: 'y', shape: [1, 2, 3], dtype: 'float32' });
+    w.addOperator({ op: 'FILL', inputs: [abc, value], outputs: [y] });
+    w.markOutput(y);
+    const graph = importTflite(w.finish(), 'm.tflite');
+    const main = graph.functions.get(MAIN_FUNCTION)!;
+    expect(main.nodes.flatMap((n) => (n.kind === 'call' && n.callee.kind === 'op' ? [n.callee.op] : []))).toEqual(['fill']);
+    const out = interpret(graph, [new Uint8Array(Float32Array.of(2.5).buffer)])[0];
+    expect(Array.from(new Float32Array(out.slice().buffer))).toEqual([2.5, 2.5, 2.5, 2.5, 2.5, 2.5]);
+  });
+
   it('shapes that do not broadcast: an error naming the operator and both tensors', () => {
     expect(() => importTflite(model('', constant([2, 3]), constant([4, 3]), 'int32').model, 'm.tflite')).toThrow(
       /^corrupt TFLite file m\.tflite at byte offset \d+: shape1 's1' \[2,3\] and shape2 's2' \[4,3\] do not broadcast: output dimension 0 is 2 in one and 4 in the other \(BROADCAST_ARGS at operator #0\)$/,

@@ -149,12 +149,12 @@ function importOperator(
     constantInput: (position) => {
       const t = inputs[position];
       if (t === undefined || t === -1) return null;
-      return r.constant(t);
+      return r.constant(t) ?? FOLDED.get(b)?.get(t) ?? null;
     },
     knownInput: (position) => {
       const t = inputs[position];
       if (t === undefined || t === -1) return null;
-      return r.constant(t) ?? shapeOutputValue(b, r.names[t]);
+      return r.constant(t) ?? FOLDED.get(b)?.get(t) ?? shapeOutputValue(b, r.names[t]);
     },
     inputNames: inputs.map((t) => (t === -1 ? null : r.names[t])),
   };
@@ -162,6 +162,9 @@ function importOperator(
   if (converted.folded !== undefined) {
     if (outputs.length !== 1) throw modelFormatError(r.source, op.pos, `${where} has ${outputs.length} outputs, expected 1`);
     b.define(outputs[0], { kind: 'constant', name: r.names[outputs[0]], type: outputTypes[0], data: converted.folded }, where);
+    // Later operators see it as the constant it is (FILL's dims, another BROADCAST_ARGS...).
+    if (!FOLDED.has(b)) FOLDED.set(b, new Map());
+    FOLDED.get(b)!.set(outputs[0], converted.folded);
     return;
   }
   const perOutput = converted.perOutput;
@@ -189,6 +192,9 @@ function importOperator(
     b.define(outputs[k], call, where);
   });
 }
+
+/** Outputs folded at import (`ConvertedOperator.folded`) per function being built, by tensor index. */
+const FOLDED = new WeakMap<FunctionBuilder, Map<number, Uint8Array>>();
 
 /** The int32 dimensions computed by a SHAPE call named `name` (shapes are static), else null. */
 function shapeOutputValue(b: FunctionBuilder, name: string): Uint8Array | null {

@@ -21,7 +21,7 @@ export interface OperatorSite {
   readonly source: string;
   /** Types of every TFLite output (multi-output operators: SPLIT, SPLIT_V, UNPACK). */
   readonly outputTypes: readonly TensorType[];
-  /** The constant bytes of TFLite input `position`, or null when it is not a constant. */
+  /** The constant bytes of TFLite input `position` (a constant, or an output folded at import), or null when it is not a constant. */
   readonly constantInput: (position: number) => Uint8Array | null;
   /**
    * The value of TFLite input `position` when it is known at import: a constant's bytes, or
