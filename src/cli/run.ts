@@ -4,6 +4,9 @@
  * inputs (`--input NAME=FILE`, .npy or raw .bin) or seeded random ones, and compares every
  * output of every run with the reference interpreter. Prints a per-output table and the
  * inference time; any mismatch, trap or build error is an `error:` line and exit status 1.
+ * The table is printed only when the program ran to the end (a mismatch is shown in it): a
+ * build error or a program that stopped early prints just the error (and a note on the runs
+ * it finished), never a cut-short table.
  */
 import { Command } from 'commander';
 import { collect, collectPaths } from './optionValues';
