@@ -9,7 +9,7 @@
  * instead keeps the signals' default action (it dies at once, with the usual status 130/143)
  * and a small detached `sh` reads a pipe whose only writer is this process: when the process
  * dies the pipe closes and the watcher removes exactly the directory it was given (mkdtemp
- * made it, so it is ours). On the normal path the watcher is killed before the directory is
+ * made it, so it is ours), after stopping a program still running from it. On the normal path the watcher is killed before the directory is
  * removed, so it never removes anything after this process is done with the name.
  */
 import { ChildProcess, spawn } from 'child_process';
@@ -25,8 +25,17 @@ export interface TemporaryDir {
   keep(): void;
 }
 
-/** `read` is a shell builtin: the watcher is one process, ended by one signal. */
-const WATCHER_SCRIPT = 'read -r _ignored; rm -rf -- "$0"';
+/**
+ * `read` is a shell builtin: until the pipe closes, the watcher is one process, ended by one
+ * signal. Then a program built in the directory that is still running (a killed run's harness,
+ * which lost the timeout this process enforced) is stopped: on Linux, a process whose
+ * executable lies inside the directory; nothing else is touched.
+ */
+const WATCHER_SCRIPT = [
+  'read -r _ignored',
+  'for p in /proc/[0-9]*; do case "$(readlink "$p/exe" 2>/dev/null)" in "$0"/*) kill -9 "${p#/proc/}" 2>/dev/null;; esac; done',
+  'rm -rf -- "$0"',
+].join('\n');
 
 function startWatcher(dir: string): ChildProcess | undefined {
   try {
@@ -59,7 +68,8 @@ function stopWatcher(watcher: ChildProcess | undefined): void {
 /** A new `<tmpdir>/<prefix>XXXXXX` directory, removed when this process dies if not before. */
 export function makeTemporaryDir(prefix: string): TemporaryDir {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  const watcher = startWatcher(dir);
+  // Resolved, as /proc/<pid>/exe is.
+  const watcher = startWatcher(fs.realpathSync(dir));
   let done = false;
   return {
     path: dir,
