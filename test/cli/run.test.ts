@@ -1,7 +1,8 @@
 /**
  * `uma-ts run`: compile, build, run and compare in one command, in-process. The README's
  * model passes with no extra flags; inputs come from .npy/.bin files or a seed; every
- * failure (mismatch, build error, bad flag or file) is one `error:` line and exit status 1.
+ * failure (mismatch, build error, bad flag or file) is one `error:` line and exit status 1; a
+ * program that stopped early prints no table, only a note on the runs it finished.
  */
 import * as fs from 'fs';
 import * as os from 'os';
