@@ -34,6 +34,28 @@ function countAtMost(a: Float64Array, t: number): number {
   return lo;
 }
 
+/**
+ * Indices 0..n-1 ordered by time, ties by index. Time * 2^k + index is one exact double for
+ * non-negative integer times when below 2^53 (a native numeric sort, no comparator calls); otherwise a comparator sort.
+ */
+function sortedByTime(time: Float64Array): Int32Array {
+  const n = time.length;
+  let scale = 1;
+  while (scale < n) scale *= 2;
+  let exact = true;
+  for (let i = 0; i < n && exact; i++) exact = Number.isInteger(time[i]) && time[i] >= 0 && (time[i] + 1) * scale <= MAX_EXACT_KEY;
+  if (!exact) return Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => time[a] - time[b] || a - b);
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) keys[i] = time[i] * scale + i;
+  keys.sort();
+  const order = new Int32Array(n);
+  for (let k = 0; k < n; k++) order[k] = keys[k] % scale;
+  return order;
+}
+
+/** Keys below this are exact doubles. */
+const MAX_EXACT_KEY = 2 ** 53;
+
 /** Index of `t` in sorted distinct `times` (which must contain it). */
 export function timeIndex(times: Float64Array, t: number): number {
   return countAtMost(times, t) - 1;
@@ -97,10 +119,13 @@ export class IntervalConflicts {
     const deg = this.degrees();
     const start = new Int32Array(n + 1);
     for (let i = 0; i < n; i++) start[i + 1] = start[i] + deg[i];
-    const adj = new Int32Array(start[n]);
+    // The sweep lists each overlapping pair once, in sweep order, into both rows (bucketed);
+    // appending x to the rows of its bucket's entries, for x ascending, then gives every row in
+    // index order (the pairs are symmetric) without sorting 2n rows.
+    const bucketed = new Int32Array(start[n]);
     const fill = start.slice(0, n);
-    const byFirst = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => this.first[a] - this.first[b] || a - b);
-    const byLast = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => this.last[a] - this.last[b] || a - b);
+    const byFirst = sortedByTime(this.first);
+    const byLast = sortedByTime(this.last);
     // The open buffers, unordered, with each one's slot for O(1) removal.
     const open = new Int32Array(n);
     const slot = new Int32Array(n).fill(-1);
@@ -120,13 +145,17 @@ export class IntervalConflicts {
       }
       for (let s = 0; s < openCount; s++) {
         const j = open[s];
-        adj[fill[i]++] = j;
-        adj[fill[j]++] = i;
+        bucketed[fill[i]++] = j;
+        bucketed[fill[j]++] = i;
       }
       open[openCount] = i;
       slot[i] = openCount++;
     }
-    for (let i = 0; i < n; i++) adj.subarray(start[i], start[i + 1]).sort();
+    const adj = new Int32Array(start[n]);
+    fill.set(start.subarray(0, n));
+    for (let x = 0; x < n; x++) {
+      for (let ai = start[x]; ai < start[x + 1]; ai++) adj[fill[bucketed[ai]]++] = x;
+    }
     return (this.csr = { start, adj });
   }
 }
