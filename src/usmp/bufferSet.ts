@@ -178,14 +178,19 @@ function listsAreLiveRangeOverlaps(buffers: readonly BufferInfo[]): boolean {
   if (overlaps.entryCount() !== listed) return false;
   const index = new Map(buffers.map((b, i) => [b.name, i] as const));
   const { start, adj } = overlaps.adjacency();
-  const row = new Int32Array(buffers.length);
+  // A list of the row's length whose entries are all in the row, none twice, is the row: each
+  // row is marked (its entries' stamp set to i + 1), each listed entry must carry the mark and
+  // takes it off. No per-row sort.
+  const stamp = new Int32Array(buffers.length);
   for (let i = 0; i < buffers.length; i++) {
     const list = buffers[i].conflicts;
     if (list.length !== start[i + 1] - start[i]) return false;
-    const indices = row.subarray(0, list.length);
-    for (let k = 0; k < list.length; k++) indices[k] = index.get(list[k])!;
-    indices.sort();
-    for (let k = 0; k < list.length; k++) if (indices[k] !== adj[start[i] + k]) return false;
+    for (let ai = start[i]; ai < start[i + 1]; ai++) stamp[adj[ai]] = i + 1;
+    for (let k = 0; k < list.length; k++) {
+      const j = index.get(list[k])!;
+      if (stamp[j] !== i + 1) return false;
+      stamp[j] = 0;
+    }
   }
   return true;
 }
