@@ -82,23 +82,8 @@ export class IntervalConflicts {
   /** Per buffer, the number of other buffers it overlaps; O(n log n), nothing enumerated. */
   degrees(): Int32Array {
     if (this.degreeCache) return this.degreeCache;
-    const firsts = Float64Array.from(this.first).sort();
-    const lasts = Float64Array.from(this.last).sort();
     const deg = new Int32Array(this.count);
-    for (let i = 0; i < this.count; i++) {
-      // Buffers starting no later than i ends, minus those ending before i starts, minus i.
-      const startedBy = countAtMost(firsts, this.last[i]);
-      let endedBefore = 0;
-      let lo = 0;
-      let hi = lasts.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (lasts[mid] < this.first[i]) lo = mid + 1;
-        else hi = mid;
-      }
-      endedBefore = lo;
-      deg[i] = startedBy - endedBefore - 1;
-    }
+    overlapCounts(this.first, this.last, deg);
     return (this.degreeCache = deg);
   }
 
@@ -119,44 +104,84 @@ export class IntervalConflicts {
     const deg = this.degrees();
     const start = new Int32Array(n + 1);
     for (let i = 0; i < n; i++) start[i + 1] = start[i] + deg[i];
-    // The sweep lists each overlapping pair once, in sweep order, into both rows (bucketed);
-    // appending x to the rows of its bucket's entries, for x ascending, then gives every row in
-    // index order (the pairs are symmetric) without sorting 2n rows.
     const bucketed = new Int32Array(start[n]);
-    const fill = start.slice(0, n);
-    const byFirst = sortedByTime(this.first);
-    const byLast = sortedByTime(this.last);
-    // The open buffers, unordered, with each one's slot for O(1) removal.
-    const open = new Int32Array(n);
-    const slot = new Int32Array(n).fill(-1);
-    let openCount = 0;
-    let expired = 0;
-    for (let k = 0; k < n; k++) {
-      const i = byFirst[k];
-      const t = this.first[i];
-      while (expired < n && this.last[byLast[expired]] < t) {
-        const j = byLast[expired++];
-        const s = slot[j];
-        if (s < 0) continue;
-        const moved = open[--openCount];
-        open[s] = moved;
-        slot[moved] = s;
-        slot[j] = -1;
-      }
-      for (let s = 0; s < openCount; s++) {
-        const j = open[s];
-        bucketed[fill[i]++] = j;
-        bucketed[fill[j]++] = i;
-      }
-      open[openCount] = i;
-      slot[i] = openCount++;
-    }
     const adj = new Int32Array(start[n]);
-    fill.set(start.subarray(0, n));
-    for (let x = 0; x < n; x++) {
-      for (let ai = start[x]; ai < start[x + 1]; ai++) adj[fill[bucketed[ai]]++] = x;
-    }
+    sweepOverlaps(this.first, this.last, start, bucketed);
+    rowsInIndexOrder(start, bucketed, adj);
     return (this.csr = { start, adj });
+  }
+}
+
+/*
+ * adjacency's two passes, each a function of its own with nothing after its loops: V8 compiles
+ * long loops on stack replacement, and such code that meets an allocation or an object literal
+ * after the loop is thrown away there (at every build: about ten per multi-pool plan).
+ */
+
+/** Per buffer, into `deg`, the number of others whose ranges overlap its own. */
+function overlapCounts(first: Float64Array, last: Float64Array, deg: Int32Array): void {
+  const firsts = Float64Array.from(first).sort();
+  const lasts = Float64Array.from(last).sort();
+  for (let i = 0; i < first.length; i++) {
+    // Buffers starting no later than i ends, minus those ending before i starts, minus i.
+    const startedBy = countAtMost(firsts, last[i]);
+    let lo = 0;
+    let hi = lasts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (lasts[mid] < first[i]) lo = mid + 1;
+      else hi = mid;
+    }
+    deg[i] = startedBy - lo - 1;
+  }
+}
+
+/**
+ * Lists each overlapping pair once, in sweep order, into both rows (`bucketed`, rows at
+ * `start`): buffers open in order of first use, and expire when a later one starts after
+ * their last use.
+ */
+function sweepOverlaps(first: Float64Array, last: Float64Array, start: Int32Array, bucketed: Int32Array): void {
+  const n = first.length;
+  const fill = start.slice(0, n);
+  const byFirst = sortedByTime(first);
+  const byLast = sortedByTime(last);
+  // The open buffers, unordered, with each one's slot for O(1) removal.
+  const open = new Int32Array(n);
+  const slot = new Int32Array(n).fill(-1);
+  let openCount = 0;
+  let expired = 0;
+  for (let k = 0; k < n; k++) {
+    const i = byFirst[k];
+    const t = first[i];
+    while (expired < n && last[byLast[expired]] < t) {
+      const j = byLast[expired++];
+      const s = slot[j];
+      if (s < 0) continue;
+      const moved = open[--openCount];
+      open[s] = moved;
+      slot[moved] = s;
+      slot[j] = -1;
+    }
+    for (let s = 0; s < openCount; s++) {
+      const j = open[s];
+      bucketed[fill[i]++] = j;
+      bucketed[fill[j]++] = i;
+    }
+    open[openCount] = i;
+    slot[i] = openCount++;
+  }
+}
+
+/**
+ * The rows of `bucketed` in index order, into `adj`: appending x to the rows of its bucket's
+ * entries, for x ascending, gives every row ascending (the pairs are symmetric), with no sort.
+ */
+function rowsInIndexOrder(start: Int32Array, bucketed: Int32Array, adj: Int32Array): void {
+  const n = start.length - 1;
+  const fill = start.slice(0, n);
+  for (let x = 0; x < n; x++) {
+    for (let ai = start[x]; ai < start[x + 1]; ai++) adj[fill[bucketed[ai]]++] = x;
   }
 }
 

@@ -225,9 +225,19 @@ export class ExactCore {
    * dives. On dense sets (long lifetimes) a few of them beat every other start by points.
    */
   greedyDive(preorder: number): { offsets: Float64Array; total: number } {
-    const { n, sizes, alignments, adjStart, adj, secFrom, secTo } = this.tables;
     const pre = preorder < PREORDERS.length ? this.fixedRank(preorder) : this.variedRank(PREORDERS[preorder % PREORDERS.length], this.diveRandom);
-    const minOffset = new Float64Array(n);
+    const minOffset = new Float64Array(this.tables.n);
+    const total = this.dive(pre, minOffset);
+    return { offsets: minOffset, total };
+  }
+
+  /**
+   * greedyDive's placements, offsets into `minOffset`; returns the top. (Its own method: V8
+   * compiles the loop on stack replacement, and such code that meets greedyDive's object
+   * literal after the loop was thrown away at every dive.)
+   */
+  private dive(pre: Int32Array, minOffset: Float64Array): number {
+    const { n, sizes, alignments, adjStart, adj, secFrom, secTo } = this.tables;
     const placed = new Uint8Array(n);
     const rest = Float64Array.from(this.sectionBytes);
     const restTree = new MaxTree(rest);
@@ -265,7 +275,7 @@ export class ExactCore {
       }
       this.work += 1 + adjStart[b + 1] - adjStart[b] + secTo[b] - secFrom[b] + 1;
     }
-    return { offsets: minOffset, total };
+    return total;
   }
 
   /**

@@ -26,12 +26,12 @@ export function orderByKeys(n: number, keys: readonly SortKey[], indexDescending
     const v = new Float64Array(n);
     // + 0 turns -0 into 0, which a numeric sort would put apart from it.
     for (let i = 0; i < n; i++) v[i] = (key.descending ? -key.values[i] : key.values[i]) + 0;
-    const { ranks, count } = denseRanks(v);
+    const ranks = new Float64Array(n);
+    const count = denseRanks(v, ranks);
     // Below n^2 <= 2^53 for any count of buffers a plan can hold: exact.
     for (let i = 0; i < n; i++) v[i] = rank[i] * count + ranks[i];
-    const folded = denseRanks(v);
-    rank = folded.ranks;
-    levels = folded.count;
+    rank = new Float64Array(n);
+    levels = denseRanks(v, rank);
   }
   let scale = 1;
   while (scale < n) scale *= 2;
@@ -50,12 +50,15 @@ export function orderByKeys(n: number, keys: readonly SortKey[], indexDescending
   return order;
 }
 
-/** Per entry, the rank of its value among the distinct values (0 = smallest), and their count. */
-function denseRanks(v: Float64Array): { ranks: Float64Array; count: number } {
+/**
+ * Per entry of v, into `ranks`, the rank of its value among the distinct values (0 = smallest);
+ * returns their count. (A number, not an object: the loops run on stack replacement, and code
+ * compiled there that meets an object literal after them is thrown away at every call.)
+ */
+function denseRanks(v: Float64Array, ranks: Float64Array): number {
   const sorted = Float64Array.from(v).sort();
   let count = 0;
   for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[count++] = sorted[i];
-  const ranks = new Float64Array(v.length);
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
     let lo = 0;
@@ -67,5 +70,5 @@ function denseRanks(v: Float64Array): { ranks: Float64Array; count: number } {
     }
     ranks[i] = lo;
   }
-  return { ranks, count };
+  return count;
 }
