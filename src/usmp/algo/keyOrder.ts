@@ -20,26 +20,45 @@ export interface SortKey {
  */
 export function orderByKeys(n: number, keys: readonly SortKey[], indexDescending = false): Int32Array {
   // rank[i]: dense rank of i's keys so far (0 = first); `levels` distinct ranks.
-  let rank: Float64Array = new Float64Array(n);
+  let rank = new Float64Array(n);
   let levels = 1;
   for (const key of keys) {
     const v = new Float64Array(n);
-    // + 0 turns -0 into 0, which a numeric sort would put apart from it.
-    for (let i = 0; i < n; i++) v[i] = (key.descending ? -key.values[i] : key.values[i]) + 0;
+    signedValues(key.values, key.descending === true, v);
     const ranks = new Float64Array(n);
     const count = denseRanks(v, ranks);
     // Below n^2 <= 2^53 for any count of buffers a plan can hold: exact.
-    for (let i = 0; i < n; i++) v[i] = rank[i] * count + ranks[i];
+    fold(rank, count, ranks, v);
     rank = new Float64Array(n);
     levels = denseRanks(v, rank);
   }
   let scale = 1;
   while (scale < n) scale *= 2;
   const order = new Int32Array(n);
-  if (levels * scale > 2 ** 53) {
-    for (let i = 0; i < n; i++) order[i] = i;
-    return order.sort((a, b) => rank[a] - rank[b] || (indexDescending ? b - a : a - b));
-  }
+  if (levels * scale > 2 ** 53) comparatorOrder(rank, indexDescending, order);
+  else packedOrder(rank, scale, indexDescending, order);
+  return order;
+}
+
+/*
+ * The passes below are small functions with nothing after their loops: V8 compiles long loops
+ * on stack replacement, and such code that meets more after the loop is thrown away there; the
+ * comparator sort, never used below 2^53, stays out of the compiled code of the others.
+ */
+
+/** values, negated when descending, into v (+ 0 turns -0 into 0, which a numeric sort would put apart). */
+function signedValues(values: ArrayLike<number>, descending: boolean, v: Float64Array): void {
+  for (let i = 0; i < v.length; i++) v[i] = (descending ? -values[i] : values[i]) + 0;
+}
+
+/** rank (count of values `count`) refined by ranks, into v. */
+function fold(rank: Float64Array, count: number, ranks: Float64Array, v: Float64Array): void {
+  for (let i = 0; i < v.length; i++) v[i] = rank[i] * count + ranks[i];
+}
+
+/** Indices by rank, then index, through one native sort of rank * scale + index. */
+function packedOrder(rank: Float64Array, scale: number, indexDescending: boolean, order: Int32Array): void {
+  const n = order.length;
   const packed = new Float64Array(n);
   for (let i = 0; i < n; i++) packed[i] = rank[i] * scale + (indexDescending ? n - 1 - i : i);
   packed.sort();
@@ -47,7 +66,11 @@ export function orderByKeys(n: number, keys: readonly SortKey[], indexDescending
     const low = packed[k] % scale;
     order[k] = indexDescending ? n - 1 - low : low;
   }
-  return order;
+}
+
+function comparatorOrder(rank: Float64Array, indexDescending: boolean, order: Int32Array): void {
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  order.sort((a, b) => rank[a] - rank[b] || (indexDescending ? b - a : a - b));
 }
 
 /**
