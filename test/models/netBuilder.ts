@@ -443,6 +443,33 @@ export class NetBuilder {
     return y;
   }
 
+  /** TRANSPOSE_CONV (SAME, stride s: s times the size) with per-channel weights and a bias, as the converter writes a Conv2DTranspose. */
+  transposeConv(x: T, base: string, out: number, k: number, stride: number): T {
+    const { wt, bias } = this.weights(base, [out, k, k, x.shape[3]], 0, x, false);
+    const shape = [x.shape[0], x.shape[1] * stride, x.shape[2] * stride, out];
+    const y = this.tensor(base, shape);
+    this.op('TRANSPOSE_CONV', [this.i32(`${base}_output_shape`, shape), wt, x.index, bias], [y.index], tfliteOptions.transposeConv({ padding: 'SAME', strideW: stride, strideH: stride }));
+    return y;
+  }
+
+  /** RESIZE_NEAREST_NEIGHBOR / RESIZE_BILINEAR (half-pixel centers, as Keras' UpSampling2D and tf.image.resize write them). */
+  resize(x: T, base: string, method: 'nearest' | 'bilinear', h: number, w: number): T {
+    const y = this.tensor(base, [x.shape[0], h, w, x.shape[3]], { like: x });
+    const size = this.i32(`${base}_size`, [h, w]);
+    if (method === 'nearest') this.op('RESIZE_NEAREST_NEIGHBOR', [x.index, size], [y.index], tfliteOptions.resizeNearestNeighbor({ halfPixelCenters: true }));
+    else this.op('RESIZE_BILINEAR', [x.index, size], [y.index], tfliteOptions.resizeBilinear({ halfPixelCenters: true }));
+    return y;
+  }
+
+  /** ARG_MAX over `axis`: an int32 tensor (not calibrated). */
+  argMax(x: T, base: string, axis: number): T {
+    const name = `${this.prefix}${base}`;
+    const shape = x.shape.filter((_, i) => i !== axis);
+    const index = this.w.addTensor({ name, shape, dtype: 'int32' });
+    this.op('ARG_MAX', [x.index, this.w.addConstant({ name: `${name}_axis`, shape: [1], dtype: 'int32', data: [axis] })], [index], tfliteOptions.argMax('int32'));
+    return { index, name, shape, dtype: 'int32' };
+  }
+
   /** int8 mode: QUANTIZE int8 -> int8 to another scale and zero point (the converter's requantize); float mode: `x`. */
   requantize(x: T, base: string): T {
     if (x.dtype !== 'int8') return x;

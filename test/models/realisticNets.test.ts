@@ -19,7 +19,7 @@ import { CallNode, GraphFunction, GraphNode, MAIN_FUNCTION } from '../../src/ir/
 import { defaultPools, parsePoolsJson } from '../../src/usmp/pools';
 import { PoolInfo } from '../../src/usmp/types';
 import { expectRunsByteExact } from '../e2e/harness';
-import { Closeness, firstMismatch, LiteRtResult, runLiteRtBatch } from '../oracle/litert';
+import { Closeness, elementsOf, firstMismatch, LiteRtResult, runLiteRtBatch } from '../oracle/litert';
 import { buildNet, BuiltNet, NetMode } from './netBuilder';
 import { allNetworks, NETWORKS } from './realisticNets';
 
@@ -128,9 +128,10 @@ describe('realistic networks end to end', () => {
       expect(r.outputs.length).toBe(expected.length);
       outs.forEach((dtype, k) => {
         expect(r.outputs[k].dtype).toBe(dtype);
-        expect(firstMismatch(dtype, expected[k], r.outputs[k].data, OUTPUT_TOLERANCE)).toBeNull();
+        // Indices (ARG_MAX) exactly.
+        expect(firstMismatch(dtype, expected[k], r.outputs[k].data, dtype === 'int32' ? { lsb: 0 } : OUTPUT_TOLERANCE)).toBeNull();
         // A network whose output saturated would check little.
-        expect(new Set(expected[k]).size).toBeGreaterThan(2);
+        expect(new Set(elementsOf(dtype, expected[k])).size).toBeGreaterThan(2);
       });
     });
   });
@@ -169,7 +170,8 @@ describe('realistic networks end to end', () => {
       const offloaded = [...result.partitioned.functions.values()].filter((f) => f.attrs.Compiler === backend).length;
       // The bundled accelerators take int8 operators only.
       if (backend !== 'host_only' && mode === 'int8') expect(offloaded).toBeGreaterThan(0);
-      expectRunsByteExact(result, b.inputs, expected);
+      // gcc -O2 takes seconds on this much generated C: one optimised build (int8, host only), the rest -O0.
+      expectRunsByteExact(result, b.inputs, expected, mode === 'int8' && backend === 'host_only' ? [] : ['-O0']);
     });
   });
 });

@@ -218,6 +218,7 @@ export const NETWORKS: readonly NetCase[] = [
   { name: 'audio_gru', net: audioGru, inputs: () => ({ values: [floats([1, 8, 6, 1], 3), floats([1, 8], 4, 0.5)] }) },
   { name: 'detector_head', net: detectorHead, inputs: () => ({ values: [floats([1, 8, 8, 3], 5)] }) },
   { name: 'converter_quirks', net: (b) => converterQuirks(b), inputs: () => ({ values: [floats([1, 6, 6, 4], 6)] }) },
+  { name: 'unet_segmenter', net: (b) => unetSegmenter(b), inputs: () => ({ values: [floats([1, 8, 8, 3], 8)] }) },
   { name: 'audio_lstm', net: (b) => audioLstm(b), inputs: () => ({ values: [floats([1, 8, 6, 1], 7)] }), litert: false, scratch: true },
 ];
 
@@ -267,4 +268,36 @@ export const audioLstm: Network = (b) => {
   const seq = b.lstm(b.reshape(conv, 'frames', [1, 4, 12]), 'lstm', 8);
   b.output(seq);
   b.output(b.softmax(b.fc(b.reshape(seq, 'flat', [1, 32]), 'classifier', 3), 'probs'));
+};
+
+/** Outputs that alias others through data movement: RESHAPE of a model input, an output and its RESHAPE, a duplicated input read. */
+export const aliasedOutputs: Network = (b) => {
+  const x = b.input('x', [1, 4, 4, 2]);
+  b.output(b.reshape(x, 'x_flat', [1, 32]));
+  const c = b.conv(x, 'conv', 4, 3, 1, 'SAME', 'RELU');
+  b.output(c);
+  const rc = b.reshape(c, 'conv_flat', [1, 64]);
+  b.output(rc);
+  b.output(b.fc(rc, 'fc', 5));
+  b.output(b.concat([c, c], 3, 'twice'));
+};
+
+/**
+ * A small U-Net-like segmenter: strided encoder convs, a TRANSPOSE_CONV decoder step and a
+ * RESIZE_NEAREST_NEIGHBOR one, each CONCATENATEd with its encoder skip, a RESIZE_BILINEAR
+ * head back to the input size, per-pixel SOFTMAX and ARG_MAX (int32) as two outputs.
+ */
+export const unetSegmenter: Network = (b) => {
+  const x = b.input('image', [1, 8, 8, 3]);
+  const e1 = b.conv(x, 'enc1', 6, 3, 1, 'SAME', 'RELU');
+  const e2 = b.conv(e1, 'enc2', 8, 3, 2, 'SAME', 'RELU');
+  const e3 = b.conv(e2, 'enc3', 8, 3, 2, 'SAME', 'RELU');
+  const u2 = b.transposeConv(e3, 'up2', 8, 3, 2);
+  const d2 = b.conv(b.concat([u2, e2], 3, 'skip2'), 'dec2', 6, 3, 1, 'SAME', 'RELU');
+  const u1 = b.resize(d2, 'up1', 'nearest', 8, 8);
+  const d1 = b.conv(b.concat([u1, e1], 3, 'skip1'), 'dec1', 4, 3, 1, 'SAME');
+  const small = b.conv(b.avgPool(d1, 'pool', 2, 2, 'VALID'), 'logits_small', 3, 3, 1, 'SAME');
+  const logits = b.resize(small, 'logits', 'bilinear', 8, 8);
+  b.output(b.softmax(logits, 'probs'));
+  b.output(b.argMax(logits, 'labels', 3));
 };
