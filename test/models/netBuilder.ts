@@ -402,7 +402,7 @@ export class NetBuilder {
    * UNIDIRECTIONAL_SEQUENCE_LSTM (batch-major, no peepholes/projection) with variable output
    * and cell state tensors, as the converter writes a Keras LSTM. int8: per-tensor symmetric
    * weights, int32 biases at input scale x weight scale, the output state sharing the output's
-   * quantization, an int16 cell state at 2^-11.
+   * quantization, an int16 cell state at 2^-11, and the intermediates the converter lists.
    */
   lstm(x: T, base: string, units: number): T {
     const [batch, time, inputSize] = x.shape;
@@ -434,12 +434,20 @@ export class NetBuilder {
       quant: this.mode === 'int8' ? { scale: [2 ** -11], zeroPoint: [0] } : undefined,
       isVariable: true,
     });
-    this.op(
-      'UNIDIRECTIONAL_SEQUENCE_LSTM',
-      [x.index, ...wx.map((t) => t.index), ...wh.map((t) => t.index), -1, -1, -1, ...biases, -1, -1, hidden, cell, -1, -1, -1, -1],
-      [y.index],
-      tfliteOptions.unidirectionalSequenceLstm({ timeMajor: false }),
-    );
+    // The converter lists five intermediates on an int8 LSTM (gate matmul outputs, effective hidden); TFLite Micro's kernel uses fixed internal scales instead.
+    const intermediates =
+      this.mode === 'int8'
+        ? ['input_gate', 'forget_gate', 'cell_gate', 'output_gate', 'effective_hidden'].map((g, k) =>
+            this.w.addTensor({ name: `${name}_${g}_intermediate`, shape: [], dtype: k < 4 ? 'int16' : 'int8', quant: { scale: [k < 4 ? 2 ** -12 : 0.007], zeroPoint: [0] } }),
+          )
+        : [];
+    this.w.addOperator({
+      op: 'UNIDIRECTIONAL_SEQUENCE_LSTM',
+      inputs: [x.index, ...wx.map((t) => t.index), ...wh.map((t) => t.index), -1, -1, -1, ...biases, -1, -1, hidden, cell, -1, -1, -1, -1],
+      outputs: [y.index],
+      options: tfliteOptions.unidirectionalSequenceLstm({ timeMajor: false }),
+      intermediates,
+    });
     return y;
   }
 

@@ -21,7 +21,10 @@ import { PoolInfo } from '../../src/usmp/types';
 import { expectRunsByteExact } from '../e2e/harness';
 import { Closeness, elementsOf, firstMismatch, LiteRtResult, runLiteRtBatch } from '../oracle/litert';
 import { buildNet, BuiltNet, NetMode } from './netBuilder';
-import { allNetworks, NETWORKS } from './realisticNets';
+import { allNetworks, floats, mobilenetV3SmallOf, NETWORKS, resDenseEffNetOf } from './realisticNets';
+import { runMain } from '../../src/ir/tir/eval';
+import { LOWERING_EXTERN_SIMULATIONS } from '../../src/lower/cpu';
+import { lowerForCpu } from '../lower/helpers';
 
 class HostOnlyBackend extends UmaBackend {
   readonly targetName = 'host_only';
@@ -173,5 +176,31 @@ describe('realistic networks end to end', () => {
       // gcc -O2 takes seconds on this much generated C: one optimised build (int8, host only), the rest -O0.
       expectRunsByteExact(result, b.inputs, expected, mode === 'int8' && backend === 'host_only' ? [] : ['-O0']);
     });
+  });
+
+  /**
+   * The convolutional networks at other (odd) input sizes, where SAME padding is uneven and
+   * strided VALID convs drop edges: LiteRT at the output, and the lowered TIR byte-exact with
+   * the interpreter (no gcc: cheap).
+   */
+  it('keeps agreeing at odd input sizes (LiteRT at the output, TIR evaluator byte-exact)', () => {
+    const sweep = [7, 9, 11, 15].flatMap((size) =>
+      MODES.flatMap((mode) =>
+        [mobilenetV3SmallOf, resDenseEffNetOf].map((of) => ({ id: `${of.name} ${size} ${mode}`, built: buildNet(of(size), mode, { values: [floats([1, size, size, 3], size)] }, size * 3) })),
+      ),
+    );
+    const results = runLiteRtBatch(sweep.map((c) => ({ model: c.built.model, inputs: c.built.inputs })));
+    const failures: string[] = [];
+    sweep.forEach((c, i) => {
+      const r = results[i];
+      if ('error' in r) throw new Error(`${c.id}: LiteRT: ${r.error}`);
+      const graph = importTflite(c.built.model, `${c.id}.tflite`);
+      const mine = interpret(graph, c.built.inputs);
+      const m = firstMismatch(r.outputs[0].dtype, mine[0], r.outputs[0].data, OUTPUT_TOLERANCE);
+      if (m) failures.push(`${c.id}: LiteRT ${m}`);
+      const lowered = runMain(lowerForCpu(graph), c.built.inputs, { externs: LOWERING_EXTERN_SIMULATIONS });
+      if (!Buffer.from(lowered[0]).equals(Buffer.from(mine[0]))) failures.push(`${c.id}: TIR evaluator differs from the interpreter`);
+    });
+    expect(failures).toEqual([]);
   });
 });

@@ -19,8 +19,10 @@ export function floats(shape: readonly number[], seed: number, scale = 2): Float
  * expanded bneck with a LOGISTIC-gated squeeze-excite and a residual ADD, a 1x1 head,
  * MEAN keep_dims, 1x1 conv classifier, RESHAPE, SOFTMAX.
  */
-export const mobilenetV3Small: Network = (b) => {
-  const x = b.input('image', [1, 16, 16, 3]);
+export const mobilenetV3Small: Network = (b) => mobilenetV3SmallOf(16)(b);
+
+export const mobilenetV3SmallOf = (size: number): Network => (b) => {
+  const x = b.input('image', [1, size, size, 3]);
   const stem = b.unary('HARD_SWISH', b.conv(x, 'stem', 8, 3, 2, 'SAME'), 'stem_hs');
 
   const squeezeExcite = (t: typeof stem, base: string, gate: 'hard' | 'logistic') => {
@@ -65,8 +67,10 @@ export const mobilenetV3Small: Network = (b) => {
  * chain (each layer sees every earlier one), an AVERAGE_POOL transition, an
  * EfficientNet-lite MBConv (RELU6, no SE) with its skip ADD, MEAN, FULLY_CONNECTED.
  */
-export const resDenseEffNet: Network = (b) => {
-  const x = b.input('image', [1, 13, 13, 3]);
+export const resDenseEffNet: Network = (b) => resDenseEffNetOf(13)(b);
+
+export const resDenseEffNetOf = (size: number): Network => (b) => {
+  const x = b.input('image', [1, size, size, 3]);
   const stem = b.conv(b.pad(x, 'stem_pad', [[0, 0], [1, 1], [1, 1], [0, 0]]), 'stem', 8, 3, 2, 'VALID', 'RELU');
   // Residual block (identity shortcut).
   const r1 = b.conv(stem, 'res1_a', 8, 3, 1, 'SAME', 'RELU');
