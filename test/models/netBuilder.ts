@@ -78,6 +78,8 @@ export class NetBuilder {
   readonly outputs: T[] = [];
   readonly groups = new Groups();
   private readonly rnd: () => number;
+  /** Set by `pruned`: weights made now have an all-zero channel 1. */
+  private pruning = false;
   private readonly shared = new Map<string, { values: number[]; biasValues: number[]; wt: number; bias: number }>();
   private prefix = '';
 
@@ -179,6 +181,9 @@ export class NetBuilder {
     const fanIn = n / channels;
     const cached = share ? this.shared.get(share) : undefined;
     const values = cached?.values ?? this.uniform(n, 1.5 / Math.sqrt(fanIn));
+    // A pruned filter: channel 1 all zeros (int8: its per-channel scale is 0, as TFLite's quantizer writes it).
+    const innerOf = shape.slice(channelAxis + 1).reduce((a, b) => a * b, 1);
+    if (this.pruning && !cached) values.forEach((_, i) => (Math.floor(i / innerOf) % channels === 1 ? (values[i] = 0) : undefined));
     const biasValues = cached?.biasValues ?? this.uniform(channels, 0.2);
     const name = `${this.prefix}${share ?? base}`;
     if (this.mode === 'float32') {
@@ -195,7 +200,8 @@ export class NetBuilder {
       const c = perTensor ? 0 : chan(i);
       maxAbs[c] = Math.max(maxAbs[c], Math.abs(v));
     });
-    const scales = maxAbs.map((m) => (m > 0 ? m / 127 : 1));
+    // Per-tensor: an all-zero tensor gets 1 (TFLite's per-tensor quantizer); per channel: 0.
+    const scales = maxAbs.map((m) => (m > 0 ? m / 127 : perTensor ? 1 : 0));
     const data = new Int8Array(values.map((v, i) => Math.round(v / scales[perTensor ? 0 : chan(i)])));
     const wt =
       cached?.wt ??
@@ -476,6 +482,16 @@ export class NetBuilder {
     const index = this.w.addTensor({ name, shape, dtype: 'int32' });
     this.op('ARG_MAX', [x.index, this.w.addConstant({ name: `${name}_axis`, shape: [1], dtype: 'int32', data: [axis] })], [index], tfliteOptions.argMax('int32'));
     return { index, name, shape, dtype: 'int32' };
+  }
+
+  /** Layers built by `build` have a pruned (all-zero) output channel 1, as a pruned network's do. */
+  pruned<R>(build: () => R): R {
+    this.pruning = true;
+    try {
+      return build();
+    } finally {
+      this.pruning = false;
+    }
   }
 
   /** int8 mode: QUANTIZE int8 -> int8 to another scale and zero point (the converter's requantize); float mode: `x`. */

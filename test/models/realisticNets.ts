@@ -65,7 +65,8 @@ export const mobilenetV3SmallOf = (size: number): Network => (b) => {
  * ResNet-v2 / DenseNet / EfficientNet-lite blocks: explicit PAD before stride-2 VALID convs,
  * a residual block and a projection shortcut, MAX_POOL, a dense block whose CONCATENATIONs
  * chain (each layer sees every earlier one), an AVERAGE_POOL transition, an
- * EfficientNet-lite MBConv (RELU6, no SE) with its skip ADD, MEAN, FULLY_CONNECTED.
+ * EfficientNet-lite MBConv (RELU6, no SE) with its skip ADD, MEAN, FULLY_CONNECTED; one conv
+ * and the depthwise are pruned (an all-zero filter: int8 channel scale 0).
  */
 export const resDenseEffNet: Network = (b) => resDenseEffNetOf(13)(b);
 
@@ -73,7 +74,8 @@ export const resDenseEffNetOf = (size: number): Network => (b) => {
   const x = b.input('image', [1, size, size, 3]);
   const stem = b.conv(b.pad(x, 'stem_pad', [[0, 0], [1, 1], [1, 1], [0, 0]]), 'stem', 8, 3, 2, 'VALID', 'RELU');
   // Residual block (identity shortcut).
-  const r1 = b.conv(stem, 'res1_a', 8, 3, 1, 'SAME', 'RELU');
+  // A pruned layer: one all-zero filter (int8 scale 0 for that channel).
+  const r1 = b.pruned(() => b.conv(stem, 'res1_a', 8, 3, 1, 'SAME', 'RELU'));
   const r2 = b.conv(r1, 'res1_b', 8, 3, 1, 'SAME');
   const res1 = b.binary('ADD', stem, r2, 'res1_add', 'RELU');
   // Downsampling block: PAD + stride 2 conv, 1x1 stride 2 projection shortcut.
@@ -91,7 +93,7 @@ export const resDenseEffNetOf = (size: number): Network => (b) => {
   const transition = b.avgPool(b.conv(dense, 'transition', 12, 1, 1, 'SAME', 'RELU'), 'transition_pool', 2, 2, 'VALID');
   // EfficientNet-lite MBConv.
   const e = b.conv(transition, 'mb_expand', 36, 1, 1, 'SAME', 'RELU6');
-  const dw = b.depthwise(e, 'mb_dw', 3, 1, 'SAME', 'RELU6');
+  const dw = b.pruned(() => b.depthwise(e, 'mb_dw', 3, 1, 'SAME', 'RELU6'));
   const proj = b.conv(dw, 'mb_project', 12, 1, 1, 'SAME');
   const mb = b.binary('ADD', transition, proj, 'mb_add');
   const pooled = b.maxPool(mb, 'maxpool', 2, 1, 'SAME');
@@ -243,13 +245,14 @@ export function allNetworks(cases: readonly NetCase[]): NetCase {
  * What the TFLite converter writes around the layers: the float interface of an int8 model
  * (QUANTIZE after the input, DEQUANTIZE before the output), TensorFlow's long tensor names
  * (`;`, `/`, `:`), RESHAPE with only a shape tensor (no options table), per-channel
- * FULLY_CONNECTED weights with and without a bias, one tensor read twice by one operator, an
+ * FULLY_CONNECTED weights with and without a bias, a pruned conv filter (int8 channel scale 0),
+ * one tensor read twice by one operator, an
  * int8 -> int8 QUANTIZE (requantize), and an int8 output also read internally.
  */
 export const converterQuirks: Network = (b) => {
   const xf = b.input('serving_default_input_1:0', [1, 6, 6, 4], 'float32');
   const x = b.quantize(xf, 'model/quantize');
-  const c = b.conv(x, 'model/conv2d/BiasAdd;model/conv2d/Conv2D;model/conv2d/BiasAdd/ReadVariableOp', 6, 3, 1, 'SAME', 'RELU');
+  const c = b.pruned(() => b.conv(x, 'model/conv2d/BiasAdd;model/conv2d/Conv2D;model/conv2d/BiasAdd/ReadVariableOp', 6, 3, 1, 'SAME', 'RELU'));
   const flat = b.reshape(c, 'model/flatten/Reshape', [1, 216], true);
   const d = b.fc(flat, 'model/dense/MatMul', 10, { perChannel: true, bias: false });
   const d2 = b.fc(d, 'model/dense_1/MatMul;model/dense_1/BiasAdd', 6, { perChannel: true, activation: 'RELU' });
@@ -296,7 +299,7 @@ export const unetSegmenter: Network = (b) => {
   const e1 = b.conv(x, 'enc1', 6, 3, 1, 'SAME', 'RELU');
   const e2 = b.conv(e1, 'enc2', 8, 3, 2, 'SAME', 'RELU');
   const e3 = b.conv(e2, 'enc3', 8, 3, 2, 'SAME', 'RELU');
-  const u2 = b.transposeConv(e3, 'up2', 8, 3, 2);
+  const u2 = b.pruned(() => b.transposeConv(e3, 'up2', 8, 3, 2));
   const d2 = b.conv(b.concat([u2, e2], 3, 'skip2'), 'dec2', 6, 3, 1, 'SAME', 'RELU');
   const u1 = b.resize(d2, 'up1', 'nearest', 8, 8);
   const d1 = b.conv(b.concat([u1, e1], 3, 'skip1'), 'dec1', 4, 3, 1, 'SAME');
