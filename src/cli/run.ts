@@ -16,6 +16,7 @@ import { ConfigError, VerifyError } from '../errors';
 import { loadTfliteFile } from '../frontend/tflite';
 import { Divergence, OutputComparison, VerifyReport, verifyModel } from '../verify';
 import { VerifyTarget } from '../verify/harnessMain';
+import { indexInputBounds } from '../verify/indexInputs';
 import { checkEmbeddedInputBytes, randomTensor, readInputFile } from '../verify/inputs';
 import { VerifyApplicationReport, verifyApplication } from '../verify/verifyApplication';
 import { addCommonOptions, applicationModuleNames, cliCompileOptions, CompilingCliOptions, resolveInputs } from './compile';
@@ -50,8 +51,14 @@ function intOption(flag: string, value: string | undefined, fallback: number, mi
   return Number(value);
 }
 
-/** `--input NAME=FILE` flags → one byte array per model input (missing ones: random). */
-export function resolveInputFiles(flags: readonly string[], specs: readonly TensorSpec[], seed: number, run: number): Uint8Array[] {
+/** `--input NAME=FILE` flags → one byte array per model input (missing ones: random; index inputs within `indexBounds`). */
+export function resolveInputFiles(
+  flags: readonly string[],
+  specs: readonly TensorSpec[],
+  seed: number,
+  run: number,
+  indexBounds: ReadonlyMap<string, number> = new Map(),
+): Uint8Array[] {
   const given = new Map<string, string>();
   for (const flag of flags) {
     const eq = flag.lastIndexOf('=');
@@ -66,7 +73,7 @@ export function resolveInputFiles(flags: readonly string[], specs: readonly Tens
   }
   return specs.map((s, i) => {
     const file = given.get(s.name);
-    return file !== undefined ? readInputFile(file, s) : randomTensor(s, seed + 1000 * run + i);
+    return file !== undefined ? readInputFile(file, s) : randomTensor(s, seed + 1000 * run + i, indexBounds.get(s.name));
   });
 }
 
@@ -150,7 +157,8 @@ export function runRun(model: string, options: RunCliOptions, io: CliIO): void {
     const graph = loadTfliteFile(model);
     const specs = ioSpecs(graph).inputs;
     checkEmbeddedInputBytes(specs, runs, model);
-    const invocations = Array.from({ length: runs }, (_, k) => resolveInputFiles(options.input ?? [], specs, seed, k));
+    const bounds = indexInputBounds(graph);
+    const invocations = Array.from({ length: runs }, (_, k) => resolveInputFiles(options.input ?? [], specs, seed, k, bounds));
     const { backend, registry, ...compile } = cliCompileOptions(inputs, options, progress);
     report = verifyModel(graph, {
       backend,
@@ -277,7 +285,7 @@ export function runRunApplication(models: readonly string[], options: RunCliOpti
     graphs.forEach((g, m) => checkEmbeddedInputBytes(ioSpecs(g).inputs, runs, models[m] as string));
     // Model m draws its random inputs from seed + 100000 m (as verifyApplication does).
     const invocations = graphs.map((g, m) =>
-      Array.from({ length: runs }, (_, k) => resolveInputFiles(flagsOf[m] as string[], ioSpecs(g).inputs, seed + 100000 * m, k)),
+      Array.from({ length: runs }, (_, k) => resolveInputFiles(flagsOf[m] as string[], ioSpecs(g).inputs, seed + 100000 * m, k, indexInputBounds(g))),
     );
     const { backend, registry, ...compile } = cliCompileOptions(inputs, options, progress);
     report = verifyApplication(

@@ -16,6 +16,7 @@ import { createSession } from '../interpreter';
 import { IRModule } from '../ir/graph/types';
 import { parseApplicationOutput, writeApplicationHarnessMain } from './applicationHarness';
 import { compareTensor, DEFAULT_FLOAT_TOLERANCE, FloatTolerance } from './compare';
+import { indexInputBounds } from './indexInputs';
 import { randomInvocations } from './inputs';
 import { buildCortexM55, runCortexM55, SectionSizes } from './cortexM55';
 import { VerifyTarget } from './harnessMain';
@@ -161,7 +162,7 @@ export function verifyApplication(models: readonly (Omit<ApplicationModel, 'mode
   const runs = options.runs ?? options.invocations?.[0]?.length ?? 1;
   const seed = options.seed ?? 1;
   // Model m draws from seed + 100000 m, so two models with the same inputs still get different data.
-  const invocations = options.invocations ?? graphs.map((g, m) => randomInvocations(ioSpecs(g).inputs, seed + 100000 * m, runs));
+  const invocations = options.invocations ?? graphs.map((g, m) => randomInvocations(ioSpecs(g).inputs, seed + 100000 * m, runs, indexInputBounds(g)));
   if (invocations.length !== models.length) throw new VerifyError(`inputs given for ${invocations.length} models, the application has ${models.length}`);
   invocations.forEach((inv, m) => {
     if (inv.length !== runs) throw new VerifyError(`model ${models[m].moduleName}: ${inv.length} input sets given for ${runs} runs`);
