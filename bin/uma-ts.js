@@ -5,7 +5,12 @@
 // functions that are hot only briefly) competes with the run itself. These three make a cold
 // 2,000-buffer `uma-ts plan` 10-17% faster there, at the same steady-state speed; plans count
 // their work, so they do not change (docs/memory-planner.md, "Cold runs"). Measured on V8 11
-// (Node 20); other versions keep their defaults, as their tiering and flags differ.
+// (Node 20); other versions keep their defaults, as their tiering and flags differ. Measured
+// again and left out (each within 3% of these three alone, min CPU of 5-8 pinned runs): --maglev,
+// --always-sparkplug, --no-lazy-feedback-allocation, --no-concurrent-recompilation, an interrupt
+// budget of 300000, a cumulative inlining budget of 150, and switching off TurboFan's load
+// elimination, escape analysis, array-builtin inlining or node splitting; --no-use-osr was
+// slower (a cold long-lifetimes plan 0.83 -> 1.44 s).
 if (process.versions.v8.startsWith('11.')) {
   require('v8').setFlagsFromString('--interrupt-budget=200000 --no-turbo-loop-peeling --max-inlined-bytecode-size-cumulative=300');
 }

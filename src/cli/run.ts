@@ -4,6 +4,9 @@
  * inputs (`--input NAME=FILE`, .npy or raw .bin) or seeded random ones, and compares every
  * output of every run with the reference interpreter. Prints a per-output table and the
  * inference time; any mismatch, trap or build error is an `error:` line and exit status 1.
+ * The table is printed only when the program ran to the end (a mismatch is shown in it): a
+ * build error or a program that stopped early prints just the error (and a note on the runs
+ * it finished), never a cut-short table.
  */
 import { Command } from 'commander';
 import { collect, collectPaths } from './optionValues';
@@ -13,6 +16,7 @@ import { ConfigError, VerifyError } from '../errors';
 import { loadTfliteFile } from '../frontend/tflite';
 import { Divergence, OutputComparison, VerifyReport, verifyModel } from '../verify';
 import { VerifyTarget } from '../verify/harnessMain';
+import { indexInputBounds } from '../verify/indexInputs';
 import { checkEmbeddedInputBytes, randomTensor, readInputFile } from '../verify/inputs';
 import { VerifyApplicationReport, verifyApplication } from '../verify/verifyApplication';
 import { addCommonOptions, applicationModuleNames, cliCompileOptions, CompilingCliOptions, resolveInputs } from './compile';
@@ -47,8 +51,14 @@ function intOption(flag: string, value: string | undefined, fallback: number, mi
   return Number(value);
 }
 
-/** `--input NAME=FILE` flags → one byte array per model input (missing ones: random). */
-export function resolveInputFiles(flags: readonly string[], specs: readonly TensorSpec[], seed: number, run: number): Uint8Array[] {
+/** `--input NAME=FILE` flags → one byte array per model input (missing ones: random; index inputs within `indexBounds`). */
+export function resolveInputFiles(
+  flags: readonly string[],
+  specs: readonly TensorSpec[],
+  seed: number,
+  run: number,
+  indexBounds: ReadonlyMap<string, number> = new Map(),
+): Uint8Array[] {
   const given = new Map<string, string>();
   for (const flag of flags) {
     const eq = flag.lastIndexOf('=');
@@ -63,7 +73,7 @@ export function resolveInputFiles(flags: readonly string[], specs: readonly Tens
   }
   return specs.map((s, i) => {
     const file = given.get(s.name);
-    return file !== undefined ? readInputFile(file, s) : randomTensor(s, seed + 1000 * run + i);
+    return file !== undefined ? readInputFile(file, s) : randomTensor(s, seed + 1000 * run + i, indexBounds.get(s.name));
   });
 }
 
@@ -119,6 +129,20 @@ function sizeLines(report: Pick<VerifyReport, 'sections'>): string[] {
   return [`code ${s.codeBytes} bytes, data ${s.dataBytes} bytes:`, ...pad(rows, true).map((l) => `  ${l}`)];
 }
 
+/**
+ * What the runs a stopped program finished showed, for the line before its `error:`; nothing
+ * when it finished none. Their rows are not printed: a table cut short reads like a result.
+ */
+export function stoppedEarlyNote(comparisons: readonly OutputComparison[], runs: number, model?: string): string | undefined {
+  const completed = new Set(comparisons.map((c) => c.run)).size;
+  if (completed === 0) return undefined;
+  const bad = comparisons.filter((c) => !c.equal).length;
+  return (
+    `${model !== undefined ? `model ${model}: ` : ''}${completed} of ${runs} run(s) completed before the program stopped; ` +
+    (bad === 0 ? 'their outputs match the reference interpreter' : `${bad} of their ${comparisons.length} output(s) differ from the reference interpreter`)
+  );
+}
+
 export function runRun(model: string, options: RunCliOptions, io: CliIO): void {
   if (options.concurrent === true) throw new ConfigError('--concurrent is for several models run together (uma-ts run a.tflite b.tflite ...)');
   const target = (options.target ?? 'host') as VerifyTarget;
@@ -133,7 +157,8 @@ export function runRun(model: string, options: RunCliOptions, io: CliIO): void {
     const graph = loadTfliteFile(model);
     const specs = ioSpecs(graph).inputs;
     checkEmbeddedInputBytes(specs, runs, model);
-    const invocations = Array.from({ length: runs }, (_, k) => resolveInputFiles(options.input ?? [], specs, seed, k));
+    const bounds = indexInputBounds(graph);
+    const invocations = Array.from({ length: runs }, (_, k) => resolveInputFiles(options.input ?? [], specs, seed, k, bounds));
     const { backend, registry, ...compile } = cliCompileOptions(inputs, options, progress);
     report = verifyModel(graph, {
       backend,
@@ -156,6 +181,7 @@ export function runRun(model: string, options: RunCliOptions, io: CliIO): void {
   const source = given === 0 ? `random inputs (seed ${seed})` : `inputs from ${given} file(s) (others random, seed ${seed})`;
   const modelOutputs = report.comparisons;
   if (options.json) {
+    // Machine-readable either way: a stopped program is `ok: false` with its `failure`.
     io.out(
       JSON.stringify(
         {
@@ -173,7 +199,14 @@ export function runRun(model: string, options: RunCliOptions, io: CliIO): void {
         2,
       ),
     );
-  } else {
+  }
+  if (report.failure !== undefined) {
+    // The program stopped before the end: the rows of the runs it finished are not a result.
+    const note = stoppedEarlyNote(modelOutputs, runs);
+    if (note !== undefined) io.err(`note: ${note}`);
+    throw new VerifyError(report.failure);
+  }
+  if (!options.json) {
     const time = timeText(report);
     const intermediates = report.intermediates;
     io.out(
@@ -195,7 +228,6 @@ export function runRun(model: string, options: RunCliOptions, io: CliIO): void {
       ].join('\n'),
     );
   }
-  if (report.failure !== undefined) throw new VerifyError(report.failure);
   const bad = modelOutputs.filter((c) => !c.equal);
   if (bad.length > 0) {
     const divergence = report.intermediates?.firstDivergence;
@@ -253,7 +285,7 @@ export function runRunApplication(models: readonly string[], options: RunCliOpti
     graphs.forEach((g, m) => checkEmbeddedInputBytes(ioSpecs(g).inputs, runs, models[m] as string));
     // Model m draws its random inputs from seed + 100000 m (as verifyApplication does).
     const invocations = graphs.map((g, m) =>
-      Array.from({ length: runs }, (_, k) => resolveInputFiles(flagsOf[m] as string[], ioSpecs(g).inputs, seed + 100000 * m, k)),
+      Array.from({ length: runs }, (_, k) => resolveInputFiles(flagsOf[m] as string[], ioSpecs(g).inputs, seed + 100000 * m, k, indexInputBounds(g))),
     );
     const { backend, registry, ...compile } = cliCompileOptions(inputs, options, progress);
     report = verifyApplication(
@@ -301,7 +333,17 @@ export function runRunApplication(models: readonly string[], options: RunCliOpti
         2,
       ),
     );
-  } else {
+  }
+  const failed = report.models.find((m) => m.failure !== undefined);
+  if (failed !== undefined || report.status !== 0) {
+    // Stopped before the end: what finished goes in notes, not in a table that reads like a result.
+    for (const m of report.models) {
+      const note = stoppedEarlyNote(m.comparisons, runs, m.moduleName);
+      if (note !== undefined) io.err(`note: ${note}`);
+    }
+    throw new VerifyError(failed !== undefined ? `model ${failed.moduleName}: ${failed.failure}` : `the program exited with status ${report.status}`);
+  }
+  if (!options.json) {
     const given = (options.input ?? []).length;
     const source = given === 0 ? `random inputs (seed ${seed})` : `inputs from ${given} file(s) (others random, seed ${seed})`;
     const how = report.application.concurrent ? 'laid out to run concurrently' : 'run one after the other';
@@ -323,15 +365,12 @@ export function runRunApplication(models: readonly string[], options: RunCliOpti
       ].join('\n'),
     );
   }
-  const failed = report.models.find((m) => m.failure !== undefined);
-  if (failed !== undefined) throw new VerifyError(`model ${failed.moduleName}: ${failed.failure}`);
   const all = report.models.flatMap((m) => m.comparisons.map((c) => ({ mod: m.moduleName, c })));
   const bad = all.filter((x) => !x.c.equal);
   if (bad.length > 0) {
     const mods = [...new Set(bad.map((x) => x.mod))];
     throw new VerifyError(`${bad.length} of ${all.length} output(s) differ from the reference interpreter (model ${mods.join(', ')}; run it alone with --compare-intermediates to name the operator)`);
   }
-  if (report.status !== 0) throw new VerifyError(`the program exited with status ${report.status}`);
 }
 
 export function register(program: Command, io: CliIO): void {

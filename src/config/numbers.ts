@@ -65,8 +65,8 @@ export interface QuantizationToCheck {
 }
 
 /**
- * The first problem with a tensor's quantization: a scale that is not finite and > 0, or a
- * zero point outside what its type allows. Per-channel entries are named by channel.
+ * The first problem with a tensor's quantization: a scale that is not finite and > 0 (a
+ * per-channel scale may be 0: an all-zero channel), or a zero point outside what its type allows. Per-channel entries are named by channel.
  * Non-integer tensors are not checked (converters leave calibration data on float tensors).
  */
 export function quantizationProblem(q: QuantizationToCheck): string | undefined {
@@ -76,7 +76,10 @@ export function quantizationProblem(q: QuantizationToCheck): string | undefined 
   const at = (i: number) => (perChannel ? ` of channel ${i}` : '');
   for (let i = 0; i < q.scale.length; i++) {
     const s = q.scale[i];
-    if (!Number.isFinite(s) || !(s > 0)) return `scale${at(i)} ${s} is not a finite number > 0`;
+    // TFLite's per-channel weight quantizer gives an all-zero channel (a pruned filter) scale 0
+    // (and its bias input scale x 0); TFLite and TFLite Micro run it: a zero multiplier.
+    if (perChannel && s === 0) continue;
+    if (!Number.isFinite(s) || !(s > 0)) return `scale${at(i)} ${s} is not a finite number > 0${perChannel ? ' (or 0, for an all-zero channel)' : ''}`;
   }
   for (let i = 0; i < q.zeroPoint.length; i++) {
     const z = q.zeroPoint[i];

@@ -23,7 +23,7 @@ import { withHostProblemList } from './hostSupport';
 import { tensorLowerBound } from '../ir/graph/liveness';
 import { checkFunctionTypes } from '../ir/graph/typeInference';
 import { GraphFunction, IRModule, MAIN_FUNCTION, TensorType } from '../ir/graph/types';
-import { TirModule } from '../ir/tir/nodes';
+import { MAIN_PRIM_FUNC, TirModule } from '../ir/tir/nodes';
 import { buildMemoryReport, MemoryReport } from '../report/memoryReport';
 import { createIoAllocates } from '../usmp/ioAllocates';
 import { moduleTargets, runUsmp } from '../usmp/pipeline';
@@ -224,14 +224,15 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
   const access = options.poolPinning !== false ? assertPoolAccess(usmp.module, pools, pinning) : checkPoolAccess(usmp.module, pools);
 
   progress('codegen');
-  const memoryLayout = { ...usmp, inputs: renameIo(usmp.inputs, io.inputs), outputs: renameIo(usmp.outputs, io.outputs) };
+  const ioNames = ioParamTensorNames(tir, io);
+  const memoryLayout = { ...usmp, inputs: renameIo(usmp.inputs, ioNames), outputs: renameIo(usmp.outputs, ioNames) };
   // A requirement binds when plain application memory will not do: the tensor is kept out of
   // some host pool, or a user's runtime accepts only registered pools.
   const registering = new Set(hooks.filter((h) => h.registerPool !== undefined).map((h) => h.target));
   const ioRequirements = (pinning?.ioRequirements ?? [])
     .filter((r) => r.restrictsHostMemory || r.usedBy.some((t) => registering.has(t)))
     .map(
-    (r): IoRequirement => ({ name: tensorNameOf(r.buffer, io), usedBy: r.usedBy, pools: r.pools }),
+    (r): IoRequirement => ({ name: ioNames.get(r.buffer) ?? r.buffer, usedBy: r.usedBy, pools: r.pools }),
   );
   const artifacts = generateC({
     module: usmp.module,
@@ -271,12 +272,6 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
   };
 }
 
-/** The model tensor name of main's I/O param `param` (lowering makes names C-safe). */
-function tensorNameOf(param: string, io: { inputs: readonly TensorSpec[]; outputs: readonly TensorSpec[] }): string {
-  const all = [...io.inputs, ...io.outputs];
-  return (all.find((s) => s.name === param) ?? all.find((s) => sanitizeName(s.name) === param))?.name ?? param;
-}
-
 /**
  * Why model I/O must be planned in the workspace, or undefined: a target whose runtime
  * checks pointers against registered pools reads or writes an I/O tensor in place.
@@ -292,7 +287,8 @@ export function ioNeededByRuntimes(
   const uses = trace.accesses.filter((a) => a.buffer.origin === 'io' && registering.has(a.target));
   if (uses.length === 0) return undefined;
   const first = uses[0];
-  return `model input/output '${tensorNameOf(first.buffer.name, io)}' is used in place by target ${first.target}, whose runtime accepts only registered pools`;
+  const name = ioParamTensorNames(tir, io).get(first.buffer.name) ?? first.buffer.name;
+  return `model input/output '${name}' is used in place by target ${first.target}, whose runtime accepts only registered pools`;
 }
 
 /**
@@ -325,14 +321,27 @@ function withCopyHint<T>(
 }
 
 /**
- * I/O placements carry main's param names (tensor names made C-safe by lowering); the
- * application knows its tensors by their model names.
+ * I/O placements carry main's param names (tensor names made C-safe, and made unique, by
+ * lowering); the application knows its tensors by their model names.
  */
-function renameIo(placements: readonly IoPlacement[], specs: readonly TensorSpec[]): IoPlacement[] {
-  return placements.map((p) => {
-    const spec = specs.find((s) => s.name === p.name) ?? specs.find((s) => sanitizeName(s.name) === p.name);
-    return spec ? { ...p, name: spec.name } : p;
-  });
+function renameIo(placements: readonly IoPlacement[], names: ReadonlyMap<string, string>): IoPlacement[] {
+  return placements.map((p) => ({ ...p, name: names.get(p.name) ?? p.name }));
+}
+
+/**
+ * Main's I/O param name -> model tensor name. Lowering binds main's params to the model
+ * inputs then outputs, in order, so the correspondence is by position: two tensor names that
+ * become the same C name ('in/x' and 'in_x' both 'in_x', the second made 'in_x_1') cannot be
+ * told apart by name.
+ */
+export function ioParamTensorNames(tir: TirModule, io: { inputs: readonly TensorSpec[]; outputs: readonly TensorSpec[] }): Map<string, string> {
+  const all = [...io.inputs, ...io.outputs];
+  const main = tir.functions.get(MAIN_PRIM_FUNC);
+  const tensorParams = main ? main.params.filter((p) => main.bufferMap.some(([v]) => v.id === p.id)) : [];
+  if (tensorParams.length === all.length) return new Map(tensorParams.map((p, i) => [p.name, all[i].name]));
+  // A main not bound by lowering's rule (hand-built TIR): match by name, as C-safe names allow.
+  const byName = (param: string) => (all.find((s) => s.name === param) ?? all.find((s) => sanitizeName(s.name) === param))?.name ?? param;
+  return new Map(tensorParams.map((p) => [p.name, byName(p.name)]));
 }
 
 /** The codegen contributions of every backend target present in the module. */

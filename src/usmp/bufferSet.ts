@@ -99,10 +99,10 @@ export function parseJsonBufferSet(data: unknown, file = '<input>'): BufferSet {
     if (limit !== undefined) fail(`/pools/${i}/sizeHintBytes`, `pool '${p.name}' ${limit}`);
     pools.set(p.name, makePool(p.name, p.sizeHintBytes, p.alignment ?? 1));
   });
-  const names = new Set<string>();
+  const indexOf = new Map<string, number>();
   doc.buffers.forEach((b, i) => {
-    if (names.has(b.name)) fail(`/buffers/${i}/name`, `duplicate buffer name '${b.name}'`);
-    names.add(b.name);
+    if (indexOf.has(b.name)) fail(`/buffers/${i}/name`, `duplicate buffer name '${b.name}'`);
+    indexOf.set(b.name, i);
   });
   // Without any conflict list, the conflicts are the overlapping live ranges: every buffer then
   // needs one. A set that lists conflicts lists them for every buffer (TVM's directional lists
@@ -116,13 +116,20 @@ export function parseJsonBufferSet(data: unknown, file = '<input>'): BufferSet {
       fail(`/buffers/${i}`, `buffer '${b.name}' has no conflicts list (omit conflicts on every buffer, with a liveRange on each, or list them on every buffer)`);
     }
   });
+  // Each listed conflict as a buffer index: looked up once, for the check and for the lists'
+  // comparison with the live ranges below.
+  const listedIndices: Int32Array[] = [];
   const buffers = doc.buffers.map((b, i): BufferInfo => {
     const candidates = b.candidatePools.map(
       (name, k) => pools.get(name) ?? fail(`/buffers/${i}/candidatePools/${k}`, `unknown pool '${name}'`),
     );
-    b.conflicts?.forEach((c, k) => {
-      if (!names.has(c)) fail(`/buffers/${i}/conflicts/${k}`, `unknown buffer '${c}'`);
-    });
+    if (b.conflicts) {
+      const listed = new Int32Array(b.conflicts.length);
+      b.conflicts.forEach((c, k) => {
+        listed[k] = indexOf.get(c) ?? fail(`/buffers/${i}/conflicts/${k}`, `unknown buffer '${c}'`);
+      });
+      listedIndices.push(listed);
+    }
     const sizeProblem = byteCountProblem(b.size);
     if (sizeProblem !== undefined) fail(`/buffers/${i}/size`, `buffer '${b.name}' ${sizeProblem}`);
     const alignProblem = b.alignment === undefined ? undefined : alignmentProblem(b.alignment);
@@ -147,7 +154,7 @@ export function parseJsonBufferSet(data: unknown, file = '<input>'): BufferSet {
   });
   // Conflicts that are the overlapping ranges (by omission, or listed exactly): the planners and
   // the verifier then work from the ranges (a sweep line), and no list is built unless read.
-  const planned = fromLiveRanges || listsAreLiveRangeOverlaps(buffers) ? asIntervalGroup(buffers) : buffers;
+  const planned = fromLiveRanges || listsAreLiveRangeOverlaps(buffers, listedIndices) ? asIntervalGroup(buffers) : buffers;
   if (doc.memoryPressure !== undefined) {
     const pressureProblem = byteCountProblem(doc.memoryPressure, 'memoryPressure');
     if (pressureProblem !== undefined) fail('/memoryPressure', pressureProblem);
@@ -165,27 +172,31 @@ export function parseJsonBufferSet(data: unknown, file = '<input>'): BufferSet {
  * Whether every buffer has a live range and lists exactly the buffers whose ranges overlap its
  * own (each once, itself never): such lists say nothing the ranges do not, and the set can be
  * planned as an interval group. Lists that differ anywhere (a pair missing or extra, one way
- * only, repeated) keep their own meaning.
+ * only, repeated) keep their own meaning. `listed`: each buffer's list as buffer indices.
  */
-function listsAreLiveRangeOverlaps(buffers: readonly BufferInfo[]): boolean {
+function listsAreLiveRangeOverlaps(buffers: readonly BufferInfo[], listed: readonly Int32Array[]): boolean {
   if (buffers.length === 0 || buffers.some((b) => b.liveRange === undefined)) return false;
   const overlaps = new IntervalConflicts(
     Float64Array.from(buffers, (b) => b.liveRange![0]),
     Float64Array.from(buffers, (b) => b.liveRange![1]),
   );
-  let listed = 0;
-  for (const b of buffers) listed += b.conflicts.length;
-  if (overlaps.entryCount() !== listed) return false;
-  const index = new Map(buffers.map((b, i) => [b.name, i] as const));
+  let entries = 0;
+  for (const list of listed) entries += list.length;
+  if (overlaps.entryCount() !== entries) return false;
   const { start, adj } = overlaps.adjacency();
-  const row = new Int32Array(buffers.length);
+  // A list of the row's length whose entries are all in the row, none twice, is the row: each
+  // row is marked (its entries' stamp set to i + 1), each listed entry must carry the mark and
+  // takes it off. No per-row sort.
+  const stamp = new Int32Array(buffers.length);
   for (let i = 0; i < buffers.length; i++) {
-    const list = buffers[i].conflicts;
+    const list = listed[i];
     if (list.length !== start[i + 1] - start[i]) return false;
-    const indices = row.subarray(0, list.length);
-    for (let k = 0; k < list.length; k++) indices[k] = index.get(list[k])!;
-    indices.sort();
-    for (let k = 0; k < list.length; k++) if (indices[k] !== adj[start[i] + k]) return false;
+    for (let ai = start[i]; ai < start[i + 1]; ai++) stamp[adj[ai]] = i + 1;
+    for (let k = 0; k < list.length; k++) {
+      const j = list[k];
+      if (stamp[j] !== i + 1) return false;
+      stamp[j] = 0;
+    }
   }
   return true;
 }

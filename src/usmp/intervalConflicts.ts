@@ -34,6 +34,28 @@ function countAtMost(a: Float64Array, t: number): number {
   return lo;
 }
 
+/**
+ * Indices 0..n-1 ordered by time, ties by index. Time * 2^k + index is one exact double for
+ * non-negative integer times when below 2^53 (a native numeric sort, no comparator calls); otherwise a comparator sort.
+ */
+function sortedByTime(time: Float64Array): Int32Array {
+  const n = time.length;
+  let scale = 1;
+  while (scale < n) scale *= 2;
+  let exact = true;
+  for (let i = 0; i < n && exact; i++) exact = Number.isInteger(time[i]) && time[i] >= 0 && (time[i] + 1) * scale <= MAX_EXACT_KEY;
+  if (!exact) return Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => time[a] - time[b] || a - b);
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) keys[i] = time[i] * scale + i;
+  keys.sort();
+  const order = new Int32Array(n);
+  for (let k = 0; k < n; k++) order[k] = keys[k] % scale;
+  return order;
+}
+
+/** Keys below this are exact doubles. */
+const MAX_EXACT_KEY = 2 ** 53;
+
 /** Index of `t` in sorted distinct `times` (which must contain it). */
 export function timeIndex(times: Float64Array, t: number): number {
   return countAtMost(times, t) - 1;
@@ -60,23 +82,8 @@ export class IntervalConflicts {
   /** Per buffer, the number of other buffers it overlaps; O(n log n), nothing enumerated. */
   degrees(): Int32Array {
     if (this.degreeCache) return this.degreeCache;
-    const firsts = Float64Array.from(this.first).sort();
-    const lasts = Float64Array.from(this.last).sort();
     const deg = new Int32Array(this.count);
-    for (let i = 0; i < this.count; i++) {
-      // Buffers starting no later than i ends, minus those ending before i starts, minus i.
-      const startedBy = countAtMost(firsts, this.last[i]);
-      let endedBefore = 0;
-      let lo = 0;
-      let hi = lasts.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (lasts[mid] < this.first[i]) lo = mid + 1;
-        else hi = mid;
-      }
-      endedBefore = lo;
-      deg[i] = startedBy - endedBefore - 1;
-    }
+    overlapCounts(this.first, this.last, deg);
     return (this.degreeCache = deg);
   }
 
@@ -97,37 +104,84 @@ export class IntervalConflicts {
     const deg = this.degrees();
     const start = new Int32Array(n + 1);
     for (let i = 0; i < n; i++) start[i + 1] = start[i] + deg[i];
+    const bucketed = new Int32Array(start[n]);
     const adj = new Int32Array(start[n]);
-    const fill = start.slice(0, n);
-    const byFirst = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => this.first[a] - this.first[b] || a - b);
-    const byLast = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => this.last[a] - this.last[b] || a - b);
-    // The open buffers, unordered, with each one's slot for O(1) removal.
-    const open = new Int32Array(n);
-    const slot = new Int32Array(n).fill(-1);
-    let openCount = 0;
-    let expired = 0;
-    for (let k = 0; k < n; k++) {
-      const i = byFirst[k];
-      const t = this.first[i];
-      while (expired < n && this.last[byLast[expired]] < t) {
-        const j = byLast[expired++];
-        const s = slot[j];
-        if (s < 0) continue;
-        const moved = open[--openCount];
-        open[s] = moved;
-        slot[moved] = s;
-        slot[j] = -1;
-      }
-      for (let s = 0; s < openCount; s++) {
-        const j = open[s];
-        adj[fill[i]++] = j;
-        adj[fill[j]++] = i;
-      }
-      open[openCount] = i;
-      slot[i] = openCount++;
-    }
-    for (let i = 0; i < n; i++) adj.subarray(start[i], start[i + 1]).sort();
+    sweepOverlaps(this.first, this.last, start, bucketed);
+    rowsInIndexOrder(start, bucketed, adj);
     return (this.csr = { start, adj });
+  }
+}
+
+/*
+ * adjacency's two passes, each a function of its own with nothing after its loops: V8 compiles
+ * long loops on stack replacement, and such code that meets an allocation or an object literal
+ * after the loop is thrown away there (at every build: about ten per multi-pool plan).
+ */
+
+/** Per buffer, into `deg`, the number of others whose ranges overlap its own. */
+function overlapCounts(first: Float64Array, last: Float64Array, deg: Int32Array): void {
+  const firsts = Float64Array.from(first).sort();
+  const lasts = Float64Array.from(last).sort();
+  for (let i = 0; i < first.length; i++) {
+    // Buffers starting no later than i ends, minus those ending before i starts, minus i.
+    const startedBy = countAtMost(firsts, last[i]);
+    let lo = 0;
+    let hi = lasts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (lasts[mid] < first[i]) lo = mid + 1;
+      else hi = mid;
+    }
+    deg[i] = startedBy - lo - 1;
+  }
+}
+
+/**
+ * Lists each overlapping pair once, in sweep order, into both rows (`bucketed`, rows at
+ * `start`): buffers open in order of first use, and expire when a later one starts after
+ * their last use.
+ */
+function sweepOverlaps(first: Float64Array, last: Float64Array, start: Int32Array, bucketed: Int32Array): void {
+  const n = first.length;
+  const fill = start.slice(0, n);
+  const byFirst = sortedByTime(first);
+  const byLast = sortedByTime(last);
+  // The open buffers, unordered, with each one's slot for O(1) removal.
+  const open = new Int32Array(n);
+  const slot = new Int32Array(n).fill(-1);
+  let openCount = 0;
+  let expired = 0;
+  for (let k = 0; k < n; k++) {
+    const i = byFirst[k];
+    const t = first[i];
+    while (expired < n && last[byLast[expired]] < t) {
+      const j = byLast[expired++];
+      const s = slot[j];
+      if (s < 0) continue;
+      const moved = open[--openCount];
+      open[s] = moved;
+      slot[moved] = s;
+      slot[j] = -1;
+    }
+    for (let s = 0; s < openCount; s++) {
+      const j = open[s];
+      bucketed[fill[i]++] = j;
+      bucketed[fill[j]++] = i;
+    }
+    open[openCount] = i;
+    slot[i] = openCount++;
+  }
+}
+
+/**
+ * The rows of `bucketed` in index order, into `adj`: appending x to the rows of its bucket's
+ * entries, for x ascending, gives every row ascending (the pairs are symmetric), with no sort.
+ */
+function rowsInIndexOrder(start: Int32Array, bucketed: Int32Array, adj: Int32Array): void {
+  const n = start.length - 1;
+  const fill = start.slice(0, n);
+  for (let x = 0; x < n; x++) {
+    for (let ai = start[x]; ai < start[x + 1]; ai++) adj[fill[bucketed[ai]]++] = x;
   }
 }
 

@@ -33,15 +33,20 @@ export function checkEmbeddedInputBytes(specs: readonly TensorSpec[], runs: numb
 /**
  * Random bytes for `spec`: any bit pattern for integer tensors (every value is a valid
  * quantized input), 0 or 1 for bool, reals in [-2, 2) for float32 (random bits would be NaNs
- * and infinities).
+ * and infinities). `indexBound`: an int32/int64 input read as indices (see
+ * `indexInputBounds`) draws values in [0, indexBound) instead.
  */
-export function randomTensor(spec: TensorSpec, seed: number): Uint8Array {
+export function randomTensor(spec: TensorSpec, seed: number, indexBound?: number): Uint8Array {
   const rand = seededRandom(seed);
   const n = spec.shape.reduce((a, b) => a * b, 1);
   if (spec.dtype === 'float32') {
     const f = new Float32Array(n);
     for (let i = 0; i < n; i++) f[i] = Math.floor(rand() * 256) / 64 - 2;
     return new Uint8Array(f.buffer);
+  }
+  if (indexBound !== undefined && (spec.dtype === 'int32' || spec.dtype === 'int64')) {
+    const ids = Array.from({ length: n }, () => Math.floor(rand() * indexBound));
+    return new Uint8Array(spec.dtype === 'int32' ? Int32Array.from(ids).buffer : BigInt64Array.from(ids, BigInt).buffer);
   }
   const out = new Uint8Array(n * DTYPE_BYTES[spec.dtype]);
   // A bool byte other than 0 or 1 is no value at all: C's reading of it is undefined.
@@ -50,9 +55,9 @@ export function randomTensor(spec: TensorSpec, seed: number): Uint8Array {
   return out;
 }
 
-/** One input set per invocation: invocation k, input i uses seed `seed + 1000 * k + i`. */
-export function randomInvocations(specs: readonly TensorSpec[], seed: number, runs: number): Uint8Array[][] {
-  return Array.from({ length: runs }, (_, k) => specs.map((s, i) => randomTensor(s, seed + 1000 * k + i)));
+/** One input set per invocation: invocation k, input i uses seed `seed + 1000 * k + i`; `indexBounds` as `randomTensor`'s, by input name. */
+export function randomInvocations(specs: readonly TensorSpec[], seed: number, runs: number, indexBounds: ReadonlyMap<string, number> = new Map()): Uint8Array[][] {
+  return Array.from({ length: runs }, (_, k) => specs.map((s, i) => randomTensor(s, seed + 1000 * k + i, indexBounds.get(s.name))));
 }
 
 const NPY_DTYPES: Readonly<Record<string, string>> = {

@@ -5,7 +5,6 @@
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { buildLayout } from '../codegen/layout';
 import { writeModelLibraryFormat } from '../codegen/mlf';
@@ -14,6 +13,7 @@ import { VerifyError } from '../errors';
 import { buildCortexM55, runCortexM55, SectionSizes } from './cortexM55';
 import { VerifyTarget, writeHarnessMain } from './harnessMain';
 import { runTool, splitCommand } from './tools';
+import { makeTemporaryDir } from '../util/temporaryDir';
 
 export const HOST_CFLAGS = ['-std=c99', '-O2', '-Wall', '-Wextra'];
 
@@ -95,7 +95,8 @@ export function buildAndRunHost(
 export function runCompiled(artifacts: CArtifacts, options: RunCompiledOptions): RunCompiledResult {
   const target = options.target ?? 'host';
   const main = writeHarnessMain(artifacts.metadata, { invocations: options.invocations, target });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-run-'));
+  const temp = makeTemporaryDir('uma-run-');
+  const dir = temp.path;
   try {
     const mlf = path.join(dir, 'mlf');
     writeModelLibraryFormat(mlf, artifacts);
@@ -123,6 +124,7 @@ export function runCompiled(artifacts: CArtifacts, options: RunCompiledOptions):
       ...(options.keepDir ? { dir } : {}),
     };
   } finally {
-    if (!options.keepDir) fs.rmSync(dir, { recursive: true, force: true });
+    if (options.keepDir) temp.keep();
+    else temp.remove();
   }
 }

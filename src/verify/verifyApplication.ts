@@ -5,7 +5,6 @@
  * and compares each model's outputs with the reference interpreter.
  */
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { buildLayout, RUNTIME_DIR } from '../codegen/layout';
 import { GeneratedFile, MlfMetadata, PoolMetadata } from '../codegen/types';
@@ -17,11 +16,13 @@ import { createSession } from '../interpreter';
 import { IRModule } from '../ir/graph/types';
 import { parseApplicationOutput, writeApplicationHarnessMain } from './applicationHarness';
 import { compareTensor, DEFAULT_FLOAT_TOLERANCE, FloatTolerance } from './compare';
+import { indexInputBounds } from './indexInputs';
 import { randomInvocations } from './inputs';
 import { buildCortexM55, runCortexM55, SectionSizes } from './cortexM55';
 import { VerifyTarget } from './harnessMain';
 import { buildAndRunHost, RunCompiledOptions, RunCompiledResult } from './runCompiled';
 import { bundledPools, defaultRegistry, OutputComparison, VerifyOptions } from './verifyModel';
+import { makeTemporaryDir } from '../util/temporaryDir';
 
 export interface VerifyApplicationOptions extends Omit<VerifyOptions, 'compile' | 'invocations' | 'compareIntermediates' | 'target'> {
   readonly compile?: Omit<Partial<ApplicationOptions>, 'backend' | 'registry'>;
@@ -108,7 +109,8 @@ export function runApplication(
   const target = options.target ?? 'host';
   const metas: MlfMetadata[] = app.models.map((m) => m.artifacts.metadata);
   const main = writeApplicationHarnessMain(metas, app.sharedPools, { invocations: options.invocations, target });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-run-app-'));
+  const temp = makeTemporaryDir('uma-run-app-');
+  const dir = temp.path;
   try {
     const out = path.join(dir, 'app');
     writeFiles(path.join(out, 'codegen', 'host'), [...app.models.flatMap((m) => m.artifacts.files), ...app.appFiles]);
@@ -133,7 +135,8 @@ export function runApplication(
       ...(options.keepDir ? { dir } : {}),
     };
   } finally {
-    if (!options.keepDir) fs.rmSync(dir, { recursive: true, force: true });
+    if (options.keepDir) temp.keep();
+    else temp.remove();
   }
 }
 
@@ -159,7 +162,7 @@ export function verifyApplication(models: readonly (Omit<ApplicationModel, 'mode
   const runs = options.runs ?? options.invocations?.[0]?.length ?? 1;
   const seed = options.seed ?? 1;
   // Model m draws from seed + 100000 m, so two models with the same inputs still get different data.
-  const invocations = options.invocations ?? graphs.map((g, m) => randomInvocations(ioSpecs(g).inputs, seed + 100000 * m, runs));
+  const invocations = options.invocations ?? graphs.map((g, m) => randomInvocations(ioSpecs(g).inputs, seed + 100000 * m, runs, indexInputBounds(g)));
   if (invocations.length !== models.length) throw new VerifyError(`inputs given for ${invocations.length} models, the application has ${models.length}`);
   invocations.forEach((inv, m) => {
     if (inv.length !== runs) throw new VerifyError(`model ${models[m].moduleName}: ${inv.length} input sets given for ${runs} runs`);

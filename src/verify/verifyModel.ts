@@ -19,6 +19,7 @@ import { parsePoolsJson } from '../usmp/pools';
 import { compareTensor, DEFAULT_FLOAT_TOLERANCE, FloatTolerance, TensorComparison } from './compare';
 import { SectionSizes } from './cortexM55';
 import { VerifyTarget } from './harnessMain';
+import { indexInputBounds } from './indexInputs';
 import { randomInvocations } from './inputs';
 import { runCompiled } from './runCompiled';
 import { isVariableUpdate } from '../ir/graph/ops';
@@ -145,7 +146,7 @@ export function verifyModel(model: string | IRModule, options: VerifyOptions): V
   }
   const specs: readonly TensorSpec[] = ioSpecs(graph).inputs;
   const runs = options.runs ?? options.invocations?.length ?? 1;
-  const invocations = options.invocations ?? randomInvocations(specs, options.seed ?? 1, runs);
+  const invocations = options.invocations ?? randomInvocations(specs, options.seed ?? 1, runs, indexInputBounds(graph));
   if (invocations.length !== runs) throw new VerifyError(`${invocations.length} input sets given for ${runs} runs`);
 
   const run = runCompiled(compile.artifacts, {

@@ -1,7 +1,8 @@
 /**
  * `uma-ts run`: compile, build, run and compare in one command, in-process. The README's
  * model passes with no extra flags; inputs come from .npy/.bin files or a seed; every
- * failure (mismatch, build error, bad flag or file) is one `error:` line and exit status 1.
+ * failure (mismatch, build error, bad flag or file) is one `error:` line and exit status 1; a
+ * program that stopped early prints no table, only a note on the runs it finished.
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -140,5 +141,43 @@ describe('uma-ts run', () => {
     const r = await run([path.join(ROOT, 'models', 'kws_ref_model.tflite'), '--backend', 'accel', '--no-pool-pinning']);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/^error: the program exited with status 3: accel trap: accel_\w+ argument '\w+' at \S+ lies in pool '\w+' which accel cannot write$/m);
+    // A program that stopped prints no table: an empty or cut-short one would read like a result.
+    expect(r.out).toBe('');
+    expect(r.err).not.toMatch(/^note: .*completed/m);
+  }, 120000);
+
+  /** A gcc that links `tvmgen_<mod>_run` through a wrapper returning 7 from call `failAt` on. */
+  function failingRunCc(mod: string, failAt: number): string {
+    const wrapper = path.join(dir, `fail_${mod}_${failAt}.c`);
+    fs.writeFileSync(
+      wrapper,
+      // Extra pointer arguments are harmless in the calling convention of the hosts we test on.
+      `int __real_tvmgen_${mod}_run(void*, void*, void*, void*);\nstatic int calls;\n` +
+        `int __wrap_tvmgen_${mod}_run(void* a, void* b, void* c, void* d) { return ++calls >= ${failAt} ? 7 : __real_tvmgen_${mod}_run(a, b, c, d); }\n`,
+    );
+    const cc = path.join(dir, `fail_${mod}_${failAt}.sh`);
+    fs.writeFileSync(cc, `#!/bin/sh\nexec gcc "$@" ${wrapper} -Wl,--wrap=tvmgen_${mod}_run\n`, { mode: 0o755 });
+    return cc;
+  }
+
+  it('a program that stops in run 1 of 3: no table, a note on the finished run, then the error', async () => {
+    const cc = failingRunCc('default', 2);
+    const r = await run([HELLO, '--backend', 'vanilla', '--runs', '3', '--cc', cc]);
+    expect(r.code).toBe(1);
+    expect(r.out).toBe('');
+    expect(r.err.trim().split('\n')).toEqual([
+      'note: 1 of 3 run(s) completed before the program stopped; their outputs match the reference interpreter',
+      'error: run 1 returned 7 (a kernel reported failure)',
+    ]);
+    // --json still reports what ran, marked as failed.
+    const j = await run([HELLO, '--backend', 'vanilla', '--runs', '3', '--cc', cc, '--json']);
+    expect(j.code).toBe(1);
+    const json = JSON.parse(j.out);
+    expect(json).toMatchObject({ ok: false, runs: 3, failure: 'run 1 returned 7 (a kernel reported failure)' });
+    expect(json.outputs.map((o: { run: number; equal: boolean }) => [o.run, o.equal])).toEqual([[0, true]]);
+    // Stopped in run 0: nothing finished, so no note.
+    const r0 = await run([HELLO, '--backend', 'vanilla', '--cc', failingRunCc('default', 1)]);
+    expect(r0.out).toBe('');
+    expect(r0.err.trim()).toBe('error: run 0 returned 7 (a kernel reported failure)');
   }, 120000);
 });

@@ -111,6 +111,26 @@ module.exports = { HostOnlyBackend };
     expect(r.err.trim()).toMatch(/^error: \d+ of 2 output\(s\) differ from the reference interpreter \(model pd(, hello)?; run it alone with --compare-intermediates to name the operator\)$/);
   }, 300000);
 
+  it('a model that stops in run 1 of 2: no table, a note per model on its finished runs, the error naming the model', async () => {
+    const wrapper = path.join(dir, 'fail_b.c');
+    // Extra pointer arguments are harmless in the calling convention of the hosts we test on.
+    fs.writeFileSync(
+      wrapper,
+      'int __real_tvmgen_b_run(void*, void*, void*, void*);\nstatic int calls;\n' +
+        'int __wrap_tvmgen_b_run(void* a, void* b, void* c, void* d) { return ++calls >= 2 ? 7 : __real_tvmgen_b_run(a, b, c, d); }\n',
+    );
+    const cc = path.join(dir, 'fail_b.sh');
+    fs.writeFileSync(cc, `#!/bin/sh\nexec gcc "$@" ${wrapper} -Wl,--wrap=tvmgen_b_run\n`, { mode: 0o755 });
+    const r = await run([HELLO, HELLO, '--module-name', 'a,b', '--backend', 'vanilla', '--runs', '2', '--cc', cc]);
+    expect(r.code).toBe(1);
+    expect(r.out).toBe('');
+    expect(r.err.trim().split('\n')).toEqual([
+      'note: model a: 2 of 2 run(s) completed before the program stopped; their outputs match the reference interpreter',
+      'note: model b: 1 of 2 run(s) completed before the program stopped; their outputs match the reference interpreter',
+      'error: model b: run 1 returned 7 (a kernel reported failure)',
+    ]);
+  }, 120000);
+
   it('takes --input MODULE:NAME=FILE for one model of the application, the others random', async () => {
     const bin = path.join(dir, 'x.bin');
     fs.writeFileSync(bin, Buffer.from([156]));

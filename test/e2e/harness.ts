@@ -184,10 +184,11 @@ export function modelInputs(graph: IRModule, seed: number): Uint8Array[] {
 /**
  * Builds the program with the public verify harness (`runCompiled`: main written from
  * metadata.json; the generated run registers pools with the backends' simulators) under
- * strict gcc, runs it, and expects a clean exit with exactly `expected` out.
+ * strict gcc, runs it, and expects a clean exit with exactly `expected` out. `extraCflags`
+ * follow the harness's own (`-O0` for a quick build of a big generated source).
  */
-export function expectRunsByteExact(result: CompileResult, inputs: readonly Uint8Array[], expected: readonly Uint8Array[]): void {
-  const run = runCompiled(result.artifacts, { invocations: [inputs], cflags: ['-Werror'] });
+export function expectRunsByteExact(result: CompileResult, inputs: readonly Uint8Array[], expected: readonly Uint8Array[], extraCflags: readonly string[] = []): void {
+  const run = runCompiled(result.artifacts, { invocations: [inputs], cflags: ['-Werror', ...extraCflags] });
   expect(run.stderr).toBe('');
   expect(run.status).toBe(0);
   expect(run.outputs[0].map((o) => Array.from(o))).toEqual(expected.map((e) => Array.from(e)));

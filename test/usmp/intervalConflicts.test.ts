@@ -35,6 +35,21 @@ describe('interval conflicts', () => {
     expect(Array.from(intervalGroupOf(buffers)!.degrees())).toEqual(buffers.map((b) => b.conflicts.length));
   });
 
+  // Times above 2^53 / 2^k (k: bits of the buffer count) cannot be packed with the index into
+  // one exact double: the sweep orders them by a comparator sort instead; same conflicts.
+  test('sweep-line conflicts near 2^53 are the pairwise overlaps', () => {
+    const small = randomIntervals(2, 200, 60, 12);
+    const base = 2 ** 52;
+    const intervals = small.map((iv) => ({ ...iv, firstUse: base + iv.firstUse * 7, lastUse: base + iv.lastUse * 7 }));
+    const buffers = intervalsToBufferInfos(intervals, [ws]);
+    buffers.forEach((b, i) => {
+      const expected = small
+        .map((iv, j) => (j !== i && iv.firstUse <= small[i].lastUse && small[i].firstUse <= iv.lastUse ? `buf_${j}` : ''))
+        .filter((x) => x !== '');
+      expect(b.conflicts).toEqual(expected);
+    });
+  });
+
   // Regression (issue 14 item 1): uses past 2^31-1 were stored in an Int32Array and wrapped, the
   // two buffers below lost their conflict and every planner stacked them at offset 0.
   test('uses past 2^31 keep their conflicts in every planner', () => {

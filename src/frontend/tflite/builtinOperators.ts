@@ -248,6 +248,7 @@ export const BuiltinOperatorCode = {
   ZEROS_LIKE: 93,
   FILL: 94,
   SHAPE: 77,
+  BROADCAST_ARGS: 145,
   GATHER_ND: 107,
   EMBEDDING_LOOKUP: 7,
   L2_POOL_2D: 12,

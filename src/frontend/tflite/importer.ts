@@ -149,10 +149,24 @@ function importOperator(
     constantInput: (position) => {
       const t = inputs[position];
       if (t === undefined || t === -1) return null;
-      return r.constant(t);
+      return r.constant(t) ?? FOLDED.get(b)?.get(t) ?? null;
     },
+    knownInput: (position) => {
+      const t = inputs[position];
+      if (t === undefined || t === -1) return null;
+      return r.constant(t) ?? FOLDED.get(b)?.get(t) ?? shapeOutputValue(b, r.names[t]);
+    },
+    inputNames: inputs.map((t) => (t === -1 ? null : r.names[t])),
   };
   const converted = customCode !== null ? convertCustomOperator(customCode, site) : convertOperator(builtin, site);
+  if (converted.folded !== undefined) {
+    if (outputs.length !== 1) throw modelFormatError(r.source, op.pos, `${where} has ${outputs.length} outputs, expected 1`);
+    b.define(outputs[0], { kind: 'constant', name: r.names[outputs[0]], type: outputTypes[0], data: converted.folded }, where);
+    // Later operators see it as the constant it is (FILL's dims, another BROADCAST_ARGS...).
+    if (!FOLDED.has(b)) FOLDED.set(b, new Map());
+    FOLDED.get(b)!.set(outputs[0], converted.folded);
+    return;
+  }
   const perOutput = converted.perOutput;
   if (perOutput ? perOutput.length !== outputs.length : outputs.length !== 1) {
     throw modelFormatError(r.source, op.pos, `${where} has ${outputs.length} outputs, expected ${perOutput ? perOutput.length : 1}`);
@@ -177,6 +191,21 @@ function importOperator(
     checkTypeRule(c.op, call, argTensors.map((t) => r.type(t)), where, r.source, op.pos, tfliteName);
     b.define(outputs[k], call, where);
   });
+}
+
+/** Outputs folded at import (`ConvertedOperator.folded`) per function being built, by tensor index. */
+const FOLDED = new WeakMap<FunctionBuilder, Map<number, Uint8Array>>();
+
+/** The int32 dimensions computed by a SHAPE call named `name` (shapes are static), else null. */
+function shapeOutputValue(b: FunctionBuilder, name: string): Uint8Array | null {
+  const call = b.nodes.find((n) => n.name === name);
+  if (call?.kind !== 'call' || call.callee.kind !== 'op' || call.callee.op !== 'shape') return null;
+  const input = b.nodes.find((n) => n.name === call.args[0]);
+  if (input === undefined || !('type' in input)) return null;
+  const bytes = new Uint8Array(4 * input.type.shape.length);
+  const view = new DataView(bytes.buffer);
+  input.type.shape.forEach((d, i) => view.setInt32(4 * i, d, true));
+  return bytes;
 }
 
 /** Ops whose operand dtypes must combine (input, weights, bias): their type rule runs at import. */

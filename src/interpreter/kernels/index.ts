@@ -57,6 +57,7 @@ import { comparison } from './comparison';
 import { logicalAnd, logicalNot, logicalOr } from './logical';
 import { select } from './select';
 import { readVariable, assignVariable } from './resourceVariable';
+import { broadcastArgs } from './broadcastArgs';
 
 export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['conv2d', conv2d],
@@ -129,4 +130,5 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['detection_postprocess', detectionPostprocess],
   ['read_variable', readVariable],
   ['assign_variable', assignVariable],
+  ['broadcast_args', broadcastArgs],
 ]);

@@ -1,6 +1,6 @@
 /**
  * Type rules of the small structural and indexing operators: reverse, zeros_like, fill,
- * shape, gather_nd, embedding_lookup, l2_pool2d and cumsum.
+ * shape, gather_nd, embedding_lookup, l2_pool2d, cumsum and broadcast_args.
  */
 import { TypeInferenceError } from '../../errors';
 import { Attrs, TensorType, tensorElements } from './types';
@@ -94,6 +94,39 @@ function detectionPostprocess(attrs: Attrs, args: readonly TensorType[]): Tensor
   return { shape: [6 * rows + 1], dtype: 'float32' };
 }
 
+function broadcastArgs(_attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const [s0, s1] = args;
+  if (s0.dtype !== s1.dtype || (s0.dtype !== 'int32' && s0.dtype !== 'int64')) fail('broadcast_args', 'the shapes must both be int32 or both int64', args);
+  if (s0.shape.length !== 1 || s1.shape.length !== 1) fail('broadcast_args', 'the shapes must be 1-d', args);
+  return { shape: [Math.max(s0.shape[0], s1.shape[0])], dtype: s0.dtype };
+}
+
+/** Where two shape vectors do not broadcast: the output position and the two dimensions there. */
+export interface BroadcastConflict {
+  readonly index: number;
+  readonly left: number;
+  readonly right: number;
+}
+
+/**
+ * BROADCAST_ARGS as TFLite's reference kernel: the shapes are aligned at their last
+ * dimension, a missing dimension is 1, and each output dimension is the one that is not 1 (the
+ * left one when neither is). Dimensions are C `int`s there, so int64 ones are taken modulo
+ * 2^32 first. A pair that is neither equal nor has a 1 is a conflict (TFLite Micro aborts).
+ */
+export function broadcastShapeValues(left: readonly number[], right: readonly number[]): { values: number[]; conflict?: BroadcastConflict } {
+  const n = Math.max(left.length, right.length);
+  const values: number[] = [];
+  let conflict: BroadcastConflict | undefined;
+  for (let i = 0; i < n; i++) {
+    const l = i - (n - left.length) >= 0 ? left[i - (n - left.length)] | 0 : 1;
+    const r = i - (n - right.length) >= 0 ? right[i - (n - right.length)] | 0 : 1;
+    if (l !== r && l !== 1 && r !== 1 && conflict === undefined) conflict = { index: i, left: l, right: r };
+    values.push(l === 1 ? r : l);
+  }
+  return conflict ? { values, conflict } : { values };
+}
+
 export const MISC_RULES = {
   reverse,
   zeros_like: zerosLike,
@@ -103,4 +136,5 @@ export const MISC_RULES = {
   embedding_lookup: embeddingLookup,
   cumsum,
   detection_postprocess: detectionPostprocess,
+  broadcast_args: broadcastArgs,
 };

@@ -269,6 +269,11 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
     doc: 'ASSIGN_VARIABLE: `value` (same shape and dtype) becomes the variable, seen by later reads and the next invocation',
     updatesVariable: 0,
   },
+  broadcast_args: {
+    args: ['shape1', 'shape2'],
+    attrs: [],
+    doc: 'BROADCAST_ARGS: the broadcast of two 1-d int32 (or int64) shape vectors read at run time (the importer folds known ones to a constant)',
+  },
 };
 
 /**

@@ -57,6 +57,7 @@ import { comparisonStrategy } from './comparison';
 import { logicalAndStrategy, logicalNotStrategy, logicalOrStrategy } from './logical';
 import { selectStrategy } from './select';
 import { assignVariableStrategy, readVariableStrategy } from './resourceVariable';
+import { broadcastArgsStrategy } from './broadcastArgs';
 
 export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<string, OperatorStrategy>([
   ['conv2d', conv2dStrategy],
@@ -129,6 +130,7 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['detection_postprocess', detectionPostprocessStrategy],
   ['read_variable', readVariableStrategy],
   ['assign_variable', assignVariableStrategy],
+  ['broadcast_args', broadcastArgsStrategy],
 ]);
 
 export { EXTERN_KERNELS, SOFTMAX_INT8 } from './externKernels';

@@ -34,6 +34,7 @@ import { IntervalConflicts, timeIndex } from '../intervalConflicts';
 import { seededRandom } from './seededRandom';
 import { MaxTree, RANGE_QUERY_WORK } from './maxTree';
 import { CoreRun, CoreTables, RunResult, roundUp } from './coreRun';
+import { orderByKeys } from './keyOrder';
 
 export interface CoreProblem {
   readonly count: number;
@@ -102,20 +103,14 @@ export class ExactCore {
     const secFrom = Int32Array.from(problem.intervals.first, (t) => timeIndex(times, t));
     const secTo = Int32Array.from(problem.intervals.last, (t) => timeIndex(times, t));
     const live = new Float64Array(sectionCount + 1);
-    for (let b = 0; b < n; b++) {
-      live[secFrom[b]] += problem.sizes[b];
-      live[secTo[b] + 1] -= problem.sizes[b];
-    }
-    for (let s = 1; s < sectionCount; s++) live[s] += live[s - 1];
+    liveBytes(secFrom, secTo, problem.sizes, live);
     this.sectionBytes = live.subarray(0, sectionCount);
     const memStart = new Int32Array(sectionCount + 1);
-    for (let b = 0; b < n; b++) for (let s = secFrom[b]; s <= secTo[b]; s++) memStart[s + 1]++;
-    for (let s = 0; s < sectionCount; s++) memStart[s + 1] += memStart[s];
+    countMembers(secFrom, secTo, memStart);
     const members = new Int32Array(memStart[sectionCount]);
-    const fill = memStart.slice(0, sectionCount);
-    for (let b = 0; b < n; b++) for (let s = secFrom[b]; s <= secTo[b]; s++) members[fill[s]++] = b;
+    fillMembers(secFrom, secTo, memStart, members);
     const crowd = new Float64Array(n);
-    for (let b = 0; b < n; b++) for (let s = secFrom[b]; s <= secTo[b]; s++) if (live[s] > crowd[b]) crowd[b] = live[s];
+    crowding(secFrom, secTo, live, crowd);
     const { first, last } = problem.intervals;
     this.keys = {
       T: crowd,
@@ -124,18 +119,9 @@ export class ExactCore {
       Z: Float64Array.from(problem.sizes),
       E: Float64Array.from(last),
     };
-    // Partitions: maximal runs of sections joined by live buffers.
-    const reach = new Int32Array(sectionCount).fill(-1);
-    for (let b = 0; b < n; b++) reach[secFrom[b]] = Math.max(reach[secFrom[b]], secTo[b]);
     const partOfSection = new Int32Array(sectionCount);
-    let part = -1;
-    let open = -1;
-    for (let s = 0; s < sectionCount; s++) {
-      if (s > open) part++;
-      open = Math.max(open, reach[s]);
-      partOfSection[s] = part;
-    }
-    const groups: number[][] = Array.from({ length: part + 1 }, () => []);
+    const parts = partitionSections(secFrom, secTo, partOfSection);
+    const groups: number[][] = Array.from({ length: parts }, () => []);
     for (let b = 0; b < n; b++) groups[partOfSection[secFrom[b]]].push(b);
     this.partitions = groups.filter((g) => g.length > 0).map((g) => Int32Array.from(g));
     this.tables = { n, sizes: problem.sizes, alignments: problem.alignments, adjStart, adj, secFrom, secTo, sectionCount, memStart, members };
@@ -210,14 +196,8 @@ export class ExactCore {
     const { keys } = this;
     const n = this.problem.count;
     const primary = Float64Array.from(keys[heuristic[0]], (v, b) => (noise ? v * noise[b] : v));
-    const order = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => {
-      if (primary[a] !== primary[b]) return primary[b] - primary[a];
-      for (let i = 1; i < heuristic.length; i++) {
-        const k = keys[heuristic[i]];
-        if (k[a] !== k[b]) return k[b] - k[a];
-      }
-      return a - b;
-    });
+    // Larger keys first, in the heuristic's order, then the lower index.
+    const order = orderByKeys(n, [{ values: primary, descending: true }, ...heuristic.slice(1).map((k) => ({ values: keys[k], descending: true }))]);
     const rank = new Int32Array(n);
     order.forEach((b, r) => (rank[b] = r));
     // The sort is charged: small problems make many varied preorders.
@@ -236,15 +216,25 @@ export class ExactCore {
    *
    * `tolerance` (bytes, 0 for the plain spatial greedy): every buffer that can sit at most this
    * far above the lowest offset competes by the dynamic rule, so a buffer of the busiest section
-   * may go first, at the price of a hole of at most that height under it. The
-   * plan is then no longer canonical, but every buffer still sits on its placed conflicts, so it
-   * is valid. On dense sets, dives with tolerances of 1/16 and 1/4 of the mean buffer size
-   * (coreSteps.ts) beat plain ones by points on many sets.
+   * may go first, at the price of a hole of at most that height under it. The plan is then no
+   * longer canonical, but every buffer still sits on its placed conflicts, so it is valid. On
+   * dense sets, dives with tolerances of 1/16 and 1/4 of the mean buffer size (coreSteps.ts)
+   * beat plain ones by points on many sets.
    */
   greedyDive(preorder: number, tolerance = 0): { offsets: Float64Array; total: number } {
-    const { n, sizes, alignments, adjStart, adj, secFrom, secTo } = this.tables;
     const pre = preorder < PREORDERS.length ? this.fixedRank(preorder) : this.variedRank(PREORDERS[preorder % PREORDERS.length], this.diveRandom);
-    const minOffset = new Float64Array(n);
+    const minOffset = new Float64Array(this.tables.n);
+    const total = this.dive(pre, minOffset, tolerance);
+    return { offsets: minOffset, total };
+  }
+
+  /**
+   * greedyDive's placements, offsets into `minOffset`; returns the top. (Its own method: V8
+   * compiles the loop on stack replacement, and such code that meets greedyDive's object
+   * literal after the loop was thrown away at every dive.)
+   */
+  private dive(pre: Int32Array, minOffset: Float64Array, tolerance: number): number {
+    const { n, sizes, alignments, adjStart, adj, secFrom, secTo } = this.tables;
     const placed = new Uint8Array(n);
     const rest = Float64Array.from(this.sectionBytes);
     const restTree = new MaxTree(rest);
@@ -282,7 +272,7 @@ export class ExactCore {
       }
       this.work += 1 + adjStart[b + 1] - adjStart[b] + secTo[b] - secFrom[b] + 1;
     }
-    return { offsets: minOffset, total };
+    return total;
   }
 
   /**
@@ -302,4 +292,53 @@ export class ExactCore {
     this.work += run.work;
     return result;
   }
+}
+
+/*
+ * The core's tables, one pass per function with nothing after its loops: in the constructor,
+ * V8 compiled them all on stack replacement, then the whole constructor again (two compiles
+ * of about 14 ms each per cold multi-pool plan).
+ */
+
+/** Per section, into `live`: the bytes of the buffers live in it (prefix sums of +size/-size). */
+function liveBytes(secFrom: Int32Array, secTo: Int32Array, sizes: Float64Array, live: Float64Array): void {
+  for (let b = 0; b < secFrom.length; b++) {
+    live[secFrom[b]] += sizes[b];
+    live[secTo[b] + 1] -= sizes[b];
+  }
+  for (let s = 1; s < live.length - 1; s++) live[s] += live[s - 1];
+}
+
+/** Row starts of the section members' CSR, into memStart. */
+function countMembers(secFrom: Int32Array, secTo: Int32Array, memStart: Int32Array): void {
+  for (let b = 0; b < secFrom.length; b++) for (let s = secFrom[b]; s <= secTo[b]; s++) memStart[s + 1]++;
+  for (let s = 0; s < memStart.length - 1; s++) memStart[s + 1] += memStart[s];
+}
+
+/** The buffers live in each section, ascending, into members. */
+function fillMembers(secFrom: Int32Array, secTo: Int32Array, memStart: Int32Array, members: Int32Array): void {
+  const fill = memStart.slice(0, memStart.length - 1);
+  for (let b = 0; b < secFrom.length; b++) for (let s = secFrom[b]; s <= secTo[b]; s++) members[fill[s]++] = b;
+}
+
+/** Per buffer, into crowd: the most bytes live in one of its sections. */
+function crowding(secFrom: Int32Array, secTo: Int32Array, live: Float64Array, crowd: Float64Array): void {
+  for (let b = 0; b < secFrom.length; b++) for (let s = secFrom[b]; s <= secTo[b]; s++) if (live[s] > crowd[b]) crowd[b] = live[s];
+}
+
+/**
+ * Partitions: maximal runs of sections joined by live buffers. Each section's partition into
+ * partOfSection; returns the count.
+ */
+function partitionSections(secFrom: Int32Array, secTo: Int32Array, partOfSection: Int32Array): number {
+  const reach = new Int32Array(partOfSection.length).fill(-1);
+  for (let b = 0; b < secFrom.length; b++) reach[secFrom[b]] = Math.max(reach[secFrom[b]], secTo[b]);
+  let part = -1;
+  let open = -1;
+  for (let s = 0; s < partOfSection.length; s++) {
+    if (s > open) part++;
+    open = Math.max(open, reach[s]);
+    partOfSection[s] = part;
+  }
+  return part + 1;
 }

@@ -115,14 +115,30 @@ export function indexProblem(buffers: readonly BufferInfo[]): IndexedProblem {
   };
 }
 
-/** std::string compares bytes; JS compares UTF-16 units. Rank by UTF-8 bytes to match TVM. */
+/**
+ * std::string compares bytes; JS compares UTF-16 units. Rank by UTF-8 bytes to match TVM. The
+ * two orders differ only where a name holds a unit at U+D800 or above (a surrogate against
+ * U+E000..U+FFFF), so other names are compared as strings, without encoding each one and a
+ * native Buffer.compare call per comparison (about 15 ms per 2,000 names in a fresh process).
+ */
 function rankNames(buffers: readonly BufferInfo[]): Int32Array {
+  const rank = new Int32Array(buffers.length);
+  if (!buffers.some((b) => HIGH_UNITS.test(b.name))) {
+    const order = Array.from({ length: buffers.length }, (_, i) => i);
+    order.sort((a, b) => {
+      const x = buffers[a].name;
+      const y = buffers[b].name;
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+    order.forEach((b, r) => (rank[b] = r));
+    return rank;
+  }
   const encoded = buffers.map((b, i) => ({ i, bytes: Buffer.from(b.name, 'utf8') }));
   encoded.sort((a, b) => Buffer.compare(a.bytes, b.bytes));
-  const rank = new Int32Array(buffers.length);
   encoded.forEach((e, r) => (rank[e.i] = r));
   return rank;
 }
+const HIGH_UNITS = /[\uD800-\uFFFF]/;
 
 /** Buffer b's alignment in pool p: the lcm of its own and the pool's (a pool without one: 1). */
 export function alignmentInPool(problem: IndexedProblem, b: number, p: number): number {
@@ -130,7 +146,11 @@ export function alignmentInPool(problem: IndexedProblem, b: number, p: number): 
   const pa = Math.max(1, problem.pools[p].alignment || 1);
   let x = a;
   let y = pa;
-  while (y) [x, y] = [y, x % y];
+  while (y) {
+    const r = x % y;
+    x = y;
+    y = r;
+  }
   return (a / x) * pa;
 }
 

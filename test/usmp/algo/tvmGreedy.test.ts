@@ -1,5 +1,6 @@
 /** Hand-computed plans for the TVM greedy planners (greedy.cc semantics). */
 import { MemoryPlanningError, PlanVerificationError } from '../../../src/errors';
+import { indexProblem } from '../../../src/usmp/algo/indexed';
 import { greedyByConflicts, greedyBySize } from '../../../src/usmp/algo/tvmGreedy';
 import { verifyPlan } from '../../../src/usmp/verify';
 import { buffers, offsets, pool, poolSize } from './helpers';
@@ -133,5 +134,26 @@ describe('conflict lists are used as given', () => {
     expect(offsets(plan)).toEqual({ A: 0, B: 0 });
     // TVM's plan, and a valid one under directional semantics: the verifier accepts it.
     expect(() => verifyPlan(unseen, plan)).not.toThrow();
+  });
+});
+
+describe('name ranks (ties of the TVM planners) follow UTF-8 byte order, as std::string', () => {
+  const utf8Order = (names: string[]) => [...names].sort((a, b) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')));
+  const ranked = (names: string[]) => {
+    const { nameRank } = indexProblem(buffers(Object.fromEntries(names.map((n) => [n, { size: 16, conflicts: [] }]))));
+    const byRank: string[] = [];
+    names.forEach((n, i) => (byRank[nameRank[i]] = n));
+    return byRank;
+  };
+
+  test('plain names: string order is byte order', () => {
+    const names = ['buf_10', 'buf_2', 'Buf', 'a b', 'é', 'ab', 'a', '\u00ff', '\u0100', 'x\u07ff'];
+    expect(ranked(names)).toEqual(utf8Order(names));
+  });
+
+  test('names beyond the BMP rank above U+E000..U+FFFF (UTF-16 units would put them below)', () => {
+    const names = ['\u{1F600}', '\uFB01', 'a', '\uE000x', '\u{10000}', '\uFFFF'];
+    expect(ranked(names)).toEqual(utf8Order(names));
+    expect(ranked(names).indexOf('\uFB01')).toBeLessThan(ranked(names).indexOf('\u{1F600}'));
   });
 });

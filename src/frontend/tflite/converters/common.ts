@@ -21,8 +21,15 @@ export interface OperatorSite {
   readonly source: string;
   /** Types of every TFLite output (multi-output operators: SPLIT, SPLIT_V, UNPACK). */
   readonly outputTypes: readonly TensorType[];
-  /** The constant bytes of TFLite input `position`, or null when it is not a constant. */
+  /** The constant bytes of TFLite input `position` (a constant, or an output folded at import), or null when it is not a constant. */
   readonly constantInput: (position: number) => Uint8Array | null;
+  /**
+   * The value of TFLite input `position` when it is known at import: a constant's bytes, or
+   * the (static) dimensions a SHAPE operator produced, as int32 bytes; else null.
+   */
+  readonly knownInput?: (position: number) => Uint8Array | null;
+  /** Tensor names of the TFLite inputs in order; null for an omitted optional input. */
+  readonly inputNames?: readonly (string | null)[];
 }
 
 export interface ConvertedOperator {
@@ -41,6 +48,11 @@ export interface ConvertedOperator {
    * reads that tensor instead of TFLite inputs (its argPositions are unused).
    */
   readonly packed?: { readonly type: TensorType };
+  /**
+   * The output computed at import (a shape computation on known values): the importer defines
+   * the output as this constant (little-endian bytes of the output type) and makes no call.
+   */
+  readonly folded?: Uint8Array;
 }
 
 export type Converter = (site: OperatorSite) => ConvertedOperator;

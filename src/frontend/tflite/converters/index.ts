@@ -41,6 +41,7 @@ import { reverseV2 } from './reverseV2';
 import { zerosLike } from './zerosLike';
 import { fill } from './fill';
 import { shape } from './shape';
+import { broadcastArgs } from './broadcastArgs';
 import { gatherNd } from './gatherNd';
 import { embeddingLookup } from './embeddingLookup';
 import { l2Pool2d } from './l2Pool';
@@ -145,6 +146,7 @@ const CONVERTERS: ReadonlyMap<number, Converter> = new Map<number, Converter>([
   [BuiltinOperatorCode.LOGICAL_OR, logical('logical_or')],
   [BuiltinOperatorCode.LOGICAL_NOT, logical('logical_not')],
   [BuiltinOperatorCode.SELECT_V2, selectV2],
+  [BuiltinOperatorCode.BROADCAST_ARGS, broadcastArgs],
 ]);
 
 export function isSupportedBuiltin(code: number): boolean {

@@ -1,0 +1,589 @@
+/**
+ * A small network builder on the TfliteWriter that writes one network description in both
+ * forms real models come in: float32, and int8 as the TFLite converter emits it (per-channel
+ * symmetric conv weights, per-tensor FULLY_CONNECTED weights, int32 biases at input scale x
+ * weight scale, asymmetric activations from calibrated ranges, LOGISTIC/SOFTMAX outputs at
+ * 1/256 - 128, TANH at 1/128, data-movement operators and CONCATENATION inputs sharing their
+ * output's quantization).
+ *
+ * Quantization is calibrated the way the converter does it: the float model is built with
+ * every activation as an extra output, run by the interpreter on representative inputs, and
+ * each activation's [min, max] (widened to contain 0) gives its int8 scale and zero point.
+ * Tensors that must share a quantization (CONCATENATION inputs and output, RESHAPE input and
+ * output, ...) are grouped and take the union of their ranges.
+ */
+import { importTflite } from '../../src/frontend/tflite';
+import { TfliteWriter, tfliteOptions, WriterActivation, WriterOptions, BUILTIN_OPTIONS } from '../../src/frontend/tflite/writer';
+import { interpret } from '../../src/interpreter';
+import { seededRandom } from '../../src/util/random';
+
+export type NetMode = 'float32' | 'int8';
+
+export interface Quant {
+  readonly scale: number;
+  readonly zp: number;
+}
+
+/** A tensor of the network being built: writer index, name, shape, and its int8 quantization (int8 mode). */
+export interface T {
+  readonly index: number;
+  readonly name: string;
+  readonly shape: readonly number[];
+  readonly dtype: 'float32' | 'int8' | 'int32';
+  readonly q?: Quant;
+}
+
+/** What a calibrating float run learned: per activation name, its range, groups already merged. */
+export type Calibration = ReadonlyMap<string, readonly [number, number]>;
+
+const LOGISTIC_Q: Quant = { scale: 1 / 256, zp: -128 };
+const TANH_Q: Quant = { scale: 1 / 128, zp: 0 };
+
+function quantOfRange(min: number, max: number): Quant {
+  const lo = Math.min(0, min);
+  const hi = Math.max(0, max);
+  const scale = hi - lo > 1e-6 ? (hi - lo) / 255 : 1 / 255;
+  const zp = Math.max(-128, Math.min(127, Math.round(-128 - lo / scale)));
+  return { scale, zp };
+}
+
+/** 'float32' for a float tensor (a float part of an int8 model), else undefined (the model's own type). */
+const floatOf = (t: T): 'float32' | undefined => (t.dtype === 'float32' ? 'float32' : undefined);
+
+const count = (shape: readonly number[]): number => shape.reduce((a, b) => a * b, 1);
+
+/** Union-find over tensor names (tensors that share one quantization). */
+class Groups {
+  private readonly parent = new Map<string, string>();
+  find(a: string): string {
+    let p = this.parent.get(a) ?? a;
+    if (p !== a) {
+      p = this.find(p);
+      this.parent.set(a, p);
+    }
+    return p;
+  }
+  union(a: string, b: string): void {
+    const ra = this.find(a);
+    const rb = this.find(b);
+    if (ra !== rb) this.parent.set(ra, rb);
+  }
+}
+
+export class NetBuilder {
+  readonly w: TfliteWriter;
+  /** Every operator output, in creation order (the calibrating run marks them all as outputs). */
+  readonly activations: T[] = [];
+  readonly inputs: T[] = [];
+  readonly outputs: T[] = [];
+  readonly groups = new Groups();
+  private readonly rnd: () => number;
+  /** Set by `pruned`: weights made now have an all-zero channel 1. */
+  private pruning = false;
+  private readonly shared = new Map<string, { values: number[]; biasValues: number[]; wt: number; bias: number }>();
+  private prefix = '';
+
+  constructor(
+    readonly mode: NetMode,
+    private readonly calibration: Calibration | undefined,
+    seed: number,
+    description = 'uma-ts realistic network',
+  ) {
+    this.w = new TfliteWriter(description);
+    this.rnd = seededRandom(seed);
+  }
+
+  /** Prefix for the names of what follows (several networks side by side in one model). */
+  scope(prefix: string): void {
+    this.prefix = prefix;
+  }
+
+  private quantFor(name: string): Quant {
+    if (this.mode !== 'int8') throw new Error('quantization asked for in float mode');
+    const r = this.calibration?.get(name);
+    if (!r) throw new Error(`no calibrated range for ${name}`);
+    return quantOfRange(r[0], r[1]);
+  }
+
+  /** A new activation: `q` fixed, the same as `like`'s (grouped), or calibrated. */
+  private tensor(base: string, shape: readonly number[], opts: { fixed?: Quant; like?: T; dtype?: 'float32' | 'int8' } = {}): T {
+    const name = `${this.prefix}${base}`;
+    const dtype = opts.dtype ?? (this.mode === 'int8' ? 'int8' : 'float32');
+    if (opts.like) this.groups.union(name, opts.like.name);
+    let q: Quant | undefined;
+    if (dtype === 'int8') q = opts.fixed ?? (opts.like?.q && opts.like.dtype === 'int8' ? opts.like.q : this.quantFor(name));
+    const index = this.w.addTensor({ name, shape, dtype, quant: q ? { scale: [q.scale], zeroPoint: [q.zp] } : undefined });
+    const t: T = { index, name, shape, dtype, q };
+    this.activations.push(t);
+    return t;
+  }
+
+  private fixedInt8(q: Quant): Quant | undefined {
+    return this.mode === 'int8' ? q : undefined;
+  }
+
+  /** A model input of the model's type, or int32 (ids), or float32 (the float interface of an int8 model). */
+  input(base: string, shape: readonly number[], dtype?: 'int32' | 'float32'): T {
+    const name = `${this.prefix}${base}`;
+    if (dtype) {
+      const index = this.w.addInput({ name, shape, dtype });
+      const t: T = { index, name, shape, dtype };
+      this.inputs.push(t);
+      return t;
+    }
+    const q = this.mode === 'int8' ? this.quantFor(name) : undefined;
+    const index = this.w.addInput({ name, shape, dtype: this.mode, quant: q ? { scale: [q.scale], zeroPoint: [q.zp] } : undefined });
+    const t: T = { index, name, shape, dtype: this.mode, q };
+    this.inputs.push(t);
+    return t;
+  }
+
+  output(t: T): void {
+    this.outputs.push(t);
+  }
+
+  private uniform(n: number, a: number): number[] {
+    return Array.from({ length: n }, () => (this.rnd() * 2 - 1) * a);
+  }
+
+  private i32(base: string, values: readonly number[]): number {
+    return this.w.addConstant({ name: `${this.prefix}${base}`, shape: [values.length], dtype: 'int32', data: values });
+  }
+
+  /** A constant operand of an elementwise operator (int8: asymmetric per-tensor, as the converter quantizes it). */
+  constant(base: string, shape: readonly number[], values: readonly number[], dtype?: 'float32'): T {
+    const name = `${this.prefix}${base}`;
+    if (this.mode === 'float32' || dtype === 'float32') {
+      const index = this.w.addConstant({ name, shape, dtype: 'float32', data: new Float32Array(values) });
+      return { index, name, shape, dtype: 'float32' };
+    }
+    const q = quantOfRange(Math.min(...values), Math.max(...values));
+    const data = values.map((v) => Math.max(-128, Math.min(127, Math.round(v / q.scale) + q.zp)));
+    const index = this.w.addConstant({ name, shape, dtype: 'int8', quant: { scale: [q.scale], zeroPoint: [q.zp] }, data: new Int8Array(data) });
+    return { index, name, shape, dtype: 'int8', q };
+  }
+
+  /**
+   * Weights (float values uniform in ±1/sqrt(fanIn)) and bias; int8: symmetric int8 per
+   * channel along `channelAxis` (or per tensor), bias int32 at input scale x weight scale.
+   */
+  private weights(
+    base: string,
+    shape: readonly number[],
+    channelAxis: number,
+    input: T,
+    perTensor: boolean,
+    withBias = true,
+    share?: string,
+  ): { wt: number; bias: number } {
+    const channels = shape[channelAxis];
+    const n = count(shape);
+    const fanIn = n / channels;
+    const cached = share ? this.shared.get(share) : undefined;
+    const values = cached?.values ?? this.uniform(n, 1.5 / Math.sqrt(fanIn));
+    // A pruned filter: channel 1 all zeros (int8: its per-channel scale is 0, as TFLite's quantizer writes it).
+    const innerOf = shape.slice(channelAxis + 1).reduce((a, b) => a * b, 1);
+    if (this.pruning && !cached) values.forEach((_, i) => (Math.floor(i / innerOf) % channels === 1 ? (values[i] = 0) : undefined));
+    const biasValues = cached?.biasValues ?? this.uniform(channels, 0.2);
+    const name = `${this.prefix}${share ?? base}`;
+    if (this.mode === 'float32') {
+      const wt = cached?.wt ?? this.w.addConstant({ name: `${name}_w`, shape, dtype: 'float32', data: new Float32Array(values) });
+      const bias = withBias ? (cached?.bias ?? this.w.addConstant({ name: `${name}_b`, shape: [channels], dtype: 'float32', data: new Float32Array(biasValues) })) : -1;
+      if (share && !cached) this.shared.set(share, { values, biasValues, wt, bias });
+      return { wt, bias };
+    }
+    // Index of each weight's channel.
+    const inner = shape.slice(channelAxis + 1).reduce((a, b) => a * b, 1);
+    const chan = (i: number) => Math.floor(i / inner) % channels;
+    const maxAbs = new Array<number>(perTensor ? 1 : channels).fill(0);
+    values.forEach((v, i) => {
+      const c = perTensor ? 0 : chan(i);
+      maxAbs[c] = Math.max(maxAbs[c], Math.abs(v));
+    });
+    // Per-tensor: an all-zero tensor gets 1 (TFLite's per-tensor quantizer); per channel: 0.
+    const scales = maxAbs.map((m) => (m > 0 ? m / 127 : perTensor ? 1 : 0));
+    const data = new Int8Array(values.map((v, i) => Math.round(v / scales[perTensor ? 0 : chan(i)])));
+    const wt =
+      cached?.wt ??
+      this.w.addConstant({
+        name: `${name}_w`,
+        shape,
+        dtype: 'int8',
+        quant: { scale: scales, zeroPoint: scales.map(() => 0), axis: perTensor ? 0 : channelAxis },
+        data,
+      });
+    // A shared weight tensor keeps one constant; the bias follows each use's input scale (as the converter duplicates it).
+    if (share && !cached) this.shared.set(share, { values, biasValues, wt, bias: -1 });
+    if (!withBias) return { wt, bias: -1 };
+    const biasScales = (perTensor ? new Array<number>(channels).fill(scales[0]) : scales).map((s) => Math.fround(input.q!.scale) * Math.fround(s));
+    const bias = this.w.addConstant({
+      name: `${this.prefix}${base}_b`,
+      shape: [channels],
+      dtype: 'int32',
+      quant: { scale: perTensor ? [biasScales[0]] : biasScales, zeroPoint: (perTensor ? [0] : biasScales.map(() => 0)), axis: 0 },
+      data: biasValues.map((v, c) => Math.round(v / biasScales[c])),
+    });
+    return { wt, bias };
+  }
+
+  private op(op: string, inputs: readonly number[], outputs: readonly number[], options?: WriterOptions): void {
+    this.w.addOperator({ op, inputs, outputs, options });
+  }
+
+  conv(x: T, base: string, out: number, k: number, stride: number, padding: 'SAME' | 'VALID', activation: WriterActivation = 'NONE'): T {
+    const { wt, bias } = this.weights(base, [out, k, k, x.shape[3]], 0, x, false);
+    const [, h, wd] = x.shape;
+    const oh = padding === 'SAME' ? Math.ceil(h / stride) : Math.floor((h - k) / stride) + 1;
+    const ow = padding === 'SAME' ? Math.ceil(wd / stride) : Math.floor((wd - k) / stride) + 1;
+    const y = this.tensor(base, [x.shape[0], oh, ow, out]);
+    this.op('CONV_2D', [x.index, wt, bias], [y.index], tfliteOptions.conv2d({ padding, strideW: stride, strideH: stride, activation }));
+    return y;
+  }
+
+  depthwise(x: T, base: string, k: number, stride: number, padding: 'SAME' | 'VALID', activation: WriterActivation = 'NONE'): T {
+    const c = x.shape[3];
+    const { wt, bias } = this.weights(base, [1, k, k, c], 3, x, false);
+    const [, h, wd] = x.shape;
+    const oh = padding === 'SAME' ? Math.ceil(h / stride) : Math.floor((h - k) / stride) + 1;
+    const ow = padding === 'SAME' ? Math.ceil(wd / stride) : Math.floor((wd - k) / stride) + 1;
+    const y = this.tensor(base, [x.shape[0], oh, ow, c]);
+    this.op('DEPTHWISE_CONV_2D', [x.index, wt, bias], [y.index], tfliteOptions.depthwiseConv2d({ padding, strideW: stride, strideH: stride, depthMultiplier: 1, activation }));
+    return y;
+  }
+
+  /** FULLY_CONNECTED over the last axis; `keepNumDims` keeps a 3-D input's leading axes. */
+  fc(x: T, base: string, units: number, o: { activation?: WriterActivation; keepNumDims?: boolean; bias?: boolean; share?: string; perChannel?: boolean } = {}): T {
+    const inner = x.shape[x.shape.length - 1];
+    const { wt, bias } = this.weights(base, [units, inner], 0, x, !o.perChannel, o.bias ?? true, o.share);
+    const shape = o.keepNumDims ? [...x.shape.slice(0, -1), units] : [count(x.shape) / inner, units];
+    const y = this.tensor(base, shape);
+    this.op('FULLY_CONNECTED', [x.index, wt, bias], [y.index], tfliteOptions.fullyConnected({ activation: o.activation, keepNumDims: o.keepNumDims }));
+    return y;
+  }
+
+  private broadcastShape(a: readonly number[], b: readonly number[]): number[] {
+    const n = Math.max(a.length, b.length);
+    const pa = [...new Array<number>(n - a.length).fill(1), ...a];
+    const pb = [...new Array<number>(n - b.length).fill(1), ...b];
+    return pa.map((d, i) => Math.max(d, pb[i]));
+  }
+
+  binary(op: 'ADD' | 'SUB' | 'MUL' | 'SQUARED_DIFFERENCE' | 'DIV', a: T, b: T, base: string, activation?: WriterActivation): T {
+    const y = this.tensor(base, this.broadcastShape(a.shape, b.shape), { dtype: floatOf(a) });
+    const options =
+      op === 'ADD'
+        ? tfliteOptions.add(activation)
+        : op === 'SUB'
+          ? tfliteOptions.sub(activation)
+          : op === 'MUL'
+            ? tfliteOptions.mul(activation)
+            : op === 'DIV'
+              ? tfliteOptions.div(activation)
+              : tfliteOptions.empty(BUILTIN_OPTIONS.SquaredDifferenceOptions);
+    this.op(op, [a.index, b.index], [y.index], options);
+    return y;
+  }
+
+  unary(op: 'HARD_SWISH' | 'LOGISTIC' | 'TANH' | 'RELU' | 'RELU6' | 'RSQRT', x: T, base: string): T {
+    const fixed = op === 'LOGISTIC' ? LOGISTIC_Q : op === 'TANH' ? TANH_Q : undefined;
+    const dtype = floatOf(x);
+    const y = this.tensor(base, x.shape, { dtype, fixed: dtype ? undefined : fixed && this.fixedInt8(fixed) });
+    this.op(op, [x.index], [y.index]);
+    return y;
+  }
+
+  mean(x: T, axes: readonly number[], keepDims: boolean, base: string): T {
+    const shape = keepDims ? x.shape.map((d, i) => (axes.includes(i) ? 1 : d)) : x.shape.filter((_, i) => !axes.includes(i));
+    const y = this.tensor(base, shape);
+    this.op('MEAN', [x.index, this.i32(`${base}_axes`, axes)], [y.index], tfliteOptions.reducer(keepDims));
+    return y;
+  }
+
+  pad(x: T, base: string, pads: readonly (readonly [number, number])[]): T {
+    const p = this.w.addConstant({ name: `${this.prefix}${base}_p`, shape: [pads.length, 2], dtype: 'int32', data: pads.flat() });
+    const y = this.tensor(base, x.shape.map((d, i) => d + pads[i][0] + pads[i][1]), { like: x });
+    this.op('PAD', [x.index, p], [y.index], tfliteOptions.empty(BUILTIN_OPTIONS.PadOptions));
+    return y;
+  }
+
+  maxPool(x: T, base: string, k: number, stride: number, padding: 'SAME' | 'VALID'): T {
+    const [, h, wd, c] = x.shape;
+    const oh = padding === 'SAME' ? Math.ceil(h / stride) : Math.floor((h - k) / stride) + 1;
+    const ow = padding === 'SAME' ? Math.ceil(wd / stride) : Math.floor((wd - k) / stride) + 1;
+    const y = this.tensor(base, [x.shape[0], oh, ow, c], { like: x });
+    this.op('MAX_POOL_2D', [x.index], [y.index], tfliteOptions.pool2d({ padding, strideW: stride, strideH: stride, filterW: k, filterH: k }));
+    return y;
+  }
+
+  avgPool(x: T, base: string, k: number, stride: number, padding: 'SAME' | 'VALID'): T {
+    const [, h, wd, c] = x.shape;
+    const oh = padding === 'SAME' ? Math.ceil(h / stride) : Math.floor((h - k) / stride) + 1;
+    const ow = padding === 'SAME' ? Math.ceil(wd / stride) : Math.floor((wd - k) / stride) + 1;
+    const y = this.tensor(base, [x.shape[0], oh, ow, c], { like: x });
+    this.op('AVERAGE_POOL_2D', [x.index], [y.index], tfliteOptions.pool2d({ padding, strideW: stride, strideH: stride, filterW: k, filterH: k }));
+    return y;
+  }
+
+  /** RESHAPE with a shape tensor and new_shape (`bare`: the shape tensor only, no options table, as newer converters write it). */
+  reshape(x: T, base: string, shape: readonly number[], bare = false): T {
+    const y = this.tensor(base, shape, { like: x });
+    const s = this.w.addConstant({ name: `${this.prefix}${base}_shape`, shape: [shape.length], dtype: 'int32', data: shape });
+    this.op('RESHAPE', [x.index, s], [y.index], bare ? undefined : tfliteOptions.reshape(shape));
+    return y;
+  }
+
+  transpose(x: T, base: string, perm: readonly number[]): T {
+    const y = this.tensor(base, perm.map((p) => x.shape[p]), { like: x });
+    this.op('TRANSPOSE', [x.index, this.i32(`${base}_perm`, perm)], [y.index], tfliteOptions.empty(BUILTIN_OPTIONS.TransposeOptions));
+    return y;
+  }
+
+  /** CONCATENATION: int8 inputs and output share one quantization (grouped at calibration). */
+  concat(xs: readonly T[], axis: number, base: string): T {
+    const ax = axis < 0 ? xs[0].shape.length + axis : axis;
+    const shape = xs[0].shape.map((d, i) => (i === ax ? xs.reduce((s, x) => s + x.shape[i], 0) : d));
+    const name = `${this.prefix}${base}`;
+    for (const x of xs) this.groups.union(name, x.name);
+    const y = this.tensor(base, shape, xs[0].dtype === 'int8' ? { like: xs[0] } : {});
+    this.op('CONCATENATION', xs.map((x) => x.index), [y.index], tfliteOptions.concatenation(axis));
+    return y;
+  }
+
+  softmax(x: T, base: string): T {
+    const y = this.tensor(base, x.shape, { fixed: this.fixedInt8(LOGISTIC_Q) });
+    this.op('SOFTMAX', [x.index], [y.index], tfliteOptions.softmax(1));
+    return y;
+  }
+
+  batchMatmul(a: T, b: T, base: string, adjY = false): T {
+    const r = a.shape.length;
+    const n = adjY ? b.shape[b.shape.length - 2] : b.shape[b.shape.length - 1];
+    const y = this.tensor(base, [...a.shape.slice(0, r - 1), n]);
+    this.op('BATCH_MATMUL', [a.index, b.index], [y.index], tfliteOptions.batchMatMul({ adjY }));
+    return y;
+  }
+
+  /** GATHER of rows of a constant embedding table (int8: per-tensor symmetric) by int32 ids. */
+  embedding(ids: T, base: string, vocab: number, dim: number): T {
+    const values = this.uniform(vocab * dim, 1);
+    const name = `${this.prefix}${base}_table`;
+    let table: number;
+    let q: Quant | undefined;
+    if (this.mode === 'float32') {
+      table = this.w.addConstant({ name, shape: [vocab, dim], dtype: 'float32', data: new Float32Array(values) });
+    } else {
+      q = { scale: 1 / 127, zp: 0 };
+      table = this.w.addConstant({ name, shape: [vocab, dim], dtype: 'int8', quant: { scale: [q.scale], zeroPoint: [0] }, data: new Int8Array(values.map((v) => Math.round(v * 127))) });
+    }
+    const y = this.tensor(base, [...ids.shape, dim], { fixed: q });
+    this.op('GATHER', [table, ids.index], [y.index], tfliteOptions.gather(0));
+    return y;
+  }
+
+  split(x: T, base: string, axis: number, n: number): T[] {
+    const ax = axis < 0 ? x.shape.length + axis : axis;
+    const shape = x.shape.map((d, i) => (i === ax ? d / n : d));
+    const ys = Array.from({ length: n }, (_, k) => this.tensor(`${base}_${k}`, shape, { like: x }));
+    this.op('SPLIT', [this.w.addConstant({ name: `${this.prefix}${base}_axis`, shape: [], dtype: 'int32', data: [axis] }), x.index], ys.map((y) => y.index), tfliteOptions.split(n));
+    return ys;
+  }
+
+  /** DEQUANTIZE an int8 tensor to float (no-op description in float mode: returns `x`). */
+  dequantize(x: T, base: string): T {
+    if (x.dtype !== 'int8') return x;
+    const y = this.tensor(base, x.shape, { dtype: 'float32' });
+    this.op('DEQUANTIZE', [x.index], [y.index]);
+    return y;
+  }
+
+  /** QUANTIZE a float tensor to int8 in int8 mode (a calibrated range); float mode: returns `x`. */
+  quantize(x: T, base: string, fixed?: Quant): T {
+    if (this.mode !== 'int8' || x.dtype !== 'float32') return x;
+    const y = this.tensor(base, x.shape, { dtype: 'int8', fixed: fixed ?? this.quantFor(x.name) });
+    this.op('QUANTIZE', [x.index], [y.index]);
+    return y;
+  }
+
+  /**
+   * UNIDIRECTIONAL_SEQUENCE_LSTM (batch-major, no peepholes/projection) with variable output
+   * and cell state tensors, as the converter writes a Keras LSTM. int8: per-tensor symmetric
+   * weights, int32 biases at input scale x weight scale, the output state sharing the output's
+   * quantization, an int16 cell state at 2^-11, and the intermediates the converter lists.
+   */
+  lstm(x: T, base: string, units: number): T {
+    const [batch, time, inputSize] = x.shape;
+    const name = `${this.prefix}${base}`;
+    const matrix = (gate: string, cols: number, amplitude: number): { index: number; scale: number } => {
+      const values = this.uniform(units * cols, amplitude);
+      const shape = [units, cols];
+      if (this.mode === 'float32') return { index: this.w.addConstant({ name: `${name}_${gate}`, shape, dtype: 'float32', data: new Float32Array(values) }), scale: 1 };
+      const scale = Math.max(...values.map(Math.abs)) / 127;
+      const data = new Int8Array(values.map((v) => Math.round(v / scale)));
+      return { index: this.w.addConstant({ name: `${name}_${gate}`, shape, dtype: 'int8', quant: { scale: [scale], zeroPoint: [0] }, data }), scale };
+    };
+    const gates = ['input', 'forget', 'cell', 'output'];
+    const wx = gates.map((g) => matrix(`${g}_w`, inputSize, 0.6));
+    const wh = gates.map((g) => matrix(`${g}_r`, units, 0.5));
+    const biases = gates.map((g, k) => {
+      const values = this.uniform(units, 0.3);
+      if (this.mode === 'float32') return this.w.addConstant({ name: `${name}_${g}_b`, shape: [units], dtype: 'float32', data: new Float32Array(values) });
+      const scale = Math.fround(x.q!.scale) * Math.fround(wx[k].scale);
+      return this.w.addConstant({ name: `${name}_${g}_b`, shape: [units], dtype: 'int32', quant: { scale: [scale], zeroPoint: [0] }, data: values.map((v) => Math.round(v / scale)) });
+    });
+    const y = this.tensor(base, [batch, time, units]);
+    const stateQuant = y.q ? { scale: [y.q.scale], zeroPoint: [y.q.zp] } : undefined;
+    const hidden = this.w.addTensor({ name: `${name}_output_state`, shape: [batch, units], dtype: y.dtype as 'float32' | 'int8', quant: stateQuant, isVariable: true });
+    const cell = this.w.addTensor({
+      name: `${name}_cell_state`,
+      shape: [batch, units],
+      dtype: this.mode === 'int8' ? 'int16' : 'float32',
+      quant: this.mode === 'int8' ? { scale: [2 ** -11], zeroPoint: [0] } : undefined,
+      isVariable: true,
+    });
+    // The converter lists five intermediates on an int8 LSTM (gate matmul outputs, effective hidden); TFLite Micro's kernel uses fixed internal scales instead.
+    const intermediates =
+      this.mode === 'int8'
+        ? ['input_gate', 'forget_gate', 'cell_gate', 'output_gate', 'effective_hidden'].map((g, k) =>
+            this.w.addTensor({ name: `${name}_${g}_intermediate`, shape: [], dtype: k < 4 ? 'int16' : 'int8', quant: { scale: [k < 4 ? 2 ** -12 : 0.007], zeroPoint: [0] } }),
+          )
+        : [];
+    this.w.addOperator({
+      op: 'UNIDIRECTIONAL_SEQUENCE_LSTM',
+      inputs: [x.index, ...wx.map((t) => t.index), ...wh.map((t) => t.index), -1, -1, -1, ...biases, -1, -1, hidden, cell, -1, -1, -1, -1],
+      outputs: [y.index],
+      options: tfliteOptions.unidirectionalSequenceLstm({ timeMajor: false }),
+      intermediates,
+    });
+    return y;
+  }
+
+  /** TRANSPOSE_CONV (SAME, stride s: s times the size) with per-channel weights and a bias, as the converter writes a Conv2DTranspose. */
+  transposeConv(x: T, base: string, out: number, k: number, stride: number): T {
+    const { wt, bias } = this.weights(base, [out, k, k, x.shape[3]], 0, x, false);
+    const shape = [x.shape[0], x.shape[1] * stride, x.shape[2] * stride, out];
+    const y = this.tensor(base, shape);
+    this.op('TRANSPOSE_CONV', [this.i32(`${base}_output_shape`, shape), wt, x.index, bias], [y.index], tfliteOptions.transposeConv({ padding: 'SAME', strideW: stride, strideH: stride }));
+    return y;
+  }
+
+  /** RESIZE_NEAREST_NEIGHBOR / RESIZE_BILINEAR (half-pixel centers, as Keras' UpSampling2D and tf.image.resize write them). */
+  resize(x: T, base: string, method: 'nearest' | 'bilinear', h: number, w: number): T {
+    const y = this.tensor(base, [x.shape[0], h, w, x.shape[3]], { like: x });
+    const size = this.i32(`${base}_size`, [h, w]);
+    if (method === 'nearest') this.op('RESIZE_NEAREST_NEIGHBOR', [x.index, size], [y.index], tfliteOptions.resizeNearestNeighbor({ halfPixelCenters: true }));
+    else this.op('RESIZE_BILINEAR', [x.index, size], [y.index], tfliteOptions.resizeBilinear({ halfPixelCenters: true }));
+    return y;
+  }
+
+  /** ARG_MAX over `axis`: an int32 tensor (not calibrated). */
+  argMax(x: T, base: string, axis: number): T {
+    const name = `${this.prefix}${base}`;
+    const shape = x.shape.filter((_, i) => i !== axis);
+    const index = this.w.addTensor({ name, shape, dtype: 'int32' });
+    this.op('ARG_MAX', [x.index, this.w.addConstant({ name: `${name}_axis`, shape: [1], dtype: 'int32', data: [axis] })], [index], tfliteOptions.argMax('int32'));
+    return { index, name, shape, dtype: 'int32' };
+  }
+
+  /** Layers built by `build` have a pruned (all-zero) output channel 1, as a pruned network's do. */
+  pruned<R>(build: () => R): R {
+    this.pruning = true;
+    try {
+      return build();
+    } finally {
+      this.pruning = false;
+    }
+  }
+
+  /** int8 mode: QUANTIZE int8 -> int8 to another scale and zero point (the converter's requantize); float mode: `x`. */
+  requantize(x: T, base: string): T {
+    if (x.dtype !== 'int8') return x;
+    const y = this.tensor(base, x.shape, { fixed: { scale: x.q!.scale * 1.7, zp: Math.min(127, x.q!.zp + 5) } });
+    this.op('QUANTIZE', [x.index], [y.index]);
+    return y;
+  }
+
+  /** The model bytes and its outputs in order: the declared ones, then (`everyActivation`) every other activation. */
+  finish(everyActivation = false): { bytes: Uint8Array; outputs: T[] } {
+    const outputs = [...this.outputs];
+    if (everyActivation) outputs.push(...this.activations.filter((a) => !this.outputs.includes(a)));
+    outputs.forEach((t) => this.w.markOutput(t.index));
+    return { bytes: this.w.finish(), outputs };
+  }
+}
+
+/** A network description: adds inputs, operators and outputs to the builder. */
+export type Network = (b: NetBuilder) => void;
+
+/** Float inputs of a network (values in [-2, 2)), in the builder's input order. */
+export interface NetInputs {
+  /** Float values per non-int32 input; int32 inputs (ids) are given as is. */
+  readonly values: readonly (Float32Array | Int32Array)[];
+}
+
+function bytesOf(a: Float32Array | Int32Array | Int8Array): Uint8Array {
+  return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+}
+
+/**
+ * The converter's calibration: the float network with every activation as an output, run
+ * by the interpreter; each activation's range, merged over its quantization group.
+ */
+export function calibrate(net: Network, inputs: NetInputs, seed: number): Calibration {
+  const b = new NetBuilder('float32', undefined, seed);
+  net(b);
+  const { bytes, outputs } = b.finish(true);
+  const outs = interpret(
+    importTflite(bytes, 'calibration.tflite'),
+    inputs.values.map((v) => bytesOf(v)),
+  );
+  const ranges = new Map<string, [number, number]>();
+  const rangeOf = (f: ArrayLike<number>): [number, number] => {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let i = 0; i < f.length; i++) {
+      lo = Math.min(lo, f[i]);
+      hi = Math.max(hi, f[i]);
+    }
+    return [lo, hi];
+  };
+  outputs.forEach((t, k) => {
+    if (t.dtype === 'float32') ranges.set(t.name, rangeOf(new Float32Array(outs[k].slice().buffer)));
+  });
+  b.inputs.forEach((t, i) => {
+    if (t.dtype === 'float32') ranges.set(t.name, rangeOf(inputs.values[i]));
+  });
+  const merged = new Map<string, [number, number]>();
+  for (const [name, r] of ranges) {
+    const root = b.groups.find(name);
+    const m = merged.get(root);
+    merged.set(root, m ? [Math.min(m[0], r[0]), Math.max(m[1], r[1])] : [r[0], r[1]]);
+  }
+  const out = new Map<string, readonly [number, number]>();
+  for (const name of ranges.keys()) out.set(name, merged.get(b.groups.find(name))!);
+  return out;
+}
+
+/** A built network: the model bytes, its input bytes, and the int8 input quantization used. */
+export interface BuiltNet {
+  readonly model: Uint8Array;
+  readonly inputs: Uint8Array[];
+  /** The same model with every activation also an output (to compare layer by layer). */
+  readonly everyActivation: Uint8Array;
+}
+
+/** Builds `net` in `mode` (int8: calibrated on `inputs`, whose float values are quantized as the model's inputs). */
+export function buildNet(net: Network, mode: NetMode, inputs: NetInputs, seed: number): BuiltNet {
+  const calibration = mode === 'int8' ? calibrate(net, inputs, seed) : undefined;
+  const make = (every: boolean) => {
+    const b = new NetBuilder(mode, calibration, seed);
+    net(b);
+    return { ...b.finish(every), b };
+  };
+  const { bytes, b } = make(false);
+  const inputBytes = b.inputs.map((t, i) => {
+    const v = inputs.values[i];
+    if (t.dtype !== 'int8') return bytesOf(v.slice());
+    return bytesOf(Int8Array.from(v, (x) => Math.max(-128, Math.min(127, Math.round(x / t.q!.scale) + t.q!.zp))));
+  });
+  return { model: bytes, inputs: inputBytes, everyActivation: make(true).bytes };
+}
