@@ -16,7 +16,8 @@
  *        (an exhausted run proves a capacity infeasible and raises the proven bound);
  *     c. the local search (iteratedSearch.ts) goes on from the best plan with what is left (not on
  *        dense sets, where each placement walks hundreds of conflicts and the search gets too few
- *        steps to pay).
+ *        steps to pay);
+ *     d. sparse sets still above the bound: a few tolerant dives (coreSteps.ts), kept when smaller.
  *  4. Otherwise (several pools, size limits, conflict lists, or `exactCore: false`): where it
  *     applies and is affordable, the Vela-style bottleneck climb (bottleneckClimb.ts, Vela's
  *     own choices: its plan is at most Vela's), then the local search from the best plan so far,
@@ -46,7 +47,7 @@ import { CallBudget, isDense, POOL_CALL_MIN_WORK } from './callBudget';
 import { initialOrders, tflmOrder, urgencyOrder } from './orderings';
 import { BottleneckClimb, bottleneckClimbApplies, VELA_SEED } from './bottleneckClimb';
 import { iteratedSearch } from './iteratedSearch';
-import { runCoreSteps } from './coreSteps';
+import { finalTolerantDives, runCoreSteps } from './coreSteps';
 import { PlacementEngine } from './placement';
 import { intervalsOf, multiPoolLowerBound, packPools, rebalancePools } from './multiPool';
 import { seededRandom } from './seededRandom';
@@ -378,6 +379,16 @@ export function autoSearch(
     best = engine.placeFrom(0, Infinity);
     engine.commit(0);
     winner = descended ? 'exact core' : searchStartTotal < initialTotal ? 'bottleneck climb' : 'greedy';
+  }
+  // A whole call's last step (a pool's re-plan inside a multi-pool call is only a part of one,
+  // whose second is spent already).
+  if (core && coreOn && !dense && minCallWork === undefined && best > provenLowerBound) {
+    const dive = finalTolerantDives(core, best, deadline);
+    if (dive) {
+      plan = onePoolPlan(dive.offsets);
+      best = dive.total;
+      winner = 'exact core';
+    }
   }
   const climbIterations = climbed?.iterations ?? 0;
   let coreWork = core?.work ?? 0;

@@ -5,6 +5,8 @@ import { intervalsToBufferInfos, lowerBoundOfBuffers, memoryPressureOfIntervals 
 import { poolSizesOfPlan, verifyPlan } from '../../../src/usmp/verify';
 import { seededRandom } from '../../../src/usmp/algo/seededRandom';
 import { buffers, pool, poolSize } from './helpers';
+import { indexProblem } from '../../../src/usmp/algo/indexed';
+import { ExactCore } from '../../../src/usmp/algo/exactCore';
 import { mediumLifetimes, randomIntervals as randomBenchSet } from '../../../bench/generators';
 import { tflmGreedyPlan } from '../../../bench/reference/tflmGreedy';
 
@@ -182,6 +184,29 @@ describe('auto', () => {
     verifyPlan(bufs, large.plan);
     expect(large.stats.finalTotal).toBeLessThanOrEqual(small.stats.finalTotal);
     expect(large.stats.work).toBeGreaterThan(small.stats.work);
+  });
+
+  test('a sparse set the search leaves above the bound ends at or below its tolerant dives', () => {
+    // Lifetimes up to 80 operators, as the held-out family where this set (seed 15) ended 2.8%
+    // above the bound after the search (Vela 1.4%); a tolerant dive reaches 0.45%.
+    const random = seededRandom(15 * 7919 + 80);
+    const ivs = Array.from({ length: 2000 }, () => {
+      const first = Math.floor(random() * 800);
+      const length = 1 + Math.floor(random() * random() * 80);
+      const size = Math.ceil(2 ** (4 + random() * 12) / 16) * 16;
+      return { sizeBytes: size, firstUse: first, lastUse: Math.min(799, first + length - 1), alignment: 16 };
+    });
+    const bufs = intervalsToBufferInfos(ivs, [pool('ws')]);
+    const bound = lowerBoundOfBuffers(bufs);
+    const { plan, stats } = planAuto(bufs, bound);
+    verifyPlan(bufs, plan);
+    const p = indexProblem(bufs);
+    const core = new ExactCore({ count: p.count, sizes: p.sizes, alignments: p.alignments, intervals: p.intervals! });
+    const mean = ivs.reduce((a, iv) => a + iv.sizeBytes, 0) / ivs.length;
+    const dives = [0, 1].flatMap((pre) => [1 / 4, 1 / 16].map((t) => core.greedyDive(pre, mean * t).total));
+    expect(stats.finalTotal).toBe(poolSize(bufs, plan, 'ws'));
+    expect(stats.finalTotal).toBeLessThanOrEqual(Math.min(...dives));
+    expect(stats.finalTotal).toBeLessThan(bound * 1.01);
   });
 
   test('prefers pools in order, honours size hints, falls back', () => {
