@@ -8,6 +8,7 @@
  * the top, no smaller than the live-bytes bound, and the same offsets from a second core.
  */
 import fc from 'fast-check';
+import { finalTolerantDives } from '../../src/usmp/algo/coreSteps';
 import { ExactCore } from '../../src/usmp/algo/exactCore';
 import { alignmentInPool, indexProblem } from '../../src/usmp/algo/indexed';
 import { intervalsToBufferInfos, LiveInterval, memoryPressureOfIntervals } from '../../src/usmp/conflicts';
@@ -89,6 +90,30 @@ describe('tolerant dives of the exact core', () => {
         }
       }),
       { seed: FUZZ_SEED + 40, numRuns: 300 },
+    );
+  });
+
+  it("a sparse set's final dives: the smallest of them when below the plan handed in, valid, none past the deadline", () => {
+    fc.assert(
+      fc.property(intervalSet, fc.double({ min: 0, max: 1.5, noNaN: true }), ({ poolAlignment, ivs }, above) => {
+        const ws: PoolInfo = { name: 'ws', kind: 'workspace', targetAccess: { c: 'rw' }, alignment: poolAlignment, internal: true };
+        const { core } = coreOf(ivs, ws);
+        const { core: reference } = coreOf(ivs, ws);
+        // The four dives the step runs (first two preorders, 1/4 and 1/16 of the mean size).
+        const dives = [0, 1].flatMap((p) => [1 / 4, 1 / 16].map((t) => reference.greedyDive(p, reference.meanSize() * t)));
+        const smallest = Math.min(...dives.map((d) => d.total));
+        // A plan handed in somewhere around the dives' totals.
+        const best = Math.round(smallest * above);
+        const found = finalTolerantDives(core, best, Infinity);
+        if (smallest < best) {
+          expect(found?.total).toBe(smallest);
+          checkDive(ivs, poolAlignment, found!.offsets, found!.total);
+        } else {
+          expect(found).toBeUndefined();
+        }
+        expect(finalTolerantDives(coreOf(ivs, ws).core, Infinity, -Infinity)).toBeUndefined();
+      }),
+      { seed: FUZZ_SEED + 43, numRuns: 200 },
     );
   });
 });
