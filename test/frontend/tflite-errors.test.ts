@@ -193,3 +193,36 @@ describe('unsupported operators', () => {
     expect(e.message.split('\n')[0]).toBe(uses === 1 ? first : `${uses} unsupported operators (1 kind) in kws, first: ${first}`);
   });
 });
+
+describe('operators writing constant tensors', () => {
+  // An output with data in the file: BROADCAST_ARGS folded [2, 1] into 'b' while FILL read the
+  // file's [2, 3] as its dims, and compile succeeded with the two disagreeing.
+  it('BROADCAST_ARGS (folded at import) into a constant read by FILL: a ModelFormatError naming the operator and tensor', () => {
+    const w = new TfliteWriter();
+    const a = w.addConstant({ name: 'a', shape: [2], dtype: 'int32', data: [2, 1] });
+    const b = w.addConstant({ name: 'b', shape: [2], dtype: 'int32', data: [2, 3] });
+    w.addOperator({ op: 'BROADCAST_ARGS', inputs: [a, a], outputs: [b] });
+    const v = w.addConstant({ name: 'v', shape: [], dtype: 'float32', data: [1] });
+    const y = w.addTensor({ name: 'y', shape: [2, 3], dtype: 'float32' });
+    w.addOperator({ op: 'FILL', inputs: [b, v], outputs: [y] });
+    w.markOutput(y);
+    const e = errorOf(() => importTflite(w.finish(), 'm.tflite'));
+    expect(e).toBeInstanceOf(ModelFormatError);
+    expect(e.message).toMatch(/^corrupt TFLite file m\.tflite at byte offset \d+: BROADCAST_ARGS at operator #0 writes tensor #1 'b', which holds constant data$/);
+  });
+
+  it('any operator (ADD) writing a constant is refused; an output whose buffer holds no bytes (no elements) is not a constant', () => {
+    const w = new TfliteWriter();
+    const x = w.addInput({ name: 'x', shape: [2], dtype: 'float32' });
+    const b = w.addConstant({ name: 'b', shape: [2], dtype: 'float32', data: [2, 3] });
+    w.addOperator({ op: 'ADD', inputs: [x, x], outputs: [b], options: tfliteOptions.add() });
+    w.markOutput(b);
+    expect(errorOf(() => importTflite(w.finish(), 'm.tflite')).message).toContain("ADD at operator #0 writes tensor #1 'b', which holds constant data");
+    const ok = new TfliteWriter();
+    const x0 = ok.addInput({ name: 'x', shape: [0], dtype: 'float32' });
+    const empty = ok.addConstant({ name: 'e', shape: [0], dtype: 'float32', data: [] });
+    ok.addOperator({ op: 'ADD', inputs: [x0, x0], outputs: [empty], options: tfliteOptions.add() });
+    ok.markOutput(empty);
+    expect(() => importTflite(ok.finish(), 'm.tflite')).not.toThrow();
+  });
+});

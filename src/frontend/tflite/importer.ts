@@ -137,6 +137,13 @@ function importOperator(
   });
   for (const o of outputs) r.tensor(o, where, op.pos);
   const outputTypes = outputs.map((o) => r.type(o, `output of ${where}`));
+  // A tensor with data in the file is a constant (read-only to TFLite, never planned by TFLite
+  // Micro): an operator writing one is a corrupt model, and later operators would disagree on
+  // its value (shape-like inputs read the file's data, the rest the operator's result).
+  for (const o of outputs) {
+    const data = r.tensors[o].isVariable ? null : r.constant(o);
+    if (data !== null && data.length > 0) throw modelFormatError(r.source, op.pos, `${where} writes tensor #${o} '${r.tensors[o].name}', which holds constant data`);
+  }
 
   const site: OperatorSite = {
     index,
