@@ -41,6 +41,7 @@ const modelCase = fc
   outDtype: fc.oneof({ weight: 8, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom<WriterDType>('int32', 'int64', 'float32') }),
   outLengthDelta: fc.constantFrom(0, 0, 0, 0, 1, -1),
   consumer: fc.constantFrom('output', 'fill', 'fill', 'both'),
+  outConstant: fc.oneof({ weight: 8, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
 })
   .map(({ dtype, a, b, ...rest }) => ({ ...rest, a: { ...a, dtype: a.dtype ?? dtype }, b: { ...b, dtype: b.dtype ?? dtype } }));
 type Case = typeof modelCase extends fc.Arbitrary<infer T> ? T : never;
@@ -78,7 +79,9 @@ function build(c: Case): Uint8Array {
   const a = make(c.a, 's1');
   const b = make(c.b, 's2');
   const length = Math.max(0, Math.max(a.length, b.length) + c.outLengthDelta);
-  const out = w.addTensor({ name: 'shape_out', shape: [length], dtype: c.outDtype ?? base });
+  // A damaged model: the output tensor holds data in the file (a constant FILL would read).
+  const outType = { name: 'shape_out', shape: [length], dtype: c.outDtype ?? base };
+  const out = c.outConstant ? w.addConstant({ ...outType, data: Array.from({ length }, () => 2) }) : w.addTensor(outType);
   w.addOperator({ op: 'BROADCAST_ARGS', inputs: [a.t, b.t], outputs: [out] });
   if (c.consumer !== 'fill') w.markOutput(out);
   if (c.consumer !== 'output') {
@@ -142,6 +145,8 @@ describe('fuzz: BROADCAST_ARGS', () => {
         const r = await runCli(['compile', file, '--backend', 'vanilla', '--out', out]);
         assertCleanOutcome(r, out);
         seen.add(r.code);
+        // Written into a constant: readers would disagree on its value.
+        if (c.outConstant) expect(r.code).toBe(1);
         if (r.code === 0 && checkFolded(c, fs.readFileSync(file))) folded += 1;
         fs.rmSync(out, { recursive: true, force: true });
       }),
