@@ -1,0 +1,84 @@
+/**
+ * Networks as the TFLite converter emits Keras models, beyond test/models/realisticNets.ts:
+ * a dynamic batch (shape_signature -1, Flatten as SHAPE -> STRIDED_SLICE -> PACK -> RESHAPE),
+ * unfused batch norm, PADV2, SPLIT_V, STRIDED_SLICE with masks, depthwise with a depth
+ * multiplier, dilated convs (in the options, and an old converter's SPACE_TO_BATCH_ND /
+ * BATCH_TO_SPACE_ND), CONCATENATION inputs requantized to the output's scale; and 16x8
+ * networks (int16 activations) with and without a float interface.
+ */
+import { Network, NetMode, NetInputs } from './netBuilder';
+import { floats } from './realisticNets';
+
+/**
+ * A Keras CNN with an unknown batch: PADV2 + stride-2 VALID conv without bias, batch norm
+ * left unfused (MUL, ADD per channel), RELU; a depthwise with depth_multiplier 2; a dilated
+ * conv (CONV_2D dilation 2) beside an old converter's SPACE_TO_BATCH_ND / conv /
+ * BATCH_TO_SPACE_ND spelling of the same; SPLIT_V; a CONCATENATION whose inputs are
+ * requantized to its scale; STRIDED_SLICE with begin/end masks and a stride; MEAN over the
+ * spatial axes; Flatten by a computed shape; two heads.
+ */
+export const kerasCnn: Network = (b) =>
+  b.dynamicBatch(() => {
+    const x = b.input('input_1', [1, 12, 12, 3]);
+    const padded = b.padV2(x, 'model/zero_padding2d/Pad', [[0, 0], [1, 1], [1, 1], [0, 0]], -0.25);
+    const c1 = b.conv(padded, 'model/conv2d/Conv2D', 8, 3, 2, 'VALID');
+    const bnScale = Array.from(floats([8], 31, 0.5), (v) => 1 + v);
+    const bnShift = Array.from(floats([8], 32, 0.3));
+    const bn = b.binary('ADD', b.binary('MUL', c1, b.constant('model/bn/mul_1/y', [8], bnScale), 'model/bn/mul_1'), b.constant('model/bn/add_1/y', [8], bnShift), 'model/bn/add_1');
+    const r1 = b.unary('RELU', bn, 'model/re_lu/Relu');
+    const dw = b.depthwise(r1, 'model/depthwise/depthwise', 3, 1, 'SAME', 'RELU6', { multiplier: 2 });
+    const dilated = b.conv(dw, 'model/dilated/Conv2D', 8, 3, 1, 'SAME', 'RELU', 2);
+    const atrous = b.atrousConv(dw, 'model/atrous', 8, 3, 2, 'RELU');
+    const [narrow, wide] = b.splitV(dw, 'model/split', [4, 12], 3);
+    const cat = b.concatRequantized([dilated, atrous, narrow], 3, 'model/concatenate/concat');
+    const mix = b.conv(cat, 'model/mix/Conv2D', 12, 1, 1, 'SAME', 'RELU');
+    // Every other column, the first 8 channels: begin/end masks on the batch and rows.
+    const sliced = b.stridedSlice(mix, 'model/slice', { begin: [0, 0, 1, 0], end: [0, 0, 6, 8], strides: [1, 1, 2, 1], beginMask: 0b0011, endMask: 0b0011 }, [1, 6, 3, 8]);
+    const gap = b.mean(sliced, [1, 2], false, 'model/global_average_pooling2d/Mean');
+    b.output(b.fc(gap, 'model/dense_gap/MatMul', 4));
+    const pooled = b.maxPool(b.binary('ADD', mix, b.conv(wide, 'model/wide/Conv2D', 12, 1, 1, 'SAME'), 'model/add/add'), 'model/max_pooling2d/MaxPool', 2, 2, 'VALID');
+    const flat = b.flattenDynamic(pooled, 'model/flatten/Reshape', [108]);
+    b.output(b.softmax(b.fc(flat, 'model/dense/MatMul', 10, { activation: 'RELU' }), 'model/dense_1/Softmax'));
+  });
+
+/**
+ * A 16x8 CNN with the converter's default float interface: QUANTIZE float -> int16 at the
+ * input, conv/depthwise/pools/residual ADD/MEAN/FULLY_CONNECTED/SOFTMAX on int16 with int8
+ * weights and int64 biases, DEQUANTIZE at the output (float mode: the same float network).
+ */
+export const cnn16x8: Network = (b) => {
+  const xf = b.input('serving_default_input:0', [1, 10, 10, 3], 'float32');
+  const x = b.quantize(xf, 'model/quantize');
+  const c1 = b.conv(x, 'model/conv1', 8, 3, 2, 'SAME', 'RELU');
+  const dw = b.depthwise(c1, 'model/dw', 3, 1, 'SAME', 'RELU6');
+  const c2 = b.conv(dw, 'model/conv2', 8, 1, 1, 'SAME');
+  const res = b.binary('ADD', c1, c2, 'model/add', 'RELU');
+  const pooled = b.maxPool(res, 'model/maxpool', 2, 2, 'SAME');
+  const ap = b.avgPool(b.conv(pooled, 'model/conv3', 12, 3, 1, 'SAME', 'RELU'), 'model/avgpool', 2, 1, 'VALID');
+  const gap = b.mean(ap, [1, 2], false, 'model/gap');
+  const probs = b.softmax(b.fc(gap, 'model/dense', 6), 'model/probs');
+  b.output(b.dequantize(probs, 'StatefulPartitionedCall:0'));
+};
+
+/** A 16x8 fully connected net: int16 input, dense layers with RELU, TANH and LOGISTIC heads, a SOFTMAX one. */
+export const fc16x8: Network = (b) => {
+  const x = b.input('features', [1, 20]);
+  const h1 = b.fc(x, 'dense1', 16, { activation: 'RELU' });
+  const h2 = b.unary('TANH', b.fc(h1, 'dense2', 12), 'tanh');
+  const d3 = b.fc(h2, 'dense3', 8);
+  b.output(b.unary('LOGISTIC', d3, 'sigmoid'));
+  b.output(b.softmax(b.fc(b.binary('MUL', d3, b.fc(h2, 'gate', 8), 'gated'), 'dense4', 5), 'probs'));
+};
+
+export interface ConverterNetCase {
+  readonly name: string;
+  readonly net: Network;
+  readonly inputs: () => NetInputs;
+  readonly modes: readonly NetMode[];
+}
+
+export const CONVERTER_NETWORKS: readonly ConverterNetCase[] = [
+  { name: 'keras_cnn', net: kerasCnn, inputs: () => ({ values: [floats([1, 12, 12, 3], 41)] }), modes: ['float32', 'int8'] },
+  { name: 'cnn_16x8', net: cnn16x8, inputs: () => ({ values: [floats([1, 10, 10, 3], 42)] }), modes: ['float32', 'int16'] },
+  { name: 'fc_16x8', net: fc16x8, inputs: () => ({ values: [floats([1, 20], 43)] }), modes: ['float32', 'int16'] },
+];
