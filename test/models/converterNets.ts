@@ -13,11 +13,14 @@ import { floats } from './realisticNets';
  * A Keras CNN with an unknown batch: PADV2 + stride-2 VALID conv without bias, batch norm
  * left unfused (MUL, ADD per channel), RELU; a depthwise with depth_multiplier 2; a dilated
  * conv (CONV_2D dilation 2) beside an old converter's SPACE_TO_BATCH_ND / conv /
- * BATCH_TO_SPACE_ND spelling of the same; SPLIT_V; a CONCATENATION whose inputs are
+ * BATCH_TO_SPACE_ND spelling of the same (float32, int8); SPLIT_V; a CONCATENATION whose inputs are
  * requantized to its scale; STRIDED_SLICE with begin/end masks and a stride; MEAN over the
  * spatial axes; Flatten by a computed shape; two heads.
  */
-export const kerasCnn: Network = (b) =>
+export const kerasCnn: Network = (b) => kerasCnnOf(true)(b);
+
+/** `spaceToBatch` false: the second dilated conv in CONV_2D's options too (16x8: TFLite Micro's SPACE_TO_BATCH_ND / BATCH_TO_SPACE_ND take float32 and int8 only, uma-ts refuses int16 alike). */
+export const kerasCnnOf = (spaceToBatch: boolean): Network => (b) =>
   b.dynamicBatch(() => {
     const x = b.input('input_1', [1, 12, 12, 3]);
     const padded = b.padV2(x, 'model/zero_padding2d/Pad', [[0, 0], [1, 1], [1, 1], [0, 0]], -0.25);
@@ -28,7 +31,7 @@ export const kerasCnn: Network = (b) =>
     const r1 = b.unary('RELU', bn, 'model/re_lu/Relu');
     const dw = b.depthwise(r1, 'model/depthwise/depthwise', 3, 1, 'SAME', 'RELU6', { multiplier: 2 });
     const dilated = b.conv(dw, 'model/dilated/Conv2D', 8, 3, 1, 'SAME', 'RELU', 2);
-    const atrous = b.atrousConv(dw, 'model/atrous', 8, 3, 2, 'RELU');
+    const atrous = !spaceToBatch ? b.conv(dw, 'model/atrous', 8, 3, 1, 'SAME', 'RELU', 2) : b.atrousConv(dw, 'model/atrous', 8, 3, 2, 'RELU');
     const [narrow, wide] = b.splitV(dw, 'model/split', [4, 12], 3);
     const cat = b.concatRequantized([dilated, atrous, narrow], 3, 'model/concatenate/concat');
     const mix = b.conv(cat, 'model/mix/Conv2D', 12, 1, 1, 'SAME', 'RELU');
@@ -79,6 +82,7 @@ export interface ConverterNetCase {
 
 export const CONVERTER_NETWORKS: readonly ConverterNetCase[] = [
   { name: 'keras_cnn', net: kerasCnn, inputs: () => ({ values: [floats([1, 12, 12, 3], 41)] }), modes: ['float32', 'int8'] },
+  { name: 'keras_cnn_16x8', net: kerasCnnOf(false), inputs: () => ({ values: [floats([1, 12, 12, 3], 44)] }), modes: ['int16'] },
   { name: 'cnn_16x8', net: cnn16x8, inputs: () => ({ values: [floats([1, 10, 10, 3], 42)] }), modes: ['float32', 'int16'] },
   { name: 'fc_16x8', net: fc16x8, inputs: () => ({ values: [floats([1, 20], 43)] }), modes: ['float32', 'int16'] },
 ];
