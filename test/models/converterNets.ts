@@ -73,6 +73,27 @@ export const fc16x8: Network = (b) => {
   b.output(b.softmax(b.fc(b.binary('MUL', d3, b.fc(h2, 'gate', 8), 'gated'), 'dense4', 5), 'probs'));
 };
 
+/**
+ * More Keras spellings: a depthwise with depth_multiplier 8 on a one-channel input (a
+ * grayscale stem), a dilated depthwise, a reversal (STRIDED_SLICE with stride -1, a negative
+ * begin and masks), SPLIT_V with a -1 size, a Dense on a 3-D input without keep_num_dims
+ * (rows flattened), and Flatten packing (batch, -1).
+ */
+export const kerasMisc: Network = (b) =>
+  b.dynamicBatch(() => {
+    const x = b.input('input_gray', [1, 9, 9, 1]);
+    const dw = b.depthwise(x, 'model/stem_dw', 3, 2, 'SAME', 'RELU', { multiplier: 8 });
+    const dw2 = b.depthwise(dw, 'model/dilated_dw', 3, 1, 'SAME', 'RELU6', { dilation: 2 });
+    const rev = b.stridedSlice(dw2, 'model/reverse', { begin: [0, -1, 0, 0], end: [0, 0, 0, 0], strides: [1, -1, 1, 1], beginMask: 0b1101, endMask: 0b1111 }, [1, 5, 5, 8]);
+    const sum = b.binary('ADD', dw2, rev, 'model/add');
+    const [a, rest] = b.splitV(sum, 'model/split', [3, -1], 3);
+    const seq = b.reshape(rest, 'model/to_seq', [1, 25, 5]);
+    const rows = b.fc(seq, 'model/time_dense', 6, { activation: 'RELU' });
+    b.output(b.mean(b.reshape(rows, 'model/rows', [1, 25, 6]), [1], false, 'model/time_mean'));
+    const flat = b.flattenDynamic(a, 'model/flatten/Reshape', [75], true);
+    b.output(b.softmax(b.fc(flat, 'model/dense', 4), 'model/probs'));
+  });
+
 export interface ConverterNetCase {
   readonly name: string;
   readonly net: Network;
@@ -83,6 +104,7 @@ export interface ConverterNetCase {
 export const CONVERTER_NETWORKS: readonly ConverterNetCase[] = [
   { name: 'keras_cnn', net: kerasCnn, inputs: () => ({ values: [floats([1, 12, 12, 3], 41)] }), modes: ['float32', 'int8'] },
   { name: 'keras_cnn_16x8', net: kerasCnnOf(false), inputs: () => ({ values: [floats([1, 12, 12, 3], 44)] }), modes: ['int16'] },
+  { name: 'keras_misc', net: kerasMisc, inputs: () => ({ values: [floats([1, 9, 9, 1], 45)] }), modes: ['float32', 'int8', 'int16'] },
   { name: 'cnn_16x8', net: cnn16x8, inputs: () => ({ values: [floats([1, 10, 10, 3], 42)] }), modes: ['float32', 'int16'] },
   { name: 'fc_16x8', net: fc16x8, inputs: () => ({ values: [floats([1, 20], 43)] }), modes: ['float32', 'int16'] },
 ];

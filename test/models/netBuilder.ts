@@ -583,13 +583,14 @@ export class NetBuilder {
    * Keras' Flatten/Reshape with an unknown batch: SHAPE -> STRIDED_SLICE (the batch, shrunk to a
    * scalar) -> PACK with the fixed dimensions -> RESHAPE by that computed shape tensor.
    */
-  flattenDynamic(x: T, base: string, rest: readonly number[]): T {
+  flattenDynamic(x: T, base: string, rest: readonly number[], packMinusOne = false): T {
     const name = `${this.prefix}${base}`;
     const shapeT = this.w.addTensor({ name: `${name}/Shape`, shape: [x.shape.length], dtype: 'int32' });
     this.op('SHAPE', [x.index], [shapeT], tfliteOptions.shape('int32'));
     const batch = this.w.addTensor({ name: `${name}/strided_slice`, shape: [], dtype: 'int32' });
     this.op('STRIDED_SLICE', [shapeT, this.i32(`${base}/begin`, [0]), this.i32(`${base}/end`, [1]), this.i32(`${base}/strides`, [1])], [batch], tfliteOptions.stridedSlice({ shrinkAxisMask: 1 }));
-    const dims = rest.map((d, i) => this.w.addConstant({ name: `${name}/shape/${i + 1}`, shape: [], dtype: 'int32', data: [d] }));
+    // `packMinusOne`: the last dimension packed as -1 (Keras' Flatten: reshape to (batch, -1)).
+    const dims = rest.map((d, i) => this.w.addConstant({ name: `${name}/shape/${i + 1}`, shape: [], dtype: 'int32', data: [packMinusOne && i === rest.length - 1 ? -1 : d] }));
     const packed = this.w.addTensor({ name: `${name}/shape`, shape: [1 + rest.length], dtype: 'int32' });
     this.op('PACK', [batch, ...dims], [packed], tfliteOptions.pack(1 + rest.length, 0));
     const y = this.tensor(base, [x.shape[0], ...rest], { like: x });
@@ -598,9 +599,10 @@ export class NetBuilder {
     return y;
   }
 
-  /** SPLIT_V into `sizes` along `axis` (sizes and axis constant tensors). */
+  /** SPLIT_V into `sizes` along `axis` (sizes and axis constant tensors; one size may be -1: the rest, as tf.split writes it). */
   splitV(x: T, base: string, sizes: readonly number[], axis: number): T[] {
-    const ys = sizes.map((n, k) => this.tensor(`${base}_${k}`, x.shape.map((d, i) => (i === axis ? n : d)), { like: x }));
+    const known = sizes.filter((n) => n >= 0).reduce((a, n) => a + n, 0);
+    const ys = sizes.map((n, k) => this.tensor(`${base}_${k}`, x.shape.map((d, i) => (i === axis ? (n < 0 ? d - known : n) : d)), { like: x }));
     const axisT = this.w.addConstant({ name: `${this.prefix}${base}_axis`, shape: [], dtype: 'int32', data: [axis] });
     this.op('SPLIT_V', [x.index, this.i32(`${base}_sizes`, sizes), axisT], ys.map((y) => y.index), tfliteOptions.splitV(sizes.length));
     return ys;
