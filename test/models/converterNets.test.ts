@@ -131,7 +131,7 @@ describe('converter-style networks end to end', () => {
     });
   });
 
-  it('`uma-ts run` of the int8 Keras CNN and the 16x8 CNN as one accel application (--module-name a,b) matches the interpreter', async () => {
+  it('`uma-ts compile` and `uma-ts run` of the int8 Keras CNN and the 16x8 CNN as one accel application (--module-name a,b): both models written, every output matches the interpreter', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-converter-nets-'));
     try {
       const keras = CASES.find((c) => c.name === 'keras_cnn' && c.mode === 'int8')!;
@@ -141,6 +141,16 @@ describe('converter-style networks end to end', () => {
         fs.writeFileSync(file, built.get(c.id)!.model);
         return file;
       });
+      const out = path.join(dir, 'app');
+      const compileIo = memoryIO();
+      const compiled = await main(['node', 'uma-ts', 'compile', ...files, '--module-name', 'keras,cnn16', '--backend', 'accel', '--out', out], compileIo);
+      expect(compileIo.stderr.filter((l) => /error:/.test(l))).toEqual([]);
+      expect(compiled).toBe(0);
+      // Each model's entry, host code and header under its module name; the accel functions of the int8 model only.
+      for (const f of ['keras_lib0.c', 'keras_lib1.c', 'keras_lib2.c', 'cnn16_lib0.c', 'cnn16_lib1.c', 'uma_app.c']) expect(fs.existsSync(path.join(out, 'codegen/host/src', f))).toBe(true);
+      expect(fs.existsSync(path.join(out, 'codegen/host/src/cnn16_lib2.c'))).toBe(false);
+      for (const f of ['tvmgen_keras.h', 'tvmgen_cnn16.h', 'uma_app.h']) expect(fs.existsSync(path.join(out, 'codegen/host/include', f))).toBe(true);
+
       const io = memoryIO();
       const code = await main(['node', 'uma-ts', 'run', ...files, '--module-name', 'keras,cnn16', '--backend', 'accel', '--json'], io);
       expect(io.stderr.filter((l) => /error:/.test(l))).toEqual([]);
