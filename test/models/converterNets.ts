@@ -94,6 +94,30 @@ export const kerasMisc: Network = (b) =>
     b.output(b.softmax(b.fc(flat, 'model/dense', 4), 'model/probs'));
   });
 
+/**
+ * Keyword spotting as MLPerf Tiny's DS-CNN and Edge Impulse's 1-D CNNs are converted: a flat
+ * feature input RESHAPEd to (frames, coefficients); a DS-CNN branch with a rectangular 10x4
+ * stride-2 conv, a depthwise-separable block and an AVERAGE_POOL over the whole map; a 1-D
+ * branch of Conv1D (EXPAND_DIMS -> CONV_2D 1xk -> SQUEEZE) and MaxPooling1D, flattened; the
+ * two concatenated into the classifier.
+ */
+export const kwsNet: Network = (b) => {
+  const x = b.input('x_input', [1, 20 * 10]);
+  const frames = b.reshape(x, 'reshape/Reshape', [1, 20, 10]);
+  const img = b.reshape(frames, 'reshape_1/Reshape', [1, 20, 10, 1]);
+  const c0 = b.conv(img, 'ds/conv0', 8, [10, 4], [2, 2], 'SAME', 'RELU');
+  const dw = b.depthwise(c0, 'ds/dw1', 3, 1, 'SAME', 'RELU');
+  const pw = b.conv(dw, 'ds/pw1', 8, 1, 1, 'SAME', 'RELU');
+  const pooled = b.avgPool(pw, 'ds/avg', [10, 5], 1, 'VALID');
+  const dsFeatures = b.reshape(pooled, 'ds/flatten', [1, 8]);
+  const c1 = b.conv1d(frames, 'c1', 6, 3, 1, 'SAME', 'RELU');
+  const p1 = b.maxPool1d(c1, 'pool1', 2);
+  const c2 = b.conv1d(p1, 'c2', 4, 3, 2, 'VALID', 'RELU');
+  const oneD = b.reshape(c2, 'flatten/Reshape', [1, c2.shape[1] * c2.shape[2]]);
+  const features = b.concat([dsFeatures, b.fc(oneD, 'dense_1d', 8, { activation: 'RELU' })], 1, 'concat');
+  b.output(b.softmax(b.fc(features, 'dense', 12), 'y_pred'));
+};
+
 export interface ConverterNetCase {
   readonly name: string;
   readonly net: Network;
@@ -105,6 +129,7 @@ export const CONVERTER_NETWORKS: readonly ConverterNetCase[] = [
   { name: 'keras_cnn', net: kerasCnn, inputs: () => ({ values: [floats([1, 12, 12, 3], 41)] }), modes: ['float32', 'int8'] },
   { name: 'keras_cnn_16x8', net: kerasCnnOf(false), inputs: () => ({ values: [floats([1, 12, 12, 3], 44)] }), modes: ['int16'] },
   { name: 'keras_misc', net: kerasMisc, inputs: () => ({ values: [floats([1, 9, 9, 1], 45)] }), modes: ['float32', 'int8', 'int16'] },
+  { name: 'kws', net: kwsNet, inputs: () => ({ values: [floats([1, 200], 46)] }), modes: ['float32', 'int8', 'int16'] },
   { name: 'cnn_16x8', net: cnn16x8, inputs: () => ({ values: [floats([1, 10, 10, 3], 42)] }), modes: ['float32', 'int16'] },
   { name: 'fc_16x8', net: fc16x8, inputs: () => ({ values: [floats([1, 20], 43)] }), modes: ['float32', 'int16'] },
 ];

@@ -276,15 +276,58 @@ export class NetBuilder {
   }
 
   /** `dilation` > 1: a dilated (atrous) conv, as newer converters keep it in CONV_2D's options. */
-  conv(x: T, base: string, out: number, k: number, stride: number, padding: 'SAME' | 'VALID', activation: WriterActivation = 'NONE', dilation = 1): T {
-    const { wt, bias } = this.weights(base, [out, k, k, x.shape[3]], 0, x, false);
+  /** `k`/`stride` as [h, w]: a rectangular kernel or stride (DS-CNN's 10x4 conv, a Conv1D's 1xk). */
+  conv(
+    x: T,
+    base: string,
+    out: number,
+    k: number | readonly [number, number],
+    stride: number | readonly [number, number],
+    padding: 'SAME' | 'VALID',
+    activation: WriterActivation = 'NONE',
+    dilation = 1,
+  ): T {
+    const [kh, kw] = typeof k === 'number' ? [k, k] : k;
+    const [sh, sw] = typeof stride === 'number' ? [stride, stride] : stride;
+    const { wt, bias } = this.weights(base, [out, kh, kw, x.shape[3]], 0, x, false);
     const [, h, wd] = x.shape;
-    const ek = (k - 1) * dilation + 1;
-    const oh = padding === 'SAME' ? Math.ceil(h / stride) : Math.floor((h - ek) / stride) + 1;
-    const ow = padding === 'SAME' ? Math.ceil(wd / stride) : Math.floor((wd - ek) / stride) + 1;
+    const oh = padding === 'SAME' ? Math.ceil(h / sh) : Math.floor((h - ((kh - 1) * dilation + 1)) / sh) + 1;
+    const ow = padding === 'SAME' ? Math.ceil(wd / sw) : Math.floor((wd - ((kw - 1) * dilation + 1)) / sw) + 1;
     const y = this.tensor(base, [x.shape[0], oh, ow, out]);
-    this.op('CONV_2D', [x.index, wt, bias], [y.index], tfliteOptions.conv2d({ padding, strideW: stride, strideH: stride, activation, dilationW: dilation, dilationH: dilation }));
+    this.op('CONV_2D', [x.index, wt, bias], [y.index], tfliteOptions.conv2d({ padding, strideW: sw, strideH: sh, activation, dilationW: dilation, dilationH: dilation }));
     return y;
+  }
+
+  /** EXPAND_DIMS at `axis` (axis a constant tensor), sharing the input's quantization. */
+  expandDims(x: T, base: string, axis: number): T {
+    const shape = [...x.shape.slice(0, axis), 1, ...x.shape.slice(axis)];
+    const y = this.tensor(base, shape, { like: x });
+    const a = this.w.addConstant({ name: `${this.prefix}${base}/dim`, shape: [], dtype: 'int32', data: [axis] });
+    this.op('EXPAND_DIMS', [x.index, a], [y.index], tfliteOptions.empty(BUILTIN_OPTIONS.ExpandDimsOptions));
+    return y;
+  }
+
+  /** SQUEEZE of `dims`, sharing the input's quantization. */
+  squeeze(x: T, base: string, dims: readonly number[]): T {
+    const y = this.tensor(base, x.shape.filter((_, i) => !dims.includes(i)), { like: x });
+    this.op('SQUEEZE', [x.index], [y.index], tfliteOptions.squeeze(dims));
+    return y;
+  }
+
+  /** Keras' Conv1D on [batch, steps, channels] as the converter spells it: EXPAND_DIMS (axis 1) -> CONV_2D 1xk -> SQUEEZE. */
+  conv1d(x: T, base: string, out: number, k: number, stride: number, padding: 'SAME' | 'VALID', activation: WriterActivation = 'NONE'): T {
+    const e = this.expandDims(x, `${base}/conv1d/ExpandDims`, 1);
+    const c = this.conv(e, `${base}/conv1d`, out, [1, k], [1, stride], padding, activation);
+    return this.squeeze(c, `${base}/conv1d/Squeeze`, [1]);
+  }
+
+  /** Keras' MaxPooling1D: EXPAND_DIMS (axis 1) -> MAX_POOL_2D 1xk -> SQUEEZE. */
+  maxPool1d(x: T, base: string, k: number): T {
+    const e = this.expandDims(x, `${base}/ExpandDims`, 1);
+    const [, , w, c] = e.shape;
+    const p = this.tensor(`${base}/MaxPool`, [1, 1, Math.floor((w - k) / k) + 1, c], { like: e });
+    this.op('MAX_POOL_2D', [e.index], [p.index], tfliteOptions.pool2d({ padding: 'VALID', strideW: k, strideH: 1, filterW: k, filterH: 1 }));
+    return this.squeeze(p, `${base}/Squeeze`, [1]);
   }
 
   /** `multiplier` > 1: depth_multiplier output channels per input channel; `dilation` > 1: dilated. */
@@ -371,12 +414,14 @@ export class NetBuilder {
     return y;
   }
 
-  avgPool(x: T, base: string, k: number, stride: number, padding: 'SAME' | 'VALID'): T {
+  /** `k` as [h, w]: a rectangular window (DS-CNN's global average pool over a non-square map). */
+  avgPool(x: T, base: string, k: number | readonly [number, number], stride: number, padding: 'SAME' | 'VALID'): T {
+    const [kh, kw] = typeof k === 'number' ? [k, k] : k;
     const [, h, wd, c] = x.shape;
-    const oh = padding === 'SAME' ? Math.ceil(h / stride) : Math.floor((h - k) / stride) + 1;
-    const ow = padding === 'SAME' ? Math.ceil(wd / stride) : Math.floor((wd - k) / stride) + 1;
+    const oh = padding === 'SAME' ? Math.ceil(h / stride) : Math.floor((h - kh) / stride) + 1;
+    const ow = padding === 'SAME' ? Math.ceil(wd / stride) : Math.floor((wd - kw) / stride) + 1;
     const y = this.tensor(base, [x.shape[0], oh, ow, c], { like: x });
-    this.op('AVERAGE_POOL_2D', [x.index], [y.index], tfliteOptions.pool2d({ padding, strideW: stride, strideH: stride, filterW: k, filterH: k }));
+    this.op('AVERAGE_POOL_2D', [x.index], [y.index], tfliteOptions.pool2d({ padding, strideW: stride, strideH: stride, filterW: kw, filterH: kh }));
     return y;
   }
 
