@@ -375,16 +375,21 @@ export function checkTflite(bytes: Uint8Array, source = '<memory>'): TfliteCheck
 
 /**
  * Main's output names. TFLite lets a subgraph output be one of its inputs or a constant (a
- * pass-through); every later stage expects outputs computed by an operator, so such an output
- * becomes a `reshape` to its own shape (a view, copied into the output buffer where needed),
- * named after the tensor with an `_output` suffix (the tensor's own name is taken).
+ * pass-through), or list one tensor twice (a Keras model returning a tensor twice: the
+ * converter drops the Identity ops); every later stage expects distinct outputs computed by
+ * an operator, so such an output (a repeat: from its second listing) becomes a `reshape` to
+ * its own shape (a view, copied into the output buffer where needed), named after the tensor
+ * with an `_output` suffix (the tensor's own name is taken).
  */
 function outputsComputed(r: SubgraphReader, b: FunctionBuilder, outputIndices: readonly number[]): string[] {
   const computed = new Set(b.nodes.flatMap((n) => (n.kind === 'call' ? [n.name] : [])));
   const taken = new Set(b.nodes.map((n) => n.name));
+  const listed = new Set<string>();
   return outputIndices.map((t) => {
     const name = r.names[t];
-    if (computed.has(name)) return name;
+    const repeat = listed.has(name);
+    listed.add(name);
+    if (computed.has(name) && !repeat) return name;
     let alias = `${name}_output`;
     for (let k = 2; taken.has(alias); k++) alias = `${name}_output${k}`;
     taken.add(alias);
