@@ -7,7 +7,7 @@
  * networks (int16 activations) with and without a float interface.
  */
 import { Network, NetMode, NetInputs } from './netBuilder';
-import { floats } from './realisticNets';
+import { audioGru, converterQuirks, detectorHead, floats, resDenseEffNet } from './realisticNets';
 
 /**
  * A Keras CNN with an unknown batch: PADV2 + stride-2 VALID conv without bias, batch norm
@@ -130,6 +130,11 @@ export const CONVERTER_NETWORKS: readonly ConverterNetCase[] = [
   { name: 'keras_cnn_16x8', net: kerasCnnOf(false), inputs: () => ({ values: [floats([1, 12, 12, 3], 44)] }), modes: ['int16'] },
   { name: 'keras_misc', net: kerasMisc, inputs: () => ({ values: [floats([1, 9, 9, 1], 45)] }), modes: ['float32', 'int8', 'int16'] },
   { name: 'kws', net: kwsNet, inputs: () => ({ values: [floats([1, 200], 46)] }), modes: ['float32', 'int8', 'int16'] },
+  // The first suite's networks whose operators TFLite Micro runs in 16x8 (not HARD_SWISH, RSQRT, RESIZE_BILINEAR, SPACE_TO_BATCH_ND).
+  { name: 'resnet_densenet_efficientnet_16x8', net: resDenseEffNet, inputs: () => ({ values: [floats([1, 13, 13, 3], 2)] }), modes: ['int16'] },
+  { name: 'audio_gru_16x8', net: audioGru, inputs: () => ({ values: [floats([1, 8, 6, 1], 3), floats([1, 8], 4, 0.5)] }), modes: ['int16'] },
+  { name: 'detector_head_16x8', net: detectorHead, inputs: () => ({ values: [floats([1, 8, 8, 3], 5)] }), modes: ['int16'] },
+  { name: 'converter_quirks_16x8', net: converterQuirks, inputs: () => ({ values: [floats([1, 6, 6, 4], 6)] }), modes: ['int16'] },
   { name: 'cnn_16x8', net: cnn16x8, inputs: () => ({ values: [floats([1, 10, 10, 3], 42)] }), modes: ['float32', 'int16'] },
   { name: 'fc_16x8', net: fc16x8, inputs: () => ({ values: [floats([1, 20], 43)] }), modes: ['float32', 'int16'] },
 ];

@@ -266,7 +266,8 @@ export class NetBuilder {
       shape: [channels],
       dtype: this.mode === 'int16' ? 'int64' : 'int32',
       quant: { scale: perTensor ? [biasScales[0]] : biasScales, zeroPoint: (perTensor ? [0] : biasScales.map(() => 0)), axis: 0 },
-      data: biasValues.map((v, c) => Math.round(v / biasScales[c])),
+      // A pruned channel (weight scale 0) has bias scale 0: its bias is 0.
+      data: biasValues.map((v, c) => (biasScales[c] > 0 ? Math.round(v / biasScales[c]) : 0)),
     });
     return { wt, bias };
   }
