@@ -132,6 +132,25 @@ describe('a multi-signature model file with metadata and shared buffers', () => 
     });
   });
 
+  it('a signature subgraph TFLite Micro does not run may hold what uma-ts cannot (a Flex op, WHILE, float64): subgraph 0 imports and runs', () => {
+    const w = new TfliteWriter();
+    const x = w.addInput({ name: 'x', shape: [1, 4], dtype: 'float32' });
+    const y = w.addTensor({ name: 'y', shape: [1, 4], dtype: 'float32' });
+    w.addOperator({ op: 'RELU', inputs: [x], outputs: [y] });
+    w.markOutput(y);
+    const train = w.addSubgraph('train');
+    const a = train.addInput({ name: 'a', shape: [1, 4], dtype: 'float64' });
+    const g = train.addTensor({ name: 'g', shape: [1, 4], dtype: 'float64' });
+    train.addOperator({ op: 'CUSTOM', customCode: 'FlexGradientTape', inputs: [a], outputs: [g] });
+    const c = train.addTensor({ name: 'c', shape: [1, 4], dtype: 'float64' });
+    train.addOperator({ op: 'WHILE', inputs: [g], outputs: [c] });
+    train.markOutput(c);
+    w.addSignatureDef({ key: 'train', subgraphIndex: 1, inputs: { a }, outputs: { c } });
+    w.addSignatureDef({ key: 'serving_default', subgraphIndex: 0, inputs: { x }, outputs: { y } });
+    const [out] = interpret(importTflite(w.finish(), 'train_and_serve.tflite'), [new Uint8Array(new Float32Array([1, -2, 3, -4]).buffer)]);
+    expect(Array.from(new Float32Array(out.slice().buffer))).toEqual([1, 0, 3, 0]);
+  });
+
   it('the writer refuses a shared buffer of a tensor without one', () => {
     const w = new TfliteWriter();
     const a = w.addTensor({ name: 'a', shape: [2], dtype: 'float32' });
