@@ -118,6 +118,27 @@ export const kwsNet: Network = (b) => {
   b.output(b.softmax(b.fc(features, 'dense', 12), 'y_pred'));
 };
 
+/**
+ * A PyTorch model as ai-edge-torch / onnx2tf convert it: an NCHW input TRANSPOSEd to NHWC,
+ * convs, a broadcast [1, 1, 1, C] MUL and ADD (a BatchNorm2d kept apart), a channel-wise
+ * gate, TRANSPOSE back to NCHW before torch.flatten's RESHAPE and the Linear layers, and an
+ * NCHW feature-map output.
+ */
+export const torchStyle: Network = (b) => {
+  const x = b.input('args_0', [1, 3, 8, 8]);
+  const nhwc = b.transpose(x, 'permute', [0, 2, 3, 1]);
+  const c1 = b.conv(nhwc, 'conv1', 6, 3, 1, 'SAME');
+  const bn = b.binary('ADD', b.binary('MUL', c1, b.constant('bn_scale', [1, 1, 1, 6], Array.from(floats([6], 51, 0.4), (v) => 1 + v)), 'bn_mul'), b.constant('bn_shift', [1, 1, 1, 6], Array.from(floats([6], 52, 0.3))), 'bn_add');
+  const r = b.unary('RELU', bn, 'relu');
+  const c2 = b.conv(r, 'conv2', 6, 3, 2, 'SAME', 'RELU');
+  const gate = b.unary('LOGISTIC', b.mean(c2, [1, 2], true, 'gate_pool'), 'gate');
+  const gated = b.binary('MUL', c2, gate, 'gated');
+  b.output(b.transpose(gated, 'to_nchw_out', [0, 3, 1, 2]));
+  const nchw = b.transpose(gated, 'to_nchw', [0, 3, 1, 2]);
+  const flat = b.reshape(nchw, 'flatten', [1, 96]);
+  b.output(b.fc(b.fc(flat, 'fc1', 16, { activation: 'RELU' }), 'fc2', 5));
+};
+
 export interface ConverterNetCase {
   readonly name: string;
   readonly net: Network;
@@ -130,6 +151,7 @@ export const CONVERTER_NETWORKS: readonly ConverterNetCase[] = [
   { name: 'keras_cnn_16x8', net: kerasCnnOf(false), inputs: () => ({ values: [floats([1, 12, 12, 3], 44)] }), modes: ['int16'] },
   { name: 'keras_misc', net: kerasMisc, inputs: () => ({ values: [floats([1, 9, 9, 1], 45)] }), modes: ['float32', 'int8', 'int16'] },
   { name: 'kws', net: kwsNet, inputs: () => ({ values: [floats([1, 200], 46)] }), modes: ['float32', 'int8', 'int16'] },
+  { name: 'torch_style', net: torchStyle, inputs: () => ({ values: [floats([1, 3, 8, 8], 47)] }), modes: ['float32', 'int8', 'int16'] },
   // The first suite's networks whose operators TFLite Micro runs in 16x8 (not HARD_SWISH, RSQRT, RESIZE_BILINEAR, SPACE_TO_BATCH_ND).
   { name: 'resnet_densenet_efficientnet_16x8', net: resDenseEffNet, inputs: () => ({ values: [floats([1, 13, 13, 3], 2)] }), modes: ['int16'] },
   { name: 'audio_gru_16x8', net: audioGru, inputs: () => ({ values: [floats([1, 8, 6, 1], 3), floats([1, 8], 4, 0.5)] }), modes: ['int16'] },
