@@ -15,7 +15,7 @@ import { UmaBackend } from '../../src/backend/umaBackend';
 import { compileModel } from '../../src/driver/compile';
 import { importTflite } from '../../src/frontend/tflite';
 import { interpret } from '../../src/interpreter';
-import { CallNode, GraphFunction, GraphNode, MAIN_FUNCTION } from '../../src/ir/graph/types';
+import { MAIN_FUNCTION } from '../../src/ir/graph/types';
 import { defaultPools, parsePoolsJson } from '../../src/usmp/pools';
 import { PoolInfo } from '../../src/usmp/types';
 import { expectRunsByteExact } from '../e2e/harness';
