@@ -17,7 +17,8 @@ import { TfliteWriter, tfliteOptions, WriterActivation, WriterOptions, BUILTIN_O
 import { interpret } from '../../src/interpreter';
 import { seededRandom } from '../../src/util/random';
 
-export type NetMode = 'float32' | 'int8';
+/** 'int16': the converter's 16x8 mode (int16 activations, symmetric zero point 0; int8 weights; int64 biases). */
+export type NetMode = 'float32' | 'int8' | 'int16';
 
 export interface Quant {
   readonly scale: number;
@@ -29,7 +30,7 @@ export interface T {
   readonly index: number;
   readonly name: string;
   readonly shape: readonly number[];
-  readonly dtype: 'float32' | 'int8' | 'int32';
+  readonly dtype: 'float32' | 'int8' | 'int16' | 'int32';
   readonly q?: Quant;
 }
 
@@ -38,6 +39,18 @@ export type Calibration = ReadonlyMap<string, readonly [number, number]>;
 
 const LOGISTIC_Q: Quant = { scale: 1 / 256, zp: -128 };
 const TANH_Q: Quant = { scale: 1 / 128, zp: 0 };
+/** 16x8: LOGISTIC, TANH and SOFTMAX outputs at 2^-15, zero point 0 (what TFLite's kernels require). */
+const INT16_UNIT_Q: Quant = { scale: 1 / 32768, zp: 0 };
+
+/** The quantized activation type of a mode. */
+const quantizedOf = (mode: NetMode): 'int8' | 'int16' => (mode === 'int16' ? 'int16' : 'int8');
+const isQuantized = (t: { dtype: string }): boolean => t.dtype === 'int8' || t.dtype === 'int16';
+
+/** The converter's 16x8 activation quantization: symmetric, zero point 0. */
+function quant16OfRange(min: number, max: number): Quant {
+  const m = Math.max(Math.abs(min), Math.abs(max));
+  return { scale: m > 1e-6 ? m / 32767 : 1 / 32767, zp: 0 };
+}
 
 function quantOfRange(min: number, max: number): Quant {
   const lo = Math.min(0, min);
@@ -77,6 +90,13 @@ export class NetBuilder {
   readonly inputs: T[] = [];
   readonly outputs: T[] = [];
   readonly groups = new Groups();
+  /**
+   * Activations left out of the every-activation model: LiteRT (WASM) hands back a stale buffer
+   * for a model output whose shape it computes at run time (RESHAPE by a computed shape tensor;
+   * the SHAPE -> STRIDED_SLICE -> PACK tensors are not offered either: as outputs LiteRT gives
+   * garbage for them too).
+   */
+  readonly runtimeShaped = new Set<T>();
   private readonly rnd: () => number;
   /** Set by `pruned`: weights made now have an all-zero channel 1. */
   private pruning = false;
@@ -99,40 +119,58 @@ export class NetBuilder {
   }
 
   private quantFor(name: string): Quant {
-    if (this.mode !== 'int8') throw new Error('quantization asked for in float mode');
+    if (this.mode === 'float32') throw new Error('quantization asked for in float mode');
     const r = this.calibration?.get(name);
     if (!r) throw new Error(`no calibrated range for ${name}`);
-    return quantOfRange(r[0], r[1]);
+    return this.mode === 'int16' ? quant16OfRange(r[0], r[1]) : quantOfRange(r[0], r[1]);
   }
 
   /** A new activation: `q` fixed, the same as `like`'s (grouped), or calibrated. */
-  private tensor(base: string, shape: readonly number[], opts: { fixed?: Quant; like?: T; dtype?: 'float32' | 'int8' } = {}): T {
+  protected tensor(base: string, shape: readonly number[], opts: { fixed?: Quant; like?: T; dtype?: 'float32' | 'int8' | 'int16' } = {}): T {
     const name = `${this.prefix}${base}`;
-    const dtype = opts.dtype ?? (this.mode === 'int8' ? 'int8' : 'float32');
+    const dtype = opts.dtype ?? (this.mode === 'float32' ? 'float32' : quantizedOf(this.mode));
     if (opts.like) this.groups.union(name, opts.like.name);
     let q: Quant | undefined;
-    if (dtype === 'int8') q = opts.fixed ?? (opts.like?.q && opts.like.dtype === 'int8' ? opts.like.q : this.quantFor(name));
-    const index = this.w.addTensor({ name, shape, dtype, quant: q ? { scale: [q.scale], zeroPoint: [q.zp] } : undefined });
+    if (dtype !== 'float32') q = opts.fixed ?? (opts.like?.q && opts.like.dtype === dtype ? opts.like.q : this.quantFor(name));
+    const index = this.w.addTensor({ name, shape, dtype, quant: q ? { scale: [q.scale], zeroPoint: [q.zp] } : undefined, shapeSignature: this.signatureOf(shape) });
     const t: T = { index, name, shape, dtype, q };
     this.activations.push(t);
     return t;
   }
 
+  /** The fixed output quantization of LOGISTIC/TANH/SOFTMAX in this mode (int8: `q`; 16x8: 2^-15). */
   private fixedInt8(q: Quant): Quant | undefined {
-    return this.mode === 'int8' ? q : undefined;
+    return this.mode === 'int8' ? q : this.mode === 'int16' ? INT16_UNIT_Q : undefined;
+  }
+
+  /** Set by `dynamicBatch`: activations and inputs carry shape_signature [-1, ...] (a Keras model's unknown batch). */
+  protected dynamic = false;
+
+  protected signatureOf(shape: readonly number[]): number[] | undefined {
+    return this.dynamic && shape.length >= 2 && shape[0] === 1 ? [-1, ...shape.slice(1)] : undefined;
+  }
+
+  /** Tensors made by `build` have a dynamic batch dimension (shape_signature -1), as Keras models are converted. */
+  dynamicBatch<R>(build: () => R): R {
+    this.dynamic = true;
+    try {
+      return build();
+    } finally {
+      this.dynamic = false;
+    }
   }
 
   /** A model input of the model's type, or int32 (ids), or float32 (the float interface of an int8 model). */
   input(base: string, shape: readonly number[], dtype?: 'int32' | 'float32'): T {
     const name = `${this.prefix}${base}`;
     if (dtype) {
-      const index = this.w.addInput({ name, shape, dtype });
+      const index = this.w.addInput({ name, shape, dtype, shapeSignature: this.signatureOf(shape) });
       const t: T = { index, name, shape, dtype };
       this.inputs.push(t);
       return t;
     }
-    const q = this.mode === 'int8' ? this.quantFor(name) : undefined;
-    const index = this.w.addInput({ name, shape, dtype: this.mode, quant: q ? { scale: [q.scale], zeroPoint: [q.zp] } : undefined });
+    const q = this.mode !== 'float32' ? this.quantFor(name) : undefined;
+    const index = this.w.addInput({ name, shape, dtype: this.mode, quant: q ? { scale: [q.scale], zeroPoint: [q.zp] } : undefined, shapeSignature: this.signatureOf(shape) });
     const t: T = { index, name, shape, dtype: this.mode, q };
     this.inputs.push(t);
     return t;
@@ -146,7 +184,7 @@ export class NetBuilder {
     return Array.from({ length: n }, () => (this.rnd() * 2 - 1) * a);
   }
 
-  private i32(base: string, values: readonly number[]): number {
+  protected i32(base: string, values: readonly number[]): number {
     return this.w.addConstant({ name: `${this.prefix}${base}`, shape: [values.length], dtype: 'int32', data: values });
   }
 
@@ -156,6 +194,12 @@ export class NetBuilder {
     if (this.mode === 'float32' || dtype === 'float32') {
       const index = this.w.addConstant({ name, shape, dtype: 'float32', data: new Float32Array(values) });
       return { index, name, shape, dtype: 'float32' };
+    }
+    if (this.mode === 'int16') {
+      const q = quant16OfRange(Math.min(...values), Math.max(...values));
+      const data = new Int16Array(values.map((v) => Math.max(-32768, Math.min(32767, Math.round(v / q.scale)))));
+      const index = this.w.addConstant({ name, shape, dtype: 'int16', quant: { scale: [q.scale], zeroPoint: [0] }, data });
+      return { index, name, shape, dtype: 'int16', q };
     }
     const q = quantOfRange(Math.min(...values), Math.max(...values));
     const data = values.map((v) => Math.max(-128, Math.min(127, Math.round(v / q.scale) + q.zp)));
@@ -167,7 +211,7 @@ export class NetBuilder {
    * Weights (float values uniform in ±1/sqrt(fanIn)) and bias; int8: symmetric int8 per
    * channel along `channelAxis` (or per tensor), bias int32 at input scale x weight scale.
    */
-  private weights(
+  protected weights(
     base: string,
     shape: readonly number[],
     channelAxis: number,
@@ -216,38 +260,94 @@ export class NetBuilder {
     if (share && !cached) this.shared.set(share, { values, biasValues, wt, bias: -1 });
     if (!withBias) return { wt, bias: -1 };
     const biasScales = (perTensor ? new Array<number>(channels).fill(scales[0]) : scales).map((s) => Math.fround(input.q!.scale) * Math.fround(s));
+    // 16x8: int64 biases (the converter's choice for int16 activations).
     const bias = this.w.addConstant({
       name: `${this.prefix}${base}_b`,
       shape: [channels],
-      dtype: 'int32',
+      dtype: this.mode === 'int16' ? 'int64' : 'int32',
       quant: { scale: perTensor ? [biasScales[0]] : biasScales, zeroPoint: (perTensor ? [0] : biasScales.map(() => 0)), axis: 0 },
-      data: biasValues.map((v, c) => Math.round(v / biasScales[c])),
+      // A pruned channel (weight scale 0) has bias scale 0: its bias is 0.
+      data: biasValues.map((v, c) => (biasScales[c] > 0 ? Math.round(v / biasScales[c]) : 0)),
     });
     return { wt, bias };
   }
 
-  private op(op: string, inputs: readonly number[], outputs: readonly number[], options?: WriterOptions): void {
+  protected op(op: string, inputs: readonly number[], outputs: readonly number[], options?: WriterOptions): void {
     this.w.addOperator({ op, inputs, outputs, options });
   }
 
-  conv(x: T, base: string, out: number, k: number, stride: number, padding: 'SAME' | 'VALID', activation: WriterActivation = 'NONE'): T {
-    const { wt, bias } = this.weights(base, [out, k, k, x.shape[3]], 0, x, false);
+  /** `dilation` > 1: a dilated (atrous) conv, as newer converters keep it in CONV_2D's options. */
+  /** `k`/`stride` as [h, w]: a rectangular kernel or stride (DS-CNN's 10x4 conv, a Conv1D's 1xk). */
+  conv(
+    x: T,
+    base: string,
+    out: number,
+    k: number | readonly [number, number],
+    stride: number | readonly [number, number],
+    padding: 'SAME' | 'VALID',
+    activation: WriterActivation = 'NONE',
+    dilation = 1,
+  ): T {
+    const [kh, kw] = typeof k === 'number' ? [k, k] : k;
+    const [sh, sw] = typeof stride === 'number' ? [stride, stride] : stride;
+    const { wt, bias } = this.weights(base, [out, kh, kw, x.shape[3]], 0, x, false);
     const [, h, wd] = x.shape;
-    const oh = padding === 'SAME' ? Math.ceil(h / stride) : Math.floor((h - k) / stride) + 1;
-    const ow = padding === 'SAME' ? Math.ceil(wd / stride) : Math.floor((wd - k) / stride) + 1;
+    const oh = padding === 'SAME' ? Math.ceil(h / sh) : Math.floor((h - ((kh - 1) * dilation + 1)) / sh) + 1;
+    const ow = padding === 'SAME' ? Math.ceil(wd / sw) : Math.floor((wd - ((kw - 1) * dilation + 1)) / sw) + 1;
     const y = this.tensor(base, [x.shape[0], oh, ow, out]);
-    this.op('CONV_2D', [x.index, wt, bias], [y.index], tfliteOptions.conv2d({ padding, strideW: stride, strideH: stride, activation }));
+    this.op('CONV_2D', [x.index, wt, bias], [y.index], tfliteOptions.conv2d({ padding, strideW: sw, strideH: sh, activation, dilationW: dilation, dilationH: dilation }));
     return y;
   }
 
-  depthwise(x: T, base: string, k: number, stride: number, padding: 'SAME' | 'VALID', activation: WriterActivation = 'NONE'): T {
-    const c = x.shape[3];
+  /** EXPAND_DIMS at `axis` (axis a constant tensor), sharing the input's quantization. */
+  expandDims(x: T, base: string, axis: number): T {
+    const shape = [...x.shape.slice(0, axis), 1, ...x.shape.slice(axis)];
+    const y = this.tensor(base, shape, { like: x });
+    const a = this.w.addConstant({ name: `${this.prefix}${base}/dim`, shape: [], dtype: 'int32', data: [axis] });
+    this.op('EXPAND_DIMS', [x.index, a], [y.index], tfliteOptions.empty(BUILTIN_OPTIONS.ExpandDimsOptions));
+    return y;
+  }
+
+  /** SQUEEZE of `dims`, sharing the input's quantization. */
+  squeeze(x: T, base: string, dims: readonly number[]): T {
+    const y = this.tensor(base, x.shape.filter((_, i) => !dims.includes(i)), { like: x });
+    this.op('SQUEEZE', [x.index], [y.index], tfliteOptions.squeeze(dims));
+    return y;
+  }
+
+  /** Keras' Conv1D on [batch, steps, channels] as the converter spells it: EXPAND_DIMS (axis 1) -> CONV_2D 1xk -> SQUEEZE. */
+  conv1d(x: T, base: string, out: number, k: number, stride: number, padding: 'SAME' | 'VALID', activation: WriterActivation = 'NONE'): T {
+    const e = this.expandDims(x, `${base}/conv1d/ExpandDims`, 1);
+    const c = this.conv(e, `${base}/conv1d`, out, [1, k], [1, stride], padding, activation);
+    return this.squeeze(c, `${base}/conv1d/Squeeze`, [1]);
+  }
+
+  /** Keras' MaxPooling1D: EXPAND_DIMS (axis 1) -> MAX_POOL_2D 1xk -> SQUEEZE. */
+  maxPool1d(x: T, base: string, k: number): T {
+    const e = this.expandDims(x, `${base}/ExpandDims`, 1);
+    const [, , w, c] = e.shape;
+    const p = this.tensor(`${base}/MaxPool`, [1, 1, Math.floor((w - k) / k) + 1, c], { like: e });
+    this.op('MAX_POOL_2D', [e.index], [p.index], tfliteOptions.pool2d({ padding: 'VALID', strideW: k, strideH: 1, filterW: k, filterH: 1 }));
+    return this.squeeze(p, `${base}/Squeeze`, [1]);
+  }
+
+  /** `multiplier` > 1: depth_multiplier output channels per input channel; `dilation` > 1: dilated. */
+  depthwise(x: T, base: string, k: number, stride: number, padding: 'SAME' | 'VALID', activation: WriterActivation = 'NONE', o: { multiplier?: number; dilation?: number } = {}): T {
+    const m = o.multiplier ?? 1;
+    const d = o.dilation ?? 1;
+    const c = x.shape[3] * m;
     const { wt, bias } = this.weights(base, [1, k, k, c], 3, x, false);
     const [, h, wd] = x.shape;
-    const oh = padding === 'SAME' ? Math.ceil(h / stride) : Math.floor((h - k) / stride) + 1;
-    const ow = padding === 'SAME' ? Math.ceil(wd / stride) : Math.floor((wd - k) / stride) + 1;
+    const ek = (k - 1) * d + 1;
+    const oh = padding === 'SAME' ? Math.ceil(h / stride) : Math.floor((h - ek) / stride) + 1;
+    const ow = padding === 'SAME' ? Math.ceil(wd / stride) : Math.floor((wd - ek) / stride) + 1;
     const y = this.tensor(base, [x.shape[0], oh, ow, c]);
-    this.op('DEPTHWISE_CONV_2D', [x.index, wt, bias], [y.index], tfliteOptions.depthwiseConv2d({ padding, strideW: stride, strideH: stride, depthMultiplier: 1, activation }));
+    this.op(
+      'DEPTHWISE_CONV_2D',
+      [x.index, wt, bias],
+      [y.index],
+      tfliteOptions.depthwiseConv2d({ padding, strideW: stride, strideH: stride, depthMultiplier: m, activation, dilationW: d, dilationH: d }),
+    );
     return y;
   }
 
@@ -315,12 +415,14 @@ export class NetBuilder {
     return y;
   }
 
-  avgPool(x: T, base: string, k: number, stride: number, padding: 'SAME' | 'VALID'): T {
+  /** `k` as [h, w]: a rectangular window (DS-CNN's global average pool over a non-square map). */
+  avgPool(x: T, base: string, k: number | readonly [number, number], stride: number, padding: 'SAME' | 'VALID'): T {
+    const [kh, kw] = typeof k === 'number' ? [k, k] : k;
     const [, h, wd, c] = x.shape;
-    const oh = padding === 'SAME' ? Math.ceil(h / stride) : Math.floor((h - k) / stride) + 1;
-    const ow = padding === 'SAME' ? Math.ceil(wd / stride) : Math.floor((wd - k) / stride) + 1;
+    const oh = padding === 'SAME' ? Math.ceil(h / stride) : Math.floor((h - kh) / stride) + 1;
+    const ow = padding === 'SAME' ? Math.ceil(wd / stride) : Math.floor((wd - kw) / stride) + 1;
     const y = this.tensor(base, [x.shape[0], oh, ow, c], { like: x });
-    this.op('AVERAGE_POOL_2D', [x.index], [y.index], tfliteOptions.pool2d({ padding, strideW: stride, strideH: stride, filterW: k, filterH: k }));
+    this.op('AVERAGE_POOL_2D', [x.index], [y.index], tfliteOptions.pool2d({ padding, strideW: stride, strideH: stride, filterW: kw, filterH: kh }));
     return y;
   }
 
@@ -344,7 +446,7 @@ export class NetBuilder {
     const shape = xs[0].shape.map((d, i) => (i === ax ? xs.reduce((s, x) => s + x.shape[i], 0) : d));
     const name = `${this.prefix}${base}`;
     for (const x of xs) this.groups.union(name, x.name);
-    const y = this.tensor(base, shape, xs[0].dtype === 'int8' ? { like: xs[0] } : {});
+    const y = this.tensor(base, shape, isQuantized(xs[0]) ? { like: xs[0] } : {});
     this.op('CONCATENATION', xs.map((x) => x.index), [y.index], tfliteOptions.concatenation(axis));
     return y;
   }
@@ -390,7 +492,7 @@ export class NetBuilder {
 
   /** DEQUANTIZE an int8 tensor to float (no-op description in float mode: returns `x`). */
   dequantize(x: T, base: string): T {
-    if (x.dtype !== 'int8') return x;
+    if (!isQuantized(x)) return x;
     const y = this.tensor(base, x.shape, { dtype: 'float32' });
     this.op('DEQUANTIZE', [x.index], [y.index]);
     return y;
@@ -398,8 +500,8 @@ export class NetBuilder {
 
   /** QUANTIZE a float tensor to int8 in int8 mode (a calibrated range); float mode: returns `x`. */
   quantize(x: T, base: string, fixed?: Quant): T {
-    if (this.mode !== 'int8' || x.dtype !== 'float32') return x;
-    const y = this.tensor(base, x.shape, { dtype: 'int8', fixed: fixed ?? this.quantFor(x.name) });
+    if (this.mode === 'float32' || x.dtype !== 'float32') return x;
+    const y = this.tensor(base, x.shape, { dtype: quantizedOf(this.mode), fixed: fixed ?? this.quantFor(x.name) });
     this.op('QUANTIZE', [x.index], [y.index]);
     return y;
   }
@@ -502,10 +604,115 @@ export class NetBuilder {
     return y;
   }
 
+  /**
+   * CONCATENATION whose inputs keep their own quantization: in quantized modes each input the
+   * converter could not give the output's scale is requantized to it first (QUANTIZE int8 ->
+   * int8), as the converter emits it; float mode: a plain CONCATENATION.
+   */
+  concatRequantized(xs: readonly T[], axis: number, base: string): T {
+    const ax = axis < 0 ? xs[0].shape.length + axis : axis;
+    const shape = xs[0].shape.map((d, i) => (i === ax ? xs.reduce((s, x) => s + x.shape[i], 0) : d));
+    if (!isQuantized(xs[0])) return this.concat(xs, axis, base);
+    const q = this.quantFor(`${this.prefix}${base}`);
+    const ins = xs.map((x, i) => {
+      if (x.q!.scale === q.scale && x.q!.zp === q.zp) return x;
+      const r = this.tensor(`${base}_requant${i}`, x.shape, { fixed: q });
+      this.op('QUANTIZE', [x.index], [r.index]);
+      return r;
+    });
+    const y = this.tensor(base, shape, { fixed: q });
+    this.op('CONCATENATION', ins.map((x) => x.index), [y.index], tfliteOptions.concatenation(axis));
+    return y;
+  }
+
+  /**
+   * Keras' Flatten/Reshape with an unknown batch: SHAPE -> STRIDED_SLICE (the batch, shrunk to a
+   * scalar) -> PACK with the fixed dimensions -> RESHAPE by that computed shape tensor.
+   */
+  flattenDynamic(x: T, base: string, rest: readonly number[], packMinusOne = false): T {
+    const name = `${this.prefix}${base}`;
+    const shapeT = this.w.addTensor({ name: `${name}/Shape`, shape: [x.shape.length], dtype: 'int32' });
+    this.op('SHAPE', [x.index], [shapeT], tfliteOptions.shape('int32'));
+    const batch = this.w.addTensor({ name: `${name}/strided_slice`, shape: [], dtype: 'int32' });
+    this.op('STRIDED_SLICE', [shapeT, this.i32(`${base}/begin`, [0]), this.i32(`${base}/end`, [1]), this.i32(`${base}/strides`, [1])], [batch], tfliteOptions.stridedSlice({ shrinkAxisMask: 1 }));
+    // `packMinusOne`: the last dimension packed as -1 (Keras' Flatten: reshape to (batch, -1)).
+    const dims = rest.map((d, i) => this.w.addConstant({ name: `${name}/shape/${i + 1}`, shape: [], dtype: 'int32', data: [packMinusOne && i === rest.length - 1 ? -1 : d] }));
+    const packed = this.w.addTensor({ name: `${name}/shape`, shape: [1 + rest.length], dtype: 'int32' });
+    this.op('PACK', [batch, ...dims], [packed], tfliteOptions.pack(1 + rest.length, 0));
+    const y = this.tensor(base, [x.shape[0], ...rest], { like: x });
+    this.runtimeShaped.add(y);
+    this.op('RESHAPE', [x.index, packed], [y.index]);
+    return y;
+  }
+
+  /** SPLIT_V into `sizes` along `axis` (sizes and axis constant tensors; one size may be -1: the rest, as tf.split writes it). */
+  splitV(x: T, base: string, sizes: readonly number[], axis: number): T[] {
+    const known = sizes.filter((n) => n >= 0).reduce((a, n) => a + n, 0);
+    const ys = sizes.map((n, k) => this.tensor(`${base}_${k}`, x.shape.map((d, i) => (i === axis ? (n < 0 ? d - known : n) : d)), { like: x }));
+    const axisT = this.w.addConstant({ name: `${this.prefix}${base}_axis`, shape: [], dtype: 'int32', data: [axis] });
+    this.op('SPLIT_V', [x.index, this.i32(`${base}_sizes`, sizes), axisT], ys.map((y) => y.index), tfliteOptions.splitV(sizes.length));
+    return ys;
+  }
+
+  /** STRIDED_SLICE with masks; `shape` is the output's (the caller works it out). */
+  stridedSlice(
+    x: T,
+    base: string,
+    s: { begin: readonly number[]; end: readonly number[]; strides: readonly number[]; beginMask?: number; endMask?: number; shrinkAxisMask?: number; ellipsisMask?: number; newAxisMask?: number },
+    shape: readonly number[],
+  ): T {
+    const y = this.tensor(base, shape, { like: x });
+    this.op(
+      'STRIDED_SLICE',
+      [x.index, this.i32(`${base}_begin`, s.begin), this.i32(`${base}_end`, s.end), this.i32(`${base}_strides`, s.strides)],
+      [y.index],
+      tfliteOptions.stridedSlice({ beginMask: s.beginMask, endMask: s.endMask, shrinkAxisMask: s.shrinkAxisMask, ellipsisMask: s.ellipsisMask, newAxisMask: s.newAxisMask }),
+    );
+    return y;
+  }
+
+  /** PADV2: PAD with a constant value (quantized: at the input's scale and zero point, as the converter writes it). */
+  padV2(x: T, base: string, pads: readonly (readonly [number, number])[], value: number): T {
+    const p = this.w.addConstant({ name: `${this.prefix}${base}_p`, shape: [pads.length, 2], dtype: 'int32', data: pads.flat() });
+    const y = this.tensor(base, x.shape.map((d, i) => d + pads[i][0] + pads[i][1]), { like: x });
+    const name = `${this.prefix}${base}_value`;
+    let v: number;
+    if (x.dtype === 'float32') v = this.w.addConstant({ name, shape: [], dtype: 'float32', data: [value] });
+    else {
+      const lim = x.dtype === 'int16' ? 32767 : 127;
+      const qv = Math.max(-lim - 1, Math.min(lim, Math.round(value / x.q!.scale) + x.q!.zp));
+      v = this.w.addConstant({ name, shape: [], dtype: x.dtype as 'int8' | 'int16', quant: { scale: [x.q!.scale], zeroPoint: [x.q!.zp] }, data: [qv] });
+    }
+    this.op('PADV2', [x.index, p, v], [y.index], tfliteOptions.empty(BUILTIN_OPTIONS.PadV2Options));
+    return y;
+  }
+
+  /**
+   * An old converter's dilated conv: SPACE_TO_BATCH_ND (block = dilation, SAME's padding) ->
+   * VALID CONV_2D -> BATCH_TO_SPACE_ND (crops back to the input size). H and W + 2 * pad must
+   * divide by the dilation.
+   */
+  atrousConv(x: T, base: string, out: number, k: number, dilation: number, activation: WriterActivation = 'NONE'): T {
+    const [n, h, w, c] = x.shape;
+    const pad = ((k - 1) * dilation) / 2;
+    const ph = (h + 2 * pad) / dilation;
+    const pw = (w + 2 * pad) / dilation;
+    const d2 = dilation * dilation;
+    const blocks = this.i32(`${base}/block_shape`, [dilation, dilation]);
+    const paddings = this.w.addConstant({ name: `${this.prefix}${base}/paddings`, shape: [2, 2], dtype: 'int32', data: [pad, pad, pad, pad] });
+    const stb = this.tensor(`${base}/SpaceToBatchND`, [n * d2, ph, pw, c], { like: x });
+    this.op('SPACE_TO_BATCH_ND', [x.index, blocks, paddings], [stb.index], tfliteOptions.empty(BUILTIN_OPTIONS.SpaceToBatchNDOptions));
+    const conv = this.conv(stb, `${base}/Conv2D`, out, k, 1, 'VALID', activation);
+    const crops = this.w.addConstant({ name: `${this.prefix}${base}/crops`, shape: [2, 2], dtype: 'int32', data: [0, 0, 0, 0] });
+    const y = this.tensor(`${base}/BatchToSpaceND`, [n, h, w, out], { like: conv });
+    this.op('BATCH_TO_SPACE_ND', [conv.index, this.i32(`${base}/block_shape2`, [dilation, dilation]), crops], [y.index], tfliteOptions.empty(BUILTIN_OPTIONS.BatchToSpaceNDOptions));
+    return y;
+  }
+
   /** The model bytes and its outputs in order: the declared ones, then (`everyActivation`) every other activation. */
   finish(everyActivation = false): { bytes: Uint8Array; outputs: T[] } {
     const outputs = [...this.outputs];
-    if (everyActivation) outputs.push(...this.activations.filter((a) => !this.outputs.includes(a)));
+    if (everyActivation) outputs.push(...this.activations.filter((a) => !this.outputs.includes(a) && !this.runtimeShaped.has(a)));
     outputs.forEach((t) => this.w.markOutput(t.index));
     return { bytes: this.w.finish(), outputs };
   }
@@ -520,7 +727,7 @@ export interface NetInputs {
   readonly values: readonly (Float32Array | Int32Array)[];
 }
 
-function bytesOf(a: Float32Array | Int32Array | Int8Array): Uint8Array {
+function bytesOf(a: Float32Array | Int32Array | Int8Array | Int16Array): Uint8Array {
   return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 }
 
@@ -573,7 +780,7 @@ export interface BuiltNet {
 
 /** Builds `net` in `mode` (int8: calibrated on `inputs`, whose float values are quantized as the model's inputs). */
 export function buildNet(net: Network, mode: NetMode, inputs: NetInputs, seed: number): BuiltNet {
-  const calibration = mode === 'int8' ? calibrate(net, inputs, seed) : undefined;
+  const calibration = mode !== 'float32' ? calibrate(net, inputs, seed) : undefined;
   const make = (every: boolean) => {
     const b = new NetBuilder(mode, calibration, seed);
     net(b);
@@ -582,6 +789,7 @@ export function buildNet(net: Network, mode: NetMode, inputs: NetInputs, seed: n
   const { bytes, b } = make(false);
   const inputBytes = b.inputs.map((t, i) => {
     const v = inputs.values[i];
+    if (t.dtype === 'int16') return bytesOf(Int16Array.from(v, (x) => Math.max(-32768, Math.min(32767, Math.round(x / t.q!.scale)))));
     if (t.dtype !== 'int8') return bytesOf(v.slice());
     return bytesOf(Int8Array.from(v, (x) => Math.max(-128, Math.min(127, Math.round(x / t.q!.scale) + t.q!.zp))));
   });

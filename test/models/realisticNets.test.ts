@@ -15,11 +15,12 @@ import { UmaBackend } from '../../src/backend/umaBackend';
 import { compileModel } from '../../src/driver/compile';
 import { importTflite } from '../../src/frontend/tflite';
 import { interpret } from '../../src/interpreter';
-import { CallNode, GraphFunction, GraphNode, MAIN_FUNCTION } from '../../src/ir/graph/types';
+import { MAIN_FUNCTION } from '../../src/ir/graph/types';
 import { defaultPools, parsePoolsJson } from '../../src/usmp/pools';
 import { PoolInfo } from '../../src/usmp/types';
 import { expectRunsByteExact } from '../e2e/harness';
 import { Closeness, elementsOf, firstMismatch, LiteRtResult, runLiteRtBatch } from '../oracle/litert';
+import { layerByLayer } from './liteRtLayers';
 import { buildNet, BuiltNet, NetMode } from './netBuilder';
 import { allNetworks, floats, mobilenetV3SmallOf, NETWORKS, resDenseEffNetOf } from './realisticNets';
 import { runMain } from '../../src/ir/tir/eval';
@@ -55,49 +56,10 @@ const MODES: readonly NetMode[] = ['float32', 'int8'];
 const CASES = NETWORKS.flatMap((n) => MODES.map((mode) => ({ ...n, mode, id: `${n.name} (${mode})` })));
 const LITERT_CASES = CASES.filter((c) => c.litert !== false);
 
-/** XNNPack rounds some int8 elements 1 LSB away from TFLite Micro; float sums in another order. */
-const LAYER_TOLERANCE: Closeness = { lsb: 1, rel: 1e-5, abs: 1e-5 };
 /** Whole networks: the int8 ones stay within 1 LSB of LiteRT at their outputs too (seen: 0 or 1). */
 const OUTPUT_TOLERANCE: Closeness = { lsb: 1, rel: 1e-4, abs: 1e-5 };
 /** The float outputs of an int8 network are dequantized int8: 1 LSB is about its scale (below 0.01 here). */
 const INT8_NET_OUTPUT_TOLERANCE: Closeness = { lsb: 1, rel: 1e-4, abs: 1e-2 };
-
-/**
- * Every call whose inputs LiteRT also computed (model outputs of the every-activation model),
- * run alone by the interpreter on LiteRT's input values and compared with LiteRT's output.
- * Returns the disagreements and how many calls were compared.
- */
-function layerByLayer(built: BuiltNet, lite: LiteRtResult): { failures: string[]; compared: number; calls: number } {
-  if ('error' in lite) throw new Error(`LiteRT: ${lite.error}`);
-  const every = importTflite(built.everyActivation, 'every.tflite');
-  const fn = every.functions.get(MAIN_FUNCTION)!;
-  const liteByName = new Map<string, Uint8Array>(fn.outputs.map((n, k) => [n, lite.outputs[k].data]));
-  fn.params.forEach((p, i) => liteByName.set(p, built.inputs[i]));
-  const nodes = new Map(fn.nodes.map((n) => [n.name, n]));
-  const calls = fn.nodes.filter((n): n is CallNode => n.kind === 'call');
-  const failures: string[] = [];
-  let compared = 0;
-  for (const call of calls) {
-    const params = call.args.filter((a) => nodes.get(a)!.kind !== 'constant');
-    if (!liteByName.has(call.name) || params.some((p) => !liteByName.has(p))) continue;
-    const single: GraphFunction = {
-      name: MAIN_FUNCTION,
-      params,
-      nodes: [
-        ...params.map((p): GraphNode => ({ kind: 'var', name: p, type: nodes.get(p)!.type })),
-        ...call.args.filter((a) => nodes.get(a)!.kind === 'constant').map((a) => nodes.get(a)!),
-        call,
-      ],
-      outputs: [call.name],
-      attrs: {},
-    };
-    const [mine] = interpret({ functions: new Map([[MAIN_FUNCTION, single]]), source: call.name }, params.map((p) => liteByName.get(p)!));
-    compared++;
-    const m = firstMismatch(call.type.dtype, mine, liteByName.get(call.name)!, LAYER_TOLERANCE);
-    if (m) failures.push(`${call.name} (${call.callee.kind === 'op' ? call.callee.op : '?'}): ${m}`);
-  }
-  return { failures, compared, calls: calls.length };
-}
 
 describe('realistic networks end to end', () => {
   const built = new Map(CASES.map((c) => [c.id, buildNet(c.net, c.mode, c.inputs(), 17)]));

@@ -122,7 +122,7 @@ function importOperator(
   }
   const tfliteName = customCode ?? builtinOperatorName(builtin);
   const where = `${tfliteName} at operator #${index}`;
-  if (builtin === BuiltinOperatorCode.DEQUANTIZE && foldFloat16Dequantize(r, b, op, where)) return;
+  if (builtin === BuiltinOperatorCode.DEQUANTIZE && (foldFloat16Dequantize(r, b, op, where) || foldPerChannelDequantize(r, b, op, where))) return;
   widenInt4Weights(r, op, builtin, where);
 
   const outputs = op.outputs;
@@ -250,6 +250,45 @@ function foldFloat16Dequantize(r: SubgraphReader, b: FunctionBuilder, op: Operat
     throw modelFormatError(r.source, op.pos, `${where} widens float16 [${folded.type.shape}] to ${type.dtype} [${type.shape}], expected float32 of the same shape`);
   }
   b.define(output, { kind: 'constant', name: r.names[output], type, data: folded.data }, where);
+  return true;
+}
+
+/**
+ * DEQUANTIZE of a constant int8/uint8/int16 tensor quantized per channel (the converter's
+ * weight-only quantization of weights an operator has no hybrid kernel for) becomes the
+ * float32 constant TFLite computes, channel by channel: float(scale[c] * (q - zeroPoint[c])).
+ * (TFLite Micro's kernel would use the first channel's scale for every channel.) False when
+ * the input is not such a constant; a computed per-channel input is refused by the converter.
+ */
+function foldPerChannelDequantize(r: SubgraphReader, b: FunctionBuilder, op: Operator, where: string): boolean {
+  if (op.inputs.length !== 1 || op.outputs.length !== 1) return false;
+  const [input] = op.inputs;
+  const [output] = op.outputs;
+  if (input < 0) return false;
+  r.tensor(input, where, op.pos);
+  const inType = r.type(input, `input of ${where}`);
+  const q = inType.quant;
+  if (!q || q.scale.length <= 1 || !['int8', 'uint8', 'int16'].includes(inType.dtype)) return false;
+  const data = r.constant(input);
+  if (!data) return false;
+  r.tensor(output, where, op.pos);
+  const type = r.type(output, `output of ${where}`);
+  const rank = inType.shape.length;
+  const channels = inType.shape[q.axis];
+  if (type.dtype !== 'float32' || type.shape.join(',') !== inType.shape.join(',')) {
+    throw modelFormatError(r.source, op.pos, `${where} dequantizes ${inType.dtype} [${inType.shape}] to ${type.dtype} [${type.shape}], expected float32 of the same shape`);
+  }
+  if (q.axis < 0 || q.axis >= rank || channels !== q.scale.length || q.zeroPoint.length !== q.scale.length) {
+    throw modelFormatError(r.source, op.pos, `${where}: input has ${q.scale.length} scales and ${q.zeroPoint.length} zero points along axis ${q.axis} of [${inType.shape}]`);
+  }
+  const values = inType.dtype === 'int8' ? new Int8Array(data.buffer, data.byteOffset, data.length) : inType.dtype === 'uint8' ? data : new Int16Array(data.slice().buffer);
+  const inner = inType.shape.slice(q.axis + 1).reduce((a, d) => a * d, 1);
+  const out = new Float32Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const c = Math.floor(i / inner) % channels;
+    out[i] = Math.fround(q.scale[c]) * (values[i] - q.zeroPoint[c]);
+  }
+  b.define(output, { kind: 'constant', name: r.names[output], type, data: new Uint8Array(out.buffer) }, where);
   return true;
 }
 
@@ -382,16 +421,21 @@ export function checkTflite(bytes: Uint8Array, source = '<memory>'): TfliteCheck
 
 /**
  * Main's output names. TFLite lets a subgraph output be one of its inputs or a constant (a
- * pass-through); every later stage expects outputs computed by an operator, so such an output
- * becomes a `reshape` to its own shape (a view, copied into the output buffer where needed),
- * named after the tensor with an `_output` suffix (the tensor's own name is taken).
+ * pass-through), or list one tensor twice (a Keras model returning a tensor twice: the
+ * converter drops the Identity ops); every later stage expects distinct outputs computed by
+ * an operator, so such an output (a repeat: from its second listing) becomes a `reshape` to
+ * its own shape (a view, copied into the output buffer where needed), named after the tensor
+ * with an `_output` suffix (the tensor's own name is taken).
  */
 function outputsComputed(r: SubgraphReader, b: FunctionBuilder, outputIndices: readonly number[]): string[] {
   const computed = new Set(b.nodes.flatMap((n) => (n.kind === 'call' ? [n.name] : [])));
   const taken = new Set(b.nodes.map((n) => n.name));
+  const listed = new Set<string>();
   return outputIndices.map((t) => {
     const name = r.names[t];
-    if (computed.has(name)) return name;
+    const repeat = listed.has(name);
+    listed.add(name);
+    if (computed.has(name) && !repeat) return name;
     let alias = `${name}_output`;
     for (let k = 2; taken.has(alias); k++) alias = `${name}_output${k}`;
     taken.add(alias);

@@ -98,6 +98,16 @@ export interface WriterTensor {
   readonly isVariable?: boolean;
   /** `shape_signature` (-1 = dynamic dimension); omitted when absent. */
   readonly shapeSignature?: readonly number[];
+  /** A constant without `data` of its own that uses the buffer of this earlier tensor of its subgraph (the converter's deduplicated buffers). */
+  readonly bufferOf?: number;
+}
+
+/** One SignatureDef: a key, its subgraph and its input/output names mapped to that subgraph's tensor indices. */
+export interface WriterSignatureDef {
+  readonly key: string;
+  readonly subgraphIndex: number;
+  readonly inputs: Readonly<Record<string, number>>;
+  readonly outputs: Readonly<Record<string, number>>;
 }
 
 /**
@@ -541,6 +551,8 @@ export class TfliteSubgraphWriter {
  */
 export class TfliteWriter {
   private readonly subgraphs: TfliteSubgraphWriter[];
+  private readonly metadata: { name: string; data: Uint8Array }[] = [];
+  private readonly signatureDefs: WriterSignatureDef[] = [];
 
   constructor(
     readonly description = 'uma-ts TfliteWriter',
@@ -592,22 +604,45 @@ export class TfliteWriter {
     return this.main.addOperator(op);
   }
 
+  /** A `metadata` entry (its bytes in a buffer of their own, also listed in `metadata_buffer`), as the converter writes min_runtime_version. */
+  addMetadata(name: string, data: Uint8Array): void {
+    this.metadata.push({ name, data });
+  }
+
+  /** A `signature_defs` entry. */
+  addSignatureDef(sig: WriterSignatureDef): void {
+    this.signatureDefs.push(sig);
+  }
+
   /** The finished `.tflite` bytes. */
   finish(): Uint8Array {
     const b = new Builder(1024);
 
-    // Buffers: 0 is the empty sentinel, then one per constant tensor of every subgraph.
+    // Buffers: 0 is the empty sentinel, then one per constant tensor of every subgraph (a tensor with `bufferOf` shares one), then the metadata's.
     const bufferOffsets: number[] = [scalarTable(b, [])];
     const tensorBuffers: number[][] = this.subgraphs.map((sg) =>
-      sg.tensors.map((t) => {
-        if (t.data === undefined) return 0;
-        const count = t.shape.reduce((a, d) => a * d, 1);
-        const bytes = encodeTensorData(t.data, t.dtype, count, t.name ?? '');
-        const vec = alignedByteVector(b, bytes, 16);
-        bufferOffsets.push(scalarTable(b, [{ kind: 'offset', value: vec }]));
-        return bufferOffsets.length - 1;
-      }),
+      sg.tensors.reduce<number[]>((acc, t) => {
+        acc.push(bufferOf(t, acc));
+        return acc;
+      }, []),
     );
+    function bufferOf(t: WriterTensor, earlier: readonly number[]): number {
+      if (t.bufferOf !== undefined) {
+        if (!(earlier[t.bufferOf] > 0)) throw writerError(`tensor '${t.name ?? ''}' shares the buffer of tensor ${t.bufferOf}, which is not an earlier constant`);
+        return earlier[t.bufferOf];
+      }
+      if (t.data === undefined) return 0;
+      const count = t.shape.reduce((a, d) => a * d, 1);
+      const bytes = encodeTensorData(t.data, t.dtype, count, t.name ?? '');
+      const vec = alignedByteVector(b, bytes, 16);
+      bufferOffsets.push(scalarTable(b, [{ kind: 'offset', value: vec }]));
+      return bufferOffsets.length - 1;
+    }
+    const metadataBuffers = this.metadata.map((m) => {
+      const vec = alignedByteVector(b, m.data, 16);
+      bufferOffsets.push(scalarTable(b, [{ kind: 'offset', value: vec }]));
+      return bufferOffsets.length - 1;
+    });
 
     const codes: OpCodeKey[] = [];
     const subgraphOffsets = this.subgraphs.map((sg, s) => this.writeSubgraph(b, sg, tensorBuffers[s], codes));
@@ -627,12 +662,57 @@ export class TfliteWriter {
     const codesVec = offsetVector(b, codeOffsets);
     const subgraphsVec = offsetVector(b, subgraphOffsets);
     const buffersVec = offsetVector(b, bufferOffsets);
-    b.startObject(5);
+    const metadataBufferVec = metadataBuffers.length > 0 ? int32VectorOf(b, metadataBuffers) : 0;
+    const metadataVec =
+      this.metadata.length > 0
+        ? offsetVector(
+            b,
+            this.metadata.map((m, k) => {
+              const name = b.createString(m.name);
+              b.startObject(2);
+              b.addFieldOffset(0, name, 0);
+              b.addFieldInt32(1, metadataBuffers[k], 0);
+              return b.endObject();
+            }),
+          )
+        : 0;
+    const tensorMaps = (entries: Readonly<Record<string, number>>): number =>
+      offsetVector(
+        b,
+        Object.entries(entries).map(([n, index]) => {
+          const name = b.createString(n);
+          b.startObject(2);
+          b.addFieldOffset(0, name, 0);
+          b.addFieldInt32(1, index, 0);
+          return b.endObject();
+        }),
+      );
+    const signaturesVec =
+      this.signatureDefs.length > 0
+        ? offsetVector(
+            b,
+            this.signatureDefs.map((sig) => {
+              const inputs = tensorMaps(sig.inputs);
+              const outputs = tensorMaps(sig.outputs);
+              const key = b.createString(sig.key);
+              b.startObject(5);
+              b.addFieldOffset(0, inputs, 0);
+              b.addFieldOffset(1, outputs, 0);
+              b.addFieldOffset(2, key, 0);
+              b.addFieldInt32(4, sig.subgraphIndex, 0);
+              return b.endObject();
+            }),
+          )
+        : 0;
+    b.startObject(8);
     b.addFieldInt32(0, 3, -1);
     b.addFieldOffset(1, codesVec, 0);
     b.addFieldOffset(2, subgraphsVec, 0);
     b.addFieldOffset(3, description, 0);
     b.addFieldOffset(4, buffersVec, 0);
+    if (metadataBufferVec) b.addFieldOffset(5, metadataBufferVec, 0);
+    if (metadataVec) b.addFieldOffset(6, metadataVec, 0);
+    if (signaturesVec) b.addFieldOffset(7, signaturesVec, 0);
     const model = b.endObject();
     b.finish(model, TFLITE_FILE_IDENTIFIER);
     return b.asUint8Array().slice();

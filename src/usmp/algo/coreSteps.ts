@@ -4,7 +4,7 @@
  *  1. the core decides the lower bound itself: a fit is the optimum, proven; an exhausted
  *     search raises the proven bound by one;
  *  2. spatial greedy dives (ExactCore.greedyDive) over its preorders: on dense sets they beat
- *     every other start by several points, at a dive each (there each preorder three times,
+ *     every other start by several points, at a dive each (there each preorder four times,
  *     with tolerances);
  *  3. a descent on the capacity between the proven bound and the best total (bisection; dense
  *     sets: quarter steps): a fit is a smaller plan, an exhausted search a proof that nothing
@@ -35,13 +35,17 @@ const DENSE_PROBE_DIVES = 8;
 /**
  * Dense sets: the dives' tolerances (ExactCore.greedyDive), as shares of the mean buffer size
  * (on the bench's sets 1/16 is about 500 bytes, 1/4 about 2 KB); each preorder dives once with
- * each, the plain dive first: the kinds win on different sets. Measured on 66 held-out dense
- * sets (lifetimes up to 140-400 operators), best of 12 dives: plain 1.74% above the bound,
- * 1/64 alone 1.52%, 1/4 alone 1.02%, these three 1.00-1.10% as other mixes; auto in the same
- * time: mean 1.52% -> 1.10%, at or below Vela 60 -> 63 (0.93% once the dives got 80% of what
- * the bound leaves, callBudget.ts).
+ * each, in this order: the kinds win on different sets. Measured on 66 held-out dense sets
+ * (lifetimes up to 140-400 operators), best of 12 dives: plain 1.74% above the bound, 1/64
+ * alone 1.52%, 1/4 alone 1.02%; with 0, 1/4, 1/16 auto went from 1.52% to 0.93%, at or below
+ * Vela 60 -> 63. Of all six preorders' dives with 0 to 1/2, the plain ones were the weakest
+ * (2.23% best of six, 1/4 1.30%) and the cut of the budget falls on the last preorders, so
+ * tolerant kinds first, no plain one: on the 66 sets and 20 untouched ones (lifetimes up to
+ * 160 and 250), same CPU time, at or below Vela 83 -> 85 of 86, at the bound 17 -> 18, mean
+ * overhead 1.05% -> 1.00% (19 plans smaller, by up to 1.6 points,
+ * 14 larger, by up to 0.75 point).
  */
-const DENSE_DIVE_TOLERANCES = [0, 1 / 4, 1 / 16];
+const DENSE_DIVE_TOLERANCES = [1 / 4, 1 / 2, 1 / 8, 1 / 16];
 /** Greedy dives: the fixed preorders, then varied ones (measured: little gain past this). */
 const MAX_DIVES = 48;
 

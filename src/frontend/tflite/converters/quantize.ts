@@ -23,5 +23,7 @@ export const dequantize: Converter = (site) => {
   requireDtype(site, input, ['int8', 'uint8', 'int16'], 'input');
   requireDtype(site, site.outputType, ['float32'], 'output');
   tensorQuant(site, input, 'input');
+  // A constant per-channel input is folded at import (TFLite's per-channel dequantization); a computed one is not a TFLite Micro kernel's.
+  if ((input.quant?.scale.length ?? 0) > 1) unsupportedParameter(site, `per-channel quantization (${input.quant!.scale.length} scales) of a computed input`);
   return { op: 'dequantize', attrs: {}, argPositions: [0] };
 };

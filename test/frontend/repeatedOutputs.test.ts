@@ -1,0 +1,66 @@
+/**
+ * A subgraph listing one tensor twice among its outputs (a Keras model returning a tensor
+ * twice: the converter drops the Identity ops), computed or an input: TFLite and TFLite Micro
+ * run it with both outputs holding the tensor. Regression: lowering refused it ("main output
+ * 'y' is listed twice"); now the repeat is an output of its own (a copy). (LiteRT's WASM
+ * CompiledModel hands back unrelated bytes for repeated outputs, so it is no oracle here.)
+ */
+import { AccelBackend } from '../../backends/accel';
+import { BackendRegistry } from '../../src/backend/registry';
+import { UmaBackend } from '../../src/backend/umaBackend';
+import { compileModel } from '../../src/driver/compile';
+import { importTflite } from '../../src/frontend/tflite';
+import { TfliteWriter, tfliteOptions } from '../../src/frontend/tflite/writer';
+import { interpret } from '../../src/interpreter';
+import { MAIN_FUNCTION } from '../../src/ir/graph/types';
+import { expectRunsByteExact } from '../e2e/harness';
+import { parsePoolsJson } from '../../src/usmp/pools';
+import * as fs from 'fs';
+
+class HostOnlyBackend extends UmaBackend {
+  readonly targetName = 'host_only';
+}
+const registry = new BackendRegistry();
+registry.register(HostOnlyBackend);
+registry.register(AccelBackend);
+
+/** conv(x) = y; outputs [y, y, x, x, y]. */
+function model(): Uint8Array {
+  const w = new TfliteWriter();
+  const q = (s: number, z: number) => ({ scale: [s], zeroPoint: [z] });
+  const x = w.addInput({ name: 'x', shape: [1, 4, 4, 2], dtype: 'int8', quant: q(0.05, 1) });
+  const wt = w.addConstant({ name: 'w', shape: [3, 3, 3, 2], dtype: 'int8', quant: { scale: [0.01, 0.02, 0.03], zeroPoint: [0, 0, 0], axis: 0 }, data: new Int8Array(54).map((_, i) => ((i * 13) % 200) - 100) });
+  const bias = w.addConstant({ name: 'b', shape: [3], dtype: 'int32', quant: { scale: [0.0005, 0.001, 0.0015], zeroPoint: [0, 0, 0] }, data: [10, -20, 30] });
+  const y = w.addTensor({ name: 'y', shape: [1, 4, 4, 3], dtype: 'int8', quant: q(0.04, -2) });
+  w.addOperator({ op: 'CONV_2D', inputs: [x, wt, bias], outputs: [y], options: tfliteOptions.conv2d({ padding: 'SAME', activation: 'RELU' }) });
+  for (const o of [y, y, x, x, y]) w.markOutput(o);
+  return w.finish();
+}
+
+describe('a tensor listed twice among the outputs', () => {
+  const bytes = model();
+  const input = new Uint8Array(32).map((_, i) => (i * 37) % 256);
+  const graph = importTflite(bytes, 'repeated.tflite');
+  const fn = graph.functions.get(MAIN_FUNCTION)!;
+  const expected = interpret(graph, [input]);
+
+  it('imports one distinct computed output per listing, TFLite names kept', () => {
+    expect(fn.outputs).toEqual(['y', 'y_output', 'x_output', 'x_output2', 'y_output2']);
+    expect(fn.attrs.tflite_output_names).toEqual(['y', 'y', 'x', 'x', 'y']);
+    expect(Array.from(expected[1])).toEqual(Array.from(expected[0]));
+    expect(Array.from(expected[4])).toEqual(Array.from(expected[0]));
+    expect(Array.from(expected[2])).toEqual(Array.from(input));
+    expect(Array.from(expected[3])).toEqual(Array.from(input));
+  });
+
+  it.each([
+    ['host_only', false],
+    ['host_only', true],
+    ['accel', true],
+  ] as const)('compiles for %s (I/O in the workspace: %s) and runs byte-exact under gcc', (backend, io) => {
+    const pools = backend === 'accel' ? parsePoolsJson(fs.readFileSync('backends/accel/pools.json', 'utf8'), 'accel pools').map((p) => ({ ...p, internal: false })) : undefined;
+    const result = compileModel(graph, { backend, registry, pools, ioInWorkspace: io, timeBudgetMs: 100 });
+    expect(result.access.violations).toEqual([]);
+    expectRunsByteExact(result, [input], expected, ['-O0']);
+  });
+});
