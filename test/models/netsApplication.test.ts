@@ -1,0 +1,83 @@
+/**
+ * Whole networks as applications and on the microcontroller target: two int8 networks (the
+ * MobileNetV3-small-like classifier and the SSD-style detector with its float custom
+ * post-processing) compiled together for accel, sequential (one shared workspace, every model
+ * from offset 0) and `--concurrent` (disjoint parts), built once and run via verifyApplication
+ * under gcc with every output bit-exact; and `uma-ts run --target cortex-m55` (arm-none-eabi-gcc,
+ * QEMU) of the int8 MobileNet on accel, each pool in its own section, outputs equal.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { memoryIO } from '../../src/cli/io';
+import { main } from '../../src/cli/main';
+import { importTflite } from '../../src/frontend/tflite';
+import { MAIN_FUNCTION } from '../../src/ir/graph/types';
+import { verifyApplication } from '../../src/verify';
+import { buildNet, BuiltNet } from './netBuilder';
+import { floats, mobilenetV3Small } from './realisticNets';
+import { ssdDetectorOf } from './ssdNet';
+
+const mobilenet = (): BuiltNet => buildNet(mobilenetV3Small, 'int8', { values: [floats([1, 16, 16, 3], 1)] }, 17);
+const ssd = (): BuiltNet => buildNet(ssdDetectorOf(false), 'int8', { values: [floats([1, 16, 16, 3], 31)] }, 23);
+
+describe('whole int8 networks as one application (accel)', () => {
+  const nets = [mobilenet(), ssd()];
+  const models = nets.map((b, k) => ({ model: importTflite(b.model, `net${k}.tflite`), moduleName: ['mnv3', 'ssd'][k] }));
+
+  it.each([[false], [true]])('concurrent %s: shared pools laid out as asked, every output bit-exact', (concurrent) => {
+    const report = verifyApplication(models, { backend: 'accel', compile: { concurrent }, invocations: nets.map((b) => [b.inputs]) });
+    const problems = report.models.flatMap((m) => [...(m.failure ? [`${m.moduleName}: ${m.failure}`] : []), ...m.comparisons.filter((c) => !c.equal || c.maxAbsDiff !== 0).map((c) => `${m.moduleName} ${c.name}: ${c.maxAbsDiff}`)]);
+    expect(problems).toEqual([]);
+    expect(report.models.map((m) => m.comparisons.length)).toEqual([1, 4]);
+    expect(report.ok).toBe(true);
+    const app = report.application;
+    expect(app.concurrent).toBe(concurrent);
+    // Both models use the shared workspace pools (accel's act_mem at least).
+    const shared = app.sharedPools.filter((p) => p.perModel.mnv3 > 0 && p.perModel.ssd > 0);
+    expect(shared.length).toBeGreaterThan(0);
+    for (const p of app.sharedPools) {
+      const needs = Object.values(p.perModel);
+      if (!concurrent) {
+        // Sequential: one workspace reused, each model from offset 0, the pool as large as the larger need.
+        expect(Object.values(p.offsets).every((o) => o === 0)).toBe(true);
+        expect(p.sizeBytes).toBe(Math.max(...needs));
+      } else {
+        // Concurrent: parts disjoint, the pool holding them all.
+        const parts = Object.entries(p.offsets).map(([m, o]) => [o, o + p.perModel[m]] as const).sort((a, b) => a[0] - b[0]);
+        parts.slice(1).forEach((part, i) => expect(part[0]).toBeGreaterThanOrEqual(parts[i][1]));
+        expect(p.sizeBytes).toBeGreaterThanOrEqual(parts[parts.length - 1][1]);
+        expect(p.sizeBytes).toBeGreaterThanOrEqual(needs.reduce((a, b) => a + b, 0));
+      }
+    }
+  }, 300000);
+});
+
+describe('uma-ts run --target cortex-m55 on a whole int8 network', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-nets-m55-'));
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('MobileNetV3-small (int8) on accel under QEMU: outputs equal, each pool in its own section', async () => {
+    const b = mobilenet();
+    const file = path.join(dir, 'mnv3.tflite');
+    fs.writeFileSync(file, b.model);
+    const input = importTflite(b.model, 'mnv3.tflite').functions.get(MAIN_FUNCTION)!.params[0];
+    const bin = path.join(dir, 'image.bin');
+    fs.writeFileSync(bin, b.inputs[0]);
+    const io = memoryIO();
+    const code = await main(['node', 'uma-ts', 'run', file, '--backend', 'accel', '--target', 'cortex-m55', '--input', `${input}=${bin}`, '--json'], io);
+    const err = io.stderr.filter((l) => !l.startsWith('[uma-ts]')).join('\n');
+    expect(err).not.toMatch(/error:/);
+    expect(code).toBe(0);
+    const json = JSON.parse(io.stdout.join('\n'));
+    expect(json.ok).toBe(true);
+    expect(json.target).toBe('cortex-m55');
+    expect(json.outputs.map((o: { equal: boolean; maxAbsDiff: number }) => [o.equal, o.maxAbsDiff])).toEqual([[true, 0]]);
+    const pools = json.sections.sections.filter((s: { pool?: string }) => s.pool !== undefined);
+    expect(pools.map((s: { pool: string }) => s.pool).sort()).toEqual(['act_mem', 'l2_mem', 'wei_mem']);
+    expect(new Set(pools.map((s: { address: number }) => s.address >>> 24)).size).toBe(3);
+  }, 600000);
+});
