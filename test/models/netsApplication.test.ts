@@ -80,4 +80,27 @@ describe('uma-ts run --target cortex-m55 on a whole int8 network', () => {
     expect(pools.map((s: { pool: string }) => s.pool).sort()).toEqual(['act_mem', 'l2_mem', 'wei_mem']);
     expect(new Set(pools.map((s: { address: number }) => s.address >>> 24)).size).toBe(3);
   }, 600000);
+
+  it('MobileNetV3-small and the SSD detector (float post-processing on newlib) as one --concurrent application under QEMU', async () => {
+    const built = { mnv3: mobilenet(), ssd: ssd() };
+    const args: string[] = [];
+    for (const [name, b] of Object.entries(built)) {
+      const file = path.join(dir, `${name}_app.tflite`);
+      fs.writeFileSync(file, b.model);
+      args.push(file);
+      const input = importTflite(b.model, file).functions.get(MAIN_FUNCTION)!.params[0];
+      const bin = path.join(dir, `${name}_in.bin`);
+      fs.writeFileSync(bin, b.inputs[0]);
+      args.push('--input', `${name}:${input}=${bin}`);
+    }
+    const io = memoryIO();
+    const code = await main(['node', 'uma-ts', 'run', ...args, '--module-name', 'mnv3,ssd', '--backend', 'accel', '--target', 'cortex-m55', '--concurrent', '--json'], io);
+    const err = io.stderr.filter((l) => !l.startsWith('[uma-ts]')).join('\n');
+    expect(err).not.toMatch(/error:/);
+    expect(code).toBe(0);
+    const json = JSON.parse(io.stdout.join('\n'));
+    expect(json.ok).toBe(true);
+    const rows = json.models.map((m: { outputs: { equal: boolean; maxAbsDiff: number }[] }) => m.outputs.map((o) => [o.equal, o.maxAbsDiff]));
+    expect(rows).toEqual([[[true, 0]], [[true, 0], [true, 0], [true, 0], [true, 0]]]);
+  }, 600000);
 });
