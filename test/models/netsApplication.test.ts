@@ -15,7 +15,7 @@ import { importTflite } from '../../src/frontend/tflite';
 import { MAIN_FUNCTION } from '../../src/ir/graph/types';
 import { verifyApplication } from '../../src/verify';
 import { buildNet, BuiltNet } from './netBuilder';
-import { floats, mobilenetV3Small } from './realisticNets';
+import { floats, mobilenetV3Small, NETWORKS } from './realisticNets';
 import { ssdDetectorOf } from './ssdNet';
 
 const mobilenet = (): BuiltNet => buildNet(mobilenetV3Small, 'int8', { values: [floats([1, 16, 16, 3], 1)] }, 17);
@@ -102,5 +102,34 @@ describe('uma-ts run --target cortex-m55 on a whole int8 network', () => {
     expect(json.ok).toBe(true);
     const rows = json.models.map((m: { outputs: { equal: boolean; maxAbsDiff: number }[] }) => m.outputs.map((o) => [o.equal, o.maxAbsDiff]));
     expect(rows).toEqual([[[true, 0]], [[true, 0], [true, 0], [true, 0], [true, 0]]]);
+  }, 600000);
+
+  /**
+   * Every realistic network LiteRT runs, and the SSD detector (regular NMS), in one form as one
+   * application on accel under QEMU: float32 (the Cortex-M55's FPU, newlib's libm) and int8
+   * (offloaded backbones), every output bit-exact with the interpreter.
+   */
+  it.each([['float32'], ['int8']] as const)('all realistic networks and the SSD detector (%s) as one application under QEMU, bit-exact', async (mode) => {
+    const nets = [{ name: 'ssd', net: ssdDetectorOf(true), inputs: () => ({ values: [floats([1, 16, 16, 3], 31)] }) }, ...NETWORKS.filter((n) => n.litert !== false)];
+    const args: string[] = [];
+    nets.forEach((n) => {
+      const b = buildNet(n.net, mode, n.inputs(), 17);
+      const file = path.join(dir, `${n.name}_${mode}.tflite`);
+      fs.writeFileSync(file, b.model);
+      args.push(file);
+    });
+    const modules = nets.map((n) => n.name.replace(/_/g, ''));
+    const io = memoryIO();
+    const code = await main(['node', 'uma-ts', 'run', ...args, '--module-name', modules.join(','), '--backend', 'accel', '--target', 'cortex-m55', '--json'], io);
+    expect(io.stderr.filter((l) => !l.startsWith('[uma-ts]')).join('\n')).not.toMatch(/error:/);
+    expect(code).toBe(0);
+    const json = JSON.parse(io.stdout.join('\n'));
+    expect(json.ok).toBe(true);
+    const differing = json.models.flatMap((m: { moduleName: string; outputs: { name: string; equal: boolean; maxAbsDiff: number }[] }) =>
+      m.outputs.filter((o) => !o.equal || o.maxAbsDiff !== 0).map((o) => `${m.moduleName} ${o.name}`),
+    );
+    expect(differing).toEqual([]);
+    expect(json.models.map((m: { moduleName: string }) => m.moduleName)).toEqual(modules);
+    expect(json.models.flatMap((m: { outputs: unknown[] }) => m.outputs).length).toBeGreaterThanOrEqual(nets.length + 5);
   }, 600000);
 });
