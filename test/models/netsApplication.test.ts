@@ -4,7 +4,8 @@
  * post-processing) compiled together for accel, sequential (one shared workspace, every model
  * from offset 0) and `--concurrent` (disjoint parts), built once and run via verifyApplication
  * under gcc with every output bit-exact; and `uma-ts run --target cortex-m55` (arm-none-eabi-gcc,
- * QEMU) of the int8 MobileNet on accel, each pool in its own section, outputs equal.
+ * QEMU) of the int8 MobileNet on accel, each pool in its own section, outputs equal, and of
+ * every suite network per form as one application.
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -14,6 +15,7 @@ import { main } from '../../src/cli/main';
 import { importTflite } from '../../src/frontend/tflite';
 import { MAIN_FUNCTION } from '../../src/ir/graph/types';
 import { verifyApplication } from '../../src/verify';
+import { CONVERTER_NETWORKS } from './converterNets';
 import { buildNet, BuiltNet } from './netBuilder';
 import { floats, mobilenetV3Small, NETWORKS } from './realisticNets';
 import { ssdDetectorOf } from './ssdNet';
@@ -105,12 +107,14 @@ describe('uma-ts run --target cortex-m55 on a whole int8 network', () => {
   }, 600000);
 
   /**
-   * Every realistic network LiteRT runs, and the SSD detector (regular NMS), in one form as one
-   * application on accel under QEMU: float32 (the Cortex-M55's FPU, newlib's libm) and int8
-   * (offloaded backbones), every output bit-exact with the interpreter.
+   * Every network of the suites in one form (the realistic ones LiteRT runs and the SSD
+   * detector with regular NMS in float32/int8; the converter-style ones in each of their forms)
+   * as one application on accel under QEMU: float32 (the Cortex-M55's FPU, newlib's libm), int8
+   * (offloaded backbones) and 16x8 (`--concurrent`), every output bit-exact with the interpreter.
    */
-  it.each([['float32'], ['int8']] as const)('all realistic networks and the SSD detector (%s) as one application under QEMU, bit-exact', async (mode) => {
-    const nets = [{ name: 'ssd', net: ssdDetectorOf(true), inputs: () => ({ values: [floats([1, 16, 16, 3], 31)] }) }, ...NETWORKS.filter((n) => n.litert !== false)];
+  it.each([['float32'], ['int8'], ['int16']] as const)('every suite network (%s) as one application under QEMU, bit-exact', async (mode) => {
+    const realistic = mode === 'int16' ? [] : [{ name: 'ssd', net: ssdDetectorOf(true), inputs: () => ({ values: [floats([1, 16, 16, 3], 31)] }) }, ...NETWORKS.filter((n) => n.litert !== false)];
+    const nets = [...realistic, ...CONVERTER_NETWORKS.filter((n) => n.modes.includes(mode))];
     const args: string[] = [];
     nets.forEach((n) => {
       const b = buildNet(n.net, mode, n.inputs(), 17);
@@ -120,7 +124,7 @@ describe('uma-ts run --target cortex-m55 on a whole int8 network', () => {
     });
     const modules = nets.map((n) => n.name.replace(/_/g, ''));
     const io = memoryIO();
-    const code = await main(['node', 'uma-ts', 'run', ...args, '--module-name', modules.join(','), '--backend', 'accel', '--target', 'cortex-m55', '--json'], io);
+    const code = await main(['node', 'uma-ts', 'run', ...args, '--module-name', modules.join(','), '--backend', 'accel', '--target', 'cortex-m55', ...(mode === 'int16' ? ['--concurrent'] : []), '--json'], io);
     expect(io.stderr.filter((l) => !l.startsWith('[uma-ts]')).join('\n')).not.toMatch(/error:/);
     expect(code).toBe(0);
     const json = JSON.parse(io.stdout.join('\n'));
