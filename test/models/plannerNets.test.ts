@@ -7,6 +7,8 @@
  */
 import * as fs from 'fs';
 import { AccelBackend } from '../../backends/accel';
+import { DmaLocalBackend } from '../../backends/dma_local';
+import { VanillaBackend } from '../../backends/vanilla';
 import { BackendRegistry } from '../../src/backend/registry';
 import { UmaBackend } from '../../src/backend/umaBackend';
 import { compileModel } from '../../src/driver/compile';
@@ -15,11 +17,12 @@ import { interpret } from '../../src/interpreter';
 import { runMain } from '../../src/ir/tir/eval';
 import { LOWERING_EXTERN_SIMULATIONS } from '../../src/lower/cpu';
 import { listPlanningAlgorithms } from '../../src/usmp/algo/registry';
-import { parsePoolsJson } from '../../src/usmp/pools';
+import { defaultPools, parsePoolsJson } from '../../src/usmp/pools';
+import { PoolInfo } from '../../src/usmp/types';
 import { verifyPlan } from '../../src/usmp/verify';
 import { CONVERTER_NETWORKS } from './converterNets';
 import { buildNet, NetInputs, NetMode, Network } from './netBuilder';
-import { floats, NETWORKS } from './realisticNets';
+import { allNetworks, floats, NETWORKS } from './realisticNets';
 import { ssdDetectorOf } from './ssdNet';
 
 class HostOnlyBackend extends UmaBackend {
@@ -29,6 +32,8 @@ class HostOnlyBackend extends UmaBackend {
 const registry = new BackendRegistry();
 registry.register(HostOnlyBackend);
 registry.register(AccelBackend);
+registry.register(VanillaBackend);
+registry.register(DmaLocalBackend);
 
 const ALGORITHMS = listPlanningAlgorithms();
 
@@ -77,6 +82,36 @@ describe('every planning algorithm on whole networks', () => {
       }
       const auto = sizes.get('auto')!;
       for (const [algorithm, size] of sizes) expect({ algorithm, auto: auto <= size }).toEqual({ algorithm, auto: true });
+    });
+  });
+
+  /**
+   * All realistic networks side by side in one model (a large planning problem), for every
+   * bundled backend with its own pools (accel and dma_local: two workspace pools, one limited).
+   */
+  describe.each([['float32'], ['int8']] as const)('all networks in one model (%s)', (mode) => {
+    const all = allNetworks(NETWORKS);
+    const graph = importTflite(buildNet(all.net, mode, all.inputs(), 17).model, 'all_networks.tflite');
+    const external = (pools: readonly PoolInfo[]): PoolInfo[] => pools.map((p) => ({ ...p, internal: false }));
+    const fromJson = (backend: string) => () => external(parsePoolsJson(fs.readFileSync(`backends/${backend}/pools.json`, 'utf8'), `${backend} pools`));
+    const setups: readonly (readonly [string, (() => PoolInfo[]) | undefined, boolean])[] = [
+      ['host_only', undefined, true],
+      ['vanilla', () => external(defaultPools(['c', 'vanilla'])), false],
+      ['accel', fromJson('accel'), true],
+      ['dma_local', fromJson('dma_local'), true],
+    ];
+    it.each(setups)('%s: every plan verifies, auto at or below each other algorithm over all pools', (backend, pools, ioInWorkspace) => {
+      const sizes = new Map<string, Map<string, number>>();
+      for (const algorithm of ALGORITHMS) {
+        const r = compileModel(graph, { backend, registry, algorithm, ioInWorkspace, pools: pools?.(), timeBudgetMs: 300 });
+        verifyPlan(r.usmp.buffers, r.usmp.plan, r.usmp.pools.map((p) => p.pool));
+        sizes.set(algorithm, new Map(r.usmp.pools.filter((p) => p.data === undefined).map((p) => [p.pool.name, p.sizeBytes])));
+      }
+      const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+      const auto = sizes.get('auto')!;
+      for (const [algorithm, m] of sizes) expect({ algorithm, auto: total(auto) <= total(m) }).toEqual({ algorithm, auto: true });
+      // The other algorithms are not vacuous competitors: at least one plans larger.
+      expect(Math.max(...[...sizes.values()].map(total))).toBeGreaterThan(total(auto));
     });
   });
 });
