@@ -14,6 +14,7 @@ import { memoryIO } from '../../src/cli/io';
 import { main } from '../../src/cli/main';
 import { importTflite } from '../../src/frontend/tflite';
 import { MAIN_FUNCTION } from '../../src/ir/graph/types';
+import { listPlanningAlgorithms } from '../../src/usmp/algo/registry';
 import { verifyApplication } from '../../src/verify';
 import { CONVERTER_NETWORKS } from './converterNets';
 import { buildNet, BuiltNet } from './netBuilder';
@@ -53,6 +54,32 @@ describe('whole int8 networks as one application (accel)', () => {
       }
     }
   }, 300000);
+});
+
+/**
+ * Three int8 networks (MobileNet, the SSD detector with regular NMS, the DS-CNN keyword
+ * spotter) as one dma_local application (two workspace pools), with every planning algorithm,
+ * sequential and concurrent: bit-exact under gcc, and auto's shared pools at or below the rest.
+ */
+describe('three whole networks on dma_local with every planning algorithm', () => {
+  const kws = CONVERTER_NETWORKS.find((n) => n.name === 'kws')!;
+  const nets = [mobilenet(), buildNet(ssdDetectorOf(true), 'int8', { values: [floats([1, 16, 16, 3], 31)] }, 23), buildNet(kws.net, 'int8', kws.inputs(), 17)];
+  const models = nets.map((b, k) => ({ model: importTflite(b.model, `net${k}.tflite`), moduleName: ['mnv3', 'ssd', 'kws'][k] }));
+
+  it.each([[false], [true]])('concurrent %s', (concurrent) => {
+    const totals = new Map<string, number>();
+    for (const algorithm of listPlanningAlgorithms()) {
+      const report = verifyApplication(models, { backend: 'dma_local', compile: { concurrent, algorithm }, invocations: nets.map((b) => [b.inputs]) });
+      const bad = report.models.flatMap((m) => [...(m.failure ? [m.failure] : []), ...m.comparisons.filter((c) => !c.equal || c.maxAbsDiff !== 0).map((c) => `${m.moduleName} ${c.name}`)]);
+      expect({ algorithm, bad, ok: report.ok }).toEqual({ algorithm, bad: [], ok: true });
+      expect(report.models.map((m) => m.comparisons.length)).toEqual([1, 4, 1]);
+      const pools = report.application.sharedPools;
+      expect(pools.map((p) => p.name).sort()).toEqual(['local_mem', 'sram']);
+      for (const p of pools) expect(Object.values(p.offsets).some((o) => o > 0)).toBe(concurrent);
+      totals.set(algorithm, pools.reduce((a, p) => a + p.sizeBytes, 0));
+    }
+    for (const [algorithm, total] of totals) expect({ algorithm, autoAtOrBelow: totals.get('auto')! <= total }).toEqual({ algorithm, autoAtOrBelow: true });
+  }, 600000);
 });
 
 describe('uma-ts run --target cortex-m55 on a whole int8 network', () => {
