@@ -709,6 +709,24 @@ export class NetBuilder {
     return y;
   }
 
+  /**
+   * The custom TFLite_Detection_PostProcess (float32 box encodings [1, N, 4] and class scores
+   * [1, N, classes], a constant float anchor table) as the SSD exporters append it: four float
+   * outputs (boxes, classes, scores, count), `customOptions` its flexbuffer options map.
+   */
+  detectionPostprocess(boxes: T, scores: T, anchors: readonly number[], rows: number, customOptions: Uint8Array): T[] {
+    const n = boxes.shape[1];
+    const a = this.w.addConstant({ name: `${this.prefix}anchors`, shape: [n, 4], dtype: 'float32', data: new Float32Array(anchors) });
+    const outs = [
+      this.tensor('detection_boxes', [1, rows, 4], { dtype: 'float32' }),
+      this.tensor('detection_classes', [1, rows], { dtype: 'float32' }),
+      this.tensor('detection_scores', [1, rows], { dtype: 'float32' }),
+      this.tensor('num_detections', [1], { dtype: 'float32' }),
+    ];
+    this.w.addOperator({ op: 'CUSTOM', customCode: 'TFLite_Detection_PostProcess', inputs: [boxes.index, scores.index, a], outputs: outs.map((o) => o.index), customOptions });
+    return outs;
+  }
+
   /** The model bytes and its outputs in order: the declared ones, then (`everyActivation`) every other activation. */
   finish(everyActivation = false): { bytes: Uint8Array; outputs: T[] } {
     const outputs = [...this.outputs];
