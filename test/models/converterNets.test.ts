@@ -10,43 +10,23 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { AccelBackend } from '../../backends/accel';
-import { DmaLocalBackend } from '../../backends/dma_local';
-import { VanillaBackend } from '../../backends/vanilla';
-import { BackendRegistry } from '../../src/backend/registry';
-import { UmaBackend } from '../../src/backend/umaBackend';
 import { memoryIO } from '../../src/cli/io';
 import { main } from '../../src/cli/main';
 import { compileModel } from '../../src/driver/compile';
 import { importTflite } from '../../src/frontend/tflite';
 import { interpret } from '../../src/interpreter';
 import { MAIN_FUNCTION } from '../../src/ir/graph/types';
-import { defaultPools, parsePoolsJson } from '../../src/usmp/pools';
-import { PoolInfo } from '../../src/usmp/types';
 import { expectRunsByteExact } from '../e2e/harness';
 import { Closeness, elementsOf, firstMismatch, LiteRtResult, runLiteRtBatch } from '../oracle/litert';
 import { CONVERTER_NETWORKS } from './converterNets';
 import { layerByLayer } from './liteRtLayers';
 import { buildNet, NetMode } from './netBuilder';
 import { allNetworks } from './realisticNets';
+import { bundledBackendPools, bundledBackendRegistry } from './bundledBackends';
 
-class HostOnlyBackend extends UmaBackend {
-  readonly targetName = 'host_only';
-}
+const registry = bundledBackendRegistry();
 
-const registry = new BackendRegistry();
-registry.register(HostOnlyBackend);
-registry.register(VanillaBackend);
-registry.register(AccelBackend);
-registry.register(DmaLocalBackend);
-
-const external = (pools: readonly PoolInfo[]): PoolInfo[] => pools.map((p) => ({ ...p, internal: false }));
-const poolsOf = (backend: string): PoolInfo[] | undefined =>
-  backend === 'host_only'
-    ? undefined
-    : backend === 'vanilla'
-      ? external(defaultPools(['c', 'vanilla']))
-      : external(parsePoolsJson(fs.readFileSync(`backends/${backend}/pools.json`, 'utf8'), `${backend} pools`));
+const poolsOf = bundledBackendPools;
 
 const CASES = CONVERTER_NETWORKS.flatMap((n) => n.modes.map((mode) => ({ ...n, mode, id: `${n.name} (${mode})` })));
 

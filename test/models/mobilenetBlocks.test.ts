@@ -1,43 +1,15 @@
-import * as fs from 'fs';
-import { AccelBackend } from '../../backends/accel';
-import { DmaLocalBackend } from '../../backends/dma_local';
-import { VanillaBackend } from '../../backends/vanilla';
-import { BackendRegistry } from '../../src/backend/registry';
-import { UmaBackend } from '../../src/backend/umaBackend';
 import { compileModel } from '../../src/driver/compile';
 import { importTflite } from '../../src/frontend/tflite';
 import { interpret } from '../../src/interpreter';
 import { CallNode, GraphFunction, GraphNode, MAIN_FUNCTION } from '../../src/ir/graph/types';
-import { defaultPools, parsePoolsJson } from '../../src/usmp/pools';
-import { PoolInfo } from '../../src/usmp/types';
 import { expectRunsByteExact, fixedInput } from '../e2e/harness';
 import { firstMismatch, runLiteRt } from '../oracle/litert';
 import { mobilenetV2Blocks } from '../../bench/mobilenetV2';
+import { BACKEND_SETUPS, bundledBackendRegistry } from './bundledBackends';
 
-class HostOnlyBackend extends UmaBackend {
-  readonly targetName = 'host_only';
-}
+const registry = bundledBackendRegistry();
 
-const registry = new BackendRegistry();
-registry.register(HostOnlyBackend);
-registry.register(VanillaBackend);
-registry.register(AccelBackend);
-registry.register(DmaLocalBackend);
-
-const external = (pools: readonly PoolInfo[]): PoolInfo[] => pools.map((p) => ({ ...p, internal: false }));
-
-const SETUPS: Record<string, { pools?: () => PoolInfo[]; ioInWorkspace: boolean }> = {
-  host_only: { ioInWorkspace: false },
-  vanilla: { pools: () => external(defaultPools(['c', 'vanilla'])), ioInWorkspace: false },
-  accel: {
-    pools: () => external(parsePoolsJson(fs.readFileSync('backends/accel/pools.json', 'utf8'), 'accel pools')),
-    ioInWorkspace: true,
-  },
-  dma_local: {
-    pools: () => external(parsePoolsJson(fs.readFileSync('backends/dma_local/pools.json', 'utf8'), 'dma_local pools')),
-    ioInWorkspace: true,
-  },
-};
+const SETUPS = BACKEND_SETUPS;
 
 describe('PyTorch-export-style MobileNetV2 block chain (int8), built with the writer', () => {
   const bytes = mobilenetV2Blocks();

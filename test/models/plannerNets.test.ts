@@ -6,11 +6,6 @@
  * and `auto`'s workspace is at or below every other algorithm's.
  */
 import * as fs from 'fs';
-import { AccelBackend } from '../../backends/accel';
-import { DmaLocalBackend } from '../../backends/dma_local';
-import { VanillaBackend } from '../../backends/vanilla';
-import { BackendRegistry } from '../../src/backend/registry';
-import { UmaBackend } from '../../src/backend/umaBackend';
 import { compileModel } from '../../src/driver/compile';
 import { importTflite } from '../../src/frontend/tflite';
 import { interpret } from '../../src/interpreter';
@@ -24,16 +19,9 @@ import { CONVERTER_NETWORKS } from './converterNets';
 import { buildNet, NetInputs, NetMode, Network } from './netBuilder';
 import { allNetworks, floats, NETWORKS } from './realisticNets';
 import { ssdDetectorOf } from './ssdNet';
+import { bundledBackendRegistry } from './bundledBackends';
 
-class HostOnlyBackend extends UmaBackend {
-  readonly targetName = 'host_only';
-}
-
-const registry = new BackendRegistry();
-registry.register(HostOnlyBackend);
-registry.register(AccelBackend);
-registry.register(VanillaBackend);
-registry.register(DmaLocalBackend);
+const registry = bundledBackendRegistry();
 
 const ALGORITHMS = listPlanningAlgorithms();
 

@@ -6,51 +6,23 @@
  * host-only with model I/O in the workspace, no operator needs scratch beyond the graph
  * tensors and the plan reaches the tensor-level bound (what TFLite Micro's planner counts).
  */
-import * as fs from 'fs';
-import { AccelBackend } from '../../backends/accel';
-import { DmaLocalBackend } from '../../backends/dma_local';
-import { VanillaBackend } from '../../backends/vanilla';
-import { BackendRegistry } from '../../src/backend/registry';
-import { UmaBackend } from '../../src/backend/umaBackend';
 import { compileModel } from '../../src/driver/compile';
 import { importTflite } from '../../src/frontend/tflite';
 import { interpret } from '../../src/interpreter';
 import { MAIN_FUNCTION } from '../../src/ir/graph/types';
-import { defaultPools, parsePoolsJson } from '../../src/usmp/pools';
-import { PoolInfo } from '../../src/usmp/types';
 import { expectRunsByteExact } from '../e2e/harness';
 import { Closeness, elementsOf, firstMismatch, LiteRtResult, runLiteRtBatch } from '../oracle/litert';
 import { layerByLayer } from './liteRtLayers';
-import { buildNet, BuiltNet, NetMode } from './netBuilder';
+import { buildNet, NetMode } from './netBuilder';
 import { allNetworks, floats, mobilenetV3SmallOf, NETWORKS, resDenseEffNetOf } from './realisticNets';
 import { runMain } from '../../src/ir/tir/eval';
 import { LOWERING_EXTERN_SIMULATIONS } from '../../src/lower/cpu';
 import { lowerForCpu } from '../lower/helpers';
+import { BACKEND_SETUPS, bundledBackendRegistry } from './bundledBackends';
 
-class HostOnlyBackend extends UmaBackend {
-  readonly targetName = 'host_only';
-}
+const registry = bundledBackendRegistry();
 
-const registry = new BackendRegistry();
-registry.register(HostOnlyBackend);
-registry.register(VanillaBackend);
-registry.register(AccelBackend);
-registry.register(DmaLocalBackend);
-
-const external = (pools: readonly PoolInfo[]): PoolInfo[] => pools.map((p) => ({ ...p, internal: false }));
-
-const SETUPS: Record<string, { pools?: () => PoolInfo[]; ioInWorkspace: boolean }> = {
-  host_only: { ioInWorkspace: false },
-  vanilla: { pools: () => external(defaultPools(['c', 'vanilla'])), ioInWorkspace: false },
-  accel: {
-    pools: () => external(parsePoolsJson(fs.readFileSync('backends/accel/pools.json', 'utf8'), 'accel pools')),
-    ioInWorkspace: true,
-  },
-  dma_local: {
-    pools: () => external(parsePoolsJson(fs.readFileSync('backends/dma_local/pools.json', 'utf8'), 'dma_local pools')),
-    ioInWorkspace: true,
-  },
-};
+const SETUPS = BACKEND_SETUPS;
 
 const MODES: readonly NetMode[] = ['float32', 'int8'];
 const CASES = NETWORKS.flatMap((n) => MODES.map((mode) => ({ ...n, mode, id: `${n.name} (${mode})` })));
