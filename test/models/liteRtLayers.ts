@@ -9,6 +9,26 @@ import { BuiltNet } from './netBuilder';
 export const LAYER_TOLERANCE: Closeness = { lsb: 1, rel: 1e-5, abs: 1e-5 };
 
 /**
+ * One call run alone by the interpreter: its activation inputs (the non-constant arguments, in
+ * order) become parameters fed with `values`, its constants come along.
+ */
+export function interpretAlone(call: CallNode, nodes: ReadonlyMap<string, GraphNode>, values: readonly Uint8Array[]): Uint8Array {
+  const params = call.args.filter((a) => nodes.get(a)!.kind !== 'constant');
+  const single: GraphFunction = {
+    name: MAIN_FUNCTION,
+    params,
+    nodes: [
+      ...params.map((p): GraphNode => ({ kind: 'var', name: p, type: nodes.get(p)!.type })),
+      ...call.args.filter((a) => nodes.get(a)!.kind === 'constant').map((a) => nodes.get(a)!),
+      call,
+    ],
+    outputs: [call.name],
+    attrs: {},
+  };
+  return interpret({ functions: new Map([[MAIN_FUNCTION, single]]), source: call.name }, [...values])[0];
+}
+
+/**
  * Every call whose inputs LiteRT also computed (model outputs of the every-activation model),
  * run alone by the interpreter on LiteRT's input values and compared with LiteRT's output.
  * Returns the disagreements and how many calls were compared.
@@ -26,18 +46,7 @@ export function layerByLayer(built: BuiltNet, lite: LiteRtResult): { failures: s
   for (const call of calls) {
     const params = call.args.filter((a) => nodes.get(a)!.kind !== 'constant');
     if (!liteByName.has(call.name) || params.some((p) => !liteByName.has(p))) continue;
-    const single: GraphFunction = {
-      name: MAIN_FUNCTION,
-      params,
-      nodes: [
-        ...params.map((p): GraphNode => ({ kind: 'var', name: p, type: nodes.get(p)!.type })),
-        ...call.args.filter((a) => nodes.get(a)!.kind === 'constant').map((a) => nodes.get(a)!),
-        call,
-      ],
-      outputs: [call.name],
-      attrs: {},
-    };
-    const [mine] = interpret({ functions: new Map([[MAIN_FUNCTION, single]]), source: call.name }, params.map((p) => liteByName.get(p)!));
+    const mine = interpretAlone(call, nodes, params.map((p) => liteByName.get(p)!));
     compared++;
     const m = firstMismatch(call.type.dtype, mine, liteByName.get(call.name)!, LAYER_TOLERANCE);
     if (m) failures.push(`${call.name} (${call.callee.kind === 'op' ? call.callee.op : '?'}): ${m}`);

@@ -1,9 +1,10 @@
 import { compileModel } from '../../src/driver/compile';
 import { importTflite } from '../../src/frontend/tflite';
 import { interpret } from '../../src/interpreter';
-import { CallNode, GraphFunction, GraphNode, MAIN_FUNCTION } from '../../src/ir/graph/types';
+import { CallNode, MAIN_FUNCTION } from '../../src/ir/graph/types';
 import { expectRunsByteExact, fixedInput } from '../e2e/harness';
 import { firstMismatch, runLiteRt } from '../oracle/litert';
+import { interpretAlone } from './liteRtLayers';
 import { mobilenetV2Blocks } from '../../bench/mobilenetV2';
 import { BACKEND_SETUPS, bundledBackendRegistry } from './bundledBackends';
 
@@ -50,18 +51,7 @@ describe('PyTorch-export-style MobileNetV2 block chain (int8), built with the wr
     for (const call of calls) {
       // The call alone: its activation inputs become params fed with LiteRT's values.
       const params = call.args.filter((a) => nodes.get(a)!.kind !== 'constant');
-      const single: GraphFunction = {
-        name: MAIN_FUNCTION,
-        params,
-        nodes: [
-          ...params.map((p): GraphNode => ({ kind: 'var', name: p, type: nodes.get(p)!.type })),
-          ...call.args.filter((a) => nodes.get(a)!.kind === 'constant').map((a) => nodes.get(a)!),
-          call,
-        ],
-        outputs: [call.name],
-        attrs: {},
-      };
-      const [mine] = interpret({ functions: new Map([[MAIN_FUNCTION, single]]), source: call.name }, params.map((p) => liteByName.get(p)!));
+      const mine = interpretAlone(call, nodes, params.map((p) => liteByName.get(p)!));
       const m = firstMismatch('int8', mine, liteByName.get(call.name)!, { lsb: 1 });
       if (m) failures.push(`${call.name} (${call.callee.kind === 'op' ? call.callee.op : '?'}): ${m}`);
     }
