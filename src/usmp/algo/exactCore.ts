@@ -34,7 +34,6 @@ import { IntervalConflicts, timeIndex } from '../intervalConflicts';
 import { seededRandom } from './seededRandom';
 import { MaxTree, RANGE_QUERY_WORK } from './maxTree';
 import { CoreRun, CoreTables, RunResult, roundUp } from './coreRun';
-import { orderByKeys } from './keyOrder';
 
 export interface CoreProblem {
   readonly count: number;
@@ -196,8 +195,14 @@ export class ExactCore {
     const { keys } = this;
     const n = this.problem.count;
     const primary = Float64Array.from(keys[heuristic[0]], (v, b) => (noise ? v * noise[b] : v));
-    // Larger keys first, in the heuristic's order, then the lower index.
-    const order = orderByKeys(n, [{ values: primary, descending: true }, ...heuristic.slice(1).map((k) => ({ values: keys[k], descending: true }))]);
+    const order = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => {
+      if (primary[a] !== primary[b]) return primary[b] - primary[a];
+      for (let i = 1; i < heuristic.length; i++) {
+        const k = keys[heuristic[i]];
+        if (k[a] !== k[b]) return k[b] - k[a];
+      }
+      return a - b;
+    });
     const rank = new Int32Array(n);
     order.forEach((b, r) => (rank[b] = r));
     // The sort is charged: small problems make many varied preorders.

@@ -5,7 +5,6 @@
  * (Start-time order was tried and never won on chains or random intervals.)
  */
 import { IndexedProblem } from './indexed';
-import { orderByKeys } from './keyOrder';
 import { PlacementEngine } from './placement';
 
 export interface NamedOrder {
@@ -13,6 +12,10 @@ export interface NamedOrder {
   readonly order: Int32Array;
   /** Tried with first-fit only (its point is first-fit's reuse of dead buffers' space). */
   readonly firstFitOnly?: boolean;
+}
+
+function sortedIndices(n: number, cmp: (a: number, b: number) => number): Int32Array {
+  return Int32Array.from({ length: n }, (_, i) => i).sort(cmp);
 }
 
 /** Size plus the sizes of all neighbours: how crowded a buffer's neighbourhood is. */
@@ -81,14 +84,13 @@ function urgencyOfLiveRanges(problem: IndexedProblem): Float64Array | undefined 
 export function urgencyOrder(problem: IndexedProblem): Int32Array | undefined {
   const urgency = urgencyOfLiveRanges(problem);
   if (!urgency) return undefined;
-  const first = Float64Array.from(problem.buffers, (b) => b.liveRange![0]);
-  const duration = Float64Array.from(problem.buffers, (b) => b.liveRange![1] - b.liveRange![0]);
-  return orderByKeys(problem.count, [
-    { values: urgency, descending: true },
-    { values: duration, descending: true },
-    { values: first },
-    { values: problem.sizes, descending: true },
-  ]);
+  const size = problem.sizes;
+  const first = (b: number): number => problem.buffers[b].liveRange![0];
+  const duration = (b: number): number => problem.buffers[b].liveRange![1] - first(b);
+  return sortedIndices(
+    problem.count,
+    (a, b) => urgency[b] - urgency[a] || duration(b) - duration(a) || first(a) - first(b) || size[b] - size[a] || a - b,
+  );
 }
 
 /**
@@ -100,7 +102,8 @@ export function urgencyOrder(problem: IndexedProblem): Int32Array | undefined {
  * aligned, the engine reproduces TFLM's plan offset for offset, so `auto` is never worse.
  */
 export function tflmOrder(problem: IndexedProblem): Int32Array {
-  return orderByKeys(problem.count, [{ values: problem.sizes, descending: true }], true);
+  const size = problem.sizes;
+  return sortedIndices(problem.count, (a, b) => size[b] - size[a] || b - a);
 }
 
 /** TFLM plans one arena from live ranges; on problems of that shape its order is the size start. */
@@ -116,10 +119,10 @@ export function initialOrders(problem: IndexedProblem, engine: PlacementEngine):
   // takes that slot: first-fit it is TFLM's plan, and the greedy phase costs no extra placement.
   const bySize: NamedOrder = tflmStartApplies(problem)
     ? { name: 'tflm size', order: tflmOrder(problem) }
-    : { name: 'size', order: orderByKeys(n, [{ values: size, descending: true }, { values: degree, descending: true }]) };
+    : { name: 'size', order: sortedIndices(n, (a, b) => size[b] - size[a] || degree[b] - degree[a] || a - b) };
   const orders: NamedOrder[] = [
     bySize,
-    { name: 'degree', order: orderByKeys(n, [{ values: degree, descending: true }, { values: size, descending: true }]) },
+    { name: 'degree', order: sortedIndices(n, (a, b) => degree[b] - degree[a] || size[b] - size[a] || a - b) },
   ];
   const urgency = urgencyOrder(problem);
   if (urgency) orders.push({ name: 'urgency', order: urgency });
@@ -127,18 +130,18 @@ export function initialOrders(problem: IndexedProblem, engine: PlacementEngine):
   if (chronological) orders.push({ name: 'chronological', order: chronological, firstFitOnly: true });
   // With pins (some buffers have fewer candidate pools), free buffers placed first can take the
   // only pool a pinned one may use: the constrained buffers then go first.
+  const choices = (b: number) => problem.candidates[b].length;
   if (problem.candidates.some((c) => c.length !== problem.candidates[0].length)) {
-    const choices = Float64Array.from(problem.candidates, (c) => c.length);
     orders.push({
       name: 'pinned first',
-      order: orderByKeys(n, [{ values: choices }, { values: size, descending: true }, { values: degree, descending: true }]),
+      order: sortedIndices(n, (a, b) => choices(a) - choices(b) || size[b] - size[a] || degree[b] - degree[a] || a - b),
     });
     // Then by urgency: the free buffers of the busiest moments come first and take the
     // size-limited pool there, so the unlimited pool's peak (at those moments) comes down.
     if (urgency) {
       const rank = new Int32Array(n);
       urgency.forEach((b, r) => (rank[b] = r));
-      orders.push({ name: 'pinned first/urgency', order: orderByKeys(n, [{ values: choices }, { values: rank }]) });
+      orders.push({ name: 'pinned first/urgency', order: sortedIndices(n, (a, b) => choices(a) - choices(b) || rank[a] - rank[b]) });
     }
   }
   return orders;
@@ -152,6 +155,7 @@ export function initialOrders(problem: IndexedProblem, engine: PlacementEngine):
  */
 export function chronologicalOrder(problem: IndexedProblem): Int32Array | undefined {
   if (problem.buffers.some((b) => b.liveRange === undefined)) return undefined;
-  const first = Float64Array.from(problem.buffers, (b) => b.liveRange![0]);
-  return orderByKeys(problem.count, [{ values: first }, { values: problem.sizes, descending: true }]);
+  const size = problem.sizes;
+  const first = (b: number): number => problem.buffers[b].liveRange![0];
+  return sortedIndices(problem.count, (a, b) => first(a) - first(b) || size[b] - size[a] || a - b);
 }
