@@ -284,9 +284,11 @@ export function runRunApplication(models: readonly string[], options: RunCliOpti
     const graphs = models.map((m) => loadTfliteFile(m));
     graphs.forEach((g, m) => checkEmbeddedInputBytes(ioSpecs(g).inputs, runs, models[m] as string));
     // Model m draws its random inputs from seed + 100000 m (as verifyApplication does).
-    const invocations = graphs.map((g, m) =>
-      Array.from({ length: runs }, (_, k) => resolveInputFiles(flagsOf[m] as string[], ioSpecs(g).inputs, seed + 100000 * m, k, indexInputBounds(g))),
-    );
+    const invocations = graphs.map((g, m) => {
+      const specs = ioSpecs(g).inputs;
+      const bounds = indexInputBounds(g);
+      return Array.from({ length: runs }, (_, k) => resolveInputFiles(flagsOf[m] as string[], specs, seed + 100000 * m, k, bounds));
+    });
     const { backend, registry, ...compile } = cliCompileOptions(inputs, options, progress);
     report = verifyApplication(
       graphs.map((g, m) => ({ model: g, moduleName: names[m] as string })),

@@ -223,8 +223,8 @@ export class ExactCore {
    * far above the lowest offset competes by the dynamic rule, so a buffer of the busiest section
    * may go first, at the price of a hole of at most that height under it. The plan is then no
    * longer canonical, but every buffer still sits on its placed conflicts, so it is valid. On
-   * dense sets, dives with tolerances of 1/16 and 1/4 of the mean buffer size (coreSteps.ts)
-   * beat plain ones by points on many sets.
+   * dense sets, tolerant dives (coreSteps.ts has the tolerances) beat plain ones by points on
+   * many sets.
    */
   greedyDive(preorder: number, tolerance = 0): { offsets: Float64Array; total: number } {
     const pre = preorder < PREORDERS.length ? this.fixedRank(preorder) : this.variedRank(PREORDERS[preorder % PREORDERS.length], this.diveRandom);
