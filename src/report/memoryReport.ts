@@ -7,6 +7,7 @@
  */
 import { PlanOptimality, planOptimality } from '../usmp/optimality';
 import { TensorLowerBound } from '../ir/graph/liveness';
+import { alignedPeakOfBuffers, alignmentIn, roundUpTo, stackHeightBound } from '../usmp/stackBound';
 import { BufferInfo, BufferPlan, PlannedPool, UsmpResult } from '../usmp/types';
 
 export interface PoolReport {
@@ -16,7 +17,10 @@ export interface PoolReport {
   readonly limitBytes: number | null;
   /** sizeBytes / limitBytes in percent; null for unlimited pools. */
   readonly usePercent: number | null;
-  /** Max over time of the bytes live in this pool: no plan can use less. */
+  /**
+   * Max over time of the bytes live in this pool, with the alignment padding between them that
+   * no plan avoids: no plan can use less.
+   */
   readonly lowerBoundBytes: number;
   readonly overheadPercent: number;
   readonly bufferCount: number;
@@ -121,7 +125,17 @@ export function buildMemoryReport(model: string, result: UsmpResult, tensorBound
   }
   const pools = result.pools.map((p: PlannedPool): PoolReport => {
     const placed = byPool.get(p.pool.name) ?? [];
-    const lowerBound = p.pool.kind === 'constant' ? placed.reduce((s, b) => s + b.sizeBytes, 0) : peakLiveBytes(placed);
+    // With the alignment padding no plan avoids (stackBound.ts); constants are all live at once.
+    const inPool = (b: BufferInfo) => alignmentIn(b, p.pool);
+    const peak =
+      p.pool.kind === 'constant'
+        ? stackHeightBound(
+            placed.map((b) => b.sizeBytes),
+            placed.map(inPool),
+          )
+        : alignedPeakOfBuffers(placed, 1, inPool);
+    // A pool's size is its end rounded up to the pool's alignment, within its size hint.
+    const lowerBound = Math.min(roundUpTo(peak, Math.max(1, p.pool.alignment || 1)), p.pool.sizeHintBytes ?? Infinity);
     const limit = p.pool.sizeHintBytes ?? null;
     return {
       name: p.pool.name,

@@ -4,6 +4,7 @@
  * intervals share an operator.
  */
 import { checkInterval, IntervalConflicts, intervalGroupOf, registerIntervalGroup } from './intervalConflicts';
+import { alignedPeakOfBuffers } from './stackBound';
 import { BufferInfo, PoolInfo } from './types';
 
 export interface LiveInterval {
@@ -98,7 +99,7 @@ export function memoryPressureOfIntervals(intervals: readonly Pick<LiveInterval,
 
 /**
  * A lower bound on the total bytes (summed over pools) of any valid plan. For an interval group
- * it is the exact peak of live bytes. Given live ranges and conflict lists (a JSON set), the
+ * it is the peak of live bytes with the alignment padding no plan avoids (stackBound.ts). Given live ranges and conflict lists (a JSON set), the
  * peak is used only if the buffers live at the peak really are mutually listed conflicts (the
  * lists, not the ranges, say what must be apart); otherwise, and without live ranges, it is the
  * heaviest clique found greedily around the heaviest buffers.
@@ -108,7 +109,7 @@ export function lowerBoundOfBuffers(buffers: readonly BufferInfo[]): number {
   const intervals = buffers.every((b) => b.liveRange !== undefined)
     ? buffers.map((b) => ({ sizeBytes: b.sizeBytes, firstUse: b.liveRange![0], lastUse: b.liveRange![1] }))
     : undefined;
-  if (intervals && intervalGroupOf(buffers)) return memoryPressureOfIntervals(intervals);
+  if (intervals && intervalGroupOf(buffers)) return alignedPeakOfBuffers(buffers, poolCount(buffers));
   if (!intervals) return greedyCliqueBound(buffers);
   const peak = memoryPressureOfIntervals(intervals);
   // Listed pairs that all overlap in time make a subgraph of the interval graph: each of its
@@ -119,6 +120,13 @@ export function lowerBoundOfBuffers(buffers: readonly BufferInfo[]): number {
   if (peakBinds && listedPairsOverlap(buffers)) return peak;
   const clique = greedyCliqueBound(buffers);
   return peakBinds && peak > clique ? peak : clique;
+}
+
+/** Pools the buffers may be spread over (each pool a stack of its own, see stackBound.ts). */
+function poolCount(buffers: readonly BufferInfo[]): number {
+  const names = new Set<string>();
+  for (const b of buffers) for (const p of b.poolCandidates) names.add(p.name);
+  return Math.max(1, names.size);
 }
 
 /** Whether every listed conflict (either way) joins two buffers whose live ranges overlap. */

@@ -570,8 +570,10 @@ function planAutoCall(
   // exact core per pool after the search.
   const intervals = intervalsOf(problem, engine.adjStart, engine.adj);
   const poolIntervals = problem.pools.length > 1 ? intervals : undefined;
-  const lowerBound = poolIntervals
-    ? Math.max(memoryPressure, multiPoolLowerBound(problem, poolIntervals))
+  // Live ranges that are the conflicts: the bound counts the alignment padding no plan avoids
+  // (with one pool too: a JSON set's lists may say what its ranges say).
+  const lowerBound = intervals
+    ? Math.max(memoryPressure, multiPoolLowerBound(problem, intervals))
     : autoLowerBound(buffers, memoryPressure);
   const { stats, plan } = autoSearch(
     problem,

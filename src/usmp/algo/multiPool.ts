@@ -6,7 +6,9 @@
  * at or above the peak of all live bytes; so the total is at least the larger of the sum of
  * those per-pool peaks and the overall peak. (Relaxing which pool a free buffer takes at each
  * time separately, this is the best bound: at a first pool end E, the total is at least
- * E + the others' pinned peak, and at least each time's live bytes.)
+ * E + the others' pinned peak, and at least each time's live bytes.) Both peaks count the
+ * alignment padding no plan avoids (stackBound.ts): a pinned pool's with the buffers'
+ * alignments in it, the overall one as spread over all the pools.
  *
  * Pool by pool (packPools): once a search has decided which pool holds each buffer, every pool
  * is a one-pool problem of its own (its buffers, their alignments in that pool, their live
@@ -18,7 +20,8 @@
  * room in bytes but not in one piece; a buffer live then moves there, and the free buffers in its
  * way, not live at the peak, move out. Everything runs on counted budgets, never on the clock.
  */
-import { intervalsToBufferInfos, memoryPressureOfIntervals } from '../conflicts';
+import { intervalsToBufferInfos } from '../conflicts';
+import { alignedLivePeak, gcd } from '../stackBound';
 import { IntervalConflicts, timeIndex } from '../intervalConflicts';
 import { BufferInfo, BufferPlan } from '../types';
 import { ExactCore } from './exactCore';
@@ -34,9 +37,21 @@ export interface CompressedPools {
   readonly work: number;
 }
 
-/** Peak of live bytes over time among `members`: no packing of the pool ends below it. */
-export function livePeak(first: Float64Array, last: Float64Array, sizes: Float64Array, members: readonly number[]): number {
-  return memoryPressureOfIntervals(members.map((b) => ({ sizeBytes: sizes[b], firstUse: first[b], lastUse: last[b] })));
+/**
+ * The least end of pool p holding `members`: their peak of live bytes with the alignment padding
+ * no packing avoids (stackBound.ts).
+ */
+export function poolPeak(problem: IndexedProblem, intervals: IntervalConflicts, p: number, members: readonly number[]): number {
+  const alignments = new Float64Array(problem.count);
+  for (const b of members) alignments[b] = alignmentInPool(problem, b, p);
+  return alignedLivePeak(intervals.first, intervals.last, problem.sizes, alignments, 1, members);
+}
+
+/** What buffer b's offset is a multiple of, whichever of its candidate pools it lands in. */
+function alignmentInAnyPool(problem: IndexedProblem, b: number): number {
+  let g = 0;
+  for (const p of problem.candidates[b]) g = gcd(alignmentInPool(problem, b, p), g);
+  return g || 1;
 }
 
 /**
@@ -77,9 +92,11 @@ export function multiPoolLowerBound(problem: IndexedProblem, intervals: Interval
     if (fits === 1) pinned[only].push(b);
   }
   let sum = 0;
-  for (const members of pinned) if (members.length > 0) sum += livePeak(intervals.first, intervals.last, problem.sizes, members);
-  const all = Array.from({ length: problem.count }, (_, b) => b);
-  return Math.max(sum, livePeak(intervals.first, intervals.last, problem.sizes, all));
+  pinned.forEach((members, p) => {
+    if (members.length > 0) sum += poolPeak(problem, intervals, p, members);
+  });
+  const alignments = Float64Array.from({ length: problem.count }, (_, b) => alignmentInAnyPool(problem, b));
+  return Math.max(sum, alignedLivePeak(intervals.first, intervals.last, problem.sizes, alignments, problem.pools.length));
 }
 
 /**
@@ -113,7 +130,7 @@ export function packPools(
   let improved = 0;
   for (let p = 0; p < nPools; p++) {
     const m = members[p];
-    if (m.length === 0 || ends[p] <= livePeak(intervals.first, intervals.last, problem.sizes, m)) continue;
+    if (m.length === 0 || ends[p] <= poolPeak(problem, intervals, p, m)) continue;
     const r =
       planPool && problem.poolLimits[p] === Infinity
         ? replanPool(problem, intervals, p, m, planPool)
@@ -168,7 +185,7 @@ function replanPool(problem: IndexedProblem, intervals: IntervalConflicts, p: nu
     })),
     [problem.pools[p]],
   );
-  const r = planPool(sub, livePeak(intervals.first, intervals.last, problem.sizes, m));
+  const r = planPool(sub, poolPeak(problem, intervals, p, m));
   let end = 0;
   const offsets = Float64Array.from(m, (b, i) => {
     const o = r.plan.get(sub[i].name)!.offset;
