@@ -4,7 +4,7 @@
  * intervals share an operator.
  */
 import { checkInterval, IntervalConflicts, intervalGroupOf, registerIntervalGroup } from './intervalConflicts';
-import { alignedPeakOfBuffers } from './stackBound';
+import { alignedPeakOfBuffers, alignmentInAnyPool, roundUpTo, stackHeightBound } from './stackBound';
 import { BufferInfo, PoolInfo } from './types';
 
 export interface LiveInterval {
@@ -106,20 +106,62 @@ export function memoryPressureOfIntervals(intervals: readonly Pick<LiveInterval,
  */
 export function lowerBoundOfBuffers(buffers: readonly BufferInfo[]): number {
   if (buffers.length === 0) return 0;
+  const stacks = poolCount(buffers);
+  const pinned = stacks > 1 ? pinnedPoolsBound(buffers) : 0;
+  return Math.max(pinned, sharedBound(buffers, stacks, intervalGroupOf(buffers) !== undefined));
+}
+
+/**
+ * lowerBoundOfBuffers with the buffers spread over any of `stacks` pools. `rangesConflict`: the
+ * conflicts are the live-range overlaps (buffers of an interval group, or a part of one).
+ */
+function sharedBound(buffers: readonly BufferInfo[], stacks: number, rangesConflict: boolean): number {
   const intervals = buffers.every((b) => b.liveRange !== undefined)
     ? buffers.map((b) => ({ sizeBytes: b.sizeBytes, firstUse: b.liveRange![0], lastUse: b.liveRange![1] }))
     : undefined;
-  if (intervals && intervalGroupOf(buffers)) return alignedPeakOfBuffers(buffers, poolCount(buffers));
-  if (!intervals) return greedyCliqueBound(buffers);
+  if (intervals && rangesConflict) return alignedPeakOfBuffers(buffers, stacks);
+  if (!intervals) return greedyCliqueBound(buffers, stacks);
   const peak = memoryPressureOfIntervals(intervals);
   // Listed pairs that all overlap in time make a subgraph of the interval graph: each of its
   // cliques is live at one moment (pairwise overlapping intervals share a point), so none
   // outweighs the peak. Where the peak's buffers are also all listed both ways, the peak is the
   // bound, without the clique search (the costly part on a JSON buffer set of 2,000 buffers).
-  const peakBinds = peakIsClique(buffers, peak);
-  if (peakBinds && listedPairsOverlap(buffers)) return peak;
-  const clique = greedyCliqueBound(buffers);
-  return peakBinds && peak > clique ? peak : clique;
+  const atPeak = peakClique(buffers, peak);
+  const peakBound = atPeak ? cliqueHeight(atPeak, stacks) : 0;
+  if (atPeak && listedPairsOverlap(buffers)) return peakBound;
+  return Math.max(peakBound, greedyCliqueBound(buffers, stacks));
+}
+
+/**
+ * Every pool ends at or above the bound of the buffers only it can hold (one candidate pool, or
+ * one whose size limit they fit), and pools are apart: the sum over pools. `roundUpPools`: each
+ * pool's part rounded up to its alignment, within its size hint, as pool sizes are.
+ */
+export function pinnedPoolsBound(buffers: readonly BufferInfo[], roundUpPools = false): number {
+  const groups = new Map<PoolInfo, BufferInfo[]>();
+  for (const b of buffers) {
+    const fits = b.poolCandidates.filter((p) => b.sizeBytes <= (p.sizeHintBytes ?? Infinity));
+    if (fits.length !== 1) continue;
+    const group = groups.get(fits[0]) ?? [];
+    group.push(b);
+    groups.set(fits[0], group);
+  }
+  const rangesConflict = intervalGroupOf(buffers) !== undefined;
+  let sum = 0;
+  for (const [pool, group] of groups) {
+    const bound = sharedBound(group, 1, rangesConflict);
+    sum += roundUpPools ? Math.min(roundUpTo(bound, Math.max(1, pool.alignment || 1)), pool.sizeHintBytes ?? Infinity) : bound;
+  }
+  return sum;
+}
+
+/** The least height of a clique's buffers stacked over `stacks` pools (stackBound.ts). */
+function cliqueHeight(clique: readonly BufferInfo[], stacks: number): number {
+  return stackHeightBound(
+    clique.map((b) => b.sizeBytes),
+    clique.map(alignmentInAnyPool),
+    stacks,
+  );
 }
 
 /** Pools the buffers may be spread over (each pool a stack of its own, see stackBound.ts). */
@@ -145,8 +187,8 @@ function listedPairsOverlap(buffers: readonly BufferInfo[]): boolean {
 /** Peak times examined by peakIsClique (each costs a pass over the buffers). */
 const PEAK_TIMES_CHECKED = 8;
 
-/** Whether some time point where `peak` bytes are live has only mutually listed buffers live. */
-function peakIsClique(buffers: readonly BufferInfo[], peak: number): boolean {
+/** The buffers live at a time point where `peak` bytes are live, if they are all mutually listed. */
+function peakClique(buffers: readonly BufferInfo[], peak: number): BufferInfo[] | undefined {
   const events: [number, number][] = [];
   for (const b of buffers) events.push([b.liveRange![0], b.sizeBytes], [b.liveRange![1] + 1, -b.sizeBytes]);
   events.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
@@ -164,15 +206,16 @@ function peakIsClique(buffers: readonly BufferInfo[], peak: number): boolean {
     if (!set) sets.set(b, (set = new Set(b.conflicts)));
     return set;
   };
-  return peakTimes.some((t) => {
+  for (const t of peakTimes) {
     const at = buffers.filter((b) => b.liveRange![0] <= t && t <= b.liveRange![1]);
-    return at.every((a) => at.every((b) => a === b || (listed(a).has(b.name) && listed(b).has(a.name))));
-  });
+    if (at.every((a) => at.every((b) => a === b || (listed(a).has(b.name) && listed(b).has(a.name))))) return at;
+  }
+  return undefined;
 }
 
 const CLIQUE_SEEDS = 64;
 
-function greedyCliqueBound(buffers: readonly BufferInfo[]): number {
+function greedyCliqueBound(buffers: readonly BufferInfo[], stacks: number): number {
   const index = new Map(buffers.map((b, i) => [b.name, i] as const));
   const listed = buffers.map((b) => new Set(b.conflicts));
   const neighbours: Set<number>[] = buffers.map(() => new Set<number>());
@@ -195,15 +238,10 @@ function greedyCliqueBound(buffers: readonly BufferInfo[]): number {
   let best = Math.max(...buffers.map((b) => b.sizeBytes));
   for (const s of seeds) {
     const clique = [s];
-    let total = buffers[s].sizeBytes;
     const cands = [...neighbours[s]].sort((a, b) => buffers[b].sizeBytes - buffers[a].sizeBytes);
-    for (const c of cands) {
-      if (clique.every((m) => neighbours[c].has(m))) {
-        clique.push(c);
-        total += buffers[c].sizeBytes;
-      }
-    }
-    if (total > best) best = total;
+    for (const c of cands) if (clique.every((m) => neighbours[c].has(m))) clique.push(c);
+    const members = clique.map((m) => buffers[m]);
+    best = Math.max(best, cliqueHeight(members, stacks));
   }
   return best;
 }

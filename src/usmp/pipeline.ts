@@ -16,6 +16,7 @@ import { defaultPools, validatePools } from './pools';
 import { IoPlacement, PlanningAlgorithm, PoolInfo, UsmpResult } from './types';
 import { verifyPlan } from './verify';
 import { planOptimality } from './optimality';
+import { pinnedPoolsBound } from './conflicts';
 
 export interface UsmpOptions {
   /** Pools in preference order; default: `defaultPools` of the module's targets. */
@@ -90,10 +91,11 @@ export function runUsmp(module: TirModule, options: UsmpOptions = {}): UsmpResul
     unplanned: analysis.unplanned.map(({ func, name, reason }) => ({ func, name, reason })),
     inputs,
     outputs,
+    // Pool sizes are rounded up to their alignment: so is each pool's pinned part of the bound.
     optimality: planOptimality(
       plan,
       rewritten.pools.reduce((sum, p) => sum + p.sizeBytes, 0),
-      analysis.memoryPressure,
+      Math.max(analysis.memoryPressure, pinnedPoolsBound(analysis.buffers, true)),
     ),
   };
 }

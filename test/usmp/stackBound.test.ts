@@ -129,7 +129,7 @@ describe('alignedLivePeak', () => {
 
 describe('auto with the padded bound', () => {
   it('proves a plan of odd-sized buffers in a 16-byte pool optimal (the plain peak is out of reach)', () => {
-    const pool: PoolInfo = { name: 'sram', kind: 'workspace', targetAccess: { c: 'rw' }, alignment: 16 };
+    const pool: PoolInfo = { name: 'sram', kind: 'workspace', targetAccess: { c: 'rw' }, alignment: 16, internal: true };
     const sizes = [490, 1000, 250, 4000, 33, 777, 1500, 96, 2048, 15, 640, 301];
     const buffers = intervalsToBufferInfos(
       sizes.map((sizeBytes, i) => ({ sizeBytes, firstUse: i % 5, lastUse: (i % 5) + (i % 3) })),

@@ -4,7 +4,7 @@ import { indexProblem, toBufferPlan } from '../../../src/usmp/algo/indexed';
 import { intervalsOf, multiPoolLowerBound, packPools, rebalancePools } from '../../../src/usmp/algo/multiPool';
 import { PlacementEngine } from '../../../src/usmp/algo/placement';
 import { seededRandom } from '../../../src/usmp/algo/seededRandom';
-import { intervalsToBufferInfos, lowerBoundOfBuffers } from '../../../src/usmp/conflicts';
+import { intervalsToBufferInfos, lowerBoundOfBuffers, memoryPressureOfIntervals, pinnedPoolsBound } from '../../../src/usmp/conflicts';
 import { BufferInfo, BufferPlan, PoolInfo } from '../../../src/usmp/types';
 import { poolSizesOfPlan, verifyPlan } from '../../../src/usmp/verify';
 import { buffers, pool } from './helpers';
@@ -122,7 +122,8 @@ describe('auto: the multi-pool lower bound', () => {
       [24, 1, 1, [sram, dram]],
       [8, 2, 2, [sram, dram]],
     ]);
-    expect(lowerBoundOfBuffers(bufs)).toBe(24);
+    expect(memoryPressureOfIntervals(bufs.map((b) => ({ sizeBytes: b.sizeBytes, firstUse: b.liveRange![0], lastUse: b.liveRange![1] })))).toBe(24);
+    expect(lowerBoundOfBuffers(bufs)).toBe(40);
     const problem = indexProblem(bufs);
     const engine = new PlacementEngine(problem);
     expect(multiPoolLowerBound(problem, intervalsOf(problem, engine.adjStart, engine.adj)!)).toBe(40);
@@ -185,5 +186,25 @@ describe('auto: moving buffers between pools', () => {
     const packed = packPools(problem, intervals, r.plan, 1_000_000);
     expect(packed.ends[0] + packed.ends[1]).toBe(20);
     verifyPlan(bufs, toBufferPlan(problem, packed.plan));
+  });
+
+  test('without live ranges: pinned cliques per pool, with their alignment padding, summed over the pools', () => {
+    // Weights listed against each other (always live, no ranges) pinned to flash, two scratch
+    // buffers pinned to the SRAM, one free buffer that fits either.
+    const flash = pool('flash', undefined, 16);
+    const sram16 = pool('sram', undefined, 16);
+    const bufs = buffers({
+      w1: { size: 10, conflicts: ['w2'], pools: [flash] },
+      w2: { size: 10, conflicts: ['w1'], pools: [flash] },
+      s1: { size: 24, conflicts: ['s2'], pools: [sram16] },
+      s2: { size: 1, conflicts: ['s1'], pools: [sram16] },
+      free: { size: 30, pools: [sram16, flash] },
+    });
+    // flash: 10 + 6 of padding + 10 = 26; SRAM: s1 at 0 and s2 at 32 end at 33 (s2 at 0 and s1
+    // at 16 at 40). Either pool alone, or the free buffer alone, is less.
+    expect(pinnedPoolsBound(bufs)).toBe(26 + 33);
+    expect(lowerBoundOfBuffers(bufs)).toBe(26 + 33);
+    // Rounded up to the pools' alignment, as pool sizes are.
+    expect(pinnedPoolsBound(bufs, true)).toBe(32 + 48);
   });
 });
