@@ -88,9 +88,14 @@ export function alignedLivePeak(
   const ids = (members ?? Array.from({ length: sizes.length }, (_, b) => b)).filter((b) => sizes[b] > 0);
   if (ids.length === 0) return 0;
   // Events: starts at first, ends at last + 1; at one time ends come first (ranges are inclusive).
+  const eventTime = new Float64Array(2 * ids.length);
+  ids.forEach((b, i) => {
+    eventTime[2 * i] = first[b];
+    eventTime[2 * i + 1] = last[b] + 1;
+  });
   const order = Int32Array.from({ length: 2 * ids.length }, (_, k) => k);
-  const timeOf = (k: number) => (k & 1 ? last[ids[k >> 1]] + 1 : first[ids[k >> 1]]);
-  order.sort((x, y) => timeOf(x) - timeOf(y) || (y & 1) - (x & 1));
+  order.sort((x, y) => eventTime[x] - eventTime[y] || (y & 1) - (x & 1));
+  const timeOf = (k: number): number => eventTime[k];
   // Per moment (after all its events): its time, live bytes and the live sizes each rounded up
   // to its own alignment (the key that picks the moments worth a scan, see below).
   const times: number[] = [];
