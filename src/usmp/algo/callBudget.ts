@@ -25,6 +25,16 @@ const DENSE_CALL_MAX_WORK = 78_000_000;
  */
 const CALL_MIN_WORK = 60_000_000;
 /**
+ * Problems up to this many buffers (the exact core's small partitions, exactCore.ts) get twice
+ * the floor, above the cap: their runs double each round, and on MiniMalloc's benchmark sets
+ * the last rounds are what meets the bound (sets A and F need single runs of 9M-10M units, that
+ * is 60M-70M of the doubling schedule). Where the bound is not met a call takes about 0.2 s
+ * more: 0.62-0.75 s in a cold `uma-ts plan` on one core (MiniMalloc's largest sets, 500 random
+ * buffers), against 0.43-0.53 s.
+ */
+const SMALL_PROBLEM = 500;
+const SMALL_CALL_MIN_WORK = 120_000_000;
+/**
  * A pool's re-plan inside a multi-pool call (auto.ts, pool by pool) is a part of that call, which
  * has already spent most of its second on the search: it keeps the dives-sized budget.
  */
@@ -67,10 +77,11 @@ export class CallBudget {
     private readonly core: ExactCore,
     private readonly engine: PlacementEngine,
     problem: IndexedProblem,
-    minWork = CALL_MIN_WORK,
+    minWork = problem.count <= SMALL_PROBLEM ? SMALL_CALL_MIN_WORK : CALL_MIN_WORK,
   ) {
     this.dense = isDense(problem, engine);
-    this.total = Math.min(this.dense ? DENSE_CALL_MAX_WORK : CALL_MAX_WORK, Math.max(minWork, CALL_DIVES * core.diveWork()));
+    // The floor wins over the cap: a small problem's floor is above the cap.
+    this.total = Math.max(minWork, Math.min(this.dense ? DENSE_CALL_MAX_WORK : CALL_MAX_WORK, CALL_DIVES * core.diveWork()));
     this.coreStart = core.work;
   }
 

@@ -22,6 +22,14 @@ import { ExactCore } from './exactCore';
  */
 const PROBE_DIVES = 4;
 const PROBE_MIN_WORK = 200_000;
+/**
+ * Problems up to this many buffers: probes of at least this much work, for the doubling runs of
+ * small partitions (exactCore.ts) to reach lengths that find a packing above the bound (on
+ * MiniMalloc's benchmark sets, capacities a few percent above the bound need runs of millions
+ * of units: mean overhead 9.1% -> 8.0% with 5M, with the other small-problem settings).
+ */
+const SMALL_PROBLEM = 500;
+const SMALL_PROBE_MIN_WORK = 5_000_000;
 /** Where a probe goes: this share of the gap between the proven bound and the best plan, from the top. */
 const PROBE_STEP = 0.5;
 /**
@@ -104,7 +112,8 @@ export function runCoreSteps(
   const limit = core.work + budget.forDescent();
   let lo = Math.max(provenLowerBound, lowerBound + 1);
   const step = dense ? DENSE_PROBE_STEP : PROBE_STEP;
-  const probeWork = Math.max(PROBE_MIN_WORK, (dense ? DENSE_PROBE_DIVES : PROBE_DIVES) * core.diveWork());
+  const minProbe = core.bufferCount() <= SMALL_PROBLEM ? SMALL_PROBE_MIN_WORK : PROBE_MIN_WORK;
+  const probeWork = Math.max(minProbe, (dense ? DENSE_PROBE_DIVES : PROBE_DIVES) * core.diveWork());
   while (lo < best && core.work < limit && performance.now() < deadline) {
     const capacity = best - 1 - Math.floor((best - 1 - lo) * step);
     const r = core.decide(capacity, Math.min(limit - core.work, probeWork), true);

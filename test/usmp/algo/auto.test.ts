@@ -149,12 +149,14 @@ describe('auto', () => {
   });
 
   test('a small problem gets a real budget: a 200-buffer set whose bound 50 dives miss reaches it, proven', () => {
-    const intervals = benchIntervals(1004, 200, 80).map((iv) => ({ ...iv, alignment: 16 }));
+    // This set's bound takes more core work than a larger problem's whole floor (60M units):
+    // problems up to 500 buffers get twice that (callBudget.ts).
+    const intervals = benchIntervals(1002, 200, 80).map((iv) => ({ ...iv, alignment: 16 }));
     const bufs = intervalsToBufferInfos(intervals, [pool('ws', undefined, 16)]);
     const bound = memoryPressureOfIntervals(intervals);
     const { plan, stats } = planAuto(bufs, bound);
     verifyPlan(bufs, plan);
-    expect(stats.coreWork).toBeGreaterThan(5_000_000);
+    expect(stats.coreWork).toBeGreaterThan(60_000_000);
     expect(stats.finalTotal).toBe(bound);
     expect(stats.provenOptimal).toBe(true);
   });
