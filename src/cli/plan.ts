@@ -141,8 +141,8 @@ function nonNegativeInt(name: string) {
 export function register(program: Command, io: CliIO): void {
   program
     .command('plan')
-    .description('plan a buffer set (intervals "size first last" per line, or JSON) and print the memory plan')
-    .argument('<file>', 'buffer set: text intervals or JSON (schemas/buffer-set.schema.json)', pathValue)
+    .description('plan a buffer set (intervals "size first last" per line, JSON, or MiniMalloc\'s CSV) and print the memory plan')
+    .argument('<file>', "buffer set: text intervals, JSON (schemas/buffer-set.schema.json) or MiniMalloc's CSV (id,lower,upper,size)", pathValue)
     .option('-a, --algorithm <name>', 'memory planning algorithm', DEFAULT_PLANNING_ALGORITHM)
     .option('--json', 'print the plan as JSON (schemas/memory-plan.schema.json)')
     .option('--time-budget <ms>', 'search time budget for searching planners', nonNegativeInt('time-budget'))

@@ -4,16 +4,18 @@
  *    starts a comment. Conflicts are the overlapping intervals; one unlimited pool.
  *  - JSON (schemas/buffer-set.schema.json): pools, buffers with candidate pools and conflicts by
  *    name, optional memoryPressure.
+ *  - MiniMalloc's CSV (miniMallocCsv.ts): a header row, then id, lifespan and size per buffer.
  */
 import { alignmentProblem, byteCountProblem } from '../config/numbers';
 import { validateJsonDocument } from '../config/validateJson';
 import { ConfigError } from '../errors';
 import { asIntervalGroup, intervalsToBufferInfos, LiveInterval, lowerBoundOfBuffers, memoryPressureOfIntervals } from './conflicts';
 import { IntervalConflicts } from './intervalConflicts';
+import { looksLikeMiniMallocCsv, parseMiniMallocCsv } from './miniMallocCsv';
 import { BufferInfo, PoolInfo } from './types';
 
 export interface BufferSet {
-  readonly format: 'intervals' | 'json';
+  readonly format: 'intervals' | 'json' | 'csv';
   readonly pools: readonly PoolInfo[];
   readonly buffers: readonly BufferInfo[];
   /** Lower bound on the total bytes of any plan (given, or computed). */
@@ -202,10 +204,17 @@ function listsAreLiveRangeOverlaps(buffers: readonly BufferInfo[], listed: reado
 }
 
 /**
- * JSON when the first non-blank character is `{` or `[` (no interval line starts so; an array is
- * then reported as the wrong JSON type, not as a bad interval), the interval text format otherwise.
+ * MiniMalloc's CSV when the first non-blank line is a comma-separated header of names (no
+ * interval or JSON line is), JSON when the first non-blank character is `{` or `[` (no interval
+ * line starts so; an array is then reported as the wrong JSON type, not as a bad interval), the
+ * interval text format otherwise.
  */
 export function parseBufferSet(text: string, file = '<input>'): BufferSet {
+  if (looksLikeMiniMallocCsv(text)) {
+    const pool = makePool(INTERVAL_POOL_NAME);
+    const { buffers, memoryPressure } = parseMiniMallocCsv(text, file, pool);
+    return { format: 'csv', pools: [pool], buffers, memoryPressure, memoryPressureGiven: false };
+  }
   if (/^\s*[{[]/.test(text)) {
     let data: unknown;
     try {
