@@ -1,6 +1,9 @@
 /**
  * `auto`, the default planner. Not TVM's: it aims at the lower bound (memory pressure).
  *
+ *  0. Independent parts (buffers whose candidate pools never meet, poolGroups.ts) are planned
+ *     one by one, each through the steps below.
+ *
  *  1. Lower bound = max(given memory pressure, our own bound: peak live bytes when every buffer
  *     has a live range, else a greedy clique weight).
  *  2. A few placement orders (size, weighted degree, urgency, chronological) x gap policies
@@ -51,6 +54,7 @@ import { finalTolerantDives, runCoreSteps } from './coreSteps';
 import { PlacementEngine } from './placement';
 import { intervalsOf, multiPoolLowerBound, packPools, rebalancePools } from './multiPool';
 import { seededRandom } from './seededRandom';
+import { independentPoolGroups } from './poolGroups';
 
 /**
  * A safety cap only, for problems above UNCAPPED_UP_TO buffers: the work budgets end the search
@@ -260,7 +264,8 @@ export function autoSearch(
   // call (the bound, the dives, the descent, then the search), in core work units; without it,
   // the search has its own.
   const coreOn = core !== undefined && deadline > startedAt;
-  const callBudget = core ? new CallBudget(core, engine, problem, minCallWork) : undefined;
+  const callBudget = core ? new CallBudget(core, engine, problem, minCallWork, Number.isFinite(deadline)) : undefined;
+  if (core) core.deadline = deadline;
   let descended = false;
   let plan: IndexedPlan | undefined;
   if (core && coreOn && callBudget) {
@@ -558,6 +563,8 @@ function planAutoCall(
     };
     return { plan: new Map(), stats };
   }
+  const groups = independentPoolGroups(buffers);
+  if (groups) return planPoolGroups(groups, memoryPressure, options, minCallWork);
   const startedAt = performance.now();
   const problem = indexProblem(buffers);
   if (problem.intervals && problem.intervals.entryCount() > MAX_ADJACENCY_ENTRIES) {
@@ -588,6 +595,47 @@ function planAutoCall(
   );
   if (plan) return { plan: toBufferPlan(problem, plan), stats };
   return { plan: toBufferPlan(problem, engine), stats };
+}
+
+/**
+ * Independent parts (poolGroups.ts) planned one by one; a time budget is the whole call's, so
+ * each part gets what is left of it. Totals, bounds and work add up (the parts' pools are
+ * apart); the plan is proven optimal when every part's is.
+ */
+function planPoolGroups(
+  groups: readonly (readonly BufferInfo[])[],
+  memoryPressure: number,
+  options: AutoPlanningOptions,
+  minCallWork: number | undefined,
+): { plan: BufferPlan; stats: AutoStats } {
+  const startedAt = performance.now();
+  const plan = new Map<string, PoolAllocation>();
+  const parts: AutoStats[] = [];
+  for (const group of groups) {
+    const timeBudgetMs = options.timeBudgetMs === undefined ? undefined : Math.max(0, options.timeBudgetMs - (performance.now() - startedAt));
+    const r = planAutoCall(group, 0, { ...options, timeBudgetMs }, minCallWork);
+    for (const [name, at] of r.plan) plan.set(name, at);
+    parts.push(r.stats);
+  }
+  const sum = (of: (s: AutoStats) => number): number => parts.reduce((total, s) => total + of(s), 0);
+  const lowerBound = Math.max(memoryPressure, sum((s) => s.lowerBound));
+  const finalTotal = sum((s) => s.finalTotal);
+  const provenOptimal = finalTotal <= lowerBound || parts.every((s) => s.provenOptimal);
+  const largest = parts.reduce((a, s) => (s.finalTotal > a.finalTotal ? s : a));
+  const stats: AutoStats = {
+    lowerBound,
+    initialTotal: sum((s) => s.initialTotal),
+    finalTotal,
+    iterations: sum((s) => s.iterations),
+    climbIterations: sum((s) => s.climbIterations),
+    work: sum((s) => s.work),
+    initialOrder: parts.map((s) => s.initialOrder).join(' + '),
+    strategy: largest.strategy,
+    provenOptimal,
+    provenLowerBound: provenOptimal ? finalTotal : Math.max(lowerBound, sum((s) => s.provenLowerBound)),
+    coreWork: sum((s) => s.coreWork),
+  };
+  return { plan: plan as BufferPlan, stats };
 }
 
 /**

@@ -77,8 +77,12 @@ export class CallBudget {
     private readonly core: ExactCore,
     private readonly engine: PlacementEngine,
     problem: IndexedProblem,
-    minWork = problem.count <= SMALL_PROBLEM ? SMALL_CALL_MIN_WORK : CALL_MIN_WORK,
+    minWork?: number,
+    clocked = false,
   ) {
+    // Under a clock (a time budget given) the small problems' larger floor could spend the
+    // whole time on the bound: they keep the floor of the others.
+    minWork ??= problem.count <= SMALL_PROBLEM && !clocked ? SMALL_CALL_MIN_WORK : CALL_MIN_WORK;
     this.dense = isDense(problem, engine);
     // The floor wins over the cap: a small problem's floor is above the cap.
     this.total = Math.max(minWork, Math.min(this.dense ? DENSE_CALL_MAX_WORK : CALL_MAX_WORK, CALL_DIVES * core.diveWork()));

@@ -30,6 +30,7 @@
  * The search counts its work (steps); a budget in those units ends it, so the answer (fits,
  * does not fit, or unknown) depends only on the input and the budget, never on the clock.
  */
+import { performance } from 'node:perf_hooks';
 import { IntervalConflicts, timeIndex } from '../intervalConflicts';
 import { seededRandom } from './seededRandom';
 import { MaxTree, RANGE_QUERY_WORK } from './maxTree';
@@ -110,6 +111,11 @@ const SLACK_RUNS = 's';
 export class ExactCore {
   /** Work spent so far (candidate scans, conflict and section updates). */
   work = 0;
+  /**
+   * A wall clock (performance.now()) past which a decision ends, between runs, as unknown:
+   * only when the caller has a time budget; without one the answers depend on the work alone.
+   */
+  deadline = Infinity;
   /** Conflicts, sections and section members: what the dives and the runs (coreRun.ts) read. */
   private readonly tables: CoreTables;
   /** Per section: the bytes of every buffer live in it. */
@@ -228,6 +234,7 @@ export class ExactCore {
       const runLimit = limit - this.work < 2 * runWork ? limit : this.work + runWork;
       const result = this.solvePartition(part, pre, dynamic, capacity, runLimit, out);
       if (result !== 'unknown' || this.work >= limit) return result;
+      if (this.deadline !== Infinity && performance.now() >= this.deadline) return 'unknown';
       if (growing) growingWork += this.work - before;
       else shortWork += this.work - before;
     }
