@@ -80,21 +80,29 @@ describe('person_detect on accel: pool pinning on a real model', () => {
     expect(result.access.misplaced).toEqual([]);
   });
 
-  it('puts weights in wei_mem and buffers the accelerator never touches in l2_mem', () => {
+  it('puts weights in wei_mem and buffers the accelerator never touches in the pools the CPU reaches, l2_mem first', () => {
     const accelKeys = new Set(
       result.pinning!.decisions.filter((d) => d.targets.includes('accel')).map((d) => d.buffer.key),
     );
     let hostOnly = 0;
+    let inL2 = 0;
     for (const d of result.pinning!.decisions) {
       const pool = result.access.placement.get(d.buffer.key);
       if (d.buffer.origin === 'constant') {
         expect([d.buffer.name, pool]).toEqual([d.buffer.name, 'wei_mem']);
       } else if (!accelKeys.has(d.buffer.key)) {
         hostOnly++;
-        // l2_mem is the user's first workspace pool in backends/accel/pools.json.
-        expect([d.buffer.name, pool]).toEqual([d.buffer.name, 'l2_mem']);
+        // l2_mem is the user's first workspace pool in backends/accel/pools.json; act_mem, which
+        // the CPU reaches too, takes a CPU-only buffer where it has room at the time and that
+        // makes the workspace smaller.
+        expect([d.buffer.name, ['l2_mem', 'act_mem'].includes(pool!)]).toEqual([d.buffer.name, true]);
+        if (pool === 'l2_mem') inL2++;
       }
     }
+    expect(inL2).toBeGreaterThan(0);
+    // Such a move is only taken for bytes: the plan is at its bound (l2_mem 18432 bytes, where
+    // keeping every CPU-only buffer there took 36864).
+    expect(result.report.optimality.provenOptimal).toBe(true);
     // The CPU-only tail (depthwise layers read their inputs in place, no padded copies).
     expect(hostOnly).toBeGreaterThanOrEqual(2);
     // The report agrees: what the accelerator's own functions allocate (fetched tensors, line

@@ -55,6 +55,7 @@ import { PlacementEngine } from './placement';
 import { intervalsOf, multiPoolLowerBound, packPools, rebalancePools } from './multiPool';
 import { seededRandom } from './seededRandom';
 import { independentPoolGroups } from './poolGroups';
+import { preferEarlierPools } from './preferPools';
 
 /**
  * A safety cap only, for problems above UNCAPPED_UP_TO buffers: the work budgets end the search
@@ -593,8 +594,13 @@ function planAutoCall(
     options.exactCore === false ? undefined : poolIntervals,
     minCallWork,
   );
-  if (plan) return { plan: toBufferPlan(problem, plan), stats };
-  return { plan: toBufferPlan(problem, engine), stats };
+  if (problem.pools.length === 1) return { plan: toBufferPlan(problem, plan ?? engine), stats };
+  // Several pools: the search weighed total bytes only; free moves to preferred pools next.
+  const preferred = preferEarlierPools(problem, plan ?? engine, engine.adjStart, engine.adj);
+  const ends = new Float64Array(problem.pools.length);
+  for (let b = 0; b < problem.count; b++) ends[preferred.pool[b]] = Math.max(ends[preferred.pool[b]], preferred.offset[b] + problem.sizes[b]);
+  const finalTotal = Math.min(stats.finalTotal, sumOf(ends));
+  return { plan: toBufferPlan(problem, preferred), stats: { ...stats, finalTotal } };
 }
 
 /**
