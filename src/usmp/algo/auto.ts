@@ -55,7 +55,7 @@ import { PlacementEngine } from './placement';
 import { intervalsOf, multiPoolLowerBound, packPools, rebalancePools } from './multiPool';
 import { seededRandom } from './seededRandom';
 import { independentPoolGroups } from './poolGroups';
-import { preferEarlierPools } from './preferPools';
+import { lowerPoolTops, preferEarlierPools } from './preferPools';
 
 /**
  * A safety cap only, for problems above UNCAPPED_UP_TO buffers: the work budgets end the search
@@ -595,8 +595,10 @@ function planAutoCall(
     minCallWork,
   );
   if (problem.pools.length === 1) return { plan: toBufferPlan(problem, plan ?? engine), stats };
-  // Several pools: the search weighed total bytes only; free moves to preferred pools next.
-  const preferred = preferEarlierPools(problem, plan ?? engine, engine.adjStart, engine.adj);
+  // Several pools: pool ends lowered where top buffers have room elsewhere, then free moves to
+  // preferred pools.
+  const lowered = lowerPoolTops(problem, plan ?? engine, engine.adjStart, engine.adj);
+  const preferred = preferEarlierPools(problem, lowered, engine.adjStart, engine.adj);
   const ends = new Float64Array(problem.pools.length);
   for (let b = 0; b < problem.count; b++) ends[preferred.pool[b]] = Math.max(ends[preferred.pool[b]], preferred.offset[b] + problem.sizes[b]);
   const finalTotal = Math.min(stats.finalTotal, sumOf(ends));
