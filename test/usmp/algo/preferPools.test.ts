@@ -39,29 +39,28 @@ describe('preferEarlierPools', () => {
 describe('lowerPoolTops', () => {
   const l2 = pool('l2', undefined, 16);
   const act = pool('act', undefined, 16);
-  it("moves a pool's top buffers where another pool has room below its end, so the total shrinks", () => {
-    const bufs = buffers({
-      // l2: x at 0, y on top of it (they conflict); act: z, which conflicts with neither.
-      x: { size: 32, conflicts: ['y'], pools: [l2, act] },
-      y: { size: 32, conflicts: ['x'], pools: [l2, act] },
-      z: { size: 48, conflicts: [], pools: [act] },
-    });
-    const problem = indexProblem(bufs);
+  /** x at 0 and y on top of it in l2 (they conflict); z alone in act, `zSize` bytes. */
+  function lowered(zSize: number) {
+    const problem = indexProblem(
+      buffers({
+        x: { size: 32, conflicts: ['y'], pools: [l2, act] },
+        y: { size: 32, conflicts: ['x'], pools: [l2, act] },
+        z: { size: zSize, conflicts: [], pools: [act] },
+      }),
+    );
     const engine = new PlacementEngine(problem);
     const placed = { pool: Int32Array.from([0, 0, 1]), offset: Float64Array.from([0, 32, 0]) };
-    const lowered = lowerPoolTops(problem, placed, engine.adjStart, engine.adj);
+    return lowerPoolTops(problem, placed, engine.adjStart, engine.adj);
+  }
+
+  it("moves a pool's top buffers where another pool has room below its end, so the total shrinks", () => {
     // y leaves l2 (which now ends at 32) for act at 0, under act's end of 48: total 96 -> 80.
-    expect([...lowered.pool]).toEqual([0, 1, 1]);
-    expect([...lowered.offset]).toEqual([0, 0, 0]);
-    // Nothing moves where it would raise the other pool's end.
-    const tight = { pool: Int32Array.from([0, 0, 1]), offset: Float64Array.from([0, 32, 0]) };
-    const small = buffers({
-      x: { size: 32, conflicts: ['y'], pools: [l2, act] },
-      y: { size: 32, conflicts: ['x'], pools: [l2, act] },
-      z: { size: 16, conflicts: [], pools: [act] },
-    });
-    const p2 = indexProblem(small);
-    const e2 = new PlacementEngine(p2);
-    expect([...lowerPoolTops(p2, tight, e2.adjStart, e2.adj).pool]).toEqual([0, 0, 1]);
+    const moved = lowered(48);
+    expect([...moved.pool]).toEqual([0, 1, 1]);
+    expect([...moved.offset]).toEqual([0, 0, 0]);
+  });
+
+  it("moves nothing where it would raise the other pool's end", () => {
+    expect([...lowered(16).pool]).toEqual([0, 0, 1]);
   });
 });
