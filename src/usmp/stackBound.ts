@@ -142,7 +142,7 @@ export function alignedLivePeak(
   return best;
 }
 
-const lcm = (x: number, y: number): number => (x / gcd(x, y)) * y;
+export const lcm = (x: number, y: number): number => (x / gcd(x, y)) * y;
 
 /** A buffer's alignment in pool `pool`: its own and the pool's (an offset honours both). */
 export function alignmentIn(b: BufferInfo, pool: PoolInfo): number {

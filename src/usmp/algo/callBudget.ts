@@ -32,7 +32,7 @@ const CALL_MIN_WORK = 60_000_000;
  * more: 0.62-0.75 s in a cold `uma-ts plan` on one core (MiniMalloc's largest sets, 500 random
  * buffers), against 0.43-0.53 s.
  */
-const SMALL_PROBLEM = 500;
+export const SMALL_PROBLEM = 500;
 const SMALL_CALL_MIN_WORK = 120_000_000;
 /**
  * A pool's re-plan inside a multi-pool call (auto.ts, pool by pool) is a part of that call, which

@@ -13,7 +13,7 @@
  * the core's own budget bounds it, and the plan must not depend on speed.
  */
 import { performance } from 'node:perf_hooks';
-import { CallBudget } from './callBudget';
+import { CallBudget, SMALL_PROBLEM } from './callBudget';
 import { ExactCore } from './exactCore';
 
 /**
@@ -23,12 +23,12 @@ import { ExactCore } from './exactCore';
 const PROBE_DIVES = 4;
 const PROBE_MIN_WORK = 200_000;
 /**
- * Problems up to this many buffers: probes of at least this much work, for the doubling runs of
- * small partitions (exactCore.ts) to reach lengths that find a packing above the bound (on
- * MiniMalloc's benchmark sets, capacities a few percent above the bound need runs of millions
- * of units: mean overhead 9.1% -> 8.0% with 5M, with the other small-problem settings).
+ * Problems up to SMALL_PROBLEM buffers (callBudget.ts): probes of at least this much work, for
+ * the doubling runs of small partitions (exactCore.ts) to reach lengths that find a packing
+ * above the bound (on MiniMalloc's benchmark sets, capacities a few percent above the bound need
+ * runs of millions of units: mean overhead 9.1% -> 8.0% with 5M, with the other small-problem
+ * settings).
  */
-const SMALL_PROBLEM = 500;
 const SMALL_PROBE_MIN_WORK = 5_000_000;
 /** Where a probe goes: this share of the gap between the proven bound and the best plan, from the top. */
 const PROBE_STEP = 0.5;

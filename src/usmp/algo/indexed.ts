@@ -3,6 +3,7 @@
  * arrays (thousands of buffers, hundreds of thousands of conflict entries); names and PoolInfo
  * objects only come back when the plan is handed out.
  */
+import { lcm } from '../stackBound';
 import { MemoryPlanningError } from '../../errors';
 import { intervalGroupOf, IntervalConflicts } from '../intervalConflicts';
 import { BufferInfo, BufferPlan, PoolAllocation, PoolInfo } from '../types';
@@ -142,16 +143,7 @@ const HIGH_UNITS = /[\uD800-\uFFFF]/;
 
 /** Buffer b's alignment in pool p: the lcm of its own and the pool's (a pool without one: 1). */
 export function alignmentInPool(problem: IndexedProblem, b: number, p: number): number {
-  const a = problem.alignments[b];
-  const pa = Math.max(1, problem.pools[p].alignment || 1);
-  let x = a;
-  let y = pa;
-  while (y) {
-    const r = x % y;
-    x = y;
-    y = r;
-  }
-  return (a / x) * pa;
+  return lcm(problem.alignments[b], Math.max(1, problem.pools[p].alignment || 1));
 }
 
 export function roundUp(value: number, alignment: number): number {

@@ -21,7 +21,7 @@
  * way, not live at the peak, move out. Everything runs on counted budgets, never on the clock.
  */
 import { intervalsToBufferInfos } from '../conflicts';
-import { alignedLivePeak, gcd } from '../stackBound';
+import { alignedLivePeak, alignmentInAnyPool } from '../stackBound';
 import { IntervalConflicts, timeIndex } from '../intervalConflicts';
 import { BufferInfo, BufferPlan } from '../types';
 import { ExactCore } from './exactCore';
@@ -45,13 +45,6 @@ export function poolPeak(problem: IndexedProblem, intervals: IntervalConflicts, 
   const alignments = new Float64Array(problem.count);
   for (const b of members) alignments[b] = alignmentInPool(problem, b, p);
   return alignedLivePeak(intervals.first, intervals.last, problem.sizes, alignments, 1, members);
-}
-
-/** What buffer b's offset is a multiple of, whichever of its candidate pools it lands in. */
-function alignmentInAnyPool(problem: IndexedProblem, b: number): number {
-  let g = 0;
-  for (const p of problem.candidates[b]) g = gcd(alignmentInPool(problem, b, p), g);
-  return g || 1;
 }
 
 /**
@@ -95,7 +88,7 @@ export function multiPoolLowerBound(problem: IndexedProblem, intervals: Interval
   pinned.forEach((members, p) => {
     if (members.length > 0) sum += poolPeak(problem, intervals, p, members);
   });
-  const alignments = Float64Array.from({ length: problem.count }, (_, b) => alignmentInAnyPool(problem, b));
+  const alignments = Float64Array.from({ length: problem.count }, (_, b) => alignmentInAnyPool(problem.buffers[b]));
   return Math.max(sum, alignedLivePeak(intervals.first, intervals.last, problem.sizes, alignments, problem.pools.length));
 }
 

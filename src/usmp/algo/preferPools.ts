@@ -7,6 +7,7 @@
  * workspace was planned apart from the constants, a CPU-only buffer landed in the shared
  * act_mem at the same total, where l2_mem is the user's first pool.)
  */
+import { roundUp } from './coreRun';
 import { alignmentInPool, IndexedPlan, IndexedProblem } from './indexed';
 
 /**
@@ -104,7 +105,7 @@ function lowestFit(
   let at = 0;
   for (const [from, to] of taken) {
     if (at + size <= from) break;
-    if (to > at) at = Math.ceil(to / alignment) * alignment;
+    if (to > at) at = roundUp(to, alignment);
   }
   return at + size <= top ? at : undefined;
 }
