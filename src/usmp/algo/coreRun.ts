@@ -12,10 +12,65 @@
  * one living in the section with the least slack (the section that most needs filling at that
  * height), not the first in preorder; the others follow in preorder, and ties may be placed in
  * any order, so the run stays exhaustive.
+ *
+ * `decompose`: MiniMalloc's dynamic decomposition (Moreira et al., ASPLOS 2023). Once every
+ * buffer crossing the moment between two sections is placed, the buffers left on either side
+ * never meet again: each side (a segment) is searched on its own, left to right, its spatial
+ * order starting afresh at the lowest offset. A segment that has no packing fails the placement
+ * that cut it off, so the search jumps straight back there instead of re-enumerating the
+ * packings of the segments solved before it, which a plain depth-first search does,
+ * exponentially. Pruning inside a segment reads only the segment: its dominance height and the
+ * bytes its sections still hold above the current offset.
  */
 import { MaxTree, RANGE_QUERY_WORK } from './maxTree';
 
 export type RunResult = 'fits' | 'infeasible' | 'unknown';
+
+/**
+ * Segments still to search after the current one (a persistent list, so each search level
+ * keeps the one in force when it opened and backtracking restores it for free): sections
+ * [lo, hi], cut off by the placement at level `owner`.
+ */
+interface PendingSegment {
+  readonly lo: number;
+  readonly hi: number;
+  readonly owner: number;
+  readonly next: PendingSegment | null;
+}
+
+/**
+ * Preorder keys, as MiniMalloc's letters (each descending): T the largest section total the
+ * buffer lives in, W lifetime, A size x lifetime, Z size, E end.
+ */
+export type PreorderKey = 'T' | 'W' | 'A' | 'Z' | 'E';
+
+/**
+ * How a decomposing run orders each new segment: by `heuristic` over `keys`, except T, which is
+ * taken afresh from the bytes each section still holds (MiniMalloc re-sorts every sub-problem
+ * so). Measured on MiniMalloc's benchmark sets: with the preorder of the whole partition kept,
+ * two sets that MiniMalloc packs in a few thousand nodes stayed out of reach.
+ */
+export interface SegmentOrder {
+  readonly heuristic: readonly PreorderKey[];
+  readonly keys: Readonly<Record<PreorderKey, Float64Array>>;
+}
+
+/** openLevel's answer for a segment with no buffer left to place. */
+const SEGMENT_DONE = -2;
+/**
+ * Work units per section a placement or its undoing updates (a max-tree path and the undo
+ * log): measured against the candidate scans' unit, which the budgets were set in. Before the
+ * levels' sorted lists (below), each tried candidate was charged a full scan and these were
+ * lost in it; without them a run whose candidates fail at once took up to three times the time
+ * per unit.
+ */
+const SECTION_UPDATE_WORK = 3;
+/**
+ * A level scans the unplaced buffers for each of its first candidates (a dive tries one or two);
+ * after this many it sorts the rest once and walks the list: on MiniMalloc's benchmark sets the
+ * search tries hundreds of thousands of candidates that fail at once, each a full scan before.
+ */
+const LIST_AFTER_TRIES = 2;
 
 /** The core's static tables a run reads. */
 export interface CoreTables {
@@ -72,14 +127,53 @@ export class CoreRun {
   /** The dominance height of the level openLevel last opened. */
   private levelHeight = Infinity;
   private readonly ties: Int32Array;
+  /**
+   * Decomposing runs: per boundary s (between sections s and s + 1), the unplaced buffers live
+   * on both sides; the boundaries the last placement brought to zero, ascending.
+   */
+  private readonly cuts: Int32Array;
+  private readonly newCuts: number[] = [];
+  /** The partition's sections. */
+  private readonly partLo: number;
+  private readonly partHi: number;
+  /** The preorder, the run's own copy when segments re-rank it; undo log (buffer, old rank). */
+  private readonly pre: Int32Array;
+  private readonly logPre: number[] = [];
+  /**
+   * The search stack, per level: the key its candidates must be above (that of the buffer
+   * placed on the level below, or none at a segment's start), the dominance height, the buffer
+   * tried, the candidate a dynamic run tried first (the others then go in preorder), the undo
+   * marks, the segment searched, the segments pending and, at the start of a segment other
+   * than its cut's first, the level that cut it off; how many candidates it tried, or where
+   * its sorted list is (below).
+   */
+  private readonly floorOffset: number[] = [];
+  private readonly floorPre: number[] = [];
+  private readonly heights: number[] = [];
+  private readonly chosen: number[] = [];
+  private readonly firstTried: number[] = [];
+  private readonly markMin: number[] = [];
+  private readonly markWit: number[] = [];
+  private readonly markPre: number[] = [];
+  private readonly segLo: number[] = [];
+  private readonly segHi: number[] = [];
+  private readonly pending: (PendingSegment | null)[] = [];
+  private readonly jumpTo: number[] = [];
+  private readonly triesAt: number[] = [];
+  private readonly listStart: number[] = [];
+  /** The sorted candidate lists of the levels that have one, stacked. */
+  private readonly candidates: number[] = [];
 
   constructor(
     tables: CoreTables,
     private readonly part: Int32Array,
-    private readonly pre: Int32Array,
+    pre: Int32Array,
     private readonly dynamic: boolean,
     private readonly capacity: number,
+    private readonly decompose = false,
+    private readonly segmentOrder?: SegmentOrder,
   ) {
+    this.pre = segmentOrder ? pre.slice() : pre;
     const { n, sectionCount, sizes, secFrom, secTo } = tables;
     this.sizes = sizes;
     this.alignments = tables.alignments;
@@ -104,9 +198,19 @@ export class CoreRun {
     this.wPrev = new Int32Array(sectionCount).fill(-1);
     this.wHead = new Int32Array(n).fill(-1);
     for (const b of part) for (let sec = secFrom[b]; sec <= secTo[b]; sec++) if (this.witness[sec] < 0) this.link(sec, b);
+    this.cuts = new Int32Array(decompose ? sectionCount : 0);
+    let lo = sectionCount;
+    let hi = 0;
+    for (const b of part) {
+      if (decompose) for (let s = secFrom[b]; s < secTo[b]; s++) this.cuts[s]++;
+      lo = Math.min(lo, secFrom[b]);
+      hi = Math.max(hi, secTo[b]);
+    }
+    this.partLo = lo;
+    this.partHi = hi;
     // Setting up is charged too: on small problems the core starts thousands of short runs.
-    this.work = n + 3 * sectionCount;
-    for (const b of part) this.work += 2 * (secTo[b] - secFrom[b] + 1);
+    this.work = n + (decompose ? 4 : 3) * sectionCount;
+    for (const b of part) this.work += (decompose ? 3 : 2) * (secTo[b] - secFrom[b] + 1);
   }
 
   /**
@@ -114,24 +218,18 @@ export class CoreRun {
    * proof), or more than `limit` work ('unknown').
    */
   solve(limit: number, out: Float64Array): RunResult {
-    const { minOffset, pre, logMin, logWit, dynamic } = this;
-    // The search stack: per level, the bound its candidates must be above (the key of the
-    // buffer placed on the level below), the dominance height, the buffer tried and the marks.
-    const floorOffset: number[] = [-Infinity];
-    const floorPre: number[] = [-1];
-    const opened = this.openLevel(-Infinity, -1);
-    const heights: number[] = [this.levelHeight];
-    const chosen: number[] = [-1];
-    // Per level, the candidate a dynamic run tried first (the others then go in preorder).
-    const firstTried: number[] = [-1];
-    let firstCandidate = opened;
-    const markMin: number[] = [0];
-    const markWit: number[] = [0];
+    const { minOffset, logMin, logWit, logPre, dynamic, floorOffset, floorPre, chosen, firstTried, heights } = this;
+    const { markMin, markWit, segLo, segHi, pending, jumpTo, triesAt, listStart, candidates } = this;
+    this.pushLevel(-Infinity, -1, this.partLo, this.partHi, null, -1, 0);
+    let firstCandidate = this.openLevel(-Infinity, -1, this.partLo, this.partHi);
+    heights[0] = this.levelHeight;
     while (chosen.length > 0) {
       const level = chosen.length - 1;
       let afterOffset = floorOffset[level];
       let afterPre = floorPre[level];
       const tried = chosen[level];
+      // Read after the unplacement: the run's own preorder may have been re-ranked below.
+      const pre = this.pre;
       if (tried >= 0) {
         this.unplace(tried, markMin[level], markWit[level]);
         // After a dynamic first pick, the preorder walk starts from the level's floor.
@@ -141,37 +239,150 @@ export class CoreRun {
         }
       }
       if (this.work > limit) return 'unknown';
-      const b = tried < 0 ? firstCandidate : this.nextCandidate(afterOffset, afterPre, heights[level], dynamic ? firstTried[level] : -1);
-      if (tried < 0) firstTried[level] = b;
+      const lo = segLo[level];
+      const hi = segHi[level];
+      let b: number;
+      if (tried < 0) {
+        b = firstCandidate;
+        firstTried[level] = b;
+      } else if (listStart[level] >= 0) {
+        b = triesAt[level] < candidates.length ? candidates[triesAt[level]] : -1;
+        this.work++;
+      } else if (triesAt[level] < LIST_AFTER_TRIES) {
+        b = this.nextCandidate(afterOffset, afterPre, heights[level], dynamic ? firstTried[level] : -1, lo, hi);
+      } else {
+        // A level that keeps failing: its remaining candidates, sorted once.
+        listStart[level] = candidates.length;
+        this.listCandidates(afterOffset, afterPre, heights[level], dynamic ? firstTried[level] : -1, lo, hi);
+        triesAt[level] = listStart[level];
+        b = triesAt[level] < candidates.length ? candidates[triesAt[level]] : -1;
+      }
+      triesAt[level]++;
       if (b < 0) {
-        firstTried.pop();
-        floorOffset.pop();
-        floorPre.pop();
-        heights.pop();
-        chosen.pop();
-        markMin.pop();
-        markWit.pop();
+        // A segment with no packing: the placement that cut it off fails.
+        const target = jumpTo[level];
+        this.popLevel();
+        while (chosen.length - 1 > target && target >= 0) {
+          const lv = chosen.length - 1;
+          this.unplace(chosen[lv], markMin[lv], markWit[lv]);
+          this.popLevel();
+        }
         continue;
       }
       markMin[level] = logMin.length;
       markWit[level] = logWit.length;
       chosen[level] = b;
-      if (!this.place(b)) continue;
+      if (!this.place(b, lo, hi)) continue;
       if (this.unplacedCount === 0) {
         for (const x of this.part) out[x] = minOffset[x];
         return 'fits';
       }
-      floorOffset.push(minOffset[b]);
+      let nextLo = lo;
+      let nextHi = hi;
+      let nextPending = pending[level];
+      let jump = -1;
+      let keyOffset = minOffset[b];
       // A dynamic run may place ties at one offset in any order.
-      floorPre.push(dynamic ? -1 : pre[b]);
-      firstCandidate = this.openLevel(minOffset[b], dynamic ? -1 : pre[b]);
-      heights.push(this.levelHeight);
-      chosen.push(-1);
-      firstTried.push(-1);
-      markMin.push(0);
-      markWit.push(0);
+      let keyPre = dynamic ? -1 : pre[b];
+      const { newCuts } = this;
+      if (newCuts.length > 0) {
+        // Search the leftmost side first; the others wait, rightmost deepest.
+        for (let k = newCuts.length - 1; k >= 0; k--) {
+          const from = newCuts[k] + 1;
+          const to = k + 1 < newCuts.length ? newCuts[k + 1] : hi;
+          nextPending = { lo: from, hi: to, owner: level, next: nextPending };
+        }
+        nextHi = newCuts[0];
+        keyOffset = -Infinity;
+        keyPre = -1;
+      }
+      const preMark = logPre.length;
+      if (newCuts.length > 0) this.rankSegment(nextLo, nextHi);
+      let first = this.openLevel(keyOffset, keyPre, nextLo, nextHi);
+      // A finished segment: the next one pending starts afresh.
+      while (first === SEGMENT_DONE && nextPending !== null) {
+        nextLo = nextPending.lo;
+        nextHi = nextPending.hi;
+        jump = nextPending.owner;
+        nextPending = nextPending.next;
+        keyOffset = -Infinity;
+        keyPre = -1;
+        this.rankSegment(nextLo, nextHi);
+        first = this.openLevel(keyOffset, keyPre, nextLo, nextHi);
+      }
+      firstCandidate = first;
+      this.pushLevel(keyOffset, keyPre, nextLo, nextHi, nextPending, jump, preMark);
     }
     return 'infeasible';
+  }
+
+  private pushLevel(keyOffset: number, keyPre: number, lo: number, hi: number, rest: PendingSegment | null, jump: number, preMark: number): void {
+    this.floorOffset.push(keyOffset);
+    this.floorPre.push(keyPre);
+    this.heights.push(this.levelHeight);
+    this.chosen.push(-1);
+    this.firstTried.push(-1);
+    this.markMin.push(0);
+    this.markWit.push(0);
+    this.markPre.push(preMark);
+    this.segLo.push(lo);
+    this.segHi.push(hi);
+    this.pending.push(rest);
+    this.jumpTo.push(jump);
+    this.triesAt.push(0);
+    this.listStart.push(-1);
+  }
+
+  /** Drops the top level (its buffer already unplaced), undoing its segment's re-ranking. */
+  private popLevel(): void {
+    const { logPre, pre } = this;
+    const mark = this.markPre.pop()!;
+    while (logPre.length > mark) {
+      const old = logPre.pop()!;
+      pre[logPre.pop()!] = old;
+    }
+    const list = this.listStart.pop()!;
+    if (list >= 0) this.candidates.length = list;
+    this.floorOffset.pop();
+    this.floorPre.pop();
+    this.heights.pop();
+    this.chosen.pop();
+    this.firstTried.pop();
+    this.markMin.pop();
+    this.markWit.pop();
+    this.segLo.pop();
+    this.segHi.pop();
+    this.pending.pop();
+    this.jumpTo.pop();
+    this.triesAt.pop();
+  }
+
+  /** A new segment's preorder (see SegmentOrder), logged for backtracking. */
+  private rankSegment(lo: number, hi: number): void {
+    const order = this.segmentOrder;
+    if (!order) return;
+    const { unplaced, secFrom, secTo, restTree, pre, logPre } = this;
+    const segment: number[] = [];
+    for (let k = 0; k < this.unplacedCount; k++) {
+      const b = unplaced[k];
+      if (secFrom[b] >= lo && secFrom[b] <= hi) segment.push(b);
+    }
+    const total = new Map<number, number>();
+    for (const b of segment) total.set(b, restTree.rangeMax(secFrom[b], secTo[b]));
+    const { heuristic, keys } = order;
+    segment.sort((a, b) => {
+      for (const key of heuristic) {
+        const ka = key === 'T' ? total.get(a)! : keys[key][a];
+        const kb = key === 'T' ? total.get(b)! : keys[key][b];
+        if (ka !== kb) return kb - ka;
+      }
+      return a - b;
+    });
+    segment.forEach((b, rank) => {
+      logPre.push(b, pre[b]);
+      pre[b] = rank;
+    });
+    this.work += this.unplacedCount + segment.length * (RANGE_QUERY_WORK + 2 + Math.ceil(Math.log2(segment.length + 1)));
   }
 
   private link(sec: number, w: number): void {
@@ -221,7 +432,8 @@ export class CoreRun {
     return true;
   }
 
-  private place(b: number): boolean {
+  /** Places b at its lowest offset; false when the segment [lo, hi] can no longer be packed. */
+  private place(b: number, lo: number, hi: number): boolean {
     const { sizes, alignments, adjStart, adj, secFrom, secTo, placed, minOffset, rest, restTree, unplaced, slot, logMin } = this;
     const raisedFrom = logMin.length;
     const o = minOffset[b];
@@ -245,9 +457,17 @@ export class CoreRun {
       rest[s] -= sizes[b];
       restTree.set(s, rest[s]);
     }
-    this.work += 1 + adjStart[b + 1] - adjStart[b] + (secTo[b] - secFrom[b] + 1);
-    // Every section must hold its remaining bytes above the current offset...
-    if (o + restTree.max() > this.capacity) return false;
+    this.work += 1 + adjStart[b + 1] - adjStart[b] + SECTION_UPDATE_WORK * (secTo[b] - secFrom[b] + 1);
+    if (this.decompose) {
+      const { cuts, newCuts } = this;
+      newCuts.length = 0;
+      for (let s = secFrom[b]; s < secTo[b]; s++) if (--cuts[s] === 0) newCuts.push(s);
+      this.work += secTo[b] - secFrom[b];
+    }
+    // Every section of the segment must hold its remaining bytes above the current offset...
+    const whole = lo === this.partLo && hi === this.partHi;
+    if (!whole) this.work += RANGE_QUERY_WORK;
+    if (o + (whole ? restTree.max() : restTree.rangeMax(lo, hi)) > this.capacity) return false;
     // ... and above the lowest offset its unplaced buffers can take.
     if (!this.recheck(b)) return false;
     for (let k = raisedFrom; k < logMin.length; k += 2) if (!this.recheck(logMin[k])) return false;
@@ -256,6 +476,7 @@ export class CoreRun {
 
   private unplace(b: number, minMark: number, witMark: number): void {
     const { sizes, secFrom, secTo, rest, restTree, minOffset, logMin, logWit } = this;
+    this.work += 1 + SECTION_UPDATE_WORK * (secTo[b] - secFrom[b] + 1) + (logMin.length - minMark + logWit.length - witMark) / 2;
     while (logWit.length > witMark) {
       const old = logWit.pop()!;
       const sec = logWit.pop()!;
@@ -266,6 +487,7 @@ export class CoreRun {
       rest[s] += sizes[b];
       restTree.set(s, rest[s]);
     }
+    if (this.decompose) for (let s = secFrom[b]; s < secTo[b]; s++) this.cuts[s]++;
     while (logMin.length > minMark) {
       const old = logMin.pop()!;
       minOffset[logMin.pop()!] = old;
@@ -276,11 +498,11 @@ export class CoreRun {
   }
 
   /**
-   * The unplaced buffer with the smallest (minOffset, preorder) key above (afterOffset,
-   * afterPre) that fits under the capacity and below `minHeight`, or -1.
+   * The unplaced buffer of the segment [lo, hi] with the smallest (minOffset, preorder) key
+   * above (afterOffset, afterPre) that fits under the capacity and below `minHeight`, or -1.
    */
-  private nextCandidate(afterOffset: number, afterPre: number, minHeight: number, exclude: number): number {
-    const { unplaced, minOffset, pre, sizes, capacity } = this;
+  private nextCandidate(afterOffset: number, afterPre: number, minHeight: number, exclude: number, lo: number, hi: number): number {
+    const { unplaced, minOffset, pre, sizes, capacity, secFrom } = this;
     const count = this.unplacedCount;
     this.work += count;
     let best = -1;
@@ -288,7 +510,7 @@ export class CoreRun {
     let bestPre = 0;
     for (let k = 0; k < count; k++) {
       const b = unplaced[k];
-      if (b === exclude) continue;
+      if (b === exclude || secFrom[b] < lo || secFrom[b] > hi) continue;
       const o = minOffset[b];
       if (o < afterOffset || (o === afterOffset && pre[b] <= afterPre)) continue;
       if (o > bestOffset || (o === bestOffset && pre[b] > bestPre)) continue;
@@ -301,11 +523,36 @@ export class CoreRun {
   }
 
   /**
-   * For a new level: the dominance height (lowest top any unplaced buffer can reach, left in
-   * levelHeight) and the level's first candidate, in one pass.
+   * Into `candidates`: every buffer nextCandidate would return from here on, in its order (the
+   * level's state is the same at each of its calls).
    */
-  private openLevel(afterOffset: number, afterPre: number): number {
-    const { unplaced, minOffset, pre, sizes, capacity, ties } = this;
+  private listCandidates(afterOffset: number, afterPre: number, minHeight: number, exclude: number, lo: number, hi: number): void {
+    const { unplaced, minOffset, pre, sizes, capacity, secFrom, candidates } = this;
+    const from = candidates.length;
+    const count = this.unplacedCount;
+    for (let k = 0; k < count; k++) {
+      const b = unplaced[k];
+      if (b === exclude || secFrom[b] < lo || secFrom[b] > hi) continue;
+      const o = minOffset[b];
+      if (o < afterOffset || (o === afterOffset && pre[b] <= afterPre)) continue;
+      if ((o >= minHeight && sizes[b] > 0) || o + sizes[b] > capacity) continue;
+      candidates.push(b);
+    }
+    const m = candidates.length - from;
+    if (m > 1) {
+      const sorted = candidates.slice(from).sort((x, y) => minOffset[x] - minOffset[y] || pre[x] - pre[y]);
+      for (let k = 0; k < m; k++) candidates[from + k] = sorted[k];
+    }
+    this.work += count + m * Math.ceil(Math.log2(m + 1));
+  }
+
+  /**
+   * For a new level in the segment [lo, hi]: the dominance height (lowest top any of its
+   * unplaced buffers can reach, left in levelHeight) and the level's first candidate (-1 for
+   * none, SEGMENT_DONE when nothing is left to place there), in one pass.
+   */
+  private openLevel(afterOffset: number, afterPre: number, lo: number, hi: number): number {
+    const { unplaced, minOffset, pre, sizes, capacity, ties, secFrom } = this;
     const count = this.unplacedCount;
     this.work += count;
     let h = Infinity;
@@ -314,8 +561,11 @@ export class CoreRun {
     let bestPre = 0;
     // The candidates tied at the lowest offset, in scan order, for a dynamic run's choice.
     let tieCount = 0;
+    let inSegment = 0;
     for (let k = 0; k < count; k++) {
       const b = unplaced[k];
+      if (secFrom[b] < lo || secFrom[b] > hi) continue;
+      inSegment++;
       const o = minOffset[b];
       const top = o + sizes[b];
       if (top < h) h = top;
@@ -334,8 +584,9 @@ export class CoreRun {
       ties[tieCount++] = b;
     }
     this.levelHeight = h;
+    if (inSegment === 0) return SEGMENT_DONE;
     // The smallest key is dominated: so is every other, unless a zero-size buffer is left.
-    if (best >= 0 && bestOffset >= h && sizes[best] > 0) return this.nextCandidate(afterOffset, afterPre, h, -1);
+    if (best >= 0 && bestOffset >= h && sizes[best] > 0) return this.nextCandidate(afterOffset, afterPre, h, -1, lo, hi);
     if (this.dynamic && best >= 0) {
       const { secFrom, secTo, restTree } = this;
       let bestSlack = Infinity;
