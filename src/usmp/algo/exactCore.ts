@@ -92,8 +92,8 @@ const SMALL_PREORDERS = [0, 2, 4];
  * bound fast on many random sets the growing runs miss; the growing runs take this many times
  * the short ones' work. The growing runs decompose (coreRun.ts) and re-rank each segment; with
  * that, measured against the previous plain growing runs at a share of 2: on MiniMalloc's eleven
- * sets, at the bound 3 -> 5 (A, C, F -> A, C, G, I, K; mean overhead 7.2% -> 4.1%), on its six
- * "challenging" sets mean 7.3% -> 4.8%, random sets of 200-800 buffers unchanged or smaller
+ * sets, at the bound 3 -> 5 (A, C, F -> A, C, G, I, K; mean overhead 7.2% -> 4.1%), at or below
+ * MiniMalloc's own capacity 3 -> 6 (J too); random sets of 200-800 buffers unchanged or smaller
  * except one with lifetimes up to 160 (2.00% -> 2.22%, still below TFLite Micro and Vela).
  * Shares 3, 5, 10 and growing runs only were within 0.3 points of one another; adding plain
  * or undecomposed runs to the rotation was worse on the held-out sets.
