@@ -161,6 +161,20 @@ export class CoreRun {
   private readonly jumpTo: number[] = [];
   private readonly triesAt: number[] = [];
   private readonly listStart: number[] = [];
+  /** The numeric per-level stacks that popLevel only drops. */
+  private readonly levelStacks: number[][] = [
+    this.floorOffset,
+    this.floorPre,
+    this.heights,
+    this.chosen,
+    this.firstTried,
+    this.markMin,
+    this.markWit,
+    this.segLo,
+    this.segHi,
+    this.jumpTo,
+    this.triesAt,
+  ];
   /** The sorted candidate lists of the levels that have one, stacked. */
   private readonly candidates: number[] = [];
 
@@ -343,18 +357,8 @@ export class CoreRun {
     }
     const list = this.listStart.pop()!;
     if (list >= 0) this.candidates.length = list;
-    this.floorOffset.pop();
-    this.floorPre.pop();
-    this.heights.pop();
-    this.chosen.pop();
-    this.firstTried.pop();
-    this.markMin.pop();
-    this.markWit.pop();
-    this.segLo.pop();
-    this.segHi.pop();
     this.pending.pop();
-    this.jumpTo.pop();
-    this.triesAt.pop();
+    for (const stack of this.levelStacks) stack.pop();
   }
 
   /** A new segment's preorder (see SegmentOrder), logged for backtracking. */
