@@ -91,10 +91,14 @@ export function runCoreSteps(
   deadline: number,
 ): CoreStepsOutcome {
   let provenLowerBound = lowerBound;
+  // Totals are multiples of the granularity: a capacity proven too small is too small up to the next one.
+  const granularity = core.granularity();
+  const stepDown = (c: number) => Math.floor(c / granularity) * granularity;
+  const stepUp = (c: number) => Math.ceil(c / granularity) * granularity;
   if (best > lowerBound) {
     const first = core.decide(lowerBound, budget.forBound());
     if (first.kind === 'fits') return { atBound: true, offsets: first.offsets, total: first.total, provenLowerBound };
-    if (first.kind === 'infeasible') provenLowerBound = lowerBound + 1;
+    if (first.kind === 'infeasible') provenLowerBound = stepUp(lowerBound + 1);
   }
   if (best <= provenLowerBound) return { atBound: false, total: best, provenLowerBound };
   let found: Float64Array | undefined;
@@ -110,19 +114,20 @@ export function runCoreSteps(
     }
   }
   const limit = core.work + budget.forDescent();
-  let lo = Math.max(provenLowerBound, lowerBound + 1);
+  let lo = stepUp(Math.max(provenLowerBound, lowerBound + 1));
   const step = dense ? DENSE_PROBE_STEP : PROBE_STEP;
   const minProbe = core.bufferCount() <= SMALL_PROBLEM ? SMALL_PROBE_MIN_WORK : PROBE_MIN_WORK;
   const probeWork = Math.max(minProbe, (dense ? DENSE_PROBE_DIVES : PROBE_DIVES) * core.diveWork());
   while (lo < best && core.work < limit && performance.now() < deadline) {
-    const capacity = best - 1 - Math.floor((best - 1 - lo) * step);
+    // At or above lo (a multiple of the granularity), below best.
+    const capacity = stepDown(best - 1 - Math.floor((best - 1 - lo) * step));
     const r = core.decide(capacity, Math.min(limit - core.work, probeWork), true);
     if (r.kind === 'fits') {
       found = r.offsets;
       best = r.total;
     } else {
-      if (r.kind === 'infeasible') provenLowerBound = capacity + 1;
-      lo = capacity + 1;
+      if (r.kind === 'infeasible') provenLowerBound = stepUp(capacity + 1);
+      lo = stepUp(capacity + 1);
     }
   }
   return { atBound: false, offsets: found, total: best, provenLowerBound };

@@ -190,6 +190,30 @@ export class ExactCore {
     return this.problem.count;
   }
 
+  /**
+   * A step every packing's total comes in: a divisor g of every size such that each alignment
+   * divides g or is a multiple of it. A canonical offset is 0 or a placed buffer's end rounded up
+   * to an alignment, so by induction every offset and end is a multiple of g, and the smallest
+   * total is a canonical packing's. Capacities between two multiples decide nothing new
+   * (MiniMalloc's sets: sizes in KiB, where a descent probed capacities a byte apart).
+   */
+  granularity(): number {
+    const { sizes, alignments, count } = this.problem;
+    let g = 0;
+    for (let b = 0; b < count; b++) g = gcd(g, sizes[b]);
+    for (let changed = g > 1; changed; ) {
+      changed = false;
+      for (let b = 0; b < count && g > 1; b++) {
+        const a = alignments[b];
+        if (g % a !== 0 && a % g !== 0) {
+          g = gcd(g, a);
+          changed = true;
+        }
+      }
+    }
+    return Math.max(1, g);
+  }
+
   /** The mean buffer size (the scale of a dive's tolerance). */
   meanSize(): number {
     return this.problem.sizes.reduce((a, x) => a + x, 0) / Math.max(1, this.problem.count);
@@ -210,35 +234,40 @@ export class ExactCore {
 
   /**
    * Short runs over the preorders (fixed, then varied), the last one with all that is left;
-   * small partitions: static runs over SMALL_PREORDERS, doubling each round.
+   * small partitions: static decomposing runs over SMALL_PREORDERS, resumed in turn.
    */
   private solveWithRestarts(part: Int32Array, capacity: number, limit: number, out: Float64Array, pattern: string): RunResult {
     const baseWork = Math.max(RUN_MIN_WORK, RUN_DIVES * this.partDiveWork(part));
     const random = seededRandom(RESTART_SEED + part.length);
     // Static runs can miss a fit with zero-size buffers (see CoreProblem.sizes): not for those.
     const small = part.length <= SMALL_PARTITION && part.every((b) => this.problem.sizes[b] > 0);
-    // Small partitions: growing static runs and the short runs take turns (a growing run goes
-    // whenever the growing ones have spent at most GROWING_SHARE times the short ones' work).
-    let growingRuns = 0;
+    // Small partitions: the long runs and the short ones take turns (a long run goes on
+    // whenever the long ones have spent at most GROWING_SHARE times the short ones' work).
+    const longRuns: CoreRun[] = [];
+    let longTurns = 0;
     let shortRuns = 0;
-    let growingWork = 0;
+    let longWork = 0;
     let shortWork = 0;
     for (;;) {
-      const growing = small && growingWork <= GROWING_SHARE * shortWork;
-      const r = growing ? growingRuns++ : shortRuns++;
-      const fixed = growing ? SMALL_PREORDERS[r % SMALL_PREORDERS.length] : r < PREORDERS.length ? r : -1;
-      const pre = fixed >= 0 ? this.fixedRank(fixed) : this.variedRank(PREORDERS[r % PREORDERS.length], random);
-      // Growing runs decompose (coreRun.ts), each segment in its own preorder.
-      const order = growing ? { heuristic: PREORDERS[fixed], keys: this.keys } : undefined;
-      const dynamic = !growing && pattern[r % pattern.length] === 'd';
-      const runWork = growing ? baseWork * 2 ** Math.floor(r / SMALL_PREORDERS.length) : baseWork;
+      const long = small && longWork <= GROWING_SHARE * shortWork;
       const before = this.work;
-      // Too little left for two runs: the last one gets it all.
-      const runLimit = limit - this.work < 2 * runWork ? limit : this.work + runWork;
-      const result = this.solvePartition(part, pre, dynamic, capacity, runLimit, out, order);
+      // Too little left for two turns: the last one gets it all.
+      const turnLimit = limit - this.work < 2 * baseWork ? limit : this.work + baseWork;
+      let result: RunResult;
+      if (long) {
+        const k = longTurns++ % SMALL_PREORDERS.length;
+        const fixed = SMALL_PREORDERS[k];
+        // Each preorder's run decomposes (coreRun.ts), each segment in its own preorder.
+        longRuns[k] ??= this.newRun(part, this.fixedRank(fixed), false, capacity, { heuristic: PREORDERS[fixed], keys: this.keys });
+        result = this.advance(longRuns[k], turnLimit, out);
+      } else {
+        const r = shortRuns++;
+        const pre = r < PREORDERS.length ? this.fixedRank(r) : this.variedRank(PREORDERS[r % PREORDERS.length], random);
+        result = this.advance(this.newRun(part, pre, pattern[r % pattern.length] === 'd', capacity, undefined), turnLimit, out);
+      }
       if (result !== 'unknown' || this.work >= limit) return result;
       if (this.deadline !== Infinity && performance.now() >= this.deadline) return 'unknown';
-      if (growing) growingWork += this.work - before;
+      if (long) longWork += this.work - before;
       else shortWork += this.work - before;
     }
   }
@@ -275,6 +304,8 @@ export class ExactCore {
   }
 
   private readonly diveRandom = seededRandom(RESTART_SEED);
+  /** Per run: the part of its work already charged to this core (resumed runs are charged per turn). */
+  private readonly charged = new WeakMap<CoreRun, number>();
 
   /**
    * The spatial greedy: places, one at a time, the unplaced buffer that can sit lowest; among
@@ -344,22 +375,22 @@ export class ExactCore {
     return total;
   }
 
-  /**
-   * One depth-first run (CoreRun) on a partition, charged to this core's work; on a fit, the
-   * partition's offsets go into `out`.
-   */
-  private solvePartition(
-    part: Int32Array,
-    pre: Int32Array,
-    dynamic: boolean,
-    capacity: number,
-    limit: number,
-    out: Float64Array,
-    order: SegmentOrder | undefined,
-  ): RunResult {
+  /** A depth-first run (CoreRun) on a partition; its set-up is charged at its first turn. */
+  private newRun(part: Int32Array, pre: Int32Array, dynamic: boolean, capacity: number, order: SegmentOrder | undefined): CoreRun {
     const run = new CoreRun(this.tables, part, pre, dynamic, capacity, order !== undefined, order);
-    const result = run.solve(limit - this.work, out);
-    this.work += run.work;
+    this.charged.set(run, 0);
+    return run;
+  }
+
+  /**
+   * Runs (or resumes) `run` until this core's work reaches `limit`, charged to this core; on a
+   * fit, the partition's offsets go into `out`.
+   */
+  private advance(run: CoreRun, limit: number, out: Float64Array): RunResult {
+    const charged = this.charged.get(run)!;
+    const result = run.solve(charged + limit - this.work, out);
+    this.work += run.work - charged;
+    this.charged.set(run, run.work);
     return result;
   }
 }
@@ -394,6 +425,12 @@ function fillMembers(secFrom: Int32Array, secTo: Int32Array, memStart: Int32Arra
 /** Per buffer, into crowd: the most bytes live in one of its sections. */
 function crowding(secFrom: Int32Array, secTo: Int32Array, live: Float64Array, crowd: Float64Array): void {
   for (let b = 0; b < secFrom.length; b++) for (let s = secFrom[b]; s <= secTo[b]; s++) if (live[s] > crowd[b]) crowd[b] = live[s];
+}
+
+/** Greatest common divisor of two non-negative integers (gcd(0, b) = b). */
+function gcd(a: number, b: number): number {
+  while (b !== 0) [a, b] = [b, a % b];
+  return a;
 }
 
 /**

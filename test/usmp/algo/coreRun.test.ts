@@ -92,3 +92,35 @@ describe('core runs with dynamic decomposition', () => {
     expect(splitFits).toBeGreaterThan(100);
   });
 });
+
+describe('core runs paused and resumed', () => {
+  // The small partitions' long runs go on turn by turn (exactCore.ts): a run stopped at its limit
+  // and called again must search exactly as one uninterrupted run would.
+  it('gives the same answer, offsets and work as one uninterrupted run', () => {
+    let paused = 0;
+    for (let s = 0; s < 120; s++) {
+      const set = randomSet(7000 + s, 11, [1, 2]);
+      const core = tablesOf(set);
+      const h = s % HEURISTICS.length;
+      const bound = memoryPressureOfIntervals(set.map((b) => ({ sizeBytes: b.size, firstUse: b.first, lastUse: b.last })));
+      for (const part of core.partitions) {
+        const capacity = bound + (s % 3);
+        const order = { heuristic: HEURISTICS[h], keys: core.keys };
+        const whole = new CoreRun(core.tables, part, core.fixedRank(h), s % 2 === 0, capacity, true, order);
+        const wholeOut = new Float64Array(set.length);
+        const expected = whole.solve(1e9, wholeOut);
+        const resumed = new CoreRun(core.tables, part, core.fixedRank(h), s % 2 === 0, capacity, true, order);
+        const out = new Float64Array(set.length);
+        let result = resumed.solve(resumed.work + 20, out);
+        for (let turns = 0; result === 'unknown' && turns < 1e6; turns++) {
+          paused++;
+          result = resumed.solve(resumed.work + 20, out);
+        }
+        expect(result).toBe(expected);
+        expect(resumed.work).toBe(whole.work);
+        if (result === 'fits') expect(Array.from(out)).toEqual(Array.from(wholeOut));
+      }
+    }
+    expect(paused).toBeGreaterThan(500);
+  });
+});

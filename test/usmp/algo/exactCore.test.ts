@@ -5,6 +5,7 @@ import { seededRandom } from '../../../src/usmp/algo/seededRandom';
 import { intervalsToBufferInfos, LiveInterval, memoryPressureOfIntervals } from '../../../src/usmp/conflicts';
 import { poolSizesOfPlan, verifyPlan } from '../../../src/usmp/verify';
 import { pool } from './helpers';
+import { IntervalConflicts } from '../../../src/usmp/intervalConflicts';
 
 function randomSet(seed: number, count: number): LiveInterval[] {
   const r = seededRandom(seed);
@@ -94,6 +95,38 @@ describe('exact core', () => {
       verifyPlan(buffers, new Map(buffers.map((b, i) => [b.name, { pool: 'ws', offset: fits.offsets[i] }])));
       if (optimum > 0) expect(core.decide(optimum - 1, 1e9).kind).toBe('infeasible');
     }
+  });
+
+  test('granularity: every optimum is a multiple of it, and so is every plan the core finds', () => {
+    const granularOf = (sizes: number[], alignments: number[]) =>
+      new ExactCore({
+        count: sizes.length,
+        sizes: Float64Array.from(sizes),
+        alignments: Float64Array.from(alignments),
+        intervals: new IntervalConflicts(new Float64Array(sizes.length), new Float64Array(sizes.length)),
+      }).granularity();
+    // Sizes in KiB, alignments that divide them: offsets stay in KiB.
+    expect(granularOf([1024, 3072, 2048], [1, 16, 1024])).toBe(1024);
+    // An alignment above the sizes' gcd keeps it when it is a multiple of it...
+    expect(granularOf([1024, 3072], [4096, 1])).toBe(1024);
+    // ... else the step shrinks until every alignment divides it or is a multiple of it.
+    expect(granularOf([6, 12], [4, 1])).toBe(2);
+    expect(granularOf([12, 24], [4, 9])).toBe(1);
+    let coarse = 0;
+    for (let seed = 201; seed <= 260; seed++) {
+      const r = seededRandom(seed);
+      const unit = [1, 2, 3, 4, 6][Math.floor(r() * 5)];
+      const ivs = randomSet(seed, 6).map((iv) => ({ ...iv, sizeBytes: iv.sizeBytes * unit, alignment: [1, 2, 4, 8][Math.floor(r() * 4)] }));
+      const { core } = coreOf(ivs);
+      const g = core.granularity();
+      if (g > 1) coarse++;
+      const optimum = bruteForceOptimum(ivs);
+      expect(optimum % g).toBe(0);
+      const fits = core.decide(optimum + 2 * g, 1e9);
+      expect(fits.kind).toBe('fits');
+      if (fits.kind === 'fits') expect(fits.total % g).toBe(0);
+    }
+    expect(coarse).toBeGreaterThan(10);
   });
 
   test('auto proves optimality above the bound, or reports the gap', () => {
