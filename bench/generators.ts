@@ -218,10 +218,44 @@ function skewedLifetimes(seed: number, maxLength: number, prefix: string, family
 }
 
 /**
+ * Packed sets, like MiniMalloc's public benchmark sets (real accelerator workloads packed
+ * exactly at their peak): a capacity x time rectangle (1 MiB x `ops` operators) cut at random
+ * into `count` buffers, each cut across time or across the address range (in 16-byte steps)
+ * of a piece chosen by its area. Every operator is covered to the top, so the peak of live
+ * bytes is the capacity and the cutting itself is a packing: the optimum is the lower bound,
+ * which a planner either finds or misses. Greedy planners and Vela's climb miss it by 10-30%.
+ */
+export function packedRectangles(seed: number, count = 300, ops = 400): BenchSet {
+  const random = seededRandom(seed);
+  const capacity = 1 << 20;
+  // Pieces as [first op, end op (exclusive), low byte, high byte (exclusive)].
+  const pieces: [number, number, number, number][] = [[0, ops, 0, capacity]];
+  while (pieces.length < count) {
+    // A piece at random, weighted by its area, so the cuts spread over the rectangle.
+    const areas = pieces.map(([t0, t1, o0, o1]) => (t1 - t0) * (o1 - o0));
+    let pick = random() * areas.reduce((a, x) => a + x, 0);
+    let k = 0;
+    while (k < pieces.length - 1 && pick >= areas[k]) pick -= areas[k++];
+    const [t0, t1, o0, o1] = pieces[k];
+    const acrossTime = t1 - t0 > 1 && (o1 - o0 <= ALIGN || random() < 0.5);
+    if (acrossTime) {
+      const t = t0 + 1 + Math.floor(random() * (t1 - t0 - 1));
+      pieces.splice(k, 1, [t0, t, o0, o1], [t, t1, o0, o1]);
+    } else if (o1 - o0 > ALIGN) {
+      const o = o0 + ALIGN * (1 + Math.floor(random() * ((o1 - o0) / ALIGN - 1)));
+      pieces.splice(k, 1, [t0, t1, o0, o], [t0, t1, o, o1]);
+    }
+  }
+  const intervals = pieces.map(([t0, t1, o0, o1]) => ({ size: o1 - o0, first: t0, last: t1 - 1 }));
+  return { name: `packed_${count}x${ops}_s${seed}`, kind: 'irregular', family: 'packed', intervals };
+}
+
+/**
  * The portfolio families (issue 15): uniform (10 seeds), heavy-tailed, long and medium
  * lifetimes (5 each) at 2,000 buffers (seeds held out from BENCH_SEEDS), uniform and medium
- * lifetimes (5 each) at 500, and one each of the first three at 10,000 (ops scaled with the
- * count); the multi-pool family with pins is derived from the uniform sets by the runner.
+ * lifetimes (5 each) at 500, packed (5) at 300, and one each of the first three at 10,000
+ * (ops scaled with the count); the multi-pool family with pins is derived from the uniform sets
+ * by the runner.
  */
 export function portfolioSets(): BenchSet[] {
   const seeds = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
@@ -234,6 +268,8 @@ export function portfolioSets(): BenchSet[] {
     // leave them a few dives.
     ...seeds(11, 5).map((s) => randomIntervals(s, 500, 200)),
     ...seeds(11, 5).map((s) => mediumLifetimes(s, 500, 200)),
+    // Packed exactly at their peak, as MiniMalloc's benchmark sets (a few hundred buffers).
+    ...seeds(11, 5).map((s) => packedRectangles(s, 300, 400)),
     randomIntervals(21, 10_000, 4000),
     heavyTailed(21, 10_000, 4000),
     longLifetimes(21, 10_000, 4000),
