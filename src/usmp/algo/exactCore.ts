@@ -67,18 +67,19 @@ const PREORDERS: readonly (readonly PreorderKey[])[] = [
   ['Z'],
 ];
 /**
- * Partitions up to this many buffers restart as MiniMalloc does: static, decomposing runs over a
- * few fixed preorders in turn, each round twice as long as the last, so a run long enough to
- * find the packing (or exhaust the space) always comes. MiniMalloc's public benchmark sets (154-454
- * buffers of real accelerator workloads, each packed at its peak) need one run of 1M-45M units
- * with the right preorder and were out of reach of short restarts with varied preorders; see
+ * Partitions up to this many buffers also search as MiniMalloc does: one static, decomposing run
+ * per preorder of a few fixed ones, taking turns. A run is resumed at its next turn where the
+ * last one stopped (CoreRun.solve), so the preorder that finds the packing (or exhausts the
+ * space) needs only its own run's work. MiniMalloc's public benchmark sets (154-454 buffers of
+ * real accelerator workloads, each packed at its peak) need one run of 0.4M-20M units with the
+ * right preorder and were out of reach of short restarts with varied preorders; see
  * SMALL_PREORDERS.
  */
 const SMALL_PARTITION = 500;
 /**
  * The small partitions' preorders (indices into PREORDERS): T-W-Z, T-A-W and W-A-T, MiniMalloc's
  * own three (its TWA orders as TWZ: at equal lifetimes, area orders as size); all six left each
- * preorder's longest run too short. With GROWING_SHARE and the small problems' budgets
+ * preorder's longest run too short. With LONG_SHARE and the small problems' budgets
  * (callBudget.ts, coreSteps.ts), measured on the eleven MiniMalloc sets and 57 random sets of
  * 150-1,000 buffers: MiniMalloc sets at the bound 0 -> 3 (A, C, F), mean overhead 11.5% ->
  * 7.2%, set A no longer above Vela's plan; random sets of 500 buffers 0.47% -> 0.31% (2 smaller,
@@ -88,17 +89,15 @@ const SMALL_PARTITION = 500;
  */
 const SMALL_PREORDERS = [0, 2, 4];
 /**
- * Small partitions interleave the growing runs with the short ones (below), which meet the
- * bound fast on many random sets the growing runs miss; the growing runs take this many times
- * the short ones' work. The growing runs decompose (coreRun.ts) and re-rank each segment; with
- * that, measured against the previous plain growing runs at a share of 2: on MiniMalloc's eleven
- * sets, at the bound 3 -> 5 (A, C, F -> A, C, G, I, K; mean overhead 7.2% -> 4.1%), at or below
- * MiniMalloc's own capacity 3 -> 6 (J too); random sets of 200-800 buffers unchanged or smaller
- * except one with lifetimes up to 160 (2.00% -> 2.22%, still below TFLite Micro and Vela).
- * Shares 3, 5, 10 and growing runs only were within 0.3 points of one another; adding plain
- * or undecomposed runs to the rotation was worse on the held-out sets.
+ * Small partitions interleave the long runs with the short ones (below), which meet the bound
+ * fast on many random sets the long runs miss; the long runs take this many times the short
+ * ones' work. Measured when the long runs still restarted with doubled limits (against a share
+ * of 2: shares 3, 5, 10 and long runs only were within 0.3 points of one another on MiniMalloc's
+ * sets and random sets of 200-800 buffers; adding plain or undecomposed runs to the rotation was
+ * worse on the held-out sets). With resumed runs a share of 10 packed MiniMalloc's set B at its
+ * bound too but lost the bound on a random 500-buffer set that a late short run had met.
  */
-const GROWING_SHARE = 5;
+const LONG_SHARE = 5;
 /** Relative spread of the random factor on the primary key of the varied preorders. */
 const PREORDER_NOISE = 0.6;
 /** A run's limit in dives (one dive: every buffer placed once, see diveWork). */
@@ -242,14 +241,14 @@ export class ExactCore {
     // Static runs can miss a fit with zero-size buffers (see CoreProblem.sizes): not for those.
     const small = part.length <= SMALL_PARTITION && part.every((b) => this.problem.sizes[b] > 0);
     // Small partitions: the long runs and the short ones take turns (a long run goes on
-    // whenever the long ones have spent at most GROWING_SHARE times the short ones' work).
+    // whenever the long ones have spent at most LONG_SHARE times the short ones' work).
     const longRuns: CoreRun[] = [];
     let longTurns = 0;
     let shortRuns = 0;
     let longWork = 0;
     let shortWork = 0;
     for (;;) {
-      const long = small && longWork <= GROWING_SHARE * shortWork;
+      const long = small && longWork <= LONG_SHARE * shortWork;
       const before = this.work;
       // Too little left for two turns: the last one gets it all.
       const turnLimit = limit - this.work < 2 * baseWork ? limit : this.work + baseWork;
@@ -304,8 +303,6 @@ export class ExactCore {
   }
 
   private readonly diveRandom = seededRandom(RESTART_SEED);
-  /** Per run: the part of its work already charged to this core (resumed runs are charged per turn). */
-  private readonly charged = new WeakMap<CoreRun, number>();
 
   /**
    * The spatial greedy: places, one at a time, the unplaced buffer that can sit lowest; among
@@ -375,10 +372,10 @@ export class ExactCore {
     return total;
   }
 
-  /** A depth-first run (CoreRun) on a partition; its set-up is charged at its first turn. */
+  /** A depth-first run (CoreRun) on a partition, its set-up charged to this core. */
   private newRun(part: Int32Array, pre: Int32Array, dynamic: boolean, capacity: number, order: SegmentOrder | undefined): CoreRun {
     const run = new CoreRun(this.tables, part, pre, dynamic, capacity, order !== undefined, order);
-    this.charged.set(run, 0);
+    this.work += run.work;
     return run;
   }
 
@@ -387,10 +384,9 @@ export class ExactCore {
    * fit, the partition's offsets go into `out`.
    */
   private advance(run: CoreRun, limit: number, out: Float64Array): RunResult {
-    const charged = this.charged.get(run)!;
-    const result = run.solve(charged + limit - this.work, out);
-    this.work += run.work - charged;
-    this.charged.set(run, run.work);
+    const before = run.work;
+    const result = run.solve(before + limit - this.work, out);
+    this.work += run.work - before;
     return result;
   }
 }
