@@ -253,7 +253,7 @@ export function packedRectangles(seed: number, count = 300, ops = 400): BenchSet
 /**
  * The portfolio families (issue 15): uniform (10 seeds), heavy-tailed, long and medium
  * lifetimes (5 each) at 2,000 buffers (seeds held out from BENCH_SEEDS), uniform and medium
- * lifetimes (5 each) at 500, packed (5) at 300, and one each of the first three at 10,000
+ * lifetimes (5 each) at 500, packed at 300 (5) and 800 (3), and one each of the first three at 10,000
  * (ops scaled with the count); the multi-pool family with pins is derived from the uniform sets
  * by the runner.
  */
@@ -268,8 +268,10 @@ export function portfolioSets(): BenchSet[] {
     // leave them a few dives.
     ...seeds(11, 5).map((s) => randomIntervals(s, 500, 200)),
     ...seeds(11, 5).map((s) => mediumLifetimes(s, 500, 200)),
-    // Packed exactly at their peak, as MiniMalloc's benchmark sets (a few hundred buffers).
+    // Packed exactly at their peak, as MiniMalloc's benchmark sets (a few hundred buffers), and
+    // larger ones (over 130 conflicts per buffer on most: flat, not dense, see callBudget.ts).
     ...seeds(11, 5).map((s) => packedRectangles(s, 300, 400)),
+    ...seeds(11, 3).map((s) => packedRectangles(s, 800, 600)),
     randomIntervals(21, 10_000, 4000),
     heavyTailed(21, 10_000, 4000),
     longLifetimes(21, 10_000, 4000),

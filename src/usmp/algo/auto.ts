@@ -245,7 +245,7 @@ export function autoSearch(
   // thousands of conflict entries, so the greedy phase places the size order alone (TFLM's
   // plan, the one to stay under) and there is no local search; the core's dives (points better
   // than any greedy start there) and descent do the work and hand out their offsets.
-  const dense = core !== undefined && isDense(problem, engine);
+  const dense = core !== undefined && isDense(problem, engine, core);
   const { start, total: initialTotal, placed } = pickStart(problem, engine, lowerBound, dense);
   let provenLowerBound = lowerBound;
   // Sorted rows only speed up a search (offsets are the same either way), so a call without

@@ -213,6 +213,21 @@ export class ExactCore {
     return Math.max(1, g);
   }
 
+  /**
+   * How flat the live-bytes profile is: the mean over the time sections of the bytes live in
+   * each, as a share of the most bytes live in one (1 when every section is at the peak).
+   */
+  profileFill(): number {
+    const { sectionBytes } = this;
+    let peak = 0;
+    let sum = 0;
+    for (let s = 0; s < sectionBytes.length; s++) {
+      peak = Math.max(peak, sectionBytes[s]);
+      sum += sectionBytes[s];
+    }
+    return peak === 0 ? 1 : sum / sectionBytes.length / peak;
+  }
+
   /** The mean buffer size (the scale of a dive's tolerance). */
   meanSize(): number {
     return this.problem.sizes.reduce((a, x) => a + x, 0) / Math.max(1, this.problem.count);

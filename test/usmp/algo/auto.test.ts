@@ -161,6 +161,26 @@ describe('auto', () => {
     expect(stats.provenOptimal).toBe(true);
   });
 
+  test('a packed set with over 130 conflicts per buffer is not dense: its flat profile gets the bound\'s budget, and the bound', () => {
+    // Cut from a 1 MiB rectangle into 800 buffers (about 195 conflicts each). Planned as a dense
+    // set (the bound a third of the budget, the rest to dives) it ended 19.5% above the bound.
+    const set = packedRectangles(9, 800, 600);
+    const intervals = set.intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment: 16 }));
+    const bufs = intervalsToBufferInfos(intervals, [pool('ws', undefined, 16)]);
+    expect(bufs.reduce((n, b) => n + b.conflicts.length, 0) / bufs.length).toBeGreaterThan(130);
+    const p = indexProblem(bufs);
+    const core = new ExactCore({ count: p.count, sizes: p.sizes, alignments: p.alignments, intervals: p.intervals! });
+    expect(core.profileFill()).toBe(1);
+    const { plan, stats } = planAuto(bufs, 1 << 20);
+    verifyPlan(bufs, plan);
+    expect(stats.finalTotal).toBe(1 << 20);
+    expect(stats.provenOptimal).toBe(true);
+    // Random sets are far from flat, and stay dense when they have the conflicts for it.
+    const medium = mediumLifetimes(5, 400, 150).intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment: 16 }));
+    const q = indexProblem(intervalsToBufferInfos(medium, [pool('ws', undefined, 16)]));
+    expect(new ExactCore({ count: q.count, sizes: q.sizes, alignments: q.alignments, intervals: q.intervals! }).profileFill()).toBeLessThan(0.8);
+  });
+
   test('packed sets (a rectangle cut into buffers, like MiniMalloc\'s benchmark sets) are planned at their bound, proven', () => {
     // The optimum is the bound by construction; TFLite Micro's greedy ends about a third above it.
     for (const seed of [11, 14]) {
