@@ -35,6 +35,7 @@ import { performance } from 'node:perf_hooks';
 import { IntervalConflicts, timeIndex } from '../intervalConflicts';
 import { seededRandom } from './seededRandom';
 import { MaxTree, RANGE_QUERY_WORK } from './maxTree';
+import { gcd } from '../stackBound';
 import { CoreRun, CoreTables, PreorderKey, RunResult, SegmentOrder, roundUp } from './coreRun';
 
 export interface CoreProblem {
@@ -436,12 +437,6 @@ function fillMembers(secFrom: Int32Array, secTo: Int32Array, memStart: Int32Arra
 /** Per buffer, into crowd: the most bytes live in one of its sections. */
 function crowding(secFrom: Int32Array, secTo: Int32Array, live: Float64Array, crowd: Float64Array): void {
   for (let b = 0; b < secFrom.length; b++) for (let s = secFrom[b]; s <= secTo[b]; s++) if (live[s] > crowd[b]) crowd[b] = live[s];
-}
-
-/** Greatest common divisor of two non-negative integers (gcd(0, b) = b). */
-function gcd(a: number, b: number): number {
-  while (b !== 0) [a, b] = [b, a % b];
-  return a;
 }
 
 /**
