@@ -15,6 +15,7 @@
 import { performance } from 'node:perf_hooks';
 import { CallBudget, SMALL_PROBLEM } from './callBudget';
 import { ExactCore } from './exactCore';
+import { roundUp } from './coreRun';
 
 /**
  * A probe of the descent: a few runs, enough for a first fit above the bound (and, on small
@@ -94,7 +95,7 @@ export function runCoreSteps(
   // Totals are multiples of the granularity: a capacity proven too small is too small up to the next one.
   const granularity = core.granularity();
   const stepDown = (c: number) => Math.floor(c / granularity) * granularity;
-  const stepUp = (c: number) => Math.ceil(c / granularity) * granularity;
+  const stepUp = (c: number) => roundUp(c, granularity);
   if (best > lowerBound) {
     const first = core.decide(lowerBound, budget.forBound());
     if (first.kind === 'fits') return { atBound: true, offsets: first.offsets, total: first.total, provenLowerBound };
