@@ -529,13 +529,14 @@ export class CoreRun {
   private nextCandidate(afterOffset: number, afterPre: number, minHeight: number, ceiling: number, exclude: number, lo: number, hi: number): number {
     const { unplaced, minOffset, pre, sizes, capacity, secFrom } = this;
     const count = this.unplacedCount;
+    const whole = lo === this.partLo && hi === this.partHi;
     this.work += count;
     let best = -1;
     let bestOffset = Infinity;
     let bestPre = 0;
     for (let k = 0; k < count; k++) {
       const b = unplaced[k];
-      if (b === exclude || secFrom[b] < lo || secFrom[b] > hi) continue;
+      if (b === exclude || (!whole && (secFrom[b] < lo || secFrom[b] > hi))) continue;
       const o = minOffset[b];
       if (o < afterOffset || (o === afterOffset && pre[b] <= afterPre)) continue;
       if (o > bestOffset || (o === bestOffset && pre[b] > bestPre)) continue;
@@ -555,9 +556,10 @@ export class CoreRun {
     const { unplaced, minOffset, pre, sizes, capacity, secFrom, candidates } = this;
     const from = candidates.length;
     const count = this.unplacedCount;
+    const whole = lo === this.partLo && hi === this.partHi;
     for (let k = 0; k < count; k++) {
       const b = unplaced[k];
-      if (b === exclude || secFrom[b] < lo || secFrom[b] > hi) continue;
+      if (b === exclude || (!whole && (secFrom[b] < lo || secFrom[b] > hi))) continue;
       const o = minOffset[b];
       if (o < afterOffset || (o === afterOffset && pre[b] <= afterPre)) continue;
       if ((o >= minHeight && sizes[b] > 0) || o > ceiling || o + sizes[b] > capacity) continue;
@@ -592,7 +594,8 @@ export class CoreRun {
     let inSegment = 0;
     for (let k = 0; k < count; k++) {
       const b = unplaced[k];
-      if (secFrom[b] < lo || secFrom[b] > hi) continue;
+      // The whole partition (every run that does not decompose): no section test.
+      if (!whole && (secFrom[b] < lo || secFrom[b] > hi)) continue;
       inSegment++;
       const o = minOffset[b];
       const top = o + sizes[b];

@@ -352,18 +352,38 @@ export class ExactCore {
     const rest = Float64Array.from(this.sectionBytes);
     const restTree = new MaxTree(rest);
     const unplaced = Int32Array.from({ length: n }, (_, i) => i);
+    // Each buffer's busiest section, kept until a conflict is placed: only a conflict's
+    // placement lowers a section the buffer lives in. (Charged as a query all the same: the
+    // budget's units, and so the plans, stay those of a query per candidate.)
+    const busyOf = new Float64Array(n);
+    const busyStale = new Uint8Array(n).fill(1);
+    // Slots of the buffers within the tolerance of the lowest offset seen so far in a scan:
+    // one pass finds the lowest offset and a superset of its candidates.
+    const near = new Int32Array(n);
     let count = n;
     let total = 0;
     while (count > 0) {
       this.work += count;
       let low = Infinity;
-      for (let k = 0; k < count; k++) if (minOffset[unplaced[k]] < low) low = minOffset[unplaced[k]];
+      let nearCount = 0;
+      for (let k = 0; k < count; k++) {
+        const o = minOffset[unplaced[k]];
+        if (o <= low + tolerance) {
+          if (o < low) low = o;
+          near[nearCount++] = k;
+        }
+      }
       let bestK = -1;
       let bestBusy = -Infinity;
-      for (let k = 0; k < count; k++) {
+      for (let i = 0; i < nearCount; i++) {
+        const k = near[i];
         const b = unplaced[k];
         if (minOffset[b] > low + tolerance) continue;
-        const busy = restTree.rangeMax(secFrom[b], secTo[b]);
+        if (busyStale[b]) {
+          busyOf[b] = restTree.rangeMax(secFrom[b], secTo[b]);
+          busyStale[b] = 0;
+        }
+        const busy = busyOf[b];
         this.work += RANGE_QUERY_WORK;
         if (busy > bestBusy || (busy === bestBusy && pre[b] < pre[unplaced[bestK]])) {
           bestBusy = busy;
@@ -377,7 +397,10 @@ export class ExactCore {
       total = Math.max(total, top);
       for (let ai = adjStart[b]; ai < adjStart[b + 1]; ai++) {
         const j = adj[ai];
-        if (!placed[j]) minOffset[j] = Math.max(minOffset[j], roundUp(top, alignments[j]));
+        if (!placed[j]) {
+          minOffset[j] = Math.max(minOffset[j], roundUp(top, alignments[j]));
+          busyStale[j] = 1;
+        }
       }
       for (let s = secFrom[b]; s <= secTo[b]; s++) {
         rest[s] -= sizes[b];
