@@ -110,6 +110,15 @@ export class CoreRun {
   /** The unplaced buffers, compact (swap-remove; placements are undone in reverse order). */
   private readonly unplaced: Int32Array;
   private readonly slot: Int32Array;
+  /**
+   * Per slot of `unplaced`, copies of what the levels' scans read (offset, size, preorder rank,
+   * first section), kept in step with it: the scans then read four arrays in order instead of
+   * four by buffer (about 40% of a run's time on 2,000 random intervals was the level scan).
+   */
+  private readonly slotOffset: Float64Array;
+  private readonly slotSize: Float64Array;
+  private readonly slotPre: Int32Array;
+  private readonly slotFrom: Int32Array;
   private unplacedCount: number;
   /** Undo logs: (buffer, old minOffset) and (section, old witness), with a mark per level. */
   private readonly logMin: number[] = [];
@@ -222,6 +231,10 @@ export class CoreRun {
     this.unplaced = Int32Array.from(part);
     this.slot = new Int32Array(n);
     this.unplaced.forEach((b, i) => (this.slot[b] = i));
+    this.slotOffset = new Float64Array(part.length);
+    this.slotSize = Float64Array.from(part, (b) => sizes[b]);
+    this.slotPre = Int32Array.from(part, (b) => this.pre[b]);
+    this.slotFrom = Int32Array.from(part, (b) => secFrom[b]);
     this.unplacedCount = part.length;
     this.ties = new Int32Array(part.length);
     this.witness = new Int32Array(sectionCount).fill(-1);
@@ -377,7 +390,9 @@ export class CoreRun {
     const mark = this.markPre.pop()!;
     while (logPre.length > mark) {
       const old = logPre.pop()!;
-      pre[logPre.pop()!] = old;
+      const b = logPre.pop()!;
+      pre[b] = old;
+      this.slotPre[this.slot[b]] = old;
     }
     const list = this.listStart.pop()!;
     if (list >= 0) this.candidates.length = list;
@@ -409,6 +424,7 @@ export class CoreRun {
     segment.forEach((b, rank) => {
       logPre.push(b, pre[b]);
       pre[b] = rank;
+      this.slotPre[this.slot[b]] = rank;
     });
     this.work += this.unplacedCount + segment.length * (RANGE_QUERY_WORK + 2 + Math.ceil(Math.log2(segment.length + 1)));
   }
@@ -462,16 +478,13 @@ export class CoreRun {
 
   /** Places b at its lowest offset; false when the segment [lo, hi] can no longer be packed. */
   private place(b: number, lo: number, hi: number): boolean {
-    const { sizes, alignments, adjStart, adj, secFrom, secTo, placed, minOffset, rest, restTree, unplaced, slot, logMin } = this;
+    const { sizes, alignments, adjStart, adj, secFrom, secTo, placed, minOffset, rest, restTree, slot, slotOffset, logMin } = this;
     const raisedFrom = logMin.length;
     const o = minOffset[b];
     const top = o + sizes[b];
     placed[b] = 1;
-    const moved = unplaced[--this.unplacedCount];
-    unplaced[slot[b]] = moved;
-    slot[moved] = slot[b];
-    unplaced[this.unplacedCount] = b;
-    slot[b] = this.unplacedCount;
+    const last = --this.unplacedCount;
+    this.swapSlots(slot[b], last);
     for (let ai = adjStart[b]; ai < adjStart[b + 1]; ai++) {
       const j = adj[ai];
       if (placed[j]) continue;
@@ -479,6 +492,7 @@ export class CoreRun {
       if (raised > minOffset[j]) {
         logMin.push(j, minOffset[j]);
         minOffset[j] = raised;
+        slotOffset[slot[j]] = raised;
       }
     }
     for (let s = secFrom[b]; s <= secTo[b]; s++) {
@@ -499,6 +513,30 @@ export class CoreRun {
     return true;
   }
 
+  /** Exchanges two slots of `unplaced` with their copies. */
+  private swapSlots(x: number, y: number): void {
+    if (x === y) return;
+    const { unplaced, slot, slotOffset, slotSize, slotPre, slotFrom } = this;
+    const bx = unplaced[x];
+    const by = unplaced[y];
+    unplaced[x] = by;
+    unplaced[y] = bx;
+    slot[by] = x;
+    slot[bx] = y;
+    let t = slotOffset[x];
+    slotOffset[x] = slotOffset[y];
+    slotOffset[y] = t;
+    t = slotSize[x];
+    slotSize[x] = slotSize[y];
+    slotSize[y] = t;
+    t = slotPre[x];
+    slotPre[x] = slotPre[y];
+    slotPre[y] = t;
+    t = slotFrom[x];
+    slotFrom[x] = slotFrom[y];
+    slotFrom[y] = t;
+  }
+
   private unplace(b: number, minMark: number, witMark: number): void {
     const { sizes, secFrom, secTo, rest, restTree, minOffset, logMin, logWit } = this;
     this.work += 1 + SECTION_UPDATE_WORK * (secTo[b] - secFrom[b] + 1) + (logMin.length - minMark + logWit.length - witMark) / 2;
@@ -515,7 +553,9 @@ export class CoreRun {
     if (this.decompose) for (let s = secFrom[b]; s < secTo[b]; s++) this.cuts[s]++;
     while (logMin.length > minMark) {
       const old = logMin.pop()!;
-      minOffset[logMin.pop()!] = old;
+      const j = logMin.pop()!;
+      minOffset[j] = old;
+      this.slotOffset[this.slot[j]] = old;
     }
     this.placed[b] = 0;
     // b is at slot unplacedCount (every later removal has been undone): grow the list back.
@@ -527,25 +567,27 @@ export class CoreRun {
    * above (afterOffset, afterPre) that fits under the capacity and below `minHeight`, or -1.
    */
   private nextCandidate(afterOffset: number, afterPre: number, minHeight: number, ceiling: number, exclude: number, lo: number, hi: number): number {
-    const { unplaced, minOffset, pre, sizes, capacity, secFrom } = this;
+    const { capacity, slotOffset, slotSize, slotPre, slotFrom } = this;
     const count = this.unplacedCount;
     const whole = lo === this.partLo && hi === this.partHi;
+    const skip = exclude >= 0 ? this.slot[exclude] : -1;
     this.work += count;
     let best = -1;
     let bestOffset = Infinity;
     let bestPre = 0;
     for (let k = 0; k < count; k++) {
-      const b = unplaced[k];
-      if (b === exclude || (!whole && (secFrom[b] < lo || secFrom[b] > hi))) continue;
-      const o = minOffset[b];
-      if (o < afterOffset || (o === afterOffset && pre[b] <= afterPre)) continue;
-      if (o > bestOffset || (o === bestOffset && pre[b] > bestPre)) continue;
-      if ((o >= minHeight && sizes[b] > 0) || o > ceiling || o + sizes[b] > capacity) continue;
-      best = b;
+      if (k === skip || (!whole && (slotFrom[k] < lo || slotFrom[k] > hi))) continue;
+      const o = slotOffset[k];
+      const p = slotPre[k];
+      if (o < afterOffset || (o === afterOffset && p <= afterPre)) continue;
+      if (o > bestOffset || (o === bestOffset && p > bestPre)) continue;
+      const size = slotSize[k];
+      if ((o >= minHeight && size > 0) || o > ceiling || o + size > capacity) continue;
+      best = k;
       bestOffset = o;
-      bestPre = pre[b];
+      bestPre = p;
     }
-    return best;
+    return best < 0 ? -1 : this.unplaced[best];
   }
 
   /**
@@ -553,17 +595,18 @@ export class CoreRun {
    * level's state is the same at each of its calls).
    */
   private listCandidates(afterOffset: number, afterPre: number, minHeight: number, ceiling: number, exclude: number, lo: number, hi: number): void {
-    const { unplaced, minOffset, pre, sizes, capacity, secFrom, candidates } = this;
+    const { unplaced, minOffset, pre, capacity, candidates, slotOffset, slotSize, slotPre, slotFrom } = this;
     const from = candidates.length;
     const count = this.unplacedCount;
     const whole = lo === this.partLo && hi === this.partHi;
+    const skip = exclude >= 0 ? this.slot[exclude] : -1;
     for (let k = 0; k < count; k++) {
-      const b = unplaced[k];
-      if (b === exclude || (!whole && (secFrom[b] < lo || secFrom[b] > hi))) continue;
-      const o = minOffset[b];
-      if (o < afterOffset || (o === afterOffset && pre[b] <= afterPre)) continue;
-      if ((o >= minHeight && sizes[b] > 0) || o > ceiling || o + sizes[b] > capacity) continue;
-      candidates.push(b);
+      if (k === skip || (!whole && (slotFrom[k] < lo || slotFrom[k] > hi))) continue;
+      const o = slotOffset[k];
+      if (o < afterOffset || (o === afterOffset && slotPre[k] <= afterPre)) continue;
+      const size = slotSize[k];
+      if ((o >= minHeight && size > 0) || o > ceiling || o + size > capacity) continue;
+      candidates.push(unplaced[k]);
     }
     const m = candidates.length - from;
     if (m > 1) {
@@ -579,41 +622,41 @@ export class CoreRun {
    * none, SEGMENT_DONE when nothing is left to place there), in one pass.
    */
   private openLevel(afterOffset: number, afterPre: number, lo: number, hi: number): number {
-    const { unplaced, minOffset, pre, sizes, capacity, ties, secFrom, restTree } = this;
+    const { unplaced, pre, sizes, capacity, ties, secFrom, restTree, slotOffset, slotSize, slotPre, slotFrom } = this;
     const count = this.unplacedCount;
     const whole = lo === this.partLo && hi === this.partHi;
     const ceiling = capacity - (whole ? restTree.max() : restTree.rangeMax(lo, hi));
     this.levelCeiling = ceiling;
     this.work += count + RANGE_QUERY_WORK;
     let h = Infinity;
-    let best = -1;
+    let bestSlot = -1;
     let bestOffset = Infinity;
     let bestPre = 0;
-    // The candidates tied at the lowest offset, in scan order, for a dynamic run's choice.
+    // The slots of the candidates tied at the lowest offset, in scan order, for a dynamic run's choice.
     let tieCount = 0;
     let inSegment = 0;
     for (let k = 0; k < count; k++) {
-      const b = unplaced[k];
       // The whole partition (every run that does not decompose): no section test.
-      if (!whole && (secFrom[b] < lo || secFrom[b] > hi)) continue;
+      if (!whole && (slotFrom[k] < lo || slotFrom[k] > hi)) continue;
       inSegment++;
-      const o = minOffset[b];
-      const top = o + sizes[b];
+      const o = slotOffset[k];
+      const top = o + slotSize[k];
       if (top < h) h = top;
       if (o > bestOffset || o > ceiling || top > capacity) continue;
-      const p = pre[b];
+      const p = slotPre[k];
       if (o < afterOffset || (o === afterOffset && p <= afterPre)) continue;
       if (o < bestOffset) {
         tieCount = 0;
-        best = b;
+        bestSlot = k;
         bestOffset = o;
         bestPre = p;
       } else if (p < bestPre) {
-        best = b;
+        bestSlot = k;
         bestPre = p;
       }
-      ties[tieCount++] = b;
+      ties[tieCount++] = k;
     }
+    const best = bestSlot < 0 ? -1 : unplaced[bestSlot];
     this.levelHeight = h;
     if (inSegment === 0) return SEGMENT_DONE;
     // The smallest key is dominated: so is every other, unless a zero-size buffer is left.
@@ -623,7 +666,7 @@ export class CoreRun {
       let bestSlack = Infinity;
       let pick = best;
       for (let k = 0; k < tieCount; k++) {
-        const b = ties[k];
+        const b = unplaced[ties[k]];
         if (bestOffset >= h && sizes[b] > 0) continue;
         const slack = capacity - bestOffset - restTree.rangeMax(secFrom[b], secTo[b]);
         this.work += RANGE_QUERY_WORK;
