@@ -108,7 +108,7 @@ export function runCoreSteps(
   const kinds = DENSE_DIVE_TOLERANCES.length;
   for (let i = 0; i < MAX_DIVES && core.work < diveLimit && best > provenLowerBound && performance.now() < deadline; i++) {
     // Dense sets: each preorder dives once per tolerance.
-    const dive = dense ? core.greedyDive(Math.floor(i / kinds), meanSize * DENSE_DIVE_TOLERANCES[i % kinds]) : core.greedyDive(i);
+    const dive = dense ? core.greedyDive(Math.floor(i / kinds), meanSize * DENSE_DIVE_TOLERANCES[i % kinds], best) : core.greedyDive(i, 0, best);
     if (dive.total < best) {
       found = dive.offsets;
       best = dive.total;
@@ -143,7 +143,7 @@ export function finalTolerantDives(core: ExactCore, best: number, deadline: numb
   let found: { offsets: Float64Array; total: number } | undefined;
   for (let p = 0; p < SPARSE_FINAL_PREORDERS && performance.now() < deadline; p++) {
     for (const tolerance of SPARSE_FINAL_TOLERANCES) {
-      const dive = core.greedyDive(p, meanSize * tolerance);
+      const dive = core.greedyDive(p, meanSize * tolerance, found?.total ?? best);
       if (dive.total < (found?.total ?? best)) found = dive;
     }
   }
