@@ -213,6 +213,41 @@ describe('spatial greedy dives', () => {
     }
     expect(differs).toBe(true);
   });
+
+  test('with a total to beat: the same dive when it ends below it, stopped early (total Infinity) when it cannot', () => {
+    const r = seededRandom(35);
+    const ivs = Array.from({ length: 300 }, () => {
+      const first = Math.floor(r() * 60);
+      return { sizeBytes: 16 * (1 + Math.floor(2 ** (r() * 8))), firstUse: first, lastUse: first + Math.floor(r() * r() * 50), alignment: 16 };
+    });
+    const { core } = coreOf(ivs);
+    const workOf = (dive: () => { total: number }) => {
+      const before = core.work;
+      const { total } = dive();
+      return { total, work: core.work - before };
+    };
+    let stoppedEarly = 0;
+    for (let preorder = 0; preorder < 6; preorder++) {
+      for (const tolerance of [0, 128]) {
+        const full = core.greedyDive(preorder, tolerance);
+        // Just above its total: the dive runs to the end and is the same plan.
+        const kept = core.greedyDive(preorder, tolerance, full.total + 1);
+        expect(kept.total).toBe(full.total);
+        expect(Array.from(kept.offsets)).toEqual(Array.from(full.offsets));
+        // (The preorder's ranks are built by now: the work below is the dives' own.)
+        const whole = workOf(() => core.greedyDive(preorder, tolerance));
+        // At its total it cannot end below: it stops, at the latest where it would have ended.
+        const atTotal = workOf(() => core.greedyDive(preorder, tolerance, full.total));
+        expect(atTotal.total).toBe(Infinity);
+        expect(atTotal.work).toBeLessThanOrEqual(whole.work);
+        // Well below its total the test fires long before the last placement.
+        const below = workOf(() => core.greedyDive(preorder, tolerance, Math.floor(full.total * 0.95)));
+        expect(below.total).toBe(Infinity);
+        if (below.work < whole.work / 2) stoppedEarly++;
+      }
+    }
+    expect(stoppedEarly).toBeGreaterThan(6);
+  });
 });
 
 describe('auto on dense sets (long lifetimes)', () => {
