@@ -146,6 +146,10 @@ export class CoreRun {
    * sets they were 80-97% of the rejected candidates.)
    */
   private levelCeiling = Infinity;
+  /** What scanLevel found: the lowest candidate's slot (-1 for none), its offset, how many buffers the segment holds. */
+  private scanBest = -1;
+  private scanBestOffset = Infinity;
+  private scanInSegment = 0;
   private readonly ties: Int32Array;
   /**
    * Decomposing runs: per boundary s (between sections s and s + 1), the unplaced buffers live
@@ -622,17 +626,38 @@ export class CoreRun {
    * none, SEGMENT_DONE when nothing is left to place there), in one pass.
    */
   private openLevel(afterOffset: number, afterPre: number, lo: number, hi: number): number {
-    const { unplaced, pre, sizes, capacity, ties, secFrom, restTree, slotOffset, slotSize, slotPre, slotFrom } = this;
+    const { unplaced, sizes, capacity, restTree } = this;
     const count = this.unplacedCount;
     const whole = lo === this.partLo && hi === this.partHi;
     const ceiling = capacity - (whole ? restTree.max() : restTree.rangeMax(lo, hi));
     this.levelCeiling = ceiling;
     this.work += count + RANGE_QUERY_WORK;
+    const tieCount = this.scanLevel(afterOffset, afterPre, ceiling, whole, lo, hi);
+    const h = this.levelHeight;
+    if (this.scanInSegment === 0) return SEGMENT_DONE;
+    const best = this.scanBest < 0 ? -1 : unplaced[this.scanBest];
+    const bestOffset = this.scanBestOffset;
+    // The smallest key is dominated: so is every other, unless a zero-size buffer is left.
+    if (best >= 0 && bestOffset >= h && sizes[best] > 0) return this.nextCandidate(afterOffset, afterPre, h, ceiling, -1, lo, hi);
+    if (this.dynamic && best >= 0) return this.leastSlackTie(best, bestOffset, h, tieCount);
+    return best;
+  }
+
+  /**
+   * openLevel's pass over the segment's unplaced buffers, in a method of its own: V8 compiles
+   * this loop on stack replacement, and that code, meeting openLevel's rarely taken branches
+   * after the loop without type feedback, deoptimized there at each later call without being
+   * dropped (thousands of times in a plan, a fifth of a cold call). Leaves levelHeight,
+   * scanBest (a slot, -1 for none), scanBestOffset and scanInSegment; the slots of the
+   * candidates tied at the lowest offset go into `ties`, in scan order; returns their count.
+   */
+  private scanLevel(afterOffset: number, afterPre: number, ceiling: number, whole: boolean, lo: number, hi: number): number {
+    const { capacity, ties, slotOffset, slotSize, slotPre, slotFrom } = this;
+    const count = this.unplacedCount;
     let h = Infinity;
     let bestSlot = -1;
     let bestOffset = Infinity;
     let bestPre = 0;
-    // The slots of the candidates tied at the lowest offset, in scan order, for a dynamic run's choice.
     let tieCount = 0;
     let inSegment = 0;
     for (let k = 0; k < count; k++) {
@@ -656,27 +681,32 @@ export class CoreRun {
       }
       ties[tieCount++] = k;
     }
-    const best = bestSlot < 0 ? -1 : unplaced[bestSlot];
     this.levelHeight = h;
-    if (inSegment === 0) return SEGMENT_DONE;
-    // The smallest key is dominated: so is every other, unless a zero-size buffer is left.
-    if (best >= 0 && bestOffset >= h && sizes[best] > 0) return this.nextCandidate(afterOffset, afterPre, h, ceiling, -1, lo, hi);
-    if (this.dynamic && best >= 0) {
-      const { secTo } = this;
-      let bestSlack = Infinity;
-      let pick = best;
-      for (let k = 0; k < tieCount; k++) {
-        const b = unplaced[ties[k]];
-        if (bestOffset >= h && sizes[b] > 0) continue;
-        const slack = capacity - bestOffset - restTree.rangeMax(secFrom[b], secTo[b]);
-        this.work += RANGE_QUERY_WORK;
-        if (slack < bestSlack || (slack === bestSlack && pre[b] < pre[pick])) {
-          bestSlack = slack;
-          pick = b;
-        }
-      }
-      return pick;
-    }
-    return best;
+    this.scanBest = bestSlot;
+    this.scanBestOffset = bestOffset;
+    this.scanInSegment = inSegment;
+    return tieCount;
   }
+
+  /**
+   * A dynamic run's first candidate among the level's ties at `bestOffset`: the one living in
+   * the section with the least slack, ties by preorder.
+   */
+  private leastSlackTie(best: number, bestOffset: number, h: number, tieCount: number): number {
+    const { unplaced, ties, sizes, capacity, restTree, secFrom, secTo, pre } = this;
+    let bestSlack = Infinity;
+    let pick = best;
+    for (let k = 0; k < tieCount; k++) {
+      const b = unplaced[ties[k]];
+      if (bestOffset >= h && sizes[b] > 0) continue;
+      const slack = capacity - bestOffset - restTree.rangeMax(secFrom[b], secTo[b]);
+      this.work += RANGE_QUERY_WORK;
+      if (slack < bestSlack || (slack === bestSlack && pre[b] < pre[pick])) {
+        bestSlack = slack;
+        pick = b;
+      }
+    }
+    return pick;
+  }
+
 }
