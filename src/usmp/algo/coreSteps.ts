@@ -59,17 +59,20 @@ const DENSE_DIVE_TOLERANCES = [1 / 4, 1 / 2, 1 / 8, 1 / 16];
 const MAX_DIVES = 48;
 
 /**
- * Sparse sets: after the search, tolerant dives (ExactCore.greedyDive) on the first preorder
+ * Sparse sets: after the search, tolerant dives (ExactCore.greedyDive) on the first preorders
  * with these tolerances (shares of the mean buffer size); the smallest is kept only when below
  * the search's plan, so no plan gets larger. Run before the search instead, they changed its
  * starting point and lost as much as they won. After it, measured on 60 held-out sets (uniform
- * and lifetimes up to 80 operators): none larger, mean overhead 0.148% -> 0.093%, the worst set
- * (2.83%, Vela 1.39%) 0.45%, at or below Vela 59 -> 60. Two dives cost about 50 ms in a cold
- * process on the sets the search left above the bound; two more preorders gained 0.003 points
- * of mean for as much again, so they do not run.
+ * and lifetimes up to 80 operators), the first preorder: none larger, mean overhead 0.148% ->
+ * 0.093%, the worst set (2.83%, Vela 1.39%) 0.45%, at or below Vela 59 -> 60. The first four
+ * preorders (since the dives stop once they cannot beat the plan, and the level scans no longer
+ * deoptimize, about 40 ms more in a cold process on the sets left above the bound): on uniform
+ * 2,000-buffer sets, seeds 1-40, mean overhead 0.171% -> 0.030%, the two above Vela's plan
+ * (2.18% against 0.34%, 3.50% against 2.40%) at 0.33% and 0.00%; seeds 41-100, 0.295% ->
+ * 0.212%, 4 plans smaller by 0.6-2.0 points; six preorders gained nothing more.
  */
 const SPARSE_FINAL_TOLERANCES = [1 / 4, 1 / 16];
-const SPARSE_FINAL_PREORDERS = 1;
+const SPARSE_FINAL_PREORDERS = 4;
 
 export interface CoreStepsOutcome {
   /** The core fitted everything at the lower bound: `offsets` is the optimum, proven. */
