@@ -8,7 +8,7 @@
  * the top, no smaller than the live-bytes bound, and the same offsets from a second core.
  */
 import fc from 'fast-check';
-import { finalTolerantDives } from '../../src/usmp/algo/coreSteps';
+import { finalTolerantDives, SPARSE_FINAL_PREORDERS, SPARSE_FINAL_TOLERANCES } from '../../src/usmp/algo/coreSteps';
 import { ExactCore } from '../../src/usmp/algo/exactCore';
 import { alignmentInPool, indexProblem } from '../../src/usmp/algo/indexed';
 import { intervalsToBufferInfos, LiveInterval, memoryPressureOfIntervals } from '../../src/usmp/conflicts';
@@ -99,8 +99,10 @@ describe('tolerant dives of the exact core', () => {
         const ws: PoolInfo = { name: 'ws', kind: 'workspace', targetAccess: { c: 'rw' }, alignment: poolAlignment, internal: true };
         const { core } = coreOf(ivs, ws);
         const { core: reference } = coreOf(ivs, ws);
-        // The two dives the step runs (first preorder, 1/4 and 1/16 of the mean size).
-        const dives = [1 / 4, 1 / 16].map((t) => reference.greedyDive(0, reference.meanSize() * t));
+        // The dives the step runs: the first preorders, each with every tolerance.
+        const dives = Array.from({ length: SPARSE_FINAL_PREORDERS }, (_, p) => p).flatMap((p) =>
+          SPARSE_FINAL_TOLERANCES.map((t) => reference.greedyDive(p, reference.meanSize() * t)),
+        );
         const smallest = Math.min(...dives.map((d) => d.total));
         // A plan handed in somewhere around the dives' totals.
         const best = Math.round(smallest * above);

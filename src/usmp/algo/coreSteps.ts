@@ -71,8 +71,8 @@ const MAX_DIVES = 48;
  * (2.18% against 0.34%, 3.50% against 2.40%) at 0.33% and 0.00%; seeds 41-100, 0.295% ->
  * 0.212%, 4 plans smaller by 0.6-2.0 points; six preorders gained nothing more.
  */
-const SPARSE_FINAL_TOLERANCES = [1 / 4, 1 / 16];
-const SPARSE_FINAL_PREORDERS = 4;
+export const SPARSE_FINAL_TOLERANCES = [1 / 4, 1 / 16];
+export const SPARSE_FINAL_PREORDERS = 4;
 
 export interface CoreStepsOutcome {
   /** The core fitted everything at the lower bound: `offsets` is the optimum, proven. */
