@@ -18,6 +18,7 @@
  */
 import { alignmentInPool, IndexedProblem, roundUp } from './indexed';
 import { Mt19937 } from './mt19937';
+import { swapInPermutation } from './permutation';
 
 const NO_PREDECESSOR = -1;
 /** Vela's chance, in percent of randint(0, 100), of starting the swap from a non-neighbour. */
@@ -250,12 +251,7 @@ export class BottleneckClimb {
   }
 
   private swap(i: number, j: number): void {
-    const { order, pos } = this;
-    const x = order[i];
-    order[i] = order[j];
-    order[j] = x;
-    pos[order[i]] = i;
-    pos[order[j]] = j;
+    swapInPermutation(this.order, this.pos, i, j);
   }
 
   /**

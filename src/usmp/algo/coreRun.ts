@@ -23,6 +23,7 @@
  * bytes its sections still hold above the current offset.
  */
 import { MaxTree, RANGE_QUERY_WORK } from './maxTree';
+import { swapEntries, swapInPermutation } from './permutation';
 
 export type RunResult = 'fits' | 'infeasible' | 'unknown';
 
@@ -520,25 +521,11 @@ export class CoreRun {
   /** Exchanges two slots of `unplaced` with their copies. */
   private swapSlots(x: number, y: number): void {
     if (x === y) return;
-    const { unplaced, slot, slotOffset, slotSize, slotPre, slotFrom } = this;
-    const bx = unplaced[x];
-    const by = unplaced[y];
-    unplaced[x] = by;
-    unplaced[y] = bx;
-    slot[by] = x;
-    slot[bx] = y;
-    let t = slotOffset[x];
-    slotOffset[x] = slotOffset[y];
-    slotOffset[y] = t;
-    t = slotSize[x];
-    slotSize[x] = slotSize[y];
-    slotSize[y] = t;
-    t = slotPre[x];
-    slotPre[x] = slotPre[y];
-    slotPre[y] = t;
-    t = slotFrom[x];
-    slotFrom[x] = slotFrom[y];
-    slotFrom[y] = t;
+    swapInPermutation(this.unplaced, this.slot, x, y);
+    swapEntries(this.slotOffset, x, y);
+    swapEntries(this.slotSize, x, y);
+    swapEntries(this.slotPre, x, y);
+    swapEntries(this.slotFrom, x, y);
   }
 
   private unplace(b: number, minMark: number, witMark: number): void {

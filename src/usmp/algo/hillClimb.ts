@@ -25,6 +25,7 @@ import { PlanningAlgorithm } from '../types';
 import { GlibcRandR } from './glibcRand';
 import { alignmentInPool, IndexedPlan, IndexedProblem, indexProblem, poolsExhaustedError, roundUp, toBufferPlan } from './indexed';
 import { fitsPool, tvmSizeOrder } from './tvmGreedy';
+import { swapInPermutation } from './permutation';
 
 const MAX_ATTEMPTS = 500;
 const MAX_PARTNER_DRAWS = 10_000;
@@ -145,15 +146,7 @@ export function hillClimbPlan(
   const order = Int32Array.from(initialOrder);
   const pos = new Int32Array(problem.count);
   order.forEach((b, i) => (pos[b] = i));
-  const swapPositions = (i1: number, i2: number): void => {
-    if (i1 === i2) return;
-    const b1 = order[i1];
-    const b2 = order[i2];
-    order[i1] = b2;
-    order[i2] = b1;
-    pos[b1] = i2;
-    pos[b2] = i1;
-  };
+  const swapPositions = (i1: number, i2: number): void => swapInPermutation(order, pos, i1, i2);
   const byPos = (a: number, b: number): number => pos[a] - pos[b];
 
   let totalSize = 0;

@@ -6,6 +6,7 @@
  * keeps a committed copy so that a rejected move is undone in time proportional to what changed.
  */
 import { alignmentInPool, IndexedProblem, roundUp } from './indexed';
+import { swapInPermutation } from './permutation';
 
 /**
  * Conflicts listed in either direction, without repeats or self loops, as CSR arrays with each
@@ -580,12 +581,6 @@ export class PlacementEngine {
   }
 
   swap(i: number, j: number): void {
-    const { order, pos } = this;
-    const bi = order[i];
-    const bj = order[j];
-    order[i] = bj;
-    order[j] = bi;
-    pos[bj] = i;
-    pos[bi] = j;
+    swapInPermutation(this.order, this.pos, i, j);
   }
 }
