@@ -87,6 +87,8 @@ export interface CoreTables {
   /** Buffers live in each section (CSR). */
   readonly memStart: Int32Array;
   readonly members: Int32Array;
+  /** Per section: the bytes of every buffer live in it. */
+  readonly sectionBytes: Float64Array;
 }
 
 /** `v` rounded up to a multiple of `a` (most alignments in a run are 1 or one pool's). */
@@ -228,38 +230,71 @@ export class CoreRun {
     this.secTo = secTo;
     this.memStart = tables.memStart;
     this.members = tables.members;
+    // A run's part is a whole partition (exactCore.ts): its sections are [lo, hi] and hold
+    // only its buffers, so the per-section tables come from the core's in O(sections); loops
+    // over every buffer's sections, run once per run, took most of a short run's set-up.
+    let lo = sectionCount;
+    let hi = 0;
+    for (const b of part) {
+      lo = Math.min(lo, secFrom[b]);
+      hi = Math.max(hi, secTo[b]);
+    }
+    this.partLo = lo;
+    this.partHi = hi;
     this.placed = new Uint8Array(n);
     this.minOffset = new Float64Array(n);
     this.rest = new Float64Array(sectionCount);
-    for (const b of part) for (let s = secFrom[b]; s <= secTo[b]; s++) this.rest[s] += sizes[b];
+    this.rest.set(tables.sectionBytes.subarray(lo, hi + 1), lo);
     this.restTree = new MaxTree(this.rest);
     this.unplaced = Int32Array.from(part);
     this.slot = new Int32Array(n);
-    this.unplaced.forEach((b, i) => (this.slot[b] = i));
     this.slotOffset = new Float64Array(part.length);
-    this.slotSize = Float64Array.from(part, (b) => sizes[b]);
-    this.slotPre = Int32Array.from(part, (b) => this.pre[b]);
-    this.slotFrom = Int32Array.from(part, (b) => secFrom[b]);
+    this.slotSize = new Float64Array(part.length);
+    this.slotPre = new Int32Array(part.length);
+    this.slotFrom = new Int32Array(part.length);
+    this.fillSlots();
     this.unplacedCount = part.length;
     this.ties = new Int32Array(part.length);
     this.witness = new Int32Array(sectionCount).fill(-1);
     this.wNext = new Int32Array(sectionCount).fill(-1);
     this.wPrev = new Int32Array(sectionCount).fill(-1);
     this.wHead = new Int32Array(n).fill(-1);
-    for (const b of part) for (let sec = secFrom[b]; sec <= secTo[b]; sec++) if (this.witness[sec] < 0) this.link(sec, b);
+    this.linkWitnesses();
     this.cuts = new Int32Array(decompose ? sectionCount : 0);
-    let lo = sectionCount;
-    let hi = 0;
-    for (const b of part) {
-      if (decompose) for (let s = secFrom[b]; s < secTo[b]; s++) this.cuts[s]++;
-      lo = Math.min(lo, secFrom[b]);
-      hi = Math.max(hi, secTo[b]);
+    if (decompose) this.countCuts();
+    // Setting up is charged too, as it was when it walked every buffer's sections: on small
+    // problems the core starts thousands of short runs.
+    const spans = this.memStart[hi + 1] - this.memStart[lo];
+    this.work = n + (decompose ? 4 : 3) * sectionCount + (decompose ? 3 : 2) * spans;
+  }
+
+  /** The per-slot copies. */
+  private fillSlots(): void {
+    const { part, sizes, secFrom, pre, slot, slotSize, slotPre, slotFrom } = this;
+    for (let i = 0; i < part.length; i++) {
+      const b = part[i];
+      slot[b] = i;
+      slotSize[i] = sizes[b];
+      slotPre[i] = pre[b];
+      slotFrom[i] = secFrom[b];
     }
-    this.partLo = lo;
-    this.partHi = hi;
-    // Setting up is charged too: on small problems the core starts thousands of short runs.
-    this.work = n + (decompose ? 4 : 3) * sectionCount;
-    for (const b of part) this.work += (decompose ? 3 : 2) * (secTo[b] - secFrom[b] + 1);
+  }
+
+  /** Each section's first witness: its first member (the lowest index). */
+  private linkWitnesses(): void {
+    const { memStart, members, partLo, partHi } = this;
+    for (let sec = partLo; sec <= partHi; sec++) this.link(sec, members[memStart[sec]]);
+  }
+
+  /** Decomposing runs: per boundary, the buffers live on both sides (prefix sums). */
+  private countCuts(): void {
+    const { part, secFrom, secTo, cuts, partLo, partHi } = this;
+    for (const b of part) {
+      if (secTo[b] === secFrom[b]) continue;
+      cuts[secFrom[b]]++;
+      cuts[secTo[b]]--;
+    }
+    for (let s = partLo + 1; s <= partHi; s++) cuts[s] += cuts[s - 1];
   }
 
   /**

@@ -161,7 +161,7 @@ export class ExactCore {
     const groups: number[][] = Array.from({ length: parts }, () => []);
     for (let b = 0; b < n; b++) groups[partOfSection[secFrom[b]]].push(b);
     this.partitions = groups.filter((g) => g.length > 0).map((g) => Int32Array.from(g));
-    this.tables = { n, sizes: problem.sizes, alignments: problem.alignments, adjStart, adj, secFrom, secTo, sectionCount, memStart, members };
+    this.tables = { n, sizes: problem.sizes, alignments: problem.alignments, adjStart, adj, secFrom, secTo, sectionCount, memStart, members, sectionBytes: this.sectionBytes };
   }
 
   /**
