@@ -89,6 +89,13 @@ export interface CoreTables {
   readonly members: Int32Array;
   /** Per section: the bytes of every buffer live in it. */
   readonly sectionBytes: Float64Array;
+  /**
+   * Per buffer, the lowest offset it may take (aligned), or none (0): a re-solve of part of a
+   * plan, the rest fixed below (exactCore.ts, CoreProblem.floors); with them, per section, its
+   * buffer of the lowest floor (the first one of its members at that floor).
+   */
+  readonly floors?: Float64Array;
+  readonly lowestFloor?: Int32Array;
 }
 
 /** `v` rounded up to a multiple of `a` (most alignments in a run are 1 or one pool's). */
@@ -208,6 +215,8 @@ export class CoreRun {
   private readonly candidates: number[] = [];
   /** Whether solve has opened the first level (a later call resumes the search). */
   private started = false;
+  /** A section whose bytes cannot fit above its buffers' floors: nothing to search. */
+  private deadAtStart = false;
   /** The first candidate of the level opened last. */
   private firstCandidate = -1;
 
@@ -252,14 +261,14 @@ export class CoreRun {
     this.slotSize = new Float64Array(part.length);
     this.slotPre = new Int32Array(part.length);
     this.slotFrom = new Int32Array(part.length);
-    this.fillSlots();
+    this.fillSlots(tables.floors);
     this.unplacedCount = part.length;
     this.ties = new Int32Array(part.length);
     this.witness = new Int32Array(sectionCount).fill(-1);
     this.wNext = new Int32Array(sectionCount).fill(-1);
     this.wPrev = new Int32Array(sectionCount).fill(-1);
     this.wHead = new Int32Array(n).fill(-1);
-    this.linkWitnesses();
+    this.linkWitnesses(tables);
     this.cuts = new Int32Array(decompose ? sectionCount : 0);
     if (decompose) this.countCuts();
     // Setting up is charged too, as it was when it walked every buffer's sections: on small
@@ -268,22 +277,33 @@ export class CoreRun {
     this.work = n + (decompose ? 4 : 3) * sectionCount + (decompose ? 3 : 2) * spans;
   }
 
-  /** The per-slot copies. */
-  private fillSlots(): void {
-    const { part, sizes, secFrom, pre, slot, slotSize, slotPre, slotFrom } = this;
+  /** The per-slot copies, and the floors as the lowest offsets. */
+  private fillSlots(floors: Float64Array | undefined): void {
+    const { part, sizes, secFrom, pre, slot, slotOffset, slotSize, slotPre, slotFrom, minOffset } = this;
     for (let i = 0; i < part.length; i++) {
       const b = part[i];
       slot[b] = i;
       slotSize[i] = sizes[b];
       slotPre[i] = pre[b];
       slotFrom[i] = secFrom[b];
+      if (floors) minOffset[b] = slotOffset[i] = floors[b];
     }
   }
 
-  /** Each section's first witness: its first member (the lowest index). */
-  private linkWitnesses(): void {
-    const { memStart, members, partLo, partHi } = this;
-    for (let sec = partLo; sec <= partHi; sec++) this.link(sec, members[memStart[sec]]);
+  /**
+   * Each section's first witness: its first member (the lowest index), or with floors the one
+   * of the lowest floor, which must leave room for the section's bytes.
+   */
+  private linkWitnesses(tables: CoreTables): void {
+    const { memStart, members, partLo, partHi, rest, capacity } = this;
+    const { floors, lowestFloor } = tables;
+    for (let sec = partLo; sec <= partHi; sec++) {
+      if (floors && lowestFloor) {
+        const w = lowestFloor[sec];
+        this.link(sec, w);
+        if (floors[w] > capacity - rest[sec]) this.deadAtStart = true;
+      } else this.link(sec, members[memStart[sec]]);
+    }
   }
 
   /** Decomposing runs: per boundary, the buffers live on both sides (prefix sums). */
@@ -305,6 +325,7 @@ export class CoreRun {
   solve(limit: number, out: Float64Array): RunResult {
     const { minOffset, logMin, logWit, logPre, dynamic, floorOffset, floorPre, chosen, firstTried, heights } = this;
     const { markMin, markWit, segLo, segHi, pending, jumpTo, triesAt, listStart, candidates, ceilings } = this;
+    if (this.deadAtStart) return 'infeasible';
     if (!this.started) {
       this.started = true;
       this.pushLevel(-Infinity, -1, this.partLo, this.partHi, null, -1, 0);

@@ -48,6 +48,14 @@ export interface CoreProblem {
   /** Per buffer: its alignment in the pool (lcm of buffer and pool alignment). */
   readonly alignments: Float64Array;
   readonly intervals: IntervalConflicts;
+  /**
+   * Per buffer, the lowest offset it may take (a multiple of its alignment): the tops of the
+   * buffers of a plan that stay where they are, when only the others are placed again
+   * (resolveTop). The search's rules hold over them as they do over 0: each buffer still takes
+   * its lowest offset clear of what is placed, now at least its floor, and candidates still come
+   * in offset order. Only `decide` reads them (greedyDive places from 0).
+   */
+  readonly floors?: Float64Array;
 }
 
 export type CoreOutcome =
@@ -161,7 +169,9 @@ export class ExactCore {
     const groups: number[][] = Array.from({ length: parts }, () => []);
     for (let b = 0; b < n; b++) groups[partOfSection[secFrom[b]]].push(b);
     this.partitions = groups.filter((g) => g.length > 0).map((g) => Int32Array.from(g));
-    this.tables = { n, sizes: problem.sizes, alignments: problem.alignments, adjStart, adj, secFrom, secTo, sectionCount, memStart, members, sectionBytes: this.sectionBytes };
+    const { floors } = problem;
+    const lowestFloor = floors ? lowestFloorOf(floors, memStart, members) : undefined;
+    this.tables = { n, sizes: problem.sizes, alignments: problem.alignments, adjStart, adj, secFrom, secTo, sectionCount, memStart, members, sectionBytes: this.sectionBytes, floors, lowestFloor };
   }
 
   /**
@@ -175,7 +185,8 @@ export class ExactCore {
     const n = problem.count;
     const offsets = new Float64Array(n);
     const limit = this.work + budget;
-    for (let b = 0; b < n; b++) if (problem.sizes[b] > capacity) return { kind: 'infeasible' };
+    const { floors } = problem;
+    for (let b = 0; b < n; b++) if ((floors ? floors[b] : 0) + problem.sizes[b] > capacity) return { kind: 'infeasible' };
     for (const part of this.partitions) {
       const r = this.solveWithRestarts(part, capacity, limit, offsets, pattern);
       if (r !== 'fits') return { kind: r };
@@ -464,6 +475,17 @@ function countMembers(secFrom: Int32Array, secTo: Int32Array, memStart: Int32Arr
 function fillMembers(secFrom: Int32Array, secTo: Int32Array, memStart: Int32Array, members: Int32Array): void {
   const fill = memStart.slice(0, memStart.length - 1);
   for (let b = 0; b < secFrom.length; b++) for (let s = secFrom[b]; s <= secTo[b]; s++) members[fill[s]++] = b;
+}
+
+/** Per section: its member of the lowest floor (the first of them). */
+function lowestFloorOf(floors: Float64Array, memStart: Int32Array, members: Int32Array): Int32Array {
+  const lowest = new Int32Array(memStart.length - 1);
+  for (let s = 0; s < lowest.length; s++) {
+    let w = members[memStart[s]];
+    for (let k = memStart[s] + 1; k < memStart[s + 1]; k++) if (floors[members[k]] < floors[w]) w = members[k];
+    lowest[s] = w;
+  }
+  return lowest;
 }
 
 /** Per buffer, into crowd: the most bytes live in one of its sections. */

@@ -21,10 +21,10 @@ const overlaps = (a: LiveInterval, b: LiveInterval) => a.firstUse <= b.lastUse &
 
 /**
  * The optimum by brute force over every canonical solution: each buffer, in every order, at 0
- * or on top of any earlier placed conflicting buffer (rounded up to its alignment), where it
- * overlaps none.
+ * (or its floor) or on top of any earlier placed conflicting buffer (rounded up to its
+ * alignment, not below its floor), where it overlaps none.
  */
-function bruteForceOptimum(ivs: LiveInterval[]): number {
+function bruteForceOptimum(ivs: LiveInterval[], floors?: number[]): number {
   let best = Infinity;
   const offset = new Array<number>(ivs.length).fill(-1);
   const rec = (placed: number, top: number) => {
@@ -35,10 +35,12 @@ function bruteForceOptimum(ivs: LiveInterval[]): number {
     }
     for (let b = 0; b < ivs.length; b++) {
       if (offset[b] >= 0) continue;
-      const spots = new Set([0]);
+      const floor = floors?.[b] ?? 0;
+      const spots = new Set([floor]);
       ivs.forEach((o, j) => {
         const a = ivs[b].alignment ?? 1;
-        if (offset[j] >= 0 && overlaps(o, ivs[b])) spots.add(Math.ceil((offset[j] + o.sizeBytes) / a) * a);
+        const on = Math.ceil((offset[j] + o.sizeBytes) / a) * a;
+        if (offset[j] >= 0 && overlaps(o, ivs[b]) && on >= floor) spots.add(on);
       });
       for (const at of spots) {
         const clash = ivs.some((o, j) => offset[j] >= 0 && overlaps(o, ivs[b]) && offset[j] < at + ivs[b].sizeBytes && at < offset[j] + o.sizeBytes);
@@ -53,10 +55,11 @@ function bruteForceOptimum(ivs: LiveInterval[]): number {
   return best;
 }
 
-function coreOf(ivs: LiveInterval[]) {
+function coreOf(ivs: LiveInterval[], floors?: number[]) {
   const buffers = intervalsToBufferInfos(ivs, [pool('ws')]);
   const p = indexProblem(buffers);
-  return { buffers, core: new ExactCore({ count: p.count, sizes: p.sizes, alignments: p.alignments, intervals: p.intervals! }) };
+  const core = new ExactCore({ count: p.count, sizes: p.sizes, alignments: p.alignments, intervals: p.intervals!, floors: floors && Float64Array.from(floors) });
+  return { buffers, core };
 }
 
 describe('exact core', () => {
@@ -77,6 +80,42 @@ describe('exact core', () => {
     }
     // The sample must contain sets whose optimum is above the live-bytes bound.
     expect(aboveBound).toBeGreaterThan(0);
+  });
+
+  test('decides exactly over floors: every buffer at or above its own lowest offset', () => {
+    let raised = 0;
+    for (let seed = 301; seed <= 380; seed++) {
+      const r = seededRandom(seed);
+      const ivs = randomSet(seed, 6);
+      const floors = ivs.map((iv) => {
+        const a = iv.alignment ?? 1;
+        return r() < 0.4 ? 0 : Math.ceil(Math.floor(r() * 14) / a) * a;
+      });
+      const optimum = bruteForceOptimum(ivs, floors);
+      if (optimum > bruteForceOptimum(ivs)) raised++;
+      const { buffers, core } = coreOf(ivs, floors);
+      const fits = core.decide(optimum, 1e9);
+      expect(fits.kind).toBe('fits');
+      if (fits.kind !== 'fits') continue;
+      expect(fits.total).toBeLessThanOrEqual(optimum);
+      fits.offsets.forEach((o, b) => expect(o).toBeGreaterThanOrEqual(floors[b]));
+      verifyPlan(buffers, new Map(buffers.map((b, i) => [b.name, { pool: 'ws', offset: fits.offsets[i] }])));
+      expect(core.decide(optimum - 1, 1e9).kind).toBe('infeasible');
+    }
+    // The floors must bind on many sets.
+    expect(raised).toBeGreaterThan(20);
+    // Two buffers live together, both held at 6 or above: 6 + 4 + 4 = 14, whatever the order.
+    const { core } = coreOf(
+      [
+        { sizeBytes: 4, firstUse: 0, lastUse: 2 },
+        { sizeBytes: 4, firstUse: 1, lastUse: 3 },
+        { sizeBytes: 5, firstUse: 3, lastUse: 4 },
+      ],
+      [6, 6, 0],
+    );
+    expect(core.decide(13, 1e9).kind).toBe('infeasible');
+    const fits = core.decide(14, 1e9);
+    expect(fits.kind === 'fits' && [...fits.offsets.subarray(0, 2)].sort((x, y) => x - y)).toEqual([6, 10]);
   });
 
   test('decides exactly with zero-size buffers and larger alignments among them', () => {
