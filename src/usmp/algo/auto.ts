@@ -20,7 +20,10 @@
  *     c. the local search (iteratedSearch.ts) goes on from the best plan with what is left (not on
  *        dense sets, where each placement walks hundreds of conflicts and the search gets too few
  *        steps to pay);
- *     d. sparse sets still above the bound: a few tolerant dives (coreSteps.ts), kept when smaller.
+ *     d. sparse sets still above the bound: a few tolerant dives (coreSteps.ts), kept when smaller;
+ *     e. any set still above the bound: the top of the plan re-solved by the core at the bound
+ *        (ExactCore.resolveTop, topRegion.ts), the buffers above its holes placed again over
+ *        the others; a fit is the optimum, proven.
  *  4. Otherwise (several pools, size limits, conflict lists, or `exactCore: false`): where it
  *     applies and is affordable, the Vela-style bottleneck climb (bottleneckClimb.ts, Vela's
  *     own choices: its plan is at most Vela's), then the local search from the best plan so far,
@@ -50,7 +53,7 @@ import { CallBudget, isDense, POOL_CALL_MIN_WORK } from './callBudget';
 import { initialOrders, tflmOrder, urgencyOrder } from './orderings';
 import { BottleneckClimb, bottleneckClimbApplies, VELA_SEED } from './bottleneckClimb';
 import { iteratedSearch } from './iteratedSearch';
-import { finalTolerantDives, runCoreSteps } from './coreSteps';
+import { finalTolerantDives, resolveTopAtBound, runCoreSteps } from './coreSteps';
 import { PlacementEngine } from './placement';
 import { intervalsOf, multiPoolLowerBound, packPools, rebalancePools } from './multiPool';
 import { seededRandom } from './seededRandom';
@@ -397,6 +400,15 @@ export function autoSearch(
     if (dive) {
       plan = onePoolPlan(dive.offsets);
       best = dive.total;
+      winner = 'exact core';
+    }
+  }
+  // Last, the top of the plan re-solved at the proven bound (a fit there is the optimum).
+  if (core && coreOn && minCallWork === undefined && best > provenLowerBound) {
+    const r = resolveTopAtBound(core, plan ? plan.offset : engine.offset.slice(), provenLowerBound);
+    if (r) {
+      plan = onePoolPlan(r.offsets);
+      best = r.total;
       winner = 'exact core';
     }
   }

@@ -17,8 +17,12 @@ const CALL_DIVES = 50;
  * on 52 of 52 held-out uniform and heavy-tailed sets (seeds 1-40 and 1-12) and on 59 of 60
  * more (seeds 41-100; the other 1.73% -> 1.78%), for about a tenth less time on the
  * sets above the bound; the bound's share still covers the latest hits seen (48M units).
+ * 80M since the top's re-solve (coreSteps.ts) takes up to 12M more after the call's steps:
+ * with it, 80M and 85M left the same 102 of 112 of those sets at the bound (78M lost one,
+ * whose bound search needs 48M), and the slowest cold plans went from 0.84 s to 0.91-0.95 s
+ * (uniform seeds 15 and 71, one core).
  */
-const CALL_MAX_WORK = 85_000_000;
+const CALL_MAX_WORK = 80_000_000;
 /**
  * Dense sets: their dives and probes cost more time per unit of work (and their dives, most of
  * the budget there, more than their probes: 78M with 80% of it for dives takes the CPU time that

@@ -33,6 +33,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { IntervalConflicts, timeIndex } from '../intervalConflicts';
+import { buffersByOffset, TopRegion, topRegion } from './topRegion';
 import { seededRandom } from './seededRandom';
 import { MaxTree, RANGE_QUERY_WORK } from './maxTree';
 import { gcd } from '../stackBound';
@@ -429,6 +430,60 @@ export class ExactCore {
       this.work += 1 + adjStart[b + 1] - adjStart[b] + secTo[b] - secFrom[b] + 1;
     }
     return total;
+  }
+
+  /**
+   * Re-solves the top of a plan at `capacity` (a large neighbourhood, topRegion.ts): the
+   * buffers above its holes are placed again by the core's search, over floors left by the
+   * others, which stay where they are. One region per hole share, in turn (each lets the
+   * sections keep fewer holes than the one before), within `budget` work in all. Returns the merged plan of the first region
+   * whose buffers fit, else undefined. A fit is at most `capacity`: every buffer ending above it
+   * leaves more holes in its sections than they can keep, so the region frees it.
+   */
+  resolveTop(offsets: Float64Array, capacity: number, budget: number, holeShares: readonly number[]): { offsets: Float64Array; total: number } | undefined {
+    const limit = this.work + budget;
+    const byOffset = buffersByOffset(offsets);
+    this.work += byOffset.work;
+    for (const share of holeShares) {
+      if (this.work >= limit || performance.now() >= this.deadline) return undefined;
+      const region = topRegion(this.tables, offsets, byOffset.order, capacity, share);
+      if (!region) {
+        this.work += this.tables.n;
+        continue;
+      }
+      this.work += region.work;
+      const fit = this.resolveRegion(region, capacity, limit);
+      if (fit) {
+        const merged = offsets.slice();
+        region.free.forEach((b, k) => (merged[b] = fit[k]));
+        let total = 0;
+        for (let b = 0; b < merged.length; b++) total = Math.max(total, merged[b] + this.problem.sizes[b]);
+        if (total <= capacity) return { offsets: merged, total };
+      }
+    }
+    return undefined;
+  }
+
+  /** The freed buffers of `region` placed by a core of their own over their floors; their offsets, or undefined. */
+  private resolveRegion(region: TopRegion, capacity: number, limit: number): Float64Array | undefined {
+    const { free, floors } = region;
+    const { sizes, alignments, intervals } = this.problem;
+    const sub = new ExactCore({
+      count: free.length,
+      sizes: Float64Array.from(free, (b) => sizes[b]),
+      alignments: Float64Array.from(free, (b) => alignments[b]),
+      intervals: new IntervalConflicts(
+        Float64Array.from(free, (b) => intervals.first[b]),
+        Float64Array.from(free, (b) => intervals.last[b]),
+      ),
+      floors,
+    });
+    sub.deadline = this.deadline;
+    // Its tables, as the region's passes are charged.
+    this.work += sub.tables.n + sub.tables.adj.length + sub.tables.members.length;
+    const r = sub.decide(capacity, Math.max(0, limit - this.work));
+    this.work += sub.work;
+    return r.kind === 'fits' ? r.offsets : undefined;
   }
 
   /** A depth-first run (CoreRun) on a partition, its set-up charged to this core. */

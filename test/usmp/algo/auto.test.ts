@@ -9,7 +9,6 @@ import { indexProblem } from '../../../src/usmp/algo/indexed';
 import { ExactCore } from '../../../src/usmp/algo/exactCore';
 import { mediumLifetimes, packedRectangles, randomIntervals as randomBenchSet } from '../../../bench/generators';
 import { tflmGreedyPlan } from '../../../bench/reference/tflmGreedy';
-import { velaHillClimbPlan } from '../../../bench/reference/velaHillClimb';
 
 function randomIntervals(seed: number, count: number, ops: number) {
   const r = seededRandom(seed);
@@ -249,11 +248,13 @@ describe('auto', () => {
     expect(stats.finalTotal).toBeLessThan(bound * 1.01);
   });
 
-  test("uniform 2,000-buffer sets the core's bound search misses: at or below Vela's plan through the final dives", () => {
-    // Seeds 32 and 38 of the bench's uniform family: the bound search and the descent come back
-    // unknown, and with the first preorder's final dives alone the plans were 2.18% and 3.50%
-    // above the bound (Vela 0.34% and 2.40%); on 38 a dive of the fourth preorder packs it at the bound.
-    for (const seed of [32, 38]) {
+  test("uniform 2,000-buffer sets the core's bound search misses: at the bound through the final dives and the top's re-solve", () => {
+    // Seeds of the bench's uniform family where the bound search and the descent come back
+    // unknown. With the first preorder's final dives alone, 32 and 38 ended 2.18% and 3.50%
+    // above the bound (Vela 0.34% and 2.40%); on 38 a dive of the fourth preorder packs it at
+    // the bound. 32 (0.33% after the dives) and 93 (2.07%, Vela 1.07%) reach it when the top of
+    // the plan is re-solved at the bound.
+    for (const seed of [32, 38, 93]) {
       const set = randomBenchSet(seed, 2000, 800);
       const bufs = intervalsToBufferInfos(
         set.intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment: 16 })),
@@ -263,13 +264,9 @@ describe('auto', () => {
       const { plan, stats } = planAuto(bufs, bound);
       verifyPlan(bufs, plan);
       expect(stats.finalTotal).toBe(poolSize(bufs, plan, 'ws'));
-      if (seed === 38) {
-        // At the bound, so below any plan.
-        expect(stats.finalTotal).toBe(bound);
-        expect(stats.provenOptimal).toBe(true);
-      } else {
-        expect(stats.finalTotal).toBeLessThanOrEqual(velaHillClimbPlan(set.intervals.map((iv) => ({ ...iv, alignment: 16 }))).arenaBytes);
-      }
+      // At the bound, so at or below any plan (Vela's included).
+      expect(stats.finalTotal).toBe(bound);
+      expect(stats.provenOptimal).toBe(true);
     }
   });
 

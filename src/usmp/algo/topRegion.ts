@@ -1,0 +1,183 @@
+/**
+ * Which buffers of a plan a re-solve of its top places again (ExactCore.resolveTop): a large
+ * neighbourhood for the exact core. The rest of the plan stays where it is, and each buffer
+ * placed again may go no lower than the top of any kept buffer it conflicts with (its floor).
+ *
+ * A plan above capacity C leaves holes: in a time section with live bytes L, at most C - L
+ * bytes of holes fit under C. So per section, every buffer above the height where the holes
+ * below it pass C - L is placed again (the kept buffers of the section then leave room for the
+ * others). The set is closed upwards: a buffer on top of a freed one, in its time, is freed too,
+ * so no kept buffer is above a freed one and the plan given stays a solution of the re-solve
+ * (floors below every freed buffer's offset).
+ *
+ * Floors are per buffer, the highest kept conflict over its whole lifetime, so in a section the
+ * lowest freed buffer may still sit above a hole the kept buffers left: its other sections hold
+ * it up. Such a section can never fit; it frees the kept buffers above its own kept ones that
+ * hold up its freed ones, and the closure and floors are taken again (a few rounds).
+ */
+import { CoreTables } from './coreRun';
+
+/** Rounds of freeing the kept buffers that hold up a section's freed ones (see above). */
+const REPAIR_ROUNDS = 4;
+
+export interface TopRegion {
+  /** The buffers placed again, ascending. */
+  readonly free: Int32Array;
+  /** Per freed buffer (same order): the lowest offset it may take, aligned. */
+  readonly floors: Float64Array;
+  /** The work spent choosing them, in the core's units (a scan of the tables per pass). */
+  readonly work: number;
+}
+
+/**
+ * The buffers of `offsets` (a valid plan; `byOffset` its buffers in offset order, ties by index)
+ * to place again for a packing under `capacity` (see above). `holeShare` scales the holes each
+ * section may keep below its kept buffers (1: all its slack). Undefined when nothing would be
+ * freed, or everything (that is the whole problem again).
+ */
+export function topRegion(tables: CoreTables, offsets: Float64Array, byOffset: Int32Array, capacity: number, holeShare = 1): TopRegion | undefined {
+  const { n, sizes, adjStart, adj } = tables;
+  const top = Float64Array.from(offsets, (o, b) => o + sizes[b]);
+  const isFree = new Uint8Array(n);
+  let work = n;
+  work += freeAboveHoles(tables, offsets, top, byOffset, capacity, holeShare, isFree);
+  let floors = new Float64Array(n);
+  for (let round = 0; ; round++) {
+    work += closeUpwards(adjStart, adj, offsets, top, byOffset, isFree);
+    work += floorsOf(tables, top, isFree, floors);
+    if (round === REPAIR_ROUNDS) break;
+    const freed = freeHoldingUp(tables, top, isFree, floors, capacity);
+    work += freed.work;
+    if (freed.count === 0) break;
+  }
+  let count = 0;
+  for (let b = 0; b < n; b++) count += isFree[b];
+  if (count === 0 || count === n) return undefined;
+  const free = new Int32Array(count);
+  for (let b = 0, k = 0; b < n; b++) if (isFree[b]) free[k++] = b;
+  floors = Float64Array.from(free, (b) => floors[b]);
+  return { free, floors, work };
+}
+
+/**
+ * The buffers by offset, ties by index (what topRegion walks). Offsets are whole numbers, so
+ * each (offset, index) pair is one number and the sort is the engine's own numeric one, with no
+ * comparator called per pair. The work, in the core's units, is n log n.
+ */
+export function buffersByOffset(offsets: Float64Array): { order: Int32Array; work: number } {
+  const n = offsets.length;
+  const work = n * Math.ceil(Math.log2(n + 1));
+  let max = 0;
+  for (let b = 0; b < n; b++) max = Math.max(max, offsets[b]);
+  if (offsets.every(Number.isInteger) && (max + 1) * n < Number.MAX_SAFE_INTEGER) {
+    const keys = Float64Array.from(offsets, (o, b) => o * n + b).sort();
+    return { order: Int32Array.from(keys, (k) => k % n), work };
+  }
+  return { order: Int32Array.from({ length: n }, (_, i) => i).sort((x, y) => offsets[x] - offsets[y] || x - y), work };
+}
+
+/**
+ * Per section, walking its buffers up in offset order: once the holes passed exceed the
+ * section's share of slack, every buffer of it ending above that height is freed. Returns the work.
+ */
+function freeAboveHoles(
+  tables: CoreTables,
+  offsets: Float64Array,
+  top: Float64Array,
+  byOffset: Int32Array,
+  capacity: number,
+  holeShare: number,
+  isFree: Uint8Array,
+): number {
+  const { sizes, secFrom, secTo, sectionCount, memStart, members } = tables;
+  // Each section's members in offset order: one pass over the buffers in offset order.
+  const fill = memStart.slice(0, sectionCount);
+  const ordered = new Int32Array(members.length);
+  for (const b of byOffset) for (let s = secFrom[b]; s <= secTo[b]; s++) ordered[fill[s]++] = b;
+  for (let s = 0; s < sectionCount; s++) {
+    let live = 0;
+    for (let k = memStart[s]; k < memStart[s + 1]; k++) live += sizes[ordered[k]];
+    const allowed = (capacity - live) * holeShare;
+    let height = 0;
+    let holes = 0;
+    let cut = Infinity;
+    for (let k = memStart[s]; k < memStart[s + 1]; k++) {
+      const b = ordered[k];
+      if (offsets[b] > height) {
+        holes += offsets[b] - height;
+        if (holes > allowed) {
+          cut = height;
+          break;
+        }
+      }
+      height = Math.max(height, top[b]);
+    }
+    if (cut < Infinity) for (let k = memStart[s]; k < memStart[s + 1]; k++) if (top[ordered[k]] > cut) isFree[ordered[k]] = 1;
+  }
+  return 3 * members.length;
+}
+
+/** Frees every buffer on top of a freed conflict (in offset order, so transitively). Returns the work. */
+function closeUpwards(adjStart: Int32Array, adj: Int32Array, offsets: Float64Array, top: Float64Array, byOffset: Int32Array, isFree: Uint8Array): number {
+  let work = byOffset.length;
+  for (const b of byOffset) {
+    if (!isFree[b]) continue;
+    for (let k = adjStart[b]; k < adjStart[b + 1]; k++) {
+      const j = adj[k];
+      if (!isFree[j] && offsets[j] >= top[b]) isFree[j] = 1;
+    }
+    work += adjStart[b + 1] - adjStart[b];
+  }
+  return work;
+}
+
+/** Into `floors`, per freed buffer: the highest top of its kept conflicts, aligned. Returns the work. */
+function floorsOf(tables: CoreTables, top: Float64Array, isFree: Uint8Array, floors: Float64Array): number {
+  const { n, adjStart, adj, alignments } = tables;
+  for (let b = 0; b < n; b++) {
+    if (!isFree[b]) continue;
+    let floor = 0;
+    for (let k = adjStart[b]; k < adjStart[b + 1]; k++) if (!isFree[adj[k]]) floor = Math.max(floor, top[adj[k]]);
+    const a = alignments[b];
+    floors[b] = a === 1 ? floor : Math.ceil(floor / a) * a;
+  }
+  return n + adj.length;
+}
+
+/**
+ * Sections whose freed bytes cannot fit above their lowest floor: their freed buffers' kept
+ * conflicts above the section's own kept buffers are freed. Returns how many, and the work.
+ */
+function freeHoldingUp(tables: CoreTables, top: Float64Array, isFree: Uint8Array, floors: Float64Array, capacity: number): { count: number; work: number } {
+  const { sizes, adjStart, adj, sectionCount, memStart, members } = tables;
+  let count = 0;
+  let work = members.length;
+  for (let s = 0; s < sectionCount; s++) {
+    let rest = 0;
+    let lowest = Infinity;
+    let kept = 0;
+    for (let k = memStart[s]; k < memStart[s + 1]; k++) {
+      const b = members[k];
+      if (isFree[b] === 1) {
+        rest += sizes[b];
+        lowest = Math.min(lowest, floors[b]);
+      } else kept = Math.max(kept, top[b]);
+    }
+    if (rest === 0 || lowest + rest <= capacity) continue;
+    for (let k = memStart[s]; k < memStart[s + 1]; k++) {
+      const b = members[k];
+      if (isFree[b] !== 1) continue;
+      for (let a = adjStart[b]; a < adjStart[b + 1]; a++) {
+        const j = adj[a];
+        if (!isFree[j] && top[j] > kept) {
+          isFree[j] = 2;
+          count++;
+        }
+      }
+      work += adjStart[b + 1] - adjStart[b];
+    }
+  }
+  // Marked 2 during the pass so the section sums above saw the state at its start.
+  for (let b = 0; b < isFree.length; b++) if (isFree[b] === 2) isFree[b] = 1;
+  return { count, work };
+}
