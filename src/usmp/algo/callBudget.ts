@@ -19,8 +19,8 @@ const CALL_DIVES = 50;
  * sets above the bound; the bound's share still covers the latest hits seen (48M units).
  * 80M since the top's re-solve (coreSteps.ts) takes up to 12M more after the call's steps:
  * with it, 80M and 85M left the same 102 of 112 of those sets at the bound (78M lost one,
- * whose bound search needs 48M), and the slowest cold plans went from 0.84 s to 0.91-0.95 s
- * (uniform seeds 15 and 71, one core).
+ * whose bound search needs 48M), and a cold plan of a set above the bound takes 0.03-0.08 s
+ * more than with 85M and no re-solve (uniform seeds 15 and 71, one core).
  */
 const CALL_MAX_WORK = 80_000_000;
 /**
