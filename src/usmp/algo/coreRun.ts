@@ -90,8 +90,8 @@ export interface CoreTables {
   /** Per section: the bytes of every buffer live in it. */
   readonly sectionBytes: Float64Array;
   /**
-   * Per buffer, the lowest offset it may take (aligned), or none (0): a re-solve of part of a
-   * plan, the rest fixed below (exactCore.ts, CoreProblem.floors); with them, per section, its
+   * Per buffer, the lowest offset it may take (aligned; without them, 0): a re-solve of part of
+   * a plan, the rest fixed below (exactCore.ts, CoreProblem.floors); with them, per section, its
    * buffer of the lowest floor (the first one of its members at that floor).
    */
   readonly floors?: Float64Array;

@@ -436,9 +436,10 @@ export class ExactCore {
    * Re-solves the top of a plan at `capacity` (a large neighbourhood, topRegion.ts): the
    * buffers above its holes are placed again by the core's search, over floors left by the
    * others, which stay where they are. One region per hole share, in turn (each lets the
-   * sections keep fewer holes than the one before), within `budget` work in all. Returns the merged plan of the first region
-   * whose buffers fit, else undefined. A fit is at most `capacity`: every buffer ending above it
-   * leaves more holes in its sections than they can keep, so the region frees it.
+   * sections keep fewer holes than the one before), within `budget` work in all. Returns the
+   * merged plan of the first region whose buffers fit, else undefined. A fit is at most
+   * `capacity`: every buffer ending above it leaves more holes in its sections than they can
+   * keep, so the region frees it.
    */
   resolveTop(offsets: Float64Array, capacity: number, budget: number, holeShares: readonly number[]): { offsets: Float64Array; total: number } | undefined {
     const limit = this.work + budget;
