@@ -15,7 +15,7 @@
  * it up. Such a section can never fit; it frees the kept buffers above its own kept ones that
  * hold up its freed ones, and the closure and floors are taken again (a few rounds).
  */
-import { CoreTables } from './coreRun';
+import { CoreTables, roundUp } from './coreRun';
 
 /** Rounds of freeing the kept buffers that hold up a section's freed ones (see above). */
 const REPAIR_ROUNDS = 4;
@@ -138,8 +138,7 @@ function floorsOf(tables: CoreTables, top: Float64Array, isFree: Uint8Array, flo
     if (!isFree[b]) continue;
     let floor = 0;
     for (let k = adjStart[b]; k < adjStart[b + 1]; k++) if (!isFree[adj[k]]) floor = Math.max(floor, top[adj[k]]);
-    const a = alignments[b];
-    floors[b] = a === 1 ? floor : Math.ceil(floor / a) * a;
+    floors[b] = roundUp(floor, alignments[b]);
   }
   return n + adj.length;
 }
