@@ -192,9 +192,14 @@ export class ExactCore {
       const r = this.solveWithRestarts(part, capacity, limit, offsets, pattern);
       if (r !== 'fits') return { kind: r };
     }
+    return { kind: 'fits', offsets, total: this.totalOf(offsets) };
+  }
+
+  /** The top of a plan of this core's buffers. */
+  private totalOf(offsets: Float64Array): number {
     let total = 0;
-    for (let b = 0; b < n; b++) total = Math.max(total, offsets[b] + problem.sizes[b]);
-    return { kind: 'fits', offsets, total };
+    for (let b = 0; b < offsets.length; b++) total = Math.max(total, offsets[b] + this.problem.sizes[b]);
+    return total;
   }
 
   /** How many buffers the core places. */
@@ -457,8 +462,7 @@ export class ExactCore {
       if (fit) {
         const merged = offsets.slice();
         region.free.forEach((b, k) => (merged[b] = fit[k]));
-        let total = 0;
-        for (let b = 0; b < merged.length; b++) total = Math.max(total, merged[b] + this.problem.sizes[b]);
+        const total = this.totalOf(merged);
         if (total <= capacity) return { offsets: merged, total };
       }
     }

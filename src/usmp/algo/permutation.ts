@@ -1,7 +1,11 @@
 /**
  * Orders kept with their inverse (`pos[order[k]] === k`): the searches' placement orders and the
- * exact core's list of unplaced buffers.
+ * exact core's list of unplaced buffers; and orders by value (the placement engine's collected
+ * neighbours, a plan's buffers for the top's re-solve).
  */
+
+/** Keys at or above this are not exact doubles. */
+const MAX_EXACT_KEY = 2 ** 53;
 
 /** Exchanges positions i and j of `order`, keeping `pos` its inverse. */
 export function swapInPermutation(order: Int32Array, pos: Int32Array, i: number, j: number): void {
@@ -19,4 +23,27 @@ export function swapEntries(values: Float64Array | Int32Array, i: number, j: num
   const v = values[i];
   values[i] = values[j];
   values[j] = v;
+}
+
+/**
+ * The positions 0..m-1 of `values` in ascending value order, ties by position, into
+ * `out.subarray(0, m)` (returned); `keys` is scratch of at least m. Whole values make each
+ * (value, position) pair one exact double, value * scale + position, which sorts numerically
+ * with no comparator called per pair (several times faster); otherwise a comparator sort.
+ */
+export function stableOrderByValue(values: ArrayLike<number>, m: number, keys: Float64Array, out: Int32Array): Int32Array {
+  const idx = out.subarray(0, m);
+  let scale = 1;
+  while (scale < m) scale *= 2;
+  let exact = true;
+  for (let i = 0; i < m && exact; i++) exact = Number.isInteger(values[i]) && values[i] * scale < MAX_EXACT_KEY;
+  if (exact) {
+    const k = keys.subarray(0, m);
+    for (let i = 0; i < m; i++) k[i] = values[i] * scale + i;
+    k.sort();
+    for (let s = 0; s < m; s++) idx[s] = k[s] - Math.floor(k[s] / scale) * scale;
+    return idx;
+  }
+  for (let i = 0; i < m; i++) idx[i] = i;
+  return idx.sort((x, y) => values[x] - values[y] || x - y);
 }

@@ -6,7 +6,7 @@
  * keeps a committed copy so that a rejected move is undone in time proportional to what changed.
  */
 import { alignmentInPool, IndexedProblem, roundUp } from './indexed';
-import { swapInPermutation } from './permutation';
+import { stableOrderByValue, swapInPermutation } from './permutation';
 
 /**
  * Conflicts listed in either direction, without repeats or self loops, as CSR arrays with each
@@ -70,8 +70,6 @@ function symmetricAdjacency(problem: IndexedProblem): { start: Int32Array; adj: 
  * predecessors only matter in searches, which place with sorted rows).
  */
 const SORTED_SCAN_FROM = 16;
-/** Keys below this are exact doubles (integers up to 2^53). */
-const MAX_EXACT_KEY = 2 ** 53;
 
 export class PlacementEngine {
   readonly n: number;
@@ -385,23 +383,7 @@ export class PlacementEngine {
 
   /** Sorts the m collected neighbours by offset (stable, by collection order) into sortIdx. */
   private sortCollected(m: number): Int32Array {
-    const { nbOffset } = this;
-    const idx = this.sortIdx.subarray(0, m);
-    // offset * scale + i, as one exact double, sorts numerically (no comparator calls: several
-    // times faster) in the same stable order, whenever the keys stay below 2^53.
-    let scale = 1;
-    while (scale < m) scale *= 2;
-    let exact = true;
-    for (let i = 0; i < m && exact; i++) exact = Number.isInteger(nbOffset[i]) && nbOffset[i] * scale < MAX_EXACT_KEY;
-    if (exact) {
-      const keys = this.sortKeys.subarray(0, m);
-      for (let i = 0; i < m; i++) keys[i] = nbOffset[i] * scale + i;
-      keys.sort();
-      for (let s = 0; s < m; s++) idx[s] = keys[s] - Math.floor(keys[s] / scale) * scale;
-      return idx;
-    }
-    for (let i = 0; i < m; i++) idx[i] = i;
-    return idx.sort((x, y) => nbOffset[x] - nbOffset[y] || x - y);
+    return stableOrderByValue(this.nbOffset, m, this.sortKeys, this.sortIdx);
   }
 
   /**

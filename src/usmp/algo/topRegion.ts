@@ -16,6 +16,7 @@
  * hold up its freed ones, and the closure and floors are taken again (a few rounds).
  */
 import { CoreTables, roundUp } from './coreRun';
+import { stableOrderByValue } from './permutation';
 
 /** Rounds of freeing the kept buffers that hold up a section's freed ones (see above). */
 const REPAIR_ROUNDS = 4;
@@ -59,21 +60,10 @@ export function topRegion(tables: CoreTables, offsets: Float64Array, byOffset: I
   return { free, floors, work };
 }
 
-/**
- * The buffers by offset, ties by index (what topRegion walks). Offsets are whole numbers, so
- * each (offset, index) pair is one number and the sort is the engine's own numeric one, with no
- * comparator called per pair. The work, in the core's units, is n log n.
- */
+/** The buffers by offset, ties by index (what topRegion walks); the work, in the core's units, is n log n. */
 export function buffersByOffset(offsets: Float64Array): { order: Int32Array; work: number } {
   const n = offsets.length;
-  const work = n * Math.ceil(Math.log2(n + 1));
-  let max = 0;
-  for (let b = 0; b < n; b++) max = Math.max(max, offsets[b]);
-  if (offsets.every(Number.isInteger) && (max + 1) * n < Number.MAX_SAFE_INTEGER) {
-    const keys = Float64Array.from(offsets, (o, b) => o * n + b).sort();
-    return { order: Int32Array.from(keys, (k) => k % n), work };
-  }
-  return { order: Int32Array.from({ length: n }, (_, i) => i).sort((x, y) => offsets[x] - offsets[y] || x - y), work };
+  return { order: stableOrderByValue(offsets, n, new Float64Array(n), new Int32Array(n)), work: n * Math.ceil(Math.log2(n + 1)) };
 }
 
 /**
