@@ -546,10 +546,16 @@ export class CoreRun {
     placed[b] = 1;
     const last = --this.unplacedCount;
     this.swapSlots(slot[b], last);
+    // Conflicts mostly share one alignment: their raised offset is computed once.
+    let lastAlignment = 0;
+    let raised = 0;
     for (let ai = adjStart[b]; ai < adjStart[b + 1]; ai++) {
       const j = adj[ai];
       if (placed[j]) continue;
-      const raised = roundUp(top, alignments[j]);
+      if (alignments[j] !== lastAlignment) {
+        lastAlignment = alignments[j];
+        raised = roundUp(top, lastAlignment);
+      }
       if (raised > minOffset[j]) {
         logMin.push(j, minOffset[j]);
         minOffset[j] = raised;

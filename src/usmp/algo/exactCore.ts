@@ -377,6 +377,10 @@ export class ExactCore {
     const rest = Float64Array.from(this.sectionBytes);
     const restTree = new MaxTree(rest);
     const unplaced = Int32Array.from({ length: n }, (_, i) => i);
+    // The unplaced buffers' lowest offsets by slot, beside `unplaced`: the scan of every step
+    // reads them in order instead of through the buffer numbers.
+    const slotOffset = new Float64Array(n);
+    const slotOf = Int32Array.from(unplaced);
     // Each buffer's busiest section, kept until a conflict is placed: only a conflict's
     // placement lowers a section the buffer lives in. (Charged as a query all the same: the
     // budget's units, and so the plans, stay those of a query per candidate.)
@@ -392,7 +396,7 @@ export class ExactCore {
       let low = Infinity;
       let nearCount = 0;
       for (let k = 0; k < count; k++) {
-        const o = minOffset[unplaced[k]];
+        const o = slotOffset[k];
         if (o <= low + tolerance) {
           if (o < low) low = o;
           near[nearCount++] = k;
@@ -403,8 +407,8 @@ export class ExactCore {
       let bestBusy = -Infinity;
       for (let i = 0; i < nearCount; i++) {
         const k = near[i];
+        if (slotOffset[k] > low + tolerance) continue;
         const b = unplaced[k];
-        if (minOffset[b] > low + tolerance) continue;
         if (busyStale[b]) {
           busyOf[b] = restTree.rangeMax(secFrom[b], secTo[b]);
           busyStale[b] = 0;
@@ -417,14 +421,27 @@ export class ExactCore {
         }
       }
       const b = unplaced[bestK];
-      unplaced[bestK] = unplaced[--count];
+      const moved = unplaced[--count];
+      unplaced[bestK] = moved;
+      slotOffset[bestK] = slotOffset[count];
+      slotOf[moved] = bestK;
       placed[b] = 1;
       const top = minOffset[b] + sizes[b];
       total = Math.max(total, top);
+      // Conflicts mostly share one alignment: their raised offset is computed once.
+      let lastAlignment = 0;
+      let raised = 0;
       for (let ai = adjStart[b]; ai < adjStart[b + 1]; ai++) {
         const j = adj[ai];
         if (!placed[j]) {
-          minOffset[j] = Math.max(minOffset[j], roundUp(top, alignments[j]));
+          if (alignments[j] !== lastAlignment) {
+            lastAlignment = alignments[j];
+            raised = roundUp(top, lastAlignment);
+          }
+          if (raised > minOffset[j]) {
+            minOffset[j] = raised;
+            slotOffset[slotOf[j]] = raised;
+          }
           busyStale[j] = 1;
         }
       }
