@@ -1,0 +1,80 @@
+/**
+ * The dense sets' descent (coreSteps.descendByRegions): re-solves of the top of a dive's plan at
+ * capacities below it. Checked independently of the core: the plan it returns is valid, no
+ * larger than the one handed in, the same from a second core, and on dense sets where dives
+ * leave points above the bound, smaller.
+ */
+import { descendByRegions } from '../../../src/usmp/algo/coreSteps';
+import { ExactCore } from '../../../src/usmp/algo/exactCore';
+import { IntervalConflicts } from '../../../src/usmp/intervalConflicts';
+import { mediumLifetimes } from '../../../bench/generators';
+
+function coreOf(set: ReturnType<typeof mediumLifetimes>): ExactCore {
+  return new ExactCore({
+    count: set.intervals.length,
+    sizes: Float64Array.from(set.intervals, (iv) => iv.size),
+    alignments: new Float64Array(set.intervals.length).fill(16),
+    intervals: new IntervalConflicts(
+      Float64Array.from(set.intervals, (iv) => iv.first),
+      Float64Array.from(set.intervals, (iv) => iv.last),
+    ),
+  });
+}
+
+/** Throws naming the first clash or misalignment of `offsets`; returns the plan's top. */
+function checkedTop(set: ReturnType<typeof mediumLifetimes>, offsets: Float64Array): number {
+  const ivs = set.intervals;
+  let top = 0;
+  for (let a = 0; a < ivs.length; a++) {
+    if (offsets[a] < 0 || offsets[a] % 16 !== 0) throw new Error(`buffer ${a} at ${offsets[a]}`);
+    top = Math.max(top, offsets[a] + ivs[a].size);
+    for (let b = a + 1; b < ivs.length; b++) {
+      const live = ivs[a].first <= ivs[b].last && ivs[b].first <= ivs[a].last;
+      const apart = offsets[a] + ivs[a].size <= offsets[b] || offsets[b] + ivs[b].size <= offsets[a];
+      if (live && !apart) throw new Error(`buffers ${a} and ${b} overlap`);
+    }
+  }
+  return top;
+}
+
+function liveBound(set: ReturnType<typeof mediumLifetimes>): number {
+  const ops = Math.max(...set.intervals.map((iv) => iv.last)) + 1;
+  const live = new Array<number>(ops).fill(0);
+  for (const iv of set.intervals) for (let t = iv.first; t <= iv.last; t++) live[t] += iv.size;
+  return Math.max(...live);
+}
+
+describe("dense sets' descent by re-solving the top of a plan", () => {
+  const stepDown = (c: number) => Math.floor(c / 16) * 16;
+
+  it('returns a valid plan no larger than the dive it starts from, smaller on most sets, the same from a second core', () => {
+    let smaller = 0;
+    const seeds = [1, 2, 3, 4, 5, 6];
+    for (const seed of seeds) {
+      const set = mediumLifetimes(seed, 300, 120);
+      const bound = liveBound(set);
+      const core = coreOf(set);
+      const dive = core.greedyDive(0, core.meanSize() / 4);
+      expect(checkedTop(set, dive.offsets)).toBe(dive.total);
+      const out = descendByRegions(core, dive, bound, stepDown, core.work + 20_000_000, Infinity);
+      expect(checkedTop(set, out.offsets)).toBe(out.total);
+      expect(out.total).toBeLessThanOrEqual(dive.total);
+      expect(out.total).toBeGreaterThanOrEqual(bound);
+      if (out.total < dive.total) smaller++;
+      const again = coreOf(set);
+      const second = descendByRegions(again, again.greedyDive(0, again.meanSize() / 4), bound, stepDown, again.work + 20_000_000, Infinity);
+      expect([...second.offsets]).toEqual([...out.offsets]);
+    }
+    expect(smaller).toBeGreaterThanOrEqual(seeds.length / 2);
+  });
+
+  it('spends nothing once the budget is gone: the plan handed in comes back', () => {
+    const set = mediumLifetimes(7, 300, 120);
+    const core = coreOf(set);
+    const dive = core.greedyDive(0, core.meanSize() / 4);
+    const before = core.work;
+    const out = descendByRegions(core, dive, liveBound(set), stepDown, core.work, Infinity);
+    expect(out).toBe(dive);
+    expect(core.work).toBe(before);
+  });
+});
