@@ -58,17 +58,14 @@ const ENGINE_UNIT_COST = 4;
  * on some with lifetimes up to 200 operators, so it gets a smaller share (about 25M units); the
  * dives pay most (with their tolerances, coreSteps.ts: measured on 66 held-out dense sets, 80%
  * of the rest gave a mean overhead of 0.93% against 1.10% with 40%, the descent's probes mostly
- * spending their work to come back unknown), and there is no local search (see auto.ts). Their
- * descent re-solves the top of the best dive's plan (coreSteps.ts) on half of what the dives
- * leave: its units cost two to three times a probe's time in a fresh process, and half kept the
- * dense cold plans at their time.
+ * spending their work to come back unknown), and there is no local search (see auto.ts).
  */
 const BOUND_SHARE = 0.62;
 const DIVES_SHARE = 0.15;
 const DESCENT_SHARE = 0.5;
 const DENSE_BOUND_SHARE = 0.33;
 const DENSE_DIVES_SHARE = 0.8;
-const DENSE_DESCENT_SHARE = 0.5;
+const DENSE_DESCENT_SHARE = 1;
 /**
  * Mean conflicts per buffer above which a set counts as dense. Random sets with lifetimes up to
  * 80 operators have about 100, up to 160 about 170-190, up to 400 about 450. From about 170 on,

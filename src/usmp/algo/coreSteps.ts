@@ -9,7 +9,8 @@
  *  3. a descent on the capacity between the proven bound and the best total (bisection; dense
  *     sets: quarter steps): a fit is a smaller plan, an exhausted search a proof that nothing
  *     below that capacity fits, a spent probe budget (unknown) moves the search up. Dense sets
- *     with a dive's plan descend by re-solving its top instead (descendByRegions).
+ *     of more than SMALL_PROBLEM buffers with a dive's plan descend by re-solving its top
+ *     instead (descendByRegions).
  * Not gated by the clock unless one is in play (given, or the cap above UNCAPPED_UP_TO buffers):
  * the core's own budget bounds it, and the plan must not depend on speed.
  */
@@ -35,7 +36,7 @@ const SMALL_PROBE_MIN_WORK = 5_000_000;
 /** Where a probe goes: this share of the gap between the proven bound and the best plan, from the top. */
 const PROBE_STEP = 0.5;
 /**
- * Dense sets (when no dive beat the start; else see descendByRegions): probes near the bound
+ * Dense sets (small ones, or when no dive beat the start; else see descendByRegions): probes near the bound
  * come back unknown (their bound is out of reach), so each probe aims a quarter of the gap below
  * the best plan, with twice the work. Measured on 46
  * held-out dense sets: 7 plans smaller, 3 larger (by 0.1 point at most), mean overhead 1.51% ->
@@ -119,11 +120,15 @@ export function runCoreSteps(
       best = dive.total;
     }
   }
-  const limit = core.work + budget.forDescent();
-  if (dense && found) {
+  // Small problems keep the probes: their runs there are the long decomposing ones that fit
+  // MiniMalloc's dense set J 5.5% above the bound, where re-solves of the top ended 7.0% above
+  // (its capacity there, 1 MiB, is 6.0% above).
+  if (dense && found && core.bufferCount() > SMALL_PROBLEM) {
+    const limit = core.work + budget.forDescent() * REGION_DESCENT_SHARE;
     const descended = descendByRegions(core, { offsets: found, total: best }, lowerBound, stepDown, limit, deadline);
     return { atBound: false, offsets: descended.offsets, total: descended.total, provenLowerBound };
   }
+  const limit = core.work + budget.forDescent();
   let lo = stepUp(Math.max(provenLowerBound, lowerBound + 1));
   const step = dense ? DENSE_PROBE_STEP : PROBE_STEP;
   const minProbe = core.bufferCount() <= SMALL_PROBLEM ? SMALL_PROBE_MIN_WORK : PROBE_MIN_WORK;
@@ -149,12 +154,13 @@ export function runCoreSteps(
  * the next plan, a miss moves on to the next, smaller share. The probes of the whole problem it
  * replaces came back unknown on 38 of 40 held-out dense sets; the buffers above a plan's holes
  * are few enough for the core to place again. Measured on 80 held-out dense sets (long and
- * medium lifetimes, seeds 1-40), with half the probes' budget (callBudget.ts): mean overhead
+ * medium lifetimes, seeds 1-40), with half the probes' budget (REGION_DESCENT_SHARE): mean overhead
  * 0.88% -> 0.83% (seeds 1-20) and 0.98% -> 0.94% (21-40), 24 plans smaller, 5 larger. With the
  * probes' whole budget it gained twice that, but its re-solves cost two to three times a
  * probe's time per unit in a fresh process (new small cores, their code not yet compiled).
  */
 const DENSE_REGION_SHARES = [0.15, 0.05, 0.02];
+const REGION_DESCENT_SHARE = 0.5;
 const DENSE_REGION_WORK = 3_000_000;
 
 export function descendByRegions(
