@@ -46,6 +46,18 @@ const CALL_MIN_WORK = 60_000_000;
 export const SMALL_PROBLEM = 500;
 const SMALL_CALL_MIN_WORK = 120_000_000;
 /**
+ * Small problems whose live bytes do not stay near their peak (below PACKED_FILL on average,
+ * as random sets are: 0.5-0.73) get less: of MiniMalloc's sets only B (0.98) needs more than
+ * this (its bound takes a run of 68M units), and random 200-500-buffer sets that miss the
+ * bound or meet it late spent 1.04-1.36 s in a cold `uma-ts plan` on one core with 120M, about
+ * a quarter more than now (0.84-1.05 s, medians of five on a slow day; still at the edge of the
+ * second there). Measured on 130 held-out random sets of
+ * 200-500 buffers: at the bound 114 -> 116, one plan larger (0.33% -> 0.37%), mean overhead
+ * 0.049% -> 0.041% (200-400 buffers) and 0.174% -> 0.156% (500); with 80M two of the 200-400
+ * buffer sets larger and none smaller. MiniMalloc's eleven sets keep their plans.
+ */
+const SMALL_SPREAD_CALL_MIN_WORK = 90_000_000;
+/**
  * A pool's re-plan inside a multi-pool call (auto.ts, pool by pool) is a part of that call, which
  * has already spent most of its second on the search: it keeps the dives-sized budget.
  */
@@ -105,7 +117,7 @@ export class CallBudget {
   ) {
     // Under a clock (a time budget given) the small problems' larger floor could spend the
     // whole time on the bound: they keep the floor of the others.
-    minWork ??= problem.count <= SMALL_PROBLEM && !clocked ? SMALL_CALL_MIN_WORK : CALL_MIN_WORK;
+    minWork ??= problem.count > SMALL_PROBLEM || clocked ? CALL_MIN_WORK : core.profileFill() >= PACKED_FILL ? SMALL_CALL_MIN_WORK : SMALL_SPREAD_CALL_MIN_WORK;
     this.dense = isDense(problem, engine, core);
     // The floor wins over the cap: a small problem's floor is above the cap.
     this.total = Math.max(minWork, Math.min(this.dense ? DENSE_CALL_MAX_WORK : CALL_MAX_WORK, CALL_DIVES * core.diveWork()));

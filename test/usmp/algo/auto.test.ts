@@ -149,14 +149,15 @@ describe('auto', () => {
   });
 
   test('a small problem gets a real budget: a 200-buffer set whose bound 50 dives miss reaches it, proven', () => {
-    // This set's bound takes more core work than a larger problem's whole floor (60M units):
-    // problems up to 500 buffers get twice that (callBudget.ts).
+    // This set's bound takes more core work than a larger problem's floor (60M units) leaves
+    // the bound (62% of it, about 37M): problems up to 500 buffers get 90M, 120M when their
+    // live bytes stay near the peak (callBudget.ts).
     const intervals = benchIntervals(1002, 200, 80).map((iv) => ({ ...iv, alignment: 16 }));
     const bufs = intervalsToBufferInfos(intervals, [pool('ws', undefined, 16)]);
     const bound = memoryPressureOfIntervals(intervals);
     const { plan, stats } = planAuto(bufs, bound);
     verifyPlan(bufs, plan);
-    expect(stats.coreWork).toBeGreaterThan(60_000_000);
+    expect(stats.coreWork).toBeGreaterThan(40_000_000);
     expect(stats.finalTotal).toBe(bound);
     expect(stats.provenOptimal).toBe(true);
   });
