@@ -36,11 +36,10 @@ const SMALL_PROBE_MIN_WORK = 5_000_000;
 /** Where a probe goes: this share of the gap between the proven bound and the best plan, from the top. */
 const PROBE_STEP = 0.5;
 /**
- * Dense sets (small ones, or when no dive beat the start; else see descendByRegions): probes near the bound
- * come back unknown (their bound is out of reach), so each probe aims a quarter of the gap below
- * the best plan, with twice the work. Measured on 46
- * held-out dense sets: 7 plans smaller, 3 larger (by 0.1 point at most), mean overhead 1.51% ->
- * 1.47%.
+ * Dense sets (small ones, or when no dive beat the start; else see descendByRegions): probes
+ * near the bound come back unknown (their bound is out of reach), so each probe aims a quarter
+ * of the gap below the best plan, with twice the work. Measured on 46 held-out dense sets: 7
+ * plans smaller, 3 larger (by 0.1 point at most), mean overhead 1.51% -> 1.47%.
  */
 const DENSE_PROBE_STEP = 0.25;
 const DENSE_PROBE_DIVES = 8;
@@ -154,10 +153,11 @@ export function runCoreSteps(
  * the next plan, a miss moves on to the next, smaller share. The probes of the whole problem it
  * replaces came back unknown on 38 of 40 held-out dense sets; the buffers above a plan's holes
  * are few enough for the core to place again. Measured on 80 held-out dense sets (long and
- * medium lifetimes, seeds 1-40), with half the probes' budget (REGION_DESCENT_SHARE): mean overhead
- * 0.88% -> 0.83% (seeds 1-20) and 0.98% -> 0.94% (21-40), 24 plans smaller, 5 larger. With the
- * probes' whole budget it gained twice that, but its re-solves cost two to three times a
- * probe's time per unit in a fresh process (new small cores, their code not yet compiled).
+ * medium lifetimes, seeds 1-40), with half the probes' budget (REGION_DESCENT_SHARE): mean
+ * overhead 0.88% -> 0.83% (seeds 1-20) and 0.98% -> 0.94% (21-40), 24 plans smaller, 5 larger.
+ * With the probes' whole budget it gained nearly twice that (0.80% and 0.90%), but its
+ * re-solves cost two to three times a probe's time per unit in a fresh process (new small
+ * cores, their code not yet compiled): 100-160 ms more on medium-lifetime sets.
  */
 const DENSE_REGION_SHARES = [0.15, 0.05, 0.02];
 const REGION_DESCENT_SHARE = 0.5;
