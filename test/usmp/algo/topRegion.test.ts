@@ -179,4 +179,25 @@ describe('top region (re-solving the top of a plan)', () => {
     // First-fit in a random order leaves a plan points above the bound: the re-solve fits many.
     expect(fits).toBeGreaterThan(tried / 3);
   });
+
+  test('resolveTop skips a region that frees nearly every buffer (the whole problem again): no plan, only the choice charged', () => {
+    for (let seed = 91; seed <= 110; seed++) {
+      const s = randomSet(seed, 40, 30);
+      const n = s.sizes.length;
+      // A few buffers that never live together stay at 0; every other one goes far above them
+      // (its first-fit plan shifted up), so every section has a hole under its freed buffers.
+      const kept: number[] = [];
+      for (let b = 0; b < n && kept.length < 4; b++) if (kept.every((k) => !overlap(s, b, k))) kept.push(b);
+      const shift = alignUp(s.sizes.reduce((a, x) => a + x, 0), 4);
+      const offsets = firstFitPlan(s, seed).map((o, b) => (kept.includes(b) ? 0 : o + shift));
+      expectValid(s, offsets);
+      const core = coreOf(s);
+      const region = topRegion(tablesOf(core), offsets, buffersByOffset(offsets).order, liveBound(s));
+      expect(region?.free.length).toBe(n - kept.length);
+      const before = core.work;
+      expect(core.resolveTop(offsets, liveBound(s), 2_000_000, [1])).toBeUndefined();
+      // The choice of the region and the order by offset: a few scans of the tables.
+      expect(core.work - before).toBeLessThan(region!.work + 2 * n * Math.ceil(Math.log2(n + 1)));
+    }
+  });
 });
