@@ -119,6 +119,7 @@ const RESTART_SEED = 0x5eed;
  * (every section's slack counts) mostly dynamic; above it, static first, which measured better.
  */
 const BOUND_RUNS = 'dds';
+const SLACK_RUNS = 's';
 /**
  * The top's re-solve (resolveTop) skips a region freeing more than this share of the buffers.
  * Seen fits freed 3-67% of them (uniform 2,000-buffer sets 49-434 buffers, dense ones 280-1,339,
@@ -128,7 +129,6 @@ const BOUND_RUNS = 'dds';
  * buffers, MiniMalloc's eleven): the same plans.
  */
 const MAX_REGION_SHARE = 0.8;
-const SLACK_RUNS = 's';
 
 export class ExactCore {
   /** Work spent so far (candidate scans, conflict and section updates). */
