@@ -101,6 +101,18 @@ export interface CoreTables {
 /** `v` rounded up to a multiple of `a` (most alignments in a run are 1 or one pool's). */
 export const roundUp = (v: number, a: number): number => (a === 1 ? v : Math.ceil(v / a) * a);
 
+/**
+ * An empty array that already holds doubles. A new `[]` holds small integers until its first
+ * double (an offset, or a level's infinite key) turns it into a double array with another
+ * hidden class: the code V8 had optimized for the last run's arrays then no longer matched the
+ * next run's fresh ones, and `place` was compiled four times per cold plan instead of once.
+ */
+function doubleStack(): number[] {
+  const stack = [0.5];
+  stack.pop();
+  return stack;
+}
+
 export class CoreRun {
   /** Work spent by this run (candidate scans, conflict and section updates). */
   work = 0;
@@ -131,7 +143,7 @@ export class CoreRun {
   private readonly slotFrom: Int32Array;
   private unplacedCount: number;
   /** Undo logs: (buffer, old minOffset) and (section, old witness), with a mark per level. */
-  private readonly logMin: number[] = [];
+  private readonly logMin: number[] = doubleStack();
   private readonly logWit: number[] = [];
   /**
    * Witnesses: per live section, an unplaced buffer that can still sit low enough for the
@@ -181,10 +193,10 @@ export class CoreRun {
    * than its cut's first, the level that cut it off; how many candidates it tried, or where
    * its sorted list is (below).
    */
-  private readonly floorOffset: number[] = [];
+  private readonly floorOffset: number[] = doubleStack();
   private readonly floorPre: number[] = [];
-  private readonly heights: number[] = [];
-  private readonly ceilings: number[] = [];
+  private readonly heights: number[] = doubleStack();
+  private readonly ceilings: number[] = doubleStack();
   private readonly chosen: number[] = [];
   private readonly firstTried: number[] = [];
   private readonly markMin: number[] = [];

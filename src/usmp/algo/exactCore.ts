@@ -532,7 +532,9 @@ export class ExactCore {
    */
   private advance(run: CoreRun, limit: number, out: Float64Array): RunResult {
     const before = run.work;
-    const result = run.solve(before + limit - this.work, out);
+    // Work is counted in whole units, so the floor stops at the same step; a fractional limit
+    // (budgets are shares) made V8 drop the code it had compiled for whole ones.
+    const result = run.solve(Math.floor(before + limit - this.work), out);
     this.work += run.work - before;
     return result;
   }
