@@ -102,13 +102,21 @@ export interface CoreTables {
 export const roundUp = (v: number, a: number): number => (a === 1 ? v : Math.ceil(v / a) * a);
 
 /**
- * An empty array that already holds doubles. A new `[]` holds small integers until its first
- * double (an offset, or a level's infinite key) turns it into a double array with another
- * hidden class: the code V8 had optimized for the last run's arrays then no longer matched the
- * next run's fresh ones, and `place` was compiled four times per cold plan instead of once.
+ * Empty arrays whose elements kind is already that of what they will hold (doubles; segments
+ * and null). A new `[]` holds small integers until its first other value (an offset, a level's
+ * infinite key, a null segment) turns it into another kind with another hidden class: the code
+ * V8 had optimized for the last run's arrays then no longer matched the next run's fresh ones,
+ * and `place` was compiled four times per cold plan instead of once. One function per kind:
+ * V8 remembers the most general kind each array literal has held, and gives it to later arrays
+ * from that literal too.
  */
 function doubleStack(): number[] {
   const stack = [0.5];
+  stack.pop();
+  return stack;
+}
+function segmentStack(): (PendingSegment | null)[] {
+  const stack: (PendingSegment | null)[] = [null];
   stack.pop();
   return stack;
 }
@@ -204,7 +212,7 @@ export class CoreRun {
   private readonly markPre: number[] = [];
   private readonly segLo: number[] = [];
   private readonly segHi: number[] = [];
-  private readonly pending: (PendingSegment | null)[] = [];
+  private readonly pending = segmentStack();
   private readonly jumpTo: number[] = [];
   private readonly triesAt: number[] = [];
   private readonly listStart: number[] = [];
