@@ -50,7 +50,8 @@ function withOverflowLimits<T>(set: BufferSet, run: () => T): T {
   }
 }
 
-export function planBufferSet(set: BufferSet, algorithm: string, options: PlanningOptions = {}): MemoryPlanReport {
+/** `file`: where the set came from, named in errors about its own fields. */
+export function planBufferSet(set: BufferSet, algorithm: string, options: PlanningOptions = {}, file?: string): MemoryPlanReport {
   const planner = getPlanningAlgorithm(algorithm);
   const t0 = performance.now();
   const plan: BufferPlan = withOverflowLimits(set, () => planner(set.buffers, set.memoryPressure, options));
@@ -68,8 +69,9 @@ export function planBufferSet(set: BufferSet, algorithm: string, options: Planni
   if (total < set.memoryPressure) {
     if (set.memoryPressureGiven) {
       throw new ConfigError(
-        `memoryPressure ${set.memoryPressure} is not a lower bound: the plan uses ${total} bytes in total`,
-        { jsonPath: '/memoryPressure' },
+        `${file !== undefined ? `${file}: /memoryPressure: ` : ''}memoryPressure ${set.memoryPressure} is not a lower bound: ` +
+          `the plan uses ${total} bytes in total; give at most ${total}, or leave it out`,
+        { ...(file !== undefined ? { file } : {}), jsonPath: '/memoryPressure' },
       );
     }
     // Our own bound below a verified plan is a bug in the bound, not in the user's input.
@@ -149,7 +151,7 @@ export function register(program: Command, io: CliIO): void {
     .option('--seed <n>', 'seed for randomised planners', nonNegativeInt('seed'))
     .action((file: string, opts: { algorithm: string; json?: boolean; timeBudget?: number; seed?: number }) => {
       const set = readBufferSet(file);
-      const report = planBufferSet(set, opts.algorithm, { timeBudgetMs: opts.timeBudget, seed: opts.seed });
+      const report = planBufferSet(set, opts.algorithm, { timeBudgetMs: opts.timeBudget, seed: opts.seed }, file);
       const oneWay = oneWayConflicts(set.buffers);
       if (oneWay.length > 0) {
         // Directional lists are TVM's semantics; users who meant a symmetric conflict should know.

@@ -144,6 +144,21 @@ describe('uma-ts plan on 64-bit uses and inconsistent live ranges', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out).lowerBound).toBe(100);
   });
+
+  test('a memoryPressure above the plan is named with its file and JSON path', async () => {
+    const set = {
+      pools: [{ name: 'a' }],
+      buffers: [
+        { name: 'x', size: 100, candidatePools: ['a'], liveRange: [0, 1] },
+        { name: 'y', size: 100, candidatePools: ['a'], liveRange: [2, 3] },
+      ],
+      memoryPressure: 150,
+    };
+    const r = await run(write('pressure.json', JSON.stringify(set)));
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^error: .*pressure\.json: \/memoryPressure: memoryPressure 150 is not a lower bound: the plan uses 100 bytes in total; give at most 100/);
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+  });
 });
 
 describe('uma-ts plan on TVM\'s fanout case (one-way and self-listed conflicts)', () => {

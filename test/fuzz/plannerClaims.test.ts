@@ -325,7 +325,7 @@ async function checkPlanCommand(doc: JsonSet, algorithm: string): Promise<void> 
     return;
   }
   if (r.code === 1) {
-    expect(r.problems[0]).toMatch(/^error: (memoryPressure \d+ is not a lower bound|the space available in the provided pools exceeded|no buffer fits any of its pools)/);
+    expect(r.problems[0]).toMatch(new RegExp(`^error: (.*set${counter}\\.json: /memoryPressure: memoryPressure \\d+ is not a lower bound|the space available in the provided pools exceeded when trying to allocate the buffer: \\S+)`));
     if (algorithm === 'auto' && /space available/.test(r.problems[0])) expect(bruteForceOptimum(set.buffers)).toBeUndefined();
     return;
   }

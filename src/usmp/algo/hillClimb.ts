@@ -113,8 +113,20 @@ function poolHighWater(problem: IndexedProblem, run: IndexedPlan): Map<number, n
   return sizes;
 }
 
-function sizeHintsExceeded(): MemoryPlanningError {
-  return new MemoryPlanningError('no buffer fits any of its pools; please increase the size hints of the memory pools');
+/**
+ * TVM stops with "please increase the size hints" when an attempt placed nothing; the error
+ * names the first buffer (in the attempt's order) that found no room, as the other planners do.
+ */
+function sizeHintsExceeded(problem: IndexedProblem, run: GreedyRun, order: Int32Array): MemoryPlanningError {
+  const b = order.find((x) => run.pool[x] < 0) ?? order[0];
+  return poolsExhaustedError(problem.buffers[b]);
+}
+
+/** A buffer larger than every pool it may use fits in no attempt: reported before the search. */
+function checkEachBufferFitsAPool(problem: IndexedProblem): void {
+  for (let b = 0; b < problem.count; b++) {
+    if (!problem.candidates[b].some((p) => fitsPool(problem, p, 0, problem.sizes[b]))) throw poolsExhaustedError(problem.buffers[b]);
+  }
 }
 
 /**
@@ -140,6 +152,7 @@ export function hillClimbPlan(
         `(limit ${MAX_CONFLICT_ENTRIES}); plan it with auto or greedy_by_size`,
     );
   }
+  checkEachBufferFitsAPool(problem);
   const rng = new GlibcRandR(seed);
   const { sizes, conflicts } = problem;
   const initialOrder = tvmSizeOrder(problem);
@@ -159,7 +172,7 @@ export function hillClimbPlan(
     const run = hillClimbGreedy(problem, order);
     current = run;
     let poolSizes = poolHighWater(problem, run);
-    if (poolSizes.size === 0) throw sizeHintsExceeded();
+    if (poolSizes.size === 0) throw sizeHintsExceeded(problem, run, order);
     let total = 0;
     for (const s of poolSizes.values()) total += s;
 
@@ -186,7 +199,7 @@ export function hillClimbPlan(
       if (p < 0) continue;
       if (poolSizes.get(p) === current.offset[i] + sizes[i]) top.push(i);
     }
-    if (top.length === 0) throw sizeHintsExceeded();
+    if (top.length === 0) throw sizeHintsExceeded(problem, current, order);
     top.sort(byPos);
     const node = top[rng.next() % top.length];
 

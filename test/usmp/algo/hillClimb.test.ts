@@ -77,4 +77,15 @@ describe('hill_climb', () => {
     expect(() => hillClimb(only, 0)).toThrow(MemoryPlanningError);
     expect(() => hillClimb(only, 0)).toThrow('the space available in the provided pools exceeded when trying to allocate the buffer: B');
   });
+
+  test('a buffer larger than every pool it may use is named at once, before any attempt', () => {
+    const small = pool('sram', 100);
+    const bufs = buffers({ big_tensor: { size: 1000, conflicts: [] } }, [small]);
+    expect(() => hillClimb(bufs, 0)).toThrow('the space available in the provided pools exceeded when trying to allocate the buffer: big_tensor');
+    // Among many that fit (the search used to run to its clock cap first, then name none).
+    const many: Record<string, { size: number; conflicts: string[] }> = {};
+    for (let i = 0; i < 300; i++) many[`b${i}`] = { size: 1 + (i % 7), conflicts: [`b${(i + 1) % 300}`, `b${(i + 299) % 300}`] };
+    many.too_big = { size: 1000, conflicts: [] };
+    expect(() => hillClimb(buffers(many, [small]), 0)).toThrow(/allocate the buffer: too_big$/);
+  });
 });
