@@ -11,6 +11,7 @@ import { CallNode, GraphFunction, GraphNode, IRModule, MAIN_FUNCTION, TensorType
 import { formatHostProblems, hostLoweringProblems } from '../driver/hostSupport';
 import { CliIO } from './io';
 import { isVariableUpdate } from '../ir/graph/ops';
+import { maxOf } from '../util/extrema';
 
 function shape(t: TensorType): string {
   return `[${t.shape.join(', ')}]`;
@@ -18,7 +19,7 @@ function shape(t: TensorType): string {
 
 /** Left-aligned columns, two spaces apart. */
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const widths = header.map((h, i) => maxOf(rows.map((r) => r[i].length), h.length));
   const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
   return [line(header), ...rows.map(line)];
 }

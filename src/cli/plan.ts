@@ -17,6 +17,7 @@ import { lowerBoundOfBuffers } from '../usmp/conflicts';
 import { planOptimality } from '../usmp/optimality';
 import { oneWayConflicts, poolSizesOfPlan, verifyPlan } from '../usmp/verify';
 import { CliIO } from './io';
+import { maxOf } from '../util/extrema';
 
 /** The `--json` document (schemas/memory-plan.schema.json). */
 export interface MemoryPlanReport {
@@ -100,7 +101,7 @@ export function planBufferSet(set: BufferSet, algorithm: string, options: Planni
 }
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const widths = header.map((h, i) => maxOf(rows.map((r) => r[i].length), h.length));
   const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
   return [line(header), ...rows.map(line)];
 }

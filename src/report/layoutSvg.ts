@@ -4,6 +4,7 @@
  * lower bound drawn as a dashed line, so the gap between plan and bound is visible.
  */
 import { BufferReport, MemoryReport, PoolReport } from './memoryReport';
+import { maxOf } from '../util/extrema';
 
 const PANEL_W = 640;
 const PANEL_H = 220;
@@ -22,7 +23,7 @@ export function targetColors(report: MemoryReport): Map<string, string> {
 }
 
 function panel(pool: PoolReport, buffers: readonly BufferReport[], top: number, colors: Map<string, string>): string {
-  const tMax = Math.max(1, ...buffers.map((b) => (b.liveRange ? b.liveRange[1] + 1 : 1)));
+  const tMax = maxOf(buffers.map((b) => (b.liveRange ? b.liveRange[1] + 1 : 1)), 1);
   const yMax = Math.max(1, pool.sizeBytes, pool.lowerBoundBytes);
   const x = (t: number): number => MARGIN_L + (t / tMax) * PANEL_W;
   const y = (addr: number): number => top + PANEL_H - (addr / yMax) * PANEL_H;

@@ -9,6 +9,7 @@ import { PlanOptimality, planOptimality } from '../usmp/optimality';
 import { TensorLowerBound } from '../ir/graph/liveness';
 import { alignedPeakOfBuffers, alignmentIn, roundUpTo, stackHeightBound } from '../usmp/stackBound';
 import { BufferInfo, BufferPlan, PlannedPool, UsmpResult } from '../usmp/types';
+import { maxOf } from '../util/extrema';
 
 export interface PoolReport {
   readonly name: string;
@@ -179,7 +180,7 @@ export function buildMemoryReport(model: string, result: UsmpResult, tensorBound
 }
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const widths = header.map((h, i) => maxOf(rows.map((r) => r[i].length), h.length));
   const line = (cells: readonly string[]): string =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');

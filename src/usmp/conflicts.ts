@@ -6,6 +6,7 @@
 import { checkInterval, IntervalConflicts, intervalGroupOf, registerIntervalGroup } from './intervalConflicts';
 import { alignedPeakOfBuffers, alignmentInAnyPool, roundUpTo, stackHeightBound } from './stackBound';
 import { BufferInfo, PoolInfo } from './types';
+import { maxOf } from '../util/extrema';
 
 export interface LiveInterval {
   readonly name?: string;
@@ -235,7 +236,7 @@ function greedyCliqueBound(buffers: readonly BufferInfo[], stacks: number): numb
     return w;
   });
   const seeds = buffers.map((_, i) => i).sort((a, b) => weight[b] - weight[a]).slice(0, CLIQUE_SEEDS);
-  let best = Math.max(...buffers.map((b) => b.sizeBytes));
+  let best = maxOf(buffers.map((b) => b.sizeBytes));
   for (const s of seeds) {
     const clique = [s];
     const cands = [...neighbours[s]].sort((a, b) => buffers[b].sizeBytes - buffers[a].sizeBytes);
