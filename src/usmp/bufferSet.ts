@@ -13,6 +13,7 @@ import { asIntervalGroup, intervalsToBufferInfos, LiveInterval, lowerBoundOfBuff
 import { IntervalConflicts } from './intervalConflicts';
 import { looksLikeMiniMallocCsv, parseMiniMallocCsv } from './miniMallocCsv';
 import { BufferInfo, PoolInfo } from './types';
+import { MAX_PLAN_BUFFERS, tooManyBuffers } from './bufferSetLimits';
 
 export interface BufferSet {
   readonly format: 'intervals' | 'json' | 'csv';
@@ -43,6 +44,7 @@ export function parseIntervalText(text: string, file = '<input>'): BufferSet {
     const line = raw.replace(/#.*/, '').trim();
     if (line === '') return;
     const where = `${file}:${i + 1}`;
+    if (intervals.length === MAX_PLAN_BUFFERS) throw tooManyBuffers(where, { file, line: i + 1 });
     const fields = line.split(/\s+/);
     if (fields.length !== 3 || !fields.every((f) => /^\d+$/.test(f))) {
       throw new ConfigError(`${where}: expected 'size first_use last_use' (three non-negative integers), got ${quoted(line)}`, {
@@ -87,6 +89,8 @@ export function parseJsonBufferSet(data: unknown, file = '<input>'): BufferSet {
     const got = data === null ? 'null' : Array.isArray(data) ? 'an array' : `a ${typeof data}`;
     throw new ConfigError(`${file}: a JSON buffer set is an object {"pools": [...], "buffers": [...]}, got ${got}`, { file });
   }
+  const listed = (data as { buffers?: unknown }).buffers;
+  if (Array.isArray(listed) && listed.length > MAX_PLAN_BUFFERS) throw tooManyBuffers(`${file}: /buffers`, { file, jsonPath: '/buffers' });
   const doc = validateJsonDocument<JsonBufferSet>(data, 'buffer-set.schema.json', file);
   const fail = (jsonPath: string, message: string): never => {
     throw new ConfigError(`${file}: ${jsonPath}: ${message}`, { file, jsonPath });

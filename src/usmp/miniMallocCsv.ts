@@ -15,6 +15,7 @@ import { alignmentProblem, byteCountProblem } from '../config/numbers';
 import { ConfigError } from '../errors';
 import { intervalsToBufferInfos, LiveInterval, lowerBoundOfBuffers } from './conflicts';
 import { PoolInfo } from './types';
+import { MAX_PLAN_BUFFERS, tooManyBuffers } from './bufferSetLimits';
 
 type Column = 'id' | 'lower' | 'upper' | 'end' | 'size' | 'alignment' | 'offset' | 'gaps';
 
@@ -68,6 +69,7 @@ export function parseMiniMallocCsv(text: string, file: string, pool: PoolInfo): 
   const names = new Set<string>();
   for (let i = headerAt + 1; i < lines.length; i++) {
     if (lines[i].trim() === '') continue;
+    if (intervals.length === MAX_PLAN_BUFFERS) throw tooManyBuffers(`${file}:${i + 1}`, { file, line: i + 1 });
     const fields = lines[i].split(',').map((f) => f.trim());
     if (fields.length !== header.length) fail(i, `${fields.length} fields, the header has ${header.length}`);
     const field = (c: Column) => fields[columnAt.get(c)!];

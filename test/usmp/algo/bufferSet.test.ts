@@ -1,6 +1,7 @@
 import { ConfigError } from '../../../src/errors';
 import { getPlanningAlgorithm } from '../../../src/usmp/algo/registry';
-import { parseBufferSet } from '../../../src/usmp/bufferSet';
+import { parseBufferSet, parseJsonBufferSet } from '../../../src/usmp/bufferSet';
+import { MAX_PLAN_BUFFERS } from '../../../src/usmp/bufferSetLimits';
 import { intervalGroupOf } from '../../../src/usmp/intervalConflicts';
 import { verifyPlan } from '../../../src/usmp/verify';
 
@@ -160,5 +161,31 @@ describe('parseJsonBufferSet checks the numbers for API callers too', () => {
   ])('%s', (text, message) => {
     expect(() => parseBufferSet(text, 's.json')).toThrow(ConfigError);
     expect(() => parseBufferSet(text, 's.json')).toThrow(message);
+  });
+});
+
+describe('the number of buffers in one set', () => {
+  // One more than the limit, in each format: a clear error at the first buffer past it (so the
+  // limit itself is read), not a plan that runs V8 out of memory.
+  const over = MAX_PLAN_BUFFERS + 1;
+
+  test('text: the line of the first buffer past the limit', () => {
+    const e = configError(() => parseBufferSet('# header\n' + '16 0 0\n'.repeat(over), 'big.txt'));
+    expect(e.message).toBe(
+      `big.txt:${over + 1}: more than ${MAX_PLAN_BUFFERS} buffers; uma-ts plans at most ${MAX_PLAN_BUFFERS} in one set (a million take about 2 GB of memory): split the set`,
+    );
+    expect(e.context).toMatchObject({ file: 'big.txt', line: over + 1 });
+  });
+
+  test("MiniMalloc's CSV: the row past the limit", () => {
+    const rows = Array.from({ length: over }, (_, i) => `b${i},0,1,16`).join('\n');
+    const e = configError(() => parseBufferSet(`id,lower,upper,size\n${rows}\n`, 'big.csv'));
+    expect(e.message).toMatch(new RegExp(`^big\\.csv:${over + 1}: more than ${MAX_PLAN_BUFFERS} buffers`));
+  });
+
+  test('JSON: the buffers array, before it is validated or indexed', () => {
+    const e = configError(() => parseJsonBufferSet({ pools: [{ name: 'p' }], buffers: new Array(over) }, 'big.json'));
+    expect(e.message).toMatch(new RegExp(`^big\\.json: /buffers: more than ${MAX_PLAN_BUFFERS} buffers`));
+    expect(e.context).toMatchObject({ file: 'big.json', jsonPath: '/buffers' });
   });
 });
