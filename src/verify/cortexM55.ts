@@ -14,8 +14,8 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { MlfMetadata } from '../codegen/types';
-import { VerifyError } from '../errors';
+import { MlfMetadata, PoolMetadata } from '../codegen/types';
+import { ConfigError, VerifyError } from '../errors';
 import { poolSection } from './harnessMain';
 import { runTool, splitCommand } from './tools';
 
@@ -29,14 +29,16 @@ interface Memory {
   readonly length: number;
   /** QSPI flash takes what the ELF loader puts there but ignores writes at run time. */
   readonly writable?: boolean;
+  /** How errors name the memory, e.g. `QSPI flash`. */
+  readonly label?: string;
 }
 
 /** On-chip memories of mps3-an547 a pool may take whole, in preference order. */
 const POOL_MEMORIES: readonly Memory[] = [
   { name: 'DTCM', origin: 0x30000000, length: 512 * 1024, writable: true },
-  { name: 'ISRAM', origin: 0x31000000, length: 2 * 1024 * 1024, writable: true },
-  { name: 'SRAM', origin: 0x11000000, length: 2 * 1024 * 1024, writable: true },
-  { name: 'QSPI', origin: 0x38000000, length: 8 * 1024 * 1024, writable: false },
+  { name: 'ISRAM', origin: 0x31000000, length: 2 * 1024 * 1024, writable: true, label: 'internal SRAM (ISRAM)' },
+  { name: 'SRAM', origin: 0x11000000, length: 2 * 1024 * 1024, writable: true, label: 'FPGA SRAM' },
+  { name: 'QSPI', origin: 0x38000000, length: 8 * 1024 * 1024, writable: false, label: 'QSPI flash' },
 ];
 const ITCM: Memory = { name: 'ITCM', origin: 0x10000000, length: 512 * 1024 };
 /** Code, data, heap and stack. */
@@ -44,6 +46,16 @@ const DDR_MAIN: Memory = { name: 'DDR', origin: 0x70000000, length: 64 * 1024 * 
 /** Pools that fit no on-chip memory get 16 MiB slices from here. */
 const DDR_POOLS = 0x74000000;
 const DDR_SLICE = 16 * 1024 * 1024;
+/** The rest of the secure DDR alias (0x70000000-0x7FFFFFFF) after the program's part: pools given an address may lie there too. */
+const DDR_POOL_MEMORY: Memory = { name: 'DDR', origin: DDR_POOLS, length: 0x80000000 - DDR_POOLS, writable: true, label: 'DDR (pool part)' };
+/** Every memory a pool given an `address` may lie in, and the parts of the map the program itself needs. */
+const ADDRESSABLE_MEMORIES: readonly Memory[] = [...POOL_MEMORIES, DDR_POOL_MEMORY];
+const PROGRAM_MEMORIES: readonly { readonly what: string; readonly memory: Memory }[] = [
+  { what: 'the vector table (ITCM)', memory: ITCM },
+  { what: "the program's code, data and stack (DDR)", memory: DDR_MAIN },
+];
+/** Every pool section is linked with `ALIGN(POOL_SECTION_ALIGNMENT)`, and its region is a multiple of it long. */
+export const POOL_SECTION_ALIGNMENT = 64;
 
 export interface PoolRegion {
   readonly pool: string;
@@ -65,24 +77,78 @@ const hex = (n: number): string => `0x${n.toString(16).padStart(8, '0')}`;
 const overlaps = (a: { origin: number; length: number }, b: { origin: number; length: number }): boolean =>
   a.origin < b.origin + b.length && b.origin < a.origin + a.length;
 
+const range = (m: Memory): string => `${m.label ?? m.name} ${hex(m.origin)}-${hex(m.origin + m.length - 1)}`;
+
+/** Bytes a pool given an `address` takes: its planned size rounded up to the section alignment (at least one unit). */
+const reservedBytes = (sizeBytes: number): number =>
+  Math.max(POOL_SECTION_ALIGNMENT, Math.ceil(sizeBytes / POOL_SECTION_ALIGNMENT) * POOL_SECTION_ALIGNMENT);
+
 /**
- * A memory region per pool (see the module comment); a pool with an `address` (pools.json)
- * gets exactly its planned size there, and the other pools avoid those ranges.
+ * Checks every pool `address` (pools.json) against uma-ts's memory map of the cortex-m55
+ * target, before anything is built: the address is a multiple of the section alignment, the
+ * pool's [address, address + size) lies inside one memory of the map (a writable one unless
+ * the pool is a constant pool, which the ELF loader fills and the program only reads), does
+ * not run past 2^32, and overlaps neither another pool nor what the program needs (vector
+ * table, code, data and stack). Without this the linker moves a misaligned section, a range
+ * past 2^32 wraps to 0, and a pool outside RAM faults or silently drops writes.
+ * `poolsFile` (the pools JSON the addresses come from) prefixes every message.
  */
-export function assignPoolRegions(meta: MlfMetadata): PoolRegion[] {
-  const fixed = meta.pools
-    .filter((p) => p.address !== undefined)
-    .map((p) => ({ pool: p.name, origin: p.address as number, length: Math.max(64, Math.ceil(p.sizeBytes / 64) * 64) }));
-  for (let i = 0; i < fixed.length; i++) {
-    for (const other of [...fixed.slice(i + 1), { pool: 'code and data (DDR)', ...DDR_MAIN }, { pool: 'the vector table (ITCM)', ...ITCM }]) {
-      if (overlaps(fixed[i], other)) {
-        throw new VerifyError(
-          `pool ${fixed[i].pool} at ${hex(fixed[i].origin)} (${fixed[i].length} bytes) overlaps ${other.pool} at ${hex(other.origin)}`,
-          { pool: fixed[i].pool },
-        );
+export function checkPoolAddresses(
+  pools: readonly Pick<PoolMetadata, 'name' | 'kind' | 'sizeBytes' | 'address'>[],
+  poolsFile?: string,
+): void {
+  const placed: { name: string; origin: number; length: number; sizeBytes: number }[] = [];
+  for (const p of pools) {
+    if (p.address === undefined) continue;
+    const address = p.address;
+    const size = `size ${p.sizeBytes}`;
+    const fail = (reason: string): never => {
+      const at = Number.isInteger(address) && address >= 0 ? hex(address) : String(address);
+      throw new ConfigError(`${poolsFile !== undefined ? `${poolsFile}: ` : ''}pool ${p.name} at ${at} (${size}) ${reason}`, {
+        ...(poolsFile !== undefined ? { file: poolsFile } : {}),
+        pool: p.name,
+        target: 'cortex-m55',
+        address,
+        sizeBytes: p.sizeBytes,
+      });
+    };
+    if (!Number.isSafeInteger(address) || address < 0 || address > 0xffffffff) fail('is not an address: expected an integer from 0 to 0xffffffff');
+    if (address % POOL_SECTION_ALIGNMENT !== 0) {
+      fail(`is misaligned: the address must be a multiple of ${POOL_SECTION_ALIGNMENT} for cortex-m55 (the linker aligns each pool section to ${POOL_SECTION_ALIGNMENT} bytes)`);
+    }
+    const length = reservedBytes(p.sizeBytes);
+    const linked = length !== p.sizeBytes ? `, linked as ${length} bytes` : '';
+    const end = address + length;
+    if (end > 0x100000000) fail(`ends at 0x${end.toString(16)}${linked}, past the 32-bit address space`);
+    const pool = { origin: address, length };
+    for (const { what, memory } of PROGRAM_MEMORIES) {
+      if (overlaps(pool, memory)) fail(`overlaps ${what} at ${hex(memory.origin)}-${hex(memory.origin + memory.length - 1)}`);
+    }
+    const memory = ADDRESSABLE_MEMORIES.find((m) => address >= m.origin && address < m.origin + m.length);
+    if (memory === undefined) {
+      fail(`is in no memory of the cortex-m55 map a pool may use: ${ADDRESSABLE_MEMORIES.map(range).join(', ')}`);
+    } else {
+      if (end > memory.origin + memory.length) fail(`runs past the end of ${range(memory)} (by ${end - memory.origin - memory.length} bytes${linked})`);
+      if (memory.writable !== true && p.kind !== 'constant') {
+        fail(`lies in ${memory.label ?? memory.name}, which the program cannot write (only constant pools may be placed there)`);
       }
     }
+    const other = placed.find((q) => overlaps(pool, q));
+    if (other !== undefined) fail(`overlaps pool ${other.name} at ${hex(other.origin)} (size ${other.sizeBytes}${other.length !== other.sizeBytes ? `, linked as ${other.length} bytes` : ''})`);
+    placed.push({ name: p.name, origin: address, length, sizeBytes: p.sizeBytes });
   }
+}
+
+/**
+ * A memory region per pool (see the module comment); a pool with an `address` (pools.json)
+ * gets exactly its planned size there (checked by `checkPoolAddresses`), and the other pools
+ * avoid those ranges. `poolsFile` names the pools JSON in errors.
+ */
+export function assignPoolRegions(meta: MlfMetadata, poolsFile?: string): PoolRegion[] {
+  checkPoolAddresses(meta.pools, poolsFile);
+  const fixed = meta.pools
+    .filter((p) => p.address !== undefined)
+    .map((p) => ({ pool: p.name, origin: p.address as number, length: reservedBytes(p.sizeBytes) }));
   const free = POOL_MEMORIES.filter((m) => !fixed.some((f) => overlaps(f, m)));
   let slice = 0;
   return meta.pools.map((p) => {
@@ -212,8 +278,9 @@ export function buildCortexM55(
   includeDirs: readonly string[],
   cc: string | undefined,
   cflags: readonly string[],
+  poolsFile?: string,
 ): CortexM55Build {
-  const regions = assignPoolRegions(meta);
+  const regions = assignPoolRegions(meta, poolsFile);
   fs.writeFileSync(path.join(dir, 'link.ld'), linkerScript(meta, regions));
   fs.writeFileSync(path.join(dir, 'startup.c'), CORTEX_M55_STARTUP);
   const compiler = splitCommand(cc ?? CORTEX_M55_CC);

@@ -7,7 +7,7 @@ export type { HarnessOptions, VerifyTarget } from './harnessMain';
 export { compareTensor, DEFAULT_FLOAT_TOLERANCE } from './compare';
 export type { FloatTolerance, TensorComparison } from './compare';
 export { parseNpy, randomInvocations, randomTensor, readInputFile } from './inputs';
-export { assignPoolRegions, linkerScript, CORTEX_M55_CC, QEMU_SYSTEM_ARM } from './cortexM55';
+export { assignPoolRegions, checkPoolAddresses, linkerScript, CORTEX_M55_CC, POOL_SECTION_ALIGNMENT, QEMU_SYSTEM_ARM } from './cortexM55';
 export type { PoolRegion, SectionSizes } from './cortexM55';
 export { firstErrorLine } from './tools';
 export { verifyApplication, runApplication, applicationPools } from './verifyApplication';

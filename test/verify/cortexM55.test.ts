@@ -5,8 +5,9 @@
  * arm-none-eabi-gcc, newlib and qemu-system-arm (.ci/run installs them).
  */
 import { spawnSync } from 'child_process';
-import { assignPoolRegions, linkerScript, verifyModel } from '../../src';
-import { MlfMetadata } from '../../src/codegen/types';
+import { assignPoolRegions, checkPoolAddresses, linkerScript, verifyModel } from '../../src';
+import { MlfMetadata, PoolMetadata } from '../../src/codegen/types';
+import { ConfigError } from '../../src/errors';
 import { parsePoolsJson } from '../../src/usmp/pools';
 
 function installed(tool: string): boolean {
@@ -95,7 +96,7 @@ describe('--target cortex-m55', () => {
       ['b', '31000000', 2 * 1024 * 1024],
     ]);
     const clash = { ...meta, pools: [{ ...pool('a', 1000), address: 0x30000000 }, { ...pool('b', 100), address: 0x30000100 }] };
-    expect(() => assignPoolRegions(clash)).toThrow('pool a at 0x30000000 (1024 bytes) overlaps b at 0x30000100');
+    expect(() => assignPoolRegions(clash)).toThrow('pool b at 0x30000100 (size 100) overlaps pool a at 0x30000000 (size 1000, linked as 1024 bytes)');
   });
 
   it('reads a pool address from pools.json and rejects a negative one', () => {
@@ -103,4 +104,116 @@ describe('--target cortex-m55', () => {
     expect(pools[0].address).toBe(0x31000000);
     expect(() => parsePoolsJson(JSON.stringify({ workspacePools: [{ name: 'sram', targets: ['c'], address: -1 }] }), 'p.json')).toThrow(/address/);
   });
+});
+
+/**
+ * Pool `address`es checked against uma-ts's cortex-m55 memory map before anything is built
+ * (no toolchain needed). Fuzzing found each of these linked and run without a word: a
+ * misaligned address moved by the linker's ALIGN(64), a range past 2^32 wrapped to 0, a
+ * pool outside RAM ending in a bare hard fault, a workspace pool in QSPI flash dropping its
+ * writes (only "outputs differ").
+ */
+describe('cortex-m55 pool addresses', () => {
+  const pool = (name: string, address: number, sizeBytes: number, kind: 'workspace' | 'constant' = 'workspace'): PoolMetadata => ({
+    name,
+    cName: name,
+    kind,
+    internal: false,
+    sizeBytes,
+    alignment: 16,
+    targets: { c: kind === 'constant' ? 'ro' : 'rw' },
+    address,
+  });
+  function configError(pools: readonly PoolMetadata[], file?: string): ConfigError {
+    try {
+      checkPoolAddresses(pools, file);
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      return e as ConfigError;
+    }
+    throw new Error('checkPoolAddresses accepted the pools');
+  }
+
+  it('accepts aligned pools inside writable memories, and constant pools in read-only QSPI flash', () => {
+    expect(() =>
+      checkPoolAddresses([
+        pool('l2_mem', 0x30000000, 4096),
+        pool('act_mem', 0x30040000, 0x40000), // up to the last byte of DTCM
+        pool('big', 0x74000000, 32 << 20),
+        pool('top', 0x7fffffc0, 64),
+        pool('wei_mem', 0x38000000, 300000, 'constant'),
+      ]),
+    ).not.toThrow();
+    expect(() => checkPoolAddresses([{ ...pool('free', 0, 100), address: undefined }])).not.toThrow();
+  });
+
+  it('refuses an address that is not a multiple of the 64-byte section alignment', () => {
+    const e = configError([pool('act_mem', 0x30000020, 4096)], 'pools.json');
+    expect(e.message).toBe(
+      'pools.json: pool act_mem at 0x30000020 (size 4096) is misaligned: the address must be a multiple of 64 for cortex-m55 (the linker aligns each pool section to 64 bytes)',
+    );
+    expect(e.context).toMatchObject({ file: 'pools.json', pool: 'act_mem', target: 'cortex-m55', address: 0x30000020, sizeBytes: 4096 });
+    expect(configError([pool('sram', 0xfffffff0, 4096)]).message).toMatch(/^pool sram at 0xfffffff0 \(size 4096\) is misaligned/);
+  });
+
+  it('refuses a pool that ends past the 32-bit address space', () => {
+    expect(configError([pool('sram', 0xffffffc0, 4096)], 'p.json').message).toBe(
+      'p.json: pool sram at 0xffffffc0 (size 4096) ends at 0x100000fc0, past the 32-bit address space',
+    );
+    expect(configError([pool('sram', 0xffffffc0, 100)]).message).toBe(
+      'pool sram at 0xffffffc0 (size 100) ends at 0x100000040, linked as 128 bytes, past the 32-bit address space',
+    );
+  });
+
+  it('refuses an address in no memory of the map, naming the memories', () => {
+    const e = configError([pool('sram', 0xffffffc0, 32)]);
+    expect(e.message).toMatch(/^pool sram at 0xffffffc0 \(size 32\) is in no memory of the cortex-m55 map a pool may use: DTCM 0x30000000-0x3007ffff, /);
+    expect(e.message).toContain('QSPI flash 0x38000000-0x387fffff');
+    // The non-secure DTCM alias: the memory protection controller lets only secure accesses through.
+    expect(configError([pool('ns', 0x20000000, 32)]).message).toMatch(/^pool ns at 0x20000000 \(size 32\) is in no memory/);
+  });
+
+  it('refuses a workspace pool in QSPI flash, which ignores writes', () => {
+    expect(configError([pool('sram', 0x38000000, 4096)], 'pools.json').message).toBe(
+      'pools.json: pool sram at 0x38000000 (size 4096) lies in QSPI flash, which the program cannot write (only constant pools may be placed there)',
+    );
+  });
+
+  it('refuses a pool that runs past the end of its memory', () => {
+    expect(configError([pool('act', 0x3007ff00, 4096)]).message).toBe(
+      'pool act at 0x3007ff00 (size 4096) runs past the end of DTCM 0x30000000-0x3007ffff (by 3840 bytes)',
+    );
+    expect(configError([pool('w', 0x387fffc0, 100, 'constant')]).message).toMatch(/^pool w at 0x387fffc0 \(size 100\) runs past the end of QSPI flash/);
+  });
+
+  it('refuses pools that overlap each other or the memory the program needs', () => {
+    expect(configError([pool('a', 0x31000000, 4096), pool('b', 0x31000fc0, 64)], 'pools.json').message).toBe(
+      'pools.json: pool b at 0x31000fc0 (size 64) overlaps pool a at 0x31000000 (size 4096)',
+    );
+    expect(configError([pool('code', 0x70000000, 64)]).message).toBe(
+      "pool code at 0x70000000 (size 64) overlaps the program's code, data and stack (DDR) at 0x70000000-0x73ffffff",
+    );
+    expect(configError([pool('vec', 0x10000000, 64)]).message).toBe('pool vec at 0x10000000 (size 64) overlaps the vector table (ITCM) at 0x10000000-0x1007ffff');
+  });
+
+  it('refuses an address that is not a 32-bit integer (API callers skip the schema)', () => {
+    expect(configError([pool('x', 0x30000000 + 0.5, 64)]).message).toMatch(/^pool x at 805306368\.5 \(size 64\) is not an address/);
+    expect(configError([pool('x', 2 ** 32, 64)]).message).toMatch(/^pool x at 0x100000000 \(size 64\) is not an address/);
+  });
+
+  it('is checked by assignPoolRegions, before the linker script and the build', () => {
+    const meta: MlfMetadata = {
+      schemaVersion: 1,
+      modelName: 'default',
+      targets: ['c'],
+      pools: [pool('sram', 0x30000020, 32)],
+      functions: [],
+      inputs: [],
+      outputs: [],
+    };
+    expect(() => assignPoolRegions(meta, 'pools.json')).toThrow(
+      'pools.json: pool sram at 0x30000020 (size 32) is misaligned: the address must be a multiple of 64 for cortex-m55',
+    );
+  });
+
 });
