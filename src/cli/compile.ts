@@ -50,6 +50,8 @@ export interface ResolvedInputs {
   readonly backend: string;
   readonly pools?: PoolInfo[];
   readonly poolsOrigin: string;
+  /** The pools JSON the pools were read from (`--pools` or the bundled file), if any. */
+  readonly poolsFile?: string;
   readonly pins?: PinningConstraints;
   readonly targetAttrs: Record<string, TargetAttrValue>;
 }
@@ -84,6 +86,7 @@ export function resolveInputs(options: CommonCliOptions): ResolvedInputs {
     backend,
     ...(choice.pools ? { pools: choice.pools } : {}),
     poolsOrigin: choice.origin,
+    ...(choice.file !== undefined ? { poolsFile: choice.file } : {}),
     ...(options.pins !== undefined ? { pins: loadPinsFile(options.pins) } : {}),
     targetAttrs: parseTargetAttrFlags(registry, backend, options.targetAttr ?? []),
   };

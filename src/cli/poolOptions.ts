@@ -178,6 +178,8 @@ export interface PoolChoice {
   readonly pools?: PoolInfo[];
   /** Where the pools came from, for the report header. */
   readonly origin: string;
+  /** The pools JSON they were read from, if any. */
+  readonly file?: string;
 }
 
 /**
@@ -195,11 +197,11 @@ export function resolvePools(options: {
     throw new ConfigError('give pools either as --pools FILE or as --workspace-pools/--constant-pools flags, not both');
   }
   if (options.poolsFile !== undefined) {
-    return { pools: readPoolsFile(options.poolsFile, options.knownTargets), origin: options.poolsFile };
+    return { pools: readPoolsFile(options.poolsFile, options.knownTargets), origin: options.poolsFile, file: options.poolsFile };
   }
   if (fromFlags) return { pools: poolsFromFlags(options.flags, options.knownTargets), origin: 'command-line pool flags' };
   if (options.bundledPoolsFile !== undefined) {
-    return { pools: readPoolsFile(options.bundledPoolsFile, options.knownTargets), origin: options.bundledPoolsFile };
+    return { pools: readPoolsFile(options.bundledPoolsFile, options.knownTargets), origin: options.bundledPoolsFile, file: options.bundledPoolsFile };
   }
   return { origin: 'default pools' };
 }

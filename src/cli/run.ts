@@ -166,6 +166,7 @@ export function runRun(model: string, options: RunCliOptions, io: CliIO): void {
       compile: { ...compile, ...(options.moduleName !== undefined ? { moduleName: options.moduleName } : {}) },
       invocations,
       target,
+      ...(inputs.poolsFile !== undefined ? { poolsFile: inputs.poolsFile } : {}),
       ...(options.cc !== undefined ? { cc: options.cc } : {}),
       ...(options.compareIntermediates ? { compareIntermediates: true } : {}),
     });
@@ -298,6 +299,7 @@ export function runRunApplication(models: readonly string[], options: RunCliOpti
         compile: { ...compile, concurrent: options.concurrent === true },
         invocations,
         target,
+        ...(inputs.poolsFile !== undefined ? { poolsFile: inputs.poolsFile } : {}),
         ...(options.cc !== undefined ? { cc: options.cc } : {}),
       },
     );

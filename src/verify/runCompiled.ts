@@ -28,6 +28,8 @@ export interface RunCompiledOptions {
   readonly keepDir?: boolean;
   /** Seconds before the program is stopped; default 120. */
   readonly timeoutSeconds?: number;
+  /** The pools JSON the pools (and their `address`es) came from, named in errors about them. */
+  readonly poolsFile?: string;
 }
 
 export interface RunCompiledResult {
@@ -109,7 +111,7 @@ export function runCompiled(artifacts: CArtifacts, options: RunCompiledOptions):
     let run: { status: number; stdout: string; stderr: string };
     let sections: SectionSizes | undefined;
     if (target === 'cortex-m55') {
-      const built = buildCortexM55(dir, artifacts.metadata, sources, includeDirs, options.cc, options.cflags ?? []);
+      const built = buildCortexM55(dir, artifacts.metadata, sources, includeDirs, options.cc, options.cflags ?? [], options.poolsFile);
       sections = built.sections;
       run = runCortexM55(built.elf, dir, timeout);
     } else {

@@ -21,7 +21,7 @@ import { randomInvocations } from './inputs';
 import { buildCortexM55, runCortexM55, SectionSizes } from './cortexM55';
 import { VerifyTarget } from './harnessMain';
 import { buildAndRunHost, RunCompiledOptions, RunCompiledResult } from './runCompiled';
-import { bundledPools, defaultRegistry, OutputComparison, VerifyOptions } from './verifyModel';
+import { bundledPools, defaultRegistry, OutputComparison, VerifyOptions, verifyPoolsFile } from './verifyModel';
 import { makeTemporaryDir } from '../util/temporaryDir';
 
 export interface VerifyApplicationOptions extends Omit<VerifyOptions, 'compile' | 'invocations' | 'compareIntermediates' | 'target'> {
@@ -121,7 +121,7 @@ export function runApplication(
     let run: { status: number; stdout: string; stderr: string };
     let sections: SectionSizes | undefined;
     if (target === 'cortex-m55') {
-      const built = buildCortexM55(dir, { ...metas[0], pools: applicationPools(app) }, sources, layout.includeDirs, options.cc, options.cflags ?? []);
+      const built = buildCortexM55(dir, { ...metas[0], pools: applicationPools(app) }, sources, layout.includeDirs, options.cc, options.cflags ?? [], options.poolsFile);
       sections = built.sections;
       run = runCortexM55(built.elf, dir, (options.timeoutSeconds ?? 120) * 1000);
     } else {
@@ -174,6 +174,7 @@ export function verifyApplication(models: readonly (Omit<ApplicationModel, 'mode
     ...(options.cc ? { cc: options.cc } : {}),
     ...(options.cflags ? { cflags: options.cflags } : {}),
     ...(options.timeoutSeconds ? { timeoutSeconds: options.timeoutSeconds } : {}),
+    ...(verifyPoolsFile(options) !== undefined ? { poolsFile: verifyPoolsFile(options) } : {}),
   });
   const tolerance = options.floatTolerance ?? DEFAULT_FLOAT_TOLERANCE;
   const firstErr = run.stderr.split('\n').find((l) => l.trim() !== '')?.trim();

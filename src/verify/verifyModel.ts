@@ -42,6 +42,8 @@ export interface VerifyOptions {
   readonly floatTolerance?: FloatTolerance;
   readonly compareIntermediates?: boolean;
   readonly timeoutSeconds?: number;
+  /** The pools JSON `compile.pools` came from, named in errors about its pools (default: the bundled file when that is used). */
+  readonly poolsFile?: string;
 }
 
 export interface OutputComparison extends TensorComparison {
@@ -86,13 +88,25 @@ export interface VerifyReport {
   readonly ioInWorkspaceReason?: string;
 }
 
-/** `backends/<name>/pools.json` of a bundled backend, next to this package's sources. */
-export function bundledPools(backend: string): CompileOptions['pools'] | undefined {
+/** The path of `backends/<name>/pools.json` of a bundled backend, next to this package's sources. */
+export function bundledPoolsPath(backend: string): string | undefined {
   for (const root of [path.resolve(__dirname, '..', '..'), path.resolve(__dirname, '..', '..', '..')]) {
     const file = path.join(root, 'backends', backend, 'pools.json');
-    if (fs.existsSync(file)) return parsePoolsJson(fs.readFileSync(file, 'utf8'), file);
+    if (fs.existsSync(file)) return file;
   }
   return undefined;
+}
+
+/** `backends/<name>/pools.json` of a bundled backend, next to this package's sources. */
+export function bundledPools(backend: string): CompileOptions['pools'] | undefined {
+  const file = bundledPoolsPath(backend);
+  return file !== undefined ? parsePoolsJson(fs.readFileSync(file, 'utf8'), file) : undefined;
+}
+
+/** The pools JSON a verification's pools come from: the caller's, or the bundled one it falls back to. */
+export function verifyPoolsFile(options: Pick<VerifyOptions, 'poolsFile' | 'registry' | 'backend'> & { readonly compile?: { readonly pools?: unknown } }): string | undefined {
+  if (options.compile?.pools !== undefined) return options.poolsFile;
+  return options.registry === undefined ? bundledPoolsPath(options.backend) : undefined;
 }
 
 export function defaultRegistry(): BackendRegistry {
@@ -155,6 +169,7 @@ export function verifyModel(model: string | IRModule, options: VerifyOptions): V
     ...(options.cc ? { cc: options.cc } : {}),
     ...(options.cflags ? { cflags: options.cflags } : {}),
     ...(options.timeoutSeconds ? { timeoutSeconds: options.timeoutSeconds } : {}),
+    ...(verifyPoolsFile(options) !== undefined ? { poolsFile: verifyPoolsFile(options) } : {}),
   });
 
   const session = createSession(graph);

@@ -95,6 +95,20 @@ describe('uma-ts run', () => {
     expect(r.err.trim().split('\n')).toHaveLength(1);
   }, 60000);
 
+  it('refuses a cortex-m55 pool address outside writable memory before building: one error line naming the file, pool, address and size', async () => {
+    // Fuzzing: a workspace pool at 0x38000000 (QSPI flash, which ignores writes) only said "1 of 1 output(s) differ".
+    const file = path.join(dir, 'qspi_pools.json');
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ workspacePools: [{ name: 'sram', targets: ['c', 'vanilla'], address: 0x38000000 }], constantPools: [{ name: 'flash', targets: { c: 'ro', vanilla: 'ro' } }] }),
+    );
+    // A compiler that cannot exist: reaching the build would be a different error.
+    const r = await run([HELLO, '--backend', 'vanilla', '--target', 'cortex-m55', '--pools', file, '--cc', 'no-such-compiler-xyz']);
+    expect(r.code).toBe(1);
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+    expect(r.err.trim()).toMatch(/^error: .*qspi_pools\.json: pool sram at 0x38000000 \(size \d+\) lies in QSPI flash, which the program cannot write \(only constant pools may be placed there\)$/);
+  }, 60000);
+
   it('refuses, before compiling, more run inputs than the harness can embed in its C source', async () => {
     // Fuzzing: a model with a 64 MiB input built a 190 MB main.c for minutes.
     const pd = path.join(ROOT, 'models', 'person_detect.tflite');

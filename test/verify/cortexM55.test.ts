@@ -216,4 +216,17 @@ describe('cortex-m55 pool addresses', () => {
     );
   });
 
+  it('stops verifyModel before the build, naming the pools file (no toolchain needed)', () => {
+    const pools = parsePoolsJson(
+      JSON.stringify({
+        workspacePools: [{ name: 'sram', targets: ['c', 'vanilla'], address: 0x38000000 }],
+        constantPools: [{ name: 'flash', targets: { c: 'ro', vanilla: 'ro' } }],
+      }),
+      'qspi.json',
+    );
+    // A compiler that cannot exist: reaching the build would be a different error.
+    const run = () => verifyModel('models/hello_world_int8.tflite', { backend: 'vanilla', target: 'cortex-m55', compile: { pools }, poolsFile: 'qspi.json', cc: 'no-such-compiler-xyz' });
+    expect(run).toThrow(ConfigError);
+    expect(run).toThrow(/^qspi\.json: pool sram at 0x38000000 \(size \d+\) lies in QSPI flash, which the program cannot write/);
+  });
 });
