@@ -3,6 +3,11 @@
  * in a pool T can reach, and every buffer the pinning pass constrained must have landed in
  * one of its candidate pools. This checks the program, not the plan, so it also catches a
  * planner or rewrite bug that the plan verifier cannot see.
+ *
+ * Without pool pinning nothing enforced the backends' operand constraints before planning,
+ * so the check can also be given them: every operand of every offloaded operator is then
+ * checked against the pools its constraint allows (a pool the constraint names but no pool
+ * config defines allows nothing).
  */
 import { PlanVerificationError } from '../../src/errors';
 import { Expr, LetStmt, MAIN_PRIM_FUNC, PrimFunc, Stmt, TirModule, Var } from '../../src/ir/tir/nodes';
@@ -10,7 +15,9 @@ import { StmtExprVisitor } from '../../src/ir/tir/visitor';
 import { readOperatorRecords } from '../../src/ir/tir/operators';
 import { HOST_TARGET } from '../../src/lower/strategy';
 import { PoolInfo } from '../../src/usmp/types';
-import { PinningSolution } from './solve';
+import { OperandPin } from './constraints';
+import { describeOperator, operatorMatches, PinningSolution, selectorMatches } from './solve';
+import { OperandRole } from './traceOperands';
 
 export interface AccessViolation {
   readonly func: string;
@@ -21,8 +28,28 @@ export interface AccessViolation {
   readonly readOnly?: boolean;
 }
 
+/** An operand of an offloaded operator placed outside the pools its operand constraint allows. */
+export interface OperandViolation {
+  readonly func: string;
+  readonly target: string;
+  /** The operator as errors name it: `dma_local.dma_in 'x'`. */
+  readonly operator: string;
+  readonly role: OperandRole;
+  readonly index: number;
+  /** The function's name for the operand's buffer. */
+  readonly buffer: string;
+  readonly pool: string;
+  /** Who declared the constraint (`backend accel`). */
+  readonly source: string;
+  readonly allowed: readonly string[];
+  /** Pools of `allowed` that the pools config does not define. */
+  readonly undefinedPools?: readonly string[];
+}
+
 export interface PostPlanReport {
   readonly violations: readonly AccessViolation[];
+  /** Only when the check was given operand constraints (pool pinning off). */
+  readonly operandViolations?: readonly OperandViolation[];
   readonly misplaced: readonly { buffer: string; func: string; pool: string; allowed: readonly string[] }[];
   /** Pool each buffer var ended up in, by `<func>/<var id>`. */
   readonly placement: ReadonlyMap<string, string>;
@@ -36,14 +63,21 @@ function calleeOf(e: Expr): string | undefined {
   return a && a.kind === 'StringImm' ? a.value : undefined;
 }
 
+/**
+ * `operandConstraints`: also check every operand of every offloaded operator against these
+ * (what the pinning pass would have enforced); with pinning on they are already enforced
+ * through the candidate pools (`misplaced`).
+ */
 export function checkPoolAccess(
   module: TirModule,
   pools: readonly PoolInfo[],
   solution?: PinningSolution,
+  operandConstraints?: readonly OperandPin[],
 ): PostPlanReport {
   const poolByParamName = new Map(pools.map((p) => [`${p.name}_var`, p]));
   const poolByName = new Map(pools.map((p) => [p.name, p]));
   const violations = new Map<string, AccessViolation>();
+  const operandViolations = new Map<string, OperandViolation>();
   const placement = new Map<string, string>();
 
   const visit = (name: string, env: ReadonlyMap<number, string>, depth: number): void => {
@@ -94,7 +128,8 @@ export function checkPoolAccess(
     if (name !== MAIN_PRIM_FUNC) {
       // Operands an operator writes (outputs, scratch) need read-write access; the rest
       // need some access.
-      const written = new Set(readOperatorRecords(f).flatMap((r) => [...r.outputs, ...r.scratch]));
+      const records = readOperatorRecords(f);
+      const written = new Set(records.flatMap((r) => [...r.outputs, ...r.scratch]));
       for (const v of used) {
         if (poolParams.has(v.id)) continue;
         const poolName = scope.get(v.id);
@@ -110,6 +145,47 @@ export function checkPoolAccess(
             pool: pool.name,
             ...(access === 'ro' ? { readOnly: true } : {}),
           });
+        }
+      }
+      if (operandConstraints !== undefined && operandConstraints.length > 0) {
+        // Operator records name operands by the function's var names.
+        const poolOfName = new Map<string, string>();
+        for (const v of [...f.params, ...used]) {
+          const pool = scope.get(v.id);
+          if (pool !== undefined && !poolParams.has(v.id)) poolOfName.set(v.name, pool);
+        }
+        for (const record of records) {
+          const roles: [OperandRole, readonly string[]][] = [
+            ['input', record.inputs],
+            ['output', record.outputs],
+            ['scratch', record.scratch],
+          ];
+          for (const [role, names] of roles) {
+            names.forEach((buffer, index) => {
+              const pool = poolOfName.get(buffer);
+              // Unknown placement (application-owned I/O): nothing to check against.
+              if (pool === undefined) return;
+              // A pool the target cannot reach is reported above, and it is the access that faults first.
+              if (violations.has(`${name}|${buffer}`)) return;
+              const use = { role, index };
+              for (const c of operandConstraints) {
+                if (!operatorMatches(c.op, record) || !selectorMatches(c, use) || c.pools.includes(pool)) continue;
+                const undefinedPools = c.pools.filter((p) => !poolByName.has(p));
+                operandViolations.set(`${name}|${record.name}|${role}|${index}|${c.source}`, {
+                  func: name,
+                  target: record.target,
+                  operator: describeOperator(record),
+                  role,
+                  index,
+                  buffer,
+                  pool,
+                  source: c.source,
+                  allowed: c.pools,
+                  ...(undefinedPools.length > 0 ? { undefinedPools } : {}),
+                });
+              }
+            });
+          }
         }
       }
     }
@@ -132,13 +208,34 @@ export function checkPoolAccess(
       misplaced.push({ buffer: d.buffer.name, func: d.buffer.func, pool, allowed: d.candidates });
     }
   }
-  return { violations: [...violations.values()], misplaced, placement };
+  return {
+    violations: [...violations.values()],
+    ...(operandConstraints !== undefined ? { operandViolations: [...operandViolations.values()] } : {}),
+    misplaced,
+    placement,
+  };
 }
 
 export function describeViolation(v: AccessViolation): string {
   return v.readOnly
     ? `${v.func} (target ${v.target}) writes '${v.buffer}' in pool '${v.pool}', which ${v.target} cannot write`
     : `${v.func} (target ${v.target}) uses '${v.buffer}' in pool '${v.pool}', which ${v.target} cannot access`;
+}
+
+/**
+ * The facts a pool-checking runtime's trap gives for the same access (operand, the pool it
+ * lies in, the pools its constraint allows), said before the program runs.
+ */
+export function describeOperandViolation(v: OperandViolation): string {
+  const missing = v.undefinedPools ?? [];
+  const undefinedNote =
+    missing.length === 0
+      ? ''
+      : ` (${missing.map((p) => `'${p}'`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not defined by the pools config)`;
+  return (
+    `${v.func} (target ${v.target}): ${v.role} ${v.index} of ${v.operator} ('${v.buffer}') lies in pool '${v.pool}', ` +
+    `its operand constraint (${v.source}) allows {${v.allowed.join(', ')}}${undefinedNote}; the program will fault at this access`
+  );
 }
 
 export function describeMisplaced(m: PostPlanReport['misplaced'][number]): string {

@@ -54,17 +54,20 @@ export interface ApplicationIoRequirement {
   readonly restrictsHostMemory: boolean;
 }
 
-function operatorMatches(pattern: string, r: OperatorRecord): boolean {
+/** Whether a constraint's `op` (op, composite or node name; `*` globs) names this operator. */
+export function operatorMatches(pattern: string, r: OperatorRecord): boolean {
   return [r.op, r.name, ...(r.composite ? [r.composite] : [])].some((n) => globMatches(pattern, n));
 }
 
-function selectorMatches(c: OperandPin, use: OperandUse): boolean {
+/** Whether a constraint's operand selector takes this operand of a matching operator. */
+export function selectorMatches(c: OperandPin, use: Pick<OperandUse, 'role' | 'index'>): boolean {
   if (c.role !== 'any' && c.role !== use.role) return false;
   if (c.index === undefined) return !(c.exceptIndices ?? []).includes(use.index);
   return c.index === use.index;
 }
 
-function describeOperator(r: OperatorRecord): string {
+/** `accel.accel_conv2d 'name'`, or `'name'` when the node is named like its operator. */
+export function describeOperator(r: OperatorRecord): string {
   const shown = r.composite ?? r.op;
   return shown === r.name ? `'${shown}'` : `${shown} '${r.name}'`;
 }

@@ -46,7 +46,7 @@ import {
   runPoolPinning,
   traceOperands,
 } from '../../passes/poolPinning';
-import { assertPoolAccess, checkPoolAccess, describeViolation, PostPlanReport } from '../../passes/poolPinning/postPlanCheck';
+import { assertPoolAccess, checkPoolAccess, describeOperandViolation, describeViolation, PostPlanReport } from '../../passes/poolPinning/postPlanCheck';
 
 export type CompileStage =
   | 'import'
@@ -102,7 +102,8 @@ export interface CompileResult {
   readonly report: MemoryReport;
   /**
    * What the user must know though the compile succeeded: an accelerator using
-   * application-owned model I/O, or (without pool pinning) accesses the access check flagged.
+   * application-owned model I/O, or (without pool pinning) accesses the access check flagged:
+   * pools a target cannot reach and operands outside their backend operand constraint.
    */
   readonly warnings: readonly string[];
   /** Decisions taken for the user that are not problems (also in the report's `notes`). */
@@ -187,14 +188,11 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
   let toPlan = withIo;
   let pinning: PinningSolution | undefined;
   let insertedCopies: readonly InsertedCopy[] | undefined;
+  const backendConstraints =
+    memory.pools.length > 0 || memory.operandConstraints.length > 0 ? constraintsFromMemoryDecl(options.backend, memory) : NO_CONSTRAINTS;
   if (options.poolPinning !== false) {
     progress('pool pinning');
-    const constraints = mergeConstraints(
-      memory.pools.length > 0 || memory.operandConstraints.length > 0
-        ? constraintsFromMemoryDecl(options.backend, memory)
-        : NO_CONSTRAINTS,
-      options.pins ?? NO_CONSTRAINTS,
-    );
+    const constraints = mergeConstraints(backendConstraints, options.pins ?? NO_CONSTRAINTS);
     let toPin = withIo;
     // Copy functions are named like lowering names the others: tvmgen_<module>_...
     const copyModuleName = sanitizeName(options.moduleName ?? 'default');
@@ -221,7 +219,17 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
   const usmp = withPoolOverflowDetails(pools, pinning, (unlimited) => planWith(unlimited).pools, () => planWith(pools));
 
   progress('access check');
-  const access = options.poolPinning !== false ? assertPoolAccess(usmp.module, pools, pinning) : checkPoolAccess(usmp.module, pools);
+  // Without pinning nothing enforced the backend's operand constraints: the check evaluates
+  // them on the plan, so a placement its runtime will trap on is a warning, not a surprise.
+  const access =
+    options.poolPinning !== false
+      ? assertPoolAccess(usmp.module, pools, pinning)
+      : checkPoolAccess(usmp.module, pools, undefined, backendConstraints.operands);
+  const warnings = [
+    ...(pinning?.warnings ?? []),
+    ...access.violations.map((v) => `${describeViolation(v)} (pool pinning is off)`),
+    ...(access.operandViolations ?? []).map((v) => `${describeOperandViolation(v)} (pool pinning is off)`),
+  ];
 
   progress('codegen');
   const ioNames = ioParamTensorNames(tir, io);
@@ -255,10 +263,7 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
     tir,
     pools,
     ...(pinning ? { pinning } : {}),
-    warnings: [
-      ...(pinning?.warnings ?? []),
-      ...access.violations.map((v) => `${describeViolation(v)} (pool pinning is off)`),
-    ],
+    warnings,
     notes,
     ...(insertedCopies ? { insertedCopies } : {}),
     usmp,
