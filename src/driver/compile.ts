@@ -104,6 +104,7 @@ export interface CompileResult {
    * What the user must know though the compile succeeded: an accelerator using
    * application-owned model I/O, or (without pool pinning) accesses the access check flagged:
    * pools a target cannot reach and operands outside their backend operand constraint.
+   * Also in the report's `warnings`.
    */
   readonly warnings: readonly string[];
   /** Decisions taken for the user that are not problems (also in the report's `notes`). */
@@ -255,7 +256,11 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
   const workspaceAlignment = pools.find((p) => p.kind === 'workspace')?.alignment ?? 16;
   const tensorBound = tensorLowerBound(graph.functions.get(MAIN_FUNCTION)!, { includeIo: ioInWorkspace, alignment: workspaceAlignment });
   const notes = pinning?.notes ?? [];
-  const report = { ...buildMemoryReport(source, usmp, tensorBound), ...(notes.length > 0 ? { notes } : {}) };
+  const report = {
+    ...buildMemoryReport(source, usmp, tensorBound),
+    ...(notes.length > 0 ? { notes } : {}),
+    ...(warnings.length > 0 ? { warnings } : {}),
+  };
   return {
     source,
     graph,

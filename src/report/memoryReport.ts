@@ -65,6 +65,8 @@ export interface MemoryReport {
   readonly optimality: PlanOptimality;
   /** Decisions the compiler took on its own that the user may want to know (e.g. an ignored pool preference). */
   readonly notes?: readonly string[];
+  /** What the compile warned about though it succeeded (the CLI's `warning:` lines), e.g. accesses that will fault without pool pinning. */
+  readonly warnings?: readonly string[];
   readonly workspace: WorkspaceSummary;
 }
 
