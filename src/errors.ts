@@ -63,3 +63,15 @@ export function isUmaError(e: unknown): e is UmaError {
 
 /** A file or directory that cannot be read or written (missing, not permitted, no space...). */
 export class FileAccessError extends UmaError {}
+
+/**
+ * A backend's own code (a strategy, a pass, a codegen hook, a pattern or operator predicate)
+ * threw something that is not an UmaError, or broke the hook's contract. The message names the
+ * backend, the hook and what it was working on; `cause` keeps what was thrown, stack included.
+ */
+export class BackendHookError extends UmaError {
+  constructor(message: string, context: ErrorContext = {}, cause?: unknown) {
+    super(message, context);
+    if (cause !== undefined) this.cause = cause;
+  }
+}

@@ -11,6 +11,7 @@ import { MemoryDecl, OperandConstraint } from './memory';
 import { GraphPass, GraphPassPhase, TirPass, TirPassPhase, scopeTirPassToTarget } from './passes';
 import { TargetAttrDecl, TargetAttrSource } from './targetAttrs';
 import { UmaBackend } from './umaBackend';
+import { guardGraphPass, guardTirPass } from './userCode';
 
 const TARGET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -83,22 +84,26 @@ export class BackendRegistry implements TargetAttrSource {
     return this.get(target).operatorStrategy(op);
   }
 
-  /** Graph passes of `phase` of one target, or of all targets in registration order. */
+  /**
+   * Graph passes of `phase` of one target, or of all targets in registration order. Like all
+   * passes handed out here, each reports what its backend's code throws as that backend's
+   * failure (BackendHookError, see `userCode.ts`).
+   */
   graphPasses(phase: GraphPassPhase, target?: string): readonly GraphPass[] {
     const targets = target === undefined ? this.order : [target];
-    return targets.flatMap((t) => this.get(t).graphPasses(phase));
+    return targets.flatMap((t) => this.get(t).graphPasses(phase).map((p) => guardGraphPass(t, p)));
   }
 
   /** The target's TIR passes of `phase`, each restricted to that target's PrimFuncs. */
   tirPasses(target: string, phase: TirPassPhase): readonly TirPass[] {
     return this.get(target)
       .tirPasses(phase)
-      .map((p) => scopeTirPassToTarget(p, target));
+      .map((p) => scopeTirPassToTarget(guardTirPass(target, p), target));
   }
 
   /** Whole-module TIR passes of `phase` from every backend, in registration order. */
   globalTirPasses(phase: TirPassPhase): readonly TirPass[] {
-    return this.order.flatMap((t) => this.get(t).globalTirPasses(phase));
+    return this.order.flatMap((t) => this.get(t).globalTirPasses(phase).map((p) => guardTirPass(t, p)));
   }
 
   codegenFor(target: string): CodegenHooks | undefined {

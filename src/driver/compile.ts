@@ -6,6 +6,7 @@
  */
 import { BackendRegistry } from '../backend/registry';
 import { TargetAttrValue } from '../backend/targetAttrs';
+import { guardCodegenHooks } from '../backend/userCode';
 import { generateC } from '../codegen';
 import { BackendCodegenHook, CArtifacts, IoRequirement, TensorSpec } from '../codegen/types';
 import {
@@ -359,8 +360,9 @@ export function codegenHooksOf(registry: BackendRegistry, targets: readonly stri
   const hooks: BackendCodegenHook[] = [];
   for (const t of targets) {
     if (!registry.targets().includes(t)) continue;
-    const h = registry.codegenFor(t);
-    if (!h) continue;
+    const raw = registry.codegenFor(t);
+    if (!raw) continue;
+    const h = guardCodegenHooks(t, raw);
     hooks.push({
       target: t,
       includes: h.includes(),

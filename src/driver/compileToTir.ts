@@ -6,6 +6,7 @@
 import { PassContext, TirPassPhase, TIR_PASS_PHASES } from '../backend/passes';
 import { BackendRegistry } from '../backend/registry';
 import { TargetAttrValue } from '../backend/targetAttrs';
+import { guardStrategy } from '../backend/userCode';
 import { IRModule } from '../ir/graph/types';
 import { TirModule } from '../ir/tir/nodes';
 import { CPU_STRATEGIES } from '../lower/cpu';
@@ -26,10 +27,13 @@ export interface TirCompilation {
   readonly tir: TirModule;
 }
 
-/** Strategy lookup: a backend's own strategies first; the host CPU's for target `c`. */
+/**
+ * Strategy lookup: a backend's own strategies first; the host CPU's for target `c`. What a
+ * backend's strategy throws is reported as that backend's failure (`userCode.ts`).
+ */
 export function strategyLookup(registry: BackendRegistry) {
   return (target: string, op: string): OperatorStrategy | undefined =>
-    target === HOST_TARGET ? CPU_STRATEGIES.get(op) : registry.strategyFor(target, op);
+    target === HOST_TARGET ? CPU_STRATEGIES.get(op) : guardStrategy(target, op, registry.strategyFor(target, op));
 }
 
 export function compileToTir(

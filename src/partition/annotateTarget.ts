@@ -4,6 +4,7 @@
  * `registerSupportedOp` and that operator's predicate (if any) accepts it.
  */
 import { UmaBackend } from '../backend/umaBackend';
+import { callBackend } from '../backend/userCode';
 import { IRModule } from '../ir/graph/types';
 import { mainOf } from './moduleEdit';
 
@@ -26,7 +27,8 @@ export function annotateTarget(module: IRModule, backend: UmaBackend): TargetAnn
       if (typeof composite === 'string' && composite.startsWith(prefix)) nodes.add(n.name);
     } else if (supported.has(n.callee.op)) {
       const predicate = supported.get(n.callee.op);
-      if (predicate === undefined || predicate(n, main)) nodes.add(n.name);
+      const op = n.callee.op;
+      if (predicate === undefined || callBackend(target, `supported-operator predicate for ${op} (call '${n.name}')`, () => predicate(n, main), { op })) nodes.add(n.name);
     }
   }
   return { target, nodes };

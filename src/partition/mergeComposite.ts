@@ -11,10 +11,16 @@
  * inputs become parameters named after the values they receive.
  */
 import { PatternEntry } from '../backend/umaBackend';
+import { callBackend } from '../backend/userCode';
 import { CallNode, GraphFunction, GraphNode, IRModule, VarNode } from '../ir/graph/types';
 import { FunctionView } from './dataflow';
 import { PatternMatch, PatternMatcher } from './matcher';
 import { groupInputs, mainOf, rebuildFunction, withFunctions } from './moduleEdit';
+
+/** The target whose pattern this is (its composite is `<target>.<name>`). */
+function targetOf(entry: PatternEntry): string {
+  return entry.composite.slice(0, entry.composite.length - entry.name.length - 1);
+}
 
 export interface CompositeMatch {
   /** Name of the composite function created for the match. */
@@ -45,7 +51,8 @@ export function findCompositeMatches(main: GraphFunction, patterns: readonly Pat
       if (m === undefined || !innerCallsStayInside(m, view)) continue;
       const members = new Set(m.calls.map((c) => c.name));
       if (!view.isConvex(members, (n) => groupOf.get(n) ?? n)) continue;
-      if (entry.predicate !== undefined && !entry.predicate(m)) continue;
+      const predicate = entry.predicate;
+      if (predicate !== undefined && !callBackend(targetOf(entry), `predicate of pattern '${entry.name}' (at '${node.name}')`, () => predicate(m), { op: node.name })) continue;
       const group = `\u0000match${found.length}`;
       for (const c of members) {
         claimed.add(c);

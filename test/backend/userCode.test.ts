@@ -1,0 +1,150 @@
+/**
+ * What a backend's own code throws (a strategy, a pass, a codegen hook, a predicate) is that
+ * backend's failure: one BackendHookError naming the backend, the hook and what it worked on,
+ * never a raw TypeError out of uma-ts's internals. uma-ts's own code stays unwrapped.
+ */
+import * as path from 'path';
+import { BackendRegistry, CodegenHooks, GraphPass, TirPass, UmaBackend } from '../../src/backend';
+import { guardCodegenHooks } from '../../src/backend/userCode';
+import { compileModel } from '../../src/driver/compile';
+import { strategyLookup } from '../../src/driver/compileToTir';
+import { BackendHookError, LoweringError } from '../../src/errors';
+import { CPU_STRATEGIES } from '../../src/lower/cpu';
+import { densePattern, vanillaCodegenHooks, vanillaDenseStrategy } from '../../backends/vanilla';
+
+const HELLO = path.join(__dirname, '..', '..', 'models', 'hello_world_int8.tflite');
+
+function boom(): never {
+  const nothing = undefined as unknown as { x: { y: number } };
+  return nothing.x.y as never;
+}
+
+type Failing =
+  | 'strategy'
+  | 'strategyUmaError'
+  | 'strategyPromise'
+  | 'predicate'
+  | 'supported'
+  | 'graphPass'
+  | 'graphPassNoModule'
+  | 'tirPass'
+  | 'globalTirPass'
+  | 'includes'
+  | 'runtimeSources';
+
+function failingPass<P extends GraphPass | TirPass>(name: string, phase: P['phase'], run: P['run']): P {
+  return { name, phase, run } as P;
+}
+
+/** A vanilla-like dense offload whose `fail` hook misbehaves. */
+function hookyBackend(fail: Failing): new () => UmaBackend {
+  return class Hooky extends UmaBackend {
+    readonly targetName = 'hooky';
+    constructor() {
+      super();
+      if (fail === 'supported') {
+        this.registerSupportedOp('dense', () => boom());
+      } else {
+        this.registerPattern('dense', densePattern(), fail === 'predicate' ? () => boom() : undefined);
+      }
+      const strategies = {
+        strategy: () => boom(),
+        strategyUmaError: () => {
+          throw new LoweringError('hooky: dense is too big');
+        },
+        strategyPromise: () => Promise.reject(new Error('later')) as never,
+      } as const;
+      this.registerOperatorStrategy('dense', strategies[fail as keyof typeof strategies] ?? vanillaDenseStrategy);
+      if (fail === 'graphPass') this.registerGraphPass('pre_partitioning', failingPass<GraphPass>('hooky.Break', 'pre_partitioning', () => boom()));
+      if (fail === 'graphPassNoModule') {
+        this.registerGraphPass('post_partitioning_0', failingPass<GraphPass>('hooky.Forgot', 'post_partitioning_0', () => undefined as never));
+      }
+      if (fail === 'tirPass') this.registerTirPass(2, failingPass<TirPass>('hooky.Tir', 2, () => boom()));
+      if (fail === 'globalTirPass') this.registerGlobalTirPass(3, failingPass<TirPass>('hooky.Global', 3, () => boom()));
+      const codegen: CodegenHooks = {
+        includes: fail === 'includes' ? () => boom() : vanillaCodegenHooks.includes,
+        ...(fail === 'runtimeSources'
+          ? {
+              runtimeSources: () => {
+                throw 'no kernels today';
+              },
+            }
+          : {}),
+      };
+      this.registerCodegen(codegen);
+    }
+  };
+}
+
+function compileFailure(fail: Failing): unknown {
+  const registry = new BackendRegistry();
+  registry.register(hookyBackend(fail));
+  try {
+    compileModel(HELLO, { backend: 'hooky', registry });
+  } catch (e) {
+    return e;
+  }
+  throw new Error('the compile succeeded');
+}
+
+const TYPE_ERROR = "TypeError: Cannot read properties of undefined (reading 'x')";
+
+describe('a backend hook that throws', () => {
+  it.each<[Failing, RegExp]>([
+    ['strategy', /^backend hooky: strategy for dense \(call '[^']+'\) threw TypeError: Cannot read properties of undefined \(reading 'x'\)$/],
+    ['predicate', /^backend hooky: predicate of pattern 'dense' \(at '[^']+'\) threw TypeError: /],
+    ['supported', /^backend hooky: supported-operator predicate for dense \(call '[^']+'\) threw TypeError: /],
+    ['graphPass', /^backend hooky: graph pass 'hooky\.Break' \(pre_partitioning\) threw TypeError: /],
+    ['tirPass', /^backend hooky: TIR pass 'hooky\.Tir' \(phase 2\) threw TypeError: /],
+    ['globalTirPass', /^backend hooky: TIR pass 'hooky\.Global' \(phase 3\) threw TypeError: /],
+    ['includes', /^backend hooky: codegen includes\(\) threw TypeError: /],
+    ['runtimeSources', /^backend hooky: codegen runtimeSources\(\) threw "no kernels today"$/],
+  ])('%s: a BackendHookError naming backend, hook and operator or pass', (fail, message) => {
+    const e = compileFailure(fail);
+    expect(e).toBeInstanceOf(BackendHookError);
+    expect((e as BackendHookError).message).toMatch(message);
+    expect((e as BackendHookError).context.target).toBe('hooky');
+    // What was thrown stays reachable, stack included, for whoever debugs the backend.
+    if (fail !== 'runtimeSources') expect(String(((e as BackendHookError).cause as Error).stack)).toContain(TYPE_ERROR.split(':')[0]);
+  });
+
+  it('names the operator in the context of a strategy failure', () => {
+    expect((compileFailure('strategy') as BackendHookError).context).toMatchObject({ target: 'hooky', op: 'dense' });
+  });
+
+  it("passes the backend's own UmaError through unchanged", () => {
+    const e = compileFailure('strategyUmaError');
+    expect(e).toBeInstanceOf(LoweringError);
+    expect((e as LoweringError).message).toMatch(/: hooky: dense is too big$/);
+  });
+
+  it('refuses a hook that returns a promise, and one that returns no module', () => {
+    expect((compileFailure('strategyPromise') as Error).message).toMatch(
+      /^backend hooky: strategy for dense \(call '[^']+'\) returned a promise; uma-ts calls it synchronously/,
+    );
+    expect((compileFailure('graphPassNoModule') as Error).message).toBe("backend hooky: graph pass 'hooky.Forgot' (post_partitioning_0) returned undefined, not a module");
+  });
+
+  it('guards every codegen hook', () => {
+    const hooks = guardCodegenHooks('hooky', {
+      includes: () => '#include "k.h"',
+      replaceCallExtern(name) {
+        if (name === 'bad') boom();
+        return undefined;
+      },
+      registerPool: () => boom(),
+    });
+    expect(hooks.includes()).toBe('#include "k.h"');
+    expect(hooks.replaceCallExtern?.('fine', [])).toBeUndefined();
+    expect(() => hooks.replaceCallExtern?.('bad', [])).toThrow(`backend hooky: codegen replaceCallExtern for 'bad' threw ${TYPE_ERROR}`);
+    expect(() => hooks.registerPool?.({ name: 'sram', kind: 'workspace', base: 'p', sizeBytes: 1, access: 'rw' })).toThrow(
+      `backend hooky: codegen registerPool for pool 'sram' threw ${TYPE_ERROR}`,
+    );
+  });
+
+  it("leaves uma-ts's own host strategies unwrapped (their bugs keep their stack)", () => {
+    const registry = new BackendRegistry();
+    registry.register(hookyBackend('strategy'));
+    expect(strategyLookup(registry)('c', 'dense')).toBe(CPU_STRATEGIES.get('dense'));
+  });
+});
