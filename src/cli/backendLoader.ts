@@ -9,6 +9,7 @@ import * as path from 'path';
 import { BackendRegistry } from '../backend/registry';
 import { parseTarget, TargetAttrValue } from '../backend/targetAttrs';
 import { UmaBackend } from '../backend/umaBackend';
+import { isThenable } from '../backend/userCode';
 import { ConfigError, isUmaError } from '../errors';
 import { withFileErrors } from '../util/files';
 import { requireUserModule } from './userModule';
@@ -23,8 +24,12 @@ function isBackendClass(value: unknown): value is new () => UmaBackend {
   return typeof value === 'function' && value.prototype instanceof UmaBackend;
 }
 
-/** Registers what one user module provides; returns the targets it added. */
-export function loadBackendModule(registry: BackendRegistry, file: string): string[] {
+/**
+ * Registers what one user module provides; returns the targets it added. A `register` that
+ * returns a promise (an `async function`) is awaited, and its rejection is reported as a
+ * thrown one: nothing is compiled with a half-registered backend.
+ */
+export async function loadBackendModule(registry: BackendRegistry, file: string): Promise<string[]> {
   const resolved = path.resolve(file);
   if (!fs.existsSync(resolved)) throw new ConfigError(`--backend-module ${file}: file not found`, { file });
   const stat = withFileErrors('read backend module', file, () => fs.statSync(resolved));
@@ -39,7 +44,8 @@ export function loadBackendModule(registry: BackendRegistry, file: string): stri
   const register = exports.register ?? (exports.default as Record<string, unknown> | undefined)?.register;
   try {
     if (typeof register === 'function') {
-      (register as (r: BackendRegistry) => void)(registry);
+      const result: unknown = (register as (r: BackendRegistry) => unknown)(registry);
+      if (isThenable(result)) await result;
     } else {
       const classes = Object.values(exports).filter(isBackendClass);
       if (classes.length === 0) {
@@ -63,13 +69,13 @@ export function loadBackendModule(registry: BackendRegistry, file: string): stri
 }
 
 /** A registry with the example backends and the given user modules, in that order. */
-export function createCliRegistry(backendModules: readonly string[] = []): BackendRegistry {
+export async function createCliRegistry(backendModules: readonly string[] = []): Promise<BackendRegistry> {
   const registry = new BackendRegistry();
   // Loaded on first use so commands that need no backend (inspect) do not pay for them.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const bundled = require('../../backends') as typeof import('../../backends');
   bundled.registerExampleBackends(registry);
-  for (const m of backendModules) loadBackendModule(registry, m);
+  for (const m of backendModules) await loadBackendModule(registry, m);
   return registry;
 }
 

@@ -71,8 +71,8 @@ export function addCommonOptions(command: Command): Command {
   return addPoolOptions(command);
 }
 
-export function resolveInputs(options: CommonCliOptions): ResolvedInputs {
-  const registry = createCliRegistry(options.backendModule ?? []);
+export async function resolveInputs(options: CommonCliOptions): Promise<ResolvedInputs> {
+  const registry = await createCliRegistry(options.backendModule ?? []);
   const backend = registry.get(options.backend).targetName;
   const knownTargets = [HOST_TARGET, ...registry.targets()];
   const choice = resolvePools({
@@ -167,14 +167,14 @@ function formatSharedPools(app: ApplicationResult): string {
   return [title, ...rows, `Shared workspace: ${total} bytes`].join('\n');
 }
 
-function runCompileApplication(models: readonly string[], options: CompileCliOptions, io: CliIO): void {
+async function runCompileApplication(models: readonly string[], options: CompileCliOptions, io: CliIO): Promise<void> {
   const names = applicationModuleNames(models, options.moduleName);
   const progress = createProgress(io);
   try {
     const outDir = options.out ?? path.join('out', names.join('_'));
     checkReplaceable(path.resolve(outDir), outDir);
     checkInputsOutside(outDir, inputFiles(models, options), outDir);
-    const inputs = resolveInputs(options);
+    const inputs = await resolveInputs(options);
     const app = compileApplication(
       models.map((model, i) => ({ model, moduleName: names[i] as string })),
       { ...cliCompileOptions(inputs, options, progress), concurrent: options.concurrent === true },
@@ -214,7 +214,7 @@ function inputFiles(models: readonly string[], options: CompileCliOptions): stri
   return [...models, ...[options.pools, options.pins].filter((f): f is string => f !== undefined), ...(options.backendModule ?? [])];
 }
 
-export function runCompile(model: string, options: CompileCliOptions, io: CliIO): void {
+export async function runCompile(model: string, options: CompileCliOptions, io: CliIO): Promise<void> {
   if (options.concurrent === true) throw new ConfigError('--concurrent is for several models compiled together (uma-ts compile a.tflite b.tflite ...)');
   const progress = createProgress(io);
   try {
@@ -222,7 +222,7 @@ export function runCompile(model: string, options: CompileCliOptions, io: CliIO)
     // Refused before the work, not after it: --out names a directory that is not ours.
     checkReplaceable(path.resolve(outDir), outDir);
     checkInputsOutside(outDir, inputFiles([model], options), outDir);
-    const inputs = resolveInputs(options);
+    const inputs = await resolveInputs(options);
     const result = compileModel(model, {
       ...cliCompileOptions(inputs, options, progress),
       ...(options.moduleName !== undefined ? { moduleName: options.moduleName } : {}),

@@ -39,8 +39,8 @@ export interface PoolsExplanation {
 }
 
 /** The same pool and constraint set-up `compileModel` gives the pinning pass. */
-export function explainModelPools(model: string, options: CommonCliOptions): PoolsExplanation {
-  const inputs = resolveInputs(options);
+export async function explainModelPools(model: string, options: CommonCliOptions): Promise<PoolsExplanation> {
+  const inputs = await resolveInputs(options);
   const graph = loadTfliteFile(model);
   const { tir } = compileToTir(graph, inputs.registry, inputs.backend, {
     mergeRegions: options.mergeRegions,
@@ -76,8 +76,8 @@ export function register(program: Command, io: CliIO): void {
     .command('explain-pools')
     .description('show, for every buffer, its candidate pools and the constraint that removed each other pool')
     .argument('<model>', 'path to a .tflite file', pathValue);
-  addCommonOptions(command).action((model: string, options: CommonCliOptions) => {
-    const explanation = explainModelPools(model, options);
+  addCommonOptions(command).action(async (model: string, options: CommonCliOptions) => {
+    const explanation = await explainModelPools(model, options);
     if (options.json) {
       io.out(JSON.stringify(explanation, null, 2));
       return;

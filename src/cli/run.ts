@@ -143,13 +143,13 @@ export function stoppedEarlyNote(comparisons: readonly OutputComparison[], runs:
   );
 }
 
-export function runRun(model: string, options: RunCliOptions, io: CliIO): void {
+export async function runRun(model: string, options: RunCliOptions, io: CliIO): Promise<void> {
   if (options.concurrent === true) throw new ConfigError('--concurrent is for several models run together (uma-ts run a.tflite b.tflite ...)');
   const target = (options.target ?? 'host') as VerifyTarget;
   if (!TARGETS.includes(target)) throw new ConfigError(`--target ${options.target}: expected ${TARGETS.join(' or ')}`);
   const seed = intOption('--seed', options.seed, 1, 0);
   const runs = intOption('--runs', options.runs, 1, 1, MAX_RUNS);
-  const inputs = resolveInputs(options);
+  const inputs = await resolveInputs(options);
   const progress = createProgress(io);
   let report: VerifyReport;
   try {
@@ -269,7 +269,7 @@ function applicationTimeText(report: VerifyApplicationReport): string | undefine
 }
 
 /** `uma-ts run a.tflite b.tflite --module-name a,b`: one application, built once, each model compared. */
-export function runRunApplication(models: readonly string[], options: RunCliOptions, io: CliIO): void {
+export async function runRunApplication(models: readonly string[], options: RunCliOptions, io: CliIO): Promise<void> {
   const target = (options.target ?? 'host') as VerifyTarget;
   if (!TARGETS.includes(target)) throw new ConfigError(`--target ${options.target}: expected ${TARGETS.join(' or ')}`);
   if (options.compareIntermediates) throw new ConfigError('--compare-intermediates checks one model; run each model on its own for it');
@@ -277,7 +277,7 @@ export function runRunApplication(models: readonly string[], options: RunCliOpti
   const seed = intOption('--seed', options.seed, 1, 0);
   const runs = intOption('--runs', options.runs, 1, 1, MAX_RUNS);
   const flagsOf = names.map((mod) => moduleInputFlags(options.input ?? [], names, mod));
-  const inputs = resolveInputs(options);
+  const inputs = await resolveInputs(options);
   const progress = createProgress(io);
   let report: VerifyApplicationReport;
   try {

@@ -153,11 +153,11 @@ module.exports = { HostOnlyBackend };`,
 });
 
 describe('explain-pools decides I/O placement as compile does', () => {
-  it('plans I/O in the workspace for dma_local, whose runtime accepts only registered pools', () => {
+  it('plans I/O in the workspace for dma_local, whose runtime accepts only registered pools', async () => {
     const model = path.join(__dirname, '..', '..', 'models', 'hello_world_int8.tflite');
     const base = { backend: 'dma_local', mergeRegions: true } as const;
-    expect(explainModelPools(model, base).external).toEqual([]);
-    const vanilla = explainModelPools(model, { ...base, backend: 'vanilla' });
+    expect((await explainModelPools(model, base)).external).toEqual([]);
+    const vanilla = await explainModelPools(model, { ...base, backend: 'vanilla' });
     expect(vanilla.external).toEqual(['serving_default_dense_input:0', 'StatefulPartitionedCall:0']);
   });
 });

@@ -102,9 +102,9 @@ describe('a kernel the backend does not provide', () => {
     "function ghost_main_0 (target ghost) calls kernel 'ghost_missing' that backend ghost does not provide " +
     '(not declared in its includes or runtime sources)';
 
-  it('compileModel: CodegenError naming function, target and kernel', () => {
+  it('compileModel: CodegenError naming function, target and kernel', async () => {
     const registry = new BackendRegistry();
-    expect(loadBackendModule(registry, missingModule)).toEqual(['ghost']);
+    expect(await loadBackendModule(registry, missingModule)).toEqual(['ghost']);
     let caught: unknown;
     try {
       compileModel(model('hello_world_int8'), { backend: 'ghost', registry });
@@ -116,9 +116,9 @@ describe('a kernel the backend does not provide', () => {
     expect((caught as CodegenError).context).toMatchObject({ func: 'ghost_main_0', target: 'ghost' });
   });
 
-  it('the same backend calling a declared kernel compiles, builds and runs byte-exact', () => {
+  it('the same backend calling a declared kernel compiles, builds and runs byte-exact', async () => {
     const registry = new BackendRegistry();
-    loadBackendModule(registry, okModule);
+    await loadBackendModule(registry, okModule);
     const file = model('hello_world_int8');
     const result = compileModel(file, { backend: 'ghostok', registry });
     const lib = result.artifacts.files.find((f) => f.content.includes('ghost_ok('))!;
