@@ -15,4 +15,5 @@ if (process.versions.v8.startsWith('11.')) {
   require('v8').setFlagsFromString('--interrupt-budget=200000 --no-turbo-loop-peeling --max-inlined-bytecode-size-cumulative=300');
 }
 require('../dist/src/cli/io.js').ignoreClosedPipes([process.stdout, process.stderr]);
-require('../dist/src/cli/main.js').main(process.argv).then((code) => { process.exitCode = code; });
+// runMain also turns a promise user code left rejected into one `error:` line (no stack).
+require('../dist/src/cli/main.js').runMain(process.argv);

@@ -20,6 +20,15 @@ function describeThrown(e: unknown): string {
   return `threw ${String(e).split('\n')[0].slice(0, 200)}`;
 }
 
+/**
+ * Lets the event loop turn once, so that a promise the user's code rejected without handling
+ * it is reported now (by the CLI's unhandled-rejection handler, which ends the process with
+ * one `error:` line), before anything is compiled or written, not after.
+ */
+function settleUserPromises(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 function isBackendClass(value: unknown): value is new () => UmaBackend {
   return typeof value === 'function' && value.prototype instanceof UmaBackend;
 }
@@ -40,6 +49,7 @@ export async function loadBackendModule(registry: BackendRegistry, file: string)
   } catch (e) {
     throw new ConfigError(`--backend-module ${file}: cannot load: ${describeThrown(e)}`, { file });
   }
+  await settleUserPromises();
   const before = new Set(registry.targets());
   const register = exports.register ?? (exports.default as Record<string, unknown> | undefined)?.register;
   try {
@@ -65,6 +75,7 @@ export async function loadBackendModule(registry: BackendRegistry, file: string)
     // The user's own code failed while registering: their mistake, reported as such.
     throw new ConfigError(`--backend-module ${file}: registering its backends failed: ${describeThrown(e)}`, { file });
   }
+  await settleUserPromises();
   return registry.targets().filter((t) => !before.has(t));
 }
 

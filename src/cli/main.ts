@@ -1,4 +1,6 @@
 import { Command, CommanderError } from 'commander';
+import { inspect } from 'util';
+import { describeThrown } from '../backend/userCode';
 import { isUmaError } from '../errors';
 import { commandsFor } from './commands';
 import { describeFsFailure } from '../util/files';
@@ -55,4 +57,56 @@ export async function main(argv: readonly string[], io: CliIO = processIO): Prom
     }
     throw e;
   }
+}
+
+/** The process as `runMain` uses it (tests pass a fake). */
+export interface CliProcess {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  on(event: string, listener: (...args: any[]) => void): unknown;
+  exit(code: number): void;
+  exitCode?: number | string | null | undefined;
+}
+
+/** The one line printed for a promise that rejected with nobody to handle it. */
+export function unhandledRejectionLine(reason: unknown): string {
+  return `error: ${oneErrorLine(`a promise rejected and nobody handled it (from user code?): ${describeThrown(reason)}`)}`;
+}
+
+export const NEVER_SETTLED_LINE = 'error: uma-ts stopped before finishing: it was waiting for a promise that never settled (from user code?)';
+
+/**
+ * What `bin/uma-ts.js` runs: `main` with the process's streams and exit code.
+ *  - A promise that user code (a `--backend-module`) rejected and left unhandled ends the run
+ *    at once with one `error:` line and exit code 1, never Node's stack trace. Nothing can be
+ *    half-written: outputs are built in a temporary sibling and renamed in one synchronous
+ *    step (`ownedOutputDir.ts`), and backend modules are loaded, their rejections given a turn
+ *    of the event loop to show, before anything is compiled.
+ *  - A run that ends waiting for a promise that never settles (an `async register` that never
+ *    resolves) exits 1 with one `error:` line instead of silently with 0.
+ *  - A failure of main itself is a bug of uma-ts: printed with its stack, exit code 1.
+ */
+export function runMain(argv: readonly string[], io: CliIO = processIO, proc: CliProcess = process): Promise<void> {
+  let settled = false;
+  proc.on('unhandledRejection', (reason: unknown) => {
+    io.err(unhandledRejectionLine(reason));
+    proc.exitCode = 1;
+    proc.exit(1);
+  });
+  proc.on('beforeExit', () => {
+    if (settled) return;
+    settled = true;
+    io.err(NEVER_SETTLED_LINE);
+    proc.exitCode = 1;
+  });
+  return main(argv, io).then(
+    (code) => {
+      settled = true;
+      proc.exitCode = code;
+    },
+    (e: unknown) => {
+      settled = true;
+      io.err(inspect(e));
+      proc.exitCode = 1;
+    },
+  );
 }

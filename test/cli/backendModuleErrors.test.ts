@@ -1,11 +1,15 @@
 /**
  * A `--backend-module` whose code fails in ways a synchronous try/catch does not see: an
- * `async register`, a strategy that throws a TypeError. Each ends in one `error:` line, exit
- * code 1, and no output directory.
+ * `async register`, a promise rejected at load time that nobody handles, a strategy that
+ * throws a TypeError. Each ends in one `error:` line, exit code 1, and no output directory.
  */
+import { spawnSync } from 'child_process';
+import { EventEmitter } from 'events';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { memoryIO } from '../../src/cli/io';
+import { NEVER_SETTLED_LINE, runMain } from '../../src/cli/main';
 import { runCli } from '../helpers/cli';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -83,5 +87,60 @@ describe('a strategy that throws a TypeError', () => {
       /^error: backend tb: strategy for dense \(call '[^']+'\) threw TypeError: Cannot read properties of undefined \(reading 'boom'\)$/,
       out,
     );
+  });
+});
+
+/**
+ * The process entry (`runMain`, what bin/uma-ts.js runs) in a child process with src/
+ * transpiled on load, so the test does not depend on a dist/ build.
+ */
+const CHILD = `
+const ts = require('typescript');
+const fs = require('fs');
+require.extensions['.ts'] = (m, f) => {
+  const out = ts.transpileModule(fs.readFileSync(f, 'utf8'), {
+    fileName: f,
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true, resolveJsonModule: true },
+  });
+  m._compile(out.outputText, f);
+};
+require('./src/cli/main.ts').runMain(['node', 'uma-ts', ...process.argv.slice(1)]);
+`;
+
+function runChild(args: readonly string[]): { code: number | null; err: string } {
+  const r = spawnSync(process.execPath, ['-e', CHILD, ...args], { cwd: ROOT, encoding: 'utf8' });
+  return { code: r.status, err: r.stderr };
+}
+
+describe('the process entry', () => {
+  it('a promise a backend module rejected and left unhandled: one error line, no stack, nothing written', () => {
+    const file = moduleFile('asyncrej.js', 'const p = Promise.reject(new Error("async reject\\nmore detail")); module.exports = {};');
+    const out = path.join(dir, 'out');
+    const r = runChild(['compile', HELLO, '--backend', 'vanilla', '--backend-module', file, '--out', out]);
+    expectOneLineFailure(r, 'error: a promise rejected and nobody handled it (from user code?): Error: async reject', out);
+  });
+
+  it('the same next to a working backend: stopped before anything is compiled', () => {
+    const file = moduleFile('strayrej.js', `${DENSE_BACKEND('stray', 'vanilla.vanillaDenseStrategy')}\nPromise.reject(new TypeError('stray'));\nmodule.exports = { Dense };`);
+    const out = path.join(dir, 'out');
+    const r = runChild(['compile', HELLO, '--backend', 'stray', '--backend-module', file, '--out', out]);
+    expectOneLineFailure(r, 'error: a promise rejected and nobody handled it (from user code?): TypeError: stray', out);
+    expect(r.err).not.toContain('[uma-ts] import');
+  });
+
+  it('a register() whose promise never settles: one error line and exit 1, not a silent 0', () => {
+    const file = moduleFile('hang.js', 'module.exports.register = () => new Promise(() => {});');
+    const out = path.join(dir, 'out');
+    expectOneLineFailure(runChild(['compile', HELLO, '--backend', 'vanilla', '--backend-module', file, '--out', out]), NEVER_SETTLED_LINE, out);
+  });
+
+  it('prints an unhandled rejection as one line and exits 1 (fake process)', async () => {
+    const proc = Object.assign(new EventEmitter(), { exit: jest.fn(), exitCode: undefined as number | undefined });
+    const io = memoryIO();
+    const done = runMain(['node', 'uma-ts', '--version'], io, proc);
+    proc.emit('unhandledRejection', new RangeError('bad\n    at frame (x.js:1:1)'));
+    expect(io.stderr).toEqual(['error: a promise rejected and nobody handled it (from user code?): RangeError: bad']);
+    expect(proc.exit).toHaveBeenCalledWith(1);
+    await done;
   });
 });

@@ -29,6 +29,6 @@ describe('ignoreClosedPipes', () => {
     const bin = fs.readFileSync(path.join(__dirname, '..', '..', 'bin', 'uma-ts.js'), 'utf8');
     const install = bin.indexOf('ignoreClosedPipes([process.stdout, process.stderr])');
     expect(install).toBeGreaterThan(0);
-    expect(install).toBeLessThan(bin.indexOf('.main(process.argv)'));
+    expect(install).toBeLessThan(bin.indexOf('.runMain(process.argv)'));
   });
 });
