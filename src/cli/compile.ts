@@ -172,8 +172,9 @@ async function runCompileApplication(models: readonly string[], options: Compile
   const progress = createProgress(io);
   try {
     const outDir = options.out ?? path.join('out', names.join('_'));
-    checkReplaceable(path.resolve(outDir), outDir);
+    // An input inside --out first: the more precise of the two refusals.
     checkInputsOutside(outDir, inputFiles(models, options), outDir);
+    checkReplaceable(path.resolve(outDir), outDir);
     const inputs = await resolveInputs(options);
     const app = compileApplication(
       models.map((model, i) => ({ model, moduleName: names[i] as string })),
@@ -219,9 +220,10 @@ export async function runCompile(model: string, options: CompileCliOptions, io: 
   const progress = createProgress(io);
   try {
     const outDir = options.out ?? defaultOutDir(model);
-    // Refused before the work, not after it: --out names a directory that is not ours.
-    checkReplaceable(path.resolve(outDir), outDir);
+    // Refused before the work, not after it: --out holds an input (the more precise refusal,
+    // first), or names a directory that is not ours or holds files of the user's.
     checkInputsOutside(outDir, inputFiles([model], options), outDir);
+    checkReplaceable(path.resolve(outDir), outDir);
     const inputs = await resolveInputs(options);
     const result = compileModel(model, {
       ...cliCompileOptions(inputs, options, progress),

@@ -2,7 +2,10 @@
  * Output directories uma-ts may replace: only ones it wrote itself, recognised by a marker
  * file (`.uma-ts-output`) written into every output. An existing directory without the
  * marker is refused unless it is empty, so a user's project passed as `--out` is never
- * removed.
+ * removed. The completed marker also lists what uma-ts wrote (its manifest): an output into
+ * which the user has since put files or directories of their own is refused too, naming them,
+ * so a later compile never deletes them. A marker without a manifest (written by an older
+ * uma-ts) keeps the old rule: the directory is replaceable.
  *
  * The new output is built in a sibling `<name>.uma-ts-tmp-<pid>-<id>` and swapped in by
  * renames: first straight over the target (atomic when it is absent or empty), else the old
@@ -28,20 +31,94 @@ interface Marker {
   readonly output: string;
   /** False while the directory is being filled. */
   readonly complete: boolean;
+  /**
+   * Every file and directory uma-ts wrote, as paths relative to the output with `/`
+   * separators, directories ending in `/` (the marker itself not listed). Written with the
+   * completed marker; absent in a marker of an older uma-ts or one still being filled.
+   */
+  readonly manifest?: readonly string[];
 }
+
+/** Names of the marker and of its replacement while that is written: never a user's entry. */
+const MARKER_FILES: ReadonlySet<string> = new Set([OUTPUT_MARKER, `${OUTPUT_MARKER}.next`]);
+/** How many of the user's entries a refusal names. */
+const FOREIGN_SHOWN = 3;
 
 function readMarker(dir: string): Marker | undefined {
   try {
-    const data = JSON.parse(fs.readFileSync(path.join(dir, OUTPUT_MARKER), 'utf8')) as Partial<Marker>;
+    const data = JSON.parse(fs.readFileSync(path.join(dir, OUTPUT_MARKER), 'utf8')) as { [K in keyof Marker]?: unknown };
     if (data.generator !== MARKER_GENERATOR || typeof data.output !== 'string') return undefined;
-    return { generator: MARKER_GENERATOR, output: data.output, complete: data.complete === true };
+    const marker = { generator: MARKER_GENERATOR, output: data.output, complete: data.complete === true } as const;
+    if (data.manifest === undefined) return marker;
+    // A manifest we cannot read is no promise of what is ours: the marker does not count.
+    if (!Array.isArray(data.manifest) || !data.manifest.every((e) => typeof e === 'string')) return undefined;
+    return { ...marker, manifest: data.manifest as string[] };
   } catch {
     return undefined;
   }
 }
 
+/**
+ * Every entry under `dir` as a path relative to it (`/` separators, directories with a
+ * trailing `/`), sorted; the marker files at the top are left out. Symbolic links are entries
+ * of their own and never followed.
+ */
+function listTree(dir: string): string[] {
+  const found: string[] = [];
+  const pending = [''];
+  for (let rel = pending.pop(); rel !== undefined; rel = pending.pop()) {
+    for (const entry of fs.readdirSync(path.join(dir, ...rel.split('/')), { withFileTypes: true })) {
+      if (rel === '' && MARKER_FILES.has(entry.name)) continue;
+      if (entry.isDirectory()) {
+        found.push(`${rel}${entry.name}/`);
+        pending.push(`${rel}${entry.name}/`);
+      } else {
+        found.push(`${rel}${entry.name}`);
+      }
+    }
+  }
+  return found.sort();
+}
+
+/**
+ * What `dir` holds that its marker's manifest does not list (the user's files and
+ * directories), or [] when the marker has no manifest (an older uma-ts's output).
+ */
+function foreignEntries(dir: string, marker: Marker): string[] {
+  const manifest = marker.manifest;
+  if (manifest === undefined) return [];
+  const ours = new Set(manifest);
+  return listTree(dir).filter((e) => !ours.has(e));
+}
+
+/** A name from the disk, safe in a one-line message. */
+function shownEntry(entry: string): string {
+  const printable = entry.replace(/[^\x20-\x7e]/g, '?');
+  return printable.length > 80 ? `${printable.slice(0, 77)}...` : printable;
+}
+
+/** The refusal naming up to FOREIGN_SHOWN of the user's entries (`foreign`: sorted, as listTree gives them). */
+function foreignEntriesError(shown: string, foreign: readonly string[]): FileAccessError {
+  // A directory of the user's is named by what it holds, only an empty one by itself. Sorted,
+  // a directory's entries follow it directly, so the next entry tells whether it has any.
+  const leaves = foreign.filter((e, i) => !e.endsWith('/') || !(foreign[i + 1]?.startsWith(e) ?? false));
+  const named = leaves.slice(0, FOREIGN_SHOWN).map(shownEntry);
+  const more = leaves.length > FOREIGN_SHOWN ? `, and ${leaves.length - FOREIGN_SHOWN} more` : '';
+  return new FileAccessError(
+    `output directory ${shown} holds files uma-ts did not write (${named.join(', ')}${more}); ` +
+      'refusing to replace it: move them out or choose another --out',
+    { file: shown },
+  );
+}
+
+/** Refuses to replace or remove `dir` (an output of ours) when the user has added anything to it. */
+function checkNothingForeign(dir: string, marker: Marker, shown: string): void {
+  const foreign = withFileErrors('inspect output directory', shown, () => foreignEntries(dir, marker));
+  if (foreign.length > 0) throw foreignEntriesError(shown, foreign);
+}
+
 function writeMarker(dir: string, output: string, complete: boolean): void {
-  const marker: Marker = { generator: MARKER_GENERATOR, output, complete };
+  const marker: Marker = { generator: MARKER_GENERATOR, output, complete, ...(complete ? { manifest: listTree(dir) } : {}) };
   const text = `${JSON.stringify(marker)}\n`;
   if (!complete) {
     fs.writeFileSync(path.join(dir, OUTPUT_MARKER), text, { flag: 'wx' });
@@ -70,7 +147,12 @@ export function checkReplaceable(target: string, shown: string = target): void {
     throw new FileAccessError(`output path ${shown} exists and is not a directory; refusing to replace it`, { file: shown });
   }
   const entries = withFileErrors('list output directory', shown, () => fs.readdirSync(target));
-  if (entries.length === 0 || readMarker(target) !== undefined) return;
+  if (entries.length === 0) return;
+  const marker = readMarker(target);
+  if (marker !== undefined) {
+    checkNothingForeign(target, marker, shown);
+    return;
+  }
   throw new FileAccessError(
     `output directory ${shown} is not empty and was not written by uma-ts (no ${OUTPUT_MARKER} marker); ` +
       'refusing to replace it: choose another --out or remove it yourself',
@@ -203,7 +285,18 @@ export function recoverLeftovers(target: string): void {
     if (best !== undefined) bestEffort(() => fs.renameSync(best.dir, target));
   }
   for (const l of found) {
+    // A leftover the user has put files into is theirs now: left where it is.
+    if (l.marker !== undefined && fs.existsSync(l.dir) && hasForeign(l.dir, l.marker)) continue;
     if (fs.existsSync(l.dir)) bestEffort(() => (l.marker ? discard(l.dir) : fs.rmdirSync(l.dir)));
+  }
+}
+
+/** True when `dir` holds entries its manifest does not list, or cannot be inspected. */
+function hasForeign(dir: string, marker: Marker): boolean {
+  try {
+    return foreignEntries(dir, marker).length > 0;
+  } catch {
+    return true;
   }
 }
 
@@ -231,6 +324,20 @@ function swapIn(tmp: string, target: string, shown: string): void {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
       throw fileAccessError(e, 'move the previous output aside from', shown);
+    }
+    // Checked again once aside: something the user added after the check above stays theirs.
+    const marker = readMarker(old);
+    let foreign: string[];
+    try {
+      // Unmarked since the check (replaced meanwhile): everything in it counts as the user's.
+      foreign = marker === undefined ? listTree(old) : foreignEntries(old, marker);
+    } catch (e) {
+      bestEffort(() => fs.renameSync(old, target));
+      throw fileAccessError(e, 'inspect output directory', shown);
+    }
+    if (foreign.length > 0) {
+      bestEffort(() => fs.renameSync(old, target));
+      throw foreignEntriesError(shown, foreign);
     }
     try {
       fs.renameSync(tmp, target);

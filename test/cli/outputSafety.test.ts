@@ -69,10 +69,43 @@ describe('never replaces a directory uma-ts did not write', () => {
     fs.mkdirSync(out);
     expect((await runCli(compileArgs(out))).code).toBe(0);
     expect(JSON.parse(fs.readFileSync(path.join(out, OUTPUT_MARKER), 'utf8'))).toMatchObject({ generator: 'uma-ts', complete: true });
-    fs.writeFileSync(path.join(out, 'stale.txt'), 'x');
+    expect((await runCli(compileArgs(out))).code).toBe(0);
+    // A file an earlier uma-ts wrote (in its manifest) that this compile does not write goes.
+    writeOwnedDirectory(out, (d) => fs.writeFileSync(path.join(d, 'stale.txt'), 'x'));
     expect((await runCli(compileArgs(out))).code).toBe(0);
     expect(fs.existsSync(path.join(out, 'stale.txt'))).toBe(false);
+    expect(fs.existsSync(path.join(out, 'metadata.json'))).toBe(true);
     expect(fs.readdirSync(dir)).toEqual(['out']);
+  });
+
+  it("refuses its own previous output once the user has put files into it, before compiling, deleting nothing", async () => {
+    const out = path.join(dir, 'out');
+    expect((await runCli(compileArgs(out))).code).toBe(0);
+    fs.writeFileSync(path.join(out, 'NOTES.txt'), 'my notes');
+    fs.mkdirSync(path.join(out, 'app'));
+    fs.writeFileSync(path.join(out, 'app', 'main.c'), 'int main(void) { return 0; }');
+    const before = fs.readFileSync(path.join(out, 'metadata.json'), 'utf8');
+    const r = await runCli(compileArgs(out));
+    expectOneLineError(r, /^error: output directory \S*out holds files uma-ts did not write \(NOTES\.txt, app\/main\.c\); refusing to replace it: move them out or choose another --out$/);
+    expect(r.err).not.toContain('[uma-ts] import');
+    expect(fs.readFileSync(path.join(out, 'NOTES.txt'), 'utf8')).toBe('my notes');
+    expect(fs.readFileSync(path.join(out, 'app', 'main.c'), 'utf8')).toBe('int main(void) { return 0; }');
+    expect(fs.readFileSync(path.join(out, 'metadata.json'), 'utf8')).toBe(before);
+    expect(fs.readdirSync(dir)).toEqual(['out']);
+    // Moved out, the output is replaceable again.
+    fs.rmSync(path.join(out, 'NOTES.txt'));
+    fs.rmSync(path.join(out, 'app'), { recursive: true });
+    expect((await runCli(compileArgs(out))).code).toBe(0);
+  });
+
+  it('a several-model compile is protected the same way', async () => {
+    const out = path.join(dir, 'app');
+    const args = ['compile', HELLO, HELLO, '--module-name', 'a,b', '--backend', 'vanilla', '--out', out];
+    expect((await runCli(args)).code).toBe(0);
+    expect((await runCli(args)).code).toBe(0);
+    fs.writeFileSync(path.join(out, 'codegen', 'host', 'src', 'mine.c'), 'int x;');
+    expectOneLineError(await runCli(args), /holds files uma-ts did not write \(codegen\/host\/src\/mine\.c\)/);
+    expect(fs.readFileSync(path.join(out, 'codegen', 'host', 'src', 'mine.c'), 'utf8')).toBe('int x;');
   });
 
   it('refuses a symlink or a plain file as the output', async () => {

@@ -87,8 +87,7 @@ int main(void) {
 
   it('replaces a previous output in place', () => {
     const out = path.join(tmp, 'model');
-    writeModelLibraryFormat(out, artifacts());
-    fs.writeFileSync(path.join(out, 'stale.txt'), 'old');
+    writeModelLibraryFormat(out, artifacts(), [{ name: 'stale.txt', content: 'old' }]);
     writeModelLibraryFormat(out, artifacts());
     expect(fs.existsSync(path.join(out, 'stale.txt'))).toBe(false);
     expect(fs.existsSync(path.join(out, 'metadata.json'))).toBe(true);
