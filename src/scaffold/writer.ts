@@ -85,16 +85,26 @@ export function writeBackendSkeleton(options: NewBackendOptions): NewBackendResu
   withFileErrors('create the parent directory of', shownDir, () => fs.mkdirSync(path.dirname(dir), { recursive: true }));
   // Created exclusively: a directory appearing meanwhile is someone else's and stays untouched.
   withFileErrors('create backend directory', shownDir, () => fs.mkdirSync(dir));
+  // What this write created, so a failure undoes exactly that: a file someone else put into
+  // the new directory meanwhile is not ours to remove (nor the directories holding it).
+  const createdDirs = [dir];
+  const createdFiles: string[] = [];
   try {
     withFileErrors('write backend skeleton into', shownDir, () => {
       for (const f of files) {
         const target = path.join(dir, ...f.path.split('/'));
-        fs.mkdirSync(path.dirname(target), { recursive: true });
+        const first = fs.mkdirSync(path.dirname(target), { recursive: true });
+        if (first !== undefined) {
+          for (let d = path.dirname(target); d.length >= first.length; d = path.dirname(d)) createdDirs.push(d);
+        }
         fs.writeFileSync(target, f.text, { flag: 'wx' });
+        createdFiles.push(target);
       }
     });
   } catch (e) {
-    bestEffort(() => fs.rmSync(dir, { recursive: true, force: true }));
+    for (const f of createdFiles) bestEffort(() => fs.unlinkSync(f));
+    // Deepest first; rmdir leaves a directory that still holds anything.
+    for (const d of [...new Set(createdDirs)].sort((a, b) => b.length - a.length)) bestEffort(() => fs.rmdirSync(d));
     throw e;
   }
   return { names, dir, files: files.map((f) => f.path), apiImport };

@@ -14,6 +14,9 @@ import { backendNames, toSnakeCase } from '../../src/scaffold/names';
 import { relativeApiImport, umaPackageRoot, writeBackendSkeleton } from '../../src/scaffold/writer';
 
 const ROOT = path.resolve(__dirname, '..', '..');
+// The module object itself (spied on below); the `import * as` namespace cannot be redefined.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const fsModule = require('fs') as typeof import('fs');
 
 function run(cmd: string, args: readonly string[], cwd: string): string {
   try {
@@ -212,6 +215,47 @@ describe('new-backend defaults and errors', () => {
     expect(root).toBe(ROOT);
     expect(relativeApiImport(path.join(ROOT, 'backends', 'x'))).toBe('../../src');
     expect(relativeApiImport(path.join(ROOT, 'a', 'b', 'c'))).toBe('../../../src');
+  });
+
+  /** Fails the skeleton's third file write with EIO, after `before` ran (if given). */
+  function failThirdWrite(before?: () => void): jest.SpyInstance {
+    const real = fsModule.writeFileSync;
+    let calls = 0;
+    return jest.spyOn(fsModule, 'writeFileSync').mockImplementation((...args: Parameters<typeof fs.writeFileSync>) => {
+      calls += 1;
+      if (calls === 3) {
+        before?.();
+        throw Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO', syscall: 'write' });
+      }
+      return real(...args);
+    });
+  }
+
+  it('a failed write removes what it wrote, and the directory it created', () => {
+    const spy = failThirdWrite();
+    try {
+      expect(() => writeBackendSkeleton({ name: 'my-accel', cwd, apiImport: 'uma-ts' })).toThrow(UmaError);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(fs.existsSync(path.join(cwd, 'backends', 'my_accel'))).toBe(false);
+  });
+
+  it("a failed write leaves a file someone else put into the new directory, with its folder", () => {
+    const dir = path.join(cwd, 'backends', 'my_accel');
+    const theirs = path.join(dir, 'notes', 'mine.txt');
+    const spy = failThirdWrite(() => {
+      fs.mkdirSync(path.dirname(theirs));
+      fs.appendFileSync(theirs, 'keep me');
+    });
+    try {
+      expect(() => writeBackendSkeleton({ name: 'my-accel', cwd, apiImport: 'uma-ts' })).toThrow(UmaError);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(fs.readFileSync(theirs, 'utf8')).toBe('keep me');
+    // Ours are gone: only their file and its folder are left.
+    expect(fs.readdirSync(dir)).toEqual(['notes']);
   });
 
   it('rejects an invalid name on the command line without writing anything', async () => {
