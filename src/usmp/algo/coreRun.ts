@@ -90,6 +90,16 @@ export interface CoreTables {
   /** Per section: the bytes of every buffer live in it. */
   readonly sectionBytes: Float64Array;
   /**
+   * Per buffer, its size rounded up to the gcd of the alignments: a buffer with another one above
+   * it in a section takes at least that much (exactCore.ts, stackedSizes).
+   */
+  readonly stackedSizes: Float64Array;
+  /**
+   * Per section: the least height its buffers take stacked (their stacked sizes, less the most
+   * any one of them saves on top): a run's starting `need`.
+   */
+  readonly sectionStack: Float64Array;
+  /**
    * Per buffer, the lowest offset it may take (aligned; without them, 0): a re-solve of part of
    * a plan, the rest fixed below (exactCore.ts, CoreProblem.floors); with them, per section, its
    * buffer of the lowest floor (the first one of its members at that floor).
@@ -125,6 +135,7 @@ export class CoreRun {
   /** Work spent by this run (candidate scans, conflict and section updates). */
   work = 0;
   private readonly sizes: Float64Array;
+  private readonly stackedSizes: Float64Array;
   private readonly alignments: Float64Array;
   private readonly adjStart: Int32Array;
   private readonly adj: Int32Array;
@@ -135,8 +146,17 @@ export class CoreRun {
 
   private readonly placed: Uint8Array;
   private readonly minOffset: Float64Array;
+  /** Per section, the bytes of its unplaced buffers: what the preorders and the tie rule rank by. */
   private readonly rest: Float64Array;
   private readonly restTree: MaxTree;
+  /**
+   * Per section, the least height its unplaced buffers still need stacked (sectionStack less
+   * their stacked sizes): what the inference and the ceiling test. At most 0 once none is left,
+   * and near that a weaker bound than their bytes, by the one saving subtracted. The same
+   * arrays as rest when every size is a multiple of the alignments' gcd.
+   */
+  private readonly need: Float64Array;
+  private readonly needTree: MaxTree;
   /** The unplaced buffers, compact (swap-remove; placements are undone in reverse order). */
   private readonly unplaced: Int32Array;
   private readonly slot: Int32Array;
@@ -252,6 +272,7 @@ export class CoreRun {
     this.pre = segmentOrder ? pre.slice() : pre;
     const { n, sectionCount, sizes, secFrom, secTo } = tables;
     this.sizes = sizes;
+    this.stackedSizes = tables.stackedSizes;
     this.alignments = tables.alignments;
     this.adjStart = tables.adjStart;
     this.adj = tables.adj;
@@ -275,6 +296,14 @@ export class CoreRun {
     this.rest = new Float64Array(sectionCount);
     this.rest.set(tables.sectionBytes.subarray(lo, hi + 1), lo);
     this.restTree = new MaxTree(this.rest);
+    if (tables.sectionStack === tables.sectionBytes) {
+      this.need = this.rest;
+      this.needTree = this.restTree;
+    } else {
+      this.need = new Float64Array(sectionCount);
+      this.need.set(tables.sectionStack.subarray(lo, hi + 1), lo);
+      this.needTree = new MaxTree(this.need);
+    }
     this.unplaced = Int32Array.from(part);
     this.slot = new Int32Array(n);
     this.slotOffset = new Float64Array(part.length);
@@ -315,13 +344,13 @@ export class CoreRun {
    * of the lowest floor, which must leave room for the section's bytes.
    */
   private linkWitnesses(tables: CoreTables): void {
-    const { memStart, members, partLo, partHi, rest, capacity } = this;
+    const { memStart, members, partLo, partHi, need, capacity } = this;
     const { floors, lowestFloor } = tables;
     for (let sec = partLo; sec <= partHi; sec++) {
       if (floors && lowestFloor) {
         const w = lowestFloor[sec];
         this.link(sec, w);
-        if (floors[w] > capacity - rest[sec]) this.deadAtStart = true;
+        if (floors[w] > capacity - need[sec]) this.deadAtStart = true;
       } else this.link(sec, members[memStart[sec]]);
     }
   }
@@ -534,7 +563,7 @@ export class CoreRun {
   /** A new witness for `sec` (its lowest unplaced buffer); false when none is low enough. */
   private rewitness(sec: number): boolean {
     const { memStart, members, placed, minOffset } = this;
-    const threshold = this.capacity - this.rest[sec];
+    const threshold = this.capacity - this.need[sec];
     let best = -1;
     for (let k = memStart[sec]; k < memStart[sec + 1]; k++) {
       const j = members[k];
@@ -544,14 +573,14 @@ export class CoreRun {
     this.logWit.push(sec, this.witness[sec]);
     this.unlink(sec);
     this.link(sec, best);
-    return best >= 0 || this.rest[sec] === 0;
+    return best >= 0 || this.need[sec] <= 0;
   }
 
   /** Re-checks the sections `j` witnesses; false when one is left without a witness. */
   private recheck(j: number): boolean {
     for (let sec = this.wHead[j]; sec >= 0; ) {
       const following = this.wNext[sec];
-      if ((this.placed[j] || this.minOffset[j] > this.capacity - this.rest[sec]) && !this.rewitness(sec)) return false;
+      if ((this.placed[j] || this.minOffset[j] > this.capacity - this.need[sec]) && !this.rewitness(sec)) return false;
       sec = following;
     }
     return true;
@@ -587,6 +616,7 @@ export class CoreRun {
       restTree.set(s, rest[s]);
     }
     this.work += 1 + adjStart[b + 1] - adjStart[b] + SECTION_UPDATE_WORK * (secTo[b] - secFrom[b] + 1);
+    if (this.need !== rest) this.updateNeed(b, -1);
     if (this.decompose) {
       const { cuts, newCuts } = this;
       newCuts.length = 0;
@@ -610,6 +640,16 @@ export class CoreRun {
     swapEntries(this.slotFrom, x, y);
   }
 
+  /** Takes b's stacked size off its sections' need (sign -1) or gives it back (+1). */
+  private updateNeed(b: number, sign: number): void {
+    const { need, needTree, secFrom, secTo } = this;
+    const size = sign * this.stackedSizes[b];
+    for (let s = secFrom[b]; s <= secTo[b]; s++) {
+      need[s] += size;
+      needTree.set(s, need[s]);
+    }
+  }
+
   private unplace(b: number, minMark: number, witMark: number): void {
     const { sizes, secFrom, secTo, rest, restTree, minOffset, logMin, logWit } = this;
     this.work += 1 + SECTION_UPDATE_WORK * (secTo[b] - secFrom[b] + 1) + (logMin.length - minMark + logWit.length - witMark) / 2;
@@ -623,6 +663,7 @@ export class CoreRun {
       rest[s] += sizes[b];
       restTree.set(s, rest[s]);
     }
+    if (this.need !== rest) this.updateNeed(b, 1);
     if (this.decompose) for (let s = secFrom[b]; s < secTo[b]; s++) this.cuts[s]++;
     while (logMin.length > minMark) {
       const old = logMin.pop()!;
@@ -695,10 +736,10 @@ export class CoreRun {
    * none, SEGMENT_DONE when nothing is left to place there), in one pass.
    */
   private openLevel(afterOffset: number, afterPre: number, lo: number, hi: number): number {
-    const { unplaced, sizes, capacity, restTree } = this;
+    const { unplaced, sizes, capacity, needTree } = this;
     const count = this.unplacedCount;
     const whole = lo === this.partLo && hi === this.partHi;
-    const ceiling = capacity - (whole ? restTree.max() : restTree.rangeMax(lo, hi));
+    const ceiling = capacity - (whole ? needTree.max() : needTree.rangeMax(lo, hi));
     this.levelCeiling = ceiling;
     this.work += count + RANGE_QUERY_WORK;
     const tieCount = this.scanLevel(afterOffset, afterPre, ceiling, whole, lo, hi);

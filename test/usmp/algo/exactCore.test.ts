@@ -196,6 +196,34 @@ describe('exact core', () => {
     expect(core.decide(memoryPressureOfIntervals(ivs), 1000).kind).toBe('unknown');
   });
 
+  test('decides exactly when no alignment is 1 and sizes are not multiples of them (stacked sections)', () => {
+    let padded = 0;
+    for (let seed = 401; seed <= 470; seed++) {
+      const r = seededRandom(seed);
+      const ivs = randomSet(seed, 6).map((iv) => ({ ...iv, alignment: [2, 4, 4, 8][Math.floor(r() * 4)] }));
+      const floors = seed % 2 === 0 ? ivs.map((iv) => (r() < 0.5 ? 0 : iv.alignment * Math.floor(r() * 3))) : undefined;
+      const optimum = bruteForceOptimum(ivs, floors);
+      if (ivs.some((iv) => iv.sizeBytes % 2 !== 0)) padded++;
+      const { buffers, core } = coreOf(ivs, floors);
+      const fits = core.decide(optimum, 1e9);
+      expect(fits.kind).toBe('fits');
+      if (fits.kind !== 'fits') continue;
+      verifyPlan(buffers, new Map(buffers.map((b, i) => [b.name, { pool: 'ws', offset: fits.offsets[i] }])));
+      expect(core.decide(optimum - 1, 1e9).kind).toBe('infeasible');
+    }
+    expect(padded).toBeGreaterThan(30);
+  });
+
+  test('a section counts the padding between stacked buffers, not their bare bytes', () => {
+    // Twelve 17-byte buffers live together in a 16-byte pool: eleven take 32 bytes each, the top
+    // one 17, so 369. Below that, bare bytes (204) leave the search 12! orders to exhaust; the
+    // stacked height ends it at once.
+    const ivs = Array.from({ length: 12 }, () => ({ sizeBytes: 17, firstUse: 0, lastUse: 0, alignment: 16 }));
+    const { core } = coreOf(ivs);
+    expect(core.decide(368, 100_000).kind).toBe('infeasible');
+    expect(core.decide(369, 100_000).kind).toBe('fits');
+  });
+
   test('honours alignment: offsets are multiples of each buffer alignment', () => {
     const ivs = randomSet(9, 6).map((iv, i) => ({ ...iv, alignment: i % 2 === 0 ? 8 : 1 }));
     const { buffers, core } = coreOf(ivs);
