@@ -412,6 +412,18 @@ export function autoSearch(
       winner = 'exact core';
     }
   }
+  // Then pushed down: the tolerant dives leave holes under the buffers they let go first, and
+  // no re-solve closes them (pushDown.ts). Only lowers the total; after the re-solve, because
+  // a plan with its holes closed leaves the re-solve a smaller region (measured: two dense sets
+  // that the re-solve packed at the bound missed it when pushed down first).
+  if (core && coreOn && minCallWork === undefined && best > provenLowerBound) {
+    const pushed = core.pushDown(plan ? plan.offset : engine.offset.slice());
+    if (pushed.total < best) {
+      plan = onePoolPlan(pushed.offsets);
+      best = pushed.total;
+      winner = 'exact core';
+    }
+  }
   const climbIterations = climbed?.iterations ?? 0;
   let coreWork = core?.work ?? 0;
   // Multi-pool interval sets: each pool packed on its own after the search chose the pools.

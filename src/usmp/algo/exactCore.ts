@@ -37,6 +37,7 @@ import { buffersByOffset, TopRegion, topRegion } from './topRegion';
 import { seededRandom } from './seededRandom';
 import { MaxTree, RANGE_QUERY_WORK } from './maxTree';
 import { gcd } from '../stackBound';
+import { pushDown } from './pushDown';
 import { CoreRun, CoreTables, PreorderKey, RunResult, SegmentOrder, roundUp } from './coreRun';
 
 export interface CoreProblem {
@@ -346,6 +347,13 @@ export class ExactCore {
   }
 
   private readonly diveRandom = seededRandom(RESTART_SEED);
+
+  /** A plan of this problem pushed down (pushDown.ts), its work charged. */
+  pushDown(offsets: Float64Array): { offsets: Float64Array; total: number } {
+    const r = pushDown(this.tables, offsets);
+    this.work += r.work;
+    return r;
+  }
 
   /**
    * The spatial greedy: places, one at a time, the unplaced buffer that can sit lowest; among

@@ -5,6 +5,8 @@ import { seededRandom } from '../../../src/usmp/algo/seededRandom';
 import { intervalsToBufferInfos, LiveInterval, memoryPressureOfIntervals } from '../../../src/usmp/conflicts';
 import { poolSizesOfPlan, verifyPlan } from '../../../src/usmp/verify';
 import { pool } from './helpers';
+import { pushDown } from '../../../src/usmp/algo/pushDown';
+import { mediumLifetimes } from '../../../bench/generators';
 import { IntervalConflicts } from '../../../src/usmp/intervalConflicts';
 
 function randomSet(seed: number, count: number): LiveInterval[] {
@@ -338,6 +340,26 @@ describe('auto on dense sets (long lifetimes)', () => {
     // The core's dives and descent did the work: strictly better than the greedy start here.
     expect(a.stats.finalTotal).toBeLessThan(a.stats.initialTotal);
     expect(a.stats.strategy).toBe('exact core');
+  });
+
+  test('the plan comes pushed down: no hole a tolerant dive left under a buffer is kept', () => {
+    // A bench-style medium-lifetimes set (500 buffers, lifetimes up to 160 of 200 operators)
+    // whose best plan is a tolerant dive's, above the bound.
+    const ivs = mediumLifetimes(20, 500, 200).intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment: 16 }));
+    const buffers = intervalsToBufferInfos(ivs, [pool('ws', undefined, 16)]);
+    const { plan, stats } = planAuto(buffers, memoryPressureOfIntervals(ivs));
+    verifyPlan(buffers, plan);
+    expect(stats.provenOptimal).toBe(false);
+    const index = new Map(buffers.map((b, i) => [b.name, i]));
+    const rows = buffers.map((b) => b.conflicts.map((c) => index.get(c)!));
+    const adjStart = new Int32Array(buffers.length + 1);
+    rows.forEach((row, i) => (adjStart[i + 1] = adjStart[i] + row.length));
+    const offsets = Float64Array.from(buffers, (b) => plan.get(b.name)!.offset);
+    const again = pushDown(
+      { sizes: Float64Array.from(ivs, (iv) => iv.sizeBytes), alignments: new Float64Array(ivs.length).fill(16), adjStart, adj: Int32Array.from(rows.flat()) },
+      offsets,
+    );
+    expect(again.total).toBe(stats.finalTotal);
   });
 });
 
