@@ -65,6 +65,9 @@ describe('pushDown', () => {
     expect([...r.offsets]).toEqual([0, 12, 0]);
     expect(r.total).toBe(20);
     expect(r.work).toBeGreaterThan(0);
+    // Offsets too large to pack with a buffer number into one exact double: the same plan.
+    const far = pushDown(inputOf(ivs), Float64Array.from([2 ** 50, 2 ** 51, 2 ** 52]));
+    expect([...far.offsets]).toEqual([0, 12, 0]);
   });
 
   test('random plans with holes: valid, aligned, no buffer moves up, the total never grows', () => {
