@@ -412,9 +412,9 @@ export function autoSearch(
       winner = 'exact core';
     }
   }
-  // Then pushed down: the tolerant dives leave holes under the buffers they let go first, and
-  // no re-solve closes them (pushDown.ts). Only lowers the total; after the re-solve, because
-  // a plan with its holes closed leaves the re-solve a smaller region (measured: two dense sets
+  // Then pushed down (pushDown.ts): a tolerant dive leaves gaps that buffers above could fill,
+  // and no step before closes them. It only lowers the total. After the re-solve, because a
+  // plan with its gaps filled leaves the re-solve a smaller region (measured: two dense sets
   // that the re-solve packed at the bound missed it when pushed down first).
   if (core && coreOn && minCallWork === undefined && best > provenLowerBound) {
     const pushed = core.pushDown(plan ? plan.offset : engine.offset.slice());

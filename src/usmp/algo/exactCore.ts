@@ -348,7 +348,10 @@ export class ExactCore {
 
   private readonly diveRandom = seededRandom(RESTART_SEED);
 
-  /** A plan of this problem pushed down (pushDown.ts), its work charged. */
+  /**
+   * A plan of this problem pushed down (pushDown.ts), its work charged. For the whole problem
+   * only: a re-solve's floors (CoreProblem.floors) are not honoured there.
+   */
   pushDown(offsets: Float64Array): { offsets: Float64Array; total: number } {
     const r = pushDown(this.tables, offsets);
     this.work += r.work;
