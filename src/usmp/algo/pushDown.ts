@@ -12,6 +12,9 @@
  * the gaps are lower, and first fit in offset order fills them from above. Used as the last
  * step of a one-pool auto call (auto.ts).
  */
+import { stableOrderByValue } from './permutation';
+import { buffersByOffset } from './topRegion';
+
 export interface PushDownInput {
   readonly sizes: Float64Array;
   readonly alignments: Float64Array;
@@ -30,41 +33,37 @@ export interface PushedDown {
 export function pushDown(input: PushDownInput, offsets: Float64Array): PushedDown {
   const { sizes, alignments, adjStart, adj } = input;
   const n = sizes.length;
-  const order = Int32Array.from({ length: n }, (_, i) => i).sort((x, y) => offsets[x] - offsets[y] || x - y);
+  const { order, work: orderWork } = buffersByOffset(offsets);
   const rank = new Int32Array(n);
   for (let k = 0; k < n; k++) rank[order[k]] = k;
-  // A buffer's moved conflicts, sorted by their new offsets, as numbers packing offset and
-  // buffer (offset * slots + buffer, exact below 2^53) that a typed array sorts without a
-  // comparator: comparator sorts of every list took about twice as long (80-100 ms of a cold
-  // plan on a dense 2,000-buffer set).
-  const slots = 2 ** Math.ceil(Math.log2(n + 1));
-  const packable = (offsets.reduce((m, o) => Math.max(m, o), 0) + 1) * slots <= Number.MAX_SAFE_INTEGER;
-  const keys = new Float64Array(n);
+  // Scratch for a buffer's moved conflicts, their new offsets, and their order by offset
+  // (stableOrderByValue: numeric keys, no comparator; comparator sorts of every list took about
+  // twice as long, 80-100 ms of a cold plan on a dense 2,000-buffer set).
   const moved = new Int32Array(n);
+  const movedOffset = new Float64Array(n);
+  const keys = new Float64Array(n);
+  const byOffset = new Int32Array(n);
   const result = new Float64Array(n);
   let total = 0;
-  let work = n * Math.ceil(Math.log2(n + 1)) + adj.length;
+  let work = orderWork + adj.length;
   for (let k = 0; k < n; k++) {
     const b = order[k];
     let m = 0;
     for (let ai = adjStart[b]; ai < adjStart[b + 1]; ai++) {
       const j = adj[ai];
-      if (rank[j] < k && sizes[j] > 0) moved[m++] = j;
+      if (rank[j] < k && sizes[j] > 0) {
+        movedOffset[m] = result[j];
+        moved[m++] = j;
+      }
     }
+    const sorted = stableOrderByValue(movedOffset, m, keys, byOffset);
     work += m * Math.ceil(Math.log2(m + 1));
-    if (packable) {
-      for (let i = 0; i < m; i++) keys[i] = result[moved[i]] * slots + moved[i];
-      keys.subarray(0, m).sort();
-      for (let i = 0; i < m; i++) moved[i] = keys[i] % slots;
-    } else {
-      moved.subarray(0, m).sort((x, y) => result[x] - result[y]);
-    }
     const size = sizes[b];
     const align = alignments[b];
     let at = 0;
     if (size > 0) {
       for (let i = 0; i < m; i++) {
-        const j = moved[i];
+        const j = moved[sorted[i]];
         if (result[j] >= at + size) break;
         const end = result[j] + sizes[j];
         if (end > at) at = Math.ceil(end / align) * align;
