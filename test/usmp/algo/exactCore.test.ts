@@ -342,7 +342,7 @@ describe('auto on dense sets (long lifetimes)', () => {
     expect(a.stats.strategy).toBe('exact core');
   });
 
-  test('the plan comes pushed down: no hole a tolerant dive left under a buffer is kept', () => {
+  test('the plan comes pushed down: no gap a tolerant dive left is kept that a buffer above could fill', () => {
     // A bench-style medium-lifetimes set (500 buffers, lifetimes up to 160 of 200 operators)
     // whose best plan is a tolerant dive's, above the bound.
     const ivs = mediumLifetimes(20, 500, 200).intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment: 16 }));
