@@ -403,24 +403,19 @@ export function autoSearch(
       winner = 'exact core';
     }
   }
-  // Last, the top of the plan re-solved at the proven bound (a fit there is the optimum).
+  // Last, on a whole call still above the proven bound: the top of the plan re-solved at that
+  // bound (a fit there is the optimum), then the plan pushed down (pushDown.ts): a tolerant dive
+  // leaves gaps that buffers above could fill, and no step before closes them; it only lowers
+  // the total. The push-down comes second because a plan with its gaps filled leaves the
+  // re-solve a smaller region (measured: two dense sets that the re-solve packed at the bound
+  // missed it when pushed down first).
   if (core && coreOn && minCallWork === undefined && best > provenLowerBound) {
-    const r = resolveTopAtBound(core, plan ? plan.offset : engine.offset.slice(), provenLowerBound);
-    if (r) {
-      plan = onePoolPlan(r.offsets);
-      best = r.total;
-      winner = 'exact core';
-    }
-  }
-  // Then pushed down (pushDown.ts): a tolerant dive leaves gaps that buffers above could fill,
-  // and no step before closes them. It only lowers the total. After the re-solve, because a
-  // plan with its gaps filled leaves the re-solve a smaller region (measured: two dense sets
-  // that the re-solve packed at the bound missed it when pushed down first).
-  if (core && coreOn && minCallWork === undefined && best > provenLowerBound) {
-    const pushed = core.pushDown(plan ? plan.offset : engine.offset.slice());
-    if (pushed.total < best) {
-      plan = onePoolPlan(pushed.offsets);
-      best = pushed.total;
+    const offsets = plan ? plan.offset : engine.offset.slice();
+    // A re-solve's fit is at the bound, below best: always taken.
+    const finished = resolveTopAtBound(core, offsets, provenLowerBound) ?? core.pushDown(offsets);
+    if (finished.total < best) {
+      plan = onePoolPlan(finished.offsets);
+      best = finished.total;
       winner = 'exact core';
     }
   }
