@@ -111,6 +111,9 @@ export function tflmStartApplies(problem: IndexedProblem): boolean {
   return problem.pools.length === 1 && problem.buffers.every((b) => b.liveRange !== undefined);
 }
 
+/** The name of the urgency order among the initial orders. */
+export const URGENCY_ORDER = 'urgency';
+
 export function initialOrders(problem: IndexedProblem, engine: PlacementEngine): NamedOrder[] {
   const n = problem.count;
   const size = problem.sizes;
@@ -125,7 +128,7 @@ export function initialOrders(problem: IndexedProblem, engine: PlacementEngine):
     { name: 'degree', order: sortedIndices(n, (a, b) => degree[b] - degree[a] || size[b] - size[a] || a - b) },
   ];
   const urgency = urgencyOrder(problem);
-  if (urgency) orders.push({ name: 'urgency', order: urgency });
+  if (urgency) orders.push({ name: URGENCY_ORDER, order: urgency });
   const chronological = chronologicalOrder(problem);
   if (chronological) orders.push({ name: 'chronological', order: chronological, firstFitOnly: true });
   // With pins (some buffers have fewer candidate pools), free buffers placed first can take the
