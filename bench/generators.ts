@@ -24,6 +24,10 @@ export interface BenchSet {
   /** Generator family of an irregular set, for per-family summaries. */
   readonly family?: string;
   readonly intervals: readonly BenchInterval[];
+  /** The arena's alignment: 16 unless given (the mixed family draws 1, 16 or 64). */
+  readonly alignment?: number;
+  /** What a mixed set drew (its sizes, lifetimes, alignment). */
+  readonly description?: string;
 }
 
 const ALIGN = 16;
@@ -250,12 +254,67 @@ export function packedRectangles(seed: number, count = 300, ops = 400): BenchSet
   return { name: `packed_${count}x${ops}_s${seed}`, kind: 'irregular', family: 'packed', intervals };
 }
 
+/** How the mixed family draws a buffer's size in bytes. */
+const MIXED_SIZES: Record<string, (random: () => number) => number> = {
+  'log-uniform': (random) => Math.round(16 * 4096 ** random()),
+  linear: (random) => 16 + Math.floor(random() * 65521),
+  'powers of two': (random) => 2 ** (4 + Math.floor(random() * 13)),
+  'five sizes': (random) => [1024, 4096, 12288, 65536, 196608][Math.floor(random() * 5)],
+  'heavy-tailed': (random) =>
+    random() < 0.9 ? 16 + Math.floor(random() * 1009) : random() < 0.8 ? 4096 + Math.floor(random() * 28673) : 65536 + Math.floor(random() * 458753),
+  'cnn-like': (random) => [1, 2, 4, 8][Math.floor(random() * 4)] * [8, 16, 32, 64, 96, 128, 256][Math.floor(random() * 7)] * [1, 4, 16, 49, 196, 784][Math.floor(random() * 6)],
+};
+
+/** How the mixed family draws a lifetime (operators after the first use), given the longest `L`. */
+const MIXED_LIFETIMES: Record<string, (random: () => number, L: number) => number> = {
+  uniform: (random, L) => Math.floor(random() * (L + 1)),
+  exponential: (random, L) => Math.floor((-Math.log(1 - random()) * L) / 3),
+  // Most tensors die within a few operators, a fifth live on (skip connections, a DAG's branches).
+  'DAG-like': (random, L) => (random() < 0.8 ? 1 + Math.floor(random() * 4) : 5 + Math.floor(random() * Math.max(1, L - 4))),
+  bimodal: (random, L) => (random() < 0.7 ? Math.floor(random() * 4) : Math.floor(L / 2) + Math.floor(random() * (L - Math.floor(L / 2) + 1))),
+};
+
+/**
+ * Mixed families, for sets unlike the bench's own: per seed a size distribution (log-uniform,
+ * linear, powers of two, five sizes, heavy-tailed, CNN-like products of batch, channels and
+ * spatial size), a lifetime distribution (uniform, exponential, DAG-like, bimodal), an operator
+ * count of 0.1-2 per buffer, a longest lifetime of 2-20% of them, an alignment of 1, 16 or 64
+ * with sizes that need not be multiples of it, and in three of ten sets one buffer starting per
+ * operator, as in a schedule. docs/memory-planner.md reports 400 such sets of 300-2,000
+ * buffers (`node dist/bench/mixedSweep.js`).
+ */
+export function mixedFamily(seed: number, count = 2000): BenchSet {
+  const random = seededRandom(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
+  const ops = Math.max(50, Math.round(count * pick([0.1, 0.4, 1, 1, 2])));
+  const sizeKind = pick(Object.keys(MIXED_SIZES));
+  const lifeKind = pick(Object.keys(MIXED_LIFETIMES));
+  const L = Math.max(4, Math.round(ops * pick([0.02, 0.05, 0.1, 0.2])));
+  const alignment = pick([1, 16, 16, 64]);
+  const scheduled = random() < 0.3;
+  const intervals: BenchInterval[] = [];
+  for (let i = 0; i < count; i++) {
+    const first = scheduled ? Math.floor((i * ops) / count) : Math.floor(random() * ops);
+    const size = Math.max(1, MIXED_SIZES[sizeKind](random));
+    const last = Math.min(ops - 1, first + MIXED_LIFETIMES[lifeKind](random, L));
+    intervals.push({ size, first, last });
+  }
+  return {
+    name: `mixed_${count}x${ops}_s${seed}`,
+    kind: 'irregular',
+    family: 'mixed',
+    intervals,
+    alignment,
+    description: `${sizeKind} sizes, ${lifeKind} lifetimes, alignment ${alignment}${scheduled ? ', one start per operator' : ''}`,
+  };
+}
+
 /**
  * The portfolio families (issue 15): uniform (10 seeds), heavy-tailed, long and medium
  * lifetimes (5 each) at 2,000 buffers (seeds held out from BENCH_SEEDS), uniform and medium
- * lifetimes (5 each) at 500, packed at 300 (5) and 800 (3), and one each of the first three at 10,000
- * (ops scaled with the count); the multi-pool family with pins is derived from the uniform sets
- * by the runner.
+ * lifetimes (5 each) at 500, packed at 300 (5) and 800 (3), mixed at 2,000 (8), and one each of
+ * the first three at 10,000 (ops scaled with the count); the multi-pool family with pins is
+ * derived from the uniform sets by the runner.
  */
 export function portfolioSets(): BenchSet[] {
   const seeds = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
@@ -272,6 +331,8 @@ export function portfolioSets(): BenchSet[] {
     // larger ones (over 130 conflicts per buffer on most: flat, not dense, see callBudget.ts).
     ...seeds(11, 5).map((s) => packedRectangles(s, 300, 400)),
     ...seeds(11, 3).map((s) => packedRectangles(s, 800, 600)),
+    // Families the others do not cover (sizes, lifetimes, alignments drawn per seed).
+    ...seeds(11, 8).map((s) => mixedFamily(s)),
     randomIntervals(21, 10_000, 4000),
     heavyTailed(21, 10_000, 4000),
     longLifetimes(21, 10_000, 4000),

@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { planAuto } from '../src/usmp/algo/auto';
+import { AutoStats, planAuto } from '../src/usmp/algo/auto';
 import { getPlanningAlgorithm } from '../src/usmp/algo/registry';
 import { seededRandom } from '../src/usmp/algo/seededRandom';
 import { intervalsToBufferInfos, lowerBoundOfBuffers } from '../src/usmp/conflicts';
@@ -50,12 +50,42 @@ interface FamilyLine {
   withVela: boolean;
 }
 
-/** The set's intervals as buffers of one arena. */
+/** The set's intervals as buffers of one arena (aligned as the set says, else to 16 bytes). */
 function arenaBuffers(set: BenchSet): BufferInfo[] {
+  const alignment = set.alignment ?? ALIGNMENT;
   return intervalsToBufferInfos(
-    set.intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment: ALIGNMENT })),
-    [pool('arena')],
+    set.intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment })),
+    [{ ...pool('arena'), alignment }],
   );
+}
+
+/** One arena planned by `auto`, with TFLite Micro's greedy plan and (up to 2,000 buffers) Vela's beside it. */
+export interface ReferenceComparison {
+  readonly buffers: BufferInfo[];
+  readonly bound: number;
+  readonly auto: number;
+  readonly stats: AutoStats;
+  readonly ms: number;
+  readonly tflm: number;
+  /** NaN above 2,000 buffers (Vela's climb there takes minutes). */
+  readonly vela: number;
+}
+
+export function compareWithReferences(set: BenchSet): ReferenceComparison {
+  const buffers = arenaBuffers(set);
+  const bound = lowerBoundOfBuffers(buffers);
+  const t0 = performance.now();
+  const { plan, stats } = planAuto(buffers, bound);
+  const ms = performance.now() - t0;
+  verifyPlan(buffers, plan);
+  const alignment = set.alignment ?? ALIGNMENT;
+  const end = (offsets: readonly number[]) => Math.max(...offsets.map((o, i) => o + set.intervals[i].size));
+  // TFLite Micro's arena rounds each size up to its alignment; its plan's end counts the
+  // sizes as given (the last buffer's padding is not memory it uses).
+  const tflm = end(tflmGreedyPlan(set.intervals.map((iv) => ({ ...iv, size: Math.ceil(iv.size / alignment) * alignment, alignment }))).offsets);
+  const refs: RefInterval[] = set.intervals.map((iv) => ({ ...iv, alignment }));
+  const vela = set.intervals.length <= 2000 ? end(velaHillClimbPlan(refs).offsets) : NaN;
+  return { buffers, bound, auto: total(buffers, plan), stats, ms, tflm, vela };
 }
 
 /** A set as the multi-pool family with pins plans it (coldRuns.ts writes it out as JSON). */
@@ -94,16 +124,7 @@ export function portfolioSection(sets: readonly BenchSet[]): string[] {
   console.log('\nportfolio families (auto vs TFLite Micro greedy and Vela HillClimb)');
   for (const set of sets) {
     const n = set.intervals.length;
-    const buffers = arenaBuffers(set);
-    const bound = lowerBoundOfBuffers(buffers);
-    const t0 = performance.now();
-    const { plan, stats } = planAuto(buffers, bound);
-    const ms = performance.now() - t0;
-    verifyPlan(buffers, plan);
-    const autoTotal = total(buffers, plan);
-    const refs: RefInterval[] = set.intervals.map((iv) => ({ ...iv, alignment: ALIGNMENT }));
-    const tflm = Math.max(...tflmGreedyPlan(refs).offsets.map((o, i) => o + set.intervals[i].size));
-    const vela = n <= 2000 ? Math.max(...velaHillClimbPlan(refs).offsets.map((o, i) => o + set.intervals[i].size)) : NaN;
+    const { buffers, bound, auto: autoTotal, stats, ms, tflm, vela } = compareWithReferences(set);
     const family = `${set.family} ${n}`;
     const best = Math.min(tflm, Number.isNaN(vela) ? Infinity : vela);
     note(family, pct(autoTotal, bound), stats.provenOptimal, ms, autoTotal <= best, !Number.isNaN(vela));
