@@ -71,9 +71,17 @@ const MAX_DIVES = 48;
  * deoptimize, about 40 ms more in a cold process on the sets left above the bound): on uniform
  * 2,000-buffer sets, seeds 1-40, mean overhead 0.171% -> 0.030%, the two above Vela's plan
  * (2.18% against 0.34%, 3.50% against 2.40%) at 0.33% and 0.00%; seeds 41-100, 0.295% ->
- * 0.212%, 4 plans smaller by 0.6-2.0 points; six preorders gained nothing more.
+ * 0.212%, 4 plans smaller by 0.6-2.0 points; six preorders gained nothing more. A third
+ * tolerance, 1/2 (after the two others, so their plans stay the cut-off it must beat): on 312
+ * held-out 2,000-buffer sets (uniform seeds 1-100, heavy-tailed 1-12, the bench's mixed family
+ * 1-200) 6 plans smaller, none larger; two of them now at the bound, proven, through the
+ * re-solve that follows (uniform seed 67 1.79% -> 0, mixed seed 83, DAG-like lifetimes, 2.29%
+ * -> 0, Vela 1.80%), mixed seed 158 1.20% -> 0.23%. Four more dives, each abandoned once it
+ * cannot beat the plan, on the sets still above the bound only. With 1/8 as well (eight
+ * more dives), 5 of the first 212 smaller instead of 4, the mean the same, and mixed seed 83
+ * at 1.14% instead of the bound.
  */
-export const SPARSE_FINAL_TOLERANCES = [1 / 4, 1 / 16];
+export const SPARSE_FINAL_TOLERANCES = [1 / 4, 1 / 16, 1 / 2];
 export const SPARSE_FINAL_PREORDERS = 4;
 
 export interface CoreStepsOutcome {
