@@ -295,8 +295,9 @@ describe('auto', () => {
     // unknown. With the first preorder's final dives alone, 32 and 38 ended 2.18% and 3.50%
     // above the bound (Vela 0.34% and 2.40%); on 38 a dive of the fourth preorder packs it at
     // the bound. 32 (0.33% after the dives) and 93 (2.07%, Vela 1.07%) reach it when the top of
-    // the plan is re-solved at the bound.
-    for (const seed of [32, 38, 93]) {
+    // the plan is re-solved at the bound; 67 (1.79%) and 89 (0.018%) once the final dives
+    // take tolerances of 1/2 and 3/4 of the mean size too.
+    for (const seed of [32, 38, 93, 67, 89]) {
       const set = randomBenchSet(seed, 2000, 800);
       const bufs = intervalsToBufferInfos(
         set.intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment: 16 })),
