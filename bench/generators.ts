@@ -280,8 +280,8 @@ const MIXED_LIFETIMES: Record<string, (random: () => number, L: number) => numbe
  * spatial size), a lifetime distribution (uniform, exponential, DAG-like, bimodal), an operator
  * count of 0.1-2 per buffer, a longest lifetime of 2-20% of them, an alignment of 1, 16 or 64
  * with sizes that need not be multiples of it, and in three of ten sets one buffer starting per
- * operator, as in a schedule. docs/memory-planner.md reports 400 such sets of 300-2,000
- * buffers (`node dist/bench/mixedSweep.js`).
+ * operator, as in a schedule. docs/memory-planner.md ("Mixed families") reports seeds 1-100
+ * (`node dist/bench/mixedSweep.js 1 100`), and 400 earlier draws of the same families.
  */
 export function mixedFamily(seed: number, count = 2000): BenchSet {
   const random = seededRandom(seed);
