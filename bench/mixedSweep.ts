@@ -8,9 +8,7 @@
  * (docs/memory-planner.md reports one). Exits 1 when a plan is larger than either reference.
  */
 import { mixedFamily } from './generators';
-import { compareWithReferences } from './portfolio';
-
-const pct = (x: number, bound: number) => (bound === 0 ? 0 : ((x - bound) / bound) * 100);
+import { compareWithReferences, pct } from './portfolio';
 
 function main(argv: readonly string[]): number {
   const [from, to, count] = argv.map(Number);

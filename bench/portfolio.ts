@@ -36,7 +36,8 @@ const pool = (name: string, sizeHintBytes?: number): PoolInfo => ({
 });
 
 const total = (buffers: readonly BufferInfo[], plan: BufferPlan): number => [...poolSizesOfPlan(buffers, plan).values()].reduce((a, b) => a + b, 0);
-const pct = (x: number, bound: number) => (bound === 0 ? 0 : ((x - bound) / bound) * 100);
+/** x's overhead over the bound, in percent. */
+export const pct = (x: number, bound: number) => (bound === 0 ? 0 : ((x - bound) / bound) * 100);
 
 interface FamilyLine {
   sets: number;

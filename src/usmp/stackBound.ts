@@ -38,13 +38,19 @@ export function gcd(x: number, y: number): number {
   return x;
 }
 
+/** The gcd of the alignments (each at least 1): a step every offset of a stack of these buffers is a multiple of. */
+export function alignmentGcd(alignments: ArrayLike<number>): number {
+  let g = 0;
+  for (let k = 0; k < alignments.length; k++) g = gcd(Math.max(1, alignments[k]), g);
+  return g;
+}
+
 /** The least top of the buffers `sizes[k]`/`alignments[k]` (pairwise conflicting) over `stacks` pools. */
 export function stackHeightBound(sizes: ArrayLike<number>, alignments: ArrayLike<number>, stacks = 1): number {
   const count = sizes.length;
   if (count === 0) return 0;
   if (stacks === 1 && count <= STACK_EXACT_UP_TO) return exactStackHeight(sizes, alignments);
-  let g = 0;
-  for (let k = 0; k < count; k++) g = gcd(Math.max(1, alignments[k]), g);
+  const g = alignmentGcd(alignments);
   let sum = 0;
   const roundings: number[] = [];
   for (let k = 0; k < count; k++) {

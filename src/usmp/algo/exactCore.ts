@@ -36,7 +36,7 @@ import { IntervalConflicts, timeIndex } from '../intervalConflicts';
 import { buffersByOffset, TopRegion, topRegion } from './topRegion';
 import { seededRandom } from './seededRandom';
 import { MaxTree, RANGE_QUERY_WORK } from './maxTree';
-import { gcd } from '../stackBound';
+import { alignmentGcd, gcd, roundUpTo } from '../stackBound';
 import { pushDown } from './pushDown';
 import { CoreRun, CoreTables, PreorderKey, RunResult, SegmentOrder, roundUp } from './coreRun';
 
@@ -582,10 +582,9 @@ function stackedHeights(
   members: Int32Array,
   sectionBytes: Float64Array,
 ): { stackedSizes: Float64Array; sectionStack: Float64Array } {
-  const { sizes, alignments, count } = problem;
-  let g = 0;
-  for (let b = 0; b < count; b++) g = gcd(g, alignments[b]);
-  const stackedSizes = Float64Array.from(sizes, (size) => (g > 1 ? Math.ceil(size / g) * g : size));
+  const { sizes, alignments } = problem;
+  const g = alignmentGcd(alignments);
+  const stackedSizes = Float64Array.from(sizes, (size) => roundUpTo(size, g));
   if (stackedSizes.every((v, b) => v === sizes[b])) return { stackedSizes, sectionStack: sectionBytes };
   const sectionStack = new Float64Array(sectionBytes.length);
   for (let sec = 0; sec < sectionStack.length; sec++) {

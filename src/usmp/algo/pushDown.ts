@@ -12,6 +12,7 @@
  * the gaps are lower, and first fit in offset order fills them from above. Used as the last
  * step of a one-pool auto call (auto.ts).
  */
+import { roundUp } from './coreRun';
 import { stableOrderByValue } from './permutation';
 import { buffersByOffset } from './topRegion';
 
@@ -66,7 +67,7 @@ export function pushDown(input: PushDownInput, offsets: Float64Array): PushedDow
         const j = moved[sorted[i]];
         if (result[j] >= at + size) break;
         const end = result[j] + sizes[j];
-        if (end > at) at = Math.ceil(end / align) * align;
+        if (end > at) at = roundUp(end, align);
       }
     }
     result[b] = at;
