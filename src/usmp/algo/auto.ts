@@ -54,7 +54,7 @@ import { CallBudget, isDense, POOL_CALL_MIN_WORK } from './callBudget';
 import { initialOrders, NamedOrder, tflmOrder, URGENCY_ORDER, urgencyOrder } from './orderings';
 import { BottleneckClimb, bottleneckClimbApplies, VELA_SEED } from './bottleneckClimb';
 import { iteratedSearch } from './iteratedSearch';
-import { finalTolerantDives, resolveTopAtBound, runCoreSteps } from './coreSteps';
+import { finalTolerantDives, finishAboveBound, resolveTopAtBound, runCoreSteps } from './coreSteps';
 import { PlacementEngine } from './placement';
 import { intervalsOf, multiPoolLowerBound, packPools, rebalancePools } from './multiPool';
 import { seededRandom } from './seededRandom';
@@ -432,15 +432,15 @@ export function autoSearch(
     }
   }
   // Last, on a whole call still above the proven bound: the top of the plan re-solved at that
-  // bound (a fit there is the optimum), then the plan pushed down (pushDown.ts): a tolerant dive
-  // leaves gaps that buffers above could fill, and no step before closes them; it only lowers
-  // the total. The push-down comes second because a plan with its gaps filled leaves the
-  // re-solve a smaller region (measured: two dense sets that the re-solve packed at the bound
-  // missed it when pushed down first).
+  // bound (a fit there is the optimum), else the plan pushed down (pushDown.ts) and its top
+  // re-solved below it (finishAboveBound): a tolerant dive leaves gaps that buffers above could
+  // fill, and no step before closes them; it only lowers the total. The push-down comes second
+  // because a plan with its gaps filled leaves the re-solve a smaller region (measured: two
+  // dense sets that the re-solve packed at the bound missed it when pushed down first).
   if (core && coreOn && minCallWork === undefined && best > provenLowerBound) {
     const offsets = plan ? plan.offset : engine.offset.slice();
     // A re-solve's fit is at the bound, below best: always taken.
-    const finished = resolveTopAtBound(core, offsets, provenLowerBound) ?? core.pushDown(offsets);
+    const finished = resolveTopAtBound(core, offsets, provenLowerBound) ?? finishAboveBound(core, offsets, provenLowerBound, deadline);
     if (finished.total < best) {
       plan = onePoolPlan(finished.offsets);
       best = finished.total;
