@@ -242,7 +242,8 @@ export function resolveTopAtBound(core: ExactCore, offsets: Float64Array, bound:
 /**
  * After a miss of the re-solve at the bound: the plan pushed down, then its top re-solved at
  * capacities below it (descendByRegions, the dense sets' descent), within FINAL_DESCENT_WORK
- * (past the call's budget, like the re-solve), and the result pushed down again.
+ * (past the call's budget, like the re-solve). Pushing the result down again gained 0.001
+ * point on one of the 55 sets below, for a push-down's time (about 10 ms): not done.
  *
  * The descent by regions was the dense sets' only, before the search; sparse sets went from
  * their final dives to the re-solve at the bound, and a miss there left the dives' plan with
@@ -251,10 +252,14 @@ export function resolveTopAtBound(core: ExactCore, offsets: Float64Array, bound:
  * (it comes after every other step, so it only lowers a plan), mean overhead 1.14% -> 0.79%;
  * mixed seed 12 (DAG-like lifetimes) 2.10% -> 0.62%, below Vela's 1.75%; mixed 74 1.74% ->
  * 0.002%; uniform 96 1.63% -> 0.75%. On the 80 dense sets (long and medium lifetimes, seeds
- * 1-40) 20 plans smaller, none larger, 0.760% -> 0.728%. With 3M units 0.85%; other shares ([0.3, 0.15, 0.05,
- * 0.02], [0.5, 0.2, 0.05]) within 0.02 point. Cost: 6M units, about 50 ms of a cold `uma-ts
- * plan` on one core, on those sets only (the re-solve before it has compiled the sub-cores'
- * code).
+ * 1-40) 20 plans smaller, none larger, 0.760% -> 0.728%. With 3M units the 55 sets' mean was
+ * 0.85%, with tries of 1.5M instead of 3M 0.88%; other shares ([0.3, 0.15, 0.05, 0.02],
+ * [0.5, 0.2, 0.05]) within 0.02 point. Paid for by 6M units fewer for the sparse search, 3 of
+ * the 257 sets at the bound lost it, so it is not paid for. Cost, on the sets still above the
+ * bound only: 6M units, 30-110 ms of a cold `uma-ts plan` on one core (medians of five:
+ * uniform 15 0.94 -> 1.05 s, mixed 1 1.04 -> 1.13 s, mixed 12 1.08 -> 1.11 s). Most of it is
+ * V8 compiling the decomposing runs of the small cores: the first region under 500 buffers
+ * (SMALL_PARTITION, exactCore.ts) takes 50 ms for 1.6M units, the next ones 5-25 ms.
  */
 const FINAL_DESCENT_WORK = 6_000_000;
 
@@ -263,8 +268,5 @@ export function finishAboveBound(core: ExactCore, offsets: Float64Array, bound: 
   if (pushed.total <= bound) return pushed;
   const granularity = core.granularity();
   const stepDown = (c: number) => Math.floor(c / granularity) * granularity;
-  const descended = descendByRegions(core, pushed, bound, stepDown, core.work + FINAL_DESCENT_WORK, deadline);
-  if (descended === pushed) return pushed;
-  const again = core.pushDown(descended.offsets);
-  return again.total < descended.total ? again : descended;
+  return descendByRegions(core, pushed, bound, stepDown, core.work + FINAL_DESCENT_WORK, deadline);
 }
