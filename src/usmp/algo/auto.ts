@@ -440,7 +440,7 @@ export function autoSearch(
   if (core && coreOn && minCallWork === undefined && best > provenLowerBound) {
     const offsets = plan ? plan.offset : engine.offset.slice();
     // A re-solve's fit is at the bound, below best: always taken.
-    const finished = resolveTopAtBound(core, offsets, provenLowerBound) ?? finishAboveBound(core, offsets, provenLowerBound, deadline);
+    const finished = resolveTopAtBound(core, offsets, provenLowerBound) ?? finishAboveBound(core, offsets, provenLowerBound, dense, deadline);
     if (finished.total < best) {
       plan = onePoolPlan(finished.offsets);
       best = finished.total;

@@ -262,11 +262,22 @@ export function resolveTopAtBound(core: ExactCore, offsets: Float64Array, bound:
  * (SMALL_PARTITION, exactCore.ts) takes 50 ms for 1.6M units, the next ones 5-25 ms.
  */
 const FINAL_DESCENT_WORK = 6_000_000;
+/**
+ * Dense sets (isDense, callBudget.ts) take twice that: their cold plans are 0.15-0.2 s under
+ * the second where the sparse ones that get here are at it. Measured on the 80 dense held-out
+ * sets: 16 plans smaller than with 6M, none larger, mean overhead 0.728% -> 0.711% (15M:
+ * 0.710%); medium s3 0.30% -> 0.13% and s4 1.63% -> 1.31%, the two where MiniMalloc, given
+ * 30 s, had packed below `auto` (0.28% and 1.63%); on the dense sets among the 55 mixed ones
+ * above, 13 smaller, none larger. Cold, on one core (medians of five): long s14 0.83 -> 0.85 s,
+ * medium s11 0.82 -> 0.85 s, mixed 19 0.81 -> 0.86 s.
+ */
+const DENSE_FINAL_DESCENT_WORK = 12_000_000;
 
-export function finishAboveBound(core: ExactCore, offsets: Float64Array, bound: number, deadline: number): { offsets: Float64Array; total: number } {
+export function finishAboveBound(core: ExactCore, offsets: Float64Array, bound: number, dense: boolean, deadline: number): { offsets: Float64Array; total: number } {
   const pushed = core.pushDown(offsets);
   if (pushed.total <= bound) return pushed;
   const granularity = core.granularity();
   const stepDown = (c: number) => Math.floor(c / granularity) * granularity;
-  return descendByRegions(core, pushed, bound, stepDown, core.work + FINAL_DESCENT_WORK, deadline);
+  const work = dense ? DENSE_FINAL_DESCENT_WORK : FINAL_DESCENT_WORK;
+  return descendByRegions(core, pushed, bound, stepDown, core.work + work, deadline);
 }
