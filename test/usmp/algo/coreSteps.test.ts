@@ -4,7 +4,7 @@
  * larger than the one handed in, the same from a second core, and on dense sets where dives
  * leave points above the bound, smaller.
  */
-import { descendByRegions } from '../../../src/usmp/algo/coreSteps';
+import { descendByRegions, finishAboveBound } from '../../../src/usmp/algo/coreSteps';
 import { ExactCore } from '../../../src/usmp/algo/exactCore';
 import { IntervalConflicts } from '../../../src/usmp/intervalConflicts';
 import { mediumLifetimes } from '../../../bench/generators';
@@ -87,5 +87,43 @@ describe("dense sets' descent by re-solving the top of a plan", () => {
     const out = descendByRegions(core, dive, liveBound(set), stepDown, core.work, Infinity);
     expect(out).toBe(dive);
     expect(core.work).toBe(before);
+  });
+});
+
+describe("the last step above the bound: push-down, then the descent below the plan", () => {
+  it.each([false, true])('returns a valid plan no larger than the pushed-down one, the same from a second core, smaller on some sets (mixed alignments and odd sizes: %s)', (mixed) => {
+    let smaller = 0;
+    for (const seed of [1, 2, 3, 4]) {
+      const { set, align } = withAlignments(mediumLifetimes(seed, 300, 120), mixed);
+      const bound = liveBound(set);
+      const core = coreOf(set, align);
+      // A tolerant dive leaves holes: the plan a call still above the bound ends with.
+      const dive = core.greedyDive(0, core.meanSize() / 2);
+      const pushed = core.pushDown(dive.offsets);
+      for (const dense of [false, true]) {
+        const out = finishAboveBound(core, dive.offsets, bound, dense, Infinity);
+        expect(checkedTop(set, align, out.offsets)).toBe(out.total);
+        expect(out.total).toBeLessThanOrEqual(pushed.total);
+        expect(out.total).toBeGreaterThanOrEqual(bound);
+        if (out.total < pushed.total) smaller++;
+        const again = coreOf(set, align);
+        const second = finishAboveBound(again, again.greedyDive(0, again.meanSize() / 2).offsets, bound, dense, Infinity);
+        expect([...second.offsets]).toEqual([...out.offsets]);
+      }
+    }
+    expect(smaller).toBeGreaterThan(0);
+  });
+
+  it('stops at the push-down when that reaches the bound', () => {
+    // Two buffers live at once and one after them: any plan pushed down is at the bound.
+    const set = { name: 'tiny', intervals: [{ size: 32, first: 0, last: 1 }, { size: 16, first: 1, last: 2 }, { size: 48, first: 3, last: 3 }] } as unknown as ReturnType<typeof mediumLifetimes>;
+    const align = [16, 16, 16];
+    const core = coreOf(set, align);
+    const before = core.work;
+    const out = finishAboveBound(core, Float64Array.from([0, 64, 128]), 48, false, Infinity);
+    expect(out.total).toBe(48);
+    expect(checkedTop(set, align, out.offsets)).toBe(48);
+    // The push-down's work only: no re-solve ran.
+    expect(core.work - before).toBeLessThan(100);
   });
 });
