@@ -23,6 +23,19 @@ function benchIntervals(seed: number, count: number, ops: number) {
   return randomBenchSet(seed, count, ops).intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last }));
 }
 
+/** A bench set's buffers in one 16-byte-aligned pool 'ws', planned by `auto` and checked. */
+function planSixteenAligned(set: ReturnType<typeof randomBenchSet>) {
+  const bufs = intervalsToBufferInfos(
+    set.intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment: 16 })),
+    [pool('ws', undefined, 16)],
+  );
+  const bound = lowerBoundOfBuffers(bufs);
+  const { plan, stats } = planAuto(bufs, bound);
+  verifyPlan(bufs, plan);
+  expect(poolSize(bufs, plan, 'ws')).toBe(stats.finalTotal);
+  return { bound, stats };
+}
+
 describe('registry', () => {
   test('lists the built-ins and rejects unknown names with the known ones', () => {
     expect(listPlanningAlgorithms()).toEqual(expect.arrayContaining(['auto', 'greedy_by_conflicts', 'greedy_by_size', 'hill_climb']));
@@ -279,14 +292,8 @@ describe('auto', () => {
     // the bound (Vela's climb 1.80%); a dive with 1/2 leaves the re-solve of the top a fit.
     const set = mixedFamily(83);
     expect(set.description).toMatch(/^linear sizes, DAG-like lifetimes, alignment 16/);
-    const bufs = intervalsToBufferInfos(
-      set.intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment: 16 })),
-      [pool('ws', undefined, 16)],
-    );
-    const bound = lowerBoundOfBuffers(bufs);
-    const { plan, stats } = planAuto(bufs, bound);
-    verifyPlan(bufs, plan);
-    expect(poolSize(bufs, plan, 'ws')).toBe(bound);
+    const { bound, stats } = planSixteenAligned(set);
+    expect(stats.finalTotal).toBe(bound);
     expect(stats.provenOptimal).toBe(true);
     expect(stats.initialTotal).toBeGreaterThan(bound * 1.05);
   });
@@ -308,16 +315,8 @@ describe('auto', () => {
     // The bench's medium-lifetimes family, seed 3 (2,000 buffers, lifetimes up to 160 of 800
     // operators): MiniMalloc's own capacity search, given 30 s, packed it 0.28% above the bound.
     // With 6M units of final descent auto ended 0.30% above; dense sets get 12M (0.13%).
-    const set = mediumLifetimes(3);
-    const bufs = intervalsToBufferInfos(
-      set.intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment: 16 })),
-      [pool('ws')],
-    );
-    const bound = lowerBoundOfBuffers(bufs);
-    const { plan, stats } = planAuto(bufs, bound);
-    verifyPlan(bufs, plan);
+    const { bound, stats } = planSixteenAligned(mediumLifetimes(3));
     expect(stats.provenOptimal).toBe(false);
-    expect(poolSize(bufs, plan, 'ws')).toBe(stats.finalTotal);
     expect(stats.finalTotal).toBeLessThan(bound * 1.002);
   });
 
@@ -329,15 +328,7 @@ describe('auto', () => {
     // the plan is re-solved at the bound; 67 (1.79%) and 89 (0.018%) once the final dives
     // take tolerances of 1/2 and 3/4 of the mean size too.
     for (const seed of [32, 38, 93, 67, 89]) {
-      const set = randomBenchSet(seed, 2000, 800);
-      const bufs = intervalsToBufferInfos(
-        set.intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment: 16 })),
-        [pool('ws')],
-      );
-      const bound = lowerBoundOfBuffers(bufs);
-      const { plan, stats } = planAuto(bufs, bound);
-      verifyPlan(bufs, plan);
-      expect(stats.finalTotal).toBe(poolSize(bufs, plan, 'ws'));
+      const { bound, stats } = planSixteenAligned(randomBenchSet(seed, 2000, 800));
       // At the bound, so at or below any plan (Vela's included).
       expect(stats.finalTotal).toBe(bound);
       expect(stats.provenOptimal).toBe(true);
