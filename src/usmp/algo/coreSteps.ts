@@ -98,6 +98,15 @@ export interface CoreStepsOutcome {
   readonly provenLowerBound: number;
 }
 
+/**
+ * Capacities rounded to the core's granularity: totals are multiples of it, so a capacity
+ * proven too small is too small up to the next one.
+ */
+function capacitySteps(core: ExactCore): { stepDown: (c: number) => number; stepUp: (c: number) => number } {
+  const granularity = core.granularity();
+  return { stepDown: (c) => Math.floor(c / granularity) * granularity, stepUp: (c) => roundUp(c, granularity) };
+}
+
 /** Runs the core's steps from a plan of total `best` (the greedy phase's). */
 export function runCoreSteps(
   core: ExactCore,
@@ -108,10 +117,7 @@ export function runCoreSteps(
   deadline: number,
 ): CoreStepsOutcome {
   let provenLowerBound = lowerBound;
-  // Totals are multiples of the granularity: a capacity proven too small is too small up to the next one.
-  const granularity = core.granularity();
-  const stepDown = (c: number) => Math.floor(c / granularity) * granularity;
-  const stepUp = (c: number) => roundUp(c, granularity);
+  const { stepDown, stepUp } = capacitySteps(core);
   if (best > lowerBound) {
     const first = core.decide(lowerBound, budget.forBound());
     if (first.kind === 'fits') return { atBound: true, offsets: first.offsets, total: first.total, provenLowerBound };
@@ -276,8 +282,6 @@ const DENSE_FINAL_DESCENT_WORK = 12_000_000;
 export function finishAboveBound(core: ExactCore, offsets: Float64Array, bound: number, dense: boolean, deadline: number): { offsets: Float64Array; total: number } {
   const pushed = core.pushDown(offsets);
   if (pushed.total <= bound) return pushed;
-  const granularity = core.granularity();
-  const stepDown = (c: number) => Math.floor(c / granularity) * granularity;
   const work = dense ? DENSE_FINAL_DESCENT_WORK : FINAL_DESCENT_WORK;
-  return descendByRegions(core, pushed, bound, stepDown, core.work + work, deadline);
+  return descendByRegions(core, pushed, bound, capacitySteps(core).stepDown, core.work + work, deadline);
 }

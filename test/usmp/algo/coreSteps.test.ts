@@ -116,7 +116,7 @@ describe("the last step above the bound: push-down, then the descent below the p
 
   it('stops at the push-down when that reaches the bound', () => {
     // Two buffers live at once and one after them: any plan pushed down is at the bound.
-    const set = { name: 'tiny', intervals: [{ size: 32, first: 0, last: 1 }, { size: 16, first: 1, last: 2 }, { size: 48, first: 3, last: 3 }] } as unknown as ReturnType<typeof mediumLifetimes>;
+    const set: Intervals = { name: 'tiny', kind: 'irregular', intervals: [{ size: 32, first: 0, last: 1 }, { size: 16, first: 1, last: 2 }, { size: 48, first: 3, last: 3 }] };
     const align = [16, 16, 16];
     const core = coreOf(set, align);
     const before = core.work;
