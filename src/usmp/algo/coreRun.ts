@@ -811,13 +811,18 @@ export class CoreRun {
    * none, SEGMENT_DONE when nothing is left to place there), in one pass.
    */
   private openLevel(afterOffset: number, afterPre: number, lo: number, hi: number): number {
-    const { unplaced, sizes, capacity, needTree } = this;
+    const { unplaced, sizes, capacity, needTree, frontier } = this;
     const count = this.unplacedCount;
     const whole = lo === this.partLo && hi === this.partHi;
     const ceiling = capacity - (whole ? needTree.max() : needTree.rangeMax(lo, hi));
     this.levelCeiling = ceiling;
     this.work += count + RANGE_QUERY_WORK;
-    const tieCount = this.scanLevel(afterOffset, afterPre, ceiling, whole, lo, hi);
+    const listed = whole && frontier !== undefined && count > 0;
+    let tieCount = listed ? this.scanFrontier(frontier, afterOffset, afterPre, ceiling) : -1;
+    if (tieCount < 0) {
+      tieCount = this.scanLevel(afterOffset, afterPre, ceiling, whole, lo, hi);
+      if (listed) this.rebuildFrontier(frontier, this.levelHeight + this.frontierMargin);
+    }
     const h = this.levelHeight;
     if (this.scanInSegment === 0) return SEGMENT_DONE;
     const best = this.scanBest < 0 ? -1 : unplaced[this.scanBest];
@@ -837,12 +842,8 @@ export class CoreRun {
    * candidates tied at the lowest offset go into `ties`, in scan order; returns their count.
    */
   private scanLevel(afterOffset: number, afterPre: number, ceiling: number, whole: boolean, lo: number, hi: number): number {
-    const { capacity, ties, slotOffset, slotSize, slotPre, slotFrom, frontier } = this;
+    const { capacity, ties, slotOffset, slotSize, slotPre, slotFrom } = this;
     const count = this.unplacedCount;
-    if (whole && frontier !== undefined && count > 0) {
-      const fromFrontier = this.scanFrontier(frontier, afterOffset, afterPre, ceiling);
-      if (fromFrontier >= 0) return fromFrontier;
-    }
     let h = Infinity;
     let bestSlot = -1;
     let bestOffset = Infinity;
@@ -874,19 +875,43 @@ export class CoreRun {
     this.scanBest = bestSlot;
     this.scanBestOffset = bestOffset;
     this.scanInSegment = inSegment;
-    if (whole && frontier !== undefined && h < Infinity) this.rebuildFrontier(frontier, h + this.frontierMargin);
     return tieCount;
   }
 
   /**
-   * scanLevel from the frontier, dropping the buffers placed or risen past its reach; -1 when
-   * the level's dominance height is past the reach (a full scan must answer). The level's
-   * candidates below that height are all listed. When none of them is a candidate, the level
-   * has none below its height, and scanLevel's lowest candidate, dominated, only decides
-   * whether openLevel then charges a (fruitless) nextCandidate: any candidate will do, so the
-   * slots are read until one is found (rarely needed: the reach is mostly above the ceiling).
+   * scanLevel from the frontier; -1 when the level's dominance height is past the reach (a full
+   * scan must answer). The level's candidates below that height are all listed. When none of
+   * them is a candidate, the level has none below its height, and scanLevel's lowest candidate,
+   * dominated, only decides whether openLevel then charges a (fruitless) nextCandidate: any
+   * candidate will do, so the slots are read until one is found (rarely needed: the reach is
+   * mostly above the ceiling).
    */
   private scanFrontier(frontier: LowFrontier, afterOffset: number, afterPre: number, ceiling: number): number {
+    const tieCount = this.readFrontier(frontier, afterOffset, afterPre, ceiling);
+    const h = this.levelHeight;
+    const { reach } = frontier;
+    if (h > reach) return -1;
+    // Unlisted buffers sit above the reach: at or above the ceiling, none is a candidate.
+    if (this.scanBest < 0 && reach < ceiling) {
+      const slot = this.anyCandidate(afterOffset, afterPre, ceiling);
+      if (slot >= 0) {
+        this.scanBest = slot;
+        this.scanBestOffset = this.slotOffset[slot];
+      }
+    }
+    this.scanInSegment = this.unplacedCount;
+    return tieCount;
+  }
+
+  /**
+   * scanFrontier's pass, dropping the buffers placed or risen past the reach: leaves the
+   * listed buffers' lowest top in levelHeight, their lowest candidate's slot and offset in
+   * scanBest and scanBestOffset, its ties' slots in `ties`; returns their count. (A method
+   * with nothing after its loop: V8 compiles the loop on stack replacement, and that code,
+   * meeting the caller's rarely taken branch without type feedback, deoptimized there at each
+   * later call, about 4,000 times in a cold plan.)
+   */
+  private readFrontier(frontier: LowFrontier, afterOffset: number, afterPre: number, ceiling: number): number {
     const { capacity, ties, minOffset, sizes, pre, placed, slot } = this;
     const { list, listed, reach } = frontier;
     let h = Infinity;
@@ -920,17 +945,9 @@ export class CoreRun {
       ties[tieCount++] = slot[b];
     }
     frontier.count = kept;
-    if (h > reach) return -1;
-    let bestSlot = best < 0 ? -1 : slot[best];
-    // Unlisted buffers sit above the reach: at or above the ceiling, none is a candidate.
-    if (best < 0 && reach < ceiling) {
-      bestSlot = this.anyCandidate(afterOffset, afterPre, ceiling);
-      if (bestSlot >= 0) bestOffset = this.slotOffset[bestSlot];
-    }
     this.levelHeight = h;
-    this.scanBest = bestSlot;
+    this.scanBest = best < 0 ? -1 : slot[best];
     this.scanBestOffset = bestOffset;
-    this.scanInSegment = this.unplacedCount;
     return tieCount;
   }
 
