@@ -588,9 +588,15 @@ export class CoreRun {
     const { memStart, members, placed, minOffset } = this;
     const threshold = this.capacity - this.need[sec];
     let best = -1;
+    let bestOffset = Infinity;
     for (let k = memStart[sec]; k < memStart[sec + 1]; k++) {
       const j = members[k];
-      if (!placed[j] && minOffset[j] <= threshold && (best < 0 || minOffset[j] < minOffset[best])) best = j;
+      if (placed[j] === 1) continue;
+      const o = minOffset[j];
+      if (o <= threshold && o < bestOffset) {
+        best = j;
+        bestOffset = o;
+      }
     }
     this.work += memStart[sec + 1] - memStart[sec];
     this.logWit.push(sec, this.witness[sec]);
