@@ -102,6 +102,33 @@ describe('PlacementEngine', () => {
       expect([...sorting.offset]).toEqual([...plain.offset]);
     }
   });
+
+  test('rows are sorted by offset stably, nearly sorted or far out of order', () => {
+    // Dense rows (about 100 neighbours) with offsets drawn from few values (many ties).
+    const problem = indexProblem(messyGraph(10, 120, 6000));
+    const engine = new PlacementEngine(problem);
+    const sortRow = (b: number) => (engine as unknown as { sortRowByOffset(b: number): void }).sortRowByOffset(b);
+    const r = seededRandom(5);
+    let farOut = 0;
+    for (let round = 0; round < 12; round++) {
+      for (let b = 0; b < problem.count; b++) engine.offset[b] = 16 * Math.floor(r() * 12);
+      for (let b = 0; b < problem.count; b++) {
+        const lo = engine.adjStart[b];
+        const row = engine.adj.subarray(lo, engine.adjStart[b + 1]);
+        // Rows as a search leaves them: sorted, a few entries moved, reversed, shuffled.
+        const kind = (round + b) % 4;
+        if (kind === 0) row.sort((x, y) => engine.offset[x] - engine.offset[y] || x - y);
+        if (kind === 1) for (let k = 0; k + 1 < row.length; k += 9) [row[k], row[k + 1]] = [row[k + 1], row[k]];
+        if (kind === 2) row.reverse();
+        if (kind === 3) row.set(shuffled(row.length, r).map((i) => row[i]));
+        if (kind >= 2 && row.length > 40) farOut++;
+        const expected = [...row].sort((x, y) => engine.offset[x] - engine.offset[y]);
+        sortRow(b);
+        expect([...engine.adj.subarray(lo, engine.adjStart[b + 1])]).toEqual(expected);
+      }
+    }
+    expect(farOut).toBeGreaterThan(300);
+  });
 });
 
 describe('auto: speed-ups keep plans reproducible', () => {
