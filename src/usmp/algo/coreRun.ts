@@ -640,10 +640,7 @@ export class CoreRun {
         slotOffset[slot[j]] = raised;
       }
     }
-    for (let s = secFrom[b]; s <= secTo[b]; s++) {
-      rest[s] -= sizes[b];
-      restTree.set(s, rest[s]);
-    }
+    restTree.addRange(rest, secFrom[b], secTo[b], -sizes[b]);
     this.work += 1 + adjStart[b + 1] - adjStart[b] + SECTION_UPDATE_WORK * (secTo[b] - secFrom[b] + 1);
     if (this.need !== rest) this.updateNeed(b, -1);
     if (this.decompose) {
@@ -673,10 +670,7 @@ export class CoreRun {
   private updateNeed(b: number, sign: number): void {
     const { need, needTree, secFrom, secTo } = this;
     const size = sign * this.stackedSizes[b];
-    for (let s = secFrom[b]; s <= secTo[b]; s++) {
-      need[s] += size;
-      needTree.set(s, need[s]);
-    }
+    needTree.addRange(need, secFrom[b], secTo[b], size);
   }
 
   private unplace(b: number, minMark: number, witMark: number): void {
@@ -688,10 +682,7 @@ export class CoreRun {
       this.unlink(sec);
       this.link(sec, old);
     }
-    for (let s = secFrom[b]; s <= secTo[b]; s++) {
-      rest[s] += sizes[b];
-      restTree.set(s, rest[s]);
-    }
+    restTree.addRange(rest, secFrom[b], secTo[b], sizes[b]);
     if (this.need !== rest) this.updateNeed(b, 1);
     if (this.decompose) for (let s = secFrom[b]; s < secTo[b]; s++) this.cuts[s]++;
     const { frontier } = this;

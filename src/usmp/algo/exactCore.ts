@@ -498,10 +498,7 @@ export class ExactCore {
           busyStale[j] = 1;
         }
       }
-      for (let s = secFrom[b]; s <= secTo[b]; s++) {
-        rest[s] -= sizes[b];
-        restTree.set(s, rest[s]);
-      }
+      restTree.addRange(rest, secFrom[b], secTo[b], -sizes[b]);
       this.work += 1 + adjStart[b + 1] - adjStart[b] + secTo[b] - secFrom[b] + 1;
     }
     return total;

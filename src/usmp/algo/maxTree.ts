@@ -1,4 +1,4 @@
-/** A max segment tree with point updates, for the exact core's per-section bytes still to place. */
+/** A max segment tree with range additions, for the exact core's per-section bytes still to place. */
 export class MaxTree {
   private readonly size: number;
   private readonly t: Float64Array;
@@ -10,13 +10,29 @@ export class MaxTree {
     this.t.set(values, size);
     for (let i = size - 1; i >= 1; i--) this.t[i] = Math.max(this.t[2 * i], this.t[2 * i + 1]);
   }
-  set(i: number, v: number): void {
-    let k = i + this.size;
-    this.t[k] = v;
-    for (k >>= 1; k >= 1; k >>= 1) {
-      const m = Math.max(this.t[2 * k], this.t[2 * k + 1]);
-      if (this.t[k] === m) break;
-      this.t[k] = m;
+  /**
+   * Adds `delta` to values[lo..hi] (the array the caller keeps in step with the tree) and to
+   * those leaves, then repairs the nodes above them a level at a time: about twice the range
+   * plus the height, where a point update per leaf walked up from each (a buffer's placement
+   * changes the 50-100 sections it lives in).
+   */
+  addRange(values: Float64Array, lo: number, hi: number, delta: number): void {
+    const { t, size } = this;
+    for (let i = lo; i <= hi; i++) {
+      values[i] += delta;
+      t[i + size] = values[i];
+    }
+    for (let l = (lo + size) >> 1, r = (hi + size) >> 1; l >= 1; l >>= 1, r >>= 1) {
+      let changed = false;
+      for (let k = l; k <= r; k++) {
+        const m = Math.max(t[2 * k], t[2 * k + 1]);
+        if (t[k] !== m) {
+          t[k] = m;
+          changed = true;
+        }
+      }
+      // Nodes above an unchanged level see the same children.
+      if (!changed) break;
     }
   }
   max(): number {
