@@ -70,7 +70,7 @@ const SECTION_UPDATE_WORK = 3;
 /**
  * A whole-partition level reads the low frontier (lowFrontier.ts) instead of every unplaced
  * buffer while its dominance height is within the frontier's reach. A rebuild sets the reach
- * this many mean sizes above the height it found (1: 6-25% faster runs than 1/2, 2 or 4, on
+ * this many mean sizes above the height it found (1/2, 2 and 4 were 3-5% slower than 1 on
  * seven 2,000-buffer sets). Runs of fewer buffers (the constructor's `frontierFrom`), or with
  * a zero-size one (a candidate at any height), scan them all. The answers, offsets and work
  * are the same either way: the frontier only skips buffers the scans would pass over.
