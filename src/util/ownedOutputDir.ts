@@ -130,13 +130,40 @@ function writeMarker(dir: string, output: string, complete: boolean): void {
   fs.renameSync(next, path.join(dir, OUTPUT_MARKER));
 }
 
-/** Refuses a target that exists and is neither empty nor an output of uma-ts. */
+/**
+ * Checks of a target another writer swapped while they read it, tried again: the listing and
+ * the marker came from two directories (or from one that has just been moved away).
+ */
+const SWAPPED_RETRIES = 20;
+
+/**
+ * Refuses a target that exists and is neither empty nor an output of uma-ts. Concurrent
+ * writers to one output swap it by renames: a check that read the listing of one directory
+ * and then found no marker (it had been moved away) or entries its manifest does not list (a
+ * newer output had taken its place) read two directories, and is taken again while the
+ * target is not the directory it started with.
+ */
 export function checkReplaceable(target: string, shown: string = target): void {
+  for (let attempt = 0; ; attempt++) {
+    const before = targetDirectory(target, shown);
+    if (before === undefined) return;
+    try {
+      checkContents(target, shown);
+      return;
+    } catch (e) {
+      if (attempt < SWAPPED_RETRIES && swappedSince(target, before)) continue;
+      throw e;
+    }
+  }
+}
+
+/** The target's own status: undefined when it is absent; refuses a link or a non-directory. */
+function targetDirectory(target: string, shown: string): fs.Stats | undefined {
   let stat: fs.Stats;
   try {
     stat = fs.lstatSync(target);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw fileAccessError(e, 'inspect output directory', shown);
   }
   if (stat.isSymbolicLink()) {
@@ -146,6 +173,21 @@ export function checkReplaceable(target: string, shown: string = target): void {
   if (!stat.isDirectory()) {
     throw new FileAccessError(`output path ${shown} exists and is not a directory; refusing to replace it`, { file: shown });
   }
+  return stat;
+}
+
+/** Whether `target` is no longer the directory `before` described (moved away or replaced). */
+function swappedSince(target: string, before: fs.Stats): boolean {
+  try {
+    const now = fs.lstatSync(target);
+    return now.ino !== before.ino || now.dev !== before.dev;
+  } catch {
+    return true;
+  }
+}
+
+/** A directory's contents allow replacing it: nothing, or an output of uma-ts with nothing foreign. */
+function checkContents(target: string, shown: string): void {
   const entries = withFileErrors('list output directory', shown, () => fs.readdirSync(target));
   if (entries.length === 0) return;
   const marker = readMarker(target);

@@ -185,3 +185,47 @@ describe("an output holding the user's own entries is refused, nothing deleted",
     expect(content(target)).toBe('v1');
   });
 });
+
+describe('a target another writer swaps while it is checked', () => {
+  /** Runs `swap` once, just before (or just after) the check first reads the target's marker. */
+  function swapAtMarkerRead(when: 'before' | 'after', swap: () => void): void {
+    const real = fs.readFileSync as (f: fs.PathOrFileDescriptor, o?: unknown) => string | Buffer;
+    let done = false;
+    jest.spyOn(fsModule, 'readFileSync').mockImplementation(((file: fs.PathOrFileDescriptor, options?: unknown) => {
+      const first = !done && String(file) === path.join(target, OUTPUT_MARKER);
+      if (first) done = true;
+      if (first && when === 'before') swap();
+      const read = real(file, options);
+      if (first && when === 'after') swap();
+      return read;
+    }) as typeof fs.readFileSync);
+  }
+
+  it('moved away after its listing: not refused as a foreign directory', () => {
+    writeOwnedDirectory(target, fill('v1'));
+    swapAtMarkerRead('before', () => fs.renameSync(target, path.join(dir, 'out.uma-ts-old-1-mid')));
+    expect(() => checkReplaceable(target)).not.toThrow();
+  });
+
+  it('replaced by a newer output after its marker was read: checked again, against the newer one', () => {
+    writeOwnedDirectory(target, fill('v1'));
+    // The newer output has a file the older one's manifest does not list.
+    const newer = path.join(dir, 'newer', 'out');
+    writeOwnedDirectory(newer, (d) => {
+      fill('v2')(d);
+      fs.writeFileSync(path.join(d, 'new-in-v2.txt'), 'v2');
+    });
+    swapAtMarkerRead('after', () => {
+      fs.renameSync(target, path.join(dir, 'out.uma-ts-old-1-mid'));
+      fs.renameSync(newer, target);
+    });
+    expect(() => checkReplaceable(target)).not.toThrow();
+  });
+
+  it('a directory of the user that stays in place is still refused', () => {
+    fs.mkdirSync(target);
+    fs.writeFileSync(path.join(target, 'mine.txt'), 'keep');
+    expect(() => checkReplaceable(target)).toThrow(/not written by uma-ts/);
+    expect(fs.readFileSync(path.join(target, 'mine.txt'), 'utf8')).toBe('keep');
+  });
+});
