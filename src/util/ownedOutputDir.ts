@@ -131,8 +131,8 @@ function writeMarker(dir: string, output: string, complete: boolean): void {
 }
 
 /**
- * Checks of a target another writer swapped while they read it, tried again: the listing and
- * the marker came from two directories (or from one that has just been moved away).
+ * How many times a check is taken again when another writer swapped the target while it read
+ * it (the listing and the marker came from two directories, or from one just moved away).
  */
 const SWAPPED_RETRIES = 20;
 
