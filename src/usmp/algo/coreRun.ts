@@ -705,13 +705,12 @@ export class CoreRun {
    * above (afterOffset, afterPre) that fits under the capacity and below `minHeight`, or -1.
    */
   private nextCandidate(afterOffset: number, afterPre: number, minHeight: number, ceiling: number, exclude: number, lo: number, hi: number): number {
-    const { capacity, slotOffset, slotSize, slotPre, slotFrom } = this;
+    const { capacity, slotOffset, slotSize, slotPre, slotFrom, frontier } = this;
     const count = this.unplacedCount;
     const whole = lo === this.partLo && hi === this.partHi;
-    const skip = exclude >= 0 ? this.slot[exclude] : -1;
     this.work += count;
-    const { frontier } = this;
     if (whole && frontier !== undefined && minHeight <= frontier.reach) return this.nextInFrontier(frontier, afterOffset, afterPre, minHeight, ceiling, exclude);
+    const skip = exclude >= 0 ? this.slot[exclude] : -1;
     let best = -1;
     let bestOffset = Infinity;
     let bestPre = 0;
