@@ -32,46 +32,90 @@ export interface PushedDown {
 }
 
 export function pushDown(input: PushDownInput, offsets: Float64Array): PushedDown {
-  const { sizes, alignments, adjStart, adj } = input;
-  const n = sizes.length;
+  const n = input.sizes.length;
   const { order, work: orderWork } = buffersByOffset(offsets);
   const rank = new Int32Array(n);
   for (let k = 0; k < n; k++) rank[order[k]] = k;
-  // Scratch for a buffer's moved conflicts, their new offsets, and their order by offset
-  // (stableOrderByValue: numeric keys, no comparator; comparator sorts of every list took about
-  // twice as long, 80-100 ms of a cold plan on a dense 2,000-buffer set).
-  const moved = new Int32Array(n);
-  const movedOffset = new Float64Array(n);
-  const keys = new Float64Array(n);
-  const byOffset = new Int32Array(n);
   const result = new Float64Array(n);
-  let total = 0;
-  let work = orderWork + adj.length;
-  for (let k = 0; k < n; k++) {
-    const b = order[k];
-    let m = 0;
-    for (let ai = adjStart[b]; ai < adjStart[b + 1]; ai++) {
-      const j = adj[ai];
-      if (rank[j] < k && sizes[j] > 0) {
-        movedOffset[m] = result[j];
-        moved[m++] = j;
-      }
-    }
-    const sorted = stableOrderByValue(movedOffset, m, keys, byOffset);
-    work += m * Math.ceil(Math.log2(m + 1));
-    const size = sizes[b];
-    const align = alignments[b];
-    let at = 0;
-    if (size > 0) {
-      for (let i = 0; i < m; i++) {
-        const j = moved[sorted[i]];
-        if (result[j] >= at + size) break;
-        const end = result[j] + sizes[j];
-        if (end > at) at = roundUp(end, align);
-      }
-    }
-    result[b] = at;
-    total = Math.max(total, at + size);
+  const dropped = dropInOrder(input, order, rank, 0, -1, result, Infinity, new DropScratch(n));
+  return { offsets: result, total: dropped.total, work: orderWork + input.adj.length + dropped.sortWork };
+}
+
+/**
+ * Scratch for a buffer's dropped conflicts, their offsets, and their order by offset
+ * (stableOrderByValue: numeric keys, no comparator; comparator sorts of every list took about
+ * twice as long, 80-100 ms of a cold plan on a dense 2,000-buffer set).
+ */
+export class DropScratch {
+  readonly moved: Int32Array;
+  readonly movedOffset: Float64Array;
+  readonly keys: Float64Array;
+  readonly byOffset: Int32Array;
+  constructor(n: number) {
+    this.moved = new Int32Array(n);
+    this.movedOffset = new Float64Array(n);
+    this.keys = new Float64Array(n);
+    this.byOffset = new Int32Array(n);
   }
-  return { offsets: result, total, work };
+}
+
+/**
+ * Drops the buffers order[from..] in turn, all but `skip`, each to the lowest offset, aligned,
+ * clear of its conflicts of lower rank other than `skip` (at their offsets in `result`, where the
+ * buffers below `from` must already be). Returns the highest end of the dropped buffers, and the
+ * conflict entries sorted (m log m per buffer with m such conflicts); the total is Infinity, and
+ * `result` incomplete, once a buffer ends at or above `abortAt`.
+ */
+export function dropInOrder(
+  input: PushDownInput,
+  order: Int32Array,
+  rank: Int32Array,
+  from: number,
+  skip: number,
+  result: Float64Array,
+  abortAt: number,
+  scratch: DropScratch,
+): { total: number; sortWork: number } {
+  let total = 0;
+  let sortWork = 0;
+  for (let k = from; k < order.length; k++) {
+    const b = order[k];
+    if (b === skip) continue;
+    sortWork += dropOne(input, b, k, rank, skip, result, scratch);
+    const end = result[b] + input.sizes[b];
+    if (end >= abortAt) return { total: Infinity, sortWork };
+    total = Math.max(total, end);
+  }
+  return { total, sortWork };
+}
+
+/**
+ * Into result[b]: its lowest offset, aligned, clear of its conflicts j of rank below `below`
+ * other than `skip`, at their offsets in `result`. Returns the sort's work.
+ */
+export function dropOne(input: PushDownInput, b: number, below: number, rank: Int32Array, skip: number, result: Float64Array, scratch: DropScratch): number {
+  const { sizes, alignments, adjStart, adj } = input;
+  const { moved, movedOffset, keys, byOffset } = scratch;
+  let m = 0;
+  for (let ai = adjStart[b]; ai < adjStart[b + 1]; ai++) {
+    const j = adj[ai];
+    if (rank[j] < below && j !== skip && sizes[j] > 0) {
+      movedOffset[m] = result[j];
+      moved[m++] = j;
+    }
+  }
+  const sorted = stableOrderByValue(movedOffset, m, keys, byOffset);
+  const size = sizes[b];
+  const align = alignments[b];
+  let at = 0;
+  if (size > 0) {
+    for (let i = 0; i < m; i++) {
+      const j = moved[sorted[i]];
+      if (result[j] >= at + size) break;
+      const end = result[j] + sizes[j];
+      if (end > at) at = roundUp(end, align);
+    }
+  }
+  result[b] = at;
+  return m * Math.ceil(Math.log2(m + 1));
 }
