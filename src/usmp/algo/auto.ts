@@ -24,7 +24,10 @@
  *     d. sparse sets still above the bound: a few tolerant dives (coreSteps.ts), kept when smaller;
  *     e. any set still above the bound: the top of the plan re-solved by the core at the bound
  *        (ExactCore.resolveTop, topRegion.ts), the buffers above its holes placed again over
- *        the others; a fit is the optimum, proven.
+ *        the others; a fit is the optimum, proven; else the plan pushed down and its top
+ *        re-solved below it (finishAboveBound);
+ *     f. a plan still above the bound by less than an alignment: lift moves (liftMoves.ts), a
+ *        buffer with a large rounding moved to the top of the busiest moment.
  *  4. Otherwise (several pools, size limits, conflict lists, or `exactCore: false`): where it
  *     applies and is affordable, the Vela-style bottleneck climb (bottleneckClimb.ts, Vela's
  *     own choices: its plan is at most Vela's), then the local search from the best plan so far,
@@ -444,6 +447,13 @@ export function autoSearch(
     if (finished.total < best) {
       plan = onePoolPlan(finished.offsets);
       best = finished.total;
+      winner = 'exact core';
+    }
+    // A plan a few bytes above the aligned bound: the wrong buffer tops its busiest moment.
+    const lifted = best > provenLowerBound ? core.liftNearBound(plan ? plan.offset : engine.offset.slice(), provenLowerBound) : undefined;
+    if (lifted && lifted.total < best) {
+      plan = onePoolPlan(lifted.offsets);
+      best = lifted.total;
       winner = 'exact core';
     }
   }

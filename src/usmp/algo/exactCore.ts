@@ -38,6 +38,7 @@ import { seededRandom } from './seededRandom';
 import { MaxTree, RANGE_QUERY_WORK } from './maxTree';
 import { alignmentGcd, gcd, roundUpTo } from '../stackBound';
 import { pushDown } from './pushDown';
+import { liftAboveBound } from './liftMoves';
 import { CoreRun, CoreTables, PreorderKey, RunResult, SegmentOrder, roundUp } from './coreRun';
 
 export interface CoreProblem {
@@ -364,6 +365,18 @@ export class ExactCore {
    */
   pushDown(offsets: Float64Array): { offsets: Float64Array; total: number } {
     const r = pushDown(this.tables, offsets);
+    this.work += r.work;
+    return r;
+  }
+
+  /**
+   * A plan of the whole problem less than its largest alignment above `bound`, after lift moves
+   * (liftMoves.ts), its work charged; undefined when no plan is that close.
+   */
+  liftNearBound(offsets: Float64Array, bound: number): { offsets: Float64Array; total: number } | undefined {
+    const total = this.totalOf(offsets);
+    if (total <= bound || total - bound >= this.tables.alignments.reduce((a, b) => Math.max(a, b), 1)) return undefined;
+    const r = liftAboveBound(this.tables, offsets, bound);
     this.work += r.work;
     return r;
   }
