@@ -27,7 +27,8 @@
  *        the others; a fit is the optimum, proven; else the plan pushed down and its top
  *        re-solved below it (finishAboveBound);
  *     f. a plan still above the bound by less than an alignment: lift moves (liftMoves.ts), a
- *        buffer with a large rounding moved to the top of the busiest moment.
+ *        buffer with a large rounding moved to the top of the busiest moment (tried on the
+ *        plans of steps b and c too: a lift to the bound there ends the call).
  *  4. Otherwise (several pools, size limits, conflict lists, or `exactCore: false`): where it
  *     applies and is affordable, the Vela-style bottleneck climb (bottleneckClimb.ts, Vela's
  *     own choices: its plan is at most Vela's), then the local search from the best plan so far,
@@ -212,6 +213,22 @@ function urgencyAtBound(engine: PlacementEngine, orders: readonly NamedOrder[], 
   return undefined;
 }
 
+/**
+ * A plan within an alignment of the proven bound, lifted to it (ExactCore.liftNearBound), or
+ * undefined. Tried as soon as the core's steps or the search hand over such a plan: a lift to
+ * the bound is the optimum, proven, and ends the call there, where the final dives, the
+ * re-solve and the descent would take 0.3-0.5 s to get no lower. A miss's work is not
+ * charged (it is bounded by LIFT_TRIES push-downs, liftMoves.ts), so every later step sees the
+ * budget it saw without the try, and plans that miss stay as they were.
+ */
+function liftedToBound(core: ExactCore, offsets: Float64Array, bound: number): { offsets: Float64Array; total: number } | undefined {
+  const work = core.work;
+  const lifted = core.liftNearBound(offsets, bound);
+  if (lifted && lifted.total <= bound) return lifted;
+  core.work = work;
+  return undefined;
+}
+
 /** Re-placements failedFirst tries at most (n of them on smaller problems). */
 const FAILED_FIRST_ATTEMPTS = 64;
 
@@ -310,21 +327,22 @@ export function autoSearch(
   if (core && coreOn && callBudget) {
     const steps = runCoreSteps(core, callBudget, lowerBound, best, dense, deadline);
     provenLowerBound = steps.provenLowerBound;
-    if (steps.atBound) {
+    const lifted = !steps.atBound && steps.offsets && minCallWork === undefined ? liftedToBound(core, steps.offsets, provenLowerBound) : undefined;
+    if (steps.atBound || lifted) {
       const stats: AutoStats = {
         lowerBound,
         initialTotal,
-        finalTotal: steps.total,
+        finalTotal: lifted ? lifted.total : steps.total,
         iterations: 0,
         climbIterations: 0,
         work: engine.work,
         initialOrder: start.name,
         strategy: 'exact core',
         provenOptimal: true,
-        provenLowerBound: lowerBound,
+        provenLowerBound: lifted ? provenLowerBound : lowerBound,
         coreWork: core.work,
       };
-      return { engine, stats, plan: onePoolPlan(steps.offsets!) };
+      return { engine, stats, plan: onePoolPlan(lifted ? lifted.offsets : steps.offsets!) };
     }
     const offsets = steps.offsets;
     if (offsets && dense) {
@@ -426,6 +444,17 @@ export function autoSearch(
   }
   // A whole call's last step (a pool's re-plan inside a multi-pool call is only a part of one,
   // whose second is spent already).
+  // The search's plan may be within an alignment of the bound: lifted there, nothing after runs.
+  let liftTried: number | undefined;
+  if (core && coreOn && minCallWork === undefined && best > provenLowerBound) {
+    const lifted = liftedToBound(core, plan ? plan.offset : engine.offset.slice(), provenLowerBound);
+    liftTried = best;
+    if (lifted) {
+      plan = onePoolPlan(lifted.offsets);
+      best = lifted.total;
+      winner = 'exact core';
+    }
+  }
   if (core && coreOn && !dense && minCallWork === undefined && best > provenLowerBound) {
     const dive = finalTolerantDives(core, best, deadline);
     if (dive) {
@@ -449,8 +478,9 @@ export function autoSearch(
       best = finished.total;
       winner = 'exact core';
     }
-    // A plan a few bytes above the aligned bound: the wrong buffer tops its busiest moment.
-    const lifted = best > provenLowerBound ? core.liftNearBound(plan ? plan.offset : engine.offset.slice(), provenLowerBound) : undefined;
+    // A plan a few bytes above the aligned bound: the wrong buffer tops its busiest moment. (The
+    // search's plan, if no step after it lowered the total, was lifted as far as it goes.)
+    const lifted = best > provenLowerBound && best !== liftTried ? core.liftNearBound(plan ? plan.offset : engine.offset.slice(), provenLowerBound) : undefined;
     if (lifted && lifted.total < best) {
       plan = onePoolPlan(lifted.offsets);
       best = lifted.total;

@@ -312,6 +312,18 @@ describe('auto', () => {
     }
   });
 
+  test("a plan of the core's steps 2 bytes above the aligned bound is lifted there at once: no search runs", () => {
+    // The bench's mixed family, seed 23: the core's steps hand over a plan 2 bytes above the
+    // bound. Lifted only at the end of the call, after the search, the final dives and the
+    // re-solve, it reached the bound too, for about twice the core's work.
+    const set = mixedFamily(23);
+    expect(set.description).toMatch(/^log-uniform sizes, DAG-like lifetimes, alignment 16/);
+    const { bound, stats } = planSixteenAligned(set);
+    expect(stats.finalTotal).toBe(bound);
+    expect(stats.provenOptimal).toBe(true);
+    expect(stats.iterations).toBe(0);
+  });
+
   test("a DAG-like set the top's re-solve misses at the bound ends below Vela's climb through a descent below its plan", () => {
     // The bench's mixed family, seed 12: log-uniform sizes, DAG-like lifetimes, alignment 1.
     // Its final dives ended 2.10% above the bound and the re-solve at the bound misses; Vela's
