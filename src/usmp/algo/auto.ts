@@ -28,7 +28,8 @@
  *        re-solved below it (finishAboveBound);
  *     f. a plan still above the bound by less than an alignment: lift moves (liftMoves.ts), a
  *        buffer with a large rounding moved to the top of the busiest moment (tried on the
- *        plans of steps b and c too: a lift to the bound there ends the call).
+ *        plans of steps b and c too: a lift to the bound there ends the call; so does a short
+ *        re-solve of the top at the bound, tried on the plan of step b).
  *  4. Otherwise (several pools, size limits, conflict lists, or `exactCore: false`): where it
  *     applies and is affordable, the Vela-style bottleneck climb (bottleneckClimb.ts, Vela's
  *     own choices: its plan is at most Vela's), then the local search from the best plan so far,
@@ -58,7 +59,7 @@ import { CallBudget, isDense, POOL_CALL_MIN_WORK } from './callBudget';
 import { initialOrders, NamedOrder, tflmOrder, URGENCY_ORDER, urgencyOrder } from './orderings';
 import { BottleneckClimb, bottleneckClimbApplies, VELA_SEED } from './bottleneckClimb';
 import { iteratedSearch } from './iteratedSearch';
-import { finalTolerantDives, finishAboveBound, resolveTopAtBound, runCoreSteps } from './coreSteps';
+import { earlyResolveAtBound, finalTolerantDives, finishAboveBound, resolveTopAtBound, runCoreSteps } from './coreSteps';
 import { PlacementEngine } from './placement';
 import { intervalsOf, multiPoolLowerBound, packPools, rebalancePools } from './multiPool';
 import { seededRandom } from './seededRandom';
@@ -214,17 +215,23 @@ function urgencyAtBound(engine: PlacementEngine, orders: readonly NamedOrder[], 
 }
 
 /**
- * A plan within an alignment of the proven bound, lifted to it (ExactCore.liftNearBound), or
- * undefined. Tried as soon as the core's steps or the search hand over such a plan: a lift to
- * the bound is the optimum, proven, and ends the call there, where the final dives, the
- * re-solve and the descent would take 0.3-0.5 s to get no lower. A miss's work is not
- * charged (it is bounded by LIFT_TRIES push-downs, liftMoves.ts), so every later step sees the
- * budget it saw without the try, and plans that miss stay as they were.
+ * The plan `attempt` makes, when it is at `bound`; else undefined, and the attempt's work not
+ * charged. For the early tries at the bound: lift moves on a plan within an alignment of it
+ * (ExactCore.liftNearBound) on the plans of the core's steps and of the search, and a short
+ * re-solve of the top on the steps' plan (earlyResolveAtBound). A plan at the bound is the
+ * optimum, proven, and ends the call there, where the search, the final dives, the re-solve
+ * and the descent would take 0.3-0.5 s to get no lower. A miss is bounded (12 push-downs, or
+ * 4M units of re-solve) and not charged, so every later step sees the budget it saw without
+ * the try, and plans that miss stay as they were.
  */
-function liftedToBound(core: ExactCore, offsets: Float64Array, bound: number): { offsets: Float64Array; total: number } | undefined {
+function atBoundOrUncharged(
+  core: ExactCore,
+  bound: number,
+  attempt: () => { offsets: Float64Array; total: number } | undefined,
+): { offsets: Float64Array; total: number } | undefined {
   const work = core.work;
-  const lifted = core.liftNearBound(offsets, bound);
-  if (lifted && lifted.total <= bound) return lifted;
+  const plan = attempt();
+  if (plan && plan.total <= bound) return plan;
   core.work = work;
   return undefined;
 }
@@ -327,7 +334,12 @@ export function autoSearch(
   if (core && coreOn && callBudget) {
     const steps = runCoreSteps(core, callBudget, lowerBound, best, dense, deadline);
     provenLowerBound = steps.provenLowerBound;
-    const lifted = !steps.atBound && steps.offsets && minCallWork === undefined ? liftedToBound(core, steps.offsets, provenLowerBound) : undefined;
+    const stepsOffsets = steps.offsets;
+    const lifted =
+      !steps.atBound && stepsOffsets && minCallWork === undefined
+        ? (atBoundOrUncharged(core, provenLowerBound, () => core.liftNearBound(stepsOffsets, provenLowerBound)) ??
+          atBoundOrUncharged(core, provenLowerBound, () => earlyResolveAtBound(core, stepsOffsets, provenLowerBound)))
+        : undefined;
     if (steps.atBound || lifted) {
       const stats: AutoStats = {
         lowerBound,
@@ -447,7 +459,8 @@ export function autoSearch(
   // The search's plan may be within an alignment of the bound: lifted there, nothing after runs.
   let liftTried: number | undefined;
   if (core && coreOn && minCallWork === undefined && best > provenLowerBound) {
-    const lifted = liftedToBound(core, plan ? plan.offset : engine.offset.slice(), provenLowerBound);
+    const offsets = plan ? plan.offset : engine.offset.slice();
+    const lifted = atBoundOrUncharged(core, provenLowerBound, () => core.liftNearBound(offsets, provenLowerBound));
     liftTried = best;
     if (lifted) {
       plan = onePoolPlan(lifted.offsets);

@@ -324,6 +324,17 @@ describe('auto', () => {
     expect(stats.iterations).toBe(0);
   });
 
+  test("a dense set whose steps' plan re-solves at the bound in a few million units ends there", () => {
+    // The bench's mixed family, seed 157 (dense: CNN-like sizes, bimodal lifetimes). Its
+    // steps' plan is 0.06% above the bound; the top's re-solve at the bound fits it in 3.7M
+    // units. Re-solved only at the end, from the descent's plan, it ended 3,776 bytes above.
+    const set = mixedFamily(157);
+    expect(set.description).toMatch(/^cnn-like sizes, bimodal lifetimes, alignment 16/);
+    const { bound, stats } = planSixteenAligned(set);
+    expect(stats.finalTotal).toBe(bound);
+    expect(stats.provenOptimal).toBe(true);
+  });
+
   test("a DAG-like set the top's re-solve misses at the bound ends below Vela's climb through a descent below its plan", () => {
     // The bench's mixed family, seed 12: log-uniform sizes, DAG-like lifetimes, alignment 1.
     // Its final dives ended 2.10% above the bound and the re-solve at the bound misses; Vela's
