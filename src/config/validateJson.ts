@@ -42,17 +42,21 @@ function loadSchemas(name: string): Ajv {
 }
 
 /**
- * The validators the build precompiled (scripts/compileSchemas.js, next to this file in dist/):
- * the same code ajv would generate, without loading ajv. Undefined when running the sources.
+ * The validators the build precompiled (scripts/compileSchemas.js, one module per schema in
+ * compiledSchemas/ next to this file in dist/): the same code ajv would generate, without
+ * loading ajv. Undefined when running the sources.
  */
-let precompiled: Record<string, ValidateFunction | undefined> | null | undefined;
+const precompiled = new Map<string, ValidateFunction | null>();
 
 function precompiledValidator(name: string): ValidateFunction | undefined {
-  if (precompiled === undefined) {
-    const file = path.join(__dirname, 'compiledSchemas.js');
-    precompiled = fs.existsSync(file) ? (require(file) as Record<string, ValidateFunction | undefined>) : null;
+  const exportName = schemaExportName(name);
+  let validator = precompiled.get(exportName);
+  if (validator === undefined) {
+    const file = path.join(__dirname, 'compiledSchemas', `${exportName}.js`);
+    validator = fs.existsSync(file) ? ((require(file) as Record<string, ValidateFunction | undefined>)[exportName] ?? null) : null;
+    precompiled.set(exportName, validator);
   }
-  return precompiled?.[schemaExportName(name)];
+  return validator ?? undefined;
 }
 
 function validatorFor(name: string): ValidateFunction {
