@@ -454,8 +454,6 @@ export function autoSearch(
     engine.commit(0);
     winner = descended ? 'exact core' : searchStartTotal < initialTotal ? 'bottleneck climb' : 'greedy';
   }
-  // A whole call's last step (a pool's re-plan inside a multi-pool call is only a part of one,
-  // whose second is spent already).
   // The search's plan may be within an alignment of the bound: lifted there, nothing after runs.
   let liftTried: number | undefined;
   if (core && coreOn && minCallWork === undefined && best > provenLowerBound) {
@@ -468,6 +466,8 @@ export function autoSearch(
       winner = 'exact core';
     }
   }
+  // A whole call's last step (a pool's re-plan inside a multi-pool call is only a part of one,
+  // whose second is spent already).
   if (core && coreOn && !dense && minCallWork === undefined && best > provenLowerBound) {
     const dive = finalTolerantDives(core, best, deadline);
     if (dive) {

@@ -249,7 +249,7 @@ export function resolveTopAtBound(core: ExactCore, offsets: Float64Array, bound:
  * The same re-solve, short, on the plan of the core's steps (auto.ts tries it before the search
  * and ends the call on a fit). Of the 84 of 312 held-out sets (uniform 1-100, heavy-tailed
  * 1-12, mixed 1-200) whose steps end above the bound, 9 fit there, 8 of them within 4M units
- * (0.8-3.4M; the ninth took 6M); the misses run out of the 4M.
+ * (0.8-3.7M; the ninth took 6M). A miss mostly runs out of the 4M, about 45 ms of a cold plan.
  */
 const EARLY_RESOLVE_WORK = 4_000_000;
 
