@@ -338,7 +338,7 @@ export function autoSearch(
     const lifted =
       !steps.atBound && stepsOffsets && minCallWork === undefined
         ? (atBoundOrUncharged(core, provenLowerBound, () => core.liftNearBound(stepsOffsets, provenLowerBound)) ??
-          atBoundOrUncharged(core, provenLowerBound, () => earlyResolveAtBound(core, stepsOffsets, provenLowerBound)))
+          atBoundOrUncharged(core, provenLowerBound, () => earlyResolveAtBound(core, stepsOffsets, steps.total, provenLowerBound)))
         : undefined;
     if (steps.atBound || lifted) {
       const stats: AutoStats = {

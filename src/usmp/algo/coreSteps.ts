@@ -246,14 +246,18 @@ export function resolveTopAtBound(core: ExactCore, offsets: Float64Array, bound:
 }
 
 /**
- * The same re-solve, short, on the plan of the core's steps (auto.ts tries it before the search
- * and ends the call on a fit). Of the 84 of 312 held-out sets (uniform 1-100, heavy-tailed
- * 1-12, mixed 1-200) whose steps end above the bound, 9 fit there, 8 of them within 4M units
- * (0.8-3.7M; the ninth took 6M). A miss mostly runs out of the 4M, about 45 ms of a cold plan.
+ * The same re-solve, short, on the plan of the core's steps when that plan is within
+ * EARLY_RESOLVE_MAX_GAP of the bound (auto.ts tries it before the search and ends the call on a
+ * fit). Of the 84 of 312 held-out sets (uniform 1-100, heavy-tailed 1-12, mixed 1-200) whose
+ * steps end above the bound, 9 fit there within 4M units (0.8-3.7M), 8 of them from 0.4% above
+ * the bound or less, where the holes to fill are few; the ninth from 3.1%. A miss mostly runs
+ * out of the 4M, about 45 ms of a cold plan: with the gap limit about 20 of those sets pay it, not 75.
  */
 const EARLY_RESOLVE_WORK = 4_000_000;
+const EARLY_RESOLVE_MAX_GAP = 0.005;
 
-export function earlyResolveAtBound(core: ExactCore, offsets: Float64Array, bound: number): { offsets: Float64Array; total: number } | undefined {
+export function earlyResolveAtBound(core: ExactCore, offsets: Float64Array, total: number, bound: number): { offsets: Float64Array; total: number } | undefined {
+  if (total - bound > EARLY_RESOLVE_MAX_GAP * bound) return undefined;
   return core.resolveTop(offsets, bound, EARLY_RESOLVE_WORK, TOP_HOLE_SHARES);
 }
 
