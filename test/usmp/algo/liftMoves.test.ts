@@ -1,36 +1,8 @@
 import { liftAboveBound } from '../../../src/usmp/algo/liftMoves';
-import { pushDown, PushDownInput } from '../../../src/usmp/algo/pushDown';
+import { pushDown } from '../../../src/usmp/algo/pushDown';
 import { seededRandom } from '../../../src/usmp/algo/seededRandom';
 import { alignedLivePeak } from '../../../src/usmp/stackBound';
-
-interface Iv {
-  size: number;
-  first: number;
-  last: number;
-  alignment: number;
-}
-
-function inputOf(ivs: Iv[]): PushDownInput {
-  const rows = ivs.map((a, i) => ivs.flatMap((b, j) => (i !== j && a.first <= b.last && b.first <= a.last ? [j] : [])));
-  const adjStart = new Int32Array(ivs.length + 1);
-  rows.forEach((r, i) => (adjStart[i + 1] = adjStart[i] + r.length));
-  return {
-    sizes: Float64Array.from(ivs, (iv) => iv.size),
-    alignments: Float64Array.from(ivs, (iv) => iv.alignment),
-    adjStart,
-    adj: Int32Array.from(rows.flat()),
-  };
-}
-
-function expectValid(ivs: Iv[], offsets: Float64Array): void {
-  ivs.forEach((a, i) => {
-    expect(offsets[i] % a.alignment).toBe(0);
-    ivs.forEach((b, j) => {
-      if (j <= i || a.size === 0 || b.size === 0 || a.first > b.last || b.first > a.last) return;
-      expect(offsets[i] + a.size <= offsets[j] || offsets[j] + b.size <= offsets[i]).toBe(true);
-    });
-  });
-}
+import { expectValid, inputOf, Iv } from './intervalPlans';
 
 const totalOf = (ivs: Iv[], offsets: Float64Array): number => Math.max(...ivs.map((iv, i) => offsets[i] + iv.size));
 const boundOf = (ivs: Iv[]): number =>

@@ -1,35 +1,6 @@
-import { pushDown, PushDownInput } from '../../../src/usmp/algo/pushDown';
+import { pushDown } from '../../../src/usmp/algo/pushDown';
 import { seededRandom } from '../../../src/usmp/algo/seededRandom';
-
-interface Iv {
-  size: number;
-  first: number;
-  last: number;
-  alignment: number;
-}
-
-function inputOf(ivs: Iv[]): PushDownInput {
-  const rows = ivs.map((a, i) => ivs.flatMap((b, j) => (i !== j && a.first <= b.last && b.first <= a.last ? [j] : [])));
-  const adjStart = new Int32Array(ivs.length + 1);
-  rows.forEach((r, i) => (adjStart[i + 1] = adjStart[i] + r.length));
-  return {
-    sizes: Float64Array.from(ivs, (iv) => iv.size),
-    alignments: Float64Array.from(ivs, (iv) => iv.alignment),
-    adjStart,
-    adj: Int32Array.from(rows.flat()),
-  };
-}
-
-function expectValid(ivs: Iv[], offsets: Float64Array): void {
-  ivs.forEach((a, i) => {
-    expect(offsets[i] % a.alignment).toBe(0);
-    ivs.forEach((b, j) => {
-      if (j <= i || a.size === 0 || b.size === 0 || a.first > b.last || b.first > a.last) return;
-      const apart = offsets[i] + a.size <= offsets[j] || offsets[j] + b.size <= offsets[i];
-      expect(apart).toBe(true);
-    });
-  });
-}
+import { expectValid, inputOf, Iv } from './intervalPlans';
 
 /** A valid plan with holes: each buffer, in random order, some random distance above its first fit. */
 function holeyPlan(ivs: Iv[], r: () => number): Float64Array {
