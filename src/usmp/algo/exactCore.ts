@@ -369,13 +369,18 @@ export class ExactCore {
     return r;
   }
 
+  /** The largest alignment of the problem's buffers (1 at least). */
+  maxAlignment(): number {
+    return this.tables.alignments.reduce((a, b) => Math.max(a, b), 1);
+  }
+
   /**
    * A plan of the whole problem less than its largest alignment above `bound`, after lift moves
    * (liftMoves.ts), its work charged; undefined when no plan is that close.
    */
   liftNearBound(offsets: Float64Array, bound: number): { offsets: Float64Array; total: number } | undefined {
     const total = this.totalOf(offsets);
-    if (total <= bound || total - bound >= this.tables.alignments.reduce((a, b) => Math.max(a, b), 1)) return undefined;
+    if (total <= bound || total - bound >= this.maxAlignment()) return undefined;
     const r = liftAboveBound(this.tables, offsets, bound);
     this.work += r.work;
     return r;
