@@ -28,8 +28,9 @@
  *        re-solved below it (finishAboveBound);
  *     f. a plan still above the bound by less than an alignment: lift moves (liftMoves.ts), a
  *        buffer with a large rounding moved to the top of the busiest moment (tried on the
- *        plans of steps b and c too: a lift to the bound there ends the call; so does a short
- *        re-solve of the top at the bound, tried on the plan of step b).
+ *        plans of steps b and c and on the best greedy start too: a lift to the bound there
+ *        ends the call; so does a short re-solve of the top at the bound, tried on the plan of
+ *        step b).
  *  4. Otherwise (several pools, size limits, conflict lists, or `exactCore: false`): where it
  *     applies and is affordable, the Vela-style bottleneck climb (bottleneckClimb.ts, Vela's
  *     own choices: its plan is at most Vela's), then the local search from the best plan so far,
@@ -327,23 +328,7 @@ export function autoSearch(
   // plan, the one to stay under) and there is no local search; the core's dives (points better
   // than any greedy start there) and descent do the work and hand out their offsets.
   const dense = core !== undefined && isDense(problem, engine, core);
-  const { start, total: initialTotal, placed, lifted: liftedStart } = pickStart(problem, engine, lowerBound, dense, core);
-  if (liftedStart) {
-    const stats: AutoStats = {
-      lowerBound,
-      initialTotal,
-      finalTotal: initialTotal,
-      iterations: 0,
-      climbIterations: 0,
-      work: engine.work,
-      initialOrder: start.name,
-      strategy: 'exact core',
-      provenOptimal: true,
-      provenLowerBound: lowerBound,
-      coreWork: core?.work ?? 0,
-    };
-    return { engine, stats, plan: onePoolPlan(liftedStart) };
-  }
+  const { start, total: initialTotal, placed, lifted: liftedUrgency } = pickStart(problem, engine, lowerBound, dense, core);
   let provenLowerBound = lowerBound;
   // Sorted rows only speed up a search (offsets are the same either way), so a call without
   // one does not pay for sorting them.
@@ -356,6 +341,26 @@ export function autoSearch(
     best = engine.placeFrom(0, Infinity);
   }
   engine.commit(0);
+  // A start within an alignment of the bound, lifted there, is the optimum, proven.
+  const liftedStart =
+    liftedUrgency ??
+    (core && deadline > startedAt && best > lowerBound ? atBoundOrUncharged(core, lowerBound, () => core.liftNearBound(engine.offset.slice(), lowerBound))?.offsets : undefined);
+  if (core && liftedStart) {
+    const stats: AutoStats = {
+      lowerBound,
+      initialTotal,
+      finalTotal: lowerBound,
+      iterations: 0,
+      climbIterations: 0,
+      work: engine.work,
+      initialOrder: start.name,
+      strategy: 'exact core',
+      provenOptimal: true,
+      provenLowerBound: lowerBound,
+      coreWork: core.work,
+    };
+    return { engine, stats, plan: onePoolPlan(liftedStart) };
+  }
 
   // A zero time budget asks for the greedy phase only; otherwise the core runs on its own
   // counted budget, whatever the clock says. With the core, one budget covers the rest of the
