@@ -345,22 +345,24 @@ export function autoSearch(
   const liftedStart =
     liftedUrgency ??
     (core && deadline > startedAt && best > lowerBound ? atBoundOrUncharged(core, lowerBound, () => core.liftNearBound(engine.offset.slice(), lowerBound))?.offsets : undefined);
-  if (core && liftedStart) {
+  // A plan at the proven bound before the search: the call ends with it.
+  const provenAt = (c: ExactCore, offsets: Float64Array, total: number, bound: number) => {
     const stats: AutoStats = {
       lowerBound,
       initialTotal,
-      finalTotal: lowerBound,
+      finalTotal: total,
       iterations: 0,
       climbIterations: 0,
       work: engine.work,
       initialOrder: start.name,
       strategy: 'exact core',
       provenOptimal: true,
-      provenLowerBound: lowerBound,
-      coreWork: core.work,
+      provenLowerBound: bound,
+      coreWork: c.work,
     };
-    return { engine, stats, plan: onePoolPlan(liftedStart) };
-  }
+    return { engine, stats, plan: onePoolPlan(offsets) };
+  };
+  if (core && liftedStart) return provenAt(core, liftedStart, lowerBound, lowerBound);
 
   // A zero time budget asks for the greedy phase only; otherwise the core runs on its own
   // counted budget, whatever the clock says. With the core, one budget covers the rest of the
@@ -380,22 +382,8 @@ export function autoSearch(
         ? (atBoundOrUncharged(core, provenLowerBound, () => core.liftNearBound(stepsOffsets, provenLowerBound)) ??
           atBoundOrUncharged(core, provenLowerBound, () => earlyResolveAtBound(core, stepsOffsets, steps.total, provenLowerBound)))
         : undefined;
-    if (steps.atBound || lifted) {
-      const stats: AutoStats = {
-        lowerBound,
-        initialTotal,
-        finalTotal: lifted ? lifted.total : steps.total,
-        iterations: 0,
-        climbIterations: 0,
-        work: engine.work,
-        initialOrder: start.name,
-        strategy: 'exact core',
-        provenOptimal: true,
-        provenLowerBound: lifted ? provenLowerBound : lowerBound,
-        coreWork: core.work,
-      };
-      return { engine, stats, plan: onePoolPlan(lifted ? lifted.offsets : steps.offsets!) };
-    }
+    if (lifted) return provenAt(core, lifted.offsets, lifted.total, provenLowerBound);
+    if (steps.atBound) return provenAt(core, steps.offsets!, steps.total, lowerBound);
     const offsets = steps.offsets;
     if (offsets && dense) {
       best = steps.total;
