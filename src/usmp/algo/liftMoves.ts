@@ -13,6 +13,9 @@
  * sizes in bytes, alignments 16 and 64): seeds 7, 95, 111 and 119 ended 1-10 bytes above the
  * bound (95 and 119 above Vela's plan, which is at it); a lift of a buffer with the largest
  * rounding among those at the busy moments reaches the bound on all four, in one to three tries.
+ * auto.ts tries it wherever such a plan appears (ExactCore.liftNearBound): the best greedy
+ * start, a dense set's urgency placement, the plans of the core's steps and of the search, and
+ * the call's last plan; 22 of those 200 sets' best starts are lifted to the bound.
  */
 import { roundUp } from './coreRun';
 import { dropInOrder, DropScratch, dropOne, PushDownInput } from './pushDown';
