@@ -237,10 +237,11 @@ function urgencyAtBound(
 /**
  * The plan `attempt` makes, when it is at `bound`; else undefined, and the attempt's work not
  * charged. For the early tries at the bound: lift moves on a plan within an alignment of it
- * (ExactCore.liftNearBound) on the plans of the core's steps and of the search, and a short
- * re-solve of the top on the steps' plan (earlyResolveAtBound). A plan at the bound is the
- * optimum, proven, and ends the call there, where the search, the final dives, the re-solve
- * and the descent would take 0.3-0.5 s to get no lower. A miss is bounded (12 push-downs, or
+ * (ExactCore.liftNearBound) on the best greedy start, a dense set's urgency placement and the
+ * plans of the core's steps and of the search, and a short re-solve of the top on the steps'
+ * plan (earlyResolveAtBound). A plan at the bound is the optimum, proven, and ends the call
+ * there, where the core's steps, the search, the final dives, the re-solve and the descent
+ * would take up to 0.3-0.5 s to get no lower. A miss is bounded (12 push-downs, or
  * 4M units of re-solve) and not charged, so every later step sees the budget it saw without
  * the try, and plans that miss stay as they were.
  */
