@@ -905,9 +905,9 @@ export class CoreRun {
    * scanBest and scanBestOffset, its ties' slots in `ties`; returns their count. The choice is
    * scanLevel's, read from the arrays by buffer instead of the slot copies: two loops, as each
    * is a hot loop of its own, where a shared helper per buffer would cost a call or field
-   * writes per buffer. (A method with nothing after its loop: V8 compiles the loop on stack replacement, and that code,
-   * meeting the caller's rarely taken branch without type feedback, deoptimized there at each
-   * later call, about 4,000 times in a cold plan.)
+   * writes per buffer. (A method with nothing after its loop: V8 compiles the loop on stack
+   * replacement, and that code, meeting the caller's rarely taken branch without type
+   * feedback, deoptimized there at each later call, about 4,000 times in a cold plan.)
    */
   private readFrontier(frontier: LowFrontier, afterOffset: number, afterPre: number, ceiling: number): number {
     const { capacity, ties, minOffset, sizes, pre, placed, slot } = this;
