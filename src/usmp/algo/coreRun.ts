@@ -111,6 +111,11 @@ export interface CoreTables {
    */
   readonly sectionStack: Float64Array;
   /**
+   * Per section, its members by what each saves on top (stacked size less size), most first;
+   * absent when no buffer saves anything (then need is rest).
+   */
+  readonly savers?: Int32Array;
+  /**
    * Per buffer, the lowest offset it may take (aligned; without them, 0): a re-solve of part of
    * a plan, the rest fixed below (exactCore.ts, CoreProblem.floors); with them, per section, its
    * buffer of the lowest floor (the first one of its members at that floor).
@@ -161,13 +166,23 @@ export class CoreRun {
   private readonly rest: Float64Array;
   private readonly restTree: MaxTree;
   /**
-   * Per section, the least height its unplaced buffers still need stacked (sectionStack less
-   * their stacked sizes): what the inference and the ceiling test. At most 0 once none is left,
-   * and near that a weaker bound than their bytes, by the one saving subtracted. The same
-   * arrays as rest when every size is a multiple of the alignments' gcd.
+   * Per section, the least height its unplaced buffers still need stacked: their stacked sizes
+   * less the most one of them saves on top (never below their bytes; 0 once none is left). What
+   * the inference and the ceiling test. The same arrays as rest when every size is a multiple
+   * of the alignments' gcd.
    */
   private readonly need: Float64Array;
   private readonly needTree: MaxTree;
+  /**
+   * Per section, where its unplaced buffer that saves the most is in `savers` (every member
+   * before it is placed); undo log: (section, old position) pairs, then their count, per
+   * placement. A section's need subtracts that buffer's saving, not the most any member saved:
+   * once that one is placed below others, the rest stack a whole alignment higher at a tight
+   * moment, which the need did not see (passSaver).
+   */
+  private readonly savers: Int32Array | undefined;
+  private readonly saverAt: Int32Array;
+  private readonly logSaver: number[] = [];
   /** The unplaced buffers, compact (swap-remove; placements are undone in reverse order). */
   private readonly unplaced: Int32Array;
   private readonly slot: Int32Array;
@@ -319,6 +334,9 @@ export class CoreRun {
       this.need.set(tables.sectionStack.subarray(lo, hi + 1), lo);
       this.needTree = new MaxTree(this.need);
     }
+    this.savers = this.need === this.rest ? undefined : tables.savers;
+    this.saverAt = new Int32Array(this.savers ? sectionCount : 0);
+    if (this.savers) this.saverAt.set(this.memStart.subarray(lo, hi + 1), lo);
     this.unplaced = Int32Array.from(part);
     this.slot = new Int32Array(n);
     this.slotOffset = new Float64Array(part.length);
@@ -643,6 +661,7 @@ export class CoreRun {
     restTree.addRange(rest, secFrom[b], secTo[b], -sizes[b]);
     this.work += 1 + adjStart[b + 1] - adjStart[b] + SECTION_UPDATE_WORK * (secTo[b] - secFrom[b] + 1);
     if (this.need !== rest) this.updateNeed(b, -1);
+    if (this.savers) this.passSaver(b);
     if (this.decompose) {
       const { cuts, newCuts } = this;
       newCuts.length = 0;
@@ -673,6 +692,49 @@ export class CoreRun {
     needTree.addRange(need, secFrom[b], secTo[b], size);
   }
 
+  /**
+   * b placed: in each section where it was the unplaced buffer saving the most, the next such
+   * one takes its place, and the section needs the difference more.
+   */
+  private passSaver(b: number): void {
+    const { savers, saverAt, memStart, placed, stackedSizes, sizes, need, needTree, logSaver } = this;
+    const list = savers!;
+    let passed = 0;
+    for (let s = this.secFrom[b]; s <= this.secTo[b]; s++) {
+      const at = saverAt[s];
+      if (list[at] !== b) continue;
+      const end = memStart[s + 1];
+      let k = at + 1;
+      while (k < end && placed[list[k]] === 1) k++;
+      this.work += k - at;
+      const next = k < end ? stackedSizes[list[k]] - sizes[list[k]] : 0;
+      const more = stackedSizes[b] - sizes[b] - next;
+      if (more !== 0) {
+        needTree.addRange(need, s, s, more);
+        this.work += RANGE_QUERY_WORK;
+      }
+      logSaver.push(s, at);
+      saverAt[s] = k;
+      passed++;
+    }
+    logSaver.push(passed);
+  }
+
+  /** Undoes passSaver(b). */
+  private restoreSaver(b: number): void {
+    const { savers, saverAt, memStart, stackedSizes, sizes, need, needTree, logSaver } = this;
+    const list = savers!;
+    for (let passed = logSaver.pop()!; passed > 0; passed--) {
+      const at = logSaver.pop()!;
+      const s = logSaver.pop()!;
+      const k = saverAt[s];
+      const next = k < memStart[s + 1] ? stackedSizes[list[k]] - sizes[list[k]] : 0;
+      const more = stackedSizes[b] - sizes[b] - next;
+      if (more !== 0) needTree.addRange(need, s, s, -more);
+      saverAt[s] = at;
+    }
+  }
+
   private unplace(b: number, minMark: number, witMark: number): void {
     const { sizes, secFrom, secTo, rest, restTree, minOffset, logMin, logWit } = this;
     this.work += 1 + SECTION_UPDATE_WORK * (secTo[b] - secFrom[b] + 1) + (logMin.length - minMark + logWit.length - witMark) / 2;
@@ -684,6 +746,7 @@ export class CoreRun {
     }
     restTree.addRange(rest, secFrom[b], secTo[b], sizes[b]);
     if (this.need !== rest) this.updateNeed(b, 1);
+    if (this.savers) this.restoreSaver(b);
     if (this.decompose) for (let s = secFrom[b]; s < secTo[b]; s++) this.cuts[s]++;
     const { frontier } = this;
     const reach = frontier === undefined ? -Infinity : frontier.reach;

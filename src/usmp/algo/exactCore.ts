@@ -193,8 +193,8 @@ export class ExactCore {
     this.partitions = groups.filter((g) => g.length > 0).map((g) => Int32Array.from(g));
     const { floors } = problem;
     const lowestFloor = floors ? lowestFloorOf(floors, memStart, members) : undefined;
-    const { stackedSizes, sectionStack } = stackedHeights(problem, memStart, members, this.sectionBytes);
-    this.tables = { n, sizes: problem.sizes, alignments: problem.alignments, adjStart, adj, secFrom, secTo, sectionCount, memStart, members, sectionBytes: this.sectionBytes, stackedSizes, sectionStack, floors, lowestFloor };
+    const { stackedSizes, sectionStack, savers } = stackedHeights(problem, secFrom, secTo, memStart, members, this.sectionBytes);
+    this.tables = { n, sizes: problem.sizes, alignments: problem.alignments, adjStart, adj, secFrom, secTo, sectionCount, memStart, members, sectionBytes: this.sectionBytes, stackedSizes, sectionStack, savers, floors, lowestFloor };
   }
 
   /**
@@ -622,29 +622,33 @@ function liveBytes(secFrom: Int32Array, secTo: Int32Array, sizes: Float64Array, 
  * bare bytes instead, a 16-byte pool of unaligned sizes showed the inference a few hundred bytes
  * of room per busy section that no packing has, at capacities near the lower bound (which counts
  * the padding, stackBound.ts). With sizes that are multiples of g both are the bytes.
+ * `savers`: each section's members by what they save on top, most first (then by index), for
+ * the runs to follow which unplaced buffer saves the most (CoreRun.passSaver).
  */
 function stackedHeights(
   problem: CoreProblem,
+  secFrom: Int32Array,
+  secTo: Int32Array,
   memStart: Int32Array,
   members: Int32Array,
   sectionBytes: Float64Array,
-): { stackedSizes: Float64Array; sectionStack: Float64Array } {
+): { stackedSizes: Float64Array; sectionStack: Float64Array; savers?: Int32Array } {
   const { sizes, alignments } = problem;
   const g = alignmentGcd(alignments);
   const stackedSizes = Float64Array.from(sizes, (size) => roundUpTo(size, g));
   if (stackedSizes.every((v, b) => v === sizes[b])) return { stackedSizes, sectionStack: sectionBytes };
   const sectionStack = new Float64Array(sectionBytes.length);
+  const saving = (b: number): number => stackedSizes[b] - sizes[b];
+  // One sort of the buffers, not one per section: dense sets have millions of member entries.
+  const bySaving = Int32Array.from(sizes, (_, b) => b).sort((x, y) => saving(y) - saving(x) || x - y);
+  const savers = new Int32Array(members.length);
+  fillMembers(secFrom, secTo, memStart, savers, bySaving);
   for (let sec = 0; sec < sectionStack.length; sec++) {
     let stacked = 0;
-    let saving = 0;
-    for (let k = memStart[sec]; k < memStart[sec + 1]; k++) {
-      const b = members[k];
-      stacked += stackedSizes[b];
-      saving = Math.max(saving, stackedSizes[b] - sizes[b]);
-    }
-    sectionStack[sec] = stacked - saving;
+    for (let k = memStart[sec]; k < memStart[sec + 1]; k++) stacked += stackedSizes[members[k]];
+    sectionStack[sec] = stacked - (memStart[sec + 1] > memStart[sec] ? saving(savers[memStart[sec]]) : 0);
   }
-  return { stackedSizes, sectionStack };
+  return { stackedSizes, sectionStack, savers };
 }
 
 /** Row starts of the section members' CSR, into memStart. */
@@ -654,9 +658,13 @@ function countMembers(secFrom: Int32Array, secTo: Int32Array, memStart: Int32Arr
 }
 
 /** The buffers live in each section, ascending, into members. */
-function fillMembers(secFrom: Int32Array, secTo: Int32Array, memStart: Int32Array, members: Int32Array): void {
+/** Each section's row lists its members in `order` (by index without one). */
+function fillMembers(secFrom: Int32Array, secTo: Int32Array, memStart: Int32Array, members: Int32Array, order?: Int32Array): void {
   const fill = memStart.slice(0, memStart.length - 1);
-  for (let b = 0; b < secFrom.length; b++) for (let s = secFrom[b]; s <= secTo[b]; s++) members[fill[s]++] = b;
+  for (let i = 0; i < secFrom.length; i++) {
+    const b = order ? order[i] : i;
+    for (let s = secFrom[b]; s <= secTo[b]; s++) members[fill[s]++] = b;
+  }
 }
 
 /** Per section: its member of the lowest floor (the first of them). */

@@ -226,6 +226,23 @@ describe('exact core', () => {
     expect(core.decide(369, 100_000).kind).toBe('fits');
   });
 
+  test('a section counts what its unplaced buffers save on top, not what a placed one saved', () => {
+    // In a 16-byte pool, a 33-byte buffer saves 15 bytes on top (48 stacked) and eleven 18-byte
+    // ones save 14 (32 stacked): the 33-byte one must go on top, at 352, ending at 385. Every
+    // preorder places it first (largest, lowest index); at 0 the rest need 11 * 32 - 14 = 338
+    // above it, 386 in all. Counting the 15 bytes it no longer saves, the search tried the
+    // eleven others' 11! orders under it before moving it.
+    const ivs = [{ sizeBytes: 33, firstUse: 0, lastUse: 0, alignment: 16 }];
+    for (let k = 0; k < 11; k++) ivs.push({ sizeBytes: 18, firstUse: 0, lastUse: 0, alignment: 16 });
+    const { buffers, core } = coreOf(ivs);
+    const fits = core.decide(385, 100_000);
+    expect(fits.kind).toBe('fits');
+    if (fits.kind !== 'fits') return;
+    expect(fits.offsets[0]).toBe(352);
+    verifyPlan(buffers, new Map(buffers.map((b, i) => [b.name, { pool: 'ws', offset: fits.offsets[i] }])));
+    expect(core.decide(384, 100_000).kind).toBe('infeasible');
+  });
+
   test('honours alignment: offsets are multiples of each buffer alignment', () => {
     const ivs = randomSet(9, 6).map((iv, i) => ({ ...iv, alignment: i % 2 === 0 ? 8 : 1 }));
     const { buffers, core } = coreOf(ivs);
