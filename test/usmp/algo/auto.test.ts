@@ -312,6 +312,20 @@ describe('auto', () => {
     }
   });
 
+  test("a busy moment whose top must be the buffer saving the most: the core's bound search packs it", () => {
+    // The bench's mixed family, seed 189: linear sizes in a 64-byte pool. One moment sets the
+    // bound, with the buffer of 62 bytes of rounding on top; every plan that put it lower ended
+    // a byte above, and no lift freed it (it lives low under buffers other moments hold up).
+    // The core's runs, counting what the unplaced buffers of each section still save on top,
+    // stop searching under it at once and pack the bound.
+    const set = mixedFamily(189);
+    expect(set.description).toMatch(/^linear sizes, bimodal lifetimes, alignment 64/);
+    const { bound, stats } = planSixteenAligned(set, 64);
+    expect(stats.finalTotal).toBe(bound);
+    expect(stats.provenOptimal).toBe(true);
+    expect(stats.strategy).toBe('exact core');
+  });
+
   test("a plan of the core's steps 2 bytes above the aligned bound is lifted there at once: no search runs", () => {
     // The bench's mixed family, seed 23: the core's steps hand over a plan 2 bytes above the
     // bound. Lifted only at the end of the call, after the search, the final dives and the
