@@ -657,8 +657,7 @@ function countMembers(secFrom: Int32Array, secTo: Int32Array, memStart: Int32Arr
   for (let s = 0; s < memStart.length - 1; s++) memStart[s + 1] += memStart[s];
 }
 
-/** The buffers live in each section, ascending, into members. */
-/** Each section's row lists its members in `order` (by index without one). */
+/** The buffers live in each section into members: each row in `order`, ascending without one. */
 function fillMembers(secFrom: Int32Array, secTo: Int32Array, memStart: Int32Array, members: Int32Array, order?: Int32Array): void {
   const fill = memStart.slice(0, memStart.length - 1);
   for (let i = 0; i < secFrom.length; i++) {
