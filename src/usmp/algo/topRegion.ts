@@ -10,6 +10,13 @@
  * so no kept buffer is above a freed one and the plan given stays a solution of the re-solve
  * (floors below every freed buffer's offset).
  *
+ * With sizes that are not multiples of the alignments' gcd, a section's buffers need their
+ * stacked height (coreRun.ts, `need`) and each one but the top wastes its rounding: the slack
+ * is C less that height, a hole is what lies between a buffer and the height below it rounded
+ * up to its alignment, and a buffer ending above C is freed with all above it. Counting bare
+ * bytes, every stack's unavoidable roundings were holes, so the smaller hole shares freed more
+ * than their share, and a stack with the wrong buffer on top at a tight moment kept it there.
+ *
  * Floors are per buffer, the highest kept conflict over its whole lifetime, so in a section the
  * lowest freed buffer may still sit above a hole the kept buffers left: its other sections hold
  * it up. Such a section can never fit; it frees the kept buffers above its own kept ones that
@@ -79,22 +86,30 @@ function freeAboveHoles(
   holeShare: number,
   isFree: Uint8Array,
 ): number {
-  const { sizes, secFrom, secTo, sectionCount, memStart, members } = tables;
+  const { sizes, alignments, secFrom, secTo, sectionCount, memStart, members, sectionStack, sectionBytes } = tables;
+  // Sizes that are not multiples of the alignments' gcd: stacked heights (see the header).
+  const stacked = sectionStack !== sectionBytes;
   // Each section's members in offset order: one pass over the buffers in offset order.
   const fill = memStart.slice(0, sectionCount);
   const ordered = new Int32Array(members.length);
   for (const b of byOffset) for (let s = secFrom[b]; s <= secTo[b]; s++) ordered[fill[s]++] = b;
   for (let s = 0; s < sectionCount; s++) {
     let live = 0;
-    for (let k = memStart[s]; k < memStart[s + 1]; k++) live += sizes[ordered[k]];
+    if (stacked) live = sectionStack[s];
+    else for (let k = memStart[s]; k < memStart[s + 1]; k++) live += sizes[ordered[k]];
     const allowed = (capacity - live) * holeShare;
     let height = 0;
     let holes = 0;
     let cut = Infinity;
     for (let k = memStart[s]; k < memStart[s + 1]; k++) {
       const b = ordered[k];
-      if (offsets[b] > height) {
-        holes += offsets[b] - height;
+      if (stacked && top[b] > capacity) {
+        cut = height;
+        break;
+      }
+      const floor = stacked ? roundUp(height, alignments[b]) : height;
+      if (offsets[b] > floor) {
+        holes += offsets[b] - floor;
         if (holes > allowed) {
           cut = height;
           break;
@@ -134,25 +149,32 @@ function floorsOf(tables: CoreTables, top: Float64Array, isFree: Uint8Array, flo
 }
 
 /**
- * Sections whose freed bytes cannot fit above their lowest floor: their freed buffers' kept
- * conflicts above the section's own kept buffers are freed. Returns how many, and the work.
+ * Sections whose freed buffers cannot fit above their lowest floor (their bytes, or their
+ * stacked height): their freed buffers' kept conflicts above the section's own kept buffers
+ * are freed. Returns how many, and the work.
  */
 function freeHoldingUp(tables: CoreTables, top: Float64Array, isFree: Uint8Array, floors: Float64Array, capacity: number): { count: number; work: number } {
-  const { sizes, adjStart, adj, sectionCount, memStart, members } = tables;
+  const { sizes, stackedSizes, adjStart, adj, sectionCount, memStart, members, sectionStack, sectionBytes } = tables;
+  // Freed buffers stack above their lowest floor: stacked sizes, less the most one saves on top.
+  const stacked = sectionStack !== sectionBytes;
   let count = 0;
   let work = members.length;
   for (let s = 0; s < sectionCount; s++) {
     let rest = 0;
+    let saving = 0;
     let lowest = Infinity;
     let kept = 0;
     for (let k = memStart[s]; k < memStart[s + 1]; k++) {
       const b = members[k];
       if (isFree[b] === 1) {
-        rest += sizes[b];
+        if (stacked) {
+          rest += stackedSizes[b];
+          saving = Math.max(saving, stackedSizes[b] - sizes[b]);
+        } else rest += sizes[b];
         lowest = Math.min(lowest, floors[b]);
       } else kept = Math.max(kept, top[b]);
     }
-    if (rest === 0 || lowest + rest <= capacity) continue;
+    if (rest === 0 || lowest + rest - saving <= capacity) continue;
     for (let k = memStart[s]; k < memStart[s + 1]; k++) {
       const b = members[k];
       if (isFree[b] !== 1) continue;

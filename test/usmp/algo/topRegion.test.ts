@@ -150,6 +150,24 @@ describe('top region (re-solving the top of a plan)', () => {
     }
   });
 
+  test('sizes that are not multiples of the alignment: roundings are not holes, and a buffer above the capacity is freed', () => {
+    // One moment, a 16-byte pool: a 33-byte buffer (48 stacked, saves 15 on top) and two of 18
+    // (32 stacked, save 14). Their stacked height is 32 + 32 + 48 - 15 = 97.
+    const s: Set = { sizes: [33, 18, 18], first: [0, 0, 0], last: [0, 0, 0], align: [16, 16, 16] };
+    const tables = tablesOf(coreOf(s));
+    // Packed at that height, the 33-byte one on top: the 14-byte gaps below it are roundings no
+    // stack avoids, so no hole share frees anything (bare bytes counted 28 bytes of holes
+    // against 97 - 69 = 28 of slack, and freed the stack at any share below 1).
+    const packed = Float64Array.from([64, 0, 32]);
+    for (const share of [1, 0.5, 0]) expect(topRegion(tables, packed, buffersByOffset(packed).order, 97, share)).toBeUndefined();
+    // The 33-byte one at the bottom: the stack ends at 98, a byte above 97, with no hole but
+    // its roundings. The buffer ending above the capacity is freed; the others stay.
+    const wrongTop = Float64Array.from([0, 48, 80]);
+    const region = topRegion(tables, wrongTop, buffersByOffset(wrongTop).order, 97, 0.5);
+    expect(region && [...region.free]).toEqual([2]);
+    expect(region && [...region.floors]).toEqual([80]);
+  });
+
   test('resolveTop: a fit is a valid plan within the capacity that keeps the other buffers where they were', () => {
     let fits = 0;
     let tried = 0;
