@@ -183,6 +183,11 @@ export class CoreRun {
   private readonly savers: Int32Array | undefined;
   private readonly saverAt: Int32Array;
   private readonly logSaver: number[] = [];
+  /**
+   * Per buffer, in how many sections it is the unplaced one saving the most: most placements
+   * are of buffers that are so nowhere, and skip the walk over their sections.
+   */
+  private readonly saverIn: Int32Array;
   /** The unplaced buffers, compact (swap-remove; placements are undone in reverse order). */
   private readonly unplaced: Int32Array;
   private readonly slot: Int32Array;
@@ -336,7 +341,11 @@ export class CoreRun {
     }
     this.savers = this.need === this.rest ? undefined : tables.savers;
     this.saverAt = new Int32Array(this.savers ? sectionCount : 0);
-    if (this.savers) this.saverAt.set(this.memStart.subarray(lo, hi + 1), lo);
+    this.saverIn = new Int32Array(this.savers ? n : 0);
+    if (this.savers) {
+      this.saverAt.set(this.memStart.subarray(lo, hi + 1), lo);
+      for (let sec = lo; sec <= hi; sec++) if (this.memStart[sec + 1] > this.memStart[sec]) this.saverIn[this.savers[this.memStart[sec]]]++;
+    }
     this.unplaced = Int32Array.from(part);
     this.slot = new Int32Array(n);
     this.slotOffset = new Float64Array(part.length);
@@ -697,10 +706,11 @@ export class CoreRun {
    * one takes its place, and the section needs the difference more.
    */
   private passSaver(b: number): void {
-    const { savers, saverAt, memStart, placed, stackedSizes, sizes, need, needTree, logSaver } = this;
+    const { savers, saverAt, saverIn, memStart, placed, stackedSizes, sizes, need, needTree, logSaver } = this;
     const list = savers!;
+    const count = saverIn[b];
     let passed = 0;
-    for (let s = this.secFrom[b]; s <= this.secTo[b]; s++) {
+    for (let s = this.secFrom[b]; passed < count && s <= this.secTo[b]; s++) {
       const at = saverAt[s];
       if (list[at] !== b) continue;
       const end = memStart[s + 1];
@@ -715,24 +725,30 @@ export class CoreRun {
       }
       logSaver.push(s, at);
       saverAt[s] = k;
+      if (k < end) saverIn[list[k]]++;
       passed++;
     }
+    saverIn[b] -= passed;
     logSaver.push(passed);
   }
 
   /** Undoes passSaver(b). */
   private restoreSaver(b: number): void {
-    const { savers, saverAt, memStart, stackedSizes, sizes, need, needTree, logSaver } = this;
+    const { savers, saverAt, saverIn, memStart, stackedSizes, sizes, need, needTree, logSaver } = this;
     const list = savers!;
-    for (let passed = logSaver.pop()!; passed > 0; passed--) {
+    const passed = logSaver.pop()!;
+    for (let i = 0; i < passed; i++) {
       const at = logSaver.pop()!;
       const s = logSaver.pop()!;
       const k = saverAt[s];
-      const next = k < memStart[s + 1] ? stackedSizes[list[k]] - sizes[list[k]] : 0;
+      const inList = k < memStart[s + 1];
+      const next = inList ? stackedSizes[list[k]] - sizes[list[k]] : 0;
       const more = stackedSizes[b] - sizes[b] - next;
       if (more !== 0) needTree.addRange(need, s, s, -more);
+      if (inList) saverIn[list[k]]--;
       saverAt[s] = at;
     }
+    saverIn[b] += passed;
   }
 
   private unplace(b: number, minMark: number, witMark: number): void {
