@@ -339,7 +339,8 @@ export class CoreRun {
       this.need.set(tables.sectionStack.subarray(lo, hi + 1), lo);
       this.needTree = new MaxTree(this.need);
     }
-    this.savers = this.need === this.rest ? undefined : tables.savers;
+    // Absent exactly when need is rest (stackedHeights, exactCore.ts).
+    this.savers = tables.savers;
     this.saverAt = new Int32Array(this.savers ? sectionCount : 0);
     this.saverIn = new Int32Array(this.savers ? n : 0);
     if (this.savers) {

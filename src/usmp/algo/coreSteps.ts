@@ -251,7 +251,8 @@ export function resolveTopAtBound(core: ExactCore, offsets: Float64Array, bound:
  * fit). Of the 84 of 312 held-out sets (uniform 1-100, heavy-tailed 1-12, mixed 1-200) whose
  * steps end above the bound, 9 fit there within 4M units (0.8-3.7M), 8 of them from 0.4% above
  * the bound or less, where the holes to fill are few; the ninth from 3.1%. A miss mostly runs
- * out of the 4M, about 45 ms of a cold plan: with the gap limit about 20 of those sets pay it, not 75.
+ * out of the 4M, about 45 ms of a cold plan: with the gap limit about 20 of those sets pay it,
+ * not 75.
  */
 const EARLY_RESOLVE_WORK = 4_000_000;
 const EARLY_RESOLVE_MAX_GAP = 0.005;
