@@ -23,8 +23,8 @@ function benchIntervals(seed: number, count: number, ops: number) {
   return randomBenchSet(seed, count, ops).intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last }));
 }
 
-/** A bench set's buffers in one pool 'ws' of the given alignment (16 bytes unless given), planned by `auto` and checked. */
-function planSixteenAligned(set: ReturnType<typeof randomBenchSet>, alignment = 16) {
+/** A bench set's buffers in one pool 'ws' aligned to `alignment` (buffers too), planned by `auto` and checked. */
+function planInOnePool(set: ReturnType<typeof randomBenchSet>, alignment = 16) {
   const bufs = intervalsToBufferInfos(
     set.intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment })),
     [pool('ws', undefined, alignment)],
@@ -292,7 +292,7 @@ describe('auto', () => {
     // the bound (Vela's climb 1.80%); a dive with 1/2 leaves the re-solve of the top a fit.
     const set = mixedFamily(83);
     expect(set.description).toMatch(/^linear sizes, DAG-like lifetimes, alignment 16/);
-    const { bound, stats } = planSixteenAligned(set);
+    const { bound, stats } = planInOnePool(set);
     expect(stats.finalTotal).toBe(bound);
     expect(stats.provenOptimal).toBe(true);
     expect(stats.initialTotal).toBeGreaterThan(bound * 1.05);
@@ -306,7 +306,7 @@ describe('auto', () => {
     for (const seed of [95, 119]) {
       const set = mixedFamily(seed);
       expect(set.description).toMatch(/^heavy-tailed sizes, exponential lifetimes, alignment 16/);
-      const { bound, stats } = planSixteenAligned(set);
+      const { bound, stats } = planInOnePool(set);
       expect(stats.finalTotal).toBe(bound);
       expect(stats.provenOptimal).toBe(true);
     }
@@ -320,7 +320,7 @@ describe('auto', () => {
     // stop searching under it at once and pack the bound.
     const set = mixedFamily(189);
     expect(set.description).toMatch(/^linear sizes, bimodal lifetimes, alignment 64/);
-    const { bound, stats } = planSixteenAligned(set, 64);
+    const { bound, stats } = planInOnePool(set, 64);
     expect(stats.finalTotal).toBe(bound);
     expect(stats.provenOptimal).toBe(true);
     expect(stats.strategy).toBe('exact core');
@@ -333,7 +333,7 @@ describe('auto', () => {
     // climb ends 7 bytes above the bound.
     const set = mixedFamily(19);
     expect(set.description).toMatch(/^linear sizes, exponential lifetimes, alignment 64/);
-    const { bound, stats } = planSixteenAligned(set, 64);
+    const { bound, stats } = planInOnePool(set, 64);
     expect(stats.finalTotal).toBe(bound);
     expect(stats.provenOptimal).toBe(true);
   });
@@ -344,7 +344,7 @@ describe('auto', () => {
     // re-solve, it reached the bound too, for about twice the core's work.
     const set = mixedFamily(23);
     expect(set.description).toMatch(/^log-uniform sizes, DAG-like lifetimes, alignment 16/);
-    const { bound, stats } = planSixteenAligned(set);
+    const { bound, stats } = planInOnePool(set);
     expect(stats.finalTotal).toBe(bound);
     expect(stats.provenOptimal).toBe(true);
     expect(stats.iterations).toBe(0);
@@ -356,7 +356,7 @@ describe('auto', () => {
     // units. Re-solved only at the end, from the descent's plan, it ended 3,776 bytes above.
     const set = mixedFamily(157);
     expect(set.description).toMatch(/^cnn-like sizes, bimodal lifetimes, alignment 16/);
-    const { bound, stats } = planSixteenAligned(set);
+    const { bound, stats } = planInOnePool(set);
     expect(stats.finalTotal).toBe(bound);
     expect(stats.provenOptimal).toBe(true);
   });
@@ -369,7 +369,7 @@ describe('auto', () => {
     // iterations).
     const set = mixedFamily(133);
     expect(set.description).toMatch(/^cnn-like sizes, bimodal lifetimes, alignment 64/);
-    const { bound, stats } = planSixteenAligned(set, 64);
+    const { bound, stats } = planInOnePool(set, 64);
     expect(stats.finalTotal).toBe(bound);
     expect(stats.provenOptimal).toBe(true);
     expect(stats.initialOrder).toBe('urgency/first-fit');
@@ -386,7 +386,7 @@ describe('auto', () => {
     ]) {
       const set = mixedFamily(seed);
       expect(set.description).toMatch(new RegExp(`^heavy-tailed sizes, DAG-like lifetimes, alignment ${alignment}`));
-      const { bound, stats } = planSixteenAligned(set, alignment);
+      const { bound, stats } = planInOnePool(set, alignment);
       expect(stats.finalTotal).toBe(bound);
       expect(stats.provenOptimal).toBe(true);
       expect(stats.initialTotal).toBeGreaterThan(bound);
@@ -411,7 +411,7 @@ describe('auto', () => {
     // The bench's medium-lifetimes family, seed 3 (2,000 buffers, lifetimes up to 160 of 800
     // operators): MiniMalloc's own capacity search, given 30 s, packed it 0.28% above the bound.
     // With 6M units of final descent auto ended 0.30% above; dense sets get 12M (0.13%).
-    const { bound, stats } = planSixteenAligned(mediumLifetimes(3));
+    const { bound, stats } = planInOnePool(mediumLifetimes(3));
     expect(stats.provenOptimal).toBe(false);
     expect(stats.finalTotal).toBeLessThan(bound * 1.002);
   });
@@ -424,7 +424,7 @@ describe('auto', () => {
     // the plan is re-solved at the bound; 67 (1.79%) and 89 (0.018%) once the final dives
     // take tolerances of 1/2 and 3/4 of the mean size too.
     for (const seed of [32, 38, 93, 67, 89]) {
-      const { bound, stats } = planSixteenAligned(randomBenchSet(seed, 2000, 800));
+      const { bound, stats } = planInOnePool(randomBenchSet(seed, 2000, 800));
       // At the bound, so at or below any plan (Vela's included).
       expect(stats.finalTotal).toBe(bound);
       expect(stats.provenOptimal).toBe(true);
