@@ -168,6 +168,22 @@ describe('top region (re-solving the top of a plan)', () => {
     expect(region && [...region.floors]).toEqual([80]);
   });
 
+  test("choosing a region is charged the freed buffers' conflict rows, not every row of the problem", () => {
+    // 300 buffers of 16 bytes live at once (89,700 conflict entries), stacked from 0 with a
+    // 16-byte hole under the last: only that one is freed. Charged every row per round, the
+    // choice cost more than a re-solve's whole budget on dense sets.
+    const n = 300;
+    const s: Set = { sizes: Array(n).fill(16), first: Array(n).fill(0), last: Array(n).fill(10), align: Array(n).fill(16) };
+    const tables = tablesOf(coreOf(s));
+    expect(tables.adj.length).toBe(n * (n - 1));
+    const offsets = Float64Array.from({ length: n }, (_, b) => 16 * b + (b === n - 1 ? 16 : 0));
+    const region = topRegion(tables, offsets, buffersByOffset(offsets).order, 16 * n);
+    expect(region && [...region.free]).toEqual([n - 1]);
+    expect(region && [...region.floors]).toEqual([16 * (n - 1)]);
+    // The passes over the buffers and the section members, and the freed row, a few times.
+    expect(region!.work).toBeLessThan(20 * n);
+  });
+
   test('resolveTop: a fit is a valid plan within the capacity that keeps the other buffers where they were', () => {
     let fits = 0;
     let tried = 0;
