@@ -184,7 +184,7 @@ function pickStart(
     }
   }
   if (!best) {
-    const rescued = failedFirst(engine, orders[0].order, firstFailure);
+    const rescued = failedFirst(engine, orders[0].order, firstFailure) ?? packedWithinLimit(problem, engine, core);
     if (!rescued) throw poolsExhaustedError(problem.buffers[Math.max(0, firstFailure)]);
     return { start: rescued.start, total: rescued.total, placed: true };
   }
@@ -282,6 +282,33 @@ function failedFirst(engine: PlacementEngine, order: Int32Array, failed: number)
     failed = engine.failedBuffer;
   }
   return undefined;
+}
+
+/**
+ * Work for packedWithinLimit's decision: a few dozen dives on 2,000 buffers. It runs only where
+ * auto would otherwise report the pool exhausted, outside the call's budget.
+ */
+const WITHIN_LIMIT_WORK = 20_000_000;
+
+/**
+ * One size-limited pool where no greedy start and no failed-first order fits: the exact core
+ * decides whether everything fits within the limit. The greedy orders can all miss a packing
+ * that exists (fuzzed: six buffers, peak 854 bytes, a 1,006-byte pool; every start left the
+ * buffer live throughout with no gap), which the core's search over canonical placements finds.
+ * First-fit in the order of the core's offsets puts each buffer at or below its offset there,
+ * so within the limit too.
+ */
+function packedWithinLimit(problem: IndexedProblem, engine: PlacementEngine, core: ExactCore | undefined): { start: Start; total: number } | undefined {
+  const limit = problem.poolLimits[0];
+  if (!core || !Number.isFinite(limit)) return undefined;
+  const r = core.decide(limit, WITHIN_LIMIT_WORK);
+  if (r.kind !== 'fits') return undefined;
+  const offsets = r.offsets;
+  const order = Int32Array.from({ length: problem.count }, (_, i) => i).sort((x, y) => offsets[x] - offsets[y] || x - y);
+  engine.setOrder(order);
+  engine.bestFit.fill(0);
+  const total = engine.placeFrom(0, Infinity);
+  return total < Infinity ? { start: { order, bestFit: false, name: 'exact core/first-fit' }, total } : undefined;
 }
 
 /** Adjacency entries above which the greedy phase skips best-fit starts (deterministically). */

@@ -479,6 +479,23 @@ describe('auto', () => {
     );
   });
 
+  test('a size-limited pool that every greedy order overflows: the exact core packs it within the limit', () => {
+    // Fuzzed: peak 854 bytes, a pool of 1,006. Every greedy start and every failed-first order
+    // left b2 (34 bytes, live throughout) no gap under the limit, and auto reported the pool
+    // exhausted; TVM's hill climb packs it at 854.
+    const sram = pool('sram', 1006);
+    const ranges: Record<string, [number, number, number]> = { b0: [470, 2, 3], b1: [187, 3, 4], b2: [34, 2, 5], b3: [163, 3, 3], b4: [316, 4, 5], b5: [503, 5, 7] };
+    const bufs = intervalsToBufferInfos(
+      Object.values(ranges).map(([sizeBytes, firstUse, lastUse]) => ({ sizeBytes, firstUse, lastUse })),
+      [sram],
+    );
+    const { plan, stats } = planAuto(bufs, lowerBoundOfBuffers(bufs));
+    verifyPlan(bufs, plan);
+    expect(poolSize(bufs, plan, 'sram')).toBe(854);
+    expect(stats.provenOptimal).toBe(true);
+    expect(() => getPlanningAlgorithm('greedy_by_size')(bufs, 0)).toThrow(/space available/);
+  });
+
   test('empty input gives an empty plan', () => {
     expect(getPlanningAlgorithm('auto')([], 0).size).toBe(0);
   });
