@@ -49,11 +49,13 @@
  * `timeBudgetMs` is a safety cap for huge inputs.
  */
 import { performance } from 'node:perf_hooks';
+import { MemoryPlanningError } from '../../errors';
 import { asIntervalGroup, lowerBoundOfBuffers } from '../conflicts';
 import { recordOptimality } from '../optimality';
 import { BufferInfo, BufferPlan, PlanningAlgorithm, PlanningOptions, PoolAllocation } from '../types';
 import { IntervalConflicts, intervalGroupOf } from '../intervalConflicts';
 import { alignmentInPool, IndexedPlan, IndexedProblem, indexProblem, poolsExhaustedError, toBufferPlan } from './indexed';
+import { searchWithinLimits } from './withinLimits';
 import { skylinePlacement } from './skyline';
 import { ExactCore } from './exactCore';
 import { CallBudget, isDense, POOL_CALL_MIN_WORK } from './callBudget';
@@ -184,7 +186,7 @@ function pickStart(
     }
   }
   if (!best) {
-    const rescued = failedFirst(engine, orders[0].order, firstFailure) ?? packedWithinLimit(problem, engine, core);
+    const rescued = failedFirst(engine, orders[0].order, firstFailure) ?? packedWithinLimit(problem, engine, core) ?? searchedWithinLimits(problem, engine);
     if (!rescued) throw poolsExhaustedError(problem.buffers[Math.max(0, firstFailure)]);
     return { start: rescued.start, total: rescued.total, placed: true };
   }
@@ -309,6 +311,22 @@ function packedWithinLimit(problem: IndexedProblem, engine: PlacementEngine, cor
   engine.bestFit.fill(0);
   const total = engine.placeFrom(0, Infinity);
   return total < Infinity ? { start: { order, bestFit: false, name: 'exact core/first-fit' }, total } : undefined;
+}
+
+/** Work for searchedWithinLimits, in conflict entries scanned: about 0.1 s. */
+const ORDER_SEARCH_WORK = 20_000_000;
+
+/**
+ * Any problem with size limits that nothing above fitted: a backtracking search of placement
+ * orders (withinLimits.ts; complete for one pool within its budget), placed again by the engine.
+ */
+function searchedWithinLimits(problem: IndexedProblem, engine: PlacementEngine): { start: Start; total: number } | undefined {
+  const order = searchWithinLimits(problem, engine.adjStart, engine.adj, ORDER_SEARCH_WORK)?.order;
+  if (!order) return undefined;
+  engine.setOrder(order);
+  engine.bestFit.fill(0);
+  const total = engine.placeFrom(0, Infinity);
+  return total < Infinity ? { start: { order, bestFit: false, name: 'order search/first-fit' }, total } : undefined;
 }
 
 /** Adjacency entries above which the greedy phase skips best-fit starts (deterministically). */
@@ -744,17 +762,25 @@ function planAutoCall(
   const lowerBound = intervals
     ? Math.max(memoryPressure, multiPoolLowerBound(problem, intervals))
     : autoLowerBound(buffers, memoryPressure);
-  const { stats, plan } = autoSearch(
-    problem,
-    lowerBound,
-    options,
-    startedAt,
-    // A zero time budget asks for the greedy phase alone: no core to build.
-    options.exactCore === false || options.timeBudgetMs === 0 ? undefined : exactCoreFor(problem, intervals),
-    engine,
-    options.exactCore === false ? undefined : poolIntervals,
-    minCallWork,
-  );
+  let searched: ReturnType<typeof autoSearch>;
+  try {
+    searched = autoSearch(
+      problem,
+      lowerBound,
+      options,
+      startedAt,
+      // A zero time budget asks for the greedy phase alone: no core to build.
+      options.exactCore === false || options.timeBudgetMs === 0 ? undefined : exactCoreFor(problem, intervals),
+      engine,
+      options.exactCore === false ? undefined : poolIntervals,
+      minCallWork,
+    );
+  } catch (e) {
+    const pinned = e instanceof MemoryPlanningError && problem.pools.length > 1 ? pinnedWithinLimits(problem, engine) : undefined;
+    if (!pinned) throw e;
+    return planPinned(pinned, memoryPressure, lowerBound, options, minCallWork);
+  }
+  const { stats, plan } = searched;
   if (problem.pools.length === 1) return { plan: toBufferPlan(problem, plan ?? engine), stats };
   // Several pools: pool ends lowered where top buffers have room elsewhere, then free moves to
   // preferred pools.
@@ -764,6 +790,33 @@ function planAutoCall(
   for (let b = 0; b < problem.count; b++) ends[preferred.pool[b]] = Math.max(ends[preferred.pool[b]], preferred.offset[b] + problem.sizes[b]);
   const finalTotal = Math.min(stats.finalTotal, sumOf(ends));
   return { plan: toBufferPlan(problem, preferred), stats: { ...stats, finalTotal } };
+}
+
+/**
+ * Several pools where every start overflowed a limit (the engine takes each buffer's first
+ * candidate pool where it fits, and the order search with that rule missed): the order search
+ * choosing the pools itself. Its buffers, each pinned to the pool it found, are planned again.
+ */
+function pinnedWithinLimits(problem: IndexedProblem, engine: PlacementEngine): BufferInfo[] | undefined {
+  const found = searchWithinLimits(problem, engine.adjStart, engine.adj, ORDER_SEARCH_WORK, true);
+  if (!found) return undefined;
+  return problem.buffers.map((b, i) => ({ ...b, poolCandidates: [problem.pools[found.pool[i]]] }));
+}
+
+/**
+ * The plan of the pinned buffers, judged against the whole problem's bound: pinning is one
+ * choice of pools among others, so its own bound proves nothing here.
+ */
+function planPinned(
+  pinned: readonly BufferInfo[],
+  memoryPressure: number,
+  lowerBound: number,
+  options: AutoPlanningOptions,
+  minCallWork: number | undefined,
+): { plan: BufferPlan; stats: AutoStats } {
+  const { plan, stats } = planAutoCall(pinned, memoryPressure, options, minCallWork);
+  const provenOptimal = stats.finalTotal <= lowerBound;
+  return { plan, stats: { ...stats, lowerBound, provenLowerBound: lowerBound, provenOptimal } };
 }
 
 /**
