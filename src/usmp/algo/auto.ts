@@ -776,7 +776,9 @@ function planAutoCall(
       minCallWork,
     );
   } catch (e) {
-    const pinned = e instanceof MemoryPlanningError && problem.pools.length > 1 ? pinnedWithinLimits(problem, engine) : undefined;
+    // (Once every buffer has one candidate, choosing pools changes nothing: no second round.)
+    const choice = problem.candidates.some((c) => c.length > 1);
+    const pinned = e instanceof MemoryPlanningError && choice ? pinnedWithinLimits(problem, engine) : undefined;
     if (!pinned) throw e;
     return planPinned(pinned, memoryPressure, lowerBound, options, minCallWork);
   }

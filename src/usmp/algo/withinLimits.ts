@@ -69,6 +69,8 @@ export function searchWithinLimits(problem: IndexedProblem, adjStart: Int32Array
     const next: { b: number; p: number; at: number }[] = [];
     for (let b = 0; b < n; b++) {
       if (pool[b] >= 0) continue;
+      // A node scans every unplaced buffer's row: on large problems one node can pass the budget.
+      if (work > budget) return false;
       let placed = false;
       for (let k = 0; k < candidates[b].length && (choosePools || !placed); k++) {
         const p = candidates[b][k];
