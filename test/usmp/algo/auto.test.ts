@@ -511,6 +511,9 @@ describe('auto', () => {
     const { plan, stats } = planAuto(bufs, lowerBoundOfBuffers(bufs));
     verifyPlan(bufs, plan);
     expect(stats.iterations).toBeLessThan(50_000);
+    // Its plan is at its bound (the pool tops lowered after the search): proven.
+    expect(stats.finalTotal).toBe(stats.lowerBound);
+    expect(stats.provenOptimal).toBe(true);
   });
 
   test('empty input gives an empty plan', () => {
