@@ -62,6 +62,13 @@ describe('inferCallType', () => {
     expect(shapeOf('dense', { activation: 'NONE', keep_num_dims: false }, [tt([2, 128], 'int8'), w])).toEqual([4, 10]);
     expect(shapeOf('dense', { activation: 'NONE', keep_num_dims: true }, [tt([3, 5, 64], 'int8'), w])).toEqual([3, 5, 10]);
     expect(() => inferCallType('dense', {}, [tt([1, 63], 'int8'), w])).toThrow(/not a whole number of rows of 64/);
+    // Fuzzed: no output units failed in the strategy with a TypeError; no rows, a DMA copy from nowhere.
+    expect(() => inferCallType('dense', {}, [tt([1, 64], 'int8'), tt([0, 64], 'int8')])).toThrow(/no output units/);
+    expect(() => inferCallType('dense', {}, [tt([0, 64], 'int8'), w])).toThrow(/has no elements/);
+    expect(() => inferCallType('conv2d', convAttrs, [tt([1, 4, 4, 3], 'int8'), tt([0, 1, 1, 3], 'int8')])).toThrow(/no filters/);
+    // A mean over an axis of length 0 divides by zero; a sum of nothing is 0.
+    expect(() => inferCallType('mean', { axes: [1] }, [tt([1, 0], 'float32')])).toThrow(/axis of length 0/);
+    expect(shapeOf('sum', { axes: [1] }, [tt([1, 0], 'float32')])).toEqual([1]);
     // Hybrid (weights-only quantized) models keep float activations with int8 weights.
     expect(inferCallType('dense', {}, [tt([1, 64], 'float32'), w, tt([10], 'float32')]).dtype).toBe('float32');
   });

@@ -38,6 +38,8 @@ function reduce(op: string) {
     const [input] = args;
     if (!REDUCE_DTYPES.includes(input.dtype)) fail(op, `input dtype ${input.dtype} is not supported`, args);
     const axes = reductionAxes(op, attrs, 'axes', input.shape.length, args);
+    // A mean of no elements divides by zero (fuzzed: the generated C trapped, the interpreter gave 0).
+    if (op === 'mean' && axes.some((a) => input.shape[a] === 0)) fail(op, `reduces an axis of length 0 of shape [${input.shape}]`, args);
     const keep = attrs.keep_dims === true;
     const shape: number[] = [];
     input.shape.forEach((d, i) => {

@@ -127,6 +127,7 @@ function conv2d(attrs: Attrs, args: readonly TensorType[]): TensorType {
   // Grouped convolution, as TFLite's: groups = input depth / filter depth, each group a whole
   // number of the filters.
   if (i < 1 || c % i !== 0) fail('conv2d', `input has ${c} channels but the weight expects ${i} (or a multiple of it, grouped)`, args);
+  if (o === 0) fail('conv2d', 'weight has no filters (shape [0, kh, kw, in])', args);
   if (o % (c / i) !== 0) fail('conv2d', `${o} filters do not split into ${c / i} groups (input ${c} channels, filter depth ${i})`, args);
   checkWeightDtypes('conv2d', args);
   checkBias('conv2d', args, o);
@@ -157,6 +158,10 @@ function dense(attrs: Attrs, args: readonly TensorType[]): TensorType {
   rank('dense', 'weight [units, in]', weight, 2, args);
   const [units, inFeatures] = weight.shape;
   const elements = tensorElements(input);
+  // No output units, or no rows: the quantized kernels read a first channel's multiplier that
+  // is not there (fuzzed: a TypeError in the strategy, a DMA copy from nowhere).
+  if (units === 0) fail('dense', 'weight has no output units (shape [0, in])', args);
+  if (elements === 0) fail('dense', `input of shape [${input.shape}] has no elements`, args);
   if (input.shape.length === 0 || inFeatures === 0 || elements % inFeatures !== 0) {
     fail('dense', `input of ${elements} elements is not a whole number of rows of ${inFeatures}`, args);
   }
