@@ -7,6 +7,8 @@
  * hot path), so the interpreter, the lowering and the generated C agree bit for bit.
  */
 
+import { UnsupportedOperatorError } from '../errors';
+
 export const INT32_MIN = -2147483648;
 export const INT32_MAX = 2147483647;
 
@@ -60,6 +62,14 @@ export function quantizeMultiplier(realMultiplier: number): QuantizedMultiplier 
   if (shift < -31) {
     shift = 0;
     qFixed = 0;
+  }
+  // A multiplier of 2^31 or more needs a left shift of 32 or more, which C leaves undefined
+  // (TFLite Micro's kernels too): an output scale far too small for its inputs' scales. Fuzzed,
+  // the generated C and the interpreter then disagreed; refused instead.
+  if (shift > 31) {
+    throw new UnsupportedOperatorError(
+      `a requantization multiplier of ${realMultiplier} (2^31 or more: an output scale too small for the input scales) is outside the 32-bit fixed-point range`,
+    );
   }
   return { multiplier: qFixed, shift };
 }

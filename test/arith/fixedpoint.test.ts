@@ -1,3 +1,4 @@
+import { UnsupportedOperatorError } from '../../src/errors';
 import {
   INT32_MAX,
   INT32_MIN,
@@ -78,6 +79,13 @@ describe('quantizeMultiplier', () => {
   it('flushes shifts below -31 to zero and keeps -31', () => {
     expect(quantizeMultiplier(2 ** -40)).toEqual({ multiplier: 0, shift: 0 });
     expect(quantizeMultiplier(2 ** -32)).toEqual({ multiplier: 2 ** 30, shift: -31 });
+  });
+  it('refuses multipliers of 2^31 or more (a left shift of 32 or more, undefined in C), keeps shift 31', () => {
+    // Fuzzed: an int8 MUL with an output scale 2^-32 of its inputs' product compiled, and the
+    // generated C and the interpreter disagreed.
+    expect(quantizeMultiplier(2 ** 30)).toEqual({ multiplier: 2 ** 30, shift: 31 });
+    expect(() => quantizeMultiplier(2 ** 31)).toThrow(UnsupportedOperatorError);
+    expect(() => quantizeMultiplier(1e28)).toThrow(/outside the 32-bit fixed-point range/);
   });
   it('reconstructs the real multiplier to Q31 precision', () => {
     for (const r of [0.0123, 0.7071, 1.5, 3.3e-5, 123.456]) {
