@@ -147,6 +147,28 @@ function checkSharedPoolLimits(models: readonly CompileResult[], pools: readonly
   }
 }
 
+/**
+ * Every name uma_app.h and uma_app.c define is distinct. Pool and module names map to C names
+ * with case folded and punctuation as '_', so pools 's' and 'S', or module 'a' with pool 'b_c'
+ * and module 'a_b' with pool 'c', gave one macro two values (fuzzed: both compiled, and a build
+ * without -Werror took the second silently).
+ */
+function checkDistinctCNames(pools: readonly SharedPool[]): void {
+  const seen = new Map<string, string>();
+  const add = (cName: string, what: string): void => {
+    const first = seen.get(cName);
+    if (first !== undefined) {
+      throw new ConfigError(`${first} and ${what} both become the C name ${cName} in uma_app.h; rename one of them (C names are upper-cased, other characters than letters, digits and '_' become '_')`);
+    }
+    seen.set(cName, what);
+  };
+  for (const p of pools) {
+    add(p.sizeMacro, `the size of pool '${p.name}'`);
+    if (p.cName !== undefined) add(p.cName, `the array of pool '${p.name}'`);
+    for (const m of Object.keys(p.offsets)) add(appOffsetMacro(m, p.name), `the offset of module '${m}' in pool '${p.name}'`);
+  }
+}
+
 function baseAlignment(alignment: number): number {
   let a = 16;
   while (a < alignment) a *= 2;
@@ -223,6 +245,7 @@ export function compileApplication(models: readonly ApplicationModel[], options:
   const results = models.map((m) => compileModel(m.model, { ...compileOptions, moduleName: m.moduleName, sharedWorkspaceSymbol: sharedPoolSymbol }));
   const pools = sharedPools(results, concurrent);
   checkSharedPoolLimits(results, pools, concurrent);
+  checkDistinctCNames(pools);
   return {
     models: results,
     sharedPools: pools,

@@ -279,6 +279,24 @@ describe('fuzz regressions: uma-ts run on a model without outputs', () => {
   });
 });
 
+describe('fuzz regressions: a requantization multiplier of 2^31 or more', () => {
+  it('an int8 MUL whose output scale is 2^-32 of its inputs\' product is refused by compile and run (its C and the interpreter disagreed)', async () => {
+    const w = new TfliteWriter();
+    const x = w.addInput({ name: 'x', shape: [1, 4], dtype: 'int8', quant: { scale: [0.5], zeroPoint: [0] } });
+    const y = w.addTensor({ name: 'y', shape: [1, 4], dtype: 'int8', quant: { scale: [0.5 * 2 ** -32], zeroPoint: [0] } });
+    w.addOperator({ op: 'MUL', inputs: [x, x], outputs: [y], options: tfliteOptions.mul() });
+    w.markOutput(y);
+    const m = file(w.finish(), '.tflite');
+    const out = path.join(dir, 'mul-2p31');
+    for (const args of [['compile', m, '--backend', 'vanilla', '--out', out], ['run', m, '--backend', 'vanilla']]) {
+      const r = await runCli(args);
+      assertCleanOutcome(r, args[0] === 'compile' ? out : undefined);
+      expect(r.code).toBe(1);
+      expect(r.problems[0]).toMatch(/a requantization multiplier of 2147483648 .* is outside the 32-bit fixed-point range/);
+    }
+  });
+});
+
 describe('fuzz regressions: a workspace pool named like the default constant pool', () => {
   it('is named as such (it was "error: name: duplicate pool name ... (first declared at pool #1)")', async () => {
     const pools = file(JSON.stringify({ workspacePools: [{ name: 'global_const_workspace', targets: ['c', 'vanilla'] }] }), '.json');
@@ -412,6 +430,29 @@ describe('fuzz regressions: module names differing only in case', () => {
     assertCleanOutcome(r, out);
     expect(r.code).toBe(1);
     expect(r.problems[0]).toBe("error: module names 'A' and 'a' differ only in case; each model of an application needs its own (its macros are UMA_APP_A_*)");
+  });
+});
+
+describe('fuzz regressions: pool and module names that become one C name', () => {
+  // Both compiled, and uma_app.h defined one macro twice with two values.
+  it("pools 's' and 'S' are refused: both sizes would be UMA_APP_S_WORKSPACE_POOL_SIZE", async () => {
+    const out = path.join(dir, 'case-pools');
+    const pools = file(JSON.stringify({ workspacePools: [{ name: 's', targets: { c: 'rw', vanilla: 'rw' }, sizeHintBytes: 16 }, { name: 'S', targets: { c: 'rw', vanilla: 'rw' } }] }), '.json');
+    const r = await runCli(['compile', model('hello_world_int8'), model('kws_ref_model'), '--backend', 'vanilla', '--module-name', 'a,b', '--pools', pools, '--out', out]);
+    assertCleanOutcome(r, out);
+    expect(r.code).toBe(1);
+    expect(r.problems[0]).toMatch(/^error: the size of pool '(s|S)' and the size of pool '(s|S)' both become the C name UMA_APP_S_WORKSPACE_POOL_SIZE in uma_app\.h; rename one/);
+  });
+
+  it("modules 'a' and 'a_b' with pools 'b_c' and 'c' are refused: both offsets would be UMA_APP_A_B_C_OFFSET", async () => {
+    const out = path.join(dir, 'prefix-pools');
+    const pools = file(JSON.stringify({ workspacePools: [{ name: 'c', targets: { c: 'rw', vanilla: 'rw' }, sizeHintBytes: 32 }, { name: 'b_c', targets: { c: 'rw', vanilla: 'rw' } }] }), '.json');
+    const pins = file(JSON.stringify({ pins: [{ tensor: '*dense_1/MatMul;*', pools: ['b_c'] }, { tensor: 'sequential/dense/MatMul;*', pools: ['c'] }] }), '.json');
+    const m = model('hello_world_int8');
+    const r = await runCli(['compile', m, m, '--backend', 'vanilla', '--module-name', 'a,a_b', '--concurrent', '--pools', pools, '--pins', pins, '--out', out]);
+    assertCleanOutcome(r, out);
+    expect(r.code).toBe(1);
+    expect(r.problems[0]).toMatch(/both become the C name UMA_APP_A_B_C_OFFSET in uma_app\.h/);
   });
 });
 
