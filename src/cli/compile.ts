@@ -124,9 +124,14 @@ export function formatInsertedCopies(copies: readonly InsertedCopy[] | undefined
   return (copies ?? []).map(formatInsertedCopy);
 }
 
-/** `out/<model file name without extension>`, relative to the working directory. */
+/**
+ * `out/<model file name without extension>`, relative to the working directory. A name of
+ * dots only (`...tflite`, `..tflite`) would make that `out/..` or `out/.`, the working
+ * directory or `out` itself (fuzzed): such models get `out/model`.
+ */
 export function defaultOutDir(model: string): string {
-  return path.join('out', path.basename(model).replace(/\.tflite$/i, ''));
+  const stem = path.basename(model).replace(/\.tflite$/i, '');
+  return path.join('out', /^\.*$/.test(stem) ? 'model' : stem);
 }
 
 /**

@@ -10,6 +10,7 @@ import * as fs from 'fs';
 const fsModule = require('fs') as typeof import('fs');
 import * as os from 'os';
 import * as path from 'path';
+import { defaultOutDir } from '../../src/cli/compile';
 import { FileAccessError } from '../../src/errors';
 import { OUTPUT_MARKER, recoverLeftovers, writeOwnedDirectory } from '../../src/util/ownedOutputDir';
 import { runCli } from '../helpers/cli';
@@ -116,6 +117,16 @@ describe('never replaces a directory uma-ts did not write', () => {
     fs.symlinkSync(dir, link);
     expectOneLineError(await runCli(compileArgs(link)), /is a symbolic link; refusing to replace it/);
     expect(fs.readFileSync(file, 'utf8')).toBe('keep');
+  });
+});
+
+describe('the default output directory', () => {
+  it("is out/<model name>, and out/model for a name of dots only (never the working directory or out itself)", () => {
+    expect(defaultOutDir('models/kws.tflite')).toBe(path.join('out', 'kws'));
+    // Fuzzed: '...tflite' gave out/.. (the working directory), '..tflite' out/. (out itself).
+    expect(defaultOutDir('a/...tflite')).toBe(path.join('out', 'model'));
+    expect(defaultOutDir('..tflite')).toBe(path.join('out', 'model'));
+    expect(defaultOutDir('.tflite')).toBe(path.join('out', 'model'));
   });
 });
 
