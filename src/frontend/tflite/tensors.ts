@@ -21,7 +21,7 @@ const DTYPES: ReadonlyMap<number, DType> = new Map<number, DType>([
 
 function tensorTypeName(code: number): string {
   const entry = Object.entries(TensorTypeCode).find(([, v]) => v === code);
-  return entry ? entry[0] : `type ${code}`;
+  return entry ? entry[0] : `code ${code}`;
 }
 
 function describe(tensor: Tensor, index: number): string {
