@@ -297,6 +297,28 @@ describe('fuzz regressions: a requantization multiplier of 2^31 or more', () => 
   });
 });
 
+describe('fuzz regressions: an operator with more inputs than it takes', () => {
+  // The extra input was ignored and the model compiled; an extra output was already refused.
+  it.each([
+    ['ADD', 3, 2],
+    ['MUL', 3, 2],
+    ['RELU', 2, 1],
+    ['SOFTMAX', 2, 1],
+    ['MAXIMUM', 3, 2],
+  ])('%s with %i inputs is refused naming the count', async (op, inputs, expected) => {
+    const w = new TfliteWriter();
+    const x = w.addInput({ name: 'x', shape: [1, 4], dtype: 'float32' });
+    const y = w.addTensor({ name: 'y', shape: [1, 4], dtype: 'float32' });
+    const options = op === 'ADD' ? tfliteOptions.add() : op === 'MUL' ? tfliteOptions.mul() : op === 'SOFTMAX' ? tfliteOptions.softmax(1) : undefined;
+    w.addOperator({ op, inputs: Array(inputs).fill(x), outputs: [y], ...(options ? { options } : {}) });
+    w.markOutput(y);
+    const r = await runCli(['inspect', file(w.finish(), '.tflite')]);
+    assertCleanOutcome(r);
+    expect(r.code).toBe(1);
+    expect(r.problems[0]).toMatch(new RegExp(`has ${inputs} inputs, expected ${expected} \\(${op} at operator #0\\)$`));
+  });
+});
+
 describe('fuzz regressions: a workspace pool named like the default constant pool', () => {
   it('is named as such (it was "error: name: duplicate pool name ... (first declared at pool #1)")', async () => {
     const pools = file(JSON.stringify({ workspacePools: [{ name: 'global_const_workspace', targets: ['c', 'vanilla'] }] }), '.json');

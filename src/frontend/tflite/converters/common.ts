@@ -65,6 +65,16 @@ export function formatError(site: OperatorSite, problem: string): never {
   throw modelFormatError(site.source, site.operator.pos, `${problem} (${site.tfliteName} at operator #${site.index})`);
 }
 
+/**
+ * An operator with more input slots than it takes (TFLite Micro checks the count in Prepare):
+ * the extras were ignored (fuzzed: an ADD with a third input compiled), while an extra output
+ * was already refused.
+ */
+export function requireInputCount(site: OperatorSite, count: number): void {
+  const n = site.inputTypes.length;
+  if (n > count) formatError(site, `has ${n} inputs, expected ${count}`);
+}
+
 /** An operator whose parameters uma-ts does not support: names the operator, its index and the parameter. */
 export function unsupportedParameter(site: OperatorSite, problem: string): never {
   throw new UnsupportedOperatorError(`unsupported ${problem} on ${where(site)}`, { file: site.source, op: site.tfliteName });
@@ -130,6 +140,7 @@ export function presentInputs(site: OperatorSite, count: number): number[] {
 export const unaryConverter =
   (op: string): Converter =>
   (site) => {
+    requireInputCount(site, 1);
     inputType(site, 0, 'input');
     return { op, attrs: {}, argPositions: [0] };
   };
