@@ -269,6 +269,22 @@ const FAILED_FIRST_ATTEMPTS = 64;
  * number of times. It runs only where auto used to report the pools exhausted, so every plan
  * found before stays the same. A buffer that fails at the front fits none of its pools alone.
  */
+/** `order` placed first-fit everywhere: a start named `name`, or undefined when a buffer fits no pool. */
+function firstFitStart(engine: PlacementEngine, order: Int32Array, name: string): { start: Start; total: number } | undefined {
+  engine.setOrder(order);
+  engine.bestFit.fill(0);
+  const total = engine.placeFrom(0, Infinity);
+  return total < Infinity ? { start: { order, bestFit: false, name }, total } : undefined;
+}
+
+/**
+ * The buffers in the order of a plan's offsets, ties by index: placed first-fit, each buffer
+ * lands at or below its offset there (its slot is still free when its turn comes).
+ */
+function offsetOrder(offsets: Float64Array): Int32Array {
+  return Int32Array.from({ length: offsets.length }, (_, i) => i).sort((x, y) => offsets[x] - offsets[y] || x - y);
+}
+
 function failedFirst(engine: PlacementEngine, order: Int32Array, failed: number): { start: Start; total: number } | undefined {
   const current = Int32Array.from(order);
   const attempts = Math.min(FAILED_FIRST_ATTEMPTS, current.length);
@@ -277,10 +293,8 @@ function failedFirst(engine: PlacementEngine, order: Int32Array, failed: number)
     if (k === 0) return undefined;
     current.copyWithin(1, 0, k);
     current[0] = failed;
-    engine.setOrder(current);
-    engine.bestFit.fill(0);
-    const total = engine.placeFrom(0, Infinity);
-    if (total < Infinity) return { start: { order: current, bestFit: false, name: 'failed first/first-fit' }, total };
+    const placed = firstFitStart(engine, current, 'failed first/first-fit');
+    if (placed) return placed;
     failed = engine.failedBuffer;
   }
   return undefined;
@@ -305,12 +319,7 @@ function packedWithinLimit(problem: IndexedProblem, engine: PlacementEngine, cor
   if (!core || !Number.isFinite(limit)) return undefined;
   const r = core.decide(limit, WITHIN_LIMIT_WORK);
   if (r.kind !== 'fits') return undefined;
-  const offsets = r.offsets;
-  const order = Int32Array.from({ length: problem.count }, (_, i) => i).sort((x, y) => offsets[x] - offsets[y] || x - y);
-  engine.setOrder(order);
-  engine.bestFit.fill(0);
-  const total = engine.placeFrom(0, Infinity);
-  return total < Infinity ? { start: { order, bestFit: false, name: 'exact core/first-fit' }, total } : undefined;
+  return firstFitStart(engine, offsetOrder(r.offsets), 'exact core/first-fit');
 }
 
 /** Work for searchedWithinLimits, in conflict entries scanned: about 0.1 s. */
@@ -322,11 +331,7 @@ const ORDER_SEARCH_WORK = 20_000_000;
  */
 function searchedWithinLimits(problem: IndexedProblem, engine: PlacementEngine): { start: Start; total: number } | undefined {
   const order = searchWithinLimits(problem, engine.adjStart, engine.adj, ORDER_SEARCH_WORK)?.order;
-  if (!order) return undefined;
-  engine.setOrder(order);
-  engine.bestFit.fill(0);
-  const total = engine.placeFrom(0, Infinity);
-  return total < Infinity ? { start: { order, bestFit: false, name: 'order search/first-fit' }, total } : undefined;
+  return order ? firstFitStart(engine, order, 'order search/first-fit') : undefined;
 }
 
 /** Adjacency entries above which the greedy phase skips best-fit starts (deterministically). */
@@ -436,10 +441,8 @@ export function autoSearch(
       plan = onePoolPlan(offsets);
       descended = true;
     } else if (offsets) {
-      // First-fit in the order of the core's offsets puts every buffer at or below its offset
-      // there (each one's slot is still free when its turn comes), so the engine holds a plan
-      // at most as large, and the local search goes on from it.
-      engine.setOrder(Int32Array.from({ length: problem.count }, (_, i) => i).sort((x, y) => offsets[x] - offsets[y] || x - y));
+      // The engine holds a plan at most as large (offsetOrder), and the local search goes on from it.
+      engine.setOrder(offsetOrder(offsets));
       engine.bestFit.fill(0);
       best = engine.placeFrom(0, Infinity);
       engine.commit(0);
