@@ -384,7 +384,14 @@ function swapIn(tmp: string, target: string, shown: string): void {
     try {
       fs.renameSync(tmp, target);
     } catch (e) {
-      bestEffort(() => fs.renameSync(old, target));
+      try {
+        fs.renameSync(old, target);
+      } catch {
+        // A concurrent run's complete output took the target meanwhile: the previous one,
+        // ours and checked free of the user's files above, is superseded as if we had won.
+        // Left aside, it stayed until a later run's recovery (a concurrent-writers test saw it).
+        if (isOccupied(e)) bestEffort(() => discard(old));
+      }
       if (isOccupied(e)) continue;
       throw fileAccessError(e, 'move the new output to', shown);
     }
