@@ -5,7 +5,7 @@
  * `explain-pools` shares: backend registry, pools, pins and target attributes.
  */
 import { Command } from 'commander';
-import { collect, collectPath, collectPaths, pathValue } from './optionValues';
+import { collect, collectPath, collectPaths, nonEmptyValue, pathValue } from './optionValues';
 import * as path from 'path';
 import { BackendRegistry } from '../backend/registry';
 import { TargetAttrValue } from '../backend/targetAttrs';
@@ -157,6 +157,8 @@ export function applicationModuleNames(models: readonly string[], flag: string |
   if (names.length !== models.length) {
     throw new ConfigError(`--module-name gives ${names.length} name(s) for ${models.length} models; give one per model, comma-separated in model order`);
   }
+  const blank = names.findIndex((n) => n === '');
+  if (blank >= 0) throw new ConfigError(`--module-name: name ${blank + 1} of ${names.length} (for ${models[blank]}) is empty`);
   return names;
 }
 
@@ -269,10 +271,10 @@ export function register(program: Command, io: CliIO): void {
     .command('compile')
     .description('compile a .tflite model for a backend: C sources (MLF), memory plan report, layout picture')
     .argument('<models...>', 'path to a .tflite file; several: one application whose models run one after the other and share the workspace pools', collectPaths)
-    .option('--algorithm <name>', 'memory planning algorithm (default: the planner\'s default)')
+    .option('--algorithm <name>', 'memory planning algorithm (default: the planner\'s default)', nonEmptyValue)
     .option('--out <dir>', 'output directory (default: out/<model name>)', pathValue)
     .option('--no-pool-pinning', 'skip the pool-pinning pass: pools come from each function\'s target only (as TVM)')
-    .option('--module-name <name>', 'module name of the generated C symbols (tvmgen_<name>_*); several models: one per model, comma-separated (default: the file names)')
+    .option('--module-name <name>', 'module name of the generated C symbols (tvmgen_<name>_*); several models: one per model, comma-separated (default: the file names)', nonEmptyValue)
     .option('--buffers', 'also print every buffer\'s placement (always in report.json)')
     .option('--concurrent', 'several models: they may run at the same time, so their parts of each shared workspace pool never overlap (default: one after the other, sharing the memory)');
   addCommonOptions(command).action((models: string[], options: CompileCliOptions) =>

@@ -4,7 +4,7 @@
  * `uma_cli.py --add_hardware` does from `apps/uma/_template`.
  */
 import { Command } from 'commander';
-import { pathValue } from './optionValues';
+import { nonEmptyValue, pathValue } from './optionValues';
 import { writeBackendSkeleton } from '../scaffold/writer';
 import { CliIO } from './io';
 
@@ -14,7 +14,7 @@ export function register(program: Command, io: CliIO): void {
     .description('create a backend skeleton: backends/<snake_name>/ with class <CamelName>Backend and a jest test')
     .argument('<name>', 'backend name, e.g. my-accel (target and directory my_accel, class MyAccelBackend)')
     .option('--dir <dir>', 'output directory (default backends/<snake_name>); must not exist', pathValue)
-    .option('--import-from <module>', "import specifier of uma-ts's public API in the generated code (default: relative path to uma-ts's src/)")
+    .option('--import-from <module>', "import specifier of uma-ts's public API in the generated code (default: relative path to uma-ts's src/)", nonEmptyValue)
     .action((name: string, opts: { dir?: string; importFrom?: string }) => {
       const r = writeBackendSkeleton({
         name,

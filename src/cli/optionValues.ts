@@ -25,3 +25,13 @@ export function collectPaths(value: string, previous: string[] | undefined): str
 export function collectPath(value: string, previous: string[] | undefined): string[] {
   return collect(pathValue(value), previous);
 }
+
+/**
+ * A name or command flag (`--algorithm`, `--module-name`, `--cc`, ...): refused when empty or
+ * only blanks. The layers below read an empty value as "not given", so without this check
+ * `--algorithm ''` planned with the default and `--cc ''` built with gcc, silently.
+ */
+export function nonEmptyValue(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('The value is empty.');
+  return value;
+}

@@ -4,7 +4,7 @@
  * the pool sizes and the overhead over the lower bound.
  */
 import { Command } from 'commander';
-import { pathValue } from './optionValues';
+import { nonEmptyValue, pathValue } from './optionValues';
 import { performance } from 'node:perf_hooks';
 import { ConfigError, MemoryPlanningError, PlanVerificationError } from '../errors';
 import { POOLS_EXHAUSTED } from '../driver/poolOverflow';
@@ -146,7 +146,7 @@ export function register(program: Command, io: CliIO): void {
     .command('plan')
     .description('plan a buffer set (intervals "size first last" per line, JSON, or MiniMalloc\'s CSV) and print the memory plan')
     .argument('<file>', "buffer set: text intervals, JSON (schemas/buffer-set.schema.json) or MiniMalloc's CSV (id,lower,upper,size)", pathValue)
-    .option('-a, --algorithm <name>', 'memory planning algorithm', DEFAULT_PLANNING_ALGORITHM)
+    .option('-a, --algorithm <name>', 'memory planning algorithm', nonEmptyValue, DEFAULT_PLANNING_ALGORITHM)
     .option('--json', 'print the plan as JSON (schemas/memory-plan.schema.json)')
     .option('--time-budget <ms>', 'search time budget for searching planners', nonNegativeInt('time-budget'))
     .option('--seed <n>', 'seed for randomised planners', nonNegativeInt('seed'))

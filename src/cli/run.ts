@@ -9,7 +9,7 @@
  * it finished), never a cut-short table.
  */
 import { Command } from 'commander';
-import { collect, collectPaths } from './optionValues';
+import { collect, collectPaths, nonEmptyValue } from './optionValues';
 import { TensorSpec } from '../codegen/types';
 import { ioSpecs } from '../driver/compile';
 import { ConfigError, VerifyError } from '../errors';
@@ -382,13 +382,13 @@ export function register(program: Command, io: CliIO): void {
     .command('run')
     .description('compile, build and run a model with a generated harness; compare every output with the reference interpreter')
     .argument('<models...>', 'path to a .tflite file; several: one application, its models run in turn on one shared workspace, each compared', collectPaths)
-    .option('--algorithm <name>', 'memory planning algorithm (default: the planner\'s default)')
+    .option('--algorithm <name>', 'memory planning algorithm (default: the planner\'s default)', nonEmptyValue)
     .option('--no-pool-pinning', 'skip the pool-pinning pass (as TVM)')
-    .option('--module-name <name>', 'module name of the generated C symbols (tvmgen_<name>_*); several models: one per model, comma-separated')
+    .option('--module-name <name>', 'module name of the generated C symbols (tvmgen_<name>_*); several models: one per model, comma-separated', nonEmptyValue)
     .option('--input <name=file>', 'model input from a .npy or raw little-endian .bin file (repeatable; others are random)', collect)
     .option('--seed <n>', 'seed of the random inputs (default 1)')
     .option('--runs <k>', 'invocations on one loaded program, each compared (streaming models keep their state; default 1, at most 1000)')
-    .option('--cc <cmd>', 'C compiler command (default gcc; arm-none-eabi-gcc for cortex-m55)')
+    .option('--cc <cmd>', 'C compiler command (default gcc; arm-none-eabi-gcc for cortex-m55)', nonEmptyValue)
     .option('--target <target>', 'host (default) or cortex-m55 (arm-none-eabi-gcc, QEMU mps3-an547 with semihosting)')
     .option('--compare-intermediates', 'compare every intermediate tensor and name the first operator whose output differs')
     .option('--concurrent', 'several models: lay the shared workspace out as for models running at the same time (each its own part)');

@@ -148,7 +148,16 @@ function namingModelFile<T>(source: string, run: () => T): T {
   }
 }
 
+/** Names given empty would read below as "not given" (the default planner, module `default`). */
+function checkNamedOptions(options: CompileOptions): void {
+  for (const key of ['algorithm', 'moduleName'] as const) {
+    const value = options[key];
+    if (value !== undefined && value.trim() === '') throw new ConfigError(`compile option ${key} is empty: leave it out for the default`, { option: key });
+  }
+}
+
 export function compileModel(model: string | IRModule, options: CompileOptions): CompileResult {
+  checkNamedOptions(options);
   const progress = options.onProgress ?? (() => undefined);
   progress('import');
   const graph = typeof model === 'string' ? loadTfliteFile(model) : model;

@@ -259,3 +259,11 @@ describe('a model problem found while compiling', () => {
     expect(fs.existsSync(path.join(dir, 'reshaped_out'))).toBe(false);
   });
 });
+
+describe('compile options given empty', () => {
+  it.each(['algorithm', 'moduleName'] as const)('compileModel refuses %s "" (read as not given, it chose the default)', (key) => {
+    const registry = new BackendRegistry();
+    registry.register(VanillaBackend);
+    expect(() => compileModel(model('hello_world_int8'), { backend: 'vanilla', registry, [key]: ' ' })).toThrow(`compile option ${key} is empty: leave it out for the default`);
+  });
+});

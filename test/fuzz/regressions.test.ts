@@ -493,6 +493,23 @@ describe('fuzz regressions: odd paths and damaged inputs name what is wrong', ()
     expect(r.problems[0]).toBe(message);
   });
 
+  it.each([
+    [['compile', 'MODEL', '--backend', 'vanilla', '--algorithm', ''], "error: option '--algorithm <name>' argument '' is invalid. The value is empty."],
+    [['compile', 'MODEL', '--backend', 'vanilla', '--module-name', ' '], "error: option '--module-name <name>' argument ' ' is invalid. The value is empty."],
+    [['compile', 'MODEL', 'MODEL', '--backend', 'vanilla', '--module-name', 'a,'], 'error: --module-name: name 2 of 2 (for MODEL) is empty'],
+    [['run', 'MODEL', '--backend', 'vanilla', '--cc', ''], "error: option '--cc <cmd>' argument '' is invalid. The value is empty."],
+    [['run', 'MODEL', '--backend', 'vanilla', '--algorithm', ''], "error: option '--algorithm <name>' argument '' is invalid. The value is empty."],
+    [['plan', 'MODEL', '--algorithm', ''], "error: option '-a, --algorithm <name>' argument '' is invalid. The value is empty."],
+    [['new-backend', 'x', '--import-from', ''], "error: option '--import-from <module>' argument '' is invalid. The value is empty."],
+  ])('uma-ts %j: an empty name or command is refused (it fell back to the default: the default planner, module or gcc)', async (args, message) => {
+    const out = path.join(dir, 'empty-value');
+    const m = model('hello_world_int8');
+    const r = await runCli([...args.map((a) => (a === 'MODEL' ? m : a)), ...(args[0] === 'compile' ? ['--out', out] : [])]);
+    assertCleanOutcome(r, args[0] === 'compile' ? out : undefined);
+    expect(r.code).toBe(1);
+    expect(r.problems[0]).toBe(message.replace('MODEL', m));
+  });
+
   it('a buffer set that is a JSON array is reported as the wrong JSON type, not as a bad interval line', async () => {
     const r = await runCli(['plan', file(JSON.stringify([[16, 0, 1]]), '.json')]);
     assertCleanOutcome(r);
