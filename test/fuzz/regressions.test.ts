@@ -305,6 +305,12 @@ describe('fuzz regressions: an operator with more inputs than it takes', () => {
     ['RELU', 2, 1],
     ['SOFTMAX', 2, 1],
     ['MAXIMUM', 3, 2],
+    ['CONV_2D', 4, 3],
+    ['FULLY_CONNECTED', 4, 3],
+    ['RESHAPE', 3, 2],
+    ['MEAN', 3, 2],
+    ['STRIDED_SLICE', 5, 4],
+    ['TRANSPOSE', 3, 2],
   ])('%s with %i inputs is refused naming the count', async (op, inputs, expected) => {
     const w = new TfliteWriter();
     const x = w.addInput({ name: 'x', shape: [1, 4], dtype: 'float32' });

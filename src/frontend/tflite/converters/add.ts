@@ -1,10 +1,9 @@
 /** ADD → add (broadcasting); operand and output dtypes are TFLite Micro's (`ELEMENTWISE_DTYPES.add`). */
 import { AddOptions, BuiltinOptionsType } from '../schema';
-import { activation, Converter, inputType, options, requireDtype, requireInputCount, requireRescaleQuantization } from './common';
+import { activation, Converter, inputType, options, requireDtype, requireRescaleQuantization } from './common';
 import { ELEMENTWISE_DTYPES } from './elementwise';
 
 export const add: Converter = (site) => {
-  requireInputCount(site, 2);
   requireDtype(site, inputType(site, 0, 'lhs'), ELEMENTWISE_DTYPES.add, 'input 0');
   requireDtype(site, inputType(site, 1, 'rhs'), ELEMENTWISE_DTYPES.add, 'input 1');
   requireDtype(site, site.outputType, ELEMENTWISE_DTYPES.add, 'output');

@@ -65,11 +65,7 @@ export function formatError(site: OperatorSite, problem: string): never {
   throw modelFormatError(site.source, site.operator.pos, `${problem} (${site.tfliteName} at operator #${site.index})`);
 }
 
-/**
- * An operator with more input slots than it takes (TFLite Micro checks the count in Prepare):
- * the extras were ignored (fuzzed: an ADD with a third input compiled), while an extra output
- * was already refused.
- */
+/** An operator with more input slots than it takes (MAX_INPUT_SLOTS, inputSlots.ts). */
 export function requireInputCount(site: OperatorSite, count: number): void {
   const n = site.inputTypes.length;
   if (n > count) formatError(site, `has ${n} inputs, expected ${count}`);
@@ -135,15 +131,6 @@ export function presentInputs(site: OperatorSite, count: number): number[] {
   for (let i = 0; i < Math.min(count, site.inputTypes.length); i++) if (site.inputTypes[i]) kept.push(i);
   return kept;
 }
-
-/** An operator with one data input and no options: the op name is all it carries. */
-export const unaryConverter =
-  (op: string): Converter =>
-  (site) => {
-    requireInputCount(site, 1);
-    inputType(site, 0, 'input');
-    return { op, attrs: {}, argPositions: [0] };
-  };
 
 /** Rejects a tensor dtype the operator does not support, naming operator, index and dtype. */
 export function requireDtype(site: OperatorSite, type: TensorType, allowed: readonly string[], role: string): void {

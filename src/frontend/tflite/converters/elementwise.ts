@@ -44,7 +44,6 @@ export const ELEMENTWISE_DTYPES: Readonly<Record<string, readonly DType[]>> = {
 };
 
 function checkTypes(site: OperatorSite, op: string, inputs: number): void {
-  requireInputCount(site, inputs);
   const allowed = ELEMENTWISE_DTYPES[op];
   const types = [...Array.from({ length: inputs }, (_, i) => inputType(site, i, `input ${i}`)), site.outputType];
   types.forEach((t, i) => {

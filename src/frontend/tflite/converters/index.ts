@@ -8,7 +8,8 @@ import { add } from './add';
 import { addN } from './addN';
 import { argMinMax } from './argMinMax';
 import { batchMatmul } from './batchMatmul';
-import { ConvertedOperator, Converter, OperatorSite } from './common';
+import { ConvertedOperator, Converter, OperatorSite, requireInputCount } from './common';
+import { MAX_INPUT_SLOTS } from './inputSlots';
 import { conv2d } from './conv2d';
 import { dense } from './dense';
 import { depthwiseConv2d } from './depthwiseConv2d';
@@ -149,6 +150,14 @@ const CONVERTERS: ReadonlyMap<number, Converter> = new Map<number, Converter>([
   [BuiltinOperatorCode.BROADCAST_ARGS, broadcastArgs],
 ]);
 
+/** Builtins taking any number of inputs: the others' counts are in MAX_INPUT_SLOTS. */
+export const VARIADIC_BUILTINS: ReadonlySet<number> = new Set([BuiltinOperatorCode.CONCATENATION, BuiltinOperatorCode.PACK, BuiltinOperatorCode.ADD_N]);
+
+/** Converted builtins (for checks over all of them). */
+export function convertedBuiltins(): number[] {
+  return [...CONVERTERS.keys()];
+}
+
 export function isSupportedBuiltin(code: number): boolean {
   // The resource-variable builtins have no converter: the importer handles them itself.
   return CONVERTERS.has(code) || RESOURCE_VARIABLE_BUILTINS.has(code);
@@ -158,6 +167,8 @@ export function isSupportedBuiltin(code: number): boolean {
 export function convertOperator(builtin: number, site: OperatorSite): ConvertedOperator {
   const converter = CONVERTERS.get(builtin);
   if (!converter) throw new Error(`no converter for builtin ${builtin}`);
+  const slots = MAX_INPUT_SLOTS.get(builtin);
+  if (slots !== undefined) requireInputCount(site, slots);
   return converter(site);
 }
 

@@ -6,10 +6,9 @@
 import { SOFTMAX_SIGNATURES, softmaxOutputQuantProblem, softmaxQuantParams } from '../../../arith/quant-params';
 import { softmaxInt16QuantProblem } from '../../../arith/softmaxInt16';
 import { BuiltinOptionsType, SoftmaxOptions } from '../schema';
-import { Converter, inputType, requiredOptions, requireInputCount, tensorQuant, unsupportedParameter } from './common';
+import { Converter, inputType, requiredOptions, tensorQuant, unsupportedParameter } from './common';
 
 export const softmax: Converter = (site) => {
-  requireInputCount(site, 1);
   const input = inputType(site, 0, 'input');
   const output = site.outputType;
   const opts = requiredOptions(site, BuiltinOptionsType.SoftmaxOptions, SoftmaxOptions);
