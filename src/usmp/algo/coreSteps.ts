@@ -107,6 +107,14 @@ function capacitySteps(core: ExactCore): { stepDown: (c: number) => number; step
   return { stepDown: (c) => Math.floor(c / granularity) * granularity, stepUp: (c) => roundUp(c, granularity) };
 }
 
+/**
+ * Whether the core's runs above the bound are the longer ones (exactCore.ts, RUN_DIVES): not on
+ * small problems, whose runs were tuned on MiniMalloc's sets.
+ */
+function longerRunsAboveBound(core: ExactCore): boolean {
+  return core.bufferCount() > SMALL_PROBLEM;
+}
+
 /** Runs the core's steps from a plan of total `best` (the greedy phase's). */
 export function runCoreSteps(
   core: ExactCore,
@@ -152,7 +160,7 @@ export function runCoreSteps(
   while (lo < best && core.work < limit && performance.now() < deadline) {
     // At or above lo (a multiple of the granularity), below best.
     const capacity = stepDown(best - 1 - Math.floor((best - 1 - lo) * step));
-    const r = core.decide(capacity, Math.min(limit - core.work, probeWork), true);
+    const r = core.decide(capacity, Math.min(limit - core.work, probeWork), true, longerRunsAboveBound(core));
     if (r.kind === 'fits') {
       found = r.offsets;
       best = r.total;
@@ -205,7 +213,7 @@ export function descendByRegions(
     while (core.work < limit && performance.now() < deadline) {
       const capacity = stepDown(plan.total - 1 - Math.floor((plan.total - 1 - lowerBound) * share));
       if (capacity <= lowerBound) break;
-      const fit = core.resolveTop(plan.offsets, capacity, Math.min(DENSE_REGION_WORK, limit - core.work), TOP_HOLE_SHARES);
+      const fit = core.resolveTop(plan.offsets, capacity, Math.min(DENSE_REGION_WORK, limit - core.work), TOP_HOLE_SHARES, longerRunsAboveBound(core));
       if (!fit) break;
       plan = fit;
     }

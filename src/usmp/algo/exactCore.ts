@@ -112,8 +112,22 @@ const SMALL_PREORDERS = [0, 2, 4];
 const LONG_SHARE = 5;
 /** Relative spread of the random factor on the primary key of the varied preorders. */
 const PREORDER_NOISE = 0.6;
-/** A run's limit in dives (one dive: every buffer placed once, see diveWork). */
+/**
+ * A run's limit in dives (one dive: every buffer placed once, see diveWork): at the lower bound
+ * a fit comes from a run's first dive with little backtracking, when it comes (see
+ * memory-planner.md, "Why those uniform sets stay above the bound"), so many short runs, each
+ * its own preorder, are the better lottery; above it (a descent's probe or re-solve), with
+ * slack in the sections, backtracking a while longer finds more. Measured on 532 held-out
+ * 2,000-buffer sets (uniform seeds 1-140, heavy-tailed 1-12, mixed 1-260, long and medium
+ * lifetimes 1-60), runs of 3 dives above the bound: 37 plans smaller, 15 larger, none leaving
+ * the bound; mean overhead 0.224% -> 0.219% (medium 0.525% -> 0.496%, uniform 0.026% ->
+ * 0.022%, seed 63 0.25% -> the bound). 4 dives: about the same; 3 at the bound as well: 4 sets
+ * lose it (their bound's fit is in a later short run); 1.5 everywhere: 37 larger. Problems
+ * up to SMALL_PROBLEM buffers keep 2 (coreSteps.ts): their runs were tuned on MiniMalloc's
+ * benchmark sets, and set J went from 4.87% to 5.38% above its bound with 3.
+ */
 const RUN_DIVES = 2;
+const ABOVE_BOUND_RUN_DIVES = 3;
 const RUN_MIN_WORK = 10_000;
 const RESTART_SEED = 0x5eed;
 /**
@@ -201,9 +215,12 @@ export class ExactCore {
    * Decides whether everything fits in `capacity`, spending at most `budget` work units.
    * 'infeasible' is a proof (the whole canonical search space was exhausted). `slack`: the
    * capacity is above the lower bound (a descent's probe), which picks the runs' kinds.
+   * `aboveBound`: runs of ABOVE_BOUND_RUN_DIVES, for a capacity above the whole problem's lower
+   * bound (a probe, or a descent's re-solve of part of it).
    */
-  decide(capacity: number, budget: number, slack = false): CoreOutcome {
+  decide(capacity: number, budget: number, slack = false, aboveBound = false): CoreOutcome {
     const pattern = slack ? SLACK_RUNS : BOUND_RUNS;
+    const runDives = aboveBound ? ABOVE_BOUND_RUN_DIVES : RUN_DIVES;
     const { problem } = this;
     const n = problem.count;
     const offsets = new Float64Array(n);
@@ -211,7 +228,7 @@ export class ExactCore {
     const { floors } = problem;
     for (let b = 0; b < n; b++) if ((floors ? floors[b] : 0) + problem.sizes[b] > capacity) return { kind: 'infeasible' };
     for (const part of this.partitions) {
-      const r = this.solveWithRestarts(part, capacity, limit, offsets, pattern);
+      const r = this.solveWithRestarts(part, capacity, limit, offsets, pattern, runDives);
       if (r !== 'fits') return { kind: r };
     }
     return { kind: 'fits', offsets, total: this.totalOf(offsets) };
@@ -290,8 +307,8 @@ export class ExactCore {
    * Short runs over the preorders (fixed, then varied), the last one with all that is left;
    * small partitions: static decomposing runs over SMALL_PREORDERS, resumed in turn.
    */
-  private solveWithRestarts(part: Int32Array, capacity: number, limit: number, out: Float64Array, pattern: string): RunResult {
-    const baseWork = Math.max(RUN_MIN_WORK, RUN_DIVES * this.partDiveWork(part));
+  private solveWithRestarts(part: Int32Array, capacity: number, limit: number, out: Float64Array, pattern: string, runDives: number): RunResult {
+    const baseWork = Math.max(RUN_MIN_WORK, runDives * this.partDiveWork(part));
     const random = seededRandom(RESTART_SEED + part.length);
     // Static runs can miss a fit with zero-size buffers (see CoreProblem.sizes): not for those.
     const small = part.length <= SMALL_PARTITION && part.every((b) => this.problem.sizes[b] > 0);
@@ -529,9 +546,16 @@ export class ExactCore {
    * sections keep fewer holes than the one before), within `budget` work in all. Returns the
    * merged plan of the first region whose buffers fit, else undefined. A fit is at most
    * `capacity`: every buffer ending above it leaves more holes in its sections than they can
-   * keep, so the region frees it.
+   * keep, so the region frees it. `aboveBound`: the region's runs are those of a capacity
+   * above the lower bound (see decide).
    */
-  resolveTop(offsets: Float64Array, capacity: number, budget: number, holeShares: readonly number[]): { offsets: Float64Array; total: number } | undefined {
+  resolveTop(
+    offsets: Float64Array,
+    capacity: number,
+    budget: number,
+    holeShares: readonly number[],
+    aboveBound = false,
+  ): { offsets: Float64Array; total: number } | undefined {
     const limit = this.work + budget;
     const byOffset = buffersByOffset(offsets);
     this.work += byOffset.work;
@@ -545,7 +569,7 @@ export class ExactCore {
       this.work += region.work;
       // Nearly the whole problem again, which the bound's own search already failed with more.
       if (region.free.length > MAX_REGION_SHARE * this.tables.n) continue;
-      const fit = this.resolveRegion(region, capacity, limit);
+      const fit = this.resolveRegion(region, capacity, limit, aboveBound);
       if (fit) {
         const merged = offsets.slice();
         region.free.forEach((b, k) => (merged[b] = fit[k]));
@@ -557,7 +581,7 @@ export class ExactCore {
   }
 
   /** The freed buffers of `region` placed by a core of their own over their floors; their offsets, or undefined. */
-  private resolveRegion(region: TopRegion, capacity: number, limit: number): Float64Array | undefined {
+  private resolveRegion(region: TopRegion, capacity: number, limit: number, aboveBound: boolean): Float64Array | undefined {
     const { free, floors } = region;
     const { sizes, alignments, intervals } = this.problem;
     const sub = new ExactCore({
@@ -573,7 +597,7 @@ export class ExactCore {
     sub.deadline = this.deadline;
     // Its tables, as the region's passes are charged.
     this.work += sub.tables.n + sub.tables.adj.length + sub.tables.members.length;
-    const r = sub.decide(capacity, Math.max(0, limit - this.work));
+    const r = sub.decide(capacity, Math.max(0, limit - this.work), false, aboveBound);
     this.work += sub.work;
     return r.kind === 'fits' ? r.offsets : undefined;
   }
