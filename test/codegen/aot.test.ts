@@ -68,6 +68,19 @@ describe('AoT module to C', () => {
     expect(artifacts.files.map((f) => f.path)).toContain('src/kws_lib0.c');
   });
 
+  it('an input and an output named alike but for case get distinct size macros (both were TVMGEN_DEFAULT_X_SIZE)', () => {
+    const m = aotModule({ input: 'x', output: 'X' });
+    const artifacts = generateC({
+      module: tirModule(m.functions),
+      inputs: [{ name: 'x', dtype: 'int8', shape: [1, N] }],
+      outputs: [{ name: 'X', dtype: 'int8', shape: [1, N] }],
+    });
+    const header = artifacts.files.find((f) => f.path === 'include/tvmgen_default.h')?.content ?? '';
+    expect(header.match(/#define TVMGEN_DEFAULT_X(_1)?_SIZE 8/g)).toEqual(['#define TVMGEN_DEFAULT_X_SIZE 8', '#define TVMGEN_DEFAULT_X_1_SIZE 8']);
+    writeArtifacts(dir, artifacts);
+    compileHeaderAsCxx(dir, 'tvmgen_default.h');
+  });
+
   it('rejects a main whose parameters do not match the model I/O', () => {
     const m = aotModule();
     expect(() =>

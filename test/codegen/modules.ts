@@ -48,7 +48,7 @@ export const N = 8;
 export const WEIGHTS = [3, -7, 100, -128, 127, 0, 55, -55];
 
 /** op1: out(int32) = in + w; op2: out(int8) = clamp(in * 2 - 5, -128, 127). */
-export function aotModule(): { functions: [string, PrimFunc][]; expected: (x: readonly number[]) => number[] } {
+export function aotModule(io = { input: 'x', output: 'y' }): { functions: [string, PrimFunc][]; expected: (x: readonly number[]) => number[] } {
   const add1 = opFunc(
     [makeBuffer('a', 'int8', [1, N]), makeBuffer('w', 'int8', [N]), makeBuffer('out', 'int32', [1, N])],
     ([a, w, out]) => {
@@ -61,8 +61,8 @@ export function aotModule(): { functions: [string, PrimFunc][]; expected: (x: re
     const v = sub(mul(bufferLoad(inp, [i]), 2), 5);
     return forLoop(i, 0, N, bufferStore(out, cast('int8', min(max(v, -128), 127)), [0, i]));
   });
-  const x = makeVar('x', 'handle', 'int8');
-  const y = makeVar('y', 'handle', 'int8');
+  const x = makeVar(io.input, 'handle', 'int8');
+  const y = makeVar(io.output, 'handle', 'int8');
   const w = makeVar('w', 'handle', 'int8');
   const sid = makeVar('sid_1', 'handle', 'int32');
   const body = allocateConst({

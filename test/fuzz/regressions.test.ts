@@ -463,13 +463,25 @@ describe('fuzz regressions: module names differing only in case', () => {
 
 describe('fuzz regressions: pool and module names that become one C name', () => {
   // Both compiled, and uma_app.h defined one macro twice with two values.
-  it("pools 's' and 'S' are refused: both sizes would be UMA_APP_S_WORKSPACE_POOL_SIZE", async () => {
+  it("pools 's' and 'S' are refused: both sizes would be one macro of the module's header (and of uma_app.h)", async () => {
     const out = path.join(dir, 'case-pools');
     const pools = file(JSON.stringify({ workspacePools: [{ name: 's', targets: { c: 'rw', vanilla: 'rw' }, sizeHintBytes: 16 }, { name: 'S', targets: { c: 'rw', vanilla: 'rw' } }] }), '.json');
     const r = await runCli(['compile', model('hello_world_int8'), model('kws_ref_model'), '--backend', 'vanilla', '--module-name', 'a,b', '--pools', pools, '--out', out]);
     assertCleanOutcome(r, out);
     expect(r.code).toBe(1);
-    expect(r.problems[0]).toMatch(/^error: the size of pool '(s|S)' and the size of pool '(s|S)' both become the C name UMA_APP_S_WORKSPACE_POOL_SIZE in uma_app\.h; rename one/);
+    expect(r.problems[0]).toMatch(/^error: the size of pool 's' and the size of pool 'S' both become the C name TVMGEN_A_S_WORKSPACE_POOL_SIZE in tvmgen_a\.h; rename one/);
+  });
+
+  it("one model: pools 'sram' and 'SRAM' are refused (its header defined TVMGEN_DEFAULT_SRAM_WORKSPACE_POOL_SIZE twice, two values)", async () => {
+    const out = path.join(dir, 'case-pools-one');
+    const pools = file(JSON.stringify({ workspacePools: [{ name: 'sram', targets: { c: 'rw', vanilla: 'rw' }, sizeHintBytes: 64 }, { name: 'SRAM', targets: { c: 'rw', vanilla: 'rw' } }] }), '.json');
+    const pins = file(JSON.stringify({ pins: [{ tensor: 'sid_10', pools: ['sram'] }] }), '.json');
+    const r = await runCli(['compile', model('kws_ref_model'), '--backend', 'vanilla', '--pools', pools, '--pins', pins, '--out', out]);
+    assertCleanOutcome(r, out);
+    expect(r.code).toBe(1);
+    expect(r.problems[0]).toBe(
+      "error: the size of pool 'sram' and the size of pool 'SRAM' both become the C name TVMGEN_DEFAULT_SRAM_WORKSPACE_POOL_SIZE in tvmgen_default.h; rename one of them (C names are upper-cased)",
+    );
   });
 
   it("modules 'a' and 'a_b' with pools 'b_c' and 'c' are refused: both offsets would be UMA_APP_A_B_C_OFFSET", async () => {

@@ -2,7 +2,7 @@
  * The application-facing C: `tvmgen_<mod>.h` (structs, sizes, run/map prototypes; valid C
  * and C++) and the entry source that owns internal pools and calls `__tvm_main__`.
  */
-import { CodegenError } from '../../errors';
+import { CodegenError, ConfigError } from '../../errors';
 import { arrayInitializer } from './ctypes';
 import { BackendCodegenHook } from '../types';
 import { EntryDesc, externalPools, IoField, PoolField } from './entryDesc';
@@ -16,6 +16,41 @@ function structFields(fields: readonly IoField[]): string[] {
 
 function macroName(d: EntryDesc, name: string, suffix: string): string {
   return `${d.macroPrefix}_${name.toUpperCase()}_${suffix}`;
+}
+
+/**
+ * The header's size macros, distinct though C names differ in case only (pools 'sram' and
+ * 'SRAM' both gave TVMGEN_DEFAULT_SRAM_WORKSPACE_POOL_SIZE, two values for one macro: fuzzed).
+ * Pools are named by the user: two that meet are refused, as in an application's uma_app.h.
+ * Inputs and outputs are named by the model: one that meets a name taken gets a numbered one.
+ */
+function sizeMacros(d: EntryDesc): { io: Map<IoField, string>; pools: Map<PoolField, string> } {
+  const owners = new Map<string, string>();
+  const pools = new Map<PoolField, string>();
+  for (const p of d.pools) {
+    const name = macroName(d, p.cName, poolSizeSuffix(p));
+    const first = owners.get(name);
+    if (first !== undefined) {
+      throw new ConfigError(
+        `${first} and the size of pool '${p.planned.pool.name}' both become the C name ${name} in ${d.prefix}.h; rename one of them (C names are upper-cased)`,
+        { pool: p.planned.pool.name },
+      );
+    }
+    owners.set(name, `the size of pool '${p.planned.pool.name}'`);
+    pools.set(p, name);
+  }
+  const io = new Map<IoField, string>();
+  for (const f of [...d.inputs, ...d.outputs]) {
+    let name = macroName(d, f.cName, 'SIZE');
+    for (let k = 1; owners.has(name); k++) name = macroName(d, `${f.cName}_${k}`, 'SIZE');
+    owners.set(name, f.spec.name);
+    io.set(f, name);
+  }
+  return { io, pools };
+}
+
+function poolSizeSuffix(p: PoolField): string {
+  return p.planned.pool.kind === 'constant' ? 'CONSTANT_POOL_SIZE' : 'WORKSPACE_POOL_SIZE';
 }
 
 /** `struct X* workspace_pools` etc., the optional trailing parameters of run. */
@@ -44,13 +79,9 @@ export function emitHeader(d: EntryDesc): string {
   const guard = `${d.macroPrefix}_H_`;
   const out: string[] = [GENERATED_NOTE, `#ifndef ${guard}`, `#define ${guard}`, '', '#include <stdbool.h>', '#include <stdint.h>', ''];
   out.push('#ifdef __cplusplus', 'extern "C" {', '#endif', '');
-  for (const f of [...d.inputs, ...d.outputs]) {
-    out.push(`#define ${macroName(d, f.cName, 'SIZE')} ${f.sizeBytes}`);
-  }
-  for (const p of d.pools) {
-    const suffix = p.planned.pool.kind === 'constant' ? 'CONSTANT_POOL_SIZE' : 'WORKSPACE_POOL_SIZE';
-    out.push(`#define ${macroName(d, p.cName, suffix)} ${p.planned.sizeBytes}`);
-  }
+  const macros = sizeMacros(d);
+  for (const f of [...d.inputs, ...d.outputs]) out.push(`#define ${macros.io.get(f)} ${f.sizeBytes}`);
+  for (const p of d.pools) out.push(`#define ${macros.pools.get(p)} ${p.planned.sizeBytes}`);
   out.push('');
   for (const p of externalPools(d, 'constant')) {
     // The application places external constant pools itself; this is their content.
