@@ -61,7 +61,10 @@ export function withPoolOverflowDetails<T>(
         const { sizeHintBytes: _limit, ...rest } = p;
         return rest as PoolInfo;
       });
-      needed = new Map(planUnlimited(unlimited).map((p) => [p.pool.name, p.sizeBytes]));
+      // The bytes its buffers reach, not the size rounded up to the alignment: a limit caps the
+      // rounding, so a limit of 80 on a 64-aligned pool holds a plan ending at 80 (the message
+      // said 128 while a limit of 80 compiled).
+      needed = new Map(planUnlimited(unlimited).map((p) => [p.pool.name, p.usedBytes ?? p.sizeBytes]));
     } catch {
       // Without limits the plan fails for another reason: the limits are still worth showing.
     }

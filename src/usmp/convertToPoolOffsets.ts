@@ -170,15 +170,16 @@ function plannedPools(
     .map((pool) => {
       // Rounded up to the alignment, but never past the pool's limit (a 100-byte pool aligned
       // to 64 is 100 bytes, not 128): the plan fits the limit, the declared array must too.
-      const sizeBytes = Math.min(alignUp(used.get(pool.name)!, pool.alignment), pool.sizeHintBytes ?? Infinity);
-      if (pool.kind !== 'constant') return { pool, sizeBytes };
+      const usedBytes = used.get(pool.name)!;
+      const sizeBytes = Math.min(alignUp(usedBytes, pool.alignment), pool.sizeHintBytes ?? Infinity);
+      if (pool.kind !== 'constant') return { pool, sizeBytes, usedBytes };
       const data = new Uint8Array(sizeBytes);
       for (const b of buffers) {
         const a = plan.get(b.name)!;
         const node = analysis.sites.get(b.name)!.node;
         if (a.pool === pool.name && node.kind === 'AllocateConst') data.set(node.data.subarray(0, b.sizeBytes), a.offset);
       }
-      return { pool, sizeBytes, data };
+      return { pool, sizeBytes, usedBytes, data };
     });
 }
 

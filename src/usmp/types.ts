@@ -89,6 +89,11 @@ export type PlanningAlgorithm = (
 export interface PlannedPool {
   readonly pool: PoolInfo;
   readonly sizeBytes: number;
+  /**
+   * Where its last buffer ends: sizeBytes before rounding up to the pool's alignment, so the
+   * smallest size limit the plan meets (a limit caps the rounding).
+   */
+  readonly usedBytes?: number;
   /** Constant pools only: the bytes to initialise the pool with (length = sizeBytes). */
   readonly data?: Uint8Array;
 }

@@ -472,6 +472,18 @@ describe('fuzz regressions: pool and module names that become one C name', () =>
     expect(r.problems[0]).toMatch(/^error: the size of pool 's' and the size of pool 'S' both become the C name TVMGEN_A_S_WORKSPACE_POOL_SIZE in tvmgen_a\.h; rename one/);
   });
 
+  it('a limit below a 64-aligned pool names the bytes the plan reaches, the smallest limit that compiles (it said the rounded 128)', async () => {
+    const pools = (limit: number) =>
+      file(JSON.stringify({ workspacePools: [{ name: 'sram', targets: { c: 'rw', vanilla: 'rw' }, alignment: 64, sizeHintBytes: limit }], constantPools: [{ name: 'flash', targets: { c: 'ro', vanilla: 'ro' } }] }), '.json');
+    const out = path.join(dir, 'limit-rounding');
+    const refused = await runCli(['compile', model('hello_world_int8'), '--backend', 'vanilla', '--pools', pools(79), '--out', out]);
+    assertCleanOutcome(refused, out);
+    expect(refused.problems[0]).toContain('allowed pools: sram (limit 79 bytes, the plan needs 80)');
+    const fits = await runCli(['compile', model('hello_world_int8'), '--backend', 'vanilla', '--pools', pools(80), '--out', out]);
+    assertCleanOutcome(fits, out);
+    expect(fits.code).toBe(0);
+  });
+
   it("one model: pools 'sram' and 'SRAM' are refused (its header defined TVMGEN_DEFAULT_SRAM_WORKSPACE_POOL_SIZE twice, two values)", async () => {
     const out = path.join(dir, 'case-pools-one');
     const pools = file(JSON.stringify({ workspacePools: [{ name: 'sram', targets: { c: 'rw', vanilla: 'rw' }, sizeHintBytes: 64 }, { name: 'SRAM', targets: { c: 'rw', vanilla: 'rw' } }] }), '.json');
