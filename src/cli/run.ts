@@ -60,11 +60,16 @@ export function resolveInputFiles(
   indexBounds: ReadonlyMap<string, number> = new Map(),
 ): Uint8Array[] {
   const given = new Map<string, string>();
+  const specNamed = (name: string): TensorSpec | undefined =>
+    specs.find((s) => s.name === name) ?? (specs.length === 1 && /^\d+$/.test(name) && Number(name) === 0 ? specs[0] : undefined);
   for (const flag of flags) {
-    const eq = flag.lastIndexOf('=');
-    if (eq <= 0) throw new ConfigError(`--input ${flag}: expected NAME=FILE`);
+    // The '=' after an input's name: tensor names and file paths may both hold '=', so the
+    // longest prefix naming an input wins (a path with '=' was read as part of the name).
+    const splits = [...flag.matchAll(/=/g)].map((m) => m.index!).filter((i) => i > 0);
+    if (splits.length === 0) throw new ConfigError(`--input ${flag}: expected NAME=FILE`);
+    const eq = [...splits].reverse().find((i) => specNamed(flag.slice(0, i)) !== undefined) ?? splits[0];
     const name = flag.slice(0, eq);
-    const spec = specs.find((s) => s.name === name) ?? (specs.length === 1 && /^\d+$/.test(name) && Number(name) === 0 ? specs[0] : undefined);
+    const spec = specNamed(name);
     if (spec === undefined) {
       throw new ConfigError(`--input ${flag}: the model has no input '${name}'; inputs are: ${specs.map((s) => s.name).join(', ')}`);
     }

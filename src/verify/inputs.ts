@@ -79,6 +79,8 @@ export function parseNpy(bytes: Uint8Array, spec: TensorSpec, file: string): Uin
     fail('not a .npy file (no \\x93NUMPY magic)');
   }
   const major = bytes[6];
+  // Versions 1-3 are all NumPy defines; another one's header layout is unknown (it was read as v2).
+  if (major < 1 || major > 3) fail(`.npy format version ${major}.${bytes[7]} (NumPy writes 1.0, 2.0 and 3.0)`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const headerLen = major === 1 ? view.getUint16(8, true) : view.getUint32(8, true);
   const start = major === 1 ? 10 : 12;
@@ -98,6 +100,10 @@ export function parseNpy(bytes: Uint8Array, spec: TensorSpec, file: string): Uin
   const count = shape.reduce((a, b) => a * b, 1);
   const want = spec.shape.reduce((a, b) => a * b, 1);
   if (count !== want) fail(`shape (${shape.join(', ')}) has ${count} elements, input '${spec.name}' [${spec.shape.join(', ')}] has ${want}`);
+  // Axes of length 1 may come and go ((96,) for [1, 96]); others must match, as TensorFlow
+  // Lite's set_tensor requires: a (2, 48) array for [1, 96] is most likely the wrong file.
+  const axes = (dims: readonly number[]) => dims.filter((d) => d !== 1).join(', ');
+  if (axes(shape) !== axes(spec.shape)) fail(`shape (${shape.join(', ')}) does not match input '${spec.name}' [${spec.shape.join(', ')}] (axes of length 1 aside)`);
   const data = bytes.slice(start + headerLen);
   if (data.length !== tensorBytes(spec)) fail(`holds ${data.length} data bytes, expected ${tensorBytes(spec)}`);
   return data;

@@ -10,6 +10,7 @@ import * as path from 'path';
 import { memoryIO } from '../../src/cli/io';
 import { main } from '../../src/cli/main';
 import { writeBrokenVanillaBackend } from '../helpers/brokenBackend';
+import { npyInt8 } from '../helpers/npy';
 
 const ROOT = path.join(__dirname, '..', '..');
 const HELLO = path.join(ROOT, 'models', 'hello_world_int8.tflite');
@@ -19,19 +20,6 @@ async function run(args: readonly string[]) {
   const io = memoryIO();
   const code = await main(['node', 'uma-ts', 'run', ...args], io);
   return { code, out: io.stdout.join('\n'), err: io.stderr.filter((l) => !l.startsWith('[uma-ts]')).join('\n') };
-}
-
-/** A .npy v1.0 file of one int8 array. */
-function npyInt8(shape: readonly number[], data: Int8Array): Buffer {
-  let header = `{'descr': '|i1', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
-  while ((10 + header.length + 1) % 64 !== 0) header += ' ';
-  header += '\n';
-  const head = Buffer.alloc(10);
-  head.write('\x93NUMPY', 0, 'latin1');
-  head[6] = 1;
-  head[7] = 0;
-  head.writeUInt16LE(header.length, 8);
-  return Buffer.concat([head, Buffer.from(header, 'latin1'), Buffer.from(data.buffer)]);
 }
 
 describe('uma-ts run', () => {

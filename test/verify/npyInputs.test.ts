@@ -1,0 +1,32 @@
+import { parseNpy } from '../../src/verify/inputs';
+import { npyInt8 } from '../helpers/npy';
+
+const spec = { name: 'x', dtype: 'int8' as const, shape: [1, 6] };
+const data = Int8Array.of(1, -2, 3, -4, 5, -6);
+
+describe('.npy inputs', () => {
+  it.each([
+    [[1, 6], 1],
+    [[6], 2],
+    [[6, 1], 3],
+    [[1, 1, 6], 1],
+  ])('shape %j (format %i.0) is the input [1, 6]: axes of length 1 may differ', (shape, major) => {
+    const bytes = parseNpy(npyInt8(shape, data, major), spec, 'x.npy');
+    expect(Array.from(new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength))).toEqual(Array.from(data));
+  });
+
+  it.each([
+    [[2, 3], "x.npy: shape (2, 3) does not match input 'x' [1, 6] (axes of length 1 aside)"],
+    [[3, 2, 1], "x.npy: shape (3, 2, 1) does not match input 'x' [1, 6] (axes of length 1 aside)"],
+    [[7], "x.npy: shape (7) has 7 elements, input 'x' [1, 6] has 6"],
+  ])('shape %j is refused, though the bytes may be as many (it was read as the input)', (shape, message) => {
+    const bytes = shape[0] === 7 ? npyInt8(shape, Int8Array.of(...data, 7)) : npyInt8(shape, data);
+    expect(() => parseNpy(bytes, spec, 'x.npy')).toThrow(message);
+  });
+
+  it.each([0, 4, 9])('format version %i.0 is refused (NumPy writes 1-3; a 9.0 file was read as 2.0)', (major) => {
+    const bytes = npyInt8([1, 6], data, 2);
+    bytes[6] = major;
+    expect(() => parseNpy(bytes, spec, 'x.npy')).toThrow(`x.npy: .npy format version ${major}.0 (NumPy writes 1.0, 2.0 and 3.0)`);
+  });
+});
