@@ -157,8 +157,6 @@ export function applicationModuleNames(models: readonly string[], flag: string |
   if (names.length !== models.length) {
     throw new ConfigError(`--module-name gives ${names.length} name(s) for ${models.length} models; give one per model, comma-separated in model order`);
   }
-  const blank = names.findIndex((n) => n === '');
-  if (blank >= 0) throw new ConfigError(`--module-name: name ${blank + 1} of ${names.length} (for ${models[blank]}) is empty`);
   return names;
 }
 

@@ -136,7 +136,8 @@ function checkSharedPoolLimits(models: readonly CompileResult[], pools: readonly
   for (const pool of pools) {
     const limits = models.map((m) => m.report.pools.find((p) => p.name === pool.name)?.limitBytes).filter((l): l is number => typeof l === 'number');
     if (limits.length === 0) continue;
-    const limit = Math.min(...limits);
+    // The pool's own limit: concurrent models after the first planned within what was left of it.
+    const limit = Math.max(...limits);
     if (pool.sizeBytes <= limit) continue;
     const parts = Object.entries(pool.perModel).map(([m, bytes]) => `${m} ${bytes} at ${pool.offsets[m]}`).join(', ');
     throw new MemoryPlanningError(
@@ -238,11 +239,45 @@ export interface ApplicationOptions extends Omit<CompileOptions, 'moduleName' | 
   readonly concurrent?: boolean;
 }
 
+/**
+ * Concurrent models, one after the other: each plans within what the models before it left of
+ * every size-limited pool (their parts lie side by side, layOut). Planned each against the
+ * whole limit, two models that fitted apart were refused together although another layout
+ * fitted (fuzzed: a pool of 64 bytes, models of 32 and 64 bytes, and an unlimited pool).
+ */
+function compileSideBySide(models: readonly ApplicationModel[], options: Omit<ApplicationOptions, 'concurrent'>): CompileResult[] {
+  const results: CompileResult[] = [];
+  const ends = new Map<string, number>();
+  for (const m of models) {
+    const first = results[0];
+    const pools = first?.pools.map((p) => {
+      const end = ends.get(p.name);
+      if (p.kind !== 'workspace' || p.sizeHintBytes === undefined || end === undefined) return p;
+      return { ...p, sizeHintBytes: Math.max(0, p.sizeHintBytes - alignUp(end, baseAlignment(p.alignment))) };
+    });
+    try {
+      results.push(compileModel(m.model, { ...options, ...(pools ? { pools } : {}), moduleName: m.moduleName, sharedWorkspaceSymbol: sharedPoolSymbol }));
+    } catch (e) {
+      if (!(e instanceof MemoryPlanningError) || ends.size === 0) throw e;
+      const taken = [...ends].map(([pool, end]) => `${pool} ${end}`).join(', ');
+      throw new MemoryPlanningError(`${e.message} (with --concurrent, its limits are what the models before it left: they take ${taken} bytes)`, e.context);
+    }
+    for (const p of results[results.length - 1].artifacts.metadata.pools) {
+      if (p.kind !== 'workspace') continue;
+      const end = ends.get(p.name);
+      ends.set(p.name, (end === undefined ? 0 : alignUp(end, baseAlignment(p.alignment))) + p.sizeBytes);
+    }
+  }
+  return results;
+}
+
 /** Compiles every model with `options` (one backend, one pool set) into one application. */
 export function compileApplication(models: readonly ApplicationModel[], options: ApplicationOptions): ApplicationResult {
   checkModuleNames(models);
   const { concurrent = false, ...compileOptions } = options;
-  const results = models.map((m) => compileModel(m.model, { ...compileOptions, moduleName: m.moduleName, sharedWorkspaceSymbol: sharedPoolSymbol }));
+  const results = concurrent
+    ? compileSideBySide(models, compileOptions)
+    : models.map((m) => compileModel(m.model, { ...compileOptions, moduleName: m.moduleName, sharedWorkspaceSymbol: sharedPoolSymbol }));
   const pools = sharedPools(results, concurrent);
   checkSharedPoolLimits(results, pools, concurrent);
   checkDistinctCNames(pools);
