@@ -198,7 +198,16 @@ export function runCoreSteps(
  */
 const DENSE_REGION_SHARES = [0.15, 0.05, 0.02, 0.01];
 const REGION_DESCENT_SHARE = 0.5;
-const DENSE_REGION_WORK = 3_000_000;
+/**
+ * A try's work. 3M until the runs above the bound became 3 dives long (exactCore.ts,
+ * RUN_DIVES): a try then held a run and a half. 4.5M, on the 532 held-out sets of that
+ * measurement: 34 plans smaller, 27 larger, mean overhead 0.219% -> 0.212%, lower in each
+ * dense family on both samples (medium 0.605% -> 0.584% and 0.277% -> 0.265%, long 0.688% ->
+ * 0.678% and 0.469% -> 0.464%, mixed 0.159% -> 0.154% and 0.245% -> 0.228%), medium 11 at
+ * the bound, mixed 170 0.542% -> 0.459%, below Vela's 0.529%. Cold CPU within 25 ms (mixed
+ * 170 +22 ms, medium 2 and 4 -25 ms). 6M: 44 smaller, 38 larger, about the same means.
+ */
+const DENSE_REGION_WORK = 4_500_000;
 
 export function descendByRegions(
   core: ExactCore,
