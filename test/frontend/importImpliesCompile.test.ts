@@ -142,9 +142,9 @@ describe('a model the importer accepts compiles', () => {
         escaped.push(name);
       }
     }
-    // The one combination still refused only by the lowering: a 16x8 depthwise reads its bias
-    // as int64 in TFLite Micro, and an int32 bias is refused with that reason at compile.
-    expect(escaped).toEqual(['DEPTHWISE_CONV_2D input int16 weights int8 bias int32']);
+    // A 16x8 depthwise with an int32 bias (TFLite Micro reads int64) is refused by the type
+    // rule at import too, since a differential fuzz campaign met it past import.
+    expect(escaped).toEqual([]);
     expect(accepted).toBeGreaterThan(20);
   });
 

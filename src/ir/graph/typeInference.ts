@@ -148,6 +148,11 @@ function depthwiseConv2d(attrs: Attrs, args: readonly TensorType[]): TensorType 
     fail(op, `weight has ${oc} channels, expected input channels ${c} x depth_multiplier ${multiplier}`, args);
   }
   checkWeightDtypes(op, args);
+  // TFLite Micro's (and TensorFlow Lite's) 16x8 depthwise kernel reads an int64 bias only; the
+  // interpreter refused an int32 one at run time, after import and compile had taken it (fuzzed).
+  if (input.dtype === 'int16' && args[2] && args[2].dtype !== 'int64') {
+    fail(op, `bias dtype ${args[2].dtype} does not fit input dtype int16: a 16x8 depthwise convolution takes an int64 bias`, args);
+  }
   checkBias(op, args, oc);
   const [oh, ow] = spatialOut(op, attrs, args, kh, kw, pair(op, attrs, 'dilation', [1, 1]));
   return { shape: [n, oh, ow, oc], dtype: input.dtype };
