@@ -379,8 +379,10 @@ export function divReciprocal(v: number): { inverse: number; shift: number } {
 /**
  * TFLite `DivElementwise` (int8) for one pair of offset values v1 = a - z1, v2 = b - z2
  * (v2 != 0): sign folded onto v1, v1 times the reciprocal of v2 at full headroom, then the
- * output multiplier with the combined shift. A combined right shift beyond 31 (undefined
- * in TFLite's RoundingDivideByPOT; only reached by quotients that round to 0) is capped at 31.
+ * output multiplier with the combined shift. A combined right shift beyond 31 is undefined
+ * in TFLite's RoundingDivideByPOT; the value shifted is an int32, so the rounded quotient is 0
+ * and the output the zero point. (Capped at 31 it came out 1 LSB off that: a dividend next to
+ * its zero point over a large divisor, found by a differential fuzz campaign.)
  */
 export function divInt8(m: QuantizedMultiplier, v1: number, v2: number, outZp: number, lo: number, hi: number): number {
   if (v2 < 0) {
@@ -390,6 +392,7 @@ export function divInt8(m: QuantizedMultiplier, v1: number, v2: number, outZp: n
   const { inverse, shift } = divReciprocal(v2);
   const headroom = countLeadingSignBits(v1);
   const unscaled = multiplyByQuantizedMultiplierGreaterThanOne(v1, inverse, headroom);
-  const total = Math.max(m.shift - shift - headroom, -31);
-  return Math.min(Math.max(outZp + multiplyByQuantizedMultiplier(unscaled, m.multiplier, total), lo), hi);
+  const total = m.shift - shift - headroom;
+  const quotient = total < -31 ? 0 : multiplyByQuantizedMultiplier(unscaled, m.multiplier, total);
+  return Math.min(Math.max(outZp + quotient, lo), hi);
 }

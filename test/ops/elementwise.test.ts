@@ -8,6 +8,8 @@ import { runMain } from '../../src/ir/tir/eval';
 import { LOWERING_EXTERN_SIMULATIONS } from '../../src/lower/cpu';
 import { lowerForCpu } from '../lower/helpers';
 import { elementwiseCases } from './elementwiseCases';
+import { importTflite } from '../../src/frontend/tflite';
+import { TfliteWriter, tfliteOptions } from '../../src/frontend/tflite/writer';
 
 describe('elementwise operators: interpreter vs TIR evaluator', () => {
   it.each(elementwiseCases().map((c) => [c.label, c] as const))('%s', (_label, c) => {
@@ -32,6 +34,22 @@ describe('int8 DIV (TFLite Micro; LiteRT has no int8 DIV to compare with)', () =
       }
     }
     expect(worst).toBeLessThanOrEqual(1);
+  });
+
+  it('a right shift past 31 (a dividend next to its zero point, a large divisor) gives the zero point, in the interpreter and the lowering', () => {
+    // Found by a differential fuzz campaign: capped at 31, these came out 47 and 45.
+    const w = new TfliteWriter();
+    const a = w.addInput({ name: 'a', shape: [6], dtype: 'int8', quant: { scale: [0.01223], zeroPoint: [-47] } });
+    const b = w.addInput({ name: 'b', shape: [6], dtype: 'int8', quant: { scale: [0.04916], zeroPoint: [-16] } });
+    const y = w.addTensor({ name: 'y', shape: [6], dtype: 'int8', quant: { scale: [0.06889], zeroPoint: [46] } });
+    w.addOperator({ op: 'DIV', inputs: [a, b], outputs: [y], options: tfliteOptions.div('NONE') });
+    w.markOutput(y);
+    const module = importTflite(w.finish(), 'div.tflite');
+    const inputs = [new Uint8Array(Int8Array.of(-48, -45, -44, -62, -44, -48).buffer), new Uint8Array(Int8Array.of(104, 75, 98, 104, 114, 120).buffer)];
+    const reference = interpret(module, inputs);
+    expect(Array.from(new Int8Array(reference[0].buffer, reference[0].byteOffset, 6))).toEqual([46, 46, 46, 46, 46, 46]);
+    const lowered = runMain(lowerForCpu(module), inputs, { externs: LOWERING_EXTERN_SIMULATIONS });
+    expect(Buffer.from(lowered[0]).equals(Buffer.from(reference[0]))).toBe(true);
   });
 
   it('a divisor at its zero point is a division-by-zero error', () => {

@@ -41,8 +41,11 @@ export const divStrategy: OperatorStrategy = (input) => {
           const divisor = select(negative, sub(0, v2), v2);
           const hr = bufferLoad(headrooms, [add(dividend, 255)]);
           const unscaled = qMultiplyShift(dividend, bufferLoad(inverse, [divisor]), hr);
-          const total = max(sub(sub(m.shift, bufferLoad(shifts, [divisor])), hr), -31);
-          return narrow('int8', add(qMultiplyShift(unscaled, intImm(m.multiplier), total), qo.zeroPoint), lo, hi);
+          // Past a right shift of 31 the rounded quotient is 0 (divInt8); the shift stays capped
+          // inside so the discarded branch is defined C as well.
+          const total = sub(sub(m.shift, bufferLoad(shifts, [divisor])), hr);
+          const quotient = select(lt(total, -31), 0, qMultiplyShift(unscaled, intImm(m.multiplier), max(total, -31)));
+          return narrow('int8', add(quotient, qo.zeroPoint), lo, hi);
         }),
       ),
     ),
