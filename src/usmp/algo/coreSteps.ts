@@ -206,8 +206,11 @@ const REGION_DESCENT_SHARE = 0.5;
  * 0.678% and 0.469% -> 0.464%, mixed 0.159% -> 0.154% and 0.245% -> 0.228%), medium 11 at
  * the bound, mixed 170 0.542% -> 0.459%, below Vela's 0.529%. Cold CPU within 25 ms (mixed
  * 170 +22 ms, medium 2 and 4 -25 ms). 6M: 44 smaller, 38 larger, about the same means.
+ * Problems up to SMALL_PROBLEM buffers keep 3M, as they keep the shorter runs (a 500-buffer
+ * bench set of medium lifetimes went 1.094% -> 1.107% with 4.5M).
  */
 const DENSE_REGION_WORK = 4_500_000;
+const SMALL_REGION_WORK = 3_000_000;
 
 export function descendByRegions(
   core: ExactCore,
@@ -222,7 +225,8 @@ export function descendByRegions(
     while (core.work < limit && performance.now() < deadline) {
       const capacity = stepDown(plan.total - 1 - Math.floor((plan.total - 1 - lowerBound) * share));
       if (capacity <= lowerBound) break;
-      const fit = core.resolveTop(plan.offsets, capacity, Math.min(DENSE_REGION_WORK, limit - core.work), TOP_HOLE_SHARES, longerRunsAboveBound(core));
+      const longer = longerRunsAboveBound(core);
+      const fit = core.resolveTop(plan.offsets, capacity, Math.min(longer ? DENSE_REGION_WORK : SMALL_REGION_WORK, limit - core.work), TOP_HOLE_SHARES, longer);
       if (!fit) break;
       plan = fit;
     }
