@@ -113,9 +113,11 @@ function convertValue(target: string, decl: TargetAttrDecl, raw: string): Target
       if (raw === 'false' || raw === '0') return false;
       throw new ConfigError(`target '${target}': --${decl.name} expects a boolean (true/false), got '${raw}'`, ctx);
     case 'int': {
+      // Decimal digits only, as TVM's (Python's) int(): Number() took '1e3' and '0x10', and
+      // rounded past 2^53 ('99999999999999999999' became 1e20), where --runs refuses them.
       const n = Number(raw);
-      if (raw.trim() === '' || !Number.isInteger(n)) {
-        throw new ConfigError(`target '${target}': --${decl.name} expects an integer, got '${raw}'`, ctx);
+      if (!/^[+-]?\d+$/.test(raw.trim()) || !Number.isSafeInteger(n)) {
+        throw new ConfigError(`target '${target}': --${decl.name} expects an integer (decimal digits, at most 2^53-1), got '${raw}'`, ctx);
       }
       return n;
     }

@@ -35,9 +35,13 @@ describe('parseTarget', () => {
   it.each([
     ['accel --dimension', `target 'accel': option --dimension needs a value (--dimension=<value>)`],
     ['accel --dimension --fast=true', `target 'accel': option --dimension needs a value (--dimension=<value>)`],
-    ['accel --dimension=big', `target 'accel': --dimension expects an integer, got 'big'`],
-    ['accel --dimension=1.5', `target 'accel': --dimension expects an integer, got '1.5'`],
-    ['accel --dimension=', `target 'accel': --dimension expects an integer, got ''`],
+    ['accel --dimension=big', `target 'accel': --dimension expects an integer (decimal digits, at most 2^53-1), got 'big'`],
+    ['accel --dimension=1.5', `target 'accel': --dimension expects an integer (decimal digits, at most 2^53-1), got '1.5'`],
+    ['accel --dimension=', `target 'accel': --dimension expects an integer (decimal digits, at most 2^53-1), got ''`],
+    // Number() took these: exponent and hex notation, and a value it rounds (fuzzed).
+    ['accel --dimension=1e3', `target 'accel': --dimension expects an integer (decimal digits, at most 2^53-1), got '1e3'`],
+    ['accel --dimension=0x10', `target 'accel': --dimension expects an integer (decimal digits, at most 2^53-1), got '0x10'`],
+    ['accel --dimension=99999999999999999999', `target 'accel': --dimension expects an integer (decimal digits, at most 2^53-1), got '99999999999999999999'`],
     ['accel --scale=x', `target 'accel': --scale expects a number, got 'x'`],
     ['accel --fast=yes', `target 'accel': --fast expects a boolean (true/false), got 'yes'`],
     ['accel --width=3', `target 'accel': unknown attribute 'width' (known: dimension, fast, mode, scale)`],

@@ -193,7 +193,8 @@ describe('uma-ts compile', () => {
     const ok = await runCli(['compile', HELLO, ...backend, '--out', out, '--target-attr', 'dimension=8', '--target-attr', 'fast=true']);
     expect(ok.code).toBe(0);
     const cases: Array<[string, string]> = [
-      ['dimension=eight', "--dimension expects an integer, got 'eight'"],
+      ['dimension=eight', "--dimension expects an integer (decimal digits, at most 2^53-1), got 'eight'"],
+      ['dimension=1e3', "--dimension expects an integer (decimal digits, at most 2^53-1), got '1e3'"],
       ['fast=maybe', '--fast expects a boolean'],
       ['width=3', "unknown attribute 'width' (known: dimension, fast)"],
       ['dimension', 'expected name=value'],
