@@ -92,7 +92,7 @@ function layOut(perModel: Record<string, number>, alignment: number, concurrent:
   }
   let end = 0;
   for (const [m, size] of Object.entries(perModel)) {
-    offsets[m] = alignUp(end, baseAlignment(alignment));
+    offsets[m] = partStart(end, alignment);
     end = offsets[m] + size;
   }
   return { sizeBytes: end, offsets };
@@ -168,6 +168,11 @@ function checkDistinctCNames(pools: readonly SharedPool[]): void {
     if (p.cName !== undefined) add(p.cName, `the array of pool '${p.name}'`);
     for (const m of Object.keys(p.offsets)) add(appOffsetMacro(m, p.name), `the offset of module '${m}' in pool '${p.name}'`);
   }
+}
+
+/** Where a concurrent model's part starts after parts ending at `end` (layOut). */
+function partStart(end: number, alignment: number): number {
+  return alignUp(end, baseAlignment(alignment));
 }
 
 function baseAlignment(alignment: number): number {
@@ -253,7 +258,7 @@ function compileSideBySide(models: readonly ApplicationModel[], options: Omit<Ap
     const pools = first?.pools.map((p) => {
       const end = ends.get(p.name);
       if (p.kind !== 'workspace' || p.sizeHintBytes === undefined || end === undefined) return p;
-      return { ...p, sizeHintBytes: Math.max(0, p.sizeHintBytes - alignUp(end, baseAlignment(p.alignment))) };
+      return { ...p, sizeHintBytes: Math.max(0, p.sizeHintBytes - partStart(end, p.alignment)) };
     });
     try {
       results.push(compileModel(m.model, { ...options, ...(pools ? { pools } : {}), moduleName: m.moduleName, sharedWorkspaceSymbol: sharedPoolSymbol }));
@@ -264,8 +269,7 @@ function compileSideBySide(models: readonly ApplicationModel[], options: Omit<Ap
     }
     for (const p of results[results.length - 1].artifacts.metadata.pools) {
       if (p.kind !== 'workspace') continue;
-      const end = ends.get(p.name);
-      ends.set(p.name, (end === undefined ? 0 : alignUp(end, baseAlignment(p.alignment))) + p.sizeBytes);
+      ends.set(p.name, partStart(ends.get(p.name) ?? 0, p.alignment) + p.sizeBytes);
     }
   }
   return results;

@@ -262,13 +262,6 @@ function atBoundOrUncharged(
 /** Re-placements failedFirst tries at most (n of them on smaller problems). */
 const FAILED_FIRST_ATTEMPTS = 64;
 
-/**
- * When no start places every buffer (size limits), a plan may still exist: with a pool of 40
- * bytes aligned to 16, 17 then 9 conflicting bytes end at 41, 9 then 17 at 33. The buffer that
- * failed moves to the front of the order and the order is placed again, first-fit, a bounded
- * number of times. It runs only where auto used to report the pools exhausted, so every plan
- * found before stays the same. A buffer that fails at the front fits none of its pools alone.
- */
 /** `order` placed first-fit everywhere: a start named `name`, or undefined when a buffer fits no pool. */
 function firstFitStart(engine: PlacementEngine, order: Int32Array, name: string): { start: Start; total: number } | undefined {
   engine.setOrder(order);
@@ -285,6 +278,13 @@ function offsetOrder(offsets: Float64Array): Int32Array {
   return Int32Array.from({ length: offsets.length }, (_, i) => i).sort((x, y) => offsets[x] - offsets[y] || x - y);
 }
 
+/**
+ * When no start places every buffer (size limits), a plan may still exist: with a pool of 40
+ * bytes aligned to 16, 17 then 9 conflicting bytes end at 41, 9 then 17 at 33. The buffer that
+ * failed moves to the front of the order and the order is placed again, first-fit, a bounded
+ * number of times. It runs only where auto used to report the pools exhausted, so every plan
+ * found before stays the same. A buffer that fails at the front fits none of its pools alone.
+ */
 function failedFirst(engine: PlacementEngine, order: Int32Array, failed: number): { start: Start; total: number } | undefined {
   const current = Int32Array.from(order);
   const attempts = Math.min(FAILED_FIRST_ATTEMPTS, current.length);

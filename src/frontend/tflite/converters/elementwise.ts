@@ -6,7 +6,7 @@
 import { isPlainInt16Abs, QUANTIZED_UNARY_DTYPES, quantizedUnary } from '../../../arith/unaryQuantized';
 import { DType } from '../../../ir/graph/types';
 import { ArithmeticOptions, BuiltinOptionsType, LeakyReluOptions } from '../schema';
-import { activation, Converter, inputType, OperatorSite, options, requireBroadcastRank, requireInputCount, requireRescaleQuantization, tensorQuant, unsupportedParameter } from './common';
+import { activation, Converter, inputType, OperatorSite, options, requireBroadcastRank, requireRescaleQuantization, tensorQuant, unsupportedParameter } from './common';
 
 /** TFLite Micro's kernel types per graph op (the output's; inputs share it except for cast). */
 export const ELEMENTWISE_DTYPES: Readonly<Record<string, readonly DType[]>> = {
