@@ -251,7 +251,7 @@ class PoolRebalancer {
     for (let b = 0; b < this.problem.count; b++) if (pool[b] === d) this.addLive(b, sizes[b]);
     while (this.work < budget) {
       const peakAt = this.peakTime();
-      if (!this.moveOneOff(d, peakAt, live[peakAt])) break;
+      if (!this.moveOneOff(d, peakAt, live[peakAt], budget)) break;
     }
   }
 
@@ -287,10 +287,16 @@ class PoolRebalancer {
     return movable.sort((x, y) => sizes[y] - sizes[x] || x - y);
   }
 
-  /** Takes the first move of a buffer live at d's peak that does not raise that peak. */
-  private moveOneOff(d: number, peakAt: number, peak: number): boolean {
+  /**
+   * Takes the first move of a buffer live at d's peak that does not raise that peak. The budget
+   * is checked per buffer tried: a search for one move scans a row per candidate slot, and on
+   * a fuzzed set of 1,456 buffers all live at once (rows of 1,455, a slot per neighbour) one
+   * search ran 0.35 s past a budget of 5M units.
+   */
+  private moveOneOff(d: number, peakAt: number, peak: number, budget: number): boolean {
     const { problem } = this;
     for (const b of this.movableAt(d, peakAt)) {
+      if (this.work >= budget) return false;
       for (const q of problem.candidates[b]) {
         if (q === d || problem.poolLimits[q] === Infinity) continue;
         const at = this.bestSlot(b, q, d, peakAt);

@@ -192,6 +192,24 @@ describe('auto: moving buffers between pools', () => {
     verifyPlan(bufs, toBufferPlan(problem, packed.plan));
   });
 
+  test('rebalancePools stops within its budget, not only between moves', () => {
+    const sram = pool('sram', 10);
+    const dram = pool('dram');
+    const bufs = intervalSet([
+      [10, 0, 1, [sram, dram]],
+      [10, 1, 2, [sram, dram]],
+      [10, 2, 2, [dram]],
+    ]);
+    const problem = indexProblem(bufs);
+    const engine = new PlacementEngine(problem);
+    const intervals = intervalsOf(problem, engine.adjStart, engine.adj)!;
+    const placed = { pool: Int32Array.from([0, 1, 1]), offset: Float64Array.from([0, 0, 10]) };
+    // Finding the peak and the movable buffers spends the one unit: the move above is not made.
+    const r = rebalancePools(problem, intervals, placed, 1);
+    expect(r.moves).toBe(0);
+    expect([...r.plan.pool]).toEqual([0, 1, 1]);
+  });
+
   test('without live ranges: pinned cliques per pool, with their alignment padding, summed over the pools', () => {
     // Weights listed against each other (always live, no ranges) pinned to flash, two scratch
     // buffers pinned to the SRAM, one free buffer that fits either.
