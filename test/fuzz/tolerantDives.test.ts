@@ -93,7 +93,7 @@ describe('tolerant dives of the exact core', () => {
     );
   });
 
-  it("a sparse set's final dives: the smallest of them when below the plan handed in, valid, none past the deadline", () => {
+  it("a sparse set's final dives: the smallest of them when below the plan handed in, valid, none past the deadline or the work limit", () => {
     fc.assert(
       fc.property(intervalSet, fc.double({ min: 0, max: 1.5, noNaN: true }), ({ poolAlignment, ivs }, above) => {
         const ws: PoolInfo = { name: 'ws', kind: 'workspace', targetAccess: { c: 'rw' }, alignment: poolAlignment, internal: true };
@@ -114,6 +114,9 @@ describe('tolerant dives of the exact core', () => {
           expect(found).toBeUndefined();
         }
         expect(finalTolerantDives(coreOf(ivs, ws).core, Infinity, -Infinity)).toBeUndefined();
+        // Past its work limit no dive starts: with a limit of one unit, the first dive alone.
+        const first = finalTolerantDives(coreOf(ivs, ws).core, best, Infinity, 1);
+        expect(first?.total).toBe(dives[0].total < best ? dives[0].total : undefined);
       }),
       { seed: FUZZ_SEED + 43, numRuns: 200 },
     );
