@@ -59,9 +59,12 @@ const SMALL_CALL_MIN_WORK = 120_000_000;
 const SMALL_SPREAD_CALL_MIN_WORK = 90_000_000;
 /**
  * A pool's re-plan inside a multi-pool call (auto.ts, pool by pool) is a part of that call, which
- * has already spent most of its second on the search: it keeps the dives-sized budget.
+ * has already spent most of its second on the search: it keeps the dives-sized budget, within
+ * POOL_CALL_MAX_WORK. (The bench's pins sets give their pools 7-19M; a fuzzed pool of 1,100
+ * buffers all live at once got a whole call's 80M, 0.4 s of a 3 s plan.)
  */
 export const POOL_CALL_MIN_WORK = 5_000_000;
+const POOL_CALL_MAX_WORK = 20_000_000;
 const ENGINE_UNIT_COST = 4;
 /**
  * Shares of what is left at each step. Sparse sets: on random interval sets most bounds are
@@ -111,7 +114,8 @@ export function isDense(problem: IndexedProblem, engine: PlacementEngine, core: 
 }
 
 export class CallBudget {
-  private readonly total: number;
+  /** The call's work units, in core units. */
+  readonly total: number;
   private readonly coreStart: number;
   private readonly dense: boolean;
 
@@ -124,10 +128,13 @@ export class CallBudget {
   ) {
     // Under a clock (a time budget given) the small problems' larger floor could spend the
     // whole time on the bound: they keep the floor of the others.
+    // A floor given: the call is part of another (see POOL_CALL_MIN_WORK).
+    const part = minWork !== undefined;
     minWork ??= problem.count > SMALL_PROBLEM || clocked ? CALL_MIN_WORK : core.profileFill() >= PACKED_FILL ? SMALL_CALL_MIN_WORK : SMALL_SPREAD_CALL_MIN_WORK;
     this.dense = isDense(problem, engine, core);
     // The floor wins over the cap: a small problem's floor is above the cap.
-    this.total = Math.max(minWork, Math.min(this.dense ? DENSE_CALL_MAX_WORK : CALL_MAX_WORK, CALL_DIVES * core.diveWork()));
+    const cap = part ? POOL_CALL_MAX_WORK : this.dense ? DENSE_CALL_MAX_WORK : CALL_MAX_WORK;
+    this.total = Math.max(minWork, Math.min(cap, CALL_DIVES * core.diveWork()));
     this.coreStart = core.work;
   }
 
