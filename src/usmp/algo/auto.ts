@@ -92,6 +92,13 @@ const SEARCH_FULL_PLACEMENTS = 100;
  * 140 ms less of a cold call on one core, which was then 0.9-1.1 s.
  */
 const MULTI_POOL_SEARCH_FULL_PLACEMENTS = 25;
+/**
+ * Its ceiling, by the same measurement: 50 full placements of those sets (10M units) bought
+ * nothing over 25. The pins sets spend 5-7M; a fuzzed 1,456-buffer set of two pools, all live
+ * at once (2.1M conflict entries, each placement sorting rows of 1,455), spent 1.6 s reaching
+ * the one-pool ceiling of 40M.
+ */
+const MULTI_POOL_MAX_SEARCH_WORK = 10_000_000;
 const MIN_SEARCH_WORK = 5_000_000;
 /**
  * The floor, though, is at most this many full placements: a move's fixed costs outweigh its
@@ -457,7 +464,7 @@ export function autoSearch(
   const searchWork =
     options.workBudget ??
     Math.min(
-      MAX_SEARCH_WORK,
+      poolIntervals ? MULTI_POOL_MAX_SEARCH_WORK : MAX_SEARCH_WORK,
       Math.max(
         Math.min(MIN_SEARCH_WORK, MAX_FLOOR_FULL_PLACEMENTS * (problem.count + engine.adj.length)),
         (poolIntervals ? MULTI_POOL_SEARCH_FULL_PLACEMENTS : SEARCH_FULL_PLACEMENTS) * (problem.count + engine.adj.length),

@@ -1,4 +1,5 @@
 import { planAuto } from '../../../src/usmp/algo/auto';
+import * as search from '../../../src/usmp/algo/iteratedSearch';
 import { kick } from '../../../src/usmp/algo/iteratedSearch';
 import { indexProblem, toBufferPlan } from '../../../src/usmp/algo/indexed';
 import { intervalsOf, multiPoolLowerBound, packPools, rebalancePools } from '../../../src/usmp/algo/multiPool';
@@ -208,6 +209,29 @@ describe('auto: moving buffers between pools', () => {
     const r = rebalancePools(problem, intervals, placed, 1);
     expect(r.moves).toBe(0);
     expect([...r.plan.pool]).toEqual([0, 1, 1]);
+  });
+
+  test("the search on a multi-pool interval set stops at 10M units, whatever its size in placements", () => {
+    // 700 buffers live at once: 25 full placements are 12.3M units (each of 490,000 conflicts).
+    const sram = pool('sram', 35_000);
+    const dram = pool('dram');
+    const bufs = intervalSet(Array.from({ length: 700 }, (_, i): [number, number, number, PoolInfo[]] => [100 + (i % 13), 0, 0, [sram, dram]]));
+    const original = search.iteratedSearch;
+    // The limit is absolute (the engine's work so far plus the search's share): the share of
+    // the whole problem's search, the first call (the pools' re-plans search after it).
+    const shares: number[] = [];
+    const spy = jest.spyOn(search, 'iteratedSearch').mockImplementation((engine, random, current, other, limits) => {
+      shares.push(limits.workLimit - engine.work);
+      return original(engine, random, current, other, limits);
+    });
+    try {
+      const { plan } = planAuto(bufs, lowerBoundOfBuffers(bufs));
+      verifyPlan(bufs, plan);
+      expect(shares[0]).toBeGreaterThan(5_000_000);
+      expect(shares[0]).toBeLessThanOrEqual(10_000_000);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   test('without live ranges: pinned cliques per pool, with their alignment padding, summed over the pools', () => {
