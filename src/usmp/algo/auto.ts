@@ -175,7 +175,12 @@ function pickStart(
   const orders = initialOrders(problem, engine);
   const atBound = sizeOrderOnly ? urgencyAtBound(engine, orders, lowerBound, core) : undefined;
   if (atBound) return { ...atBound, placed: true };
+  const tried: Int32Array[] = [];
   tries: for (const o of sizeOrderOnly ? orders.slice(0, 1) : orders) {
+    // An order equal to one placed already places the same: where every buffer has one
+    // lifetime (all live at once) the degree, urgency and chronological orders coincide.
+    if (tried.some((t) => sameOrder(t, o.order))) continue;
+    tried.push(o.order);
     for (const bestFit of o.firstFitOnly || sizeOrderOnly ? [false] : [false, true]) {
       // On huge inputs (100k buffers) a best-fit placement costs seconds; first-fit ones only.
       if (bestFit && engine.adj.length > BEST_FIT_STARTS_UP_TO) continue;
@@ -198,6 +203,12 @@ function pickStart(
     return { start: rescued.start, total: rescued.total, placed: true };
   }
   return { start: best, total: bestTotal, placed };
+}
+
+function sameOrder(a: Int32Array, b: Int32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**
