@@ -11,7 +11,7 @@ import { MemoryDecl, OperandConstraint } from './memory';
 import { GraphPass, GraphPassPhase, TirPass, TirPassPhase, scopeTirPassToTarget } from './passes';
 import { TargetAttrDecl, TargetAttrSource } from './targetAttrs';
 import { UmaBackend } from './umaBackend';
-import { guardGraphPass, guardTirPass } from './userCode';
+import { checkTirPassResult, guardGraphPass, guardTirPass } from './userCode';
 
 const TARGET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -98,12 +98,12 @@ export class BackendRegistry implements TargetAttrSource {
   tirPasses(target: string, phase: TirPassPhase): readonly TirPass[] {
     return this.get(target)
       .tirPasses(phase)
-      .map((p) => scopeTirPassToTarget(guardTirPass(target, p), target));
+      .map((p) => checkTirPassResult(target, scopeTirPassToTarget(guardTirPass(target, p), target)));
   }
 
   /** Whole-module TIR passes of `phase` from every backend, in registration order. */
   globalTirPasses(phase: TirPassPhase): readonly TirPass[] {
-    return this.order.flatMap((t) => this.get(t).globalTirPasses(phase).map((p) => guardTirPass(t, p)));
+    return this.order.flatMap((t) => this.get(t).globalTirPasses(phase).map((p) => checkTirPassResult(t, guardTirPass(t, p))));
   }
 
   codegenFor(target: string): CodegenHooks | undefined {

@@ -10,6 +10,8 @@ import { BackendHookError, ErrorContext, isUmaError } from '../errors';
 import type { OperatorStrategy } from '../lower/strategy';
 import type { CodegenHooks } from './codegen';
 import type { GraphPass, TirPass } from './passes';
+import { stmtShapeProblem } from '../ir/tir/nodeShape';
+import { firstTirProblem } from '../ir/tir/wellFormed';
 
 const MAX_DETAIL = 200;
 
@@ -20,12 +22,23 @@ function firstLine(text: string): string {
 
 /** What user code threw, on one line: `TypeError: x is undefined`, or the thrown value. */
 export function describeThrown(e: unknown): string {
-  if (e instanceof Error) return `${e.name}: ${firstLine(e.message)}`;
-  return typeof e === 'string' ? JSON.stringify(firstLine(e)) : firstLine(String(e));
+  // A thrown object can make its own description throw (a toString, a name getter that throws).
+  try {
+    if (e instanceof Error) return `${e.name}: ${firstLine(e.message)}`;
+    return typeof e === 'string' ? JSON.stringify(firstLine(e)) : firstLine(String(e));
+  } catch {
+    return 'a value that cannot be printed';
+  }
 }
 
+/** Whether `value` is a promise-like; a value whose `then` cannot even be read is not. */
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
+  try {
+    return typeof (value as { then?: unknown }).then === 'function';
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -66,26 +79,102 @@ export function guardGraphPass(target: string, pass: GraphPass): GraphPass {
   return { name: pass.name, phase: pass.phase, run: (module, ctx) => checkedModule(target, hook, callBackend(target, hook, () => pass.run(module, ctx))) };
 }
 
+const tirPassHook = (pass: TirPass) => `TIR pass '${pass.name}' (phase ${pass.phase})`;
+
 export function guardTirPass(target: string, pass: TirPass): TirPass {
-  const hook = `TIR pass '${pass.name}' (phase ${pass.phase})`;
+  const hook = tirPassHook(pass);
   return { name: pass.name, phase: pass.phase, run: (module, ctx) => checkedModule(target, hook, callBackend(target, hook, () => pass.run(module, ctx))) };
+}
+
+/**
+ * `pass` of backend `target`, whose result must be a well-formed module (wellFormed.ts), else
+ * the error names the pass: an out-of-range store it left would otherwise compile to a plan
+ * whose buffers overlap. Wraps the pass as the pipeline runs it (a target's own passes see its
+ * functions only, but what they change must still fit the callers).
+ */
+export function checkTirPassResult(target: string, pass: TirPass): TirPass {
+  const hook = tirPassHook(pass);
+  return {
+    name: pass.name,
+    phase: pass.phase,
+    run: (module, ctx) => {
+      const out = pass.run(module, ctx);
+      const problem = firstTirProblem(out, module);
+      if (problem) throw new BackendHookError(`backend ${target}: ${hook} left ${problem.func} ill-formed: ${problem.message}`, { target, hook, func: problem.func });
+      return out;
+    },
+  };
 }
 
 /** The strategy backend `target` registered for `op`, its failures naming the call it lowered. */
 export function guardStrategy(target: string, op: string, strategy: OperatorStrategy | undefined): OperatorStrategy | undefined {
   if (strategy === undefined) return undefined;
-  return (input) => callBackend(target, `strategy for ${op} (call '${input.call.name}')`, () => strategy(input), { op, call: input.call.name });
+  return (input) => {
+    const hook = `strategy for ${op} (call '${input.call.name}')`;
+    const body = callBackend(target, hook, () => strategy(input), { op, call: input.call.name });
+    const problem = stmtShapeProblem(body);
+    if (problem) {
+      const what = problem.path === '' ? problem.message : `a statement whose ${problem.path} is ${problem.message}`;
+      throw new BackendHookError(`backend ${target}: ${hook} returned ${what}`, { target, hook, op });
+    }
+    return body;
+  };
 }
 
-/** Backend `target`'s codegen hooks, each call guarded. */
+/** A returned value as an error names it: `42`, `undefined`, `an array`, `an object`. */
+function describeReturned(v: unknown): string {
+  if (v === null || v === undefined || typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (typeof v === 'string') return `the string ${JSON.stringify(firstLine(v))}`;
+  return Array.isArray(v) ? 'an array' : `a ${typeof v}`;
+}
+
+/** `value` when `ok` says it is what `hook` must return, else the backend's error saying what came back. */
+function checkedReturn<T>(target: string, hook: string, value: unknown, ok: (v: unknown) => boolean, expected: string): T {
+  if (!ok(value)) throw new BackendHookError(`backend ${target}: ${hook} returned ${describeReturned(value)}, not ${expected}`, { target, hook });
+  return value as T;
+}
+
+const isString = (v: unknown) => typeof v === 'string';
+
+/** runtimeSources()'s list: each entry a name and a content string, else the error names the entry. */
+function checkedSources(target: string, hook: string, value: unknown): ReturnType<NonNullable<CodegenHooks['runtimeSources']>> {
+  const list = checkedReturn<unknown[]>(target, hook, value, Array.isArray, 'an array of { name, content } files');
+  list.forEach((entry, i) => {
+    const file = entry as { name?: unknown; content?: unknown } | null;
+    const what = `entry ${i} of its array`;
+    if (typeof file !== 'object' || file === null) throw new BackendHookError(`backend ${target}: ${hook} returned ${describeReturned(file)} as ${what}, not a { name, content } file`, { target, hook });
+    if (!isString(file.name)) throw new BackendHookError(`backend ${target}: ${hook} returned ${what} with name ${describeReturned(file.name)}, not a string`, { target, hook });
+    if (!isString(file.content)) {
+      throw new BackendHookError(`backend ${target}: ${hook} returned ${JSON.stringify(file.name)} with content ${describeReturned(file.content)}, not a string`, { target, hook });
+    }
+  });
+  return list as ReturnType<NonNullable<CodegenHooks['runtimeSources']>>;
+}
+
+/** Backend `target`'s codegen hooks, each call guarded and its result checked. */
 export function guardCodegenHooks(target: string, hooks: CodegenHooks): CodegenHooks {
   const { replaceCallExtern, runtimeSources, registerPool } = hooks;
+  const includes = 'codegen includes()';
+  const sources = 'codegen runtimeSources()';
   return {
-    includes: () => callBackend(target, 'codegen includes()', () => hooks.includes()),
-    ...(runtimeSources ? { runtimeSources: () => callBackend(target, 'codegen runtimeSources()', () => runtimeSources.call(hooks)) } : {}),
+    includes: () => checkedReturn(target, includes, callBackend(target, includes, () => hooks.includes()), isString, 'a string of C'),
+    ...(runtimeSources ? { runtimeSources: () => checkedSources(target, sources, callBackend(target, sources, () => runtimeSources.call(hooks))) } : {}),
     ...(replaceCallExtern
-      ? { replaceCallExtern: (name: string, args: readonly string[]) => callBackend(target, `codegen replaceCallExtern for '${name}'`, () => replaceCallExtern.call(hooks, name, args)) }
+      ? {
+          replaceCallExtern: (name: string, args: readonly string[]) => {
+            const hook = `codegen replaceCallExtern for '${name}'`;
+            const c = callBackend(target, hook, () => replaceCallExtern.call(hooks, name, args));
+            return checkedReturn(target, hook, c, (v) => v === undefined || isString(v), 'a string of C or undefined');
+          },
+        }
       : {}),
-    ...(registerPool ? { registerPool: (pool) => callBackend(target, `codegen registerPool for pool '${pool.name}'`, () => registerPool.call(hooks, pool)) } : {}),
+    ...(registerPool
+      ? {
+          registerPool: (pool) => {
+            const hook = `codegen registerPool for pool '${pool.name}'`;
+            return checkedReturn(target, hook, callBackend(target, hook, () => registerPool.call(hooks, pool)), isString, 'a C expression string');
+          },
+        }
+      : {}),
   };
 }

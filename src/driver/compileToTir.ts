@@ -9,6 +9,8 @@ import { TargetAttrValue } from '../backend/targetAttrs';
 import { guardStrategy } from '../backend/userCode';
 import { IRModule } from '../ir/graph/types';
 import { TirModule } from '../ir/tir/nodes';
+import { firstTirProblem } from '../ir/tir/wellFormed';
+import { BackendHookError, LoweringError } from '../errors';
 import { CPU_STRATEGIES } from '../lower/cpu';
 import { lowerToTir } from '../lower/lowerModule';
 import { HOST_TARGET, OperatorStrategy } from '../lower/strategy';
@@ -36,6 +38,19 @@ export function strategyLookup(registry: BackendRegistry) {
     target === HOST_TARGET ? CPU_STRATEGIES.get(op) : guardStrategy(target, op, registry.strategyFor(target, op));
 }
 
+/**
+ * The lowered module must be well-formed (wellFormed.ts) before any pass sees it: a problem in
+ * a function of a backend's target is that backend's strategies' (an out-of-range store they
+ * emit would compile to overlapping buffers); in one of the host's, uma-ts's own.
+ */
+function checkLowered(tir: TirModule): void {
+  const problem = firstTirProblem(tir);
+  if (!problem) return;
+  const target = tir.functions.get(problem.func)?.attrs.target ?? HOST_TARGET;
+  if (target === HOST_TARGET) throw new LoweringError(`lowering produced an ill-formed ${problem.func}: ${problem.message}`, { func: problem.func });
+  throw new BackendHookError(`backend ${target}: its strategies lowered ${problem.func} to ill-formed TIR: ${problem.message}`, { target, func: problem.func });
+}
+
 export function compileToTir(
   module: IRModule,
   registry: BackendRegistry,
@@ -52,6 +67,7 @@ export function compileToTir(
     strategyFor: strategyLookup(registry),
     ...(options.moduleName ? { moduleName: options.moduleName } : {}),
   });
+  checkLowered(tir);
   const ctx: PassContext = { target, attrs };
   for (const phase of TIR_PASS_PHASES) {
     if (options.lastPhase !== undefined && phase > options.lastPhase) break;

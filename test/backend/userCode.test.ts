@@ -5,7 +5,9 @@
  */
 import * as path from 'path';
 import { BackendRegistry, CodegenHooks, GraphPass, TirPass, UmaBackend } from '../../src/backend';
-import { guardCodegenHooks } from '../../src/backend/userCode';
+import { describeThrown, guardCodegenHooks, isThenable } from '../../src/backend/userCode';
+import * as tir from '../../src/ir/tir/builder';
+import { PrimFunc } from '../../src/ir/tir/nodes';
 import { compileModel } from '../../src/driver/compile';
 import { strategyLookup } from '../../src/driver/compileToTir';
 import { BackendHookError, LoweringError } from '../../src/errors';
@@ -30,7 +32,13 @@ type Failing =
   | 'tirPass'
   | 'globalTirPass'
   | 'includes'
-  | 'runtimeSources';
+  | 'runtimeSources'
+  | 'strategyReturnsString'
+  | 'tirPassOutOfRange'
+  | 'tirPassDropsFunctions'
+  | 'includesNumber'
+  | 'runtimeSourcesNotArray'
+  | 'runtimeSourcesNullEntry';
 
 function failingPass<P extends GraphPass | TirPass>(name: string, phase: P['phase'], run: P['run']): P {
   return { name, phase, run } as P;
@@ -53,6 +61,7 @@ function hookyBackend(fail: Failing): new () => UmaBackend {
           throw new LoweringError('hooky: dense is too big');
         },
         strategyPromise: () => Promise.reject(new Error('later')) as never,
+        strategyReturnsString: () => 'for (;;)' as never,
       } as const;
       this.registerOperatorStrategy('dense', strategies[fail as keyof typeof strategies] ?? vanillaDenseStrategy);
       if (fail === 'graphPass') this.registerGraphPass('pre_partitioning', failingPass<GraphPass>('hooky.Break', 'pre_partitioning', () => boom()));
@@ -61,15 +70,22 @@ function hookyBackend(fail: Failing): new () => UmaBackend {
       }
       if (fail === 'tirPass') this.registerTirPass(2, failingPass<TirPass>('hooky.Tir', 2, () => boom()));
       if (fail === 'globalTirPass') this.registerGlobalTirPass(3, failingPass<TirPass>('hooky.Global', 3, () => boom()));
+      if (fail === 'tirPassOutOfRange') {
+        // A store far past the end of each function's first buffer parameter.
+        const oob = (f: PrimFunc): PrimFunc => ({ ...f, body: tir.seq([f.body, tir.bufferStore(f.bufferMap[0][1], 0, [1_000_000])]) });
+        this.registerTirPass(1, failingPass<TirPass>('hooky.Oob', 1, (m) => ({ ...m, functions: new Map([...m.functions].map(([n, f]) => [n, oob(f)])) })));
+      }
+      if (fail === 'tirPassDropsFunctions') this.registerTirPass(0, failingPass<TirPass>('hooky.Drop', 0, (m) => ({ ...m, functions: new Map() })));
+      const sources: Partial<Record<Failing, CodegenHooks['runtimeSources']>> = {
+        runtimeSources: () => {
+          throw 'no kernels today';
+        },
+        runtimeSourcesNotArray: () => 'kernels.c' as never,
+        runtimeSourcesNullEntry: () => [null] as never,
+      };
       const codegen: CodegenHooks = {
-        includes: fail === 'includes' ? () => boom() : vanillaCodegenHooks.includes,
-        ...(fail === 'runtimeSources'
-          ? {
-              runtimeSources: () => {
-                throw 'no kernels today';
-              },
-            }
-          : {}),
+        includes: fail === 'includes' ? () => boom() : fail === 'includesNumber' ? () => 42 as never : vanillaCodegenHooks.includes,
+        ...(sources[fail] ? { runtimeSources: sources[fail] } : {}),
       };
       this.registerCodegen(codegen);
     }
@@ -125,6 +141,30 @@ describe('a backend hook that throws', () => {
     expect((compileFailure('graphPassNoModule') as Error).message).toBe("backend hooky: graph pass 'hooky.Forgot' (post_partitioning_0) returned undefined, not a module");
   });
 
+  it.each<[Failing, RegExp]>([
+    ['strategyReturnsString', /^backend hooky: strategy for dense \(call '[^']+'\) returned the string "for \(;;\)", not a statement$/],
+    ['tirPassOutOfRange', /^backend hooky: TIR pass 'hooky\.Oob' \(phase 1\) left hooky_main_0 ill-formed: stores to \S+ at element 1000000, outside the \d+ int8 elements of \S+$/],
+    ['tirPassDropsFunctions', /^backend hooky: TIR pass 'hooky\.Drop' \(phase 0\) left __tvm_main__ ill-formed: calls hooky_main_0, which is no longer in the module$/],
+    ['includesNumber', /^backend hooky: codegen includes\(\) returned 42, not a string of C$/],
+    ['runtimeSourcesNotArray', /^backend hooky: codegen runtimeSources\(\) returned the string "kernels.c", not an array of \{ name, content \} files$/],
+    ['runtimeSourcesNullEntry', /^backend hooky: codegen runtimeSources\(\) returned null as entry 0 of its array, not a \{ name, content \} file$/],
+  ])('%s: what a hook returns must be what it is for, or the error names the hook', (fail, message) => {
+    const e = compileFailure(fail);
+    expect(e).toBeInstanceOf(BackendHookError);
+    expect((e as BackendHookError).message).toMatch(message);
+  });
+
+  it('describes a thrown value even when describing it throws', () => {
+    const hostile = {
+      toString() {
+        throw new Error('no');
+      },
+    };
+    expect(describeThrown(hostile)).toBe('a value that cannot be printed');
+    const trap = new Proxy({}, { get: () => boom() });
+    expect(isThenable(trap)).toBe(false);
+  });
+
   it('guards every codegen hook', () => {
     const hooks = guardCodegenHooks('hooky', {
       includes: () => '#include "k.h"',
@@ -139,6 +179,11 @@ describe('a backend hook that throws', () => {
     expect(() => hooks.replaceCallExtern?.('bad', [])).toThrow(`backend hooky: codegen replaceCallExtern for 'bad' threw ${TYPE_ERROR}`);
     expect(() => hooks.registerPool?.({ name: 'sram', kind: 'workspace', base: 'p', sizeBytes: 1, access: 'rw' })).toThrow(
       `backend hooky: codegen registerPool for pool 'sram' threw ${TYPE_ERROR}`,
+    );
+    const wrong = guardCodegenHooks('hooky', { includes: () => '', replaceCallExtern: () => 42 as never, registerPool: () => undefined as never });
+    expect(() => wrong.replaceCallExtern?.('k', [])).toThrow("backend hooky: codegen replaceCallExtern for 'k' returned 42, not a string of C or undefined");
+    expect(() => wrong.registerPool?.({ name: 'sram', kind: 'workspace', base: 'p', sizeBytes: 1, access: 'rw' })).toThrow(
+      "backend hooky: codegen registerPool for pool 'sram' returned undefined, not a C expression string",
     );
   });
 
