@@ -4,12 +4,16 @@ export interface CliIO {
   err(text: string): void;
   /** True when stdout is an interactive terminal (progress display allowed). */
   readonly isTTY: boolean;
+  /** Calls `done` once everything written so far has left (the process may then exit). */
+  flush?(done: () => void): void;
 }
 
 export const processIO: CliIO = {
   out: (t) => process.stdout.write(t.endsWith('\n') ? t : t + '\n'),
   err: (t) => process.stderr.write(t.endsWith('\n') ? t : t + '\n'),
   isTTY: Boolean(process.stdout.isTTY),
+  // Writes complete in order: an empty write's callback runs after those before it.
+  flush: (done) => process.stdout.write('', () => process.stderr.write('', () => done())),
 };
 
 /** Collects output in memory; used by tests to run commands in-process. */

@@ -74,15 +74,23 @@ export function unhandledRejectionLine(reason: unknown): string {
 
 export const NEVER_SETTLED_LINE = 'error: uma-ts stopped before finishing: it was waiting for a promise that never settled (from user code?)';
 
+/** The one line printed for an exception thrown outside any call of uma-ts (a user module's timer). */
+export function uncaughtExceptionLine(e: unknown): string {
+  return `error: ${oneErrorLine(`an exception was thrown outside any uma-ts call (from user code?): ${describeThrown(e)}`)}`;
+}
+
 /**
  * What `bin/uma-ts.js` runs: `main` with the process's streams and exit code.
  *  - A promise that user code (a `--backend-module`) rejected and left unhandled ends the run
- *    at once with one `error:` line and exit code 1, never Node's stack trace. Nothing can be
+ *    at once with one `error:` line and exit code 1, never Node's stack trace; so does an
+ *    exception thrown outside main (a timer a backend module set). Nothing can be
  *    half-written: outputs are built in a temporary sibling and renamed in one synchronous
  *    step (`ownedOutputDir.ts`), and backend modules are loaded, their rejections given a turn
  *    of the event loop to show, before anything is compiled.
  *  - A run that ends waiting for a promise that never settles (an `async register` that never
  *    resolves) exits 1 with one `error:` line instead of silently with 0.
+ *  - Once main is done the process exits with its code, its output flushed: a timer or open
+ *    handle a backend module left behind neither keeps the command running nor fires later.
  *  - A failure of main itself is a bug of uma-ts: printed with its stack, exit code 1.
  */
 export function runMain(argv: readonly string[], io: CliIO = processIO, proc: CliProcess = process): Promise<void> {
@@ -92,6 +100,16 @@ export function runMain(argv: readonly string[], io: CliIO = processIO, proc: Cl
     proc.exitCode = 1;
     proc.exit(1);
   });
+  proc.on('uncaughtException', (e: unknown) => {
+    io.err(uncaughtExceptionLine(e));
+    proc.exitCode = 1;
+    proc.exit(1);
+  });
+  const exitFlushed = (code: number) => {
+    proc.exitCode = code;
+    if (io.flush) io.flush(() => proc.exit(code));
+    else proc.exit(code);
+  };
   proc.on('beforeExit', () => {
     if (settled) return;
     settled = true;
@@ -101,12 +119,12 @@ export function runMain(argv: readonly string[], io: CliIO = processIO, proc: Cl
   return main(argv, io).then(
     (code) => {
       settled = true;
-      proc.exitCode = code;
+      exitFlushed(code);
     },
     (e: unknown) => {
       settled = true;
       io.err(inspect(e));
-      proc.exitCode = 1;
+      exitFlushed(1);
     },
   );
 }

@@ -108,7 +108,8 @@ require('./src/cli/main.ts').runMain(['node', 'uma-ts', ...process.argv.slice(1)
 `;
 
 function runChild(args: readonly string[]): { code: number | null; err: string } {
-  const r = spawnSync(process.execPath, ['-e', CHILD, ...args], { cwd: ROOT, encoding: 'utf8' });
+  // The timeout only stops a test of a run that would hang; every run here ends in seconds.
+  const r = spawnSync(process.execPath, ['-e', CHILD, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
   return { code: r.status, err: r.stderr };
 }
 
@@ -132,6 +133,23 @@ describe('the process entry', () => {
     const file = moduleFile('hang.js', 'module.exports.register = () => new Promise(() => {});');
     const out = path.join(dir, 'out');
     expectOneLineFailure(runChild(['compile', HELLO, '--backend', 'vanilla', '--backend-module', file, '--out', out]), NEVER_SETTLED_LINE, out);
+  });
+
+  it('a timer a backend module leaves running does not keep a finished run alive', () => {
+    const file = moduleFile('ticking.js', `${DENSE_BACKEND('ticking', 'vanilla.vanillaDenseStrategy')}\nsetInterval(() => {}, 1000);\nmodule.exports = { Dense };`);
+    const out = path.join(dir, 'out');
+    const r = runChild(['compile', HELLO, '--backend', 'ticking', '--backend-module', file, '--out', out]);
+    expect(r.code).toBe(0);
+    expect(fs.existsSync(path.join(out, 'report.json'))).toBe(true);
+  });
+
+  it('an exception a backend module throws from a callback it scheduled: one error line and exit 1', () => {
+    // (A tick callback runs before the load finishes; a timer could fire after the run ended.)
+    const file = moduleFile('tickthrow.js', `${DENSE_BACKEND('tt', 'vanilla.vanillaDenseStrategy')}\nprocess.nextTick(() => { throw new RangeError('late\\nframes'); });\nmodule.exports = { Dense };`);
+    const r = runChild(['compile', HELLO, '--backend', 'tt', '--backend-module', file, '--out', path.join(dir, 'out2')]);
+    const lines = r.err.split('\n').filter((l) => l !== '' && !l.startsWith('[uma-ts] '));
+    expect(lines).toEqual(['error: an exception was thrown outside any uma-ts call (from user code?): RangeError: late']);
+    expect(r.code).toBe(1);
   });
 
   it('prints an unhandled rejection as one line and exits 1 (fake process)', async () => {
