@@ -47,7 +47,11 @@ export async function loadBackendModule(registry: BackendRegistry, file: string)
   try {
     exports = requireUserModule(resolved);
   } catch (e) {
-    throw new ConfigError(`--backend-module ${file}: cannot load: ${describeThrown(e)}`, { file });
+    // Node may run a .js file with `import` syntax as an ES module, whose imports this loader
+    // does not resolve.
+    const esm = (e as { code?: unknown } | undefined)?.code === 'ERR_MODULE_NOT_FOUND' && describeThrown(e).includes("'uma-ts'");
+    const hint = esm ? " (an ES module cannot import 'uma-ts' here: write the backend as CommonJS or TypeScript)" : '';
+    throw new ConfigError(`--backend-module ${file}: cannot load: ${describeThrown(e)}${hint}`, { file });
   }
   await settleUserPromises();
   const before = new Set(registry.targets());

@@ -93,4 +93,35 @@ describe('a user project depending on the packed uma-ts', () => {
     expect(out).toContain('runs end to end');
     expect(out).not.toMatch(/deprecated/);
   }, 300000);
+
+  it("loads a backend compiled to .js that requires 'uma-ts' from outside the project, and names a .ts syntax error", () => {
+    const bin = path.join(project, 'node_modules', 'uma-ts', 'bin', 'uma-ts.js');
+    const model = path.join(ROOT, 'models', 'hello_world_float.tflite');
+    // No node_modules around it: 'uma-ts' can only be the installation running it.
+    const elsewhere = path.join(tmp, 'elsewhere');
+    fs.mkdirSync(elsewhere);
+    const js = path.join(elsewhere, 'dense.js');
+    fs.writeFileSync(
+      js,
+      `const { UmaBackend, CPU_STRATEGIES, isOp, isConstant, wildcard } = require('uma-ts');
+class Dense extends UmaBackend {
+  constructor() {
+    super();
+    this.targetName = 'dense_js';
+    this.registerPattern('dense', isOp('dense')(wildcard(), isConstant(), isConstant()));
+    this.registerOperatorStrategy('dense', CPU_STRATEGIES.get('dense'));
+  }
+}
+module.exports = { Dense };
+`,
+    );
+    const ok = spawnSync(process.execPath, [bin, 'compile', model, '--backend', 'dense_js', '--backend-module', js, '--out', path.join(elsewhere, 'out')], { cwd: elsewhere, encoding: 'utf8' });
+    expect(ok.stderr).not.toContain('error:');
+    expect(ok.status).toBe(0);
+    const broken = path.join(elsewhere, 'broken.ts');
+    fs.writeFileSync(broken, "import { UmaBackend } from 'uma-ts';\nexport class {{{\n");
+    const bad = spawnSync(process.execPath, [bin, 'compile', model, '--backend', 'x', '--backend-module', broken], { cwd: elsewhere, encoding: 'utf8' });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr.trim()).toMatch(/^error: --backend-module \S*broken\.ts: cannot load: SyntaxError: broken\.ts:2:15: Unexpected token/);
+  }, 120000);
 });
