@@ -65,12 +65,36 @@ export function callBackend<T>(target: string, hook: string, run: () => T, conte
   return result;
 }
 
+/**
+ * A predicate of backend `target` (a pattern's, a supported operator's): what it returns must be
+ * a boolean, as a string such as 'no' would otherwise count as yes.
+ */
+export function callPredicate(target: string, hook: string, run: () => unknown, context: ErrorContext = {}): boolean {
+  const answer = callBackend(target, hook, run, context);
+  if (typeof answer !== 'boolean') {
+    throw new BackendHookError(`backend ${target}: ${hook} returned ${describeReturned(answer)}, not a boolean`, { target, hook, ...context });
+  }
+  return answer;
+}
+
+/**
+ * The module a pass returned, as a plain copy of its fields: what later stages read of it is
+ * read here, once, so an object that throws when read (a Proxy) fails as the pass's mistake.
+ */
 function checkedModule<M>(target: string, hook: string, result: M): M {
-  if (typeof result !== 'object' || result === null || !((result as { functions?: unknown }).functions instanceof Map)) {
-    const got = result === null ? 'null' : typeof result === 'object' ? 'an object without a functions Map' : typeof result;
+  let copy: M = result;
+  if (typeof result === 'object' && result !== null) {
+    try {
+      copy = { ...result };
+    } catch (e) {
+      throw new BackendHookError(`backend ${target}: ${hook} returned a module whose fields cannot be read: ${describeThrown(e)}`, { target, hook });
+    }
+  }
+  if (typeof copy !== 'object' || copy === null || !((copy as { functions?: unknown }).functions instanceof Map)) {
+    const got = copy === null ? 'null' : typeof copy === 'object' ? 'an object without a functions Map' : typeof copy;
     throw new BackendHookError(`backend ${target}: ${hook} returned ${got}, not a module`, { target, hook });
   }
-  return result;
+  return copy;
 }
 
 /** `pass` of backend `target`, its failures reported as that backend's. */

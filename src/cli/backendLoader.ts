@@ -9,15 +9,19 @@ import * as path from 'path';
 import { BackendRegistry } from '../backend/registry';
 import { parseTarget, TargetAttrValue } from '../backend/targetAttrs';
 import { UmaBackend } from '../backend/umaBackend';
-import { isThenable } from '../backend/userCode';
+import { describeThrown as describeHookThrow, isThenable } from '../backend/userCode';
 import { ConfigError, isUmaError } from '../errors';
 import { withFileErrors } from '../util/files';
 import { requireUserModule } from './userModule';
 
 /** First line of whatever a user module threw (it need not be an Error). */
+
+
+/** What loading or registering threw: a plain Error's message alone, anything else `threw ...`. */
 function describeThrown(e: unknown): string {
-  if (e instanceof Error) return `${e.name === 'Error' ? '' : `${e.name}: `}${e.message.split('\n')[0]}`;
-  return `threw ${String(e).split('\n')[0].slice(0, 200)}`;
+  const said = describeHookThrow(e);
+  if (!(e instanceof Error)) return `threw ${typeof e === 'string' ? e.split('\n')[0].slice(0, 200) : said}`;
+  return said.startsWith('Error: ') ? said.slice('Error: '.length) : said;
 }
 
 /**

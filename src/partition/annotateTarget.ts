@@ -4,7 +4,7 @@
  * `registerSupportedOp` and that operator's predicate (if any) accepts it.
  */
 import { UmaBackend } from '../backend/umaBackend';
-import { callBackend } from '../backend/userCode';
+import { callPredicate } from '../backend/userCode';
 import { IRModule } from '../ir/graph/types';
 import { mainOf } from './moduleEdit';
 
@@ -28,7 +28,7 @@ export function annotateTarget(module: IRModule, backend: UmaBackend): TargetAnn
     } else if (supported.has(n.callee.op)) {
       const predicate = supported.get(n.callee.op);
       const op = n.callee.op;
-      if (predicate === undefined || callBackend(target, `supported-operator predicate for ${op} (call '${n.name}')`, () => predicate(n, main), { op })) nodes.add(n.name);
+      if (predicate === undefined || callPredicate(target, `supported-operator predicate for ${op} (call '${n.name}')`, () => predicate(n, main), { op })) nodes.add(n.name);
     }
   }
   return { target, nodes };

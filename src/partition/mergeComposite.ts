@@ -11,7 +11,7 @@
  * inputs become parameters named after the values they receive.
  */
 import { PatternEntry } from '../backend/umaBackend';
-import { callBackend } from '../backend/userCode';
+import { callPredicate } from '../backend/userCode';
 import { CallNode, GraphFunction, GraphNode, IRModule, VarNode } from '../ir/graph/types';
 import { FunctionView } from './dataflow';
 import { PatternMatch, PatternMatcher } from './matcher';
@@ -52,7 +52,9 @@ export function findCompositeMatches(main: GraphFunction, patterns: readonly Pat
       const members = new Set(m.calls.map((c) => c.name));
       if (!view.isConvex(members, (n) => groupOf.get(n) ?? n)) continue;
       const predicate = entry.predicate;
-      if (predicate !== undefined && !callBackend(targetOf(entry), `predicate of pattern '${entry.name}' (at '${node.name}')`, () => predicate(m), { op: node.name })) continue;
+      // The predicate sees the match frozen: it decides, the match itself stays as found.
+      const seen = Object.freeze({ ...m });
+      if (predicate !== undefined && !callPredicate(targetOf(entry), `predicate of pattern '${entry.name}' (at '${node.name}')`, () => predicate(seen), { op: node.name })) continue;
       const group = `\u0000match${found.length}`;
       for (const c of members) {
         claimed.add(c);

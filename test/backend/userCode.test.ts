@@ -38,7 +38,10 @@ type Failing =
   | 'tirPassDropsFunctions'
   | 'includesNumber'
   | 'runtimeSourcesNotArray'
-  | 'runtimeSourcesNullEntry';
+  | 'runtimeSourcesNullEntry'
+  | 'predicateString'
+  | 'supportedString'
+  | 'graphPassProxy';
 
 function failingPass<P extends GraphPass | TirPass>(name: string, phase: P['phase'], run: P['run']): P {
   return { name, phase, run } as P;
@@ -50,10 +53,11 @@ function hookyBackend(fail: Failing): new () => UmaBackend {
     readonly targetName = 'hooky';
     constructor() {
       super();
-      if (fail === 'supported') {
-        this.registerSupportedOp('dense', () => boom());
+      if (fail === 'supported' || fail === 'supportedString') {
+        this.registerSupportedOp('dense', fail === 'supported' ? () => boom() : () => 'nope' as never);
       } else {
-        this.registerPattern('dense', densePattern(), fail === 'predicate' ? () => boom() : undefined);
+        const predicates: Partial<Record<Failing, () => boolean>> = { predicate: () => boom(), predicateString: () => 'no' as never };
+        this.registerPattern('dense', densePattern(), predicates[fail]);
       }
       const strategies = {
         strategy: () => boom(),
@@ -74,6 +78,10 @@ function hookyBackend(fail: Failing): new () => UmaBackend {
         // A store far past the end of each function's first buffer parameter.
         const oob = (f: PrimFunc): PrimFunc => ({ ...f, body: tir.seq([f.body, tir.bufferStore(f.bufferMap[0][1], 0, [1_000_000])]) });
         this.registerTirPass(1, failingPass<TirPass>('hooky.Oob', 1, (m) => ({ ...m, functions: new Map([...m.functions].map(([n, f]) => [n, oob(f)])) })));
+      }
+      if (fail === 'graphPassProxy') {
+        const trap = (m: object) => new Proxy(m, { get: (t, k) => (k === 'functions' ? (t as { functions: unknown }).functions : boom()) });
+        this.registerGraphPass('pre_partitioning', failingPass<GraphPass>('hooky.Proxy', 'pre_partitioning', (m) => trap(m) as never));
       }
       if (fail === 'tirPassDropsFunctions') this.registerTirPass(0, failingPass<TirPass>('hooky.Drop', 0, (m) => ({ ...m, functions: new Map() })));
       const sources: Partial<Record<Failing, CodegenHooks['runtimeSources']>> = {
@@ -148,6 +156,9 @@ describe('a backend hook that throws', () => {
     ['includesNumber', /^backend hooky: codegen includes\(\) returned 42, not a string of C$/],
     ['runtimeSourcesNotArray', /^backend hooky: codegen runtimeSources\(\) returned the string "kernels.c", not an array of \{ name, content \} files$/],
     ['runtimeSourcesNullEntry', /^backend hooky: codegen runtimeSources\(\) returned null as entry 0 of its array, not a \{ name, content \} file$/],
+    ['predicateString', /^backend hooky: predicate of pattern 'dense' \(at '[^']+'\) returned the string "no", not a boolean$/],
+    ['supportedString', /^backend hooky: supported-operator predicate for dense \(call '[^']+'\) returned the string "nope", not a boolean$/],
+    ['graphPassProxy', /^backend hooky: graph pass 'hooky\.Proxy' \(pre_partitioning\) returned a module whose fields cannot be read: TypeError: /],
   ])('%s: what a hook returns must be what it is for, or the error names the hook', (fail, message) => {
     const e = compileFailure(fail);
     expect(e).toBeInstanceOf(BackendHookError);
