@@ -209,8 +209,33 @@ export function solvePoolPinning(
         { op: c.op },
       );
     }
+    if (!operandHits.has(i)) checkOperandIndex(c, trace.operands);
   });
   return { decisions, external, warnings, notes, ioRequirements };
+}
+
+/**
+ * A backend's operand constraint matching no operand is normal (its operator is not in this
+ * model), unless the operator is there and the index names an operand it does not have: the
+ * constraint would then never hold anything, silently.
+ */
+function checkOperandIndex(c: OperandPin, operands: readonly OperandUse[]): void {
+  if (c.index === undefined || c.role === 'any' || c.role === 'scratch') return;
+  const counts = new Map<string, { operator: OperatorRecord; count: number }>();
+  for (const use of operands) {
+    if (!operatorMatches(c.op, use.operator)) continue;
+    const seen = counts.get(use.operator.name) ?? { operator: use.operator, count: 0 };
+    if (use.role === c.role) seen.count = Math.max(seen.count, use.index + 1);
+    counts.set(use.operator.name, seen);
+  }
+  const first = counts.values().next().value;
+  // An operand that exists but went unchecked (a constant with no constant pool) is not this.
+  if (first === undefined || [...counts.values()].some((o) => c.index! < o.count)) return;
+  const plural = first.count === 1 ? '' : 's';
+  throw new PoolConstraintError(
+    `${c.source}: operand constraint on '${c.op}' names ${c.role} ${c.index}, but ${describeOperator(first.operator)} has ${first.count} ${c.role}${plural}`,
+    { op: c.op },
+  );
 }
 
 /**

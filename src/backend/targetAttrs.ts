@@ -72,6 +72,10 @@ export function declareTargetAttr(
       ctx,
     );
   }
+  // Values travel in plain objects, where '__proto__' or 'constructor' is no ordinary key.
+  if (name in Object.prototype) {
+    throw new RegistrationError(`target '${target}': attribute name '${name}' is reserved (a property of every JavaScript object)`, ctx);
+  }
   if (BUILTIN_TARGET_ATTRS.includes(name)) {
     throw new RegistrationError(`target '${target}': attribute '${name}' clashes with a built-in target attribute`, ctx);
   }

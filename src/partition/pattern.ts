@@ -9,7 +9,7 @@
  * graph node both times (as in TVM), so `const x = wildcard(); isOp('add')(x, x)` matches
  * only `add(a, a)`.
  */
-import { AttrValue, DType } from '../ir/graph/types';
+import { AttrValue, DType, DTYPE_BYTES } from '../ir/graph/types';
 import { RegistrationError } from '../errors';
 
 export type PatternKind = 'wildcard' | 'var' | 'constant' | 'call' | 'attr' | 'dtype' | 'alt' | 'optionalArg';
@@ -29,6 +29,10 @@ export abstract class DFPattern {
 
   /** Matches when the matched node's tensor type has this dtype. */
   hasDtype(dtype: DType): DFPattern {
+    // A misspelt dtype ('float128', 'f32') would match nothing, silently.
+    if (!Object.prototype.hasOwnProperty.call(DTYPE_BYTES, dtype)) {
+      throw new RegistrationError(`hasDtype: unknown dtype '${String(dtype)}' (one of ${Object.keys(DTYPE_BYTES).join(', ')})`);
+    }
     return new DtypePattern(this, dtype);
   }
 

@@ -54,6 +54,10 @@ describe('target attributes', () => {
     );
   });
 
+  it.each(['__proto__', 'constructor', 'toString'])('rejects %s, a property every JavaScript object has', (name) => {
+    expect(registrationError((r) => r.attr(name, 1)).message).toBe(`target 'accel': attribute name '${name}' is reserved (a property of every JavaScript object)`);
+  });
+
   it('records the declared types from the defaults', () => {
     const b = new ConfigurableBackend('accel', (r) => {
       r.attr('dimension', 16);

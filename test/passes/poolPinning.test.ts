@@ -102,6 +102,21 @@ describe('pool pinning on the seed network', () => {
     expect(() => runPoolPinning(seedModule(), SEED_POOLS, nothing)).toThrow(/matches no buffer/);
   });
 
+  it("rejects a backend constraint naming an operand its operator does not have, and accepts one whose operator is absent", () => {
+    const beyond: PinningConstraints = {
+      operands: [{ source: 'backend accel', op: 'accel.accel_conv2d', role: 'input', index: 7, pools: ['act_mem'] }],
+      tensors: [],
+    };
+    expect(() => runPoolPinning(seedModule(), SEED_POOLS, beyond)).toThrow(
+      /^backend accel: operand constraint on 'accel\.accel_conv2d' names input 7, but accel\.accel_conv2d '[^']+' has \d inputs$/,
+    );
+    const absent: PinningConstraints = {
+      operands: [{ source: 'backend accel', op: 'accel.accel_pool', role: 'input', index: 7, pools: ['act_mem'] }],
+      tensors: [],
+    };
+    expect(() => runPoolPinning(seedModule(), SEED_POOLS, absent)).not.toThrow();
+  });
+
   it('rejects a pin to a pool the accessing target cannot reach', () => {
     const pins = parsePins(JSON.stringify({ pins: [{ tensor: 'conv_out', pools: ['l2_mem'] }] }), 'pins.json');
     expect(() => runPoolPinning(seedModule(), SEED_POOLS, pins)).toThrow(
