@@ -7,6 +7,7 @@ import { Command } from 'commander';
 import { nonEmptyValue, pathValue } from './optionValues';
 import { writeBackendSkeleton } from '../scaffold/writer';
 import { CliIO } from './io';
+import { createCliRegistry } from './backendLoader';
 
 export function register(program: Command, io: CliIO): void {
   program
@@ -15,9 +16,11 @@ export function register(program: Command, io: CliIO): void {
     .argument('<name>', 'backend name, e.g. my-accel (target and directory my_accel, class MyAccelBackend)')
     .option('--dir <dir>', 'output directory (default backends/<snake_name>); must not exist', pathValue)
     .option('--import-from <module>', "import specifier of uma-ts's public API in the generated code (default: relative path to uma-ts's src/)", nonEmptyValue)
-    .action((name: string, opts: { dir?: string; importFrom?: string }) => {
+    .action(async (name: string, opts: { dir?: string; importFrom?: string }) => {
+      const bundled = await createCliRegistry();
       const r = writeBackendSkeleton({
         name,
+        takenTargets: bundled.targets(),
         ...(opts.dir !== undefined ? { dir: opts.dir } : {}),
         ...(opts.importFrom !== undefined ? { apiImport: opts.importFrom } : {}),
       });

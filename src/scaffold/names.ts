@@ -5,6 +5,7 @@
  */
 import { ConfigError } from '../errors';
 import { HOST_TARGET } from '../lower/strategy';
+import { isFreeRuntimeSourceName } from '../codegen/c/generate';
 
 export interface BackendNames {
   /** snake_case: target name, directory name, C identifier prefix. */
@@ -47,6 +48,9 @@ export function backendNames(name: string): BackendNames {
   const snake = toSnakeCase(name);
   if (!SNAKE.test(snake)) fail(name, `it gives '${snake}', which has empty words (leading, trailing or doubled separators)`);
   if (snake === HOST_TARGET) fail(name, `'${HOST_TARGET}' is the host CPU target`);
+  // The skeleton ships <snake>_kernels.h/.c next to the files codegen writes.
+  const clash = [`${snake}_kernels.h`, `${snake}_kernels.c`].find((f) => !isFreeRuntimeSourceName(f));
+  if (clash) fail(name, `its kernel file ${clash} would clash with a file uma-ts generates`);
   const words = snake.split('_');
   const camel = words.map((w) => w[0].toUpperCase() + w.slice(1)).join('');
   const lowerCamel = camel[0].toLowerCase() + camel.slice(1);

@@ -18,6 +18,8 @@ export interface NewBackendOptions {
   readonly cwd?: string;
   /** Import specifier of uma-ts's public API; default the relative path to its `src/`. */
   readonly apiImport?: string;
+  /** Target names taken already (the bundled backends, which the CLI always registers). */
+  readonly takenTargets?: readonly string[];
 }
 
 export interface NewBackendResult {
@@ -69,6 +71,12 @@ export function renderBackendFiles(names: BackendNames, apiImport: string): Temp
 
 export function writeBackendSkeleton(options: NewBackendOptions): NewBackendResult {
   const names = backendNames(options.name);
+  if (options.takenTargets?.includes(names.snake)) {
+    throw new ConfigError(
+      `backend name '${names.snake}' is taken by a bundled backend (${options.takenTargets.join(', ')}); the new one could not be registered next to it`,
+      { target: names.snake },
+    );
+  }
   const shownDir = options.dir ?? `backends/${names.snake}`;
   const dir = path.resolve(options.cwd ?? process.cwd(), shownDir);
   if (fs.existsSync(dir)) {

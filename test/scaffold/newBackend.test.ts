@@ -44,6 +44,10 @@ describe('backend names', () => {
     expect(toSnakeCase('my-ai-hw')).toBe('my_ai_hw');
   });
 
+  it.each(['tvmgen', 'tvmgen-default', 'uma_ref'])('rejects %j, whose kernel files would clash with generated ones', (name) => {
+    expect(() => backendNames(name)).toThrow(/would clash with a file uma-ts generates/);
+  });
+
   it.each(['', '1accel', 'my accel', 'my.accel', 'my--accel', '-accel', 'accel_', 'c', 'ünï'])('rejects %j', (name) => {
     expect(() => backendNames(name)).toThrow(ConfigError);
     expect(() => backendNames(name)).toThrow(/invalid backend name/);
@@ -256,6 +260,13 @@ describe('new-backend defaults and errors', () => {
     expect(fs.readFileSync(theirs, 'utf8')).toBe('keep me');
     // Ours are gone: only their file and its folder are left.
     expect(fs.readdirSync(dir)).toEqual(['notes']);
+  });
+
+  it("rejects a bundled backend's name on the command line: it could not be registered beside it", async () => {
+    const io = memoryIO();
+    expect(await main(['node', 'uma-ts', 'new-backend', 'accel', '--dir', path.join(cwd, 'y')], io)).toBe(1);
+    expect(io.stderr.join('\n')).toBe("error: backend name 'accel' is taken by a bundled backend (accel, dma_local, vanilla); the new one could not be registered next to it");
+    expect(fs.existsSync(path.join(cwd, 'y'))).toBe(false);
   });
 
   it('rejects an invalid name on the command line without writing anything', async () => {

@@ -106,16 +106,26 @@ export function validateModuleName(name: string): void {
   }
 }
 
+/** Whether a backend's runtime source may be called `name`: a plain file name no generated file has. */
+export function isFreeRuntimeSourceName(name: string): boolean {
+  return (
+    /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(name) &&
+    ![RUNTIME_HEADER, KERNELS_HEADER, KERNELS_SOURCE, DETECTION_KERNELS_SOURCE].includes(name) &&
+    !/^default_lib\d+\.c$/.test(name) &&
+    !/^tvmgen_/.test(name)
+  );
+}
+
 function hookFiles(hooks: readonly BackendCodegenHook[]): GeneratedFile[] {
   const files: GeneratedFile[] = [];
   const seen = new Set<string>();
   for (const hook of hooks) {
     for (const src of hook.runtimeSources ?? []) {
-      if (!/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(src.name) || [RUNTIME_HEADER, KERNELS_HEADER, KERNELS_SOURCE, DETECTION_KERNELS_SOURCE].includes(src.name) || /^default_lib\d+\.c$/.test(src.name) || /^tvmgen_/.test(src.name)) {
-        throw new CodegenError(`runtime source name "${src.name}" is not a plain file name or clashes with a generated file`, { target: hook.target });
+      if (!isFreeRuntimeSourceName(src.name)) {
+        throw new CodegenError(`backend ${hook.target}: runtime source name "${src.name}" is not a plain file name or clashes with a generated file`, { target: hook.target });
       }
       if (seen.has(src.name)) {
-        throw new CodegenError(`runtime source ${src.name} is supplied twice`, { target: hook.target });
+        throw new CodegenError(`backend ${hook.target}: runtime source ${src.name} is supplied twice`, { target: hook.target });
       }
       seen.add(src.name);
       files.push({ path: `${src.name.endsWith('.h') ? 'include' : 'src'}/${src.name}`, content: src.content });
