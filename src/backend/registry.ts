@@ -98,12 +98,12 @@ export class BackendRegistry implements TargetAttrSource {
   tirPasses(target: string, phase: TirPassPhase): readonly TirPass[] {
     return this.get(target)
       .tirPasses(phase)
-      .map((p) => checkTirPassResult(target, scopeTirPassToTarget(guardTirPass(target, p), target)));
+      .map((p) => checkTirPassResult(target, scopeTirPassToTarget(guardTirPass(target, p), target), this.targets()));
   }
 
   /** Whole-module TIR passes of `phase` from every backend, in registration order. */
   globalTirPasses(phase: TirPassPhase): readonly TirPass[] {
-    return this.order.flatMap((t) => this.get(t).globalTirPasses(phase).map((p) => checkTirPassResult(t, guardTirPass(t, p))));
+    return this.order.flatMap((t) => this.get(t).globalTirPasses(phase).map((p) => checkTirPassResult(t, guardTirPass(t, p), this.targets())));
   }
 
   codegenFor(target: string): CodegenHooks | undefined {

@@ -7,11 +7,11 @@
  * wrapped: a failure in uma-ts's own code around it keeps its stack.
  */
 import { BackendHookError, ErrorContext, isUmaError } from '../errors';
-import type { OperatorStrategy } from '../lower/strategy';
 import type { CodegenHooks } from './codegen';
 import type { GraphPass, TirPass } from './passes';
 import { stmtShapeProblem } from '../ir/tir/nodeShape';
 import { firstTirProblem } from '../ir/tir/wellFormed';
+import { HOST_TARGET, OperatorStrategy } from '../lower/strategy';
 
 const MAX_DETAIL = 200;
 
@@ -116,15 +116,21 @@ export function guardTirPass(target: string, pass: TirPass): TirPass {
  * whose buffers overlap. Wraps the pass as the pipeline runs it (a target's own passes see its
  * functions only, but what they change must still fit the callers).
  */
-export function checkTirPassResult(target: string, pass: TirPass): TirPass {
+export function checkTirPassResult(target: string, pass: TirPass, knownTargets: readonly string[]): TirPass {
   const hook = tirPassHook(pass);
+  const fail = (func: string, message: string) => new BackendHookError(`backend ${target}: ${hook} left ${func} ${message}`, { target, hook, func });
   return {
     name: pass.name,
     phase: pass.phase,
     run: (module, ctx) => {
       const out = pass.run(module, ctx);
       const problem = firstTirProblem(out, module);
-      if (problem) throw new BackendHookError(`backend ${target}: ${hook} left ${problem.func} ill-formed: ${problem.message}`, { target, hook, func: problem.func });
+      if (problem) throw fail(problem.func, `ill-formed: ${problem.message}`);
+      // A function's target decides its pools and its codegen: it must be one uma-ts knows.
+      for (const [name, f] of out.functions) {
+        const t = f.attrs.target;
+        if (t !== undefined && t !== HOST_TARGET && !knownTargets.includes(t)) throw fail(name, `with target '${String(t)}', which no backend registers`);
+      }
       return out;
     },
   };

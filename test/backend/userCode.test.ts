@@ -41,7 +41,8 @@ type Failing =
   | 'runtimeSourcesNullEntry'
   | 'predicateString'
   | 'supportedString'
-  | 'graphPassProxy';
+  | 'graphPassProxy'
+  | 'tirPassRetargets';
 
 function failingPass<P extends GraphPass | TirPass>(name: string, phase: P['phase'], run: P['run']): P {
   return { name, phase, run } as P;
@@ -82,6 +83,10 @@ function hookyBackend(fail: Failing): new () => UmaBackend {
       if (fail === 'graphPassProxy') {
         const trap = (m: object) => new Proxy(m, { get: (t, k) => (k === 'functions' ? (t as { functions: unknown }).functions : boom()) });
         this.registerGraphPass('pre_partitioning', failingPass<GraphPass>('hooky.Proxy', 'pre_partitioning', (m) => trap(m) as never));
+      }
+      if (fail === 'tirPassRetargets') {
+        const ghost = (f: PrimFunc): PrimFunc => ({ ...f, attrs: { ...f.attrs, target: 'ghost' } });
+        this.registerTirPass(1, failingPass<TirPass>('hooky.Ghost', 1, (m) => ({ ...m, functions: new Map([...m.functions].map(([n, f]) => [n, ghost(f)])) })));
       }
       if (fail === 'tirPassDropsFunctions') this.registerTirPass(0, failingPass<TirPass>('hooky.Drop', 0, (m) => ({ ...m, functions: new Map() })));
       const sources: Partial<Record<Failing, CodegenHooks['runtimeSources']>> = {
@@ -153,6 +158,7 @@ describe('a backend hook that throws', () => {
     ['strategyReturnsString', /^backend hooky: strategy for dense \(call '[^']+'\) returned the string "for \(;;\)", not a statement$/],
     ['tirPassOutOfRange', /^backend hooky: TIR pass 'hooky\.Oob' \(phase 1\) left hooky_main_0 ill-formed: stores to \S+ at element 1000000, outside the \d+ int8 elements of \S+$/],
     ['tirPassDropsFunctions', /^backend hooky: TIR pass 'hooky\.Drop' \(phase 0\) left __tvm_main__ ill-formed: calls hooky_main_0, which is no longer in the module$/],
+    ['tirPassRetargets', /^backend hooky: TIR pass 'hooky\.Ghost' \(phase 1\) left hooky_main_0 with target 'ghost', which no backend registers$/],
     ['includesNumber', /^backend hooky: codegen includes\(\) returned 42, not a string of C$/],
     ['runtimeSourcesNotArray', /^backend hooky: codegen runtimeSources\(\) returned the string "kernels.c", not an array of \{ name, content \} files$/],
     ['runtimeSourcesNullEntry', /^backend hooky: codegen runtimeSources\(\) returned null as entry 0 of its array, not a \{ name, content \} file$/],
