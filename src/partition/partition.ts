@@ -10,7 +10,8 @@
 import { BackendRegistry } from '../backend/registry';
 import { GraphPassPhase, PassContext } from '../backend/passes';
 import { TargetAttrValue } from '../backend/targetAttrs';
-import { LoweringError } from '../errors';
+import { BackendHookError, LoweringError } from '../errors';
+import { firstGraphProblem } from '../ir/graph/wellFormed';
 import { IRModule, MAIN_FUNCTION } from '../ir/graph/types';
 import { annotateTarget } from './annotateTarget';
 import { defunctionalize } from './defunctionalize';
@@ -38,6 +39,14 @@ function runGraphPasses(
     if (!current.functions.has(MAIN_FUNCTION)) {
       throw new LoweringError(`graph pass '${pass.name}' (${phase}) of target '${ctx.target}' removed '${MAIN_FUNCTION}'`, {
         target: ctx.target,
+      });
+    }
+    // Blamed here, on the pass: later stages would report the broken module as their own.
+    const problem = firstGraphProblem(current);
+    if (problem) {
+      throw new BackendHookError(`backend ${ctx.target}: graph pass '${pass.name}' (${phase}) left ${problem.func} ill-formed: ${problem.message}`, {
+        target: ctx.target,
+        func: problem.func,
       });
     }
   }

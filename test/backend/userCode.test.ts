@@ -8,6 +8,7 @@ import { BackendRegistry, CodegenHooks, GraphPass, TirPass, UmaBackend } from '.
 import { describeThrown, guardCodegenHooks, isThenable } from '../../src/backend/userCode';
 import * as tir from '../../src/ir/tir/builder';
 import { PrimFunc } from '../../src/ir/tir/nodes';
+import { IRModule } from '../../src/ir/graph/types';
 import { compileModel } from '../../src/driver/compile';
 import { strategyLookup } from '../../src/driver/compileToTir';
 import { BackendHookError, LoweringError } from '../../src/errors';
@@ -42,7 +43,9 @@ type Failing =
   | 'predicateString'
   | 'supportedString'
   | 'graphPassProxy'
-  | 'tirPassRetargets';
+  | 'tirPassRetargets'
+  | 'graphPassDropsFunction'
+  | 'graphPassDropsParams';
 
 function failingPass<P extends GraphPass | TirPass>(name: string, phase: P['phase'], run: P['run']): P {
   return { name, phase, run } as P;
@@ -87,6 +90,14 @@ function hookyBackend(fail: Failing): new () => UmaBackend {
       if (fail === 'tirPassRetargets') {
         const ghost = (f: PrimFunc): PrimFunc => ({ ...f, attrs: { ...f.attrs, target: 'ghost' } });
         this.registerTirPass(1, failingPass<TirPass>('hooky.Ghost', 1, (m) => ({ ...m, functions: new Map([...m.functions].map(([n, f]) => [n, ghost(f)])) })));
+      }
+      if (fail === 'graphPassDropsFunction') {
+        const onlyMain = (m: IRModule): IRModule => ({ ...m, functions: new Map([...m.functions].filter(([n]) => n === 'main')) });
+        this.registerGraphPass('post_partitioning_1', failingPass<GraphPass>('hooky.DropFn', 'post_partitioning_1', onlyMain));
+      }
+      if (fail === 'graphPassDropsParams') {
+        const noParams = (m: IRModule): IRModule => ({ ...m, functions: new Map([...m.functions].map(([n, f]) => [n, { ...f, params: [] }])) });
+        this.registerGraphPass('pre_partitioning', failingPass<GraphPass>('hooky.NoParams', 'pre_partitioning', noParams));
       }
       if (fail === 'tirPassDropsFunctions') this.registerTirPass(0, failingPass<TirPass>('hooky.Drop', 0, (m) => ({ ...m, functions: new Map() })));
       const sources: Partial<Record<Failing, CodegenHooks['runtimeSources']>> = {
@@ -159,6 +170,8 @@ describe('a backend hook that throws', () => {
     ['tirPassOutOfRange', /^backend hooky: TIR pass 'hooky\.Oob' \(phase 1\) left hooky_main_0 ill-formed: stores to \S+ at element 1000000, outside the \d+ int8 elements of \S+$/],
     ['tirPassDropsFunctions', /^backend hooky: TIR pass 'hooky\.Drop' \(phase 0\) left __tvm_main__ ill-formed: calls hooky_main_0, which is no longer in the module$/],
     ['tirPassRetargets', /^backend hooky: TIR pass 'hooky\.Ghost' \(phase 1\) left hooky_main_0 with target 'ghost', which no backend registers$/],
+    ['graphPassDropsFunction', /^backend hooky: graph pass 'hooky\.DropFn' \(post_partitioning_1\) left main ill-formed: '[^']+' calls 'hooky_main_0', which the module does not hold$/],
+    ['graphPassDropsParams', /^backend hooky: graph pass 'hooky\.NoParams' \(pre_partitioning\) left main ill-formed: variable '[^']+' is not a parameter$/],
     ['includesNumber', /^backend hooky: codegen includes\(\) returned 42, not a string of C$/],
     ['runtimeSourcesNotArray', /^backend hooky: codegen runtimeSources\(\) returned the string "kernels.c", not an array of \{ name, content \} files$/],
     ['runtimeSourcesNullEntry', /^backend hooky: codegen runtimeSources\(\) returned null as entry 0 of its array, not a \{ name, content \} file$/],
