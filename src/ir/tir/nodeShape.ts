@@ -85,19 +85,24 @@ class ShapeChecker {
     return true;
   }
 
+  /** `v` as a node of `kind` seen for the first time; undefined when checked already. */
+  private firstOfKind(v: unknown, kind: 'Var' | 'Buffer'): Fields | undefined {
+    const n = this.node(v, `a ${kind}`);
+    if (n.kind !== kind) this.fail(`${describeValue(v)}, not a ${kind}`);
+    return this.firstVisit(n) ? n : undefined;
+  }
+
   variable(v: unknown): void {
-    const n = this.node(v, 'a Var');
-    if (n.kind !== 'Var') this.fail(`${describeValue(v)}, not a Var`);
-    if (!this.firstVisit(n)) return;
+    const n = this.firstOfKind(v, 'Var');
+    if (!n) return;
     this.field(n, 'name', 'string');
     this.field(n, 'id', 'number');
     this.dtype(n);
   }
 
   buffer(v: unknown): void {
-    const n = this.node(v, 'a Buffer');
-    if (n.kind !== 'Buffer') this.fail(`${describeValue(v)}, not a Buffer`);
-    if (!this.firstVisit(n)) return;
+    const n = this.firstOfKind(v, 'Buffer');
+    if (!n) return;
     this.field(n, 'name', 'string');
     this.field(n, 'elemOffset', 'number');
     this.field(n, 'scope', 'string');

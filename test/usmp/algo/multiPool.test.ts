@@ -168,11 +168,13 @@ describe('auto on a pinned random set', () => {
 });
 
 describe('auto: moving buffers between pools', () => {
-  test("rebalancePools moves a buffer off the unlimited pool's peak, ejecting what is in its way", () => {
+  /**
+   * c (SRAM, live 0-1) blocks the SRAM for b (DRAM, live 1-2); the DRAM peaks at time 2, where
+   * b and the DRAM-only p are live. c is not live then, so it may take b's place in the DRAM.
+   */
+  function blockedSram() {
     const sram = pool('sram', 10);
     const dram = pool('dram');
-    // c (SRAM, live 0-1) blocks the SRAM for b (DRAM, live 1-2); the DRAM peaks at time 2, where
-    // b and the DRAM-only p are live. c is not live then, so it may take b's place in the DRAM.
     const bufs = intervalSet([
       [10, 0, 1, [sram, dram]],
       [10, 1, 2, [sram, dram]],
@@ -182,6 +184,11 @@ describe('auto: moving buffers between pools', () => {
     const engine = new PlacementEngine(problem);
     const intervals = intervalsOf(problem, engine.adjStart, engine.adj)!;
     const placed = { pool: Int32Array.from([0, 1, 1]), offset: Float64Array.from([0, 0, 10]) };
+    return { bufs, problem, intervals, placed };
+  }
+
+  test("rebalancePools moves a buffer off the unlimited pool's peak, ejecting what is in its way", () => {
+    const { bufs, problem, intervals, placed } = blockedSram();
     verifyPlan(bufs, toBufferPlan(problem, placed));
     const r = rebalancePools(problem, intervals, placed, 1_000_000);
     expect(r.moves).toBe(1);
@@ -194,17 +201,7 @@ describe('auto: moving buffers between pools', () => {
   });
 
   test('rebalancePools stops within its budget, not only between moves', () => {
-    const sram = pool('sram', 10);
-    const dram = pool('dram');
-    const bufs = intervalSet([
-      [10, 0, 1, [sram, dram]],
-      [10, 1, 2, [sram, dram]],
-      [10, 2, 2, [dram]],
-    ]);
-    const problem = indexProblem(bufs);
-    const engine = new PlacementEngine(problem);
-    const intervals = intervalsOf(problem, engine.adjStart, engine.adj)!;
-    const placed = { pool: Int32Array.from([0, 1, 1]), offset: Float64Array.from([0, 0, 10]) };
+    const { problem, intervals, placed } = blockedSram();
     // Finding the peak and the movable buffers spends the one unit: the move above is not made.
     const r = rebalancePools(problem, intervals, placed, 1);
     expect(r.moves).toBe(0);
