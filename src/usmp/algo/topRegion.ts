@@ -159,13 +159,19 @@ function floorsOf(tables: CoreTables, top: Float64Array, isFree: Uint8Array, flo
  * Sections whose freed buffers cannot fit above their lowest floor (their bytes, or their
  * stacked height): their freed buffers' kept conflicts above the section's own kept buffers
  * are freed. Returns how many, and the work.
+ *
+ * A freed buffer in several such sections frees the conflicts above the lowest of their kept
+ * heights, so its row is read once, not once per section: where most buffers live through most
+ * sections (nearly all-live sets) the rows read per section took 0.6 s of a plan. The work is
+ * still charged per section, as the rows were read before, so the budgets and plans stay.
  */
 function freeHoldingUp(tables: CoreTables, top: Float64Array, isFree: Uint8Array, floors: Float64Array, capacity: number): { count: number; work: number } {
   const { sizes, stackedSizes, adjStart, adj, sectionCount, memStart, members, sectionStack, sectionBytes } = tables;
   // Freed buffers stack above their lowest floor: stacked sizes, less the most one saves on top.
   const stacked = sectionStack !== sectionBytes;
-  let count = 0;
   let work = members.length;
+  // Per freed buffer: the lowest kept height of the failing sections it is in.
+  const threshold = new Float64Array(isFree.length).fill(Infinity);
   for (let s = 0; s < sectionCount; s++) {
     let rest = 0;
     let saving = 0;
@@ -185,17 +191,22 @@ function freeHoldingUp(tables: CoreTables, top: Float64Array, isFree: Uint8Array
     for (let k = memStart[s]; k < memStart[s + 1]; k++) {
       const b = members[k];
       if (isFree[b] !== 1) continue;
-      for (let a = adjStart[b]; a < adjStart[b + 1]; a++) {
-        const j = adj[a];
-        if (!isFree[j] && top[j] > kept) {
-          isFree[j] = 2;
-          count++;
-        }
-      }
+      threshold[b] = Math.min(threshold[b], kept);
       work += adjStart[b + 1] - adjStart[b];
     }
   }
-  // Marked 2 during the pass so the section sums above saw the state at its start.
+  let count = 0;
+  for (let b = 0; b < isFree.length; b++) {
+    if (threshold[b] === Infinity) continue;
+    for (let a = adjStart[b]; a < adjStart[b + 1]; a++) {
+      const j = adj[a];
+      if (!isFree[j] && top[j] > threshold[b]) {
+        isFree[j] = 2;
+        count++;
+      }
+    }
+  }
+  // Marked 2 so that no buffer freed here frees others in the same pass, as before.
   for (let b = 0; b < isFree.length; b++) if (isFree[b] === 2) isFree[b] = 1;
   return { count, work };
 }
