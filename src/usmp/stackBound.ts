@@ -52,14 +52,22 @@ export function stackHeightBound(sizes: ArrayLike<number>, alignments: ArrayLike
   if (stacks === 1 && count <= STACK_EXACT_UP_TO) return exactStackHeight(sizes, alignments);
   const g = alignmentGcd(alignments);
   let sum = 0;
-  const roundings: number[] = [];
+  // The `stacks` largest roundings, descending: kept by insertion, not a sort of all of them
+  // (a live-peak scan of a 2,000-buffer clique sorted 2,000 roundings per moment, 0.3 s).
+  const largest = new Float64Array(Math.min(stacks, count)).fill(-Infinity);
   for (let k = 0; k < count; k++) {
     const padded = roundUpTo(sizes[k], g);
     sum += padded;
-    roundings.push(padded - sizes[k]);
+    let r = padded - sizes[k];
+    for (let j = 0; j < largest.length && r > -Infinity; j++) {
+      if (r > largest[j]) {
+        const moved = largest[j];
+        largest[j] = r;
+        r = moved;
+      }
+    }
   }
-  roundings.sort((x, y) => y - x);
-  for (let k = 0; k < Math.min(stacks, count); k++) sum -= roundings[k];
+  for (const r of largest) sum -= r;
   return sum;
 }
 

@@ -69,6 +69,25 @@ describe('stackHeightBound', () => {
     );
   });
 
+  it('on large stacks is the sizes rounded up to the gcd less the `stacks` largest roundings', () => {
+    fc.assert(
+      fc.property(items(40), fc.integer({ min: 1, max: 50 }), (xs, stacks) => {
+        // (Up to ten buffers in one pool get their exact height instead.)
+        fc.pre(xs.length > 10 || stacks > 1);
+        const sizes = xs.map((x) => x.size);
+        const alignments = xs.map((x) => x.alignment);
+        const g = alignments.reduce((a, b) => {
+          while (b) [a, b] = [b, a % b];
+          return a;
+        });
+        const roundings = sizes.map((v) => Math.ceil(v / g) * g - v).sort((x, y) => y - x);
+        const expected = sizes.reduce((a, v) => a + Math.ceil(v / g) * g, 0) - roundings.slice(0, stacks).reduce((a, r) => a + r, 0);
+        expect(stackHeightBound(sizes, alignments, stacks)).toBe(expected);
+      }),
+      { seed: 10, numRuns: 200 },
+    );
+  });
+
   it('counts the padding a 16-byte pool forces: 100 and 200 bytes end at 308 at best, not 300', () => {
     expect(stackHeightBound([100, 200], [16, 16])).toBe(308);
     expect(stackHeightBound([100, 200], [1, 1])).toBe(300);
