@@ -181,6 +181,8 @@ export async function runRun(model: string, options: RunCliOptions, io: CliIO): 
     throw e;
   }
   for (const w of report.compile.warnings) io.err(`warning: ${w}`);
+  // As compile prints them (a backend pool preference naming pools the user did not define).
+  for (const n of report.compile.notes) io.err(`note: ${n}`);
   const ioReason = report.ioInWorkspaceReason ?? report.compile.ioInWorkspaceReason;
   if (ioReason !== undefined) io.err(`note: model I/O planned in the workspace: ${ioReason}`);
   const given = (options.input ?? []).length;
@@ -315,6 +317,7 @@ export async function runRunApplication(models: readonly string[], options: RunC
   }
   for (const m of report.application.models) {
     for (const w of m.warnings) io.err(`warning: ${m.artifacts.moduleName}: ${w}`);
+    for (const n of m.notes) io.err(`note: ${m.artifacts.moduleName}: ${n}`);
   }
   for (const m of report.models) {
     if (m.ioInWorkspaceReason !== undefined) io.err(`note: ${m.moduleName}: model I/O planned in the workspace: ${m.ioInWorkspaceReason}`);

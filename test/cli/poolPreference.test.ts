@@ -37,6 +37,22 @@ describe('backend pool preference naming pools the user did not define', () => {
     expect(report.pools.map((p) => p.name).sort()).toEqual(['flash', 'sram']);
   });
 
+  it('run says the same as compile', async () => {
+    const pools = path.join(dir, 'pools-run.json');
+    fs.writeFileSync(
+      pools,
+      JSON.stringify({
+        workspacePools: [{ name: 'sram', targets: { c: 'rw', vanilla: 'rw' } }],
+        constantPools: [{ name: 'flash', targets: { c: 'ro', vanilla: 'ro' } }],
+      }),
+    );
+    const hello = path.join(ROOT, 'models', 'hello_world_int8.tflite');
+    const r = await runCli(['run', hello, '--backend', 'vanilla', '--pools', pools]);
+    expect(r.err).not.toContain('error:');
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/note: pool preference of vanilla names 'global_workspace'.*ignored/);
+  });
+
   it('accel with pools lacking its constrained pools is still an error naming the pool', async () => {
     const pools = path.join(dir, 'pools-accel.json');
     fs.writeFileSync(
