@@ -95,7 +95,7 @@ const DENSE_DESCENT_SHARE = 1;
  * of conflicts), and the dives and descent do better with that budget (measured on 106 held-out
  * sets: sets above Vela or TFLM 8 -> 6, mean overhead on lifetimes up to 160 2.03% -> 1.44%).
  */
-const DENSE_DEGREE = 130;
+export const DENSE_DEGREE = 130;
 /**
  * Sets whose live bytes stay near their peak all along (mean over the time sections at least
  * this share of the peak) are packed, not dense, however many conflicts they have: their bound

@@ -208,7 +208,7 @@ describe('auto: moving buffers between pools', () => {
     expect([...r.plan.pool]).toEqual([0, 1, 1]);
   });
 
-  test("the search on a multi-pool interval set stops at 10M units, whatever its size in placements", () => {
+  test("the search on a dense multi-pool interval set stops at 10M units, whatever its size in placements", () => {
     // 700 buffers live at once: 25 full placements are 12.3M units (each of 490,000 conflicts).
     const sram = pool('sram', 35_000);
     const dram = pool('dram');
