@@ -5,7 +5,7 @@
  */
 import { ConfigError } from '../errors';
 import { HOST_TARGET } from '../lower/strategy';
-import { isFreeRuntimeSourceName } from '../codegen/c/generate';
+import { isFreeRuntimeSourceName } from '../codegen/c/runtimeFiles';
 
 export interface BackendNames {
   /** snake_case: target name, directory name, C identifier prefix. */

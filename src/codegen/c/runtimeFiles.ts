@@ -16,6 +16,16 @@ export const RUNTIME_KERNELS: ReadonlySet<string> = new Set(EXTERN_KERNELS.map((
 /** The detection post-processing kernel's own source: the one kernel that needs libm, shipped only on use. */
 export const DETECTION_KERNELS_SOURCE = 'uma_ref_detection.c';
 
+/** Whether a backend's runtime source may be called `name`: a plain file name no generated file has. */
+export function isFreeRuntimeSourceName(name: string): boolean {
+  return (
+    /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(name) &&
+    ![RUNTIME_HEADER, KERNELS_HEADER, KERNELS_SOURCE, DETECTION_KERNELS_SOURCE].includes(name) &&
+    !/^default_lib\d+\.c$/.test(name) &&
+    !/^tvmgen_/.test(name)
+  );
+}
+
 /** The runtime source defining kernel `name` (uma_ref_kernels.c unless it has a file of its own). */
 export function kernelSourceOf(name: string): string {
   return name === DETECTION_POSTPROCESS ? DETECTION_KERNELS_SOURCE : KERNELS_SOURCE;
