@@ -167,7 +167,7 @@ export function runCoreSteps(
   while (lo < best && core.work < limit && performance.now() < deadline) {
     // At or above lo (a multiple of the granularity), below best.
     const capacity = stepDown(best - 1 - Math.floor((best - 1 - lo) * step));
-    const r = core.decide(capacity, Math.min(limit - core.work, probeWork), true, longerRunsAboveBound(core));
+    const r = core.decide(capacity, Math.min(limit - core.work, probeWork), { slack: true, aboveBound: longerRunsAboveBound(core) });
     if (r.kind === 'fits') {
       found = r.offsets;
       best = r.total;

@@ -61,6 +61,12 @@ export interface CoreProblem {
   readonly floors?: Float64Array;
 }
 
+/** How ExactCore.decide runs (see there). */
+export interface DecideOptions {
+  readonly slack?: boolean;
+  readonly aboveBound?: boolean;
+}
+
 export type CoreOutcome =
   | { readonly kind: 'fits'; readonly offsets: Float64Array; readonly total: number }
   | { readonly kind: 'infeasible' }
@@ -218,7 +224,7 @@ export class ExactCore {
    * `aboveBound`: runs of ABOVE_BOUND_RUN_DIVES, for a capacity above the whole problem's lower
    * bound (a probe, or a descent's re-solve of part of it).
    */
-  decide(capacity: number, budget: number, slack = false, aboveBound = false): CoreOutcome {
+  decide(capacity: number, budget: number, { slack = false, aboveBound = false }: DecideOptions = {}): CoreOutcome {
     const pattern = slack ? SLACK_RUNS : BOUND_RUNS;
     const runDives = aboveBound ? ABOVE_BOUND_RUN_DIVES : RUN_DIVES;
     const { problem } = this;
@@ -597,7 +603,7 @@ export class ExactCore {
     sub.deadline = this.deadline;
     // Its tables, as the region's passes are charged.
     this.work += sub.tables.n + sub.tables.adj.length + sub.tables.members.length;
-    const r = sub.decide(capacity, Math.max(0, limit - this.work), false, aboveBound);
+    const r = sub.decide(capacity, Math.max(0, limit - this.work), { aboveBound });
     this.work += sub.work;
     return r.kind === 'fits' ? r.offsets : undefined;
   }
