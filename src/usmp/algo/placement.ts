@@ -135,6 +135,17 @@ export class PlacementEngine {
   private readonly sortKeys: Float64Array;
   /** Per buffer: its row was sorted by keys last time, or never sorted. */
   private readonly rowKeySorted: Uint8Array;
+  /**
+   * During a full placement from position 0 with rows still in index order: per pool, the
+   * buffers placed so far in (offset, index) order, and how many. A buffer conflicting with all
+   * of them (a clique, all live at once) reads its neighbours' order here instead of sorting
+   * them: that order is the one sortCollected gives (rows in index order collect ties by index).
+   */
+  private readonly placedByOffset: Int32Array[];
+  private readonly placedCount: Int32Array;
+  private placedOrderValid = false;
+  /** No row has been re-sorted: rows list neighbours by index. */
+  private rowsInIndexOrder = true;
   private lastPredecessor = -1;
   /** dirty[b] === epoch: b must be re-placed in the current incremental placeFrom. */
   private readonly dirty: Uint32Array;
@@ -195,6 +206,8 @@ export class PlacementEngine {
     this.sortIdx = new Int32Array(maxDegree);
     this.sortKeys = new Float64Array(maxDegree);
     this.rowKeySorted = new Uint8Array(n).fill(1);
+    this.placedByOffset = Array.from({ length: this.nPools }, () => new Int32Array(n));
+    this.placedCount = new Int32Array(this.nPools);
   }
 
   /**
@@ -269,6 +282,8 @@ export class PlacementEngine {
     const P = this.nPools;
     const { dirty, epoch, adj } = this;
     this.failedBuffer = -1;
+    this.placedOrderValid = !incremental && start === 0 && this.rowsInIndexOrder;
+    if (this.placedOrderValid) this.placedCount.fill(0);
     for (let k = start; k < this.n; k++) {
       const b = this.order[k];
       const base = k * P;
@@ -281,6 +296,7 @@ export class PlacementEngine {
           this.work += k - start;
           return Infinity;
         }
+        if (this.placedOrderValid) this.insertPlaced(b);
         if (incremental && (this.pool[b] !== oldPool || this.offset[b] !== oldOffset)) {
           for (let ai = this.adjStart[b]; ai < this.adjStart[b + 1]; ai++) dirty[adj[ai]] = epoch;
         }
@@ -325,7 +341,8 @@ export class PlacementEngine {
         rowSorted = true;
         at = this.bestGapInOrder(b, k, p, this.candAlign[ci], size);
       } else if (this.bestFit[b] === 1) {
-        at = this.bestGap(this.collectPlaced(b, k, p, this.candAlign[ci]), size);
+        const m = this.collectPlaced(b, k, p, this.candAlign[ci]);
+        at = this.allPlacedInOrder(m, p) ? this.bestGapOfPool(p, this.candAlign[ci], size) : this.bestGap(m, size);
       } else {
         at = this.firstGapInOrder(b, k, p, this.candAlign[ci], size);
         if (at < 0 && this.sortRows && !rowSorted) {
@@ -335,7 +352,8 @@ export class PlacementEngine {
           rowSorted = true;
           at = this.firstGapInOrder(b, k, p, this.candAlign[ci], size);
         } else if (at < 0) {
-          at = this.firstGap(this.collectPlaced(b, k, p, this.candAlign[ci]), size);
+          const m = this.collectPlaced(b, k, p, this.candAlign[ci]);
+          at = this.allPlacedInOrder(m, p) ? this.firstGapOfPool(p, this.candAlign[ci], size) : this.firstGap(m, size);
         }
       }
       if (at + size <= this.limits[p]) {
@@ -497,6 +515,77 @@ export class PlacementEngine {
     return gapAt >= 0 ? gapAt : cand;
   }
 
+  /** Whether the m neighbours just collected in pool p are all its placed buffers, kept in order (see placedByOffset). */
+  private allPlacedInOrder(m: number, p: number): boolean {
+    return this.placedOrderValid && m > SORTED_SCAN_FROM && m === this.placedCount[p];
+  }
+
+  /** Adds b, just placed, to its pool's buffers in (offset, index) order. */
+  private insertPlaced(b: number): void {
+    const p = this.pool[b];
+    const list = this.placedByOffset[p];
+    const count = this.placedCount[p];
+    const o = this.offset[b];
+    let lo = 0;
+    let hi = count;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const j = list[mid];
+      if (this.offset[j] < o || (this.offset[j] === o && j < b)) lo = mid + 1;
+      else hi = mid;
+    }
+    list.copyWithin(lo + 1, lo, count);
+    list[lo] = b;
+    this.placedCount[p] = count + 1;
+  }
+
+  /** firstGapSorted over every buffer placed in pool p, in their kept order. */
+  private firstGapOfPool(p: number, align: number, size: number): number {
+    const { offset, sizes } = this;
+    const list = this.placedByOffset[p];
+    let at = 0;
+    let from = -1;
+    for (let s = 0; s < this.placedCount[p]; s++) {
+      const j = list[s];
+      const o = offset[j];
+      if (o >= at + size) break;
+      const e = align === 1 ? o + sizes[j] : roundUp(o + sizes[j], align);
+      if (e > at) {
+        at = e;
+        from = j;
+      }
+    }
+    this.lastPredecessor = from;
+    return at;
+  }
+
+  /** bestGap over every buffer placed in pool p, in their kept order. */
+  private bestGapOfPool(p: number, align: number, size: number): number {
+    const { offset, sizes } = this;
+    const list = this.placedByOffset[p];
+    let cand = 0;
+    let candFrom = -1;
+    let gapAt = -1;
+    let gapFrom = -1;
+    let gapLen = Infinity;
+    for (let s = 0; s < this.placedCount[p]; s++) {
+      const j = list[s];
+      const o = offset[j];
+      if (cand + size <= o && o - cand < gapLen) {
+        gapLen = o - cand;
+        gapAt = cand;
+        gapFrom = candFrom;
+      }
+      const e = align === 1 ? o + sizes[j] : roundUp(o + sizes[j], align);
+      if (e > cand) {
+        cand = e;
+        candFrom = j;
+      }
+    }
+    this.lastPredecessor = gapAt >= 0 ? gapFrom : candFrom;
+    return gapAt >= 0 ? gapAt : cand;
+  }
+
   /**
    * Gathers the neighbours of b placed before position k in pool p: offsets, ends rounded up to
    * b's alignment in p (an aligned start at or above such an end clears the neighbour), ids.
@@ -526,6 +615,7 @@ export class PlacementEngine {
    * cold plan.
    */
   private sortRowByOffset(b: number): void {
+    this.rowsInIndexOrder = false;
     const { adj, offset } = this;
     const lo = this.adjStart[b];
     const hi = this.adjStart[b + 1];

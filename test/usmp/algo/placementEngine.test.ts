@@ -103,6 +103,41 @@ describe('PlacementEngine', () => {
     }
   });
 
+  test("a buffer conflicting with every placed one reads the pool's kept order: the same offsets and predecessors as sorting its neighbours", () => {
+    // A clique over two pools (all live at once), sizes and alignments mixed (multiples of 16
+    // among them, so that buffers fit gaps exactly).
+    const r = seededRandom(12);
+    const sram = pool('sram', 4000, 4);
+    const dram = pool('dram', undefined, 8);
+    const specs: Record<string, Spec> = {};
+    const n = 70;
+    for (let i = 0; i < n; i++) {
+      specs[`c${i}`] = {
+        size: i % 2 ? 16 * (1 + Math.floor(r() * 20)) : 1 + Math.floor(r() * 300),
+        alignment: [1, 2, 16, 64][i % 4],
+        conflicts: Array.from({ length: n }, (_, j) => `c${j}`).filter((_, j) => j !== i),
+        pools: i % 5 === 0 ? [dram] : [sram, dram],
+      };
+    }
+    const problem = indexProblem(buffers(specs));
+    const kept = new PlacementEngine(problem);
+    const sorted = new PlacementEngine(problem);
+    // Rows no longer in index order: every placement sorts its collected neighbours.
+    (sorted as unknown as { rowsInIndexOrder: boolean }).rowsInIndexOrder = false;
+    for (let round = 0; round < 6; round++) {
+      const order = shuffled(n, r);
+      const policy = Uint8Array.from({ length: n }, () => (r() < 0.5 ? 1 : 0));
+      for (const e of [kept, sorted]) {
+        e.setOrder(order);
+        e.bestFit.set(policy);
+        expect(e.placeFrom(0, Infinity)).toBeLessThan(Infinity);
+      }
+      expect([...kept.pool]).toEqual([...sorted.pool]);
+      expect([...kept.offset]).toEqual([...sorted.offset]);
+      expect([...kept.predecessor]).toEqual([...sorted.predecessor]);
+    }
+  });
+
   test('rows are sorted by offset stably, nearly sorted or far out of order', () => {
     // Dense rows (about 100 neighbours) with offsets drawn from few values (many ties).
     const problem = indexProblem(messyGraph(10, 120, 6000));
