@@ -8,9 +8,9 @@
  * site). A buffer is live from its first to its last access; a buffer accessed inside a
  * loop nest is live over the whole outermost loop of that nest, since every iteration
  * touches it again. Handing a buffer to a module function is not an access: the callee's
- * body accesses it, at its own statements. Unlike TVM, an allocation inside a function called twice yields one
- * buffer per call (`name`, `name_1`): each call gets its own interval, and the offset
- * rewrite specialises the function per call when the two get different places.
+ * body accesses it, at its own statements. Unlike TVM, an allocation inside a function called
+ * twice yields one buffer per call (`name`, `name_1`): each call gets its own interval, and
+ * the offset rewrite specialises the function per call when the two get different places.
  */
 import { MemoryPlanningError, PoolConstraintError } from '../errors';
 import { dtypeBytes } from '../ir/tir/dtype';
@@ -235,9 +235,8 @@ class BufferInfoExtractor extends StmtExprVisitor {
     // (counted at the call, a MobileNetV2-like model planned 12% above TFLite Micro's arena).
     const params = this.module.functions.get(callee)!.params;
     e.args.forEach((a, i) => {
-      const passed = i > 0 && i - 1 < params.length ? passedDataVar(a) : undefined;
-      if (passed !== undefined && this.env.has(passed.id) && a.kind === 'Var') return;
-      this.visitExpr(a);
+      const handedOver = a.kind === 'Var' && i > 0 && i - 1 < params.length && this.env.has(a.id);
+      if (!handedOver) this.visitExpr(a);
     });
     this.descend(callee, e);
   }

@@ -18,8 +18,9 @@ describe('backend pool preference naming pools the user did not define', () => {
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('vanilla with user pools sram/flash compiles, notes the ignored preference, and report.json carries it', async () => {
-    const pools = path.join(dir, 'pools.json');
+  /** Pools sram/flash for the host and vanilla: none of them the pools vanilla prefers. */
+  function sramFlashPools(file: string): string {
+    const pools = path.join(dir, file);
     fs.writeFileSync(
       pools,
       JSON.stringify({
@@ -27,6 +28,11 @@ describe('backend pool preference naming pools the user did not define', () => {
         constantPools: [{ name: 'flash', targets: { c: 'ro', vanilla: 'ro' } }],
       }),
     );
+    return pools;
+  }
+
+  it('vanilla with user pools sram/flash compiles, notes the ignored preference, and report.json carries it', async () => {
+    const pools = sramFlashPools('pools.json');
     const out = path.join(dir, 'pd');
     const r = await runCli(['compile', MODEL, '--backend', 'vanilla', '--pools', pools, '--out', out]);
     expect(r.err).not.toContain('error:');
@@ -38,14 +44,7 @@ describe('backend pool preference naming pools the user did not define', () => {
   });
 
   it('run says the same as compile', async () => {
-    const pools = path.join(dir, 'pools-run.json');
-    fs.writeFileSync(
-      pools,
-      JSON.stringify({
-        workspacePools: [{ name: 'sram', targets: { c: 'rw', vanilla: 'rw' } }],
-        constantPools: [{ name: 'flash', targets: { c: 'ro', vanilla: 'ro' } }],
-      }),
-    );
+    const pools = sramFlashPools('pools-run.json');
     const hello = path.join(ROOT, 'models', 'hello_world_int8.tflite');
     const r = await runCli(['run', hello, '--backend', 'vanilla', '--pools', pools]);
     expect(r.err).not.toContain('error:');
