@@ -146,6 +146,12 @@ export class PlacementEngine {
   private placedOrderValid = false;
   /** No row has been re-sorted: rows list neighbours by index. */
   private rowsInIndexOrder = true;
+  /**
+   * At least half of all pairs conflict: only then do buffers conflicting with every placed one
+   * come often enough to pay for keeping the order (an insertion moves up to k entries, which
+   * on a sparse 10,000-buffer set would cost more than the sorts it saves).
+   */
+  private readonly nearlyComplete: boolean;
   private lastPredecessor = -1;
   /** dirty[b] === epoch: b must be re-placed in the current incremental placeFrom. */
   private readonly dirty: Uint32Array;
@@ -206,7 +212,8 @@ export class PlacementEngine {
     this.sortIdx = new Int32Array(maxDegree);
     this.sortKeys = new Float64Array(maxDegree);
     this.rowKeySorted = new Uint8Array(n).fill(1);
-    this.placedByOffset = Array.from({ length: this.nPools }, () => new Int32Array(n));
+    this.nearlyComplete = adj.length >= (n * (n - 1)) / 2;
+    this.placedByOffset = Array.from({ length: this.nearlyComplete ? this.nPools : 0 }, () => new Int32Array(n));
     this.placedCount = new Int32Array(this.nPools);
   }
 
@@ -282,7 +289,7 @@ export class PlacementEngine {
     const P = this.nPools;
     const { dirty, epoch, adj } = this;
     this.failedBuffer = -1;
-    this.placedOrderValid = !incremental && start === 0 && this.rowsInIndexOrder;
+    this.placedOrderValid = !incremental && start === 0 && this.rowsInIndexOrder && this.nearlyComplete;
     if (this.placedOrderValid) this.placedCount.fill(0);
     for (let k = start; k < this.n; k++) {
       const b = this.order[k];
