@@ -143,6 +143,8 @@ export class PlacementEngine {
    */
   private readonly placedByOffset: Int32Array[];
   private readonly placedCount: Int32Array;
+  /** Scratch of collectedInOrder: per buffer, its place among the neighbours just collected. */
+  private readonly collectedAt: Int32Array;
   private placedOrderValid = false;
   /** No row has been re-sorted: rows list neighbours by index. */
   private rowsInIndexOrder = true;
@@ -215,6 +217,7 @@ export class PlacementEngine {
     this.nearlyComplete = adj.length >= (n * (n - 1)) / 2;
     this.placedByOffset = Array.from({ length: this.nearlyComplete ? this.nPools : 0 }, () => new Int32Array(n));
     this.placedCount = new Int32Array(this.nPools);
+    this.collectedAt = new Int32Array(this.nearlyComplete ? n : 0);
   }
 
   /**
@@ -349,7 +352,7 @@ export class PlacementEngine {
         at = this.bestGapInOrder(b, k, p, this.candAlign[ci], size);
       } else if (this.bestFit[b] === 1) {
         const m = this.collectPlaced(b, k, p, this.candAlign[ci]);
-        at = this.allPlacedInOrder(m, p) ? this.bestGapOfPool(p, this.candAlign[ci], size) : this.bestGap(m, size);
+        at = this.bestGap(m, size, p);
       } else {
         at = this.firstGapInOrder(b, k, p, this.candAlign[ci], size);
         if (at < 0 && this.sortRows && !rowSorted) {
@@ -360,7 +363,7 @@ export class PlacementEngine {
           at = this.firstGapInOrder(b, k, p, this.candAlign[ci], size);
         } else if (at < 0) {
           const m = this.collectPlaced(b, k, p, this.candAlign[ci]);
-          at = this.allPlacedInOrder(m, p) ? this.firstGapOfPool(p, this.candAlign[ci], size) : this.firstGap(m, size);
+          at = this.firstGap(m, size, p);
         }
       }
       if (at + size <= this.limits[p]) {
@@ -406,8 +409,8 @@ export class PlacementEngine {
    * Lowest offset clear of the m collected neighbours, in any order: jump over whatever overlaps
    * until a full pass finds nothing (each jump is forced, so the result is the lowest fit).
    */
-  private firstGap(m: number, size: number): number {
-    if (m > SORTED_SCAN_FROM) return this.firstGapSorted(m, size);
+  private firstGap(m: number, size: number, p: number): number {
+    if (m > SORTED_SCAN_FROM) return this.firstGapSorted(m, size, p);
     const { nbOffset, nbEnd, nbId } = this;
     let at = 0;
     let from = -1;
@@ -435,9 +438,9 @@ export class PlacementEngine {
    * firstGap for many neighbours: the repeated passes cost up to m^2 (a dense row of a 100k-buffer
    * set), one pass in offset order gives the same offset in m log m.
    */
-  private firstGapSorted(m: number, size: number): number {
+  private firstGapSorted(m: number, size: number, p: number): number {
     const { nbOffset, nbEnd, nbId } = this;
-    const idx = this.sortCollected(m);
+    const idx = this.collectedInOrder(m, p);
     let at = 0;
     let from = -1;
     for (let s = 0; s < m; s++) {
@@ -483,12 +486,12 @@ export class PlacementEngine {
   }
 
   /** Start of the smallest gap between the m collected neighbours that holds the buffer, else the top. */
-  private bestGap(m: number, size: number): number {
+  private bestGap(m: number, size: number, p: number): number {
     const { nbOffset, nbEnd, nbId } = this;
     let sortIdx = this.sortIdx;
     if (m > SORTED_SCAN_FROM) {
       // The same stable order as the insertion sort below, in m log m.
-      sortIdx = this.sortCollected(m);
+      sortIdx = this.collectedInOrder(m, p);
     } else {
       for (let i = 0; i < m; i++) {
         const o = nbOffset[i];
@@ -522,9 +525,18 @@ export class PlacementEngine {
     return gapAt >= 0 ? gapAt : cand;
   }
 
-  /** Whether the m neighbours just collected in pool p are all its placed buffers, kept in order (see placedByOffset). */
-  private allPlacedInOrder(m: number, p: number): boolean {
-    return this.placedOrderValid && m > SORTED_SCAN_FROM && m === this.placedCount[p];
+  /**
+   * The m neighbours just collected in pool p in (offset, collection) order, into sortIdx:
+   * read off the pool's kept order when they are all its placed buffers (see placedByOffset),
+   * else sorted.
+   */
+  private collectedInOrder(m: number, p: number): Int32Array {
+    if (!this.placedOrderValid || m !== this.placedCount[p]) return this.sortCollected(m);
+    const { sortIdx, collectedAt, nbId } = this;
+    for (let c = 0; c < m; c++) collectedAt[nbId[c]] = c;
+    const list = this.placedByOffset[p];
+    for (let s = 0; s < m; s++) sortIdx[s] = collectedAt[list[s]];
+    return sortIdx;
   }
 
   /** Adds b, just placed, to its pool's buffers in (offset, index) order. */
@@ -544,53 +556,6 @@ export class PlacementEngine {
     list.copyWithin(lo + 1, lo, count);
     list[lo] = b;
     this.placedCount[p] = count + 1;
-  }
-
-  /** firstGapSorted over every buffer placed in pool p, in their kept order. */
-  private firstGapOfPool(p: number, align: number, size: number): number {
-    const { offset, sizes } = this;
-    const list = this.placedByOffset[p];
-    let at = 0;
-    let from = -1;
-    for (let s = 0; s < this.placedCount[p]; s++) {
-      const j = list[s];
-      const o = offset[j];
-      if (o >= at + size) break;
-      const e = align === 1 ? o + sizes[j] : roundUp(o + sizes[j], align);
-      if (e > at) {
-        at = e;
-        from = j;
-      }
-    }
-    this.lastPredecessor = from;
-    return at;
-  }
-
-  /** bestGap over every buffer placed in pool p, in their kept order. */
-  private bestGapOfPool(p: number, align: number, size: number): number {
-    const { offset, sizes } = this;
-    const list = this.placedByOffset[p];
-    let cand = 0;
-    let candFrom = -1;
-    let gapAt = -1;
-    let gapFrom = -1;
-    let gapLen = Infinity;
-    for (let s = 0; s < this.placedCount[p]; s++) {
-      const j = list[s];
-      const o = offset[j];
-      if (cand + size <= o && o - cand < gapLen) {
-        gapLen = o - cand;
-        gapAt = cand;
-        gapFrom = candFrom;
-      }
-      const e = align === 1 ? o + sizes[j] : roundUp(o + sizes[j], align);
-      if (e > cand) {
-        cand = e;
-        candFrom = j;
-      }
-    }
-    this.lastPredecessor = gapAt >= 0 ? gapFrom : candFrom;
-    return gapAt >= 0 ? gapAt : cand;
   }
 
   /**
