@@ -8,7 +8,7 @@
  * `reshape` (its new shape; `attrs.newshape` is used when present), `quantize`
  * (its output dtype) and `softmax` (int8 input may produce int8 or int16).
  */
-import { quantizeSignatureProblem } from '../../arith/quant-params';
+import { accumulatorDType16x8, quantizeSignatureProblem } from '../../arith/quant-params';
 import { TypeInferenceError } from '../../errors';
 import { isKnownOp, OPS } from './ops';
 import { Attrs, CallNode, DType, GraphFunction, IRModule, TensorType, tensorElements } from './types';
@@ -148,9 +148,9 @@ function depthwiseConv2d(attrs: Attrs, args: readonly TensorType[]): TensorType 
     fail(op, `weight has ${oc} channels, expected input channels ${c} x depth_multiplier ${multiplier}`, args);
   }
   checkWeightDtypes(op, args);
-  // TFLite Micro's (and TensorFlow Lite's) 16x8 depthwise kernel reads an int64 bias only; the
-  // interpreter refused an int32 one at run time, after import and compile had taken it (fuzzed).
-  if (input.dtype === 'int16' && args[2] && args[2].dtype !== 'int64') {
+  // Refused here, not by the interpreter at run time after import and compile took it (fuzzed):
+  // TFLite Micro has no 16x8 depthwise kernel for such a bias.
+  if (input.dtype === 'int16' && args[2] && accumulatorDType16x8('depthwise_conv2d', args[2].dtype) === undefined) {
     fail(op, `bias dtype ${args[2].dtype} does not fit input dtype int16: a 16x8 depthwise convolution takes an int64 bias`, args);
   }
   checkBias(op, args, oc);

@@ -16,7 +16,7 @@
  */
 import { dtypeBytes } from './dtype';
 import { primFuncShapeProblem } from './nodeShape';
-import { Buffer, Expr, PrimFunc, Stmt, TirModule, Var } from './nodes';
+import { Buffer, Expr, PrimFunc, ScalarDType, Stmt, TirModule, Var } from './nodes';
 
 /** Bytes one allocation may hold: the largest array a 32-bit target's C compiler accepts. */
 export const MAX_ALLOCATION_BYTES = 2 ** 31 - 1;
@@ -141,7 +141,7 @@ class FunctionChecker {
   }
 
   /** Bytes of `extents` elements of `dtype` when every extent is a constant. */
-  private constantBytes(extents: readonly Expr[], dtype: Parameters<typeof dtypeBytes>[0]): number | undefined {
+  private constantBytes(extents: readonly Expr[], dtype: ScalarDType): number | undefined {
     let elements = 1;
     for (const e of extents) {
       if (e.kind !== 'IntImm') return undefined;
@@ -150,7 +150,7 @@ class FunctionChecker {
     return elements * dtypeBytes(dtype);
   }
 
-  private allocation(v: Var, dtype: Parameters<typeof dtypeBytes>[0], extents: readonly Expr[]): void {
+  private allocation(v: Var, dtype: ScalarDType, extents: readonly Expr[]): void {
     const bytes = this.constantBytes(extents, dtype);
     if (bytes === undefined) return;
     if (bytes > MAX_ALLOCATION_BYTES) {
