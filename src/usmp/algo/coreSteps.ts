@@ -233,7 +233,7 @@ export function descendByRegions(
       const capacity = stepDown(plan.total - 1 - Math.floor((plan.total - 1 - lowerBound) * share));
       if (capacity <= lowerBound) break;
       const longer = longerRunsAboveBound(core);
-      const fit = core.resolveTop(plan.offsets, capacity, Math.min(longer ? DENSE_REGION_WORK : SMALL_REGION_WORK, limit - core.work), TOP_HOLE_SHARES, longer);
+      const fit = core.resolveTop(plan.offsets, capacity, Math.min(longer ? DENSE_REGION_WORK : SMALL_REGION_WORK, limit - core.work), TOP_HOLE_SHARES, { aboveBound: longer });
       if (!fit) break;
       plan = fit;
     }

@@ -560,7 +560,7 @@ export class ExactCore {
     capacity: number,
     budget: number,
     holeShares: readonly number[],
-    aboveBound = false,
+    { aboveBound = false }: Pick<DecideOptions, 'aboveBound'> = {},
   ): { offsets: Float64Array; total: number } | undefined {
     const limit = this.work + budget;
     const byOffset = buffersByOffset(offsets);
