@@ -344,9 +344,15 @@ const FINAL_DESCENT_WORK = 6_000_000;
  */
 const DENSE_FINAL_DESCENT_WORK = 12_000_000;
 
-export function finishAboveBound(core: ExactCore, offsets: Float64Array, bound: number, dense: boolean, deadline: number): { offsets: Float64Array; total: number } {
+export function finishAboveBound(
+  core: ExactCore,
+  offsets: Float64Array,
+  bound: number,
+  dense: boolean,
+  deadline: number,
+  work = dense ? DENSE_FINAL_DESCENT_WORK : FINAL_DESCENT_WORK,
+): { offsets: Float64Array; total: number } {
   const pushed = core.pushDown(offsets);
   if (pushed.total <= bound) return pushed;
-  const work = dense ? DENSE_FINAL_DESCENT_WORK : FINAL_DESCENT_WORK;
   return descendByRegions(core, pushed, bound, capacitySteps(core).stepDown, core.work + work, deadline);
 }
