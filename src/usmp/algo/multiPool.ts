@@ -32,8 +32,6 @@ export interface CompressedPools {
   readonly plan: IndexedPlan;
   /** Per pool: its end after compression. */
   readonly ends: Float64Array;
-  /** Pools whose end went down. */
-  readonly improved: number;
   /** Work units the core spent, over all pools. */
   readonly work: number;
 }
@@ -121,7 +119,6 @@ export function packPools(
     ends[pool[b]] = Math.max(ends[pool[b]], offset[b] + problem.sizes[b]);
   }
   let work = 0;
-  let improved = 0;
   for (let p = 0; p < nPools; p++) {
     const m = members[p];
     if (m.length === 0 || ends[p] <= poolPeak(problem, intervals, p, m)) continue;
@@ -133,10 +130,9 @@ export function packPools(
     if (r.offsets && r.end < ends[p]) {
       m.forEach((b, i) => (offset[b] = r.offsets![i]));
       ends[p] = r.end;
-      improved++;
     }
   }
-  return { plan: { pool, offset }, ends, improved, work };
+  return { plan: { pool, offset }, ends, work };
 }
 
 interface PoolResult {
@@ -240,7 +236,7 @@ export function repackChoices(
     m.forEach((b, i) => (offset[b] = plan.offsets[i]));
     ends[p] = plan.total;
   }
-  return { plan: { pool: Int32Array.from(pool), offset }, ends, improved: 0, work };
+  return { plan: { pool: Int32Array.from(pool), offset }, ends, work };
 }
 
 /**
@@ -266,8 +262,8 @@ function stackedMovedIn(problem: IndexedProblem, from: IndexedPlan, p: number, m
 
 /**
  * The re-solve of a pool's top after new choices, per pool: a size-limited pool (full, a small
- * SRAM's many buffers) gains little from more (measured on the bench's 25 sets with pins: 6M
- * instead of 1M, mean overhead 0.41% either way); an unlimited one 3M.
+ * SRAM's many buffers) gains little from more (measured on the bench's 25 sets with pins: 2M
+ * instead of 1M, mean overhead 0.406% against 0.408%); an unlimited one 3M.
  */
 const LIMITED_FINISH_WORK = 1_000_000;
 const UNLIMITED_FINISH_WORK = 3_000_000;
