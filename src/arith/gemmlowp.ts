@@ -123,3 +123,15 @@ export function oneMinusXOverOnePlusXForXIn01(a: number): number {
   }
   return rescale((x - oneQ2) | 0, 2, 0);
 }
+
+/**
+ * A probability's scaled value divided by 2^exponent, rounded. An int8 output's exponent passes
+ * 31 once a row's sum of exps reaches 512 (at least 512 logits near the row's maximum: a
+ * 1,000-class head on a blank image), where TFLite Micro's shift is undefined (gemmlowp asserts
+ * it away). The value is non-negative and below 2^31, so the exact quotient rounds to 0: every
+ * probability is under half a step (1/512 at 1/256), the output its minimum, as LiteRT gives
+ * (and an Arm core's shift, the clamp taking its -1 to the minimum).
+ */
+export function roundedProbability(scaled: number, exponent: number): number {
+  return exponent > 31 ? 0 : roundingDivideByPOT(scaled, exponent);
+}

@@ -6,8 +6,8 @@
  * 1/65536): the same pipeline, the final shift leaving as many bits as the output has.
  * int16 input (zero point 0) to int16 (scale 1/32768) is TFLite's LUT-based SoftmaxInt16.
  */
-import { multiplyByQuantizedMultiplierGreaterThanOne, roundingDivideByPOT, saturatingRoundingDoublingHighMul } from '../../arith/fixedpoint';
-import { expOnNegativeValues, getReciprocal, rescale } from '../../arith/gemmlowp';
+import { multiplyByQuantizedMultiplierGreaterThanOne, saturatingRoundingDoublingHighMul } from '../../arith/fixedpoint';
+import { expOnNegativeValues, getReciprocal, rescale, roundedProbability } from '../../arith/gemmlowp';
 import {
   integerRange,
   SOFTMAX_ACCUMULATION_INTEGER_BITS,
@@ -89,11 +89,11 @@ export function softmax(ctx: KernelContext): TypedArray {
     }
     const { scale: shiftedScale, numBitsOverUnit } = getReciprocal(sumOfExps, SOFTMAX_ACCUMULATION_INTEGER_BITS);
     const exponent = numBitsOverUnit + 31 - outBits;
-    if (exponent < 0 || exponent > 31) throw ctx.fail(`reciprocal exponent ${exponent} out of range`);
+    if (exponent < 0) throw ctx.fail(`reciprocal exponent ${exponent} out of range`);
     for (let c = 0; c < depth; c++) {
       const diff = x[base + c] - maxInRow;
       if (diff >= p.diffMin) {
-        const unsat = roundingDivideByPOT(saturatingRoundingDoublingHighMul(shiftedScale, expOf(diff)), exponent);
+        const unsat = roundedProbability(saturatingRoundingDoublingHighMul(shiftedScale, expOf(diff)), exponent);
         o[base + c] = Math.min(Math.max(unsat + outMin, outMin), outMax);
       } else {
         o[base + c] = outMin;
@@ -102,3 +102,4 @@ export function softmax(ctx: KernelContext): TypedArray {
   }
   return out;
 }
+

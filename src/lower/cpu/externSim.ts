@@ -4,8 +4,8 @@
  * and compared with the reference interpreter without a C compiler. Each follows TFLite
  * Micro's reference kernel exactly, given the compile-time parameters lowering passes.
  */
-import { multiplyByQuantizedMultiplierGreaterThanOne, roundingDivideByPOT, saturatingRoundingDoublingHighMul } from '../../arith/fixedpoint';
-import { expOnNegativeValues, getReciprocal, rescale } from '../../arith/gemmlowp';
+import { multiplyByQuantizedMultiplierGreaterThanOne, saturatingRoundingDoublingHighMul } from '../../arith/fixedpoint';
+import { expOnNegativeValues, getReciprocal, rescale, roundedProbability } from '../../arith/gemmlowp';
 import { SOFTMAX_ACCUMULATION_INTEGER_BITS, SOFTMAX_SCALED_DIFF_INTEGER_BITS } from '../../arith/quant-params';
 import { LoweringError } from '../../errors';
 import { ArgValue, bytesAt, ExternFn, isPointer, Pointer } from '../../ir/tir/eval';
@@ -62,11 +62,11 @@ function softmaxFromInt8(kind: SoftmaxOutputKind): ExternFn {
       const { scale, numBitsOverUnit } = getReciprocal(sumOfExps, SOFTMAX_ACCUMULATION_INTEGER_BITS);
       const exponent = numBitsOverUnit + 31 - kind.bits;
       // The C kernel returns non-zero here (TFLite's TFLITE_CHECK); the simulation does too.
-      if (exponent < 0 || exponent > 31) return -1;
+      if (exponent < 0) return -1;
       for (let c = 0; c < depth; c++) {
         const diff = x[base + c] - maxInRow;
         if (diff >= diffMin) {
-          const unsat = roundingDivideByPOT(saturatingRoundingDoublingHighMul(scale, expOf(diff)), exponent);
+          const unsat = roundedProbability(saturatingRoundingDoublingHighMul(scale, expOf(diff)), exponent);
           y[base + c] = Math.min(Math.max(unsat + outMin, outMin), outMax);
         } else {
           y[base + c] = outMin;

@@ -138,12 +138,14 @@ static int32_t softmax_from_int8(const int8_t* input, int8_t* out8, int16_t* out
     }
     shifted_scale = get_reciprocal(sum_of_exps, UMA_SOFTMAX_ACCUMULATION_INTEGER_BITS, &num_bits_over_unit);
     exponent = num_bits_over_unit + 31 - output_bits;
-    if (exponent < 0 || exponent > 31) return -1;
+    if (exponent < 0) return -1;
     for (c = 0; c < depth; ++c) {
       int32_t diff = x[c] - max_in_row;
       int32_t v = out_min;
       if (diff >= diff_min) {
-        int32_t unsat = uma_rounding_divide_by_pot(
+        /* Past 31 (an int8 row whose sum of exps reaches 512) the non-negative value rounds to
+         * 0, where TFLite Micro's shift is undefined: every probability is under half a step. */
+        int32_t unsat = exponent > 31 ? 0 : uma_rounding_divide_by_pot(
             uma_srdhm(shifted_scale, exp_of_diff(diff, input_multiplier, input_left_shift)), exponent);
         v = unsat + out_min;
         v = v < out_min ? out_min : (v > out_max ? out_max : v);
