@@ -673,7 +673,10 @@ function packPoolByPool(
   }
   // The pools' peaks may sum to more than the bound: pool choices by live bytes alone
   // (profileSplit.ts), then the best plan so far repaired to them.
-  for (const round of SPLIT_ROUNDS) {
+  // The rounds differ only in how they treat size-limited pools: without one, a second would
+  // repeat the first.
+  const rounds = problem.poolLimits.some((l) => l !== Infinity) ? SPLIT_ROUNDS : SPLIT_ROUNDS.slice(0, 1);
+  for (const round of rounds) {
     const from = tries.reduce((a, t) => (sumOf(t.ends) < sumOf(a.ends) ? t : a));
     if (sumOf(from.ends) <= lowerBound * (1 + SPLIT_MIN_GAP)) break;
     const limits = problem.poolLimits.map((l) => (l === Infinity ? l : Math.floor(l * (1 - round.margin))));
