@@ -633,17 +633,16 @@ export function autoSearch(
 /**
  * The search chose each buffer's pool; each pool is then packed on its own (one-pool auto, or
  * the exact core within a size limit). When the result is still above the bound, the pool
- * choices are the problem: buffers move from the unlimited pools' busiest moments into the
- * limited pools (rebalancePools), the pools are packed again on a smaller budget; then the
- * choices are searched on live bytes alone and the best plan repaired to them (SPLIT_ROUNDS),
- * and the best of all these plans is returned. (The split rounds, on the bench's 25 sets with
- * pins, seeds 11-30 of 2,000 buffers and 11-15 of 500: 10 plans smaller, none larger, mean
- * overhead 0.691% -> 0.409%, seed 21 1.85% -> 0.68%, 500-buffer seed 12 0.97% -> 0.05%; cold,
- * one core, 0.07-0.22 s more on the five slowest, at most 0.89 s for the whole command.) (This ran only above 1% over the bound; at any gap,
- * on 30 bench-style 2,000-buffer sets with pins, 4 plans are smaller, none larger: mean
- * 0.805% -> 0.767%, one 0.92% -> 0.53%; 2 of 10 such 500-buffer sets a little smaller; about
- * 10 ms more per call on average.) A pool that cannot shrink proves nothing about the whole
- * problem (other pool choices might do better), so no proof comes out of this step.
+ * choices are the problem. First, buffers move from the unlimited pools' busiest moments into
+ * the limited pools (rebalancePools) and the pools are packed again on a smaller budget (on 30
+ * bench-style 2,000-buffer sets with pins, 4 plans smaller, none larger: mean 0.805% ->
+ * 0.767%; about 10 ms more per call). Then the choices are searched on live bytes alone and
+ * the best plan so far repaired to them (SPLIT_ROUNDS; on the bench's 25 sets with pins, seeds
+ * 11-30 of 2,000 buffers and 11-15 of 500: 10 plans smaller, none larger, mean overhead 0.691%
+ * -> 0.409%, seed 21 1.85% -> 0.68%, 500-buffer seed 12 0.97% -> 0.05%; cold, one core,
+ * 0.07-0.24 s more on the slowest, at most 0.91 s for the whole command). The best of all
+ * these plans is returned. A pool that cannot shrink proves nothing about the whole problem
+ * (other pool choices might do better), so no proof comes out of this step.
  */
 function packPoolByPool(
   problem: IndexedProblem,
@@ -672,9 +671,8 @@ function packPoolByPool(
     }
   }
   // The pools' peaks may sum to more than the bound: pool choices by live bytes alone
-  // (profileSplit.ts), then the best plan so far repaired to them.
-  // The rounds differ only in how they treat size-limited pools: without one, a second would
-  // repeat the first.
+  // (profileSplit.ts), then the best plan so far repaired to them. The rounds differ only in
+  // how they treat size-limited pools: without one, a second would repeat the first.
   const rounds = problem.poolLimits.some((l) => l !== Infinity) ? SPLIT_ROUNDS : SPLIT_ROUNDS.slice(0, 1);
   for (const round of rounds) {
     const from = tries.reduce((a, t) => (sumOf(t.ends) < sumOf(a.ends) ? t : a));
