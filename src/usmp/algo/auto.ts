@@ -681,7 +681,8 @@ function packPoolByPool(
     const floors = round.floored ? problem.poolLimits.map((l, p) => (l === Infinity ? 0 : from.ends[p])) : undefined;
     const split = splitByProfiles(problem, poolIntervals, from.plan.pool, PROFILE_SPLIT_WORK, seed ?? DEFAULT_SEED, limits, floors);
     work += split.work;
-    if (split.peaks >= sumOf(from.ends)) continue;
+    // No move: the same choices, whose pools packPools packed already.
+    if (split.moves === 0 || split.peaks >= sumOf(from.ends)) continue;
     const again = repackChoices(problem, poolIntervals, from.plan, split.pool, REPACK_WORK, deadline);
     if (!again) continue;
     work += again.work;
