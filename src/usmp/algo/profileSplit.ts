@@ -107,6 +107,7 @@ export interface ProfileSplit {
   readonly pool: Int32Array;
   /** The sum of the pools' peaks of live bytes with those choices. */
   readonly peaks: number;
+  /** Moves kept, sideways ones (the same sum of peaks) included: 0 means the choices of `start`. */
   readonly moves: number;
   readonly work: number;
 }
