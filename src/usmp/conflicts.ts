@@ -5,6 +5,7 @@
  */
 import { checkInterval, IntervalConflicts, intervalGroupOf, registerIntervalGroup } from './intervalConflicts';
 import { alignedPeakOfBuffers, alignmentInAnyPool, roundUpTo, stackHeightBound } from './stackBound';
+import { ListedConflicts } from './listedConflicts';
 import { BufferInfo, PoolInfo } from './types';
 import { maxOf } from '../util/extrema';
 
@@ -253,35 +254,18 @@ function greedyCliqueBound(buffers: readonly BufferInfo[], stacks: number): numb
  */
 function mutualNeighbours(buffers: readonly BufferInfo[]): Int32Array[] {
   const n = buffers.length;
-  const index = new Map(buffers.map((b, i) => [b.name, i] as const));
-  const rows = buffers.map((b, i) => {
-    const row: number[] = [];
-    for (const c of b.conflicts) {
-      const j = index.get(c);
-      if (j !== undefined && j !== i) row.push(j);
-    }
-    return Int32Array.from(row);
-  });
-  const sorted = rows.map((row) => row.slice().sort());
-  const lists = (j: number, i: number): boolean => {
-    const row = sorted[j];
-    let lo = 0;
-    let hi = row.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (row[mid] < i) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < row.length && row[lo] === i;
-  };
+  const rows = new ListedConflicts(buffers);
+  const { start, listed } = rows;
   const earlier: number[][] = buffers.map(() => []);
   const later: number[][] = buffers.map(() => []);
   const seenBy = new Int32Array(n).fill(-1);
   for (let i = 0; i < n; i++) {
-    for (const j of rows[i]) {
-      if (j < i || seenBy[j] === i) continue;
+    for (let k = start[i]; k < start[i + 1]; k++) {
+      const j = listed[k];
+      // Unknown names are -1; a buffer listing itself, or an earlier one, adds nothing new here.
+      if (j <= i || seenBy[j] === i) continue;
       seenBy[j] = i;
-      if (!lists(j, i)) continue;
+      if (!rows.lists(j, i)) continue;
       later[i].push(j);
       earlier[j].push(i);
     }

@@ -12,6 +12,7 @@
 import { MAX_BYTE_COUNT } from '../config/numbers';
 import { MemoryPlanningError, PlanVerificationError } from '../errors';
 import { intervalGroupOf } from './intervalConflicts';
+import { ListedConflicts } from './listedConflicts';
 import { BufferInfo, BufferPlan, PoolInfo } from './types';
 
 function limitOf(pool: PoolInfo): number {
@@ -205,33 +206,15 @@ export function poolSizesOfPlan(buffers: readonly BufferInfo[], plan: BufferPlan
 export function oneWayConflicts(buffers: readonly BufferInfo[]): string[] {
   // Live-range conflicts are symmetric by construction (and may be too many to list).
   if (intervalGroupOf(buffers)) return [];
-  // Each buffer's listed partners as indices (unknown names as -1), once in listed order and
-  // once sorted for binary search: thousands of buffers with hundreds of conflicts each are
-  // common, and a set of pairs or of names per buffer costs several times more.
   const n = buffers.length;
-  const index = new Map(buffers.map((b, i) => [b.name, i] as const));
-  const start = new Int32Array(n + 1);
-  for (let i = 0; i < n; i++) start[i + 1] = start[i] + buffers[i].conflicts.length;
-  const listed = new Int32Array(start[n]);
-  buffers.forEach((b, i) => b.conflicts.forEach((other, k) => (listed[start[i] + k] = index.get(other) ?? -1)));
-  const sorted = listed.slice();
-  for (let i = 0; i < n; i++) sorted.subarray(start[i], start[i + 1]).sort();
-  const lists = (j: number, i: number): boolean => {
-    let lo = start[j];
-    let hi = start[j + 1];
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (sorted[mid] < i) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < start[j + 1] && sorted[lo] === i;
-  };
+  const rows = new ListedConflicts(buffers);
+  const { start, listed } = rows;
   const out: string[] = [];
   const reported = new Set<number>();
   for (let i = 0; i < n; i++) {
     for (let k = start[i]; k < start[i + 1]; k++) {
       const j = listed[k];
-      if (j < 0 || j === i || lists(j, i) || reported.has(i * n + j)) continue;
+      if (j < 0 || j === i || rows.lists(j, i) || reported.has(i * n + j)) continue;
       reported.add(i * n + j);
       out.push(`${buffers[i].name} -> ${buffers[j].name}`);
     }
