@@ -1,7 +1,7 @@
 /**
  * Bench sections for issue 15 (the portfolio of `auto`) and issue 14 (scale):
  *  - portfolio families at 2,000 and 10,000 buffers: uniform, heavy-tailed, long and medium
- *    lifetimes (one arena, against TFLite Micro's greedy and Vela's hill climb), and multi-pool
+ *    lifetimes (one arena, against TFLite Micro's greedy and Vela 3.10's hill climb), and multi-pool
  *    with pins (a small SRAM with a size limit and a large DRAM; some buffers pinned to one of them),
  *    reporting overhead over the lower bound, how many plans are proven optimal, and time;
  *  - scale: `uma-ts plan` on 100k interval buffers and on a 20k all-live set with
@@ -23,7 +23,7 @@ import { poolSizesOfPlan, verifyPlan } from '../src/usmp/verify';
 import { BenchSet } from './generators';
 import { RefInterval } from './reference/interval';
 import { tflmGreedyPlan } from './reference/tflmGreedy';
-import { velaHillClimbPlan } from './reference/velaHillClimb';
+import { velaPlan } from './velaPlan';
 
 const ALIGNMENT = 16;
 const pool = (name: string, sizeHintBytes?: number): PoolInfo => ({
@@ -68,7 +68,7 @@ export interface ReferenceComparison {
   readonly stats: AutoStats;
   readonly ms: number;
   readonly tflm: number;
-  /** NaN above 2,000 buffers (Vela's climb there takes minutes). */
+  /** NaN above 2,000 buffers (Vela's climb there would take minutes). */
   readonly vela: number;
 }
 
@@ -85,7 +85,7 @@ export function compareWithReferences(set: BenchSet): ReferenceComparison {
   // sizes as given (the last buffer's padding is not memory it uses).
   const tflm = end(tflmGreedyPlan(set.intervals.map((iv) => ({ ...iv, size: Math.ceil(iv.size / alignment) * alignment, alignment }))).offsets);
   const refs: RefInterval[] = set.intervals.map((iv) => ({ ...iv, alignment }));
-  const vela = set.intervals.length <= 2000 ? end(velaHillClimbPlan(refs).offsets) : NaN;
+  const vela = set.intervals.length <= 2000 ? end(velaPlan(refs).offsets) : NaN;
   return { buffers, bound, auto: total(buffers, plan), stats, ms, tflm, vela };
 }
 
@@ -136,7 +136,7 @@ export function portfolioSection(sets: readonly BenchSet[]): string[] {
     );
     if (n <= 2000) {
       if (autoTotal > tflm) fails.push(`FAIL ${set.name}: auto ${autoTotal} B > TFLM greedy ${tflm} B`);
-      if (autoTotal > vela) fails.push(`FAIL ${set.name}: auto ${autoTotal} B > Vela HillClimb ${vela} B`);
+      if (autoTotal > vela) fails.push(`FAIL ${set.name}: auto ${autoTotal} B > Vela 3.10 HillClimb ${vela} B`);
       if (ms > 1000) fails.push(`FAIL ${set.name}: auto took ${ms.toFixed(0)} ms (> 1 s)`);
     }
     if (set.family === 'uniform') {

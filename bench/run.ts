@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every planner on CNN-like and irregular buffer sets, against the lower bound
- * (peak live bytes) and two reference planners (TFLite Micro greedy, Vela hill climb); then
+ * (peak live bytes) and two reference planners (TFLite Micro greedy, Vela 3.10's hill climb); then
  * every bundled model compiled host-only (`modelTable.ts`: workspace, tensor-level bound,
  * TFLite Micro's arena, generated C inference time). Prints one
  * table per set, one summary line per irregular family and an overall verdict on the targets of
@@ -22,7 +22,7 @@ import { runModelTable } from './modelTable';
 import { portfolioSection, scaleSection } from './portfolio';
 import { RefInterval, RefPlan } from './reference/interval';
 import { tflmGreedyPlan } from './reference/tflmGreedy';
-import { velaHillClimbPlan } from './reference/velaHillClimb';
+import { velaPlan } from './velaPlan';
 
 const ALIGNMENT = 16;
 const ARENA: PoolInfo = { name: 'arena', kind: 'workspace', targetAccess: { c: 'rw' }, alignment: ALIGNMENT, internal: true };
@@ -86,8 +86,8 @@ function runSet(set: BenchSet): { rows: Row[]; bound: number; stats: AutoStats }
   const refIntervals: RefInterval[] = set.intervals.map((iv) => ({ ...iv, alignment: ALIGNMENT }));
   const tflm = timed(() => tflmGreedyPlan(refIntervals));
   record('ref: TFLM GreedyMemoryPlanner', refToPlan(tflm.value, buffers), tflm.ms);
-  const vela = timed(() => velaHillClimbPlan(refIntervals));
-  record('ref: Vela HillClimb', refToPlan(vela.value, buffers), vela.ms);
+  const vela = timed(() => velaPlan(refIntervals));
+  record('ref: Vela 3.10 HillClimb', refToPlan(vela.value, buffers), vela.ms);
   return { rows, bound, stats: stats! };
 }
 
@@ -146,11 +146,11 @@ function main(): void {
     f.autoMaxMs = Math.max(f.autoMaxMs, auto.ms);
     f.greedyMaxMs = Math.max(f.greedyMaxMs, greedy.ms);
     const tflm = get('ref: TFLM GreedyMemoryPlanner').arena;
-    const vela = get('ref: Vela HillClimb').arena;
+    const vela = get('ref: Vela 3.10 HillClimb').arena;
     if (auto.arena <= tflm) f.notAboveTflm++;
     else fail(`${set.name}: auto ${auto.arena} B > TFLM greedy ${tflm} B`);
     if (auto.arena <= vela) f.notAboveVela++;
-    else fail(`${set.name}: auto ${auto.arena} B > Vela HillClimb ${vela} B`);
+    else fail(`${set.name}: auto ${auto.arena} B > Vela 3.10 HillClimb ${vela} B`);
     // Past 1 s the wall-clock cap has cut in, and the plan then depends on the machine's speed.
     if (auto.ms > 1000) fail(`${set.name}: auto took ${auto.ms.toFixed(0)} ms (> 1 s)`);
     if (greedy.ms > 50) fail(`${set.name}: auto's greedy phase took ${greedy.ms.toFixed(1)} ms (> 50 ms)`);

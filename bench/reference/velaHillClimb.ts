@@ -1,15 +1,30 @@
 /**
- * Arm Vela's HillClimbAllocator (ethos-u-vela, ethosu/vela/hillclimb_allocation.py),
- * reimplemented for comparison, random draws included (CPython MT19937 seeded with 1):
- * order live ranges by urgency (peak live bytes during their life), duration, start, size;
- * allocate each at the lowest address clear of its time neighbours; then up to 500 times swap
- * two of the live ranges that shaped the bottleneck (its neighbours and their predecessor
- * chains) and keep the order when the result is no worse.
+ * Arm Vela's HillClimbAllocator as Vela 3.4 to 3.10 run it (ethos-u-vela,
+ * ethosu/vela/hillclimb_allocation.py), reimplemented for comparison, random draws included
+ * (CPython MT19937 seeded with 1): order live ranges by urgency (peak live bytes during their
+ * life), duration, start, size; allocate each at the lowest address clear of its time
+ * neighbours; then swap two of the live ranges that shaped the bottleneck (its neighbours and
+ * their predecessor chains) and keep the order when the result is no worse. After 50
+ * iterations without a smaller size, each try also swaps two more turns drawn from a wider set
+ * (the neighbours of the non-neighbours involved).
+ *
+ * The search runs while the best size is above the memory limit (at most 99,999 iterations)
+ * or while the last smaller size is fewer than 500 iterations old, so it goes on as long as it
+ * keeps improving. Vela passes its memory area's size as the limit; the default here is no
+ * limit (a memory large enough for any plan), which leaves the 500-iteration rule alone.
+ * Vela 3.0-3.3 stopped after 500 iterations in all, without the wider swaps (`release: '3.3'`).
  */
 import { RefInterval, RefPlan } from './interval';
 import { PyRandom } from './pyRandom';
 
-const MAX_ITERATIONS = 500;
+/** Vela's default `--hillclimb-max-iterations`. */
+const MAX_ITERATIONS = 99999;
+/** Vela 3.0-3.3's fixed number of iterations. */
+const LEGACY_ITERATIONS = 500;
+/** Iterations without a smaller size after which each try swaps two more turns. */
+const MAX_ITERATIONS_STUCK = 50;
+/** The search goes on while its last smaller size is fewer iterations old than this. */
+const MIN_ITERATIONS_IMPROVE = 500;
 const NOT_ALLOCATED = -1;
 const NO_PREDECESSOR = -1;
 
@@ -31,14 +46,31 @@ function roundUp(v: number, a: number): number {
   return Math.ceil(v / a) * a;
 }
 
+export interface VelaOptions {
+  /** '3.10' (default): Vela 3.4 and later; '3.3': 500 iterations, single swaps. */
+  readonly release?: '3.10' | '3.3';
+  /** Vela's `--hillclimb-max-iterations` (default 99,999). */
+  readonly maxIterations?: number;
+  /** The size of the memory area Vela allocates in (default: no limit). */
+  readonly memoryLimit?: number;
+}
+
 export class VelaHillClimb {
   private readonly lrs: LiveRange[];
   private readonly minRequiredSize: number;
   private bestSize = Number.MAX_SAFE_INTEGER;
   private allocated: number[] = [];
   private readonly random = new PyRandom(1);
+  private readonly maxIterations: number;
+  private readonly memoryLimit: number;
+  private readonly legacy: boolean;
+  /** Iterations the search ran (0 when the first allocation was optimal). */
+  iterations = 0;
 
-  constructor(intervals: readonly RefInterval[]) {
+  constructor(intervals: readonly RefInterval[], options: VelaOptions = {}) {
+    this.legacy = options.release === '3.3';
+    this.maxIterations = options.maxIterations ?? (this.legacy ? LEGACY_ITERATIONS : MAX_ITERATIONS);
+    this.memoryLimit = options.memoryLimit ?? Infinity;
     this.lrs = intervals.map((iv, id) => ({
       id,
       start: iv.first,
@@ -120,7 +152,7 @@ export class VelaHillClimb {
     }
   }
 
-  private attemptBottleneckFix(indices: number[]): void {
+  private attemptBottleneckFix(indices: number[], iterationsStuck: number): void {
     let maxLr = this.lrs[0];
     for (const lr of this.lrs.slice(1)) if (lr.endAddress > maxLr.endAddress) maxLr = lr;
     const turnSet = new Set<number>();
@@ -142,15 +174,36 @@ export class VelaHillClimb {
     let ix2 = turnList[this.random.randint(0, turnList.length - 2)];
     if (ix1 === ix2) ix2 = turnList[turnList.length - 1];
     [indices[ix1], indices[ix2]] = [indices[ix2], indices[ix1]];
+    if (!this.legacy && iterationsStuck > MAX_ITERATIONS_STUCK) {
+      // As Vela: the wider set reads the live ranges at the non-neighbour turns after the swap.
+      for (const turn of nonNeighbourTurns) {
+        for (const lr of this.lrs[indices[turn]].neighbours) {
+          if (!turnSet.has(lr.turn)) {
+            turnSet.add(lr.turn);
+            turnList.push(lr.turn);
+          }
+        }
+      }
+      const ix3 = turnList[this.random.randint(0, turnList.length - 1)];
+      const ix4 = turnList[this.random.randint(0, turnList.length - 1)];
+      [indices[ix3], indices[ix4]] = [indices[ix4], indices[ix3]];
+    }
   }
 
   private search(initial: number[]): void {
     let indices = initial;
     let bestIndices = indices.slice();
-    for (let it = 0; it < MAX_ITERATIONS; it++) {
-      this.attemptBottleneckFix(indices);
+    let lastImprovement = 0;
+    let it = 0;
+    const goOn = this.legacy
+      ? () => it < this.maxIterations
+      : () => (this.bestSize > this.memoryLimit && it < this.maxIterations) || it - lastImprovement < MIN_ITERATIONS_IMPROVE;
+    while (goOn()) {
+      this.attemptBottleneckFix(indices, it - lastImprovement);
       const size = this.allocateIndices(indices);
+      this.iterations = ++it;
       if (size <= this.bestSize) {
+        if (size < this.bestSize) lastImprovement = it - 1;
         this.bestSize = size;
         bestIndices = indices.slice();
         this.allocated = this.lrs.map((lr) => lr.address);
@@ -179,9 +232,9 @@ export class VelaHillClimb {
   }
 }
 
-export function velaHillClimbPlan(intervals: readonly RefInterval[]): RefPlan {
+export function velaHillClimbPlan(intervals: readonly RefInterval[], options: VelaOptions = {}): RefPlan {
   if (intervals.length === 0) return { offsets: [], arenaBytes: 0 };
-  const offsets = new VelaHillClimb(intervals).allocate();
+  const offsets = new VelaHillClimb(intervals, options).allocate();
   let arena = 0;
   intervals.forEach((iv, i) => (arena = Math.max(arena, offsets[i] + iv.size)));
   return { offsets, arenaBytes: arena };

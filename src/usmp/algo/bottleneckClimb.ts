@@ -7,6 +7,10 @@
  * are what leave the gaps), re-place the whole order, and keep it when the size is no worse,
  * else go back to the best order.
  *
+ * With `widen` it is Vela 3.4+'s climb: after 50 iterations without a smaller size, each try
+ * also swaps two turns drawn from a wider set (the neighbours of the buffers at the
+ * non-neighbour turns). Without it, Vela 3.0-3.3's (what `auto` runs).
+ *
  * It reproduces Vela's choices exactly: neighbours are visited in Vela's order (first shared
  * operator, then index), the predecessor is the buffer of the last jump of Vela's fits loop, the
  * bookkeeping of a rejected attempt stays visible to the next one as in Vela, and the random
@@ -25,6 +29,8 @@ const NO_PREDECESSOR = -1;
 const NON_NEIGHBOUR_PERCENT = 30;
 /** Vela's seed; with it the first iterations retrace Vela's allocator. */
 export const VELA_SEED = 1;
+/** Vela 3.4+: iterations without a smaller size after which each try swaps two more turns. */
+const STUCK_ITERATIONS = 50;
 
 export function bottleneckClimbApplies(problem: IndexedProblem): boolean {
   return (
@@ -39,8 +45,15 @@ export interface ClimbLimits {
   readonly target: number;
   /** Stop once `work` reaches this. */
   readonly workLimit: number;
-  /** Stop after this many iterations in total. */
+  /** Stop after this many iterations in total, unless improveWindow says go on. */
   readonly maxIterations: number;
+  /** maxIterations applies only while the size is above this (Vela's memory limit; default: always). */
+  readonly memoryLimit?: number;
+  /**
+   * Go on, whatever maxIterations and memoryLimit say, while the last smaller size is fewer than
+   * this many iterations old (Vela 3.4+'s 500; default 0).
+   */
+  readonly improveWindow?: number;
   /** Stop after this many iterations in a row without a strictly smaller size. */
   readonly stallIterations: number;
   /** Wall-clock safety cap (performance.now() value). */
@@ -95,6 +108,9 @@ export class BottleneckClimb {
   iterations = 0;
   /** Iterations since the size last went strictly down. */
   sinceImprovement = 0;
+  /** Vela's last_improvement_iteration: the 0-based iteration that last lowered the size (0 before any). */
+  private lastImprovement = 0;
+  private readonly widen: boolean;
 
   private readonly random: Mt19937;
   private readonly turnStamp: Uint32Array;
@@ -107,9 +123,10 @@ export class BottleneckClimb {
    * `adjStart`/`adj`: symmetric conflicts as CSR (copied, so the caller may reorder its own);
    * `initialOrder`: the urgency order.
    */
-  constructor(problem: IndexedProblem, adjStart: Int32Array, adj: Int32Array, initialOrder: Int32Array, seed = VELA_SEED) {
+  constructor(problem: IndexedProblem, adjStart: Int32Array, adj: Int32Array, initialOrder: Int32Array, seed = VELA_SEED, widen = false) {
     const n = problem.count;
     this.n = n;
+    this.widen = widen;
     this.size = problem.sizes;
     this.align = Float64Array.from({ length: n }, (_, b) => alignmentInPool(problem, b, 0));
     this.first = Float64Array.from(problem.buffers, (b) => b.liveRange![0]);
@@ -148,12 +165,20 @@ export class BottleneckClimb {
     this.bestPredecessor.set(this.predecessor);
   }
 
+  /** Each buffer's address in the best placement (a copy). */
+  bestOffsets(): Float64Array {
+    return this.bestAddress.slice();
+  }
+
   /** Climbs until one of the limits is reached; the best order and size stay in bestOrder/bestSize. */
   run(limits: ClimbLimits): void {
+    const memoryLimit = limits.memoryLimit ?? -Infinity;
+    const improveWindow = limits.improveWindow ?? 0;
     while (
       this.bestSize > limits.target &&
       this.work < limits.workLimit &&
-      this.iterations < limits.maxIterations &&
+      ((this.iterations < limits.maxIterations && this.bestSize > memoryLimit) ||
+        this.iterations - this.lastImprovement < improveWindow) &&
       this.sinceImprovement < limits.stallIterations &&
       limits.now() < limits.deadline
     ) {
@@ -165,20 +190,30 @@ export class BottleneckClimb {
   step(): void {
     this.iterations++;
     const swap = this.swapAtBottleneck();
-    const from = swap ? Math.min(swap.i, swap.j) : this.n;
+    let from = this.n;
     if (swap) {
+      from = Math.min(swap.i, swap.j);
       this.dirtyEpoch++;
       this.markWithNeighbours(this.order[swap.i]);
       this.markWithNeighbours(this.order[swap.j]);
+      if (swap.k >= 0) {
+        from = Math.min(from, swap.k, swap.l);
+        this.markWithNeighbours(this.order[swap.k]);
+        this.markWithNeighbours(this.order[swap.l]);
+      }
     }
     const size = this.placeFrom(from);
     if (size <= this.bestSize) {
+      if (size < this.bestSize) this.lastImprovement = this.iterations - 1;
       this.sinceImprovement = size < this.bestSize ? 0 : this.sinceImprovement + 1;
       this.bestSize = size;
       this.keepFrom(from);
     } else {
       this.sinceImprovement++;
-      if (swap) this.swap(swap.i, swap.j);
+      if (swap) {
+        if (swap.k >= 0) this.swap(swap.k, swap.l);
+        this.swap(swap.i, swap.j);
+      }
     }
   }
 
@@ -373,8 +408,11 @@ export class BottleneckClimb {
     for (let x = this.predecessor[b]; x !== NO_PREDECESSOR; x = this.predecessor[x]) this.addTurn(this.turn[x]);
   }
 
-  /** Vela's bottleneck fix: swaps two turns in place and returns them (none for a lone turn). */
-  private swapAtBottleneck(): { i: number; j: number } | undefined {
+  /**
+   * Vela's bottleneck fix: swaps two turns in place and returns them (none for a lone turn), and
+   * when widening and stuck, two more (k, l; -1 when not).
+   */
+  private swapAtBottleneck(): { i: number; j: number; k: number; l: number } | undefined {
     const { endAddress, order, first, last, turnList, remoteTurns, random } = this;
     let top = 0;
     for (let b = 1; b < this.n; b++) if (endAddress[b] > endAddress[top]) top = b;
@@ -397,7 +435,18 @@ export class BottleneckClimb {
     let j = turnList[random.randint(0, count - 2)];
     if (i === j) j = turnList[count - 1];
     this.swap(i, j);
-    return { i, j };
+    if (!this.widen || this.iterations - 1 - this.lastImprovement <= STUCK_ITERATIONS) return { i, j, k: -1, l: -1 };
+    // Vela reads the buffers at the non-neighbour turns after the swap, and their neighbours'
+    // turns as its last placements left them.
+    for (let r = 0; r < remote; r++) {
+      const b = order[remoteTurns[r]];
+      for (let ai = this.nbStart[b]; ai < this.nbStart[b + 1]; ai++) this.addTurn(this.turn[this.nb[ai]]);
+    }
+    const wide = this.turnCount;
+    const k = turnList[random.randint(0, wide - 1)];
+    const l = turnList[random.randint(0, wide - 1)];
+    this.swap(k, l);
+    return { i, j, k, l };
   }
 }
 

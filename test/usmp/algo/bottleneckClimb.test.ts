@@ -8,7 +8,10 @@ import { intervalsToBufferInfos, memoryPressureOfIntervals } from '../../../src/
 import { poolSizesOfPlan, verifyPlan } from '../../../src/usmp/verify';
 import { randomIntervals } from '../../../bench/generators';
 import { tflmGreedyPlan } from '../../../bench/reference/tflmGreedy';
-import { velaHillClimbPlan } from '../../../bench/reference/velaHillClimb';
+import { arenaOf } from '../../../bench/reference/interval';
+import { VelaHillClimb, velaHillClimbPlan } from '../../../bench/reference/velaHillClimb';
+import { velaPlan } from '../../../bench/velaPlan';
+import { mixedFamily } from '../../../bench/generators';
 import { pool } from './helpers';
 
 const ALIGN = 16;
@@ -32,6 +35,24 @@ function climbAlone(buffers: ReturnType<typeof irregular>['buffers'], bound: num
   return climb;
 }
 
+/** The climb as Vela 3.10 runs it: widening swaps, 99,999 iterations above the limit, on while improving. */
+function climbAsVela310(buffers: ReturnType<typeof irregular>['buffers'], bound: number, memoryLimit = Infinity): BottleneckClimb {
+  const problem = indexProblem(buffers);
+  const engine = new PlacementEngine(problem);
+  const climb = new BottleneckClimb(problem, engine.adjStart, engine.adj, urgencyOrder(problem)!, 1, true);
+  climb.run({
+    target: bound,
+    workLimit: Infinity,
+    maxIterations: 99999,
+    memoryLimit,
+    improveWindow: 500,
+    stallIterations: Infinity,
+    deadline: Infinity,
+    now: () => 0,
+  });
+  return climb;
+}
+
 describe('Mt19937', () => {
   // Values printed by CPython 3: random.seed(s); getrandbits(32) / randint(a, b).
   test('draws what CPython draws after random.seed(n)', () => {
@@ -46,11 +67,54 @@ describe('Mt19937', () => {
 });
 
 describe('bottleneck climb', () => {
-  test("retraces Vela's allocator: 500 iterations end on the reference port's arena size", () => {
+  test("retraces Vela 3.3's allocator: 500 iterations end on the reference port's arena size", () => {
     for (const [seed, count, ops] of [[1, 300, 120], [2, 400, 150], [7, 250, 60]] as const) {
       const { buffers, bound, refIntervals } = irregular(seed, count, ops);
       const climb = climbAlone(buffers, bound, 500);
-      expect(climb.bestSize).toBe(velaHillClimbPlan(refIntervals).arenaBytes);
+      expect(climb.bestSize).toBe(velaHillClimbPlan(refIntervals, { release: '3.3' }).arenaBytes);
+    }
+  });
+
+  test("widening, with Vela 3.4+'s limits, retraces Vela 3.10's allocator: the port's size after as many iterations", () => {
+    for (const [seed, count, ops] of [[3, 150, 60], [8, 80, 30], [14, 100, 30]] as const) {
+      const { buffers, bound, refIntervals } = irregular(seed, count, ops);
+      const port = new VelaHillClimb(refIntervals);
+      const arena = arenaOf(refIntervals, port.allocate());
+      const climb = climbAsVela310(buffers, bound);
+      expect({ size: climb.bestSize, iterations: climb.iterations }).toEqual({ size: arena, iterations: port.iterations });
+      // Past 500 iterations: the stop is the 500-iteration window after the last smaller size,
+      // and swaps after 50 fruitless ones are widened.
+      expect(port.iterations).toBeGreaterThan(550);
+    }
+  });
+
+  test("Vela 3.10's plans as CPython runs hillclimb_allocation.py's algorithm", () => {
+    // Sizes and iteration counts printed by a CPython transcription of Vela 3.10's allocator
+    // (random.seed(1)) on these sets, memory limit unbounded unless given.
+    const cases = [
+      { seed: 1, count: 150, ops: 60, size: 482320, iterations: 131 },
+      { seed: 3, count: 150, ops: 60, size: 507024, iterations: 848 },
+      { seed: 8, count: 80, ops: 30, size: 274176, iterations: 980 },
+      { seed: 9, count: 100, ops: 30, size: 654320, iterations: 575 },
+    ];
+    for (const c of cases) {
+      const { refIntervals } = irregular(c.seed, c.count, c.ops);
+      const port = new VelaHillClimb(refIntervals);
+      const size = arenaOf(refIntervals, port.allocate());
+      expect({ seed: c.seed, size, iterations: port.iterations }).toEqual({ seed: c.seed, size: c.size, iterations: c.iterations });
+    }
+    // Above Vela's memory limit the search goes on past the window, up to 99,999 iterations:
+    // here until it reaches the bound, 274,096 (CPython: 20,605 iterations).
+    const { buffers, bound } = irregular(8, 80, 30);
+    const limited = climbAsVela310(buffers, bound, 274100);
+    expect({ size: limited.bestSize, iterations: limited.iterations }).toEqual({ size: 274096, iterations: 20605 });
+  });
+
+  test("the bench's Vela plan is the port's, offsets included, on sets with sizes off their alignment", () => {
+    for (const seed of [1, 2, 4, 5, 7]) {
+      const set = mixedFamily(seed, 300);
+      const refIntervals = set.intervals.map((iv) => ({ ...iv, alignment: set.alignment ?? 16 }));
+      expect(velaPlan(refIntervals)).toEqual(velaHillClimbPlan(refIntervals));
     }
   });
 

@@ -1,0 +1,61 @@
+/**
+ * Vela 3.10's hill-climb plan for the bench, computed by `auto`'s own climb
+ * (src/usmp/algo/bottleneckClimb.ts) in its Vela 3.4+ mode with Vela's limits: 99,999 iterations
+ * at most while the size is above the memory limit (none here), and on while the last smaller
+ * size is under 500 iterations old. `test/usmp/algo/bottleneckClimb.test.ts` checks that it ends
+ * on the port's plan (`reference/velaHillClimb.ts`) with the same iterations; it re-places only
+ * what a swap changes, 2-4x faster than the port, whose whole re-placements take about a minute
+ * on a dense 2,000-buffer set.
+ */
+import { BottleneckClimb, VELA_SEED } from '../src/usmp/algo/bottleneckClimb';
+import { indexProblem } from '../src/usmp/algo/indexed';
+import { urgencyOrder } from '../src/usmp/algo/orderings';
+import { PlacementEngine } from '../src/usmp/algo/placement';
+import { intervalsToBufferInfos } from '../src/usmp/conflicts';
+import { PoolInfo } from '../src/usmp/types';
+import { arenaOf, RefInterval, RefPlan } from './reference/interval';
+
+/** Vela's default `--hillclimb-max-iterations`. */
+const VELA_MAX_ITERATIONS = 99999;
+/** Vela 3.4+'s MIN_ITERATIONS_IMPROVE. */
+const VELA_IMPROVE_WINDOW = 500;
+
+/** Vela's min_required_size: the peak of summed sizes over time. */
+function peakOfSizes(intervals: readonly RefInterval[]): number {
+  const delta = new Map<number, number>();
+  for (const iv of intervals) {
+    delta.set(iv.first, (delta.get(iv.first) ?? 0) + iv.size);
+    delta.set(iv.last + 1, (delta.get(iv.last + 1) ?? 0) - iv.size);
+  }
+  let live = 0;
+  let peak = 0;
+  for (const t of [...delta.keys()].sort((a, b) => a - b)) {
+    live += delta.get(t)!;
+    peak = Math.max(peak, live);
+  }
+  return peak;
+}
+
+export function velaPlan(intervals: readonly RefInterval[]): RefPlan {
+  if (intervals.length === 0) return { offsets: [], arenaBytes: 0 };
+  const pool: PoolInfo = { name: 'arena', kind: 'workspace', targetAccess: { c: 'rw' }, alignment: 1, internal: true };
+  const buffers = intervalsToBufferInfos(
+    intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment: iv.alignment })),
+    [pool],
+  );
+  const problem = indexProblem(buffers);
+  const engine = new PlacementEngine(problem);
+  const climb = new BottleneckClimb(problem, engine.adjStart, engine.adj, urgencyOrder(problem)!, VELA_SEED, true);
+  climb.run({
+    target: peakOfSizes(intervals),
+    workLimit: Infinity,
+    maxIterations: VELA_MAX_ITERATIONS,
+    memoryLimit: Infinity,
+    improveWindow: VELA_IMPROVE_WINDOW,
+    stallIterations: Infinity,
+    deadline: Infinity,
+    now: () => 0,
+  });
+  const offsets = Array.from(climb.bestOffsets());
+  return { offsets, arenaBytes: arenaOf(intervals, offsets) };
+}
