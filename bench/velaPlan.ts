@@ -11,7 +11,7 @@ import { BottleneckClimb, VELA_SEED } from '../src/usmp/algo/bottleneckClimb';
 import { indexProblem } from '../src/usmp/algo/indexed';
 import { urgencyOrder } from '../src/usmp/algo/orderings';
 import { PlacementEngine } from '../src/usmp/algo/placement';
-import { intervalsToBufferInfos } from '../src/usmp/conflicts';
+import { intervalsToBufferInfos, memoryPressureOfIntervals } from '../src/usmp/conflicts';
 import { PoolInfo } from '../src/usmp/types';
 import { arenaOf, RefInterval, RefPlan } from './reference/interval';
 
@@ -20,34 +20,17 @@ const VELA_MAX_ITERATIONS = 99999;
 /** Vela 3.4+'s MIN_ITERATIONS_IMPROVE. */
 const VELA_IMPROVE_WINDOW = 500;
 
-/** Vela's min_required_size: the peak of summed sizes over time. */
-function peakOfSizes(intervals: readonly RefInterval[]): number {
-  const delta = new Map<number, number>();
-  for (const iv of intervals) {
-    delta.set(iv.first, (delta.get(iv.first) ?? 0) + iv.size);
-    delta.set(iv.last + 1, (delta.get(iv.last + 1) ?? 0) - iv.size);
-  }
-  let live = 0;
-  let peak = 0;
-  for (const t of [...delta.keys()].sort((a, b) => a - b)) {
-    live += delta.get(t)!;
-    peak = Math.max(peak, live);
-  }
-  return peak;
-}
-
 export function velaPlan(intervals: readonly RefInterval[]): RefPlan {
   if (intervals.length === 0) return { offsets: [], arenaBytes: 0 };
   const pool: PoolInfo = { name: 'arena', kind: 'workspace', targetAccess: { c: 'rw' }, alignment: 1, internal: true };
-  const buffers = intervalsToBufferInfos(
-    intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment: iv.alignment })),
-    [pool],
-  );
+  const live = intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment: iv.alignment }));
+  const buffers = intervalsToBufferInfos(live, [pool]);
   const problem = indexProblem(buffers);
   const engine = new PlacementEngine(problem);
   const climb = new BottleneckClimb(problem, engine.adjStart, engine.adj, urgencyOrder(problem)!, VELA_SEED, true);
   climb.run({
-    target: peakOfSizes(intervals),
+    // Vela stops at its min_required_size, the peak of the sizes live together.
+    target: memoryPressureOfIntervals(live),
     workLimit: Infinity,
     maxIterations: VELA_MAX_ITERATIONS,
     memoryLimit: Infinity,
