@@ -1,7 +1,7 @@
 /**
  * `node dist/bench/mixedSweep.js FROM TO [COUNT]`: `auto` on the mixed family's seeds FROM..TO
  * (generators.ts, `mixedFamily`; COUNT buffers each, 2,000 unless given) against TFLite Micro's
- * greedy plan and Vela's hill climb, one line per set and a summary: how many plans are no
+ * greedy plan and Vela 3.10's hill climb, one line per set and a summary: how many plans are no
  * larger than each reference, how many are proven optimal, the mean overhead over the lower
  * bound and the slowest plan. The sets are random draws of families the bench's own sets do not
  * cover, so a run over a few hundred seeds is a held-out check of the planner

@@ -122,7 +122,7 @@ export function portfolioSection(sets: readonly BenchSet[]): string[] {
     }
     families.set(family, f);
   };
-  console.log('\nportfolio families (auto vs TFLite Micro greedy and Vela HillClimb)');
+  console.log('\nportfolio families (auto vs TFLite Micro greedy and Vela 3.10 HillClimb)');
   for (const set of sets) {
     const n = set.intervals.length;
     const { buffers, bound, auto: autoTotal, stats, ms, tflm, vela } = compareWithReferences(set);
