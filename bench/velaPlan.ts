@@ -7,7 +7,7 @@
  * what a swap changes, 2-4x faster than the port, whose whole re-placements take about a minute
  * on a dense 2,000-buffer set.
  */
-import { BottleneckClimb, VELA_SEED } from '../src/usmp/algo/bottleneckClimb';
+import { BottleneckClimb, ClimbLimits, VELA_SEED } from '../src/usmp/algo/bottleneckClimb';
 import { indexProblem } from '../src/usmp/algo/indexed';
 import { urgencyOrder } from '../src/usmp/algo/orderings';
 import { PlacementEngine } from '../src/usmp/algo/placement';
@@ -20,6 +20,20 @@ const VELA_MAX_ITERATIONS = 99999;
 /** Vela 3.4+'s MIN_ITERATIONS_IMPROVE. */
 const VELA_IMPROVE_WINDOW = 500;
 
+/** Vela 3.4+'s limits for the climb; Vela stops at `target`, its min_required_size. */
+export function vela310Limits(target: number, memoryLimit = Infinity): ClimbLimits {
+  return {
+    target,
+    workLimit: Infinity,
+    maxIterations: VELA_MAX_ITERATIONS,
+    memoryLimit,
+    improveWindow: VELA_IMPROVE_WINDOW,
+    stallIterations: Infinity,
+    deadline: Infinity,
+    now: () => 0,
+  };
+}
+
 export function velaPlan(intervals: readonly RefInterval[]): RefPlan {
   if (intervals.length === 0) return { offsets: [], arenaBytes: 0 };
   const pool: PoolInfo = { name: 'arena', kind: 'workspace', targetAccess: { c: 'rw' }, alignment: 1, internal: true };
@@ -28,17 +42,8 @@ export function velaPlan(intervals: readonly RefInterval[]): RefPlan {
   const problem = indexProblem(buffers);
   const engine = new PlacementEngine(problem);
   const climb = new BottleneckClimb(problem, engine.adjStart, engine.adj, urgencyOrder(problem)!, VELA_SEED, true);
-  climb.run({
-    // Vela stops at its min_required_size, the peak of the sizes live together.
-    target: memoryPressureOfIntervals(live),
-    workLimit: Infinity,
-    maxIterations: VELA_MAX_ITERATIONS,
-    memoryLimit: Infinity,
-    improveWindow: VELA_IMPROVE_WINDOW,
-    stallIterations: Infinity,
-    deadline: Infinity,
-    now: () => 0,
-  });
+  // Vela's min_required_size is the peak of the sizes live together.
+  climb.run(vela310Limits(memoryPressureOfIntervals(live)));
   const offsets = Array.from(climb.bestOffsets());
   return { offsets, arenaBytes: arenaOf(intervals, offsets) };
 }

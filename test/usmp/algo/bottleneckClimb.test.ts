@@ -6,12 +6,11 @@ import { urgencyOrder } from '../../../src/usmp/algo/orderings';
 import { PlacementEngine } from '../../../src/usmp/algo/placement';
 import { intervalsToBufferInfos, memoryPressureOfIntervals } from '../../../src/usmp/conflicts';
 import { poolSizesOfPlan, verifyPlan } from '../../../src/usmp/verify';
-import { randomIntervals } from '../../../bench/generators';
+import { mixedFamily, randomIntervals } from '../../../bench/generators';
 import { tflmGreedyPlan } from '../../../bench/reference/tflmGreedy';
 import { arenaOf } from '../../../bench/reference/interval';
 import { VelaHillClimb, velaHillClimbPlan } from '../../../bench/reference/velaHillClimb';
-import { velaPlan } from '../../../bench/velaPlan';
-import { mixedFamily } from '../../../bench/generators';
+import { vela310Limits, velaPlan } from '../../../bench/velaPlan';
 import { pool } from './helpers';
 
 const ALIGN = 16;
@@ -40,16 +39,7 @@ function climbAsVela310(buffers: ReturnType<typeof irregular>['buffers'], bound:
   const problem = indexProblem(buffers);
   const engine = new PlacementEngine(problem);
   const climb = new BottleneckClimb(problem, engine.adjStart, engine.adj, urgencyOrder(problem)!, 1, true);
-  climb.run({
-    target: bound,
-    workLimit: Infinity,
-    maxIterations: 99999,
-    memoryLimit,
-    improveWindow: 500,
-    stallIterations: Infinity,
-    deadline: Infinity,
-    now: () => 0,
-  });
+  climb.run(vela310Limits(bound, memoryLimit));
   return climb;
 }
 
