@@ -93,6 +93,15 @@ describe('bottleneck climb', () => {
       const size = arenaOf(refIntervals, port.allocate());
       expect({ seed: c.seed, size, iterations: port.iterations }).toEqual({ seed: c.seed, size: c.size, iterations: c.iterations });
     }
+    // Sizes off a 64-byte alignment (Vela rounds each address up to it).
+    for (const c of [{ seed: 1, size: 125570, iterations: 503 }, { seed: 2, size: 437260, iterations: 521 }]) {
+      const set = mixedFamily(c.seed, 120);
+      expect(set.alignment).toBe(64);
+      const refIntervals = set.intervals.map((iv) => ({ ...iv, alignment: 64 }));
+      const port = new VelaHillClimb(refIntervals);
+      const size = arenaOf(refIntervals, port.allocate());
+      expect({ seed: c.seed, size, iterations: port.iterations }).toEqual({ seed: c.seed, ...c });
+    }
     // Above Vela's memory limit the search goes on past the window, up to 99,999 iterations:
     // here until it reaches the bound, 274,096 (CPython: 20,605 iterations).
     const { buffers, bound } = irregular(8, 80, 30);
