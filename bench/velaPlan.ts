@@ -14,20 +14,16 @@ import { PlacementEngine } from '../src/usmp/algo/placement';
 import { intervalsToBufferInfos, memoryPressureOfIntervals } from '../src/usmp/conflicts';
 import { PoolInfo } from '../src/usmp/types';
 import { arenaOf, RefInterval, RefPlan } from './reference/interval';
-
-/** Vela's default `--hillclimb-max-iterations`. */
-const VELA_MAX_ITERATIONS = 99999;
-/** Vela 3.4+'s MIN_ITERATIONS_IMPROVE. */
-const VELA_IMPROVE_WINDOW = 500;
+import { MAX_ITERATIONS, MIN_ITERATIONS_IMPROVE } from './reference/velaHillClimb';
 
 /** Vela 3.4+'s limits for the climb; Vela stops at `target`, its min_required_size. */
 export function vela310Limits(target: number, memoryLimit = Infinity): ClimbLimits {
   return {
     target,
     workLimit: Infinity,
-    maxIterations: VELA_MAX_ITERATIONS,
+    maxIterations: MAX_ITERATIONS,
     memoryLimit,
-    improveWindow: VELA_IMPROVE_WINDOW,
+    improveWindow: MIN_ITERATIONS_IMPROVE,
     stallIterations: Infinity,
     deadline: Infinity,
     now: () => 0,

@@ -18,13 +18,13 @@ import { RefInterval, RefPlan } from './interval';
 import { PyRandom } from './pyRandom';
 
 /** Vela's default `--hillclimb-max-iterations`. */
-const MAX_ITERATIONS = 99999;
+export const MAX_ITERATIONS = 99999;
 /** Vela 3.0-3.3's fixed number of iterations. */
 const LEGACY_ITERATIONS = 500;
 /** Iterations without a smaller size after which each try swaps two more turns. */
 const MAX_ITERATIONS_STUCK = 50;
 /** The search goes on while its last smaller size is fewer iterations old than this. */
-const MIN_ITERATIONS_IMPROVE = 500;
+export const MIN_ITERATIONS_IMPROVE = 500;
 const NOT_ALLOCATED = -1;
 const NO_PREDECESSOR = -1;
 

@@ -102,4 +102,3 @@ export function softmax(ctx: KernelContext): TypedArray {
   }
   return out;
 }
-

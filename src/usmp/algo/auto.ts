@@ -266,9 +266,10 @@ function urgencyAtBound(
     const total = engine.placeFrom(0, bestFit ? lowerBound + near : Infinity);
     const start = { order: urgency.order, bestFit, name: `${urgency.name}/${bestFit ? 'best-fit' : 'first-fit'}` };
     if (total <= lowerBound) return { start, total };
-    if (!bestFit && total < Infinity) out.missed = { total, offsets: engine.offset.slice() };
-    if (core && total <= lowerBound + near) {
-      const offsets = engine.offset.slice();
+    // One copy serves both: the lift copies the plan before it moves anything.
+    const offsets = total < Infinity ? engine.offset.slice() : undefined;
+    if (!bestFit && offsets) out.missed = { total, offsets };
+    if (core && offsets && total <= lowerBound + near) {
       const lifted = atBoundOrUncharged(core, lowerBound, () => core.liftNearBound(offsets, lowerBound));
       if (lifted) return { start, total: lifted.total, lifted: lifted.offsets };
     }
