@@ -25,7 +25,8 @@
  *     e. any set still above the bound: the top of the plan re-solved by the core at the bound
  *        (ExactCore.resolveTop, topRegion.ts), the buffers above its holes placed again over
  *        the others; a fit is the optimum, proven; else the plan pushed down and its top
- *        re-solved below it (finishAboveBound);
+ *        re-solved below it (finishAboveBound), then the same on the plan upside down, in turns
+ *        while it lowers the plan (finishMirrored, mirror.ts);
  *     f. a plan still above the bound by less than an alignment: lift moves (liftMoves.ts), a
  *        buffer with a large rounding moved to the top of the busiest moment (tried on the
  *        plans of steps b and c and on the best greedy start too: a lift to the bound there
@@ -63,7 +64,7 @@ import { CallBudget, DENSE_DEGREE, isDense, POOL_CALL_MIN_WORK } from './callBud
 import { initialOrders, NamedOrder, tflmOrder, URGENCY_ORDER, urgencyOrder } from './orderings';
 import { BottleneckClimb, bottleneckClimbApplies, VELA_SEED } from './bottleneckClimb';
 import { iteratedSearch } from './iteratedSearch';
-import { earlyResolveAtBound, finalTolerantDives, finishAboveBound, resolveTopAtBound, runCoreSteps } from './coreSteps';
+import { earlyResolveAtBound, finalTolerantDives, finishAboveBound, finishMirrored, resolveTopAtBound, runCoreSteps } from './coreSteps';
 import { PlacementEngine } from './placement';
 import { intervalsOf, multiPoolLowerBound, packPools, rebalancePools, repackChoices } from './multiPool';
 import { splitByProfiles } from './profileSplit';
@@ -603,14 +604,17 @@ export function autoSearch(
   }
   // Last, on a whole call still above the proven bound: the top of the plan re-solved at that
   // bound (a fit there is the optimum), else the plan pushed down (pushDown.ts) and its top
-  // re-solved below it (finishAboveBound): a tolerant dive leaves gaps that buffers above could
-  // fill, and no step before closes them; it only lowers the total. The push-down comes second
+  // re-solved below it (finishAboveBound), then the same upside down, in turns (finishMirrored):
+  // a tolerant dive leaves gaps that buffers above could fill, the holes low in the stack are out
+  // of every re-solve's reach until mirrored, and it only lowers the total. The push-down comes second
   // because a plan with its gaps filled leaves the re-solve a smaller region (measured: two
   // dense sets that the re-solve packed at the bound missed it when pushed down first).
   if (core && coreOn && minCallWork === undefined && best > provenLowerBound) {
     const offsets = plan ? plan.offset : engine.offset.slice();
     // A re-solve's fit is at the bound, below best: always taken.
-    const finished = resolveTopAtBound(core, offsets, provenLowerBound) ?? finishAboveBound(core, offsets, provenLowerBound, dense, deadline);
+    const finished =
+      resolveTopAtBound(core, offsets, provenLowerBound) ??
+      finishMirrored(core, finishAboveBound(core, offsets, provenLowerBound, dense, deadline), provenLowerBound, dense, deadline);
     if (finished.total < best) {
       plan = onePoolPlan(finished.offsets);
       best = finished.total;

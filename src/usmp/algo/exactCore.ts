@@ -38,6 +38,7 @@ import { seededRandom } from './seededRandom';
 import { MaxTree, RANGE_QUERY_WORK } from './maxTree';
 import { alignmentGcd, gcd, roundUpTo } from '../stackBound';
 import { pushDown } from './pushDown';
+import { mirroredOffsets } from './mirror';
 import { liftAboveBound } from './liftMoves';
 import { CoreRun, CoreTables, PreorderKey, RunResult, SegmentOrder, roundUp } from './coreRun';
 
@@ -390,6 +391,11 @@ export class ExactCore {
     const r = pushDown(this.tables, offsets);
     this.work += r.work;
     return r;
+  }
+
+  /** A plan of this problem upside down (mirror.ts), or undefined when its alignments differ. */
+  mirror(offsets: Float64Array): Float64Array | undefined {
+    return mirroredOffsets(this.tables, offsets);
   }
 
   /** The largest alignment of the problem's buffers (1 at least). */
