@@ -166,6 +166,8 @@ const FRONTIER_MARGIN = 1 / 4;
 export class ExactCore {
   /** Work spent so far (candidate scans, conflict and section updates). */
   work = 0;
+  /** The work of the last push-down (0 before any): about what the next one will cost. */
+  lastPushDownWork = 0;
   /**
    * A wall clock (performance.now()) past which a decision ends, between runs, as unknown:
    * only when the caller has a time budget; without one the answers depend on the work alone.
@@ -390,6 +392,7 @@ export class ExactCore {
   pushDown(offsets: Float64Array): { offsets: Float64Array; total: number } {
     const r = pushDown(this.tables, offsets);
     this.work += r.work;
+    this.lastPushDownWork = r.work;
     return r;
   }
 

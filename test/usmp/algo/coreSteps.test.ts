@@ -151,6 +151,19 @@ describe('then the plan upside down, finished again in turns', () => {
     expect(smaller).toBeGreaterThan(0);
   });
 
+  it('a push-down dearer than the whole step: no round, the plan handed in comes back at no cost', () => {
+    const set = mediumLifetimes(8, 300, 120);
+    const core = coreOf(set, set.intervals.map(() => 16));
+    const bound = liveBound(set);
+    const finished = finishAboveBound(core, core.greedyDive(0, core.meanSize() / 4).offsets, bound, true, Infinity);
+    expect(core.lastPushDownWork).toBeGreaterThan(0);
+    // Seed 8 is one the rounds lower (above); with a push-down's cost past the step's 12M units, none runs.
+    core.lastPushDownWork = 12_000_000;
+    const before = core.work;
+    expect(finishMirrored(core, finished, bound, true, Infinity)).toBe(finished);
+    expect(core.work).toBe(before);
+  });
+
   it('buffers of different alignments: no mirror, the plan handed in comes back at no cost', () => {
     const { set, align } = withAlignments(mediumLifetimes(3, 300, 120), true);
     const core = coreOf(set, align);
