@@ -70,6 +70,24 @@ describe('auto', () => {
     expect(poolSize(bufs, plan, 'ws')).toBe(1500);
   });
 
+  test('a conflict listed one way: auto keeps the pair apart, but proves nothing above the bound of mutual pairs', () => {
+    // Both live at once, a lists b and b lists nothing: a plan sharing their addresses is valid
+    // (a listing binds only the buffer that lists it), so auto's 32 bytes are not the optimum.
+    const bufs = buffers({ a: { size: 16, conflicts: ['b'] }, b: { size: 16 } }).map((b) => ({ ...b, liveRange: [0, 0] as [number, number] }));
+    const shared = new Map([
+      ['a', { pool: 'global_workspace', offset: 0 }],
+      ['b', { pool: 'global_workspace', offset: 0 }],
+    ]);
+    expect(() => verifyPlan(bufs, shared)).not.toThrow();
+    const { plan, stats } = planAuto(bufs, lowerBoundOfBuffers(bufs));
+    verifyPlan(bufs, plan);
+    expect(stats.finalTotal).toBe(32);
+    expect({ proven: stats.provenOptimal, lowerBound: stats.lowerBound, provenLowerBound: stats.provenLowerBound }).toEqual({ proven: false, lowerBound: 16, provenLowerBound: 16 });
+    // Listed both ways, the pair must be apart: 32 is the optimum, proven.
+    const mutual = bufs.map((b) => ({ ...b, conflicts: [b.name === 'a' ? 'b' : 'a'] }));
+    expect(planAuto(mutual, lowerBoundOfBuffers(mutual)).stats.provenOptimal).toBe(true);
+  });
+
   test('a tiny set whose bound is out of reach gets a search sized to it, not the floor for large sets', () => {
     // Five equal buffers conflicting in a ring: the heaviest clique is two of them, but an odd
     // ring needs three slots, so the search never reaches the bound and runs its whole budget.
