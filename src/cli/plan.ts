@@ -15,7 +15,7 @@ import { BufferSet, parseBufferSet } from '../usmp/bufferSet';
 import { BufferPlan, PlanningOptions } from '../usmp/types';
 import { lowerBoundOfBuffers } from '../usmp/conflicts';
 import { planOptimality } from '../usmp/optimality';
-import { oneWayConflicts, poolSizesOfPlan, verifyPlan } from '../usmp/verify';
+import { oneWayConflicts, poolSizesOfPlan, unlistedOverlaps, verifyPlan } from '../usmp/verify';
 import { CliIO } from './io';
 import { maxOf } from '../util/extrema';
 
@@ -159,6 +159,13 @@ export function register(program: Command, io: CliIO): void {
         io.err(
           `note: ${oneWay.length} conflict(s) listed in one direction only (${oneWay.slice(0, 5).join(', ')}${oneWay.length > 5 ? ', ...' : ''}): ` +
             'TVM-compatible planners honour them only for the buffer that lists them; auto keeps every listed pair apart',
+        );
+      }
+      const unlisted = unlistedOverlaps(set.buffers);
+      if (unlisted.length > 0) {
+        io.err(
+          `note: buffers live at once that neither lists as a conflict (${unlisted.join(', ')}${unlisted.length >= 5 ? ', ...' : ''}): ` +
+            'the conflict lists decide, so these may share addresses; list them (or leave out every list to plan from the live ranges)',
         );
       }
       io.out(opts.json ? JSON.stringify(report, null, 2) : formatPlanReport(report, set));

@@ -202,6 +202,35 @@ export function poolSizesOfPlan(buffers: readonly BufferInfo[], plan: BufferPlan
   return sizes;
 }
 
+/**
+ * Up to `limit` pairs of buffers whose live ranges overlap while neither lists the other, as
+ * `a & b`: with lists given, the lists are the conflicts, so such a pair may share addresses,
+ * which a user who meant the ranges should hear of. A sweep in start order compares each buffer
+ * with those still live; it ends at the limit, so where the lists do cover the overlaps it reads
+ * about as many pairs as they hold.
+ */
+export function unlistedOverlaps(buffers: readonly BufferInfo[], limit = 5): string[] {
+  if (intervalGroupOf(buffers)) return [];
+  const ranged = buffers.map((_, i) => i).filter((i) => buffers[i].liveRange !== undefined);
+  if (ranged.length < 2) return [];
+  const first = (i: number) => buffers[i].liveRange![0];
+  const last = (i: number) => buffers[i].liveRange![1];
+  ranged.sort((x, y) => first(x) - first(y) || x - y);
+  const rows = new ListedConflicts(buffers);
+  const out: string[] = [];
+  let live: number[] = [];
+  for (const i of ranged) {
+    live = live.filter((j) => last(j) >= first(i));
+    for (const j of live) {
+      if (buffers[i].sizeBytes === 0 || buffers[j].sizeBytes === 0 || rows.lists(i, j) || rows.lists(j, i)) continue;
+      out.push(`${buffers[j].name} & ${buffers[i].name}`);
+      if (out.length >= limit) return out;
+    }
+    live.push(i);
+  }
+  return out;
+}
+
 /** Conflicts listed in one direction only, as `a -> b` (a lists b, b does not list a). */
 export function oneWayConflicts(buffers: readonly BufferInfo[]): string[] {
   // Live-range conflicts are symmetric by construction (and may be too many to list).

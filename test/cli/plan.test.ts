@@ -202,6 +202,30 @@ describe('uma-ts plan on TVM\'s fanout case (one-way and self-listed conflicts)'
   });
 });
 
+describe('uma-ts plan: live ranges that overlap where no list says so', () => {
+  it('notes the pairs (the lists decide, so they share addresses) and stays quiet where the lists cover the overlaps', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-plan-unlisted-'));
+    try {
+      const buffer = (name: string, liveRange: [number, number], conflicts: string[]) => ({ name, size: 16, candidatePools: ['p'], liveRange, conflicts });
+      const run = async (buffers: object[]) => {
+        const file = path.join(dir, 'set.json');
+        fs.writeFileSync(file, JSON.stringify({ pools: [{ name: 'p' }], buffers }));
+        const io = memoryIO();
+        expect(await main(['node', 'uma-ts', 'plan', file, '--json'], io)).toBe(0);
+        return { stderr: io.stderr.join('\n'), size: (JSON.parse(io.stdout.join('\n')) as { pools: { size: number }[] }).pools[0].size };
+      };
+      const unlisted = await run([buffer('a', [0, 1], []), buffer('b', [1, 2], []), buffer('c', [3, 3], [])]);
+      expect(unlisted.size).toBe(16);
+      expect(unlisted.stderr).toMatch(/^note: buffers live at once that neither lists as a conflict \(a & b\): the conflict lists decide/);
+      const listed = await run([buffer('a', [0, 1], ['b']), buffer('b', [1, 2], ['a']), buffer('c', [3, 3], [])]);
+      expect(listed.size).toBe(32);
+      expect(listed.stderr).toBe('');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('uma-ts plan: a pool too small', () => {
   it('names the buffer, its size and each allowed pool with its limit, on one line', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-plan-overflow-'));
