@@ -59,8 +59,9 @@ export async function loadBackendModule(registry: BackendRegistry, file: string)
   }
   await settleUserPromises();
   const before = new Set(registry.targets());
-  const register = exports.register ?? (exports.default as Record<string, unknown> | undefined)?.register;
   try {
+    // Inside the try: reading an export runs the user's code too (a getter, a proxy).
+    const register = exports.register ?? (exports.default as Record<string, unknown> | undefined)?.register;
     if (typeof register === 'function') {
       const result: unknown = (register as (r: BackendRegistry) => unknown)(registry);
       if (isThenable(result)) await result;

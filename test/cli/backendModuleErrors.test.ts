@@ -63,6 +63,16 @@ describe('an async register()', () => {
     expectOneLineFailure(r, `error: --backend-module ${file}: registering its backends failed: async register failed`, out);
   });
 
+  it.each([
+    ['a register getter', "Object.defineProperty(exports, 'register', { enumerable: true, get() { throw new Error('not initialised yet'); } });"],
+    ['a proxy', "module.exports = new Proxy({}, { get() { throw new Error('not initialised yet'); } });"],
+  ])('exports behind %s that throws: the one-line error of a throwing register, and nothing written', async (_, source) => {
+    const file = moduleFile('getter.js', source);
+    const out = path.join(dir, 'out');
+    const r = await runCli(['compile', HELLO, '--backend', 'vanilla', '--backend-module', file, '--out', out]);
+    expectOneLineFailure(r, `error: --backend-module ${file}: registering its backends failed: not initialised yet`, out);
+  });
+
   it('that registers after an await: awaited before the compile starts', async () => {
     const file = moduleFile(
       'asyncok.js',
