@@ -12,6 +12,7 @@ import { ConfigError } from '../errors';
 import { asIntervalGroup, intervalsToBufferInfos, LiveInterval, lowerBoundOfBuffers, memoryPressureOfIntervals } from './conflicts';
 import { IntervalConflicts } from './intervalConflicts';
 import { looksLikeMiniMallocCsv, parseMiniMallocCsv } from './miniMallocCsv';
+import { forEachLine } from './textLines';
 import { BufferInfo, PoolInfo } from './types';
 import { MAX_PLAN_BUFFERS, tooManyBuffers } from './bufferSetLimits';
 
@@ -40,7 +41,7 @@ function quoted(line: string): string {
 
 export function parseIntervalText(text: string, file = '<input>'): BufferSet {
   const intervals: LiveInterval[] = [];
-  text.split(/\r?\n/).forEach((raw, i) => {
+  forEachLine(text, (raw, i) => {
     const line = raw.replace(/#.*/, '').trim();
     if (line === '') return;
     const where = `${file}:${i + 1}`;

@@ -16,6 +16,7 @@ import { ConfigError } from '../errors';
 import { intervalsToBufferInfos, LiveInterval, lowerBoundOfBuffers } from './conflicts';
 import { PoolInfo } from './types';
 import { MAX_PLAN_BUFFERS, tooManyBuffers } from './bufferSetLimits';
+import { firstNonBlankLine, forEachLine } from './textLines';
 
 type Column = 'id' | 'lower' | 'upper' | 'end' | 'size' | 'alignment' | 'offset' | 'gaps';
 
@@ -36,7 +37,7 @@ const COLUMN_NAMES: Readonly<Record<string, Column>> = {
 
 /** Whether `text` looks like a MiniMalloc CSV: its first non-blank line is a header of names. */
 export function looksLikeMiniMallocCsv(text: string): boolean {
-  const first = text.split(/\r?\n/).find((l) => l.trim() !== '');
+  const first = firstNonBlankLine(text)?.line;
   return first !== undefined && /^\s*[A-Za-z_][A-Za-z_0-9]*\s*(,\s*[A-Za-z_][A-Za-z_0-9]*\s*)+$/.test(first);
 }
 
@@ -46,12 +47,12 @@ export interface CsvBufferSet {
 }
 
 export function parseMiniMallocCsv(text: string, file: string, pool: PoolInfo): CsvBufferSet {
-  const lines = text.split(/\r?\n/);
-  const headerAt = lines.findIndex((l) => l.trim() !== '');
   const fail = (line: number, message: string): never => {
     throw new ConfigError(`${file}:${line + 1}: ${message}`, { file, line: line + 1 });
   };
-  const header = lines[headerAt].split(',').map((c) => c.trim());
+  // Called only on text whose first non-blank line is a header (looksLikeMiniMallocCsv).
+  const { line: headerLine, index: headerAt } = firstNonBlankLine(text)!;
+  const header = headerLine.split(',').map((c) => c.trim());
   const columnAt = new Map<Column, number>();
   header.forEach((name, k) => {
     const column = COLUMN_NAMES[name];
@@ -67,10 +68,10 @@ export function parseMiniMallocCsv(text: string, file: string, pool: PoolInfo): 
   const endInclusive = columnAt.has('end');
   const intervals: LiveInterval[] = [];
   const names = new Set<string>();
-  for (let i = headerAt + 1; i < lines.length; i++) {
-    if (lines[i].trim() === '') continue;
+  forEachLine(text, (row, i) => {
+    if (i <= headerAt || row.trim() === '') return;
     if (intervals.length === MAX_PLAN_BUFFERS) throw tooManyBuffers(`${file}:${i + 1}`, { file, line: i + 1 });
-    const fields = lines[i].split(',').map((f) => f.trim());
+    const fields = row.split(',').map((f) => f.trim());
     if (fields.length !== header.length) fail(i, `${fields.length} fields, the header has ${header.length}`);
     const field = (c: Column) => fields[columnAt.get(c)!];
     const integer = (c: Column, what: string): number => {
@@ -95,7 +96,7 @@ export function parseMiniMallocCsv(text: string, file: string, pool: PoolInfo): 
       if (problem !== undefined) fail(i, `buffer '${name}' ${problem}`);
     }
     intervals.push({ name, sizeBytes, firstUse: lower, lastUse: upper - 1, alignment });
-  }
+  });
   const buffers = intervalsToBufferInfos(intervals, [pool]);
   return { buffers, memoryPressure: lowerBoundOfBuffers(buffers) };
 }
