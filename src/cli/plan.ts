@@ -106,6 +106,15 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
   return [line(header), ...rows.map(line)];
 }
 
+/**
+ * A name as a table cell: as it is, unless it holds white space, a quote or a control or format
+ * character, then JSON-quoted, so a name with a newline or a terminal escape cannot forge a row
+ * or reach the terminal raw.
+ */
+function nameCell(name: string): string {
+  return /[\s"\p{C}]/u.test(name) || name === '' ? JSON.stringify(name) : name;
+}
+
 export function formatPlanReport(report: MemoryPlanReport, set: BufferSet): string {
   const total = report.pools.reduce((s, p) => s + p.size, 0);
   const size = new Map(set.buffers.map((b) => [b.name, b.sizeBytes] as const));
@@ -116,13 +125,13 @@ export function formatPlanReport(report: MemoryPlanReport, set: BufferSet): stri
       ? 'optimality: proven optimal'
       : `optimality: not proven; at most ${total - report.provenLowerBound} bytes (${report.gapPercent.toFixed(2)}%) above the optimum (proven lower bound ${report.provenLowerBound})`,
     '',
-    ...table(['pool', 'size'], report.pools.map((p) => [p.name, String(p.size)])),
+    ...table(['pool', 'size'], report.pools.map((p) => [nameCell(p.name), String(p.size)])),
     '',
     ...table(
       ['buffer', 'pool', 'offset', 'size', 'end'],
       report.allocations.map((a) => {
         const s = size.get(a.buffer)!;
-        return [a.buffer, a.pool, String(a.offset), String(s), String(a.offset + s)];
+        return [nameCell(a.buffer), nameCell(a.pool), String(a.offset), String(s), String(a.offset + s)];
       }),
     ),
   ].join('\n');

@@ -226,6 +226,25 @@ describe('uma-ts plan: live ranges that overlap where no list says so', () => {
   });
 });
 
+describe('uma-ts plan: names in the plan table', () => {
+  it('quotes a name with a newline, a space or an escape, so no row is forged; plain names as they are', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-plan-names-'));
+    try {
+      const file = path.join(dir, 'set.json');
+      const names = ['a\nb 16 16 32', 'c d', 'e\u001b[31m', 'plain_1'];
+      fs.writeFileSync(file, JSON.stringify({ pools: [{ name: 'p' }], buffers: names.map((name, i) => ({ name, size: 16, candidatePools: ['p'], liveRange: [i, i] })) }));
+      const io = memoryIO();
+      expect(await main(['node', 'uma-ts', 'plan', file], io)).toBe(0);
+      const lines = io.stdout.join('\n').split('\n');
+      const rows = lines.slice(lines.findIndex((l) => l.startsWith('buffer ')) + 1);
+      expect(rows.map((r) => r.split(/\s{2,}/)[0])).toEqual(['"a\\nb 16 16 32"', '"c d"', '"e\\u001b[31m"', 'plain_1']);
+      expect(io.stdout.join('\n')).not.toContain('\u001b');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('uma-ts plan: a pool too small', () => {
   it('names the buffer, its size and each allowed pool with its limit, on one line', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-plan-overflow-'));
