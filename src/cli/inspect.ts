@@ -4,9 +4,8 @@
  */
 import { Command } from 'commander';
 import { pathValue } from './optionValues';
-import { checkTfliteFile, formatUnsupportedList, TfliteCheck } from '../frontend/tflite';
+import { checkMainTypes, checkTfliteFile, formatUnsupportedList, TfliteCheck } from '../frontend/tflite';
 import { activationLiveness, tensorLowerBound } from '../ir/graph/liveness';
-import { checkFunctionTypes } from '../ir/graph/typeInference';
 import { CallNode, GraphFunction, GraphNode, IRModule, MAIN_FUNCTION, TensorType, tensorBytes } from '../ir/graph/types';
 import { formatHostProblems, hostLoweringProblems } from '../driver/hostSupport';
 import { CliIO } from './io';
@@ -124,7 +123,8 @@ export function inspectReport(path: string): string {
   if (!check.module) return unsupportedReport(check);
   const module = check.module;
   const main = module.functions.get(MAIN_FUNCTION)!;
-  checkFunctionTypes(main, module);
+  // Errors name the file, as compile's and explain-pools' (importTflite) do.
+  checkMainTypes(module, path);
   const byName = new Map(main.nodes.map((n) => [n.name, n]));
   const io = (names: readonly string[]) =>
     names.map((n) => `${n} ${shape(byName.get(n)!.type)} ${byName.get(n)!.type.dtype}`).join(', ');

@@ -1,9 +1,11 @@
-import { readFileSync } from 'fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
 import { join } from 'path';
 import { FileAccessError, ModelFormatError, UmaError, UnsupportedOperatorError } from '../../src/errors';
 import { importTflite, loadTfliteFile } from '../../src/frontend/tflite';
 import { RawTflite } from './rawTflite';
 import { errorOf } from '../helpers/errorOf';
+import { inspectReport } from '../../src/cli/inspect';
 import { TfliteWriter, tfliteOptions } from '../../src/frontend/tflite/writer';
 
 const MODELS = join(__dirname, '..', '..', 'models');
@@ -136,6 +138,23 @@ describe('corrupt and truncated files', () => {
     const e = errorOf(() => importTflite(w.finish(), 'fit.tflite'));
     expect(e).toBeInstanceOf(UmaError);
     expect(e.message).toBe("fit.tflite: main: maximum 'y' declares [5] int8 but its arguments give [4865393] int8");
+  });
+
+  it('inspect names the file in that error too', () => {
+    const w = new TfliteWriter();
+    const x = w.addInput({ name: 'x', shape: [4865393], dtype: 'int8' });
+    const c = w.addConstant({ name: 'c', shape: [1], dtype: 'int8', data: [3] });
+    const y = w.addTensor({ name: 'y', shape: [5], dtype: 'int8' });
+    w.addOperator({ op: 'MAXIMUM', inputs: [x, c], outputs: [y] });
+    w.markOutput(y);
+    const dir = mkdtempSync(join(tmpdir(), 'uma-inspect-'));
+    try {
+      const file = join(dir, 'fit.tflite');
+      writeFileSync(file, w.finish());
+      expect(errorOf(() => inspectReport(file)).message).toBe(`${file}: main: maximum 'y' declares [5] int8 but its arguments give [4865393] int8`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a wrong file identifier is reported', () => {

@@ -492,12 +492,17 @@ export function importTflite(bytes: Uint8Array, source = '<memory>'): IRModule {
   // The shape and dtype check compile and inspect start with: a damaged shape (an input of
   // 486539269 elements feeding a [5] MAXIMUM) is named by operator here, so no caller of the
   // module (the interpreter) meets a graph compile would refuse.
-  const main = check.module.functions.get(MAIN_FUNCTION);
+  checkMainTypes(check.module, source);
+  return check.module;
+}
+
+/** checkFunctionTypes on an imported module's main function, its errors naming `source`. */
+export function checkMainTypes(module: IRModule, source: string): void {
+  const main = module.functions.get(MAIN_FUNCTION);
   try {
-    if (main) checkFunctionTypes(main, check.module);
+    if (main) checkFunctionTypes(main, module);
   } catch (e) {
     if (!(e instanceof TypeInferenceError) || e.context.file !== undefined || e.message.includes(source)) throw e;
     throw new TypeInferenceError(`${source}: ${e.message}`, { ...e.context, file: source });
   }
-  return check.module;
 }

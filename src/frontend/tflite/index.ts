@@ -5,7 +5,7 @@ import { MODEL_FILE_LIMIT_BYTES, readInputFile } from '../../util/files';
 import { IRModule } from '../../ir/graph/types';
 import { checkTflite, importTflite, TfliteCheck } from './importer';
 
-export { checkTflite, formatUnsupportedList, groupUnsupported, importTflite, unsupportedModelError } from './importer';
+export { checkMainTypes, checkTflite, formatUnsupportedList, groupUnsupported, importTflite, unsupportedModelError } from './importer';
 export type { DeclaredOperator, TfliteCheck, UnsupportedGroup, UnsupportedUse } from './importer';
 export { resolvePadding, outputSize } from './padding';
 export type { PaddingMode, WindowSpec } from './padding';
