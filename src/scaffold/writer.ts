@@ -69,6 +69,24 @@ export function renderBackendFiles(names: BackendNames, apiImport: string): Temp
   return TEMPLATE_FILES.map((f) => ({ path: render(f.path, names, apiImport), text: render(f.text, names, apiImport) }));
 }
 
+/**
+ * A name a generated TypeScript file both imports and declares at its top level, if any: `uma`
+ * gave `export class UmaBackend extends UmaBackend`, which does not type-check.
+ */
+function declaredImport(text: string): string | undefined {
+  const imported = new Set<string>();
+  for (const m of text.matchAll(/^import\s*(?:type\s*)?\{([^}]*)\}\s*from/gm)) {
+    for (const part of m[1].split(',')) {
+      const local = part.trim().split(/\s+as\s+/).pop()!.trim();
+      if (local !== '') imported.add(local);
+    }
+  }
+  for (const m of text.matchAll(/^(?:export\s+)?(?:const|let|class|function|interface|type)\s+([A-Za-z_$][\w$]*)/gm)) {
+    if (imported.has(m[1])) return m[1];
+  }
+  return undefined;
+}
+
 export function writeBackendSkeleton(options: NewBackendOptions): NewBackendResult {
   const names = backendNames(options.name);
   if (options.takenTargets?.includes(names.snake)) {
@@ -90,6 +108,15 @@ export function writeBackendSkeleton(options: NewBackendOptions): NewBackendResu
   }
   const apiImport = options.apiImport ?? relativeApiImport(dir);
   const files = renderBackendFiles(names, apiImport);
+  for (const file of files) {
+    const shadowed = declaredImport(file.text);
+    if (shadowed !== undefined) {
+      throw new ConfigError(
+        `backend name '${options.name}' gives ${shadowed}, a name ${file.path} already imports (the class would extend itself); choose another name`,
+        { target: names.snake },
+      );
+    }
+  }
   withFileErrors('create the parent directory of', shownDir, () => fs.mkdirSync(path.dirname(dir), { recursive: true }));
   // Created exclusively: a directory appearing meanwhile is someone else's and stays untouched.
   withFileErrors('create backend directory', shownDir, () => fs.mkdirSync(dir));

@@ -205,6 +205,13 @@ describe('new-backend defaults and errors', () => {
   });
   afterEach(() => fs.rmSync(cwd, { recursive: true, force: true }));
 
+  it.each(['uma', 'Uma'])('refuses %s, whose class UmaBackend would extend the UmaBackend it imports, and writes nothing', (name) => {
+    expect(() => writeBackendSkeleton({ name, cwd, apiImport: 'uma-ts' })).toThrow(
+      `backend name '${name}' gives UmaBackend, a name backend.ts already imports (the class would extend itself); choose another name`,
+    );
+    expect(fs.readdirSync(cwd)).toEqual([]);
+  });
+
   it('writes to backends/<snake_name> under the working directory by default', () => {
     const r = writeBackendSkeleton({ name: 'MyAccel', cwd, apiImport: 'uma-ts' });
     expect(r.dir).toBe(path.join(cwd, 'backends', 'my_accel'));
