@@ -89,3 +89,29 @@ describe('hill_climb', () => {
     expect(() => hillClimb(buffers(many, [small]), 0)).toThrow(/allocate the buffer: too_big$/);
   });
 });
+
+describe('hill_climb without a time budget', () => {
+  const set = randomIntervals(3, 150, 60);
+  const bufs = intervalsToBufferInfos(
+    set.intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last })),
+    [pool('ws')],
+  );
+  const total = (plan: ReturnType<typeof hillClimb>) => Math.max(...bufs.map((b) => plan.get(b.name)!.offset + b.sizeBytes));
+
+  test('gives the same plan on a machine slow enough that a 10 s clock would have cut its attempts', () => {
+    const plan = hillClimb(bufs, 0, {});
+    verifyPlan(bufs, plan);
+    // A clock that moves an hour each time it is read: every clock-bound attempt loop stops after one.
+    let now = 0;
+    const clock = jest.spyOn(performance, 'now').mockImplementation(() => (now += 3_600_000));
+    try {
+      const slow = hillClimb(bufs, 0, {});
+      expect([...slow]).toEqual([...plan]);
+      // What the clock would have cut: with a time budget the attempts do stop at it, and the
+      // first attempt's plan is larger here.
+      expect(total(hillClimb(bufs, 0, { timeBudgetMs: 10_000 }))).toBeGreaterThan(total(plan));
+    } finally {
+      clock.mockRestore();
+    }
+  });
+});
