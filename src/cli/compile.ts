@@ -22,7 +22,7 @@ import { bundledPoolsFile, createCliRegistry, parseTargetAttrFlags } from './bac
 import { CliIO } from './io';
 import { addPoolOptions, PoolFlags, resolvePools } from './poolOptions';
 import { createProgress, Progress } from './progress';
-import { checkInputsOutside, checkReplaceable } from '../util/ownedOutputDir';
+import { checkInputsOutside, checkReplaceable, StuckOutput } from '../util/ownedOutputDir';
 
 /** Options `compile` and `explain-pools` share (commander's camel-cased names). */
 export interface CommonCliOptions extends PoolFlags {
@@ -129,6 +129,14 @@ export function formatInsertedCopies(copies: readonly InsertedCopy[] | undefined
  * dots only (`...tflite`, `..tflite`) would make that `out/..` or `out/.`, the working
  * directory or `out` itself (fuzzed): such models get `out/model`.
  */
+/**
+ * Earlier outputs the write could not remove (a read-only part, say) stay beside the new one,
+ * and every later compile tries again: the user hears where and why, not silently.
+ */
+function noteStuckOutputs(io: CliIO, stuck: readonly StuckOutput[]): void {
+  for (const s of stuck) io.err(`note: could not remove ${s.dir}, a copy of an earlier output (${s.reason}); remove it by hand`);
+}
+
 export function defaultOutDir(model: string): string {
   const stem = path.basename(model).replace(/\.tflite$/i, '');
   return path.join('out', /^\.*$/.test(stem) ? 'model' : stem);
@@ -186,8 +194,9 @@ async function runCompileApplication(models: readonly string[], options: Compile
       { ...cliCompileOptions(inputs, options, progress), concurrent: options.concurrent === true },
     );
     progress.stage('write output');
-    writeApplicationOutput(outDir, app);
+    const stuckApp = writeApplicationOutput(outDir, app);
     progress.done();
+    noteStuckOutputs(io, stuckApp);
     for (const m of app.models) {
       const mod = m.artifacts.moduleName;
       for (const w of m.warnings) io.err(`warning: ${mod}: ${w}`);
@@ -235,8 +244,9 @@ export async function runCompile(model: string, options: CompileCliOptions, io: 
       ...(options.moduleName !== undefined ? { moduleName: options.moduleName } : {}),
     });
     progress.stage('write output');
-    writeCompileOutput(outDir, result);
+    const stuck = writeCompileOutput(outDir, result);
     progress.done();
+    noteStuckOutputs(io, stuck);
     for (const w of result.warnings) io.err(`warning: ${w}`);
     for (const n of result.notes) io.err(`note: ${n}`);
     if (result.ioInWorkspaceReason !== undefined) io.err(`note: model I/O planned in the workspace: ${result.ioInWorkspaceReason}`);

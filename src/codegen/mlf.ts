@@ -15,7 +15,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { schemaErrors } from '../config/validateJson';
 import { CodegenError } from '../errors';
-import { writeOwnedDirectory } from '../util/ownedOutputDir';
+import { StuckOutput, writeOwnedDirectory } from '../util/ownedOutputDir';
 import { RUNTIME_DIR } from './layout';
 import { CArtifacts, GeneratedFile } from './types';
 
@@ -83,10 +83,10 @@ export function writeModelLibraryFormat(
   outDir: string,
   artifacts: CArtifacts,
   extraFiles: readonly ExtraOutputFile[] = [],
-): void {
+): StuckOutput[] {
   checkMetadata(artifacts);
   checkExtraFiles(extraFiles);
-  writeOwnedDirectory(outDir, (dir) => writeTree(dir, artifacts, extraFiles));
+  return writeOwnedDirectory(outDir, (dir) => writeTree(dir, artifacts, extraFiles));
 }
 
 /** Reads back an MLF directory written by `writeModelLibraryFormat` (metadata checked by schema). */

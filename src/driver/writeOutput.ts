@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { MLF_HOST_DIR_POSIX, RUNTIME_DIR } from '../codegen/layout';
 import { ExtraOutputFile, MLF_HOST_DIR, writeFiles, writeModelLibraryFormat } from '../codegen/mlf';
-import { writeOwnedDirectory } from '../util/ownedOutputDir';
+import { StuckOutput, writeOwnedDirectory } from '../util/ownedOutputDir';
 import { ApplicationMetadata, ApplicationResult } from './application';
 import { validateJsonDocument } from '../config/validateJson';
 import { CodegenError, ConfigError } from '../errors';
@@ -46,9 +46,12 @@ export function reportFiles(result: CompileResult): ExtraOutputFile[] {
   ];
 }
 
-/** Writes the whole compile output to `outDir` atomically (replacing a previous output). */
-export function writeCompileOutput(outDir: string, result: CompileResult): void {
-  writeModelLibraryFormat(outDir, result.artifacts, reportFiles(result));
+/**
+ * Writes the whole compile output to `outDir` atomically (replacing a previous output); returns
+ * the earlier outputs it could not remove (writeOwnedDirectory).
+ */
+export function writeCompileOutput(outDir: string, result: CompileResult): StuckOutput[] {
+  return writeModelLibraryFormat(outDir, result.artifacts, reportFiles(result));
 }
 
 /** The application's report.json (schemas/application-report.schema.json): one section per model, the shared sizes. */
@@ -90,7 +93,7 @@ export function applicationMetadata(app: ApplicationResult): ApplicationMetadata
  * codegen/host (its own prefix), uma_app.{h,c}, the runtime once, metadata.json and
  * report.json for the application, and per model its picture and TIR (`report_<mod>.svg`...).
  */
-export function writeApplicationOutput(outDir: string, app: ApplicationResult): void {
+export function writeApplicationOutput(outDir: string, app: ApplicationResult): StuckOutput[] {
   const metadata: unknown = JSON.parse(JSON.stringify(applicationMetadata(app)));
   try {
     validateJsonDocument(metadata, 'application-metadata.schema.json', 'metadata.json');
@@ -111,7 +114,7 @@ export function writeApplicationOutput(outDir: string, app: ApplicationResult): 
     }),
   ];
   const modelFiles = [...app.models.flatMap((m) => m.artifacts.files), ...app.appFiles];
-  writeOwnedDirectory(outDir, (dir) => {
+  return writeOwnedDirectory(outDir, (dir) => {
     for (const f of extra) fs.writeFileSync(path.join(dir, f.name), f.content);
     writeFiles(dir, MLF_HOST_DIR, modelFiles);
     writeFiles(dir, RUNTIME_DIR, app.runtimeFiles);

@@ -261,17 +261,37 @@ function removeOwned(dir: string): void {
 
 /** Moves a directory of ours out of the way under a `del` name (never restored), then removes it. */
 function discard(dir: string): void {
+  removeOwned(movedAside(dir));
+}
+
+/** `dir` renamed to a `del` sibling, or `dir` itself when it cannot move (removing in place is safe: the marker goes last). */
+function movedAside(dir: string): string {
   const parent = path.dirname(dir);
   const stem = SIBLING.exec(path.basename(dir))?.[1] ?? path.basename(dir);
   const doomed = path.join(parent, siblingName(stem, 'del'));
-  let target = dir;
   try {
     fs.renameSync(dir, doomed);
-    target = doomed;
+    return doomed;
   } catch {
-    // Removing in place is still safe: the marker goes last.
+    return dir;
   }
-  removeOwned(target);
+}
+
+/** A directory of ours that could not be removed, and why. */
+export interface StuckOutput {
+  readonly dir: string;
+  readonly reason: string;
+}
+
+/** discard, reporting instead of throwing: what stays behind, or undefined when it is gone. */
+function discardReporting(dir: string): StuckOutput | undefined {
+  const aside = movedAside(dir);
+  try {
+    removeOwned(aside);
+    return undefined;
+  } catch (e) {
+    return fs.existsSync(aside) ? { dir: aside, reason: (e as Error).message } : undefined;
+  }
 }
 
 interface Leftover {
@@ -313,11 +333,12 @@ function leftovers(parent: string, base: string): Leftover[] {
  * Finishes what a killed run left: when the target is missing, the newest complete output
  * beside it is moved back; every other leftover of a dead run is removed.
  */
-export function recoverLeftovers(target: string): void {
+export function recoverLeftovers(target: string): StuckOutput[] {
   const parent = path.dirname(target);
   const base = path.basename(target);
   const found = leftovers(parent, base);
-  if (found.length === 0) return;
+  const stuck: StuckOutput[] = [];
+  if (found.length === 0) return stuck;
   if (!fs.existsSync(target)) {
     const complete = found
       .filter((l) => l.tag !== 'del' && l.marker?.complete === true)
@@ -329,8 +350,15 @@ export function recoverLeftovers(target: string): void {
   for (const l of found) {
     // A leftover the user has put files into is theirs now: left where it is.
     if (l.marker !== undefined && fs.existsSync(l.dir) && hasForeign(l.dir, l.marker)) continue;
-    if (fs.existsSync(l.dir)) bestEffort(() => (l.marker ? discard(l.dir) : fs.rmdirSync(l.dir)));
+    if (!fs.existsSync(l.dir)) continue;
+    if (!l.marker) {
+      bestEffort(() => fs.rmdirSync(l.dir));
+      continue;
+    }
+    const left = discardReporting(l.dir);
+    if (left) stuck.push(left);
   }
+  return stuck;
 }
 
 /** True when `dir` holds entries its manifest does not list, or cannot be inspected. */
@@ -347,14 +375,17 @@ function isOccupied(e: unknown): boolean {
   return code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'EISDIR' || code === 'ENOTDIR';
 }
 
-/** Moves the finished `tmp` to `target`, moving a previous output of ours out of the way. */
-function swapIn(tmp: string, target: string, shown: string): void {
+/**
+ * Moves the finished `tmp` to `target`, moving a previous output of ours out of the way; returns
+ * that previous output when it could not be removed afterwards.
+ */
+function swapIn(tmp: string, target: string, shown: string): StuckOutput | undefined {
   const parent = path.dirname(target);
   const base = path.basename(target);
   for (let attempt = 0; attempt < 8; attempt++) {
     try {
       fs.renameSync(tmp, target);
-      return;
+      return undefined;
     } catch (e) {
       if (!isOccupied(e)) throw fileAccessError(e, 'move the new output to', shown);
     }
@@ -395,8 +426,7 @@ function swapIn(tmp: string, target: string, shown: string): void {
       if (isOccupied(e)) continue;
       throw fileAccessError(e, 'move the new output to', shown);
     }
-    bestEffort(() => discard(old));
-    return;
+    return discardReporting(old);
   }
   throw new FileAccessError(`cannot write output directory ${shown}: another process keeps replacing it`, { file: shown });
 }
@@ -405,13 +435,15 @@ function swapIn(tmp: string, target: string, shown: string): void {
  * Writes a whole output directory at `outDir`: `fill(dir)` writes the content into a fresh
  * temporary directory, which then replaces `outDir` (only if that is absent, empty, or a
  * previous uma-ts output). Any failure leaves the previous output as it was and no temp.
+ * Returns the directories of earlier outputs it could not remove (a read-only part of the
+ * previous output, say): they stay beside `outDir`, and the caller should say so.
  */
-export function writeOwnedDirectory(outDir: string, fill: (dir: string) => void): void {
+export function writeOwnedDirectory(outDir: string, fill: (dir: string) => void): StuckOutput[] {
   const target = path.resolve(outDir);
   const base = path.basename(target);
   checkReplaceable(target, outDir);
   withFileErrors('create the parent directory of', outDir, () => fs.mkdirSync(path.dirname(target), { recursive: true }));
-  recoverLeftovers(target);
+  const stuck = recoverLeftovers(target);
   checkReplaceable(target, outDir);
   const tmp = path.join(path.dirname(target), siblingName(base, 'tmp'));
   try {
@@ -421,7 +453,8 @@ export function writeOwnedDirectory(outDir: string, fill: (dir: string) => void)
       fill(tmp);
       writeMarker(tmp, base, true);
     });
-    swapIn(tmp, target, outDir);
+    const previous = swapIn(tmp, target, outDir);
+    return previous ? [...stuck, previous] : stuck;
   } catch (e) {
     bestEffort(() => (fs.existsSync(path.join(tmp, OUTPUT_MARKER)) ? discard(tmp) : fs.rmdirSync(tmp)));
     throw e;

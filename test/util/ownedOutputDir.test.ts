@@ -229,3 +229,33 @@ describe('a target another writer swaps while it is checked', () => {
     expect(fs.readFileSync(path.join(target, 'mine.txt'), 'utf8')).toBe('keep');
   });
 });
+
+describe('an earlier output that cannot be removed', () => {
+  it('is reported with where and why, the new output in place; the next write tries again and reports it once', () => {
+    writeOwnedDirectory(target, fill('v1'));
+    const real = fs.rmSync;
+    // A part of the first output that cannot be removed (as a read-only directory is, for a
+    // user who is not root).
+    const spy = jest.spyOn(fsModule, 'rmSync').mockImplementation((p, options) => {
+      const deep = path.join(String(p), 'deep', 'b.txt');
+      if (String(p).endsWith(`${path.sep}sub`) && fs.existsSync(deep) && fs.readFileSync(deep, 'utf8') === 'v1') {
+        throw Object.assign(new Error(`EACCES: permission denied, unlink '${String(p)}'`), { code: 'EACCES' });
+      }
+      return real(p, options);
+    });
+    const stuck = writeOwnedDirectory(target, fill('v2'));
+    expect(content(target)).toBe('v2');
+    expect(stuck).toHaveLength(1);
+    expect(stuck[0].dir).toMatch(/out\.uma-ts-del-/);
+    expect(stuck[0].reason).toMatch(/^EACCES: permission denied/);
+    expect(fs.existsSync(stuck[0].dir)).toBe(true);
+    const again = writeOwnedDirectory(target, fill('v3'));
+    expect(content(target)).toBe('v3');
+    expect(again).toHaveLength(1);
+    expect(fs.readdirSync(dir).filter((e) => e.includes('.uma-ts-'))).toEqual([path.basename(again[0].dir)]);
+    spy.mockRestore();
+    // Removable again: the next write clears it and reports nothing.
+    expect(writeOwnedDirectory(target, fill('v4'))).toEqual([]);
+    expect(fs.readdirSync(dir)).toEqual(['out']);
+  });
+});
