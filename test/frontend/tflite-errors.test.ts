@@ -126,31 +126,30 @@ describe('corrupt and truncated files', () => {
     expect(e.message.split('\n')[0]).toContain('ghost.tflite');
   });
 
-  it('an input shape that does not fit its operator is named at import, as compile names it', () => {
-    // Found by fuzzing: a flipped byte made a stateful model's input [486539269]; the import
-    // accepted it (compile refused), and an interpreter run allocated and looped over 486M values.
+  /** A MAXIMUM whose input [4865393] cannot give its declared output [5]. */
+  function misfitModel(): Uint8Array {
     const w = new TfliteWriter();
     const x = w.addInput({ name: 'x', shape: [4865393], dtype: 'int8' });
     const c = w.addConstant({ name: 'c', shape: [1], dtype: 'int8', data: [3] });
     const y = w.addTensor({ name: 'y', shape: [5], dtype: 'int8' });
     w.addOperator({ op: 'MAXIMUM', inputs: [x, c], outputs: [y] });
     w.markOutput(y);
-    const e = errorOf(() => importTflite(w.finish(), 'fit.tflite'));
+    return w.finish();
+  }
+
+  it('an input shape that does not fit its operator is named at import, as compile names it', () => {
+    // Found by fuzzing: a flipped byte made a stateful model's input [486539269]; the import
+    // accepted it (compile refused), and an interpreter run allocated and looped over 486M values.
+    const e = errorOf(() => importTflite(misfitModel(), 'fit.tflite'));
     expect(e).toBeInstanceOf(UmaError);
     expect(e.message).toBe("fit.tflite: main: maximum 'y' declares [5] int8 but its arguments give [4865393] int8");
   });
 
   it('inspect names the file in that error too', () => {
-    const w = new TfliteWriter();
-    const x = w.addInput({ name: 'x', shape: [4865393], dtype: 'int8' });
-    const c = w.addConstant({ name: 'c', shape: [1], dtype: 'int8', data: [3] });
-    const y = w.addTensor({ name: 'y', shape: [5], dtype: 'int8' });
-    w.addOperator({ op: 'MAXIMUM', inputs: [x, c], outputs: [y] });
-    w.markOutput(y);
     const dir = mkdtempSync(join(tmpdir(), 'uma-inspect-'));
     try {
       const file = join(dir, 'fit.tflite');
-      writeFileSync(file, w.finish());
+      writeFileSync(file, misfitModel());
       expect(errorOf(() => inspectReport(file)).message).toBe(`${file}: main: maximum 'y' declares [5] int8 but its arguments give [4865393] int8`);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -1,29 +1,8 @@
 import { mirroredOffsets } from '../../../src/usmp/algo/mirror';
 import { seededRandom } from '../../../src/usmp/algo/seededRandom';
-import { expectValid, inputOf, Iv } from './intervalPlans';
+import { expectValid, holeyPlan, inputOf, Iv } from './intervalPlans';
 
 const totalOf = (ivs: Iv[], offsets: Float64Array): number => ivs.reduce((m, iv, i) => Math.max(m, offsets[i] + iv.size), 0);
-
-/** A valid plan with holes: each buffer, in random order, placed at the first fit above a random height. */
-function plannedWithHoles(ivs: Iv[], r: () => number): Float64Array {
-  const offsets = new Float64Array(ivs.length).fill(-1);
-  for (const b of ivs.map((_, i) => i).sort(() => r() - 0.5)) {
-    const iv = ivs[b];
-    let at = Math.ceil((r() * 60) / iv.alignment) * iv.alignment;
-    for (let moved = true; moved; ) {
-      moved = false;
-      ivs.forEach((o, j) => {
-        if (offsets[j] < 0 || o.first > iv.last || iv.first > o.last) return;
-        if (offsets[j] < at + iv.size && at < offsets[j] + o.size) {
-          at = Math.ceil((offsets[j] + o.size) / iv.alignment) * iv.alignment;
-          moved = true;
-        }
-      });
-    }
-    offsets[b] = at;
-  }
-  return offsets;
-}
 
 describe('mirroredOffsets', () => {
   test('a hole at the bottom of a busy moment comes to the top, offsets padded to the alignment', () => {
@@ -52,7 +31,7 @@ describe('mirroredOffsets', () => {
         const first = Math.floor(r() * 12);
         return { size: 1 + Math.floor(r() * 40), first, last: first + Math.floor(r() * 5), alignment };
       });
-      const offsets = plannedWithHoles(ivs, r);
+      const offsets = holeyPlan(ivs, r);
       expectValid(ivs, offsets);
       const mirrored = mirroredOffsets(inputOf(ivs), offsets)!;
       expectValid(ivs, mirrored);

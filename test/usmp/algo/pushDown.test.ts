@@ -1,28 +1,6 @@
 import { pushDown } from '../../../src/usmp/algo/pushDown';
 import { seededRandom } from '../../../src/usmp/algo/seededRandom';
-import { expectValid, inputOf, Iv } from './intervalPlans';
-
-/** A valid plan with holes: each buffer, in random order, some random distance above its first fit. */
-function holeyPlan(ivs: Iv[], r: () => number): Float64Array {
-  const offsets = new Float64Array(ivs.length).fill(-1);
-  const order = ivs.map((_, i) => i).sort(() => r() - 0.5);
-  for (const b of order) {
-    const iv = ivs[b];
-    let at = Math.ceil((r() * 40) / iv.alignment) * iv.alignment;
-    for (let moved = true; moved; ) {
-      moved = false;
-      ivs.forEach((o, j) => {
-        if (offsets[j] < 0 || o.size === 0 || iv.size === 0 || o.first > iv.last || iv.first > o.last) return;
-        if (offsets[j] < at + iv.size && at < offsets[j] + o.size) {
-          at = Math.ceil((offsets[j] + o.size) / iv.alignment) * iv.alignment;
-          moved = true;
-        }
-      });
-    }
-    offsets[b] = at;
-  }
-  return offsets;
-}
+import { expectValid, holeyPlan, inputOf, Iv } from './intervalPlans';
 
 describe('pushDown', () => {
   test('closes a hole: a buffer left above a gap moves down onto its conflict', () => {
