@@ -119,6 +119,14 @@ export function cliCompileOptions(inputs: ResolvedInputs, options: CompilingCliO
   };
 }
 
+/**
+ * Earlier outputs the write could not remove (a read-only part, say) stay beside the new one,
+ * and every later compile tries again: the user hears where and why, not silently.
+ */
+function noteStuckOutputs(io: CliIO, stuck: readonly StuckOutput[]): void {
+  for (const s of stuck) io.err(`note: could not remove ${s.dir}, a copy of an earlier output (${s.reason}); remove it by hand`);
+}
+
 /** One line per copy `--insert-copies` inserted (nothing when none was needed). */
 export function formatInsertedCopies(copies: readonly InsertedCopy[] | undefined): string[] {
   return (copies ?? []).map(formatInsertedCopy);
@@ -129,14 +137,6 @@ export function formatInsertedCopies(copies: readonly InsertedCopy[] | undefined
  * dots only (`...tflite`, `..tflite`) would make that `out/..` or `out/.`, the working
  * directory or `out` itself (fuzzed): such models get `out/model`.
  */
-/**
- * Earlier outputs the write could not remove (a read-only part, say) stay beside the new one,
- * and every later compile tries again: the user hears where and why, not silently.
- */
-function noteStuckOutputs(io: CliIO, stuck: readonly StuckOutput[]): void {
-  for (const s of stuck) io.err(`note: could not remove ${s.dir}, a copy of an earlier output (${s.reason}); remove it by hand`);
-}
-
 export function defaultOutDir(model: string): string {
   const stem = path.basename(model).replace(/\.tflite$/i, '');
   return path.join('out', /^\.*$/.test(stem) ? 'model' : stem);
