@@ -134,9 +134,9 @@ function checkEachBufferFitsAPool(problem: IndexedProblem): void {
  * minutes (2,000 buffers with 440 conflicts each: about 20 s for the 500 attempts). Without a
  * time budget the attempts stop once they have walked this many conflict entries and buffers
  * in all (about 9 s on this project's machines: that set walks 0.9M per attempt, about 11M a
- * second, and stops after 113 attempts), so the plan depends on the input alone; it was a 10 s clock, and the same input gave
- * other plans on a busy machine. Below it the plan is TVM's. `timeBudgetMs`, when given, is a
- * clock and ends them instead.
+ * second, and stops after 113 attempts), so the plan depends on the input alone; with a 10 s
+ * clock instead, the same input gave other plans on a busy machine. Below it the plan is
+ * TVM's. `timeBudgetMs`, when given, is a clock and ends them instead.
  */
 export const HILL_CLIMB_MAX_WORK = 100_000_000;
 /** Conflict entries above which hill_climb refuses a set (its lists would take gigabytes). */
