@@ -23,8 +23,9 @@
  *        steps to pay);
  *     d. sparse sets still above the bound: a few tolerant dives (coreSteps.ts), kept when smaller;
  *     e. any set still above the bound: the top of the plan re-solved by the core at the bound
- *        (ExactCore.resolveTop, topRegion.ts), the buffers above its holes placed again over
- *        the others; a fit is the optimum, proven; else the plan pushed down and its top
+ *        (ExactCore.resolveTop, topRegion.ts; a dense set of more than 500 buffers only within
+ *        0.1% of it), the buffers above its holes placed again over the others; a fit is the
+ *        optimum, proven; else the plan pushed down and its top
  *        re-solved below it (finishAboveBound), then the same on the plan upside down, in turns
  *        while it lowers the plan (finishMirrored, mirror.ts);
  *     f. a plan still above the bound by less than an alignment: lift moves (liftMoves.ts), a
@@ -614,7 +615,7 @@ export function autoSearch(
     const offsets = plan ? plan.offset : engine.offset.slice();
     // A re-solve's fit is at the bound, below best: always taken.
     const finished =
-      resolveTopAtBound(core, offsets, provenLowerBound) ??
+      resolveTopAtBound(core, { offsets, total: best }, provenLowerBound, dense) ??
       finishMirrored(core, finishAboveBound(core, offsets, provenLowerBound, dense, deadline), provenLowerBound, dense, deadline);
     if (finished.total < best) {
       plan = onePoolPlan(finished.offsets);

@@ -4,7 +4,7 @@
  * larger than the one handed in, the same from a second core, and on dense sets where dives
  * leave points above the bound, smaller.
  */
-import { descendByRegions, finishAboveBound, finishMirrored } from '../../../src/usmp/algo/coreSteps';
+import { descendByRegions, finishAboveBound, finishMirrored, resolveTopAtBound } from '../../../src/usmp/algo/coreSteps';
 import { ExactCore } from '../../../src/usmp/algo/exactCore';
 import { IntervalConflicts } from '../../../src/usmp/intervalConflicts';
 import { mediumLifetimes } from '../../../bench/generators';
@@ -157,8 +157,8 @@ describe('then the plan upside down, finished again in turns', () => {
     const bound = liveBound(set);
     const finished = finishAboveBound(core, core.greedyDive(0, core.meanSize() / 4).offsets, bound, true, Infinity);
     expect(core.lastPushDownWork).toBeGreaterThan(0);
-    // Seed 8 is one the rounds lower (above); with a push-down's cost past the step's 12M units, none runs.
-    core.lastPushDownWork = 12_000_000;
+    // Seed 8 is one the rounds lower (above); with a push-down's cost past the dense step's 24M units, none runs.
+    core.lastPushDownWork = 24_000_000;
     const before = core.work;
     expect(finishMirrored(core, finished, bound, true, Infinity)).toBe(finished);
     expect(core.work).toBe(before);
@@ -171,5 +171,24 @@ describe('then the plan upside down, finished again in turns', () => {
     const before = core.work;
     expect(finishMirrored(core, dive, liveBound(set), true, Infinity)).toBe(dive);
     expect(core.work).toBe(before);
+  });
+});
+
+describe('the re-solve at the bound at the end', () => {
+  it('is not tried on a dense set of more than 500 buffers further than 0.1% above the bound; is on a smaller one, or a sparse one', () => {
+    for (const [count, tried] of [[600, false], [300, true]] as const) {
+      const set = mediumLifetimes(5, count, (count * 2) / 5);
+      const core = coreOf(set, set.intervals.map(() => 16));
+      const bound = liveBound(set);
+      const dive = core.greedyDive(0, core.meanSize() / 4);
+      expect(dive.total).toBeGreaterThan(bound * 1.001);
+      const before = core.work;
+      const dense = resolveTopAtBound(core, dive, bound, true);
+      expect(core.work > before).toBe(tried);
+      if (!tried) expect(dense).toBeUndefined();
+      const sparseBefore = core.work;
+      resolveTopAtBound(core, dive, bound, false);
+      expect(core.work).toBeGreaterThan(sparseBefore);
+    }
   });
 });

@@ -361,8 +361,8 @@ describe('auto on dense sets (long lifetimes)', () => {
 
   test('the plan comes pushed down: no gap a tolerant dive left is kept that a buffer above could fill', () => {
     // A bench-style medium-lifetimes set (500 buffers, lifetimes up to 160 of 200 operators)
-    // whose best plan is a tolerant dive's, above the bound.
-    const ivs = mediumLifetimes(20, 500, 200).intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment: 16 }));
+    // whose best plan is above the bound (seed 20 was, until dense sets got more mirrored rounds).
+    const ivs = mediumLifetimes(23, 500, 200).intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment: 16 }));
     const buffers = intervalsToBufferInfos(ivs, [pool('ws', undefined, 16)]);
     const { plan, stats } = planAuto(buffers, memoryPressureOfIntervals(ivs));
     verifyPlan(buffers, plan);
