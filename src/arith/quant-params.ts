@@ -153,6 +153,22 @@ export function addQuantParams(
   };
 }
 
+/**
+ * Why TFLite Micro's ADD/SUB Prepare would abort on these scales, or undefined: it takes the
+ * output rescale (twice the larger input scale over 2^left_shift times the output scale) with
+ * `QuantizeMultiplierSmallerThanOneExp`, which checks it is in (0, 1). Past that the kernel's
+ * rescale shifts left and wraps in int32 (an int16 SUB of 32767 and -32768 into a scale 1e5
+ * times smaller gave -32768).
+ */
+export function addRescaleProblem(input1Scale: number, input2Scale: number, outputScale: number, dtype: DType): string | undefined {
+  const leftShift = dtype === 'int16' ? 15 : 20;
+  const twiceMaxInputScale = 2 * Math.max(f32(input1Scale), f32(input2Scale));
+  const real = twiceMaxInputScale / ((1 << leftShift) * f32(outputScale));
+  if (real > 0 && real < 1) return undefined;
+  const g = (x: number): string => String(Number(x.toPrecision(6)));
+  return `${dtype} output scale ${g(outputScale)} too small for input scales ${g(input1Scale)} and ${g(input2Scale)} (output rescale ${g(real)}, not below 1: TFLite Micro refuses it)`;
+}
+
 /** Integer bits of the scaled input difference in TFLite's int8 softmax (Q5.26). */
 export const SOFTMAX_SCALED_DIFF_INTEGER_BITS = 5;
 /** Integer bits of the sum-of-exps accumulator in TFLite's int8 softmax (Q12.19). */

@@ -59,3 +59,35 @@ describe('int8 DIV (TFLite Micro; LiteRT has no int8 DIV to compare with)', () =
     expect(() => interpret(c.module, [c.inputs[0], zeroDivisor])).toThrow(/division by zero/);
   });
 });
+
+describe('quantized ADD and SUB with an output scale TFLite Micro refuses', () => {
+  /** One `op` on two [4] tensors of `dtype`, input scales 1, output scale `outScale`. */
+  function model(op: 'ADD' | 'SUB', dtype: 'int8' | 'int16', outScale: number): Uint8Array {
+    const w = new TfliteWriter();
+    const q = (scale: number) => ({ scale: [scale], zeroPoint: [0] });
+    const a = w.addInput({ name: 'a', shape: [4], dtype, quant: q(1) });
+    const b = w.addInput({ name: 'b', shape: [4], dtype, quant: q(1) });
+    const y = w.addTensor({ name: 'y', shape: [4], dtype, quant: q(outScale) });
+    w.addOperator({ op, inputs: [a, b], outputs: [y] });
+    w.markOutput(y);
+    return w.finish();
+  }
+
+  it.each([
+    ['ADD', 'int16', 1e-5],
+    ['SUB', 'int16', 1e-5],
+    ['ADD', 'int8', 1e-7],
+  ] as const)('%s %s into a scale of %f: an unsupported parameter naming the rescale, not wrapped results', (op, dtype, outScale) => {
+    // Found by a differential campaign: an int16 SUB of 32767 and -32768 into scale 1e-5 gave -32768.
+    expect(() => importTflite(model(op, dtype, outScale), 'm.tflite')).toThrow(
+      new RegExp(`unsupported ${dtype} output scale .* too small for input scales 1 and 1 \\(output rescale .*, not below 1: TFLite Micro refuses it\\) on ${op}`),
+    );
+  });
+
+  it.each([
+    ['ADD', 'int16', 1e-4],
+    ['SUB', 'int8', 1e-5],
+  ] as const)('%s %s into a scale of %f (rescale below 1): imported', (op, dtype, outScale) => {
+    expect(() => importTflite(model(op, dtype, outScale), 'm.tflite')).not.toThrow();
+  });
+});

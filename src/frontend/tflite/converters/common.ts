@@ -8,6 +8,7 @@ import { FUSED_ACTIVATIONS, FusedActivation } from '../../../ir/graph/ops';
 import { AttrValue, TensorType } from '../../../ir/graph/types';
 import { CheckedBuffer, modelFormatError } from '../flatbuf';
 import { ACTIVATION_NAMES, BuiltinOptionsType, Operator } from '../schema';
+import { addRescaleProblem } from '../../../arith/quant-params';
 
 export interface OperatorSite {
   /** Operator index in the subgraph. */
@@ -156,6 +157,16 @@ export function requireRescaleQuantization(site: OperatorSite, inputs: number): 
   [...Array.from({ length: inputs }, (_, i) => inputType(site, i, roles[i])), site.outputType].forEach((t, i) => {
     if (t.dtype === 'int8' || t.dtype === 'int16') tensorQuant(site, t, roles[i]);
   });
+}
+
+/** ADD and SUB: quantized scales TFLite Micro's Prepare accepts (addRescaleProblem). */
+export function requireAddRescale(site: OperatorSite): void {
+  const out = site.outputType;
+  if (out.dtype !== 'int8' && out.dtype !== 'int16') return;
+  const s1 = tensorQuant(site, inputType(site, 0, 'input 0'), 'input 0').scale;
+  const s2 = tensorQuant(site, inputType(site, 1, 'input 1'), 'input 1').scale;
+  const problem = addRescaleProblem(s1, s2, tensorQuant(site, out, 'output').scale, out.dtype);
+  if (problem !== undefined) unsupportedParameter(site, problem);
 }
 
 /** The per-tensor scale and zero point of a quantized tensor; none is an unsupported parameter naming `role`. */

@@ -6,7 +6,7 @@
 import { isPlainInt16Abs, QUANTIZED_UNARY_DTYPES, quantizedUnary } from '../../../arith/unaryQuantized';
 import { DType } from '../../../ir/graph/types';
 import { ArithmeticOptions, BuiltinOptionsType, LeakyReluOptions } from '../schema';
-import { activation, Converter, inputType, OperatorSite, options, requireBroadcastRank, requireRescaleQuantization, tensorQuant, unsupportedParameter } from './common';
+import { activation, Converter, inputType, OperatorSite, options, requireAddRescale, requireBroadcastRank, requireRescaleQuantization, tensorQuant, unsupportedParameter } from './common';
 
 /** TFLite Micro's kernel types per graph op (the output's; inputs share it except for cast). */
 export const ELEMENTWISE_DTYPES: Readonly<Record<string, readonly DType[]>> = {
@@ -60,6 +60,7 @@ export const arithmetic =
   (site) => {
     checkTypes(site, op, 2);
     requireRescaleQuantization(site, 2);
+    if (op === 'sub') requireAddRescale(site);
     const opts = options(site, optionsType, ArithmeticOptions);
     return { op, attrs: { activation: activation(site, opts?.fusedActivation ?? 0) }, argPositions: [0, 1] };
   };
