@@ -380,7 +380,8 @@ export function finishAboveBound(
  * often has its holes low in the stack at its busiest moment (long s14: five of 48-128 bytes at
  * the one operator where the live bytes reach the bound, the lowest 1 KiB up), out of the reach
  * of every re-solve of the top. Rounds of half finishAboveBound's work, that work in all
- * (twice that on dense sets, DENSE_MIRROR_WORK; MIRROR_ROUNDS at most); measured on the 140 of 532 held-out 2,000-buffer sets that end
+ * (twice that on dense sets, DENSE_MIRROR_WORK; MIRROR_ROUNDS at most). Measured with that work
+ * on every set, on the 140 of 532 held-out 2,000-buffer sets that end
  * above the bound (uniform, heavy-tailed, long and medium lifetimes, mixed): 136 plans
  * smaller, none larger, 26 at the bound (proven), mean overhead long 0.674% -> 0.552%, medium
  * 0.924% -> 0.659%, mixed 0.966% -> 0.602%; above Vela 3.10's plan 9 -> 5 of the 532.
