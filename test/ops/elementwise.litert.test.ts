@@ -96,6 +96,11 @@ function cases(): Case[] {
   out.push(
     model('PRELU int16 with int8 channel alpha', 'PRELU', [i16([1, 3, 3, 4], 0.0005), { shape: [1, 1, 4], dtype: 'int8', quant: qq(0.01, 5), constant: [10, 40, -30, 90] }], i16([1, 3, 3, 4], 0.0004)),
   );
+  // Alpha wider than the input: the output takes the broadcast shape (float32 against LiteRT).
+  const wideAlpha = Array.from({ length: 24 }, (_, k) => 0.05 * (k + 1));
+  out.push(model('PRELU float32 alpha wider than the input', 'PRELU', [f([1, 6]), { shape: [4, 6], dtype: 'float32', constant: wideAlpha }], f([4, 6])));
+  // (int8 with the input broadcast: LiteRT's int8 PRELU gave 0 where the element is about -26 by
+  // hand; elementwiseCases.ts checks the interpreter, the lowering and gcc on it.)
 
   // Activations and unary math, float32.
   const floatUnary: [string, readonly [number, number]][] = [

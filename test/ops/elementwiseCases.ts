@@ -99,6 +99,10 @@ export function elementwiseCases(): OpCase[] {
   add(opCase('squared_difference int16 broadcast', 'squared_difference', [qt([3, 8], 'int16', 0.0025), qt([8], 'int16', 0.005)], qt([3, 8], 'int16', 0.001), {}, seed++));
   add(opCase('squared_difference int16 saturating', 'squared_difference', [qt([16], 'int16', 0.003), qt([16], 'int16', 0.003)], qt([16], 'int16', 0.3), {}, seed++));
   add(opCase('prelu int16 with int8 channel alpha', 'prelu', [qt([1, 3, 3, 4], 'int16', 0.0005), qt([1, 1, 4], 'int8', 0.01, 5)], qt([1, 3, 3, 4], 'int16', 0.0004), {}, seed++));
+  // Alpha wider than the input: the output takes the broadcast shape (a differential campaign's
+  // finding: refused before, while TFLite runs it).
+  add(opCase('prelu float32 alpha wider than the input', 'prelu', [ft([1, 3]), ft([2, 3])], ft([2, 3]), {}, seed++));
+  add(opCase('prelu int8 alpha wider than the input', 'prelu', [qt([1, 4], 'int8', 0.05, -10), qt([3, 1], 'int8', 0.01, 5)], qt([3, 4], 'int8', 0.04, -20), {}, seed++));
 
   const floatUnary: [string, readonly [number, number]][] = [
     ['relu', [-4, 4]],

@@ -395,14 +395,18 @@ function binaryElementwise(op: string) {
   };
 }
 
-/** prelu: alpha broadcasts to the input's shape, which the output keeps; int16 takes an int8 alpha (TFLM). */
+/**
+ * prelu: input and alpha broadcast against each other, the output takes the common shape (as
+ * TFLite's Prepare and TFLite Micro's BroadcastPrelu4DSlow: an alpha [2, 3] over an input [1, 3]
+ * gives [2, 3]); int16 takes an int8 alpha (TFLM).
+ */
 function prelu(_attrs: Attrs, args: readonly TensorType[]): TensorType {
   const [input, alpha] = args;
   const alphaDtype = input.dtype === 'int16' ? 'int8' : input.dtype;
   if (alpha.dtype !== alphaDtype) fail('prelu', `alpha dtype ${alpha.dtype} does not go with input ${input.dtype} (needs ${alphaDtype})`, args);
   const shape = broadcastShapes(input.shape, alpha.shape);
-  if (!shape || !sameShape(shape, input.shape)) fail('prelu', `alpha does not broadcast to the input shape`, args);
-  return { shape: input.shape, dtype: input.dtype };
+  if (!shape) fail('prelu', `alpha ${JSON.stringify(alpha.shape)} and input ${JSON.stringify(input.shape)} do not broadcast`, args);
+  return { shape: shape!, dtype: input.dtype };
 }
 
 /** add_n: two or more inputs of one shape and dtype, which the output keeps (no broadcasting). */
