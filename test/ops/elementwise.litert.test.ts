@@ -99,8 +99,9 @@ function cases(): Case[] {
   // Alpha wider than the input: the output takes the broadcast shape (float32 against LiteRT).
   const wideAlpha = Array.from({ length: 24 }, (_, k) => 0.05 * (k + 1));
   out.push(model('PRELU float32 alpha wider than the input', 'PRELU', [f([1, 6]), { shape: [4, 6], dtype: 'float32', constant: wideAlpha }], f([4, 6])));
-  // (int8 with the input broadcast: LiteRT's int8 PRELU gave 0 where the element is about -26 by
-  // hand; elementwiseCases.ts checks the interpreter, the lowering and gcc on it.)
+  // (int8 with the input broadcast: LiteRT's int8 PRELU gave 0 for an element below the zero
+  // point, where TFLite Micro's formula, the channel-alpha cases' above, gives -27;
+  // elementwiseCases.ts checks the interpreter, the lowering and gcc on it.)
 
   // Activations and unary math, float32.
   const floatUnary: [string, readonly [number, number]][] = [
