@@ -127,6 +127,13 @@ export interface AddQuantParams {
   readonly outputShift: number;
 }
 
+/** The left shift, the common input scale and the output rescale of TFLite Micro's ADD/SUB (in double). */
+function addRescales(input1Scale: number, input2Scale: number, outputScale: number, dtype: DType) {
+  const leftShift = dtype === 'int16' ? 15 : 20;
+  const twiceMaxInputScale = 2 * Math.max(f32(input1Scale), f32(input2Scale));
+  return { leftShift, twiceMaxInputScale, outputRescale: twiceMaxInputScale / ((1 << leftShift) * f32(outputScale)) };
+}
+
 /**
  * TFLite Micro `CalculateOpDataAdd` for int8 (left_shift 20) and int16 (15): both inputs
  * are rescaled to twice the larger input scale, summed, then rescaled to the output.
@@ -137,11 +144,10 @@ export function addQuantParams(
   outputScale: number,
   dtype: DType = 'int8',
 ): AddQuantParams {
-  const leftShift = dtype === 'int16' ? 15 : 20;
-  const twiceMaxInputScale = 2 * Math.max(f32(input1Scale), f32(input2Scale));
+  const { leftShift, twiceMaxInputScale, outputRescale } = addRescales(input1Scale, input2Scale, outputScale, dtype);
   const in1 = quantizeMultiplier(f32(input1Scale) / twiceMaxInputScale);
   const in2 = quantizeMultiplier(f32(input2Scale) / twiceMaxInputScale);
-  const out = quantizeMultiplier(twiceMaxInputScale / ((1 << leftShift) * f32(outputScale)));
+  const out = quantizeMultiplier(outputRescale);
   return {
     leftShift,
     input1Multiplier: in1.multiplier,
@@ -161,9 +167,7 @@ export function addQuantParams(
  * times smaller gave -32768).
  */
 export function addRescaleProblem(input1Scale: number, input2Scale: number, outputScale: number, dtype: DType): string | undefined {
-  const leftShift = dtype === 'int16' ? 15 : 20;
-  const twiceMaxInputScale = 2 * Math.max(f32(input1Scale), f32(input2Scale));
-  const real = twiceMaxInputScale / ((1 << leftShift) * f32(outputScale));
+  const real = addRescales(input1Scale, input2Scale, outputScale, dtype).outputRescale;
   if (real > 0 && real < 1) return undefined;
   const g = (x: number): string => String(Number(x.toPrecision(6)));
   return `${dtype} output scale ${g(outputScale)} too small for input scales ${g(input1Scale)} and ${g(input2Scale)} (output rescale ${g(real)}, not below 1: TFLite Micro refuses it)`;
