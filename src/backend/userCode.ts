@@ -12,34 +12,9 @@ import type { GraphPass, TirPass } from './passes';
 import { stmtShapeProblem } from '../ir/tir/nodeShape';
 import { firstTirProblem } from '../ir/tir/wellFormed';
 import { HOST_TARGET, OperatorStrategy } from '../lower/strategy';
+import { describeThrown, firstLine, isThenable } from '../util/thrown';
 
-const MAX_DETAIL = 200;
-
-function firstLine(text: string): string {
-  const line = text.split('\n')[0] ?? '';
-  return line.length > MAX_DETAIL ? `${line.slice(0, MAX_DETAIL)}...` : line;
-}
-
-/** What user code threw, on one line: `TypeError: x is undefined`, or the thrown value. */
-export function describeThrown(e: unknown): string {
-  // A thrown object can make its own description throw (a toString, a name getter that throws).
-  try {
-    if (e instanceof Error) return `${e.name}: ${firstLine(e.message)}`;
-    return typeof e === 'string' ? JSON.stringify(firstLine(e)) : firstLine(String(e));
-  } catch {
-    return 'a value that cannot be printed';
-  }
-}
-
-/** Whether `value` is a promise-like; a value whose `then` cannot even be read is not. */
-export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
-  try {
-    return typeof (value as { then?: unknown }).then === 'function';
-  } catch {
-    return false;
-  }
-}
+export { describeThrown, isThenable } from '../util/thrown';
 
 /**
  * Calls one hook of backend `target`; `hook` says which, and on what (`strategy for conv2d

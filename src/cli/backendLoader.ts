@@ -9,7 +9,7 @@ import * as path from 'path';
 import { BackendRegistry } from '../backend/registry';
 import { parseTarget, TargetAttrValue } from '../backend/targetAttrs';
 import { UmaBackend } from '../backend/umaBackend';
-import { describeThrown as describeHookThrow, isThenable } from '../backend/userCode';
+import { describeThrown as describeHookThrow, isThenable } from '../util/thrown';
 import { ConfigError, isUmaError } from '../errors';
 import { withFileErrors } from '../util/files';
 import { requireUserModule } from './userModule';

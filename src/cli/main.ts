@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { inspect } from 'util';
-import { describeThrown } from '../backend/userCode';
+import { describeThrown } from '../util/thrown';
 import { isUmaError } from '../errors';
 import { commandsFor } from './commands';
 import { describeFsFailure } from '../util/files';
