@@ -35,6 +35,7 @@ import {
   Var,
 } from '../ir/tir/nodes';
 import { candidatePoolNames, funcTarget, isGlobalScope } from './assignPoolInfo';
+import { lcm } from './stackBound';
 import { BufferInfo, PoolInfo, PoolKind, UnplannedAllocate } from './types';
 
 /** One execution of a PrimFunc: main, or one call site of a module function. */
@@ -426,10 +427,13 @@ export function extractBufferInfo(module: TirModule, pools: readonly PoolInfo[])
       constants.filter((o) => o !== c).map((o) => o.record.name),
     );
   }
+  // A buffer is at least aligned to its element: the generated C reads an int32 bias or a
+  // float tensor through a pointer of that type, so a pool of alignment 1 must not put it at
+  // an odd offset (undefined behaviour; a fault on cores without unaligned access).
   const buffers: BufferInfo[] = intervals.map(({ record, first, last }) => ({
     name: record.name,
     sizeBytes: record.sizeBytes,
-    alignment: record.candidates[0].alignment,
+    alignment: lcm(record.candidates[0].alignment, dtypeBytes(record.node.dtype)),
     poolCandidates: record.candidates,
     conflicts: conflicts.get(record)!,
     kind: record.kind,
