@@ -67,7 +67,9 @@ function stopWatcher(watcher: ChildProcess | undefined): void {
 
 /** A new `<tmpdir>/<prefix>XXXXXX` directory, removed when this process dies if not before. */
 export function makeTemporaryDir(prefix: string): TemporaryDir {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  // Absolute: a relative TMPDIR would name another place once a compiler runs from inside it
+  // (`uma-ts run` builds with the directory as its cwd and passes include paths under it).
+  const dir = path.resolve(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
   // Resolved, as /proc/<pid>/exe is.
   const watcher = startWatcher(fs.realpathSync(dir));
   let done = false;
