@@ -129,6 +129,7 @@ function timeText(report: VerifyReport): string | undefined {
 function sizeLines(report: Pick<VerifyReport, 'sections'>): string[] {
   const s = report.sections;
   if (s === undefined) return [];
+  if (s.unmeasured !== undefined) return [`code and data sizes: not measured (${s.unmeasured})`];
   const rows = [['section', 'pool', 'address', 'bytes']];
   for (const x of s.sections) rows.push([x.name, x.pool ?? '', `0x${x.address.toString(16).padStart(8, '0')}`, String(x.sizeBytes)]);
   return [`code ${s.codeBytes} bytes, data ${s.dataBytes} bytes:`, ...pad(rows, true).map((l) => `  ${l}`)];

@@ -20,6 +20,7 @@ import { poolSection } from './harnessMain';
 import { runTool, splitCommand } from './tools';
 
 export const CORTEX_M55_CC = 'arm-none-eabi-gcc';
+export const CORTEX_M55_SIZE = 'arm-none-eabi-size';
 export const QEMU_SYSTEM_ARM = 'qemu-system-arm';
 export const CORTEX_M55_CFLAGS = ['-mcpu=cortex-m55', '-mthumb', '-mfloat-abi=soft', '-std=c99', '-O2', '-Wall', '-Wextra', '-ffunction-sections', '-fdata-sections'];
 
@@ -70,6 +71,8 @@ export interface SectionSizes {
   readonly sections: readonly { readonly name: string; readonly sizeBytes: number; readonly address: number; readonly pool?: string }[];
   readonly codeBytes: number;
   readonly dataBytes: number;
+  /** Why the sizes could not be read (the `size` tool missing or failing): then none are given. */
+  readonly unmeasured?: string;
 }
 
 const hex = (n: number): string => `0x${n.toString(16).padStart(8, '0')}`;
@@ -304,10 +307,27 @@ export function buildCortexM55(
     'C build (cortex-m55)',
     { output: 'prog.elf' },
   );
-  const sizeTool = compiler[compiler.length - 1].replace(/gcc$/, 'size');
+  const sizeTool = sizeToolOf(compiler);
   const r = spawnSync(sizeTool, ['-A', '-d', 'prog.elf'], { cwd: dir, encoding: 'utf8' });
-  const sections = r.status === 0 ? parseSizeA(r.stdout, regions) : { sections: [], codeBytes: 0, dataBytes: 0 };
+  const sections =
+    r.status === 0
+      ? parseSizeA(r.stdout, regions)
+      : { sections: [], codeBytes: 0, dataBytes: 0, unmeasured: `${sizeTool} ${r.error !== undefined ? `could not run (${(r.error as NodeJS.ErrnoException).code ?? r.error.message})` : `failed: ${firstLine(r.stderr)}`}` };
   return { elf: path.join(dir, 'prog.elf'), sections, regions };
+}
+
+/**
+ * The binutils `size` beside the compiler: the compiler is the last word of `--cc` that is not
+ * a flag (`arm-none-eabi-gcc -Os`, `ccache arm-none-eabi-gcc`), its `gcc` suffix made `size`;
+ * a compiler of another name gets the toolchain's default.
+ */
+export function sizeToolOf(compiler: readonly string[]): string {
+  const word = [...compiler].reverse().find((w) => !w.startsWith('-'));
+  return word !== undefined && /gcc$/.test(word) ? word.replace(/gcc$/, 'size') : CORTEX_M55_SIZE;
+}
+
+function firstLine(text: string | null | undefined): string {
+  return (text ?? '').trim().split('\n')[0] || 'no message';
 }
 
 export function runCortexM55(elf: string, dir: string, timeoutMs: number): { status: number; stdout: string; stderr: string } {

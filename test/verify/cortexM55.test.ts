@@ -5,7 +5,11 @@
  * arm-none-eabi-gcc, newlib and qemu-system-arm (.ci/run installs them).
  */
 import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { assignPoolRegions, checkPoolAddresses, linkerScript, verifyModel } from '../../src';
+import { sizeToolOf } from '../../src/verify/cortexM55';
 import { MlfMetadata, PoolMetadata } from '../../src/codegen/types';
 import { ConfigError } from '../../src/errors';
 import { parsePoolsJson } from '../../src/usmp/pools';
@@ -38,6 +42,30 @@ describe('--target cortex-m55', () => {
       expect(p.sizeBytes).toBeGreaterThanOrEqual(planned.sizeBytes);
     }
     expect(sections.codeBytes).toBeGreaterThan(1000);
+  }, 180000);
+
+  it('reads the section sizes with the size tool beside a --cc given with flags', () => {
+    // Fuzzed: `--cc "arm-none-eabi-gcc -Os"` ran the "size tool" `-Os`, whose failure was
+    // swallowed: "code 0 bytes, data 0 bytes" and an empty table.
+    const report = verifyModel('models/hello_world_int8.tflite', { backend: 'vanilla', target: 'cortex-m55', cc: 'arm-none-eabi-gcc -Os' });
+    expect(report.ok).toBe(true);
+    expect(report.sections!.unmeasured).toBeUndefined();
+    expect(report.sections!.codeBytes).toBeGreaterThan(1000);
+  }, 180000);
+
+  it('says the sizes were not measured when the size tool cannot run', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-wrapcc-'));
+    try {
+      // A compiler named wrap-gcc: its sibling wrap-size does not exist.
+      const cc = path.join(dir, 'wrap-gcc');
+      fs.writeFileSync(cc, '#!/bin/sh\nexec arm-none-eabi-gcc "$@"\n', { mode: 0o755 });
+      const report = verifyModel('models/hello_world_int8.tflite', { backend: 'vanilla', target: 'cortex-m55', cc });
+      expect(report.ok).toBe(true);
+      expect(report.sections!.unmeasured).toBe(`${path.join(dir, 'wrap-size')} could not run (ENOENT)`);
+      expect(report.sections!.sections).toEqual([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   }, 180000);
 
   it('links pools at their pools.json addresses, external weights in read-only QSPI flash, byte-exact', () => {
@@ -113,6 +141,14 @@ describe('--target cortex-m55', () => {
  * pool outside RAM ending in a bare hard fault, a workspace pool in QSPI flash dropping its
  * writes (only "outputs differ").
  */
+describe('the cortex-m55 size tool', () => {
+  it('is the binutils size beside the compiler word of --cc', () => {
+    expect(sizeToolOf(['arm-none-eabi-gcc', '-Os'])).toBe('arm-none-eabi-size');
+    expect(sizeToolOf(['ccache', '/opt/arm/bin/arm-none-eabi-gcc', '-O2'])).toBe('/opt/arm/bin/arm-none-eabi-size');
+    expect(sizeToolOf(['clang', '--target=arm-none-eabi'])).toBe('arm-none-eabi-size');
+  });
+});
+
 describe('cortex-m55 pool addresses', () => {
   const pool = (name: string, address: number, sizeBytes: number, kind: 'workspace' | 'constant' = 'workspace'): PoolMetadata => ({
     name,
