@@ -13,6 +13,7 @@ import { validateModuleName } from '../codegen/c/generate';
 import { GeneratedFile, MlfMetadata } from '../codegen/types';
 import { CodegenError, ConfigError, MemoryPlanningError } from '../errors';
 import { CompileOptions, CompileResult, compileModel } from './compile';
+import { poolBaseAlignment } from '../codegen/c/poolBase';
 
 export const APP_HEADER = 'uma_app.h';
 export const APP_SOURCE = 'uma_app.c';
@@ -172,14 +173,9 @@ function checkDistinctCNames(pools: readonly SharedPool[]): void {
 
 /** Where a concurrent model's part starts after parts ending at `end` (layOut). */
 function partStart(end: number, alignment: number): number {
-  return alignUp(end, baseAlignment(alignment));
+  return alignUp(end, poolBaseAlignment(alignment));
 }
 
-function baseAlignment(alignment: number): number {
-  let a = 16;
-  while (a < alignment) a *= 2;
-  return a;
-}
 
 function appFiles(pools: readonly SharedPool[], modules: readonly string[], concurrent: boolean): GeneratedFile[] {
   const header = [
@@ -216,7 +212,7 @@ function appFiles(pools: readonly SharedPool[], modules: readonly string[], conc
     '',
     ...pools
       .filter((p) => p.internal)
-      .map((p) => `uint8_t ${p.cName}[${p.sizeMacro} > 0 ? ${p.sizeMacro} : 1] __attribute__((aligned(${baseAlignment(p.alignment)})));`),
+      .map((p) => `uint8_t ${p.cName}[${p.sizeMacro} > 0 ? ${p.sizeMacro} : 1] __attribute__((aligned(${poolBaseAlignment(p.alignment)})));`),
     '',
   ];
   return [

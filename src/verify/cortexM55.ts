@@ -14,6 +14,7 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
+import { poolBaseAlignment } from '../codegen/c/poolBase';
 import { MlfMetadata, PoolMetadata } from '../codegen/types';
 import { ConfigError, VerifyError } from '../errors';
 import { poolSection } from './harnessMain';
@@ -97,7 +98,7 @@ const reservedBytes = (sizeBytes: number): number =>
  * `poolsFile` (the pools JSON the addresses come from) prefixes every message.
  */
 export function checkPoolAddresses(
-  pools: readonly Pick<PoolMetadata, 'name' | 'kind' | 'sizeBytes' | 'address'>[],
+  pools: readonly (Pick<PoolMetadata, 'name' | 'kind' | 'sizeBytes' | 'address'> & Partial<Pick<PoolMetadata, 'alignment'>>)[],
   poolsFile?: string,
 ): void {
   const placed: { name: string; origin: number; length: number; sizeBytes: number }[] = [];
@@ -118,6 +119,12 @@ export function checkPoolAddresses(
     if (!Number.isSafeInteger(address) || address < 0 || address > 0xffffffff) fail('is not an address: expected an integer from 0 to 0xffffffff');
     if (address % POOL_SECTION_ALIGNMENT !== 0) {
       fail(`is misaligned: the address must be a multiple of ${POOL_SECTION_ALIGNMENT} for cortex-m55 (the linker aligns each pool section to ${POOL_SECTION_ALIGNMENT} bytes)`);
+    }
+    // The pool's array is declared aligned to its alignment (a power of two, at least 16), and
+    // the linker moves the section up to it: past the region's end at an address in between.
+    const base = poolBaseAlignment(p.alignment ?? 1);
+    if (address % base !== 0) {
+      fail(`is misaligned: the pool's alignment ${p.alignment} puts its array at a multiple of ${base}, so its address must be one`);
     }
     const length = reservedBytes(p.sizeBytes);
     const linked = length !== p.sizeBytes ? `, linked as ${length} bytes` : '';

@@ -192,6 +192,17 @@ describe('cortex-m55 pool addresses', () => {
     expect(configError([pool('sram', 0xfffffff0, 4096)]).message).toMatch(/^pool sram at 0xfffffff0 \(size 4096\) is misaligned/);
   });
 
+  it("refuses an address that is not a multiple of the pool's own alignment", () => {
+    // Fuzzed: alignment 4096 at 0x30000040 passed, then the linker moved the 4096-aligned array
+    // past its region ("will not fit in region").
+    const e = configError([{ ...pool('ws', 0x30000040, 4096), alignment: 4096 }], 'pools.json');
+    expect(e.message).toBe(
+      "pools.json: pool ws at 0x30000040 (size 4096) is misaligned: the pool's alignment 4096 puts its array at a multiple of 4096, so its address must be one",
+    );
+    expect(() => checkPoolAddresses([{ ...pool('ws', 0x30001000, 4096), alignment: 4096 }])).not.toThrow();
+    expect(() => checkPoolAddresses([{ ...pool('ws', 0x30000040, 4096), alignment: 64 }])).not.toThrow();
+  });
+
   it('refuses a pool that ends past the 32-bit address space', () => {
     expect(configError([pool('sram', 0xffffffc0, 4096)], 'p.json').message).toBe(
       'p.json: pool sram at 0xffffffc0 (size 4096) ends at 0x100000fc0, past the 32-bit address space',

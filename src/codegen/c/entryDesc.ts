@@ -10,6 +10,7 @@ import { IoPlacement, PlannedPool } from '../../usmp/types';
 import { MemoryLayout, TensorSpec } from '../types';
 import { cType } from './ctypes';
 import { NameScope } from './names';
+import { poolBaseAlignment } from './poolBase';
 
 export interface IoField {
   readonly spec: TensorSpec;
@@ -70,12 +71,6 @@ export function poolParamName(pool: string): string {
   return `${pool}_var`;
 }
 
-function basealign(alignment: number): number {
-  let a = 16;
-  while (a < alignment) a *= 2;
-  return a;
-}
-
 function ioFields(
   specs: readonly TensorSpec[],
   placements: readonly IoPlacement[],
@@ -118,7 +113,7 @@ export function describeEntry(args: {
       shared !== undefined && planned.pool.internal && planned.pool.kind === 'workspace'
         ? shared(planned.pool.name)
         : poolNames.fresh(planned.pool.name),
-    baseAlignment: basealign(planned.pool.alignment),
+    baseAlignment: poolBaseAlignment(planned.pool.alignment),
   }));
   for (const io of [...inputs, ...outputs]) {
     const place = io.placement;
