@@ -9,7 +9,7 @@
  * protection controllers default every block to secure): ITCM 0x10000000 holds the vector
  * table, code and data run from DDR 0x70000000, and pools take the free on-chip memories
  * (DTCM, internal SRAM, FPGA SRAM; QSPI flash, read-only at run time, for constant pools
- * only) in pool order while they fit, then slices of DDR.
+ * only) in pool order while they fit, then ranges of DDR packed one after another.
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
@@ -45,9 +45,8 @@ const POOL_MEMORIES: readonly Memory[] = [
 const ITCM: Memory = { name: 'ITCM', origin: 0x10000000, length: 512 * 1024 };
 /** Code, data, heap and stack. */
 const DDR_MAIN: Memory = { name: 'DDR', origin: 0x70000000, length: 64 * 1024 * 1024 };
-/** Pools that fit no on-chip memory get 16 MiB slices from here. */
+/** Pools that fit no on-chip memory are packed from here to the end of DDR's pool part. */
 const DDR_POOLS = 0x74000000;
-const DDR_SLICE = 16 * 1024 * 1024;
 /** The rest of the secure DDR alias (0x70000000-0x7FFFFFFF) after the program's part: pools given an address may lie there too. */
 const DDR_POOL_MEMORY: Memory = { name: 'DDR', origin: DDR_POOLS, length: 0x80000000 - DDR_POOLS, writable: true, label: 'DDR (pool part)' };
 /** Every memory a pool given an `address` may lie in, and the parts of the map the program itself needs. */
@@ -160,7 +159,7 @@ export function assignPoolRegions(meta: MlfMetadata, poolsFile?: string): PoolRe
     .filter((p) => p.address !== undefined)
     .map((p) => ({ pool: p.name, origin: p.address as number, length: reservedBytes(p.sizeBytes) }));
   const free = POOL_MEMORIES.filter((m) => !fixed.some((f) => overlaps(f, m)));
-  let slice = 0;
+  let ddrCursor = DDR_POOLS;
   return meta.pools.map((p) => {
     const need = Math.max(1, p.sizeBytes);
     const section = poolSection(p.name);
@@ -173,13 +172,30 @@ export function assignPoolRegions(meta: MlfMetadata, poolsFile?: string): PoolRe
       const m = free.splice(i, 1)[0];
       return { pool: p.name, section, region: regionName, origin: m.origin, length: m.length };
     }
-    const slices = Math.ceil(need / DDR_SLICE);
-    let origin = DDR_POOLS + slice * DDR_SLICE;
-    while (fixed.some((f) => overlaps(f, { origin, length: slices * DDR_SLICE }))) origin = DDR_POOLS + ++slice * DDR_SLICE;
-    slice += slices;
-    return { pool: p.name, section, region: regionName, origin, length: slices * DDR_SLICE };
+    // Packed one after another in DDR's pool part, each at its array's alignment and clear of the
+    // pools placed by address. (Fixed 16 MiB slices ran past the part after twelve pools: a
+    // model with a hundred constant pools had one linked over the System Control Space at
+    // 0xe0000000, and its run compared wrong outputs.)
+    const length = reservedBytes(p.sizeBytes);
+    const align = Math.max(POOL_SECTION_ALIGNMENT, poolBaseAlignment(p.alignment));
+    let origin = roundUpTo(ddrCursor, align);
+    for (let clash = fixed.find((f) => overlaps(f, { origin, length })); clash; clash = fixed.find((f) => overlaps(f, { origin, length }))) {
+      origin = roundUpTo(clash.origin + clash.length, align);
+    }
+    if (origin + length > DDR_POOL_MEMORY.origin + DDR_POOL_MEMORY.length) {
+      throw new ConfigError(
+        `${poolsFile !== undefined ? `${poolsFile}: ` : ''}pool ${p.name} (size ${p.sizeBytes}) does not fit the cortex-m55 memory map: ` +
+          `the on-chip memories are taken and ${range(DDR_POOL_MEMORY)} has ${Math.max(0, DDR_POOL_MEMORY.origin + DDR_POOL_MEMORY.length - origin)} bytes left; ` +
+          'give some pools an address (pools.json), or merge pools',
+        { ...(poolsFile !== undefined ? { file: poolsFile } : {}), pool: p.name, target: 'cortex-m55', sizeBytes: p.sizeBytes },
+      );
+    }
+    ddrCursor = origin + length;
+    return { pool: p.name, section, region: regionName, origin, length };
   });
 }
+
+const roundUpTo = (value: number, alignment: number): number => Math.ceil(value / alignment) * alignment;
 
 /** The linker script: vectors in ITCM, program in DDR, each pool's section in its region. */
 export function linkerScript(meta: MlfMetadata, regions: readonly PoolRegion[]): string {

@@ -87,7 +87,7 @@ describe('--target cortex-m55', () => {
     expect(report.compile.artifacts.metadata.pools.map((p) => p.address)).toEqual([0x30000000, 0x30040000, 0x38000000]);
   }, 180000);
 
-  it('maps each pool section to its own region; pools too large for on-chip memory get DDR slices', () => {
+  it('maps each pool section to its own region; pools that fit no on-chip memory get packed DDR ranges', () => {
     const pool = (name: string, sizeBytes: number, kind: 'workspace' | 'constant' = 'workspace') => ({
       name,
       cName: name,
@@ -115,7 +115,7 @@ describe('--target cortex-m55', () => {
     const ld = linkerScript(meta, regions);
     expect(ld).toContain('.uma_pool_a (NOLOAD) : ALIGN(64) { *(.uma_pool_a) *(.bss.a) *(.rodata.a) *(.data.a) } > POOL_A');
     expect(ld).toContain('.uma_pool_w : ALIGN(64) { *(.uma_pool_w) *(.bss.w) *(.rodata.w) *(.data.w) } > POOL_W');
-    expect(ld).toMatch(/POOL_BIG \(rw\) : ORIGIN = 0x74000000, LENGTH = 50331648/);
+    expect(ld).toMatch(/POOL_BIG \(rw\) : ORIGIN = 0x74000000, LENGTH = 41943040/);
 
     // pools.json addresses: exactly there, and the other pools keep clear of them.
     const placed = { ...meta, pools: [{ ...pool('a', 1000), address: 0x30000000 }, pool('b', 100)] };
@@ -123,6 +123,31 @@ describe('--target cortex-m55', () => {
       ['a', '30000000', 1024],
       ['b', '31000000', 2 * 1024 * 1024],
     ]);
+
+    // More pools than on-chip memories: packed in DDR's pool part, each at its array's
+    // alignment, clear of a pool placed there by address. (Fuzzed: 16 MiB slices put the
+    // thirteenth past 0x80000000, and a hundred-pool model's c111 at 0xe0000000.)
+    const many = {
+      ...meta,
+      pools: [
+        ...Array.from({ length: 120 }, (_, k) => pool(`c${k}`, 3000 + k, 'constant')),
+        { ...pool('x', 100), address: 0x74000040 },
+        { ...pool('y', 5000), alignment: 4096 },
+      ],
+    };
+    const packed = assignPoolRegions(many);
+    const ddr = packed.filter((r) => r.origin >= 0x74000000);
+    expect(ddr.length).toBe(120 + 2 - 4);
+    for (const r of packed) {
+      expect(r.origin % 64).toBe(0);
+      expect(r.origin + r.length).toBeLessThanOrEqual(r.origin >= 0x74000000 ? 0x80000000 : 0x40000000);
+      for (const q of packed) if (q !== r) expect(q.origin >= r.origin + r.length || r.origin >= q.origin + q.length).toBe(true);
+    }
+    expect(packed.find((r) => r.pool === 'y')!.origin % 4096).toBe(0);
+    expect(Math.max(...ddr.map((r) => r.origin + r.length))).toBeLessThan(0x74000000 + 1024 * 1024);
+    // Past DDR's pool part: an error naming the pool, not a region outside the map.
+    const huge = { ...meta, pools: Array.from({ length: 8 }, (_, k) => pool(`h${k}`, 32 * 1024 * 1024)) };
+    expect(() => assignPoolRegions(huge, 'pools.json')).toThrow(/^pools\.json: pool h\d \(size 33554432\) does not fit the cortex-m55 memory map/);
     const clash = { ...meta, pools: [{ ...pool('a', 1000), address: 0x30000000 }, { ...pool('b', 100), address: 0x30000100 }] };
     expect(() => assignPoolRegions(clash)).toThrow('pool b at 0x30000100 (size 100) overlaps pool a at 0x30000000 (size 1000, linked as 1024 bytes)');
   });
