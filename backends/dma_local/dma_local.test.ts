@@ -76,6 +76,7 @@ describe('registration', () => {
     expect(m.operandConstraints.find((c) => c.op === 'dma_local.conv2d')).toEqual({
       op: 'dma_local.conv2d',
       inputs: { 0: ['local_mem'], 1: ['flash'], 2: ['flash'] },
+      optionalInputs: [2],
       outputs: { 0: ['local_mem'] },
       scratch: ['local_mem'],
     });

@@ -9,6 +9,8 @@ import { COMPUTE_OPS, DMA_IN_COMPOSITE, DMA_OUT_COMPOSITE, DMA_TARGET, FLASH, LO
 const computeConstraint = (op: string): OperandConstraint => ({
   op: `${DMA_TARGET}.${op}`,
   inputs: { 0: [LOCAL_MEM], 1: [FLASH], 2: [FLASH] },
+  // The bias: a convolution or dense without one has two inputs.
+  optionalInputs: [2],
   outputs: { 0: [LOCAL_MEM] },
   scratch: [LOCAL_MEM],
 });

@@ -21,6 +21,8 @@ export interface OperandPin extends OperandSelector {
   /** Operator name, composite name or node name; `*` matches any run of characters. */
   readonly op: string;
   readonly pools: readonly string[];
+  /** An operand the operator may lack (a backend's `optionalInputs`): no error when none has it. */
+  readonly optional?: boolean;
 }
 
 export interface TensorPin {

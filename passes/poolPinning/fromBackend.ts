@@ -17,7 +17,11 @@ export function constraintsFromMemoryDecl(target: string, decl: MemoryDecl): Pin
   for (const c of decl.operandConstraints) {
     const explicitIn = new Set(Object.keys(c.inputs ?? {}).map(Number));
     const explicitOut = new Set(Object.keys(c.outputs ?? {}).map(Number));
-    operands.push(...perIndex(source, c.op, 'input', c.inputs), ...perIndex(source, c.op, 'output', c.outputs));
+    const optional = new Set(c.optionalInputs ?? []);
+    operands.push(
+      ...perIndex(source, c.op, 'input', c.inputs).map((pin) => (optional.has(pin.index!) ? { ...pin, optional: true } : pin)),
+      ...perIndex(source, c.op, 'output', c.outputs),
+    );
     // "all inputs" applies to the operands not constrained individually.
     if (c.allInputs) {
       operands.push({ source, op: c.op, role: 'input', pools: c.allInputs, ...(explicitIn.size ? { exceptIndices: [...explicitIn] } : {}) });

@@ -220,7 +220,7 @@ export function solvePoolPinning(
  * constraint would then never hold anything, silently.
  */
 function checkOperandIndex(c: OperandPin, operands: readonly OperandUse[]): void {
-  if (c.index === undefined || c.role === 'any' || c.role === 'scratch') return;
+  if (c.index === undefined || c.role === 'any' || c.role === 'scratch' || c.optional === true) return;
   const counts = new Map<string, { operator: OperatorRecord; count: number }>();
   for (const use of operands) {
     if (!operatorMatches(c.op, use.operator)) continue;

@@ -29,6 +29,12 @@ export interface OperandConstraint {
   readonly scratch?: readonly string[];
   readonly allInputs?: readonly string[];
   readonly allOutputs?: readonly string[];
+  /**
+   * Positions in `inputs` an instance may lack (a convolution's optional bias): the constraint
+   * holds where the input exists. Otherwise a model whose instances all lack a constrained
+   * input is an error, as the constraint could never hold anything (a mistyped index).
+   */
+  readonly optionalInputs?: readonly number[];
 }
 
 export interface MemoryDecl {
@@ -92,6 +98,14 @@ export function validateMemoryDecl(target: string, decl: unknown): MemoryDecl {
         throw new RegistrationError(
           `target '${target}': operand constraint for '${c.op}' (${where}) names pool '${pool}', which the target does not declare`,
           { target, op: c.op, pool, jsonPath },
+        );
+      }
+    }
+    for (const k of c.optionalInputs ?? []) {
+      if (c.inputs?.[k] === undefined) {
+        throw new RegistrationError(
+          `target '${target}': operand constraint for '${c.op}' lists input ${k} as optional, but constrains no input ${k}`,
+          { target, op: c.op, jsonPath: `${jsonPath}/optionalInputs` },
         );
       }
     }

@@ -216,6 +216,9 @@ describe('memory declaration', () => {
         }),
       ).message,
     ).toBe(`target 'accel': operand constraints for 'dense' are given twice`);
+    expect(
+      registrationError((r) => r.memory({ pools, operandConstraints: [{ op: 'dense', inputs: { 0: ['sram'] }, optionalInputs: [2] }] })).message,
+    ).toBe(`target 'accel': operand constraint for 'dense' lists input 2 as optional, but constrains no input 2`);
     expect(registrationError((r) => r.memory({ pools: [...pools, pools[0]], operandConstraints: [] })).message).toBe(
       `target 'accel': pool 'sram' is declared twice`,
     );

@@ -110,6 +110,9 @@ describe('pool pinning on the seed network', () => {
     expect(() => runPoolPinning(seedModule(), SEED_POOLS, beyond)).toThrow(
       /^backend accel: operand constraint on 'accel\.accel_conv2d' names input 7, but accel\.accel_conv2d '[^']+' has \d inputs$/,
     );
+    // The same index, declared optional (a bias an instance may lack): no error.
+    const optional: PinningConstraints = { ...beyond, operands: [{ ...beyond.operands[0], optional: true }] };
+    expect(() => runPoolPinning(seedModule(), SEED_POOLS, optional)).not.toThrow();
     const absent: PinningConstraints = {
       operands: [{ source: 'backend accel', op: 'accel.accel_pool', role: 'input', index: 7, pools: ['act_mem'] }],
       tensors: [],
