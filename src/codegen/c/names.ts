@@ -16,6 +16,35 @@ const C_KEYWORDS: ReadonlySet<string> = new Set([
   'this', 'operator', 'private', 'public', 'protected', 'virtual', 'friend', 'using', 'typename',
 ]);
 
+/**
+ * Object-like macros of the C library headers the generated code or an application including
+ * its header may bring in (stdio, stdlib, stdint, limits, float, math, errno, signal, locale,
+ * inttypes), and gcc's predefined `linux`, `unix` and `i386` (in its GNU modes): a struct field
+ * or variable spelt like one is replaced by the preprocessor, and the header no longer
+ * compiles. (Function-like macros, `isnan`, only expand before a parenthesis: no clash.)
+ */
+const C_MACROS: ReadonlySet<string> = new Set([
+  'EOF', 'BUFSIZ', 'FILENAME_MAX', 'FOPEN_MAX', 'TMP_MAX', 'L_tmpnam', 'stdin', 'stdout', 'stderr',
+  'errno', 'EXIT_SUCCESS', 'EXIT_FAILURE', 'RAND_MAX', 'MB_CUR_MAX', 'MB_LEN_MAX', 'CHAR_BIT', 'INFINITY', 'NAN',
+  'HUGE_VAL', 'HUGE_VALF', 'HUGE_VALL', 'MATH_ERRNO', 'MATH_ERREXCEPT', 'math_errhandling', 'CLOCKS_PER_SEC',
+  'linux', 'unix', 'i386',
+]);
+const C_MACRO_PATTERNS: readonly RegExp[] = [
+  // <stdint.h>, <limits.h>: INT8_MAX, UINT_LEAST16_MAX, SIZE_MAX, INT64_C, LLONG_MIN, ...
+  /^(U?INT(8|16|32|64|MAX|PTR)?|U?INT_(LEAST|FAST)(8|16|32|64)|PTRDIFF|SIZE|WCHAR|WINT|SIG_ATOMIC|S?CHAR|UCHAR|SHRT|USHRT|LONG|ULONG|LLONG|ULLONG)_(MAX|MIN|C|WIDTH)$/,
+  // <float.h>, <math.h> (FP_NAN, M_PI), <errno.h> (EDOM, ERANGE), <signal.h>, <stdio.h>, <locale.h>, <inttypes.h>.
+  /^(FLT|DBL|LDBL|FP|M)_[A-Za-z0-9_]+$/,
+  /^E[A-Z0-9]+$/,
+  /^SIG[A-Z]+$/,
+  /^SEEK_(SET|CUR|END)$/,
+  /^LC_[A-Z]+$/,
+  /^(PRI|SCN)[a-zA-Z0-9]+$/,
+];
+
+function isCMacro(s: string): boolean {
+  return C_MACROS.has(s) || C_MACRO_PATTERNS.some((p) => p.test(s));
+}
+
 /** A valid C identifier close to `raw`; never starts with `_` or the helpers' `uma_` prefix. */
 export function sanitizeIdentifier(raw: string): string {
   let s = raw.replace(/[^A-Za-z0-9_]/g, '_');
@@ -24,7 +53,7 @@ export function sanitizeIdentifier(raw: string): string {
   // Leading underscores are reserved for the implementation in C.
   if (s.startsWith('_')) s = `v${s}`;
   if (/^uma_/i.test(s) || /^u?int\d+_t$/.test(s)) s = `v_${s}`;
-  if (C_KEYWORDS.has(s)) s = `${s}_`;
+  if (C_KEYWORDS.has(s) || isCMacro(s)) s = `${s}_`;
   return s;
 }
 
