@@ -5,14 +5,19 @@ export interface ReductionPlan {
   readonly outputs: number;
   /** Elements reduced into each output. */
   readonly count: number;
-  /** `offsets[o * count + k]`: flat input index of the k-th element of output o. */
-  readonly offsets: Int32Array;
+  /** Per output: the flat input index of its first element (every reduced coordinate 0). */
+  readonly bases: Int32Array;
+  /** The reduced axes' sizes and strides, outermost first. */
+  readonly reducedSizes: Int32Array;
+  readonly reducedStrides: Int32Array;
 }
 
 /**
  * TFLite walks the input row-major and folds each element into its output, so every output
  * sees its elements in row-major order of the reduced coordinates; outputs are row-major over
- * the kept axes.
+ * the kept axes. Offsets are walked, not listed: a list of every input element's offset was
+ * four bytes per element, and a JavaScript array per output (fuzzed: REDUCE_MAX of a
+ * 140M-element tensor) killed the process.
  */
 export function reductionPlan(ctx: KernelContext, shape: readonly number[], axes: readonly number[]): ReductionPlan {
   for (const a of axes) {
@@ -22,45 +27,54 @@ export function reductionPlan(ctx: KernelContext, shape: readonly number[], axes
   for (let d = shape.length - 2; d >= 0; d--) strides[d] = strides[d + 1] * shape[d + 1];
   const kept = shape.map((_, d) => d).filter((d) => !axes.includes(d));
   const reduced = shape.map((_, d) => d).filter((d) => axes.includes(d));
-  const bases = walk(kept, shape, strides);
-  const inner = walk(reduced, shape, strides);
-  const offsets = new Int32Array(bases.length * inner.length);
-  bases.forEach((b, o) => inner.forEach((i, k) => (offsets[o * inner.length + k] = b + i)));
-  return { outputs: bases.length, count: inner.length, offsets };
+  const size = (dims: number[]) => dims.reduce((n, d) => n * shape[d], 1);
+  const outputs = size(kept);
+  const bases = new Int32Array(outputs);
+  const keptSizes = Int32Array.from(kept, (d) => shape[d]);
+  const keptStrides = Int32Array.from(kept, (d) => strides[d]);
+  walkOffsets(keptSizes, keptStrides, 0, outputs, (o, offset) => (bases[o] = offset));
+  return {
+    outputs,
+    count: size(reduced),
+    bases,
+    reducedSizes: Int32Array.from(reduced, (d) => shape[d]),
+    reducedStrides: Int32Array.from(reduced, (d) => strides[d]),
+  };
 }
 
-/** Flat offsets of every coordinate over `dims` (row-major), others held at 0. */
-function walk(dims: readonly number[], shape: readonly number[], strides: readonly number[]): number[] {
-  let out = [0];
-  for (const d of dims) {
-    const next: number[] = [];
-    for (const base of out) for (let i = 0; i < shape[d]; i++) next.push(base + i * strides[d]);
-    out = next;
+/** Calls `visit(k, offset)` for the `count` offsets from `base` over `sizes`/`strides`, row-major. */
+function walkOffsets(sizes: Int32Array, strides: Int32Array, base: number, count: number, visit: (k: number, offset: number) => void): void {
+  const counter = new Int32Array(sizes.length);
+  let offset = base;
+  for (let k = 0; k < count; k++) {
+    visit(k, offset);
+    for (let d = sizes.length - 1; d >= 0; d--) {
+      offset += strides[d];
+      if (++counter[d] < sizes[d]) break;
+      offset -= strides[d] * sizes[d];
+      counter[d] = 0;
+    }
   }
-  return out;
+}
+
+/** Folds output o's elements of `x` in visiting order: `step(acc, value)` from `init`. */
+export function foldOutput(plan: ReductionPlan, x: ArrayLike<number>, o: number, init: number, step: (acc: number, value: number) => number): number {
+  let acc = init;
+  walkOffsets(plan.reducedSizes, plan.reducedStrides, plan.bases[o], plan.count, (_, offset) => (acc = step(acc, x[offset])));
+  return acc;
 }
 
 /** Each output's float32 sum of its elements in visiting order (MEAN and SUM fold the same way). */
 export function floatSums(plan: ReductionPlan, x: ArrayLike<number>): Float32Array {
   const sums = new Float32Array(plan.outputs);
-  const { count, offsets } = plan;
-  for (let o = 0; o < plan.outputs; o++) {
-    let acc = 0;
-    for (let k = 0; k < count; k++) acc = Math.fround(acc + x[offsets[o * count + k]]);
-    sums[o] = acc;
-  }
+  for (let o = 0; o < plan.outputs; o++) sums[o] = foldOutput(plan, x, o, 0, (acc, v) => Math.fround(acc + v));
   return sums;
 }
 
 /** Each output's int32 sum (wrapping) of its elements: the accumulator of quantized MEAN and SUM. */
 export function int32Sums(plan: ReductionPlan, x: ArrayLike<number>): Int32Array {
   const sums = new Int32Array(plan.outputs);
-  const { count, offsets } = plan;
-  for (let o = 0; o < plan.outputs; o++) {
-    let acc = 0;
-    for (let k = 0; k < count; k++) acc = (acc + x[offsets[o * count + k]]) | 0;
-    sums[o] = acc;
-  }
+  for (let o = 0; o < plan.outputs; o++) sums[o] = foldOutput(plan, x, o, 0, (acc, v) => (acc + v) | 0);
   return sums;
 }
 

@@ -5,7 +5,7 @@
  */
 import { KernelContext } from '../kernel';
 import { allocateTensorData, TypedArray } from '../tensor';
-import { reductionPlan } from './reduceCommon';
+import { foldOutput, reductionPlan } from './reduceCommon';
 
 const FLOAT_MAX = 3.4028234663852886e38;
 const START: Readonly<Record<string, readonly [number, number]>> = {
@@ -27,16 +27,9 @@ function reduceExtreme(kind: 'max' | 'min') {
     }
     const plan = reductionPlan(ctx, input.type.shape, ctx.numbers('axes'));
     const out = allocateTensorData(ctx.outType);
-    const x = input.data;
-    const { count, offsets } = plan;
-    for (let o = 0; o < plan.outputs; o++) {
-      let acc = kind === 'max' ? start[0] : start[1];
-      for (let k = 0; k < count; k++) {
-        const v = x[offsets[o * count + k]] as number;
-        if (kind === 'max' ? v > acc : v < acc) acc = v;
-      }
-      out[o] = acc;
-    }
+    const x = input.data as ArrayLike<number>;
+    const better = kind === 'max' ? (acc: number, v: number) => (v > acc ? v : acc) : (acc: number, v: number) => (v < acc ? v : acc);
+    for (let o = 0; o < plan.outputs; o++) out[o] = foldOutput(plan, x, o, kind === 'max' ? start[0] : start[1], better);
     return out;
   };
 }
