@@ -341,6 +341,49 @@ describe('resource variables: what uma-ts refuses, in one line naming operator a
     expect(message(w.finish())).toMatch(/^unsupported ASSIGN_VARIABLE at operator #2: float32 \[2\] does not match variable 'v' of float32 \[4\]/);
   });
 
+  it('an initializer too costly to evaluate at import, refused at once (fuzzed: 2 KB models busy for 65-86 s)', () => {
+    // FILL [1,128,128,512] then a 3x3x512 CONV_2D to 16 channels: about 1.2e9 multiply-accumulates.
+    const conv = customInitModel({
+      init: (sg) => {
+        const dims = sg.addConstant({ name: 'dims', shape: [4], dtype: 'int32', data: [1, 128, 128, 512] });
+        const one = sg.addConstant({ name: 'one', shape: [], dtype: 'float32', data: [1] });
+        const filled = sg.addTensor({ name: 'filled', shape: [1, 128, 128, 512], dtype: 'float32' });
+        sg.addOperator({ op: 'FILL', inputs: [dims, one], outputs: [filled] });
+        const weight = sg.addConstant({ name: 'w', shape: [16, 3, 3, 512], dtype: 'float32', data: new Array(16 * 9 * 512).fill(0.5) });
+        const conved = sg.addTensor({ name: 'conved', shape: [1, 128, 128, 16], dtype: 'float32' });
+        sg.addOperator({ op: 'CONV_2D', inputs: [filled, weight], outputs: [conved], options: tfliteOptions.conv2d({ padding: 'SAME' }) });
+        const start = sg.addConstant({ name: 'start', shape: [4], dtype: 'int32', data: [0, 0, 0, 0] });
+        const size = sg.addConstant({ name: 'size', shape: [4], dtype: 'int32', data: [1, 1, 1, 2] });
+        const sliced = sg.addTensor({ name: 'sliced', shape: [1, 1, 1, 2], dtype: 'float32' });
+        sg.addOperator({ op: 'SLICE', inputs: [conved, start, size], outputs: [sliced] });
+        const shape = sg.addConstant({ name: 'shape', shape: [1], dtype: 'int32', data: [2] });
+        const flat = sg.addTensor({ name: 'flat', shape: [2], dtype: 'float32' });
+        sg.addOperator({ op: 'RESHAPE', inputs: [sliced, shape], outputs: [flat] });
+        sg.addOperator({ op: 'ASSIGN_VARIABLE', inputs: [handle(sg, 'acc'), flat], outputs: [] });
+      },
+    });
+    const started = Date.now();
+    expect(message(conv)).toMatch(/^unsupported init subgraph 1 \(CALL_ONCE at operator #0\): evaluating it at import would take about 1\.\de\+9 element operations, more than uma-ts spends on an initializer/);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('an initializer computing a tensor of more than 256 MiB, refused (fuzzed: BROADCAST_TO to 2^31-1 floats)', () => {
+    const big = customInitModel({
+      init: (sg) => {
+        const c = sg.addConstant({ name: 'c', shape: [1], dtype: 'float32', data: [2.5] });
+        const n = sg.addConstant({ name: 'n', shape: [1], dtype: 'int32', data: [2 ** 27] });
+        const b = sg.addTensor({ name: 'b', shape: [2 ** 27], dtype: 'float32' });
+        sg.addOperator({ op: 'BROADCAST_TO', inputs: [c, n], outputs: [b] });
+        const begin = sg.addConstant({ name: 'begin', shape: [1], dtype: 'int32', data: [0] });
+        const size = sg.addConstant({ name: 'size', shape: [1], dtype: 'int32', data: [2] });
+        const two = sg.addTensor({ name: 'two', shape: [2], dtype: 'float32' });
+        sg.addOperator({ op: 'SLICE', inputs: [b, begin, size], outputs: [two] });
+        sg.addOperator({ op: 'ASSIGN_VARIABLE', inputs: [handle(sg, 'acc'), two], outputs: [] });
+      },
+    });
+    expect(message(big)).toMatch(/^unsupported init subgraph 1 \(CALL_ONCE at operator #0\): it computes a tensor of 536870912 bytes; uma-ts evaluates initializers at import with tensors up to 256 MiB/);
+  });
+
   it('CALL_ONCE naming a subgraph the model does not have', () => {
     expect(message(customInitModel({ init: (sg) => assignConstant(sg, [1, 2]), initIndex: 7 }))).toContain('CALL_ONCE at operator #0 names init subgraph 7 of 2');
   });

@@ -21,7 +21,16 @@ import { CallNode, ConstantNode, GraphFunction, TensorType, tensorBytes } from '
 import { BuiltinOperatorCode, builtinOperatorName } from './builtinOperators';
 import { modelFormatError } from './flatbuf';
 import { BuiltinOptionsType, CallOnceOptions, Operator, OperatorCode, VarHandleOptions } from './schema';
+import { initEvaluationWork, largestInitTensorBytes } from './initWork';
 import { FunctionBuilder, SubgraphReader } from './subgraphBuilder';
+
+/**
+ * Work (initWork.ts) an init subgraph may take to be evaluated at import: about 2-3 s of the
+ * interpreter. A bigger initializer is refused, not run for minutes.
+ */
+const MAX_INIT_WORK = 2 ** 30;
+/** And the largest tensor it may compute (fuzzed: a BROADCAST_TO to 2^31-1 floats, 8 GiB). */
+const MAX_INIT_TENSOR_BYTES = 2 ** 28;
 
 export const RESOURCE_VARIABLE_BUILTINS: ReadonlySet<number> = new Set([
   BuiltinOperatorCode.VAR_HANDLE,
@@ -284,6 +293,16 @@ export class ResourceVariables {
       }
     });
     const init: GraphFunction = { name: `init_subgraph_${sgIndex}`, params: [], nodes: ib.nodes, outputs: assigned.map((a) => a.value), attrs: {} };
+    const largest = largestInitTensorBytes(init);
+    if (largest > MAX_INIT_TENSOR_BYTES) {
+      this.unsupported(`${where}: it computes a tensor of ${largest} bytes; uma-ts evaluates initializers at import with tensors up to 256 MiB`);
+    }
+    const work = initEvaluationWork(init);
+    if (work > MAX_INIT_WORK) {
+      this.unsupported(
+        `${where}: evaluating it at import would take about ${work.toExponential(1)} element operations, more than uma-ts spends on an initializer (2^30, a few seconds)`,
+      );
+    }
     let values: Uint8Array[];
     try {
       values = interpret({ functions: new Map([[init.name, init]]), source: this.source }, [], init.name);
