@@ -11,7 +11,7 @@ import { Buffer, ScalarDType, Stmt } from '../ir/tir/nodes';
 import { OperatorRecord } from '../ir/tir/operators';
 import { collectAllocates } from '../ir/tir/analysis';
 import { NameSupply, sanitizeName } from './names';
-import { OperatorStrategy, OpLoweringInput } from './strategy';
+import { OperatorStrategy, OpLoweringInput, strategyBody } from './strategy';
 import { OPS } from '../ir/graph/ops';
 
 export type StrategyLookup = (target: string, op: string) => OperatorStrategy | undefined;
@@ -159,7 +159,7 @@ export class BodyLowering {
   }
 
   private emit(strategy: OperatorStrategy, input: OpLoweringInput, op: string, composite: string | undefined): void {
-    const stmt = strategy(input);
+    const stmt = strategyBody(strategy, input);
     this.statements.push(stmt);
     this.records.push({
       name: input.call.name,

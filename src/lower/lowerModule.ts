@@ -21,7 +21,7 @@ import { ANN_FILL_BYTE, ANN_INITIAL_BYTES, AnnotationValue, Buffer, MAIN_PRIM_FU
 import { withOperatorRecords } from '../ir/tir/operators';
 import { BodyLowering, scratchNames, StrategyLookup, TENSOR_ALIASES_ANNOTATION, TENSOR_ANNOTATION, tensorBuffer } from './bodyLowering';
 import { NameSupply, sanitizeName } from './names';
-import { HOST_TARGET } from './strategy';
+import { HOST_TARGET, strategyBody } from './strategy';
 
 export interface LowerOptions {
   /** The strategy of `op` (a primitive op or a composite name) on `target`. */
@@ -246,7 +246,7 @@ class ModuleLowering {
     argNodes.forEach((n, i) => {
       if (n?.kind === 'constant' && passed(i)) constants.set(i, n);
     });
-    const body = strategy({ call, argTypes, args: buffers, constants, out, target: HOST_TARGET });
+    const body = strategyBody(strategy, { call, argTypes, args: buffers, constants, out, target: HOST_TARGET });
     const name = this.globalNames.fresh(`${this.prefix}_fused_${sanitizeName(op)}`);
     const params = [...argOrder.map((i) => buffers[i].data), out.data];
     const bufferMap = [...argOrder.map((i) => [buffers[i].data, buffers[i]] as const), [out.data, out] as const];

@@ -3,7 +3,8 @@
  * target is `c`), so a backend can lower `conv2d` its own way without touching anyone
  * else's conv2d (TVM's strategies are global; ours are not).
  */
-import { CallNode, ConstantNode, GraphFunction, TensorType } from '../ir/graph/types';
+import { CallNode, ConstantNode, GraphFunction, TensorType, tensorElements } from '../ir/graph/types';
+import { seq } from '../ir/tir/builder';
 import { Buffer, Stmt } from '../ir/tir/nodes';
 
 export interface OpLoweringInput {
@@ -31,5 +32,15 @@ export interface OpLoweringInput {
  * operator needs as operator-internal `Allocate`s (e.g. a padded input or an accumulator).
  */
 export type OperatorStrategy = (input: OpLoweringInput) => Stmt;
+
+/**
+ * The body a strategy lowers `input` to. An output without elements has nothing to compute:
+ * strategies size their loops by it, and a SOFTMAX of shape [3, 0] made `i < NaN` (a row
+ * length of 0 / 0). (Variable updates, the one effect besides the output, are not lowered by
+ * strategies.)
+ */
+export function strategyBody(strategy: OperatorStrategy, input: OpLoweringInput): Stmt {
+  return tensorElements(input.call.type) === 0 ? seq([]) : strategy(input);
+}
 
 export const HOST_TARGET = 'c';

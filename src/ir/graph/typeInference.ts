@@ -503,8 +503,25 @@ export function inferCallType(op: string, attrs: Attrs, argTypes: readonly Tenso
   const rule = RULES[op];
   if (!isKnownOp(op) || !rule) throw new TypeInferenceError(`no type rule for unknown operator '${op}'`, { op });
   arity(op, argTypes);
-  return rule(attrs, argTypes, declared);
+  const type = rule(attrs, argTypes, declared);
+  const data = OPS[op].args.findIndex((role) => DATA_ROLES.has(role));
+  if (data >= 0 && argTypes[data] && tensorElements(argTypes[data]) === 0 && tensorElements(type) > 0 && !FROM_NOTHING.has(op)) {
+    fail(op, `computes ${fmt(type)} from ${OPS[op].args[data]} ${fmt(argTypes[data])}, which has no elements to read`, argTypes);
+  }
+  return type;
 }
+
+/** The argument an operator reads its output's elements from (the first of these it has). */
+const DATA_ROLES: ReadonlySet<string> = new Set(['input', 'params', 'lhs']);
+/**
+ * Operators whose output is defined without reading that argument: concatenation's other
+ * inputs, PAD's pad value, SHAPE, and reductions that start from a value of their own (a
+ * SUM of nothing is 0, a REDUCE_MAX the type's lowest: TFLite's ReduceGeneric). Every other
+ * operator with elements to write and none to read was refused nowhere and went wrong
+ * everywhere (fuzzed: ARG_MAX over an axis of length 0 made ill-formed TIR, GATHER and
+ * RESIZE from an empty tensor read out of bounds in the C).
+ */
+const FROM_NOTHING: ReadonlySet<string> = new Set(['concatenate', 'pack', 'pad', 'shape', 'sum', 'reduce_max', 'reduce_min']);
 
 function sameShape(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
