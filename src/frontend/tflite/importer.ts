@@ -392,7 +392,11 @@ export function checkTflite(bytes: Uint8Array, source = '<memory>'): TfliteCheck
       const code = operatorCode(codes, op, i, source);
       const known =
         code.effectiveBuiltinCode === BuiltinOperatorCode.CUSTOM ? isSupportedCustom(code.customCode) : isSupportedBuiltin(code.effectiveBuiltinCode);
-      unsupported.push({ operator: declared[i].operator, index: i, message: e.message, unknownOperator: !known });
+      // Arithmetic a converter calls (a requantization multiplier out of range) knows no
+      // operator: the converters' and resource variables' own errors name theirs ("unsupported
+      // ... at operator #n"), these get it here.
+      const message = e.message.startsWith('unsupported ') ? e.message : `unsupported ${declared[i].operator} at operator #${i} in ${source}: ${e.message}`;
+      unsupported.push({ operator: declared[i].operator, index: i, message, unknownOperator: !known });
       for (const t of op.outputs) b.poison(t);
     }
   });

@@ -23,8 +23,24 @@ export function numberList(call: CallNode, key: string, length: number, fallback
 export function numberAttr(call: CallNode, key: string, fallback?: number): number {
   const v = call.attrs[key];
   if (v === undefined && fallback !== undefined) return fallback;
-  if (typeof v !== 'number' || !Number.isFinite(v)) fail(call, `attribute '${key}' must be a number, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'number' || !Number.isFinite(v)) fail(call, `attribute '${key}' must be a finite number, got ${describeValue(v)}`);
   return v;
+}
+
+/**
+ * A float value that may be infinite or NaN, where TFLite allows one: PADV2's float pad value
+ * (-inf pads a max pool's window, as converters write for ceil-mode pooling).
+ */
+export function floatValueAttr(call: CallNode, key: string, fallback: number): number {
+  const v = call.attrs[key];
+  if (v === undefined) return fallback;
+  if (typeof v !== 'number') fail(call, `attribute '${key}' must be a number, got ${describeValue(v)}`);
+  return v;
+}
+
+/** JSON shows a non-finite number as null: say what it is. */
+function describeValue(v: unknown): string {
+  return typeof v === 'number' ? String(v) : JSON.stringify(v);
 }
 
 export function activationAttr(call: CallNode): FusedActivation {

@@ -5,7 +5,7 @@
 import { add, bufferLoad, bufferStore, floatImm, intImm, seq } from '../../ir/tir/builder';
 import { Expr } from '../../ir/tir/nodes';
 import { OperatorStrategy } from '../strategy';
-import { loweringFail, numberAttr, numberList } from './attrs';
+import { floatValueAttr, loweringFail, numberAttr, numberList } from './attrs';
 import { elementCount, loopNest, reshapedView, staticShape } from './tirHelpers';
 
 /** The immediate holding `value` in `dtype` (float32, or an integer type). */
@@ -21,7 +21,8 @@ export const padStrategy: OperatorStrategy = (input) => {
   if (x.dtype !== out.dtype) loweringFail(call, `pad changes the dtype (${x.dtype} -> ${out.dtype})`);
   const n = elementCount(out);
   const flat = reshapedView(out, [n]);
-  const fill = loopNest(['i'], [n], ([i]) => bufferStore(flat, scalarImm(out.dtype, numberAttr(call, 'pad_value', 0)), [i]));
+  const padValue = out.dtype === 'float32' ? floatValueAttr(call, 'pad_value', 0) : numberAttr(call, 'pad_value', 0);
+  const fill = loopNest(['i'], [n], ([i]) => bufferStore(flat, scalarImm(out.dtype, padValue), [i]));
   const names = inShape.map((_, d) => `i${d}`);
   const copy = loopNest(names, inShape, (vars) =>
     bufferStore(out, bufferLoad(x, vars), vars.map((v, d) => (p[2 * d] === 0 ? v : add(v, p[2 * d])))),
