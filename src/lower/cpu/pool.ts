@@ -64,13 +64,32 @@ export function poolNest(
   return loopNest(['n', 'oy', 'ox', 'c'], [g.n, g.outH, g.outW, g.channels], ([b, oy, ox, c]) => {
     const originY = sub(mul(oy, g.strideH), g.padTop);
     const originX = sub(mul(ox, g.strideW), g.padLeft);
-    const taps = loopNest(['ky', 'kx'], [g.kH, g.kW], ([ky, kx]) => {
+    const rows = windowSpan(originY, g.kH, g.inH);
+    const cols = windowSpan(originX, g.kW, g.inW);
+    const taps = loopNest(['ky', 'kx'], [rows.extent, cols.extent], ([j, i]) => {
+      const ky = rows.tap(j);
+      const kx = cols.tap(i);
       const iy = add(originY, ky);
       const ix = add(originX, kx);
-      return ifThenElse(and(inRange(iy, g.inH), inRange(ix, g.inW)), tap(bufferLoad(input.args[0], [b, iy, ix, c])));
+      let inside = and(inRange(iy, g.inH), inRange(ix, g.inW));
+      if (rows.inWindow) inside = and(inside, rows.inWindow(ky));
+      if (cols.inWindow) inside = and(inside, cols.inWindow(kx));
+      return ifThenElse(inside, tap(bufferLoad(input.args[0], [b, iy, ix, c])));
     });
     return seq([start, taps, finish([b, oy, ox, c], originY, originX)]);
   });
+}
+
+/**
+ * The taps of one window axis to visit. A window no longer than the input visits all of its
+ * taps (the bounds check skips the padding). A longer one (fuzzed: a 2^31-1 filter with SAME
+ * padding, whose C looped for ever) has at most `size` taps inside the input, from its first
+ * one inside on: that many are visited, in the same order, so the results are the same.
+ */
+function windowSpan(origin: Expr, kernel: number, size: number): { extent: number; tap: (k: Expr) => Expr; inWindow?: (tap: Expr) => Expr } {
+  if (kernel <= size) return { extent: kernel, tap: (k) => k };
+  const first = max(intImm(0), sub(0, origin));
+  return { extent: size, tap: (k) => add(first, k), inWindow: (tap) => inRange(tap, kernel) };
 }
 
 /** Taps inside the input along one axis: min(k, size - origin) - max(0, -origin). */
