@@ -5,6 +5,7 @@
  */
 import { importTflite } from '../../src/frontend/tflite';
 import { createSession, interpret } from '../../src/interpreter';
+import * as interpreterModule from '../../src/interpreter/interpret';
 import { checkFunctionTypes } from '../../src/ir/graph/typeInference';
 import { CallNode, ConstantNode, GraphFunction, IRModule } from '../../src/ir/graph/types';
 import { runMain } from '../../src/ir/tir/eval';
@@ -52,6 +53,27 @@ describe('resource variables: import', () => {
     expect(assign.args).toEqual(['acc', 'sum', 'acc_read']);
     expect(main.params).toEqual(['x']);
     expect(main.outputs).toEqual(['sum']);
+  });
+
+  it('an init subgraph several CALL_ONCE operators name is evaluated once (fuzzed: twelve calls of a costly one, 64 s)', () => {
+    const w = new TfliteWriter();
+    const init = w.addSubgraph('init');
+    assignConstant(init, [7, 8]);
+    for (let k = 0; k < 3; k++) w.addOperator({ op: 'CALL_ONCE', inputs: [], outputs: [], options: tfliteOptions.callOnce(init.index) });
+    const x = w.addInput({ name: 'x', shape: [2], dtype: 'float32' });
+    const read = w.addTensor({ name: 'acc_read', shape: [2], dtype: 'float32' });
+    const sum = w.addTensor({ name: 'sum', shape: [2], dtype: 'float32' });
+    w.addOperator({ op: 'READ_VARIABLE', inputs: [handle(w, 'acc')], outputs: [read] });
+    w.addOperator({ op: 'ADD', inputs: [x, read], outputs: [sum], options: tfliteOptions.add() });
+    w.markOutput(sum);
+    const evaluations = jest.spyOn(interpreterModule, 'interpret');
+    try {
+      const m = importTflite(w.finish());
+      expect(evaluations).toHaveBeenCalledTimes(1);
+      expect(floats(states(mainOf(m))[0].data)).toEqual([7, 8]);
+    } finally {
+      evaluations.mockRestore();
+    }
   });
 
   it('two variables, a handle without container matching the init subgraph one, reads after assignments', () => {

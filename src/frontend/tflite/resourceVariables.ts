@@ -73,6 +73,8 @@ export class ResourceVariables {
   private readonly handles = new Map<number, Resource>();
   /** Problems the prepare pass found, reported at their operator. */
   private readonly failures = new Map<number, UnsupportedOperatorError>();
+  /** Each init subgraph's assigned values, by subgraph index, once evaluated. */
+  private readonly initValues = new Map<number, Uint8Array[]>();
   private readonly taken: Set<string>;
 
   constructor(
@@ -293,6 +295,13 @@ export class ResourceVariables {
       }
     });
     const init: GraphFunction = { name: `init_subgraph_${sgIndex}`, params: [], nodes: ib.nodes, outputs: assigned.map((a) => a.value), attrs: {} };
+    // A subgraph several CALL_ONCE operators name assigns the same values each time (it reads
+    // constants only): evaluated once (fuzzed: twelve calls of one costly initializer).
+    const known = this.initValues.get(sgIndex);
+    if (known !== undefined) {
+      this.assignInitial(assigned, known, where);
+      return;
+    }
     const largest = largestInitTensorBytes(init);
     if (largest > MAX_INIT_TENSOR_BYTES) {
       this.unsupported(`${where}: it computes a tensor of ${largest} bytes; uma-ts evaluates initializers at import with tensors up to 256 MiB`);
@@ -310,6 +319,12 @@ export class ResourceVariables {
       if (!(e instanceof UmaError)) throw e;
       this.unsupported(`${where}: cannot evaluate it at import: ${e.message}`);
     }
+    this.initValues.set(sgIndex, values);
+    this.assignInitial(assigned, values, where);
+  }
+
+  /** The values an init subgraph assigned become its variables' initial states. */
+  private assignInitial(assigned: readonly { resource: Resource; type: TensorType }[], values: readonly Uint8Array[], where: string): void {
     assigned.forEach(({ resource, type }, k) => {
       if (resource.type !== undefined && !sameElements(resource.type, type)) {
         this.unsupported(`${where}: assigns ${fmt(type)} to variable '${resource.sharedName}' of ${fmt(resource.type)}`);
