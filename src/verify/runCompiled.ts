@@ -74,6 +74,9 @@ export function parseHarnessOutput(stdout: string, outputSizes: readonly number[
   return { outputs: outputs.filter((o) => o !== undefined && o.length === outputSizes.length), timesNs, ...(runFailure ? { runFailure } : {}) };
 }
 
+/** Text a run's program may print (its outputs, element by element), read back whole. */
+const PROGRAM_OUTPUT_LIMIT = 256 << 20;
+
 /** Builds `sources` in `dir` with the host C compiler and runs the program. */
 export function buildAndRunHost(
   dir: string,
@@ -83,9 +86,15 @@ export function buildAndRunHost(
 ): { status: number; stdout: string; stderr: string } {
   const cc = splitCommand(options.cc ?? 'gcc');
   runTool([...cc, ...HOST_CFLAGS, ...(options.cflags ?? []), ...includeDirs.map((d) => `-I${d}`), ...sources, '-o', 'prog', '-lm'], dir, 'C build', { output: 'prog' });
-  const r = spawnSync(path.join(dir, 'prog'), [], { cwd: dir, encoding: 'utf8', timeout: (options.timeoutSeconds ?? 120) * 1000, maxBuffer: 256 << 20 });
+  const r = spawnSync(path.join(dir, 'prog'), [], { cwd: dir, encoding: 'utf8', timeout: (options.timeoutSeconds ?? 120) * 1000, maxBuffer: PROGRAM_OUTPUT_LIMIT });
   if (r.error !== undefined) {
-    if ((r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') throw new VerifyError(`the program did not finish within ${options.timeoutSeconds ?? 120} s`);
+    const code = (r.error as NodeJS.ErrnoException).code;
+    if (code === 'ETIMEDOUT') throw new VerifyError(`the program did not finish within ${options.timeoutSeconds ?? 120} s`);
+    // The harness prints every output element as text: a model whose outputs are tens of MB
+    // prints more than is read back (fuzzed: a 150 MB output, "spawnSync ... ENOBUFS").
+    if (code === 'ENOBUFS') {
+      throw new VerifyError(`the program printed more than ${PROGRAM_OUTPUT_LIMIT >> 20} MiB (every output element as text): the model's outputs are too large to compare; run it with fewer or smaller outputs`);
+    }
     throw new VerifyError(`running the program failed: ${r.error.message}`);
   }
   const run = { status: r.status ?? (r.signal ? 128 : 1), stdout: r.stdout, stderr: r.stderr };
