@@ -22,6 +22,8 @@ export function oneErrorLine(message: string): string {
 function unwrappedFsError(e: unknown): string | undefined {
   const err = e as NodeJS.ErrnoException | undefined;
   if (typeof err?.code !== 'string' || typeof err.syscall !== 'string') return undefined;
+  // Relative paths resolve against it: libuv's name for the call said nothing to a user.
+  if (err.syscall === 'uv_cwd') return `the current directory cannot be read (${err.code}; was it removed?): run uma-ts from an existing directory`;
   return `cannot ${err.syscall}${err.path !== undefined ? ` ${err.path}` : ''}: ${describeFsFailure(e)}`;
 }
 
