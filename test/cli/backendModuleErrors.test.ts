@@ -11,6 +11,7 @@ import * as path from 'path';
 import { memoryIO } from '../../src/cli/io';
 import { NEVER_SETTLED_LINE, runMain } from '../../src/cli/main';
 import { runCli } from '../helpers/cli';
+import { requireFromRoot, tsChildScript } from '../helpers/tsChild';
 
 const ROOT = path.join(__dirname, '..', '..');
 const HELLO = path.join(ROOT, 'models', 'hello_world_int8.tflite');
@@ -104,18 +105,7 @@ describe('a strategy that throws a TypeError', () => {
  * The process entry (`runMain`, what bin/uma-ts.js runs) in a child process with src/
  * transpiled on load, so the test does not depend on a dist/ build.
  */
-const CHILD = `
-const ts = require('typescript');
-const fs = require('fs');
-require.extensions['.ts'] = (m, f) => {
-  const out = ts.transpileModule(fs.readFileSync(f, 'utf8'), {
-    fileName: f,
-    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true, resolveJsonModule: true },
-  });
-  m._compile(out.outputText, f);
-};
-require('./src/cli/main.ts').runMain(['node', 'uma-ts', ...process.argv.slice(1)]);
-`;
+const CHILD = tsChildScript(`${requireFromRoot('src/cli/main.ts')}.runMain(['node', 'uma-ts', ...process.argv.slice(1)]);`);
 
 function runChild(args: readonly string[]): { code: number | null; err: string } {
   // The timeout only stops a test of a run that would hang; every run here ends in seconds.

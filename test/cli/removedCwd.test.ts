@@ -6,22 +6,10 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { requireFromRoot, ROOT, tsChildScript } from '../helpers/tsChild';
 
-const ROOT = path.join(__dirname, '..', '..');
-
-/** The process entry with src/ transpiled on load, by absolute paths (the child's cwd is gone). */
-const CHILD = `
-const ts = require(${JSON.stringify(path.join(ROOT, 'node_modules', 'typescript'))});
-const fs = require('fs');
-require.extensions['.ts'] = (m, f) => {
-  const out = ts.transpileModule(fs.readFileSync(f, 'utf8'), {
-    fileName: f,
-    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true, resolveJsonModule: true },
-  });
-  m._compile(out.outputText, f);
-};
-require(${JSON.stringify(path.join(ROOT, 'src', 'cli', 'main.ts'))}).runMain(['node', 'uma-ts', ...process.argv.slice(1)]);
-`;
+/** The process entry, in a child whose working directory is removed before it starts. */
+const CHILD = tsChildScript(`${requireFromRoot('src/cli/main.ts')}.runMain(['node', 'uma-ts', ...process.argv.slice(1)]);`);
 
 describe('a removed working directory', () => {
   it('is named in one error line', () => {

@@ -11,23 +11,16 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { makeTemporaryDir } from '../../src/util/temporaryDir';
+import { requireFromRoot, tsChildScript } from '../helpers/tsChild';
 
 const ROOT = path.join(__dirname, '..', '..');
 const HELLO = path.join(ROOT, 'models', 'hello_world_int8.tflite');
 
-const CHILD = `
-const fs = require('fs');
-const ts = require(${JSON.stringify(path.join(ROOT, 'node_modules', 'typescript'))});
-require.extensions['.ts'] = (module, filename) => {
-  const out = ts.transpileModule(fs.readFileSync(filename, 'utf8'), {
-    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true, experimentalDecorators: true },
-  });
-  module._compile(out.outputText, filename);
-};
-require(${JSON.stringify(path.join(ROOT, 'src', 'cli', 'main.ts'))})
+const CHILD = tsChildScript(`
+${requireFromRoot('src/cli/main.ts')}
   .main(['node', 'uma-ts', ...process.argv.slice(1)])
   .then((code) => { process.exitCode = code; });
-`;
+`);
 
 async function until(what: string, test: () => boolean, timeoutMs: number): Promise<void> {
   const end = Date.now() + timeoutMs;

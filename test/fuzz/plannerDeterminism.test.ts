@@ -11,6 +11,7 @@ import { performance as perfHooksPerformance } from 'node:perf_hooks';
 import { MemoryPlanReport, planBufferSet } from '../../src/cli/plan';
 import { parseBufferSet } from '../../src/usmp/bufferSet';
 import { seededRandom } from '../../src/util/random';
+import { requireFromRoot, tsChildScript } from '../helpers/tsChild';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -103,24 +104,15 @@ function planOf(file: string): Omit<MemoryPlanReport, 'planMs'> {
  * The child plans with src/ transpiled on load (the test must not depend on a dist/ build) and
  * prints the plans as one JSON array.
  */
-const CHILD = `
-const ts = require('typescript');
-const fs = require('fs');
-require.extensions['.ts'] = (m, f) => {
-  const out = ts.transpileModule(fs.readFileSync(f, 'utf8'), {
-    fileName: f,
-    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020, esModuleInterop: true, resolveJsonModule: true },
-  });
-  m._compile(out.outputText, f);
-};
-const { planBufferSet } = require('./src/cli/plan.ts');
-const { parseBufferSet } = require('./src/usmp/bufferSet.ts');
+const CHILD = tsChildScript(`
+const { planBufferSet } = ${requireFromRoot('src/cli/plan.ts')};
+const { parseBufferSet } = ${requireFromRoot('src/usmp/bufferSet.ts')};
 const plans = process.argv.slice(1).map((file) => {
   const { planMs, ...rest } = planBufferSet(parseBufferSet(fs.readFileSync(file, 'utf8'), file), 'auto');
   return rest;
 });
 process.stdout.write(JSON.stringify(plans));
-`;
+`);
 
 describe('auto: the same plan every time', () => {
   const inProcess: Omit<MemoryPlanReport, 'planMs'>[] = [];

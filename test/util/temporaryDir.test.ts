@@ -2,24 +2,17 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-
-const ROOT = path.join(__dirname, '..', '..');
+import { requireFromRoot, tsChildScript } from '../helpers/tsChild';
 
 /**
  * makeTemporaryDir in a child process, where TMPDIR reaches os.tmpdir() (jest gives a test a
  * copy of process.env); prints the directory's path.
  */
-const CHILD = `
-const fs = require('fs');
-const ts = require(${JSON.stringify(path.join(ROOT, 'node_modules', 'typescript'))});
-require.extensions['.ts'] = (module, filename) => {
-  const out = ts.transpileModule(fs.readFileSync(filename, 'utf8'), { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } });
-  module._compile(out.outputText, filename);
-};
-const dir = require(${JSON.stringify(path.join(ROOT, 'src', 'util', 'temporaryDir.ts'))}).makeTemporaryDir('uma-test-');
+const CHILD = tsChildScript(`
+const dir = ${requireFromRoot('src/util/temporaryDir.ts')}.makeTemporaryDir('uma-test-');
 process.stdout.write(dir.path);
 dir.remove();
-`;
+`);
 
 describe('makeTemporaryDir', () => {
   it('gives an absolute path under a relative TMPDIR', () => {
