@@ -7,7 +7,8 @@ import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { quantParams, tir } from '../../src/index';
+import { importTflite, quantParams, tir, verifyModel } from '../../src/index';
+import { biaslessModel } from '../testData';
 import { CONV_SCALAR_PARAMS, ConvScalars } from './convParams';
 import { accelRuntimeDir } from './runtimeSources';
 import { accelKernelSimulations } from './simulation';
@@ -157,4 +158,15 @@ describe('accel C runtime (gcc)', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(message);
   });
+});
+
+describe('accel on a convolution without a bias (gcc)', () => {
+  // Its conv constraint names the bias (input 2) as optional: before, a model whose
+  // convolutions all lacked one was refused ("names input 2, but ... has 2 inputs").
+  it('offloads it and computes what the interpreter does', () => {
+    const report = verifyModel(importTflite(biaslessModel('CONV_2D')), { backend: 'accel' }); // its bundled pools.json
+    expect(report.failure).toBeUndefined();
+    expect(report.ok).toBe(true);
+    expect(report.compile.artifacts.metadata.targets).toContain('accel');
+  }, 60000);
 });

@@ -14,6 +14,7 @@ export const ACCEL_MEMORY: MemoryDecl = {
   ],
   operandConstraints: [
     { op: FETCHER_COMPOSITE, inputs: { 0: [L2_MEM] }, outputs: { 0: [ACT_MEM] }, scratch: [ACT_MEM] },
-    { op: CONV_COMPOSITE, inputs: { 0: [ACT_MEM], 1: [WEI_MEM], 2: [WEI_MEM] }, outputs: { 0: [ACT_MEM] } },
+    // The bias (input 2) is optional: a convolution without one has two inputs.
+    { op: CONV_COMPOSITE, inputs: { 0: [ACT_MEM], 1: [WEI_MEM], 2: [WEI_MEM] }, optionalInputs: [2], outputs: { 0: [ACT_MEM] } },
   ],
 };

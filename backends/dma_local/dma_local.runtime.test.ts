@@ -3,7 +3,8 @@ import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { importTflite, parsePoolsJson, TfliteWriter, tfliteOptions, verifyModel } from '../../src/index';
+import { importTflite, verifyModel } from '../../src/index';
+import { biaslessModel } from '../testData';
 import { dmaRuntimeDir } from './runtimeSources';
 
 function run(body: string): { status: number | null; stdout: string; stderr: string } {
@@ -59,31 +60,11 @@ describe('dma_local C runtime (gcc)', () => {
   });
 });
 
-/** A quantized CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED without a bias input. */
-function biaslessModel(op: 'CONV_2D' | 'DEPTHWISE_CONV_2D' | 'FULLY_CONNECTED'): Uint8Array {
-  const w = new TfliteWriter();
-  const fc = op === 'FULLY_CONNECTED';
-  const x = w.addInput({ name: 'x', shape: fc ? [1, 4] : [1, 3, 3, 2], dtype: 'int8', quant: { scale: [0.02], zeroPoint: [1] } });
-  const weightShape = fc ? [3, 4] : op === 'CONV_2D' ? [3, 1, 1, 2] : [1, 1, 1, 2];
-  const elements = weightShape.reduce((a, b) => a * b, 1);
-  const wt = w.addConstant({ name: 'w', shape: weightShape, dtype: 'int8', data: new Int8Array(elements).map((_, i) => i * 9 - 40), quant: { scale: [0.01], zeroPoint: [0] } });
-  const y = w.addTensor({ name: 'y', shape: fc ? [1, 3] : [1, 3, 3, op === 'CONV_2D' ? 3 : 2], dtype: 'int8', quant: { scale: [0.05], zeroPoint: [-2] } });
-  const options = fc ? tfliteOptions.fullyConnected({}) : op === 'CONV_2D' ? tfliteOptions.conv2d({}) : tfliteOptions.depthwiseConv2d({ depthMultiplier: 1 });
-  w.addOperator({ op, inputs: [x, wt], outputs: [y], options });
-  w.markOutput(y);
-  return w.finish();
-}
-
 describe('dma_local on operators without a bias (gcc)', () => {
   // Its operand constraint names the bias (input 2) as optional: before, a model whose
   // convolutions all lacked one was refused ("names input 2, but ... has 2 inputs").
-  const poolsFile = path.join(__dirname, 'pools.json');
   it.each([['CONV_2D'], ['DEPTHWISE_CONV_2D'], ['FULLY_CONNECTED']] as const)('offloads %s and computes what the interpreter does', (op) => {
-    const report = verifyModel(importTflite(biaslessModel(op)), {
-      backend: 'dma_local',
-      poolsFile,
-      compile: { pools: parsePoolsJson(fs.readFileSync(poolsFile, 'utf8'), poolsFile) },
-    });
+    const report = verifyModel(importTflite(biaslessModel(op)), { backend: 'dma_local' }); // its bundled pools.json
     expect(report.failure).toBeUndefined();
     expect(report.ok).toBe(true);
     expect(report.compile.artifacts.metadata.targets).toContain('dma_local');
