@@ -1,7 +1,7 @@
 /**
  * What a thrown value says, on one line, and whether a value is a promise-like: read by the CLI's
  * entry on every run (its last-resort error lines), so kept apart from backend/userCode.ts,
- * whose TIR checks would otherwise load with every command (about 20 ms of a cold `uma-ts plan`).
+ * whose TIR checks would otherwise load with every command (a few ms of every start).
  */
 const MAX_DETAIL = 200;
 
