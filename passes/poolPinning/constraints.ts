@@ -69,7 +69,10 @@ export function parseOperandSelector(text: string): OperandSelector | undefined 
   const m = /^(input|output|scratch|any)(?::(\d+))?$/.exec(text);
   if (!m) return undefined;
   const role = m[1] as OperandSelector['role'];
-  return m[2] === undefined ? { role } : { role, index: Number(m[2]) };
+  if (m[2] === undefined) return { role };
+  // An index past 2^53-1 would be rounded (99999999999999999999 read as 1e20) and named so.
+  const index = Number(m[2]);
+  return Number.isSafeInteger(index) ? { role, index } : undefined;
 }
 
 export function describeSelector(s: OperandSelector): string {

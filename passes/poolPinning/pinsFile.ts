@@ -21,7 +21,7 @@ export function parsePins(text: string, file = 'pins.json'): PinningConstraints 
     }
     const selector = parseOperandSelector(pin.operand ?? 'any');
     if (!selector) {
-      throw new ConfigError(`${file}: /pins/${i}/operand: invalid operand '${pin.operand}'`, {
+      throw new ConfigError(`${file}: /pins/${i}/operand: invalid operand '${pin.operand}': expected input, output, scratch or any, optionally ':k' with an index k up to 2^53-1`, {
         file,
         jsonPath: `/pins/${i}/operand`,
       });

@@ -103,10 +103,22 @@ export function parseJsonDocument<T>(text: string, schema: string, file = '<inpu
   return validateJsonDocument<T>(data, schema, file);
 }
 
+/**
+ * The error to report. A value matching no branch of a oneOf/anyOf gets every branch's errors,
+ * the first branch's first: a pin `{"operator": ""}` was told it "must have property 'tensor'"
+ * (the tensor branch). The deepest one names what the value got wrong in the branch it was
+ * written for (`/pins/0/operator` is empty).
+ */
+export function reportedError(errors: readonly ErrorObject[]): ErrorObject {
+  if (!errors.some((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf')) return errors[0];
+  const depth = (e: ErrorObject) => (e.instancePath === '' ? 0 : e.instancePath.split('/').length);
+  return errors.reduce((best, e) => (depth(e) > depth(best) ? e : best));
+}
+
 export function validateJsonDocument<T>(data: unknown, schema: string, file = '<input>'): T {
   const errors = schemaErrors(data, schema);
   if (errors !== undefined) {
-    const { jsonPath, message } = describeAjvError(errors[0]);
+    const { jsonPath, message } = describeAjvError(reportedError(errors));
     throw new ConfigError(`${file}: ${jsonPath}: ${message}`, { file, jsonPath });
   }
   return data as T;

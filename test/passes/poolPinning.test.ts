@@ -102,6 +102,16 @@ describe('pool pinning on the seed network', () => {
     expect(() => runPoolPinning(seedModule(), SEED_POOLS, nothing)).toThrow(/matches no buffer/);
   });
 
+  it('names what a pins file got wrong in the kind of pin it wrote (fuzzed: an empty operator was told it lacked a tensor)', () => {
+    const parse = (pins: unknown) => () => parsePins(JSON.stringify({ pins }), 'pins.json');
+    expect(parse([{ operator: '', pools: ['act_mem'] }])).toThrow('pins.json: /pins/0/operator: must NOT have fewer than 1 characters');
+    expect(parse([{ tensor: 'x', pools: [] }])).toThrow('pins.json: /pins/0/pools: must NOT have fewer than 1 items');
+    // An index rounded by the double it was read into is refused, not echoed as 1e20.
+    expect(parse([{ operator: '*', operand: 'input:99999999999999999999', pools: ['act_mem'] }])).toThrow(
+      "pins.json: /pins/0/operand: invalid operand 'input:99999999999999999999': expected input, output, scratch or any, optionally ':k' with an index k up to 2^53-1",
+    );
+  });
+
   it("rejects a backend constraint naming an operand its operator does not have, and accepts one whose operator is absent", () => {
     const beyond: PinningConstraints = {
       operands: [{ source: 'backend accel', op: 'accel.accel_conv2d', role: 'input', index: 7, pools: ['act_mem'] }],
