@@ -31,6 +31,14 @@ function transposeConv2d(attrs: Attrs, args: readonly TensorType[]): TensorType 
   if (shape[0] !== n || shape[3] !== o || shape[1] < 1 || shape[2] < 1) {
     fail(op, `output_shape [${shape}] does not fit batch ${n} and ${o} output channels`, args);
   }
+  // The C scatters input row iy to output row iy * stride + ky - pad, in int32 (fuzzed: a
+  // stride of 2^31-2 overflowed there and the store landed outside the output).
+  for (const axis of [0, 1]) {
+    const reach = (input.shape[axis + 1] - 1) * strides[axis] + weight.shape[axis + 1] - 1;
+    if (reach > 2 ** 31 - 1) {
+      fail(op, `input ${axis === 0 ? 'rows' : 'columns'} scatter up to ${reach} (stride ${strides[axis]}), past 2^31-1: coordinates are 32-bit integers in the generated C`, args);
+    }
+  }
   const quantized = input.dtype !== 'float32';
   if (quantized ? weight.dtype !== 'int8' : weight.dtype !== 'float32') fail(op, `weight dtype ${weight.dtype} does not fit input dtype ${input.dtype}`, args);
   if (bias && tensorElements(bias) !== o) fail(op, `bias has ${tensorElements(bias)} elements, expected ${o}`, args);

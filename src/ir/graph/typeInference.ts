@@ -108,15 +108,34 @@ function windowOut(op: string, args: readonly TensorType[], input: number, befor
   return Math.floor(span / stride) + 1;
 }
 
-function spatialOut(op: string, attrs: Attrs, args: readonly TensorType[], kh: number, kw: number, dilation: [number, number]): [number, number] {
+/**
+ * `coordinatesInInt32`: the padded extent and dilated window must fit int32 (convolutions).
+ * Pools need not: their C visits only the window's taps inside the input (pool.ts, windowSpan).
+ */
+function spatialOut(op: string, attrs: Attrs, args: readonly TensorType[], kh: number, kw: number, dilation: [number, number], coordinatesInInt32 = true): [number, number] {
   const [, h, w] = args[0].shape;
   const strides = pair(op, attrs, 'strides');
   const [top, left, bottom, right] = padding(op, attrs);
+  const axes: [string, number, number, number, number, number][] = [
+    ['height', h, top, bottom, kh, dilation[0]],
+    ['width', w, left, right, kw, dilation[1]],
+  ];
+  for (const [axis, input, before, after, filter, d] of coordinatesInInt32 ? axes : []) {
+    // The generated C computes each tap's input coordinate, origin + k * dilation, in int32, as
+    // TFLite Micro's kernels do (fuzzed: a dilation of 2^31-1 overflowed, and the C read
+    // elsewhere than the interpreter).
+    const extent = input + before + after + (filter - 1) * d;
+    if (extent > INT32_MAX) {
+      fail(op, `the padded ${axis} and the dilated window reach ${extent}, past 2^31-1: coordinates are 32-bit integers in the generated C`, args);
+    }
+  }
   return [
     windowOut(op, args, h, top, bottom, kh, strides[0], dilation[0]),
     windowOut(op, args, w, left, right, kw, strides[1], dilation[1]),
   ];
 }
+
+const INT32_MAX = 2 ** 31 - 1;
 
 function conv2d(attrs: Attrs, args: readonly TensorType[]): TensorType {
   const [input, weight] = args;
@@ -199,7 +218,7 @@ function pool(op: string) {
     const [input] = args;
     rank(op, 'input', input, 4, args);
     const [kh, kw] = pair(op, attrs, 'pool_size');
-    const [oh, ow] = spatialOut(op, attrs, args, kh, kw, [1, 1]);
+    const [oh, ow] = spatialOut(op, attrs, args, kh, kw, [1, 1], false);
     return { shape: [input.shape[0], oh, ow, input.shape[3]], dtype: input.dtype };
   };
 }
