@@ -50,6 +50,11 @@ export function roundHalfAwayFromZero(x: number): number {
 /** TFLite `QuantizeMultiplier`: a real multiplier as a Q31 significand and a shift. */
 export function quantizeMultiplier(realMultiplier: number): QuantizedMultiplier {
   if (realMultiplier === 0) return { multiplier: 0, shift: 0 };
+  // Scales whose float32 product overflows (1e30 x 1e30) give an infinite multiplier, which
+  // frexp passes through: it reached the C as the literal Infinity (fuzzed).
+  if (!Number.isFinite(realMultiplier)) {
+    throw new UnsupportedOperatorError(`a requantization multiplier of ${realMultiplier} (from scales whose product overflows float32) is outside the 32-bit fixed-point range`);
+  }
   const { fraction, exponent } = frexp(realMultiplier);
   let shift = exponent;
   let qFixed = roundHalfAwayFromZero(fraction * TWO_POW_31);

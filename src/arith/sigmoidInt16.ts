@@ -65,7 +65,14 @@ export function sigmoidInt16Params(
     shift++;
     multiplier *= 2;
   }
-  return { inputMultiplier: Math.trunc(multiplier), inputLeftShift: shift };
+  // Outside these the kernel's arithmetic breaks (fuzzed: the C read its table at a negative
+  // index and died): a multiplier that truncates to 0 reads as the power-of-two form (3 << 31),
+  // and one past 32767 overflows int32 on the first product with an int16 input.
+  const inputMultiplier = Math.trunc(multiplier);
+  if (inputMultiplier < 1 || inputMultiplier > 32767) {
+    return `int16 ${op} input scale ${+input.scale.toPrecision(6)} gives the input multiplier ${+multiplier.toPrecision(6)} (shift ${shift}), outside the 1..32767 its fixed-point kernel takes`;
+  }
+  return { inputMultiplier, inputLeftShift: shift };
 }
 
 /** The effective multiplier and shift the kernels apply (the power-of-two form folded in). */

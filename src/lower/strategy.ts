@@ -5,6 +5,7 @@
  */
 import { CallNode, ConstantNode, GraphFunction, TensorType, tensorElements } from '../ir/graph/types';
 import { seq } from '../ir/tir/builder';
+import { UnsupportedOperatorError } from '../errors';
 import { Buffer, Stmt } from '../ir/tir/nodes';
 
 export interface OpLoweringInput {
@@ -40,7 +41,18 @@ export type OperatorStrategy = (input: OpLoweringInput) => Stmt;
  * strategies.)
  */
 export function strategyBody(strategy: OperatorStrategy, input: OpLoweringInput): Stmt {
-  return tensorElements(input.call.type) === 0 ? seq([]) : strategy(input);
+  if (tensorElements(input.call.type) === 0) return seq([]);
+  try {
+    return strategy(input);
+  } catch (e) {
+    // Arithmetic a strategy calls (a requantization multiplier out of range) knows no operator:
+    // named here, as the strategies' own errors are (fuzzed: an int8 FULLY_CONNECTED whose
+    // scales overflow float32 said only "a requantization multiplier of Infinity").
+    if (!(e instanceof UnsupportedOperatorError) || e.context.op !== undefined) throw e;
+    const { call } = input;
+    const op = call.callee.kind === 'op' ? call.callee.op : call.callee.name;
+    throw new UnsupportedOperatorError(`${op} '${call.name}': ${e.message}`, { ...e.context, op });
+  }
 }
 
 export const HOST_TARGET = 'c';

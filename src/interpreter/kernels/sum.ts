@@ -20,11 +20,11 @@ export function sum(ctx: KernelContext): TypedArray {
     for (let o = 0; o < plan.outputs; o++) out[o] = sums[o];
     return out;
   }
-  requireQuantizedReduce(ctx, input.type.dtype, 'sum');
+  const dtype = requireQuantizedReduce(ctx, input.type.dtype, 'sum');
   if (plan.count === 0) return out;
   const qi = ctx.quant(input.type, 'input');
   const qo = ctx.quant(ctx.outType, 'output');
-  const { scale, bias } = sumRequant(qi.scale, qi.zeroPoint, qo.scale, plan.count);
+  const { scale, bias } = sumRequant(dtype, qi.scale, qi.zeroPoint, qo.scale, plan.count);
   const sums = int32Sums(plan, input.data as ArrayLike<number>);
   for (let o = 0; o < plan.outputs; o++) {
     const value = (Math.trunc(roundHalfAwayFromZero(f32(f32(f32(sums[o]) * scale) + bias))) + qo.zeroPoint) | 0;

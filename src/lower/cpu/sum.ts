@@ -24,7 +24,7 @@ export const sumStrategy: OperatorStrategy = (input) => {
   const count = reductionCount(input, axes);
   // Nothing to sum: QuantizedMeanOrSum leaves the reset output, raw 0 (not the zero point).
   if (count === 0) return int32SumNest(input, axes, () => intImm(0, dtype));
-  const { scale, bias } = sumRequant(qi.scale, qi.zeroPoint, qo.scale, count);
+  const { scale, bias } = sumRequant(dtype, qi.scale, qi.zeroPoint, qo.scale, count);
   return int32SumNest(input, axes, (acc) =>
     cast(dtype, add(roundHalfAwayFromZeroToInt(add(mul(cast('float32', acc), floatImm(scale)), floatImm(bias))), qo.zeroPoint)),
   );
