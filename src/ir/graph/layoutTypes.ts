@@ -2,6 +2,7 @@
  * Type rules of the layout operators: depth/space and batch/space rearrangements,
  * broadcast_to, gather and the resizes.
  */
+import { bilinearIntegerAxis } from '../../arith/resize';
 import { TypeInferenceError } from '../../errors';
 import { Attrs, DType, TensorType } from './types';
 
@@ -107,13 +108,31 @@ function gather(attrs: Attrs, args: readonly TensorType[]): TensorType {
 }
 
 function resize(op: string) {
-  return (_attrs: Attrs, args: readonly TensorType[], declared?: TensorType): TensorType => {
-    const [n, , , c] = nhwc(op, args[0], args);
+  return (attrs: Attrs, args: readonly TensorType[], declared?: TensorType): TensorType => {
+    const [n, h, w, c] = nhwc(op, args[0], args);
     if (!declared || declared.shape.length !== 4 || declared.shape[1] < 1 || declared.shape[2] < 1) {
       fail(op, 'needs a declared 4-d output type (the new size)', args);
     }
+    if (op === 'resize_bilinear' && args[0].dtype !== 'float32') {
+      integerBilinearInBounds(op, attrs, args, h, declared.shape[1], 'row');
+      integerBilinearInBounds(op, attrs, args, w, declared.shape[2], 'column');
+    }
     return { shape: [n, declared.shape[1], declared.shape[2], c], dtype: args[0].dtype };
   };
+}
+
+/**
+ * TFLite's integer bilinear kernel rounds its Q10 scale, clamps the upper source row to the
+ * input but not the lower one: where the rounding carries the lower row past the input, it
+ * reads outside it (fuzzed: int8 1x1 to 1x2000; the C read past its buffer, the interpreter 0).
+ */
+function integerBilinearInBounds(op: string, attrs: Attrs, args: readonly TensorType[], inSize: number, outSize: number, what: string): void {
+  if (inSize < 1) return;
+  const axis = bilinearIntegerAxis(inSize, outSize, attrs.align_corners === true, attrs.half_pixel_centers === true);
+  const past = axis.lower.findIndex((l) => l > inSize - 1);
+  if (past >= 0) {
+    fail(op, `TFLite's integer kernel reads source ${what} ${axis.lower[past]} for output ${what} ${past}, past the input's ${inSize} ${what}s (its Q10 scale rounds up)`, args);
+  }
 }
 
 function sameAsInput(_attrs: Attrs, args: readonly TensorType[]): TensorType {
