@@ -8,10 +8,13 @@
 import { VanillaBackend } from '../../backends/vanilla';
 import { BackendRegistry } from '../../src/backend/registry';
 import { compileModel } from '../../src/driver/compile';
+import { importTflite } from '../../src/frontend/tflite';
+import { TfliteWriter } from '../../src/frontend/tflite/writer';
 import { tensorType } from '../../src/ir/graph/builder';
 import { runCompiled } from '../../src/verify/runCompiled';
 import { f32, float32Bytes, int32Bytes } from '../lower/helpers';
 import { caseModule, opCase } from './opCases';
+import { errorOf } from '../helpers/errorOf';
 
 describe('gather_nd: out-of-range run-time indices in generated C', () => {
   it('clamps the slice offset without signed overflow', () => {
@@ -30,5 +33,18 @@ describe('gather_nd: out-of-range run-time indices in generated C', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(Array.from(new Float32Array(run.outputs[0][0].slice().buffer))).toEqual([30, 31, 0, 1, 30, 31]);
+  });
+});
+
+describe('gather_nd: out-of-range constant indices', () => {
+  it('are refused at import, as GATHER refuses its (fuzzed: only `run` failed, naming nothing)', () => {
+    const w = new TfliteWriter();
+    const params = w.addInput({ name: 'p', shape: [2, 3], dtype: 'float32' });
+    const indices = w.addConstant({ name: 'i', shape: [2, 1], dtype: 'int32', data: [1, 5] });
+    const y = w.addTensor({ name: 'y', shape: [2, 3], dtype: 'float32' });
+    w.addOperator({ op: 'GATHER_ND', inputs: [params, indices], outputs: [y] });
+    w.markOutput(y);
+    const e = errorOf(() => importTflite(w.finish(), 'g.tflite'));
+    expect(e.message).toMatch(/constant index 5 is outside \[0, 2\) on params axis 0 \(TFLite Micro fails every invoke\) \(GATHER_ND at operator #0\)$/);
   });
 });
