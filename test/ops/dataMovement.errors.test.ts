@@ -92,6 +92,17 @@ describe('data movement: unsupported parameters are one-line errors naming opera
     expect(e.message).toBe(message);
   });
 
+  it('SPLIT_V whose inferred piece would be negative is refused naming SPLIT_V (fuzzed: named a strided_slice)', () => {
+    const e = importErrorOf({
+      name: 's',
+      op: 'SPLIT_V',
+      inputs: [t([2, 3], 'float32'), i32c([5, -1]), i32c([1], [])],
+      outputs: [t([2, 5], 'float32'), t([2, 1], 'float32')],
+      options: tfliteOptions.splitV(2),
+    });
+    expect(e.message).toMatch(/size_splits \[5,-1\] do not split axis 1 of length 3 \(SPLIT_V at operator #0\)$/);
+  });
+
   it('inspect labels each output of a multi-output operator with the original', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'uma-dm-'));
     try {

@@ -44,7 +44,13 @@ export const splitV: Converter = (site) => {
   const unknown = sizes.filter((s) => s === -1).length;
   if (unknown > 1 || sizes.some((s) => s < -1)) formatError(site, `size_splits [${sizes}]`);
   const known = sizes.filter((s) => s !== -1).reduce((a, b) => a + b, 0);
-  return pieces(site, 0, axis, sizes.map((s) => (s === -1 ? input.shape[axis] - known : s)));
+  const resolved = sizes.map((s) => (s === -1 ? input.shape[axis] - known : s));
+  // The inferred piece must not be negative, and the pieces must cover the axis (fuzzed: [5, -1]
+  // on an axis of 3 was refused later as a strided_slice the model does not have).
+  if (resolved.some((s) => s < 0) || resolved.reduce((a, b) => a + b, 0) !== input.shape[axis]) {
+    formatError(site, `size_splits [${sizes}] do not split axis ${axis} of length ${input.shape[axis]}`);
+  }
+  return pieces(site, 0, axis, resolved);
 };
 
 export const unpack: Converter = (site) => {
