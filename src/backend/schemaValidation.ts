@@ -4,7 +4,7 @@
  * the backend manifest. Failures name the JSON path of the first problem.
  */
 import { ErrorObject } from 'ajv';
-import { describeAjvError, schemaErrors } from '../config/validateJson';
+import { describeAjvError, reportedError, schemaErrors } from '../config/validateJson';
 
 export interface SchemaProblem {
   readonly jsonPath: string;
@@ -26,7 +26,7 @@ function describeAnyOfRequired(errors: readonly ErrorObject[]): SchemaProblem | 
 function check(schema: string, data: unknown): SchemaProblem | undefined {
   const errors = schemaErrors(data, schema);
   if (errors === undefined) return undefined;
-  return describeAnyOfRequired(errors) ?? describeAjvError(errors[0]);
+  return describeAnyOfRequired(errors) ?? describeAjvError(reportedError(errors));
 }
 
 export function checkMemoryDecl(data: unknown): SchemaProblem | undefined {

@@ -14,6 +14,7 @@ import { GeneratedFile, MlfMetadata } from '../codegen/types';
 import { CodegenError, ConfigError, MemoryPlanningError } from '../errors';
 import { CompileOptions, CompileResult, compileModel } from './compile';
 import { poolBaseAlignment } from '../codegen/c/poolBase';
+import { alignUp } from '../util/align';
 
 export const APP_HEADER = 'uma_app.h';
 export const APP_SOURCE = 'uma_app.c';
@@ -74,10 +75,6 @@ function checkModuleNames(models: readonly ApplicationModel[]): void {
     if (first !== undefined) throw new ConfigError(`module names '${first}' and '${m.moduleName}' differ only in case; each model of an application needs its own (its macros are UMA_APP_${key}_*)`);
     seen.set(key, m.moduleName);
   }
-}
-
-function alignUp(n: number, a: number): number {
-  return Math.ceil(n / a) * a;
 }
 
 /**

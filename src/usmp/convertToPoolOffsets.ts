@@ -26,16 +26,13 @@ import {
 import { postOrderVisit } from '../ir/tir/visitor';
 import { BufferInfoAnalysis, CallInstance, calledModuleFunction } from './extractBufferInfo';
 import { BufferInfo, BufferPlan, PlannedPool, PoolAllocation, PoolInfo } from './types';
+import { alignUp } from '../util/align';
 
 /** PrimFunc attribute listing the pools behind the trailing pool params, in param order. */
 export const ATTR_POOL_ARGS = 'pool_args';
 
 export function poolParamName(pool: string): string {
   return `${pool}_var`;
-}
-
-function alignUp(n: number, alignment: number): number {
-  return Math.ceil(n / alignment) * alignment;
 }
 
 type AllocNode = Allocate | AllocateConst;

@@ -18,7 +18,8 @@ import { poolBaseAlignment } from '../codegen/c/poolBase';
 import { MlfMetadata, PoolMetadata } from '../codegen/types';
 import { ConfigError, VerifyError } from '../errors';
 import { poolSection } from './harnessMain';
-import { runTool, splitCommand } from './tools';
+import { firstErrorLine, runTool, splitCommand } from './tools';
+import { alignUp } from '../util/align';
 
 export const CORTEX_M55_CC = 'arm-none-eabi-gcc';
 export const CORTEX_M55_SIZE = 'arm-none-eabi-size';
@@ -178,9 +179,9 @@ export function assignPoolRegions(meta: MlfMetadata, poolsFile?: string): PoolRe
     // 0xe0000000, and its run compared wrong outputs.)
     const length = reservedBytes(p.sizeBytes);
     const align = Math.max(POOL_SECTION_ALIGNMENT, poolBaseAlignment(p.alignment));
-    let origin = roundUpTo(ddrCursor, align);
+    let origin = alignUp(ddrCursor, align);
     for (let clash = fixed.find((f) => overlaps(f, { origin, length })); clash; clash = fixed.find((f) => overlaps(f, { origin, length }))) {
-      origin = roundUpTo(clash.origin + clash.length, align);
+      origin = alignUp(clash.origin + clash.length, align);
     }
     if (origin + length > DDR_POOL_MEMORY.origin + DDR_POOL_MEMORY.length) {
       throw new ConfigError(
@@ -195,7 +196,6 @@ export function assignPoolRegions(meta: MlfMetadata, poolsFile?: string): PoolRe
   });
 }
 
-const roundUpTo = (value: number, alignment: number): number => Math.ceil(value / alignment) * alignment;
 
 /** The linker script: vectors in ITCM, program in DDR, each pool's section in its region. */
 export function linkerScript(meta: MlfMetadata, regions: readonly PoolRegion[]): string {
@@ -335,7 +335,7 @@ export function buildCortexM55(
   const sections =
     r.status === 0
       ? parseSizeA(r.stdout, regions)
-      : { sections: [], codeBytes: 0, dataBytes: 0, unmeasured: `${sizeTool} ${r.error !== undefined ? `could not run (${(r.error as NodeJS.ErrnoException).code ?? r.error.message})` : `failed: ${firstLine(r.stderr)}`}` };
+      : { sections: [], codeBytes: 0, dataBytes: 0, unmeasured: `${sizeTool} ${r.error !== undefined ? `could not run (${(r.error as NodeJS.ErrnoException).code ?? r.error.message})` : `failed: ${firstErrorLine(r.stderr ?? '')}`}` };
   return { elf: path.join(dir, 'prog.elf'), sections, regions };
 }
 
@@ -347,10 +347,6 @@ export function buildCortexM55(
 export function sizeToolOf(compiler: readonly string[]): string {
   const word = [...compiler].reverse().find((w) => !w.startsWith('-'));
   return word !== undefined && /gcc$/.test(word) ? word.replace(/gcc$/, 'size') : CORTEX_M55_SIZE;
-}
-
-function firstLine(text: string | null | undefined): string {
-  return (text ?? '').trim().split('\n')[0] || 'no message';
 }
 
 export function runCortexM55(elf: string, dir: string, timeoutMs: number): { status: number; stdout: string; stderr: string } {

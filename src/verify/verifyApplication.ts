@@ -23,6 +23,7 @@ import { VerifyTarget } from './harnessMain';
 import { buildAndRunHost, RunCompiledOptions, RunCompiledResult } from './runCompiled';
 import { bundledPools, defaultRegistry, OutputComparison, VerifyOptions, verifyPoolsFile } from './verifyModel';
 import { makeTemporaryDir } from '../util/temporaryDir';
+import { alignUp } from '../util/align';
 
 export interface VerifyApplicationOptions extends Omit<VerifyOptions, 'compile' | 'invocations' | 'compareIntermediates' | 'target'> {
   readonly compile?: Omit<Partial<ApplicationOptions>, 'backend' | 'registry'>;
@@ -66,10 +67,6 @@ function writeFiles(root: string, files: readonly GeneratedFile[]): void {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, f.content);
   }
-}
-
-function alignUp(n: number, a: number): number {
-  return Math.ceil(n / a) * a;
 }
 
 /**

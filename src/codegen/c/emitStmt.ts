@@ -23,6 +23,7 @@ import { DEFAULT_ALIGNMENT } from '../../usmp/types';
 import { FuncContext } from './context';
 import { arrayInitializer, cElemType, cType } from './ctypes';
 import { emitCast, emitElementRef, emitExpr } from './emitExpr';
+import { alignUp } from '../../util/align';
 
 /** Bytes a function holds itself, by kind (reported in metadata). */
 export interface StorageStats {
@@ -210,10 +211,6 @@ function pointeeOfValue(value: Expr, ctx: FuncContext): ScalarDType | undefined 
     return value.args[0].buffer.dtype;
   }
   return undefined;
-}
-
-export function alignUp(n: number, alignment: number): number {
-  return Math.ceil(n / alignment) * alignment;
 }
 
 /**
