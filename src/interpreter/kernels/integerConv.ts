@@ -16,6 +16,8 @@ export interface IntegerConvScheme {
   readonly inputOffset: number;
   /** Bias per output channel as numbers, when there is a bias. */
   readonly bias: readonly number[] | undefined;
+  /** int64: products and bias add exactly (within 2^53); int32: they wrap. */
+  readonly wideAccumulator: boolean;
   readonly accumulate: (acc: number, product: number) => number;
   readonly requantize: (acc: number, multiplier: number, shift: number) => number;
 }
@@ -48,6 +50,7 @@ export function integerConvScheme(
     return {
       inputOffset: -inQ.zeroPoint,
       bias: biasNumbers(bias),
+      wideAccumulator: false,
       accumulate: wrap32,
       requantize: multiplyByQuantizedMultiplier,
     };
@@ -61,6 +64,7 @@ export function integerConvScheme(
   return {
     inputOffset: 0,
     bias: biasNumbers(bias),
+    wideAccumulator: acc === 'int64',
     accumulate: acc === 'int64' ? exact64 : wrap32,
     requantize: acc === 'int64' ? multiplyByQuantizedMultiplier64 : multiplyByQuantizedMultiplier,
   };
