@@ -58,7 +58,7 @@ export { CONV_KERNEL_SCALARS, convKernelParams } from './lower/convKernelParams'
 export type { ConvKernelParams, ConvKernelScalarName, ConvKernelScalars } from './lower/convKernelParams';
 export { compileToTir, strategyLookup } from './driver/compileToTir';
 export type { CompileToTirOptions, TirCompilation } from './driver/compileToTir';
-export { ATTR_OPERATORS, operatorAliases, readOperatorRecords, withOperatorRecords } from './ir/tir/operators';
+export { ATTR_OPERATORS, operatorAliases, operatorLabel, readOperatorRecords, withOperatorRecords } from './ir/tir/operators';
 export type { OperatorRecord } from './ir/tir/operators';
 export { EXTERN_KERNELS, SOFTMAX_INT8 } from './lower/cpu';
 export type { ExternKernel } from './lower/cpu';

@@ -178,7 +178,8 @@ describe('kws_ref_model', () => {
     }
     let checked = 0;
     for (const [, f] of dmaFuncs) {
-      for (const r of readOperatorRecords(f)) {
+      // The operators of a composite lowered operator by operator are bound through its own record.
+      for (const r of readOperatorRecords(f).filter((x) => x.partOf === undefined)) {
         const expectPools = (names: readonly string[], pools: string[]): void => {
           for (const n of names) {
             if (!candidates.has(n)) continue; // function params: pinned where the caller allocates them

@@ -20,6 +20,11 @@ export interface OperandPin extends OperandSelector {
   readonly source: string;
   /** Operator name, composite name or node name; `*` matches any run of characters. */
   readonly op: string;
+  /**
+   * A backend's constraint: it binds the operators that backend's target runs only (a backend
+   * that offloads some conv2d says nothing of the conv2d the host runs). User pins have none.
+   */
+  readonly target?: string;
   readonly pools: readonly string[];
   /** An operand the operator may lack (a backend's `optionalInputs`): no error when none has it. */
   readonly optional?: boolean;

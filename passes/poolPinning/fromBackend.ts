@@ -7,8 +7,8 @@ import { MemoryDecl, OperandPools } from '../../src/backend/memory';
 import { PoolInfo } from '../../src/usmp/types';
 import { OperandPin, PinningConstraints } from './constraints';
 
-function perIndex(source: string, op: string, role: 'input' | 'output', pools: OperandPools | undefined): OperandPin[] {
-  return Object.entries(pools ?? {}).map(([k, list]) => ({ source, op, role, index: Number(k), pools: list }));
+function perIndex(source: string, target: string, op: string, role: 'input' | 'output', pools: OperandPools | undefined): OperandPin[] {
+  return Object.entries(pools ?? {}).map(([k, list]) => ({ source, target, op, role, index: Number(k), pools: list }));
 }
 
 export function constraintsFromMemoryDecl(target: string, decl: MemoryDecl): PinningConstraints {
@@ -19,17 +19,17 @@ export function constraintsFromMemoryDecl(target: string, decl: MemoryDecl): Pin
     const explicitOut = new Set(Object.keys(c.outputs ?? {}).map(Number));
     const optional = new Set(c.optionalInputs ?? []);
     operands.push(
-      ...perIndex(source, c.op, 'input', c.inputs).map((pin) => (optional.has(pin.index!) ? { ...pin, optional: true } : pin)),
-      ...perIndex(source, c.op, 'output', c.outputs),
+      ...perIndex(source, target, c.op, 'input', c.inputs).map((pin) => (optional.has(pin.index!) ? { ...pin, optional: true } : pin)),
+      ...perIndex(source, target, c.op, 'output', c.outputs),
     );
     // "all inputs" applies to the operands not constrained individually.
     if (c.allInputs) {
-      operands.push({ source, op: c.op, role: 'input', pools: c.allInputs, ...(explicitIn.size ? { exceptIndices: [...explicitIn] } : {}) });
+      operands.push({ source, target, op: c.op, role: 'input', pools: c.allInputs, ...(explicitIn.size ? { exceptIndices: [...explicitIn] } : {}) });
     }
     if (c.allOutputs) {
-      operands.push({ source, op: c.op, role: 'output', pools: c.allOutputs, ...(explicitOut.size ? { exceptIndices: [...explicitOut] } : {}) });
+      operands.push({ source, target, op: c.op, role: 'output', pools: c.allOutputs, ...(explicitOut.size ? { exceptIndices: [...explicitOut] } : {}) });
     }
-    if (c.scratch) operands.push({ source, op: c.op, role: 'scratch', pools: c.scratch });
+    if (c.scratch) operands.push({ source, target, op: c.op, role: 'scratch', pools: c.scratch });
   }
   return { operands, tensors: [], preference: { [target]: decl.pools.map((p) => p.pool) } };
 }

@@ -169,7 +169,7 @@ export function checkPoolAccess(
               if (violations.has(`${name}|${buffer}`)) return;
               const use = { role, index };
               for (const c of operandConstraints) {
-                if (!operatorMatches(c.op, record) || !selectorMatches(c, use) || c.pools.includes(pool)) continue;
+                if (!operatorMatches(c, record) || !selectorMatches(c, use) || c.pools.includes(pool)) continue;
                 const undefinedPools = c.pools.filter((p) => !poolByName.has(p));
                 operandViolations.set(`${name}|${record.name}|${role}|${index}|${c.source}`, {
                   func: name,

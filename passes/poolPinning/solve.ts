@@ -6,7 +6,7 @@
 import { PoolConstraintError } from '../../src/errors';
 import { PoolAccess, PoolInfo } from '../../src/usmp/types';
 import { HOST_TARGET } from '../../src/lower/strategy';
-import { OperatorRecord } from '../../src/ir/tir/operators';
+import { OperatorRecord, operatorAliases } from '../../src/ir/tir/operators';
 import { describeSelector, globMatches, OperandPin, PinningConstraints } from './constraints';
 import { OperandRole, OperandTrace, OperandUse, TracedBuffer } from './traceOperands';
 
@@ -54,9 +54,13 @@ export interface ApplicationIoRequirement {
   readonly restrictsHostMemory: boolean;
 }
 
-/** Whether a constraint's `op` (op, composite or node name; `*` globs) names this operator. */
-export function operatorMatches(pattern: string, r: OperatorRecord): boolean {
-  return [r.op, r.name, ...(r.composite ? [r.composite] : [])].some((n) => globMatches(pattern, n));
+/**
+ * Whether a constraint binds this operator: its `op` (op, composite or node name; `*` globs)
+ * names it, and a backend's constraint only where that backend's target runs it.
+ */
+export function operatorMatches(c: Pick<OperandPin, 'op' | 'target'>, r: OperatorRecord): boolean {
+  if (c.target !== undefined && c.target !== r.target) return false;
+  return operatorAliases(r).some((n) => globMatches(c.op, n));
 }
 
 /** Whether a constraint's operand selector takes this operand of a matching operator. */
@@ -142,7 +146,7 @@ export function solvePoolPinning(
     }
     constraints.operands.forEach((c, ci) => {
       for (const use of uses) {
-        if (!operatorMatches(c.op, use.operator) || !selectorMatches(c, use)) continue;
+        if (!operatorMatches(c, use.operator) || !selectorMatches(c, use)) continue;
         operandHits.add(ci);
         steps.push({
           kind: 'operand',
@@ -223,7 +227,7 @@ function checkOperandIndex(c: OperandPin, operands: readonly OperandUse[]): void
   if (c.index === undefined || c.role === 'any' || c.role === 'scratch' || c.optional === true) return;
   const counts = new Map<string, { operator: OperatorRecord; count: number }>();
   for (const use of operands) {
-    if (!operatorMatches(c.op, use.operator)) continue;
+    if (!operatorMatches(c, use.operator)) continue;
     const seen = counts.get(use.operator.name) ?? { operator: use.operator, count: 0 };
     if (use.role === c.role) seen.count = Math.max(seen.count, use.index + 1);
     counts.set(use.operator.name, seen);

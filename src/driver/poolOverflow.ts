@@ -7,6 +7,7 @@
 import { MemoryPlanningError } from '../errors';
 import { PinningSolution } from '../../passes/poolPinning';
 import { PlannedPool, PoolInfo } from '../usmp/types';
+import { operatorLabel } from '../ir/tir/operators';
 
 export const POOLS_EXHAUSTED = 'the space available in the provided pools exceeded when trying to allocate the buffer';
 
@@ -24,7 +25,7 @@ function describeBuffer(
     ...(b.sizeBytes !== undefined ? [`${b.sizeBytes} bytes`] : []),
     ...(b.tensor !== undefined ? [`tensor '${b.tensor}'`] : []),
     `allocated in ${b.func}`,
-    ...(user !== undefined ? [`${user === writer ? 'written' : 'used'} by ${user.composite ?? user.op} '${user.name}'`] : []),
+    ...(user !== undefined ? [`${user === writer ? 'written' : 'used'} by ${operatorLabel(user)} '${user.name}'`] : []),
     // Without operand records, the function that writes it (its name says the fused operator).
     ...(user === undefined ? decision.steps.filter((s) => s.kind === 'target-access' && s.description.startsWith('written by ')).slice(0, 1).map((s) => s.description) : []),
   ];

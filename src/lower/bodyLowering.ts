@@ -54,8 +54,11 @@ export class BodyLowering {
     private readonly funcName: string,
   ) {}
 
-  /** Lowers `fn` with its params bound to `args` and its outputs written to `outputs`. */
-  lowerFunction(fn: GraphFunction, args: readonly Bound[], outputs: ReadonlyMap<string, Buffer>, composite?: string): void {
+  /**
+   * Lowers `fn` with its params bound to `args` and its outputs written to `outputs`;
+   * `partOf`: the composite `fn`'s operators are lowered within.
+   */
+  lowerFunction(fn: GraphFunction, args: readonly Bound[], outputs: ReadonlyMap<string, Buffer>, partOf?: string): void {
     if (args.length !== fn.params.length) {
       throw new LoweringError(`${fn.name} takes ${fn.params.length} arguments, got ${args.length}`, { func: fn.name, target: this.target });
     }
@@ -70,7 +73,7 @@ export class BodyLowering {
         if (!b) throw new LoweringError(`${fn.name}: ${node.name} uses unknown value '${a}'`, { func: fn.name, op: node.name });
         return b;
       });
-      this.lowerCall(node, callArgs, out, composite);
+      this.lowerCall(node, callArgs, out, partOf);
       env.set(node.name, { buffer: out, type: node.type });
     }
     for (const o of fn.outputs) {
@@ -96,7 +99,7 @@ export class BodyLowering {
     return buffer;
   }
 
-  private lowerCall(call: CallNode, args: readonly Bound[], out: Buffer, composite: string | undefined): void {
+  private lowerCall(call: CallNode, args: readonly Bound[], out: Buffer, partOf: string | undefined): void {
     if (call.callee.kind === 'op') {
       const op = call.callee.op;
       if (OPS[op]?.updatesVariable !== undefined) {
@@ -111,7 +114,7 @@ export class BodyLowering {
           func: this.funcName,
         });
       }
-      this.emit(strategy, { call, argTypes: args.map((a) => a.type), args: args.map((a) => a.buffer), constants: constantsOf(args), out, target: this.target }, op, composite);
+      this.emit(strategy, { call, argTypes: args.map((a) => a.type), args: args.map((a) => a.buffer), constants: constantsOf(args), out, target: this.target }, op, { partOf });
       return;
     }
     const callee = this.module.functions.get(call.callee.name);
@@ -125,13 +128,35 @@ export class BodyLowering {
     const compositeName = callee.attrs.Composite;
     const compositeStrategy = compositeName === undefined ? undefined : this.strategyFor(this.target, compositeName);
     if (compositeName !== undefined && compositeStrategy) {
-      this.emit(compositeStrategy, this.compositeInput(call, callee, args, out), compositeName, compositeName);
+      this.emit(compositeStrategy, this.compositeInput(call, callee, args, out), compositeName, { composite: compositeName });
       return;
     }
     if (callee.outputs.length !== 1) {
       throw new LoweringError(`function '${callee.name}' returns ${callee.outputs.length} values; calls take one`, { func: this.funcName });
     }
-    this.lowerFunction(callee, args, new Map([[callee.outputs[0], out]]), compositeName ?? composite);
+    const first = this.records.length;
+    this.lowerFunction(callee, args, new Map([[callee.outputs[0], out]]), compositeName ?? partOf);
+    if (compositeName !== undefined) this.records.push(this.compositeRecord(call, callee, args, out, this.records.slice(first)));
+  }
+
+  /**
+   * The record of a composite lowered operator by operator: its operands are those a
+   * composite strategy would get (compositeInput: the call's args, then the composite's own
+   * constants; its output), so a constraint on `input 1` of the composite means the same
+   * operand however the target lowers it. Its scratch is its operators'.
+   */
+  private compositeRecord(call: CallNode, callee: GraphFunction, args: readonly Bound[], out: Buffer, parts: readonly OperatorRecord[]): OperatorRecord {
+    const constants = callee.nodes.filter((n): n is ConstantNode => n.kind === 'constant').map((c) => this.constantBuffer(c));
+    const name = callee.attrs.Composite!;
+    return {
+      name: call.name,
+      op: name,
+      composite: name,
+      target: this.target,
+      inputs: [...args.map((a) => a.buffer.data.name), ...constants.map((b) => b.data.name)],
+      outputs: [out.data.name],
+      scratch: parts.flatMap((r) => r.scratch),
+    };
   }
 
   /**
@@ -158,13 +183,14 @@ export class BodyLowering {
     };
   }
 
-  private emit(strategy: OperatorStrategy, input: OpLoweringInput, op: string, composite: string | undefined): void {
+  private emit(strategy: OperatorStrategy, input: OpLoweringInput, op: string, within: { composite?: string; partOf?: string }): void {
     const stmt = strategyBody(strategy, input);
     this.statements.push(stmt);
     this.records.push({
       name: input.call.name,
       op,
-      ...(composite === undefined ? {} : { composite }),
+      ...(within.composite === undefined ? {} : { composite: within.composite }),
+      ...(within.partOf === undefined ? {} : { partOf: within.partOf }),
       target: this.target,
       inputs: input.args.map((b) => b.data.name),
       outputs: [input.out.data.name],

@@ -14,7 +14,7 @@ import { VerifyError } from '../errors';
 import { loadTfliteFile } from '../frontend/tflite';
 import { createSession } from '../interpreter';
 import { DType, IRModule, MAIN_FUNCTION } from '../ir/graph/types';
-import { readOperatorRecords } from '../ir/tir/operators';
+import { operatorLabel, readOperatorRecords } from '../ir/tir/operators';
 import { parsePoolsJson } from '../usmp/pools';
 import { compareTensor, DEFAULT_FLOAT_TOLERANCE, FloatTolerance, TensorComparison } from './compare';
 import { SectionSizes } from './cortexM55';
@@ -132,7 +132,7 @@ export function exposeIntermediates(graph: IRModule): IRModule {
 function tensorLocation(result: CompileResult, tensor: string): { operator: string; func: string; target: string } {
   for (const [name, f] of result.usmp.module.functions) {
     const r = readOperatorRecords(f).find((x) => x.name === tensor);
-    if (r !== undefined) return { operator: r.composite ?? r.op, func: String(f.attrs.global_symbol ?? name), target: r.target };
+    if (r !== undefined) return { operator: operatorLabel(r), func: String(f.attrs.global_symbol ?? name), target: r.target };
   }
   return { operator: '?', func: '?', target: '?' };
 }

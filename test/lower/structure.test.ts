@@ -307,10 +307,15 @@ describe('offloaded functions', () => {
     const strategyFor = (target: string, op: string): OperatorStrategy | undefined => (target === 'accel' ? CPU_STRATEGIES.get(op) : cpuStrategyFor(target, op));
     const tir = lowerToTir(module, { strategyFor });
     const records = readOperatorRecords(func(tir, 'accel_main_0'));
-    expect(records.map((r) => [r.op, r.composite])).toEqual([
-      ['conv2d', 'accel.conv2d_relu'],
-      ['add', undefined],
+    // The composite keeps a record of its own, after its operators' (which name it as partOf
+    // only): a constraint on the composite binds its operands, not those of each operator.
+    expect(records.map((r) => [r.name, r.op, r.composite, r.partOf])).toEqual([
+      ['cy', 'conv2d', undefined, 'accel.conv2d_relu'],
+      ['conv_out', 'accel.conv2d_relu', 'accel.conv2d_relu', undefined],
+      ['sum', 'add', undefined, undefined],
     ]);
+    // Its operands are those a composite strategy gets: the call's args, then its own constants.
+    expect([records[1].inputs, records[1].outputs]).toEqual([['ex', 'cw'], ['conv_out']]);
     const x = randomTensor(rng(5), i8([1, 5, 5, 2], 0.05, 1));
     const expected = interpret(module, [x]);
     expect(Buffer.from(runMain(tir, [x])[0]).equals(Buffer.from(expected[0]))).toBe(true);

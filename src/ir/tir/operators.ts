@@ -15,6 +15,12 @@ export interface OperatorRecord {
   /** Primitive op (`conv2d`) or the composite it was matched as (`accel.accel_conv2d`). */
   readonly op: string;
   readonly composite?: string;
+  /**
+   * The composite this operator was lowered within, operator by operator (its target has no
+   * strategy for the composite). The composite has a record of its own, whose operands are
+   * the composite's; constraints and pins naming the composite bind that one, not this.
+   */
+  readonly partOf?: string;
   readonly target: string;
   /** Buffer var names (params or allocates of this PrimFunc), by operand position. */
   readonly inputs: readonly string[];
@@ -30,6 +36,11 @@ export function readOperatorRecords(f: PrimFunc): OperatorRecord[] {
 
 export function withOperatorRecords(f: PrimFunc, records: readonly OperatorRecord[]): PrimFunc {
   return { ...f, attrs: { ...f.attrs, [ATTR_OPERATORS]: JSON.stringify(records) } };
+}
+
+/** The name an operator is shown by in messages: its composite, or the composite it is part of, else its op. */
+export function operatorLabel(r: OperatorRecord): string {
+  return r.composite ?? r.partOf ?? r.op;
 }
 
 /** Names an operator answers to in constraints and pins: its op, its composite and its node name. */
