@@ -76,6 +76,27 @@ export function describeOperator(r: OperatorRecord): string {
   return shown === r.name ? `'${shown}'` : `${shown} '${r.name}'`;
 }
 
+/**
+ * Model I/O planned in the workspace: the application writes each input and reads each output
+ * there on the CPU (through `map_inputs` / `map_outputs`, or the copies `run` makes of the
+ * buffers it is given), whichever target computes with it.
+ */
+function applicationAccess(io: 'input' | 'output', kindPools: readonly PoolInfo[]): ConstraintStep {
+  const needs: PoolAccess = io === 'input' ? 'rw' : 'ro';
+  return {
+    kind: 'target-access',
+    description: `${io === 'input' ? 'written' : 'read'} by the application (model ${io}, target ${HOST_TARGET})`,
+    allowed: kindPools
+      .filter((p) => {
+        const access = p.targetAccess[HOST_TARGET];
+        return access === 'rw' || (access === 'ro' && needs === 'ro');
+      })
+      .map((p) => p.name),
+    target: HOST_TARGET,
+    needs,
+  };
+}
+
 /** Constants live only in constant pools (as in TVM); workspace buffers in workspace pools. */
 function poolsOfKind(pools: readonly PoolInfo[], origin: TracedBuffer['origin']): PoolInfo[] {
   return pools.filter((p) => p.kind === (origin === 'constant' ? 'constant' : 'workspace'));
@@ -144,6 +165,7 @@ export function solvePoolPinning(
         needs: mode === 'reads' ? 'ro' : 'rw',
       });
     }
+    if (buffer.io !== undefined) steps.push(applicationAccess(buffer.io, kindPools));
     constraints.operands.forEach((c, ci) => {
       for (const use of uses) {
         if (!operatorMatches(c, use.operator) || !selectorMatches(c, use)) continue;

@@ -8,7 +8,7 @@
  * `candidate_memory_pools` annotation lives on that statement: a function called twice
  * contributes the constraints of both calls to its internal allocates.
  */
-import { Allocate, AllocateConst, Expr, MAIN_PRIM_FUNC, PrimFunc, Stmt, TirModule, Var } from '../../src/ir/tir/nodes';
+import { Allocate, AllocateConst, ANN_INPUT_TENSOR, ANN_OUTPUT_TENSOR, Expr, MAIN_PRIM_FUNC, PrimFunc, Stmt, TirModule, Var } from '../../src/ir/tir/nodes';
 import { OperatorRecord, readOperatorRecords } from '../../src/ir/tir/operators';
 import { StmtExprVisitor } from '../../src/ir/tir/visitor';
 import { dtypeBytes } from '../../src/ir/tir/dtype';
@@ -29,6 +29,8 @@ export interface TracedBuffer {
   readonly tensor?: string;
   /** Later tensors sharing it in place (`uma.tensor_aliases`): a tensor pin on them hits it too. */
   readonly aliases?: readonly string[];
+  /** A model input or output planned in the workspace: the application writes or reads it. */
+  readonly io?: 'input' | 'output';
 }
 
 export type OperandRole = 'input' | 'output' | 'scratch';
@@ -130,6 +132,7 @@ export function traceOperands(module: TirModule): OperandTrace {
     if (!b) {
       const tensor = s.annotations['uma.tensor'];
       const aliases = s.annotations['uma.tensor_aliases'];
+      const io = s.annotations[ANN_INPUT_TENSOR] !== undefined ? 'input' : s.annotations[ANN_OUTPUT_TENSOR] !== undefined ? 'output' : undefined;
       b = {
         key,
         name: s.bufferVar.name,
@@ -139,6 +142,7 @@ export function traceOperands(module: TirModule): OperandTrace {
         sizeBytes: staticBytes(s),
         ...(typeof tensor === 'string' ? { tensor } : {}),
         ...(Array.isArray(aliases) ? { aliases: aliases.map(String) } : {}),
+        ...(io !== undefined ? { io } : {}),
       };
       buffers.set(key, b);
     }
