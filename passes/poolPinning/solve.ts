@@ -127,7 +127,7 @@ export function solvePoolPinning(
       for (const p of constraints.tensors) {
         if (globMatches(p.tensor, buffer.name) || (buffer.tensor !== undefined && globMatches(p.tensor, buffer.tensor))) {
           throw new PoolConstraintError(
-            `${p.source}: tensor '${buffer.name}' is a model input/output owned by the application; ` +
+            `${p.source}: tensor '${buffer.tensor ?? buffer.name}'${buffer.tensor !== undefined && buffer.tensor !== buffer.name ? ` (${buffer.name} in C)` : ''} is a model input/output owned by the application; ` +
               `it can be pinned to a pool only when I/O is planned in the workspace (--io-in-workspace)`,
             { buffer: buffer.name },
           );

@@ -8,7 +8,7 @@
  * `candidate_memory_pools` annotation lives on that statement: a function called twice
  * contributes the constraints of both calls to its internal allocates.
  */
-import { Allocate, AllocateConst, ANN_INPUT_TENSOR, ANN_OUTPUT_TENSOR, Expr, MAIN_PRIM_FUNC, PrimFunc, Stmt, TirModule, Var } from '../../src/ir/tir/nodes';
+import { Allocate, AllocateConst, ANN_INPUT_TENSOR, ANN_OUTPUT_TENSOR, ATTR_PARAM_TENSORS, Expr, MAIN_PRIM_FUNC, PrimFunc, Stmt, TirModule, Var } from '../../src/ir/tir/nodes';
 import { OperatorRecord, readOperatorRecords } from '../../src/ir/tir/operators';
 import { StmtExprVisitor } from '../../src/ir/tir/visitor';
 import { dtypeBytes } from '../../src/ir/tir/dtype';
@@ -150,12 +150,14 @@ export function traceOperands(module: TirModule): OperandTrace {
   };
 
   const mainEnv = new Map<number, TracedBuffer>();
-  for (const p of main.params) {
+  const paramTensors = main.attrs[ATTR_PARAM_TENSORS];
+  main.params.forEach((p, i) => {
     const key = `${MAIN_PRIM_FUNC}/${p.id}`;
-    const io: TracedBuffer = { key, name: p.name, func: MAIN_PRIM_FUNC, origin: 'io', varId: p.id };
+    const tensor = Array.isArray(paramTensors) ? paramTensors[i] : undefined;
+    const io: TracedBuffer = { key, name: p.name, func: MAIN_PRIM_FUNC, origin: 'io', varId: p.id, ...(tensor !== undefined ? { tensor } : {}) };
     buffers.set(key, io);
     mainEnv.set(p.id, io);
-  }
+  });
 
   // Depth guard: a call cycle between PrimFuncs is a malformed module, not a reason to hang.
   const visit = (name: string, env: ReadonlyMap<number, TracedBuffer>, depth: number): void => {

@@ -17,7 +17,7 @@ import { isKnownOp, OPS, ORDERING_ROLE } from '../ir/graph/ops';
 import { dtypeBytes } from '../ir/tir/dtype';
 import { CallNode, ConstantNode, GraphFunction, GraphNode, IRModule, MAIN_FUNCTION, TensorType, tensorElements } from '../ir/graph/types';
 import { allocate, allocateConst, callExtern, evaluate, makeVar, primFunc, seq, tirModule } from '../ir/tir/builder';
-import { ANN_FILL_BYTE, ANN_INITIAL_BYTES, AnnotationValue, Buffer, MAIN_PRIM_FUNC, PERSISTENT_SCOPE, PrimFunc, ScalarDType, Stmt, TirModule, Var } from '../ir/tir/nodes';
+import { ANN_FILL_BYTE, ANN_INITIAL_BYTES, AnnotationValue, ATTR_PARAM_TENSORS, Buffer, MAIN_PRIM_FUNC, PERSISTENT_SCOPE, PrimFunc, ScalarDType, Stmt, TirModule, Var } from '../ir/tir/nodes';
 import { withOperatorRecords } from '../ir/tir/operators';
 import { BodyLowering, scratchNames, StrategyLookup, TENSOR_ALIASES_ANNOTATION, TENSOR_ANNOTATION, tensorBuffer } from './bodyLowering';
 import { NameSupply, sanitizeName } from './names';
@@ -199,6 +199,7 @@ class ModuleLowering {
         'tir.noalias': true,
         runner_function: true,
         num_inputs: main.params.length,
+        [ATTR_PARAM_TENSORS]: [...main.params, ...main.outputs],
       },
     });
   }

@@ -16,6 +16,7 @@ import { StmtExprVisitor } from '../ir/tir/visitor';
 import {
   ANN_INPUT_TENSOR,
   ANN_OUTPUT_TENSOR,
+  ATTR_PARAM_TENSORS,
   Buffer,
   BufferStore,
   Call,
@@ -27,6 +28,7 @@ import {
   Var,
 } from '../ir/tir/nodes';
 import { calledModuleFunction } from './extractBufferInfo';
+import { TENSOR_ANNOTATION } from '../lower/bodyLowering';
 
 /** Optional main attribute: how many leading params are model inputs. */
 export const ATTR_NUM_INPUTS = 'num_inputs';
@@ -136,14 +138,17 @@ export function createIoAllocates(module: TirModule): TirModule {
     if (buffer.data.id !== param.id) replace.set(buffer.data.id, param);
   }
   let body: Stmt = replace.size > 0 ? new DataVarUnifier(replace).mutateStmt(main.body) : main.body;
+  const tensors = main.attrs[ATTR_PARAM_TENSORS];
+  const tensorOf = (param: Var): string | undefined => (Array.isArray(tensors) ? tensors[main.params.indexOf(param)] : undefined);
   for (const param of [...tensorParams].reverse()) {
     const buffer = main.bufferMap.find(([v]) => v.id === param.id)![1];
+    const tensor = tensorOf(param);
     body = allocate({
       bufferVar: param,
       dtype: buffer.dtype,
       extents: flatExtent(buffer),
       body,
-      annotations: { [isOutput(param) ? ANN_OUTPUT_TENSOR : ANN_INPUT_TENSOR]: param.name },
+      annotations: { [isOutput(param) ? ANN_OUTPUT_TENSOR : ANN_INPUT_TENSOR]: param.name, ...(tensor !== undefined ? { [TENSOR_ANNOTATION]: tensor } : {}) },
     });
   }
   const tensorIds = new Set(tensorParams.map((p) => p.id));

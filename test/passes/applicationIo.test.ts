@@ -7,6 +7,8 @@ import { BackendRegistry } from '../../src/backend/registry';
 import { CPU_STRATEGIES, UmaBackend } from '../../src';
 import { compileModel } from '../../src/driver/compile';
 import { PoolConstraintError } from '../../src/errors';
+import { loadTfliteFile } from '../../src/frontend/tflite';
+import { parsePins } from '../../passes/poolPinning/pinsFile';
 import { PoolInfo } from '../../src/usmp/types';
 
 const MODEL = 'models/hello_world_int8.tflite';
@@ -65,5 +67,35 @@ describe('model I/O in the workspace', () => {
       ['rw', ['sram', 'dsp_ram']],
       ['ro', ['sram', 'dsp_ram']],
     ]);
+  });
+});
+
+describe('model I/O pinned by its graph tensor name', () => {
+  const main = loadTfliteFile(MODEL).functions.get('main')!;
+  const [input] = main.params;
+  const [output] = main.outputs;
+  const pools = [pool('sram', { c: 'rw' }), pool('shared', { c: 'rw' }), pool('flash', { c: 'ro' }, 'constant')];
+  class HostOnly extends UmaBackend {
+    readonly targetName = 'host_only';
+  }
+  const registry = new BackendRegistry();
+  registry.register(HostOnly);
+  const compile = (ioInWorkspace: boolean) => compileModel(MODEL, { backend: 'host_only', registry, pools, pins, ioInWorkspace });
+  const pins = parsePins(JSON.stringify({ pins: [{ tensor: input, pools: ['shared'] }, { tensor: output, pools: ['shared'] }] }), 'pins.json');
+
+  it('binds the input and output planned in the workspace (before: "matches no buffer"; only C names matched)', () => {
+    expect(input).toMatch(/:0$/);
+    const result = compile(true);
+    const io = result.pinning!.decisions.filter((d) => d.buffer.io !== undefined);
+    expect(io.map((d) => [d.buffer.tensor, d.candidates])).toEqual([
+      [input, ['shared']],
+      [output, ['shared']],
+    ]);
+  });
+
+  it('says the application owns it when I/O is not in the workspace, naming it as the model does', () => {
+    expect(() => compile(false)).toThrow(
+      `pins.json #0: tensor '${input}' (${input.replace(':', '_')} in C) is a model input/output owned by the application; it can be pinned to a pool only when I/O is planned in the workspace (--io-in-workspace)`,
+    );
   });
 });

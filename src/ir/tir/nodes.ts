@@ -283,6 +283,12 @@ export type Node = Expr | Stmt | Buffer;
 
 export type FuncAttrValue = string | number | boolean | readonly string[];
 
+/**
+ * On main: the graph tensor each param holds (inputs, then outputs), so pins and reports can
+ * name model I/O as the model does, not only by its C name.
+ */
+export const ATTR_PARAM_TENSORS = 'uma.param_tensors';
+
 export interface PrimFuncAttrs {
   readonly global_symbol?: string;
   /** Target that runs this function; absent or `c` = host CPU. */
