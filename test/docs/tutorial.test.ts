@@ -4,6 +4,7 @@
  * byte with the reference interpreter.
  */
 import * as fs from 'fs';
+import * as ts from 'typescript';
 import { BackendRegistry, compileModel, interpret, loadTfliteFile, parsePoolsJson, readOperatorRecords } from '../../src';
 import { DENSE_KERNEL, TUTORIAL_SRAM, TutorialBackend } from '../../docs/examples/tutorialBackend';
 import { runCompiled } from '../../src/verify';
@@ -68,4 +69,25 @@ describe('tutorial backend', () => {
     expect(manifest.operandConstraints).toEqual([{ op: 'tutorial.dense', allOutputs: [TUTORIAL_SRAM] }]);
     expect(manifest.tirPasses).toEqual([{ name: 'tutorial.ReplaceDenseWithKernel', phase: 0, scope: 'target' }]);
   });
+
+  it("section 9's jest example passes as written", () => {
+    const doc = fs.readFileSync('docs/tutorial-first-backend.md', 'utf8');
+    const block = /The same check from a jest test[^\n]*\n+```ts\n([\s\S]*?)```/.exec(doc);
+    expect(block).not.toBeNull();
+    const js = ts.transpileModule(block![1], { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020 } }).outputText;
+    // Its imports as a backend project sees them: uma-ts, and the tutorial backend beside the test.
+    const modules: Record<string, unknown> = {
+      'uma-ts': require('../../src'),
+      './tutorialBackend': require('../../docs/examples/tutorialBackend'),
+      fs,
+    };
+    const tests: (() => void)[] = [];
+    const load = (name: string): unknown => {
+      if (!(name in modules)) throw new Error(`the example imports '${name}'`);
+      return modules[name];
+    };
+    new Function('require', 'exports', 'it', 'expect', js)(load, {}, (_title: string, body: () => void) => tests.push(body), expect);
+    expect(tests).toHaveLength(1);
+    tests[0]();
+  }, 120000);
 });
