@@ -77,14 +77,11 @@ describe('README quick start', () => {
       expect(run.stderr).not.toMatch(/^error:/m);
       expect(run.status).toBe(0);
       const sample = quickStart.find((b) => b.lang === 'text')!.body;
-      // The README's sample: every line that names a pool or the output must be printed
-      // with the same pool name, kind and limit (sizes may move with planner improvements).
+      // The README's sample: every pool row as printed (the plan is deterministic, so a
+      // planner change that moves a size must update the README).
       const poolRows = sample.split('\n').filter((l) => /^\w+\s+(workspace|constant)\s/.test(l));
       expect(poolRows.length).toBeGreaterThan(0);
-      for (const row of poolRows) {
-        const [name, kind] = row.split(/\s+/);
-        expect(run.stdout).toMatch(new RegExp(`^${name}\\s+${kind}\\s+\\d+\\s+unlimited\\s`, 'm'));
-      }
+      for (const row of poolRows) expect(run.stdout.split('\n')).toContain(row);
       for (const line of sample.split('\n').filter((l) => /^(Backend|Memory plan|pool\s)/.test(l))) {
         expect(run.stdout.split('\n')).toContain(line);
       }

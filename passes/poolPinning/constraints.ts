@@ -47,22 +47,24 @@ export interface PinningConstraints {
   readonly preference?: Readonly<Record<string, readonly string[]>>;
   /** Global preference overriding the user's pool order (from a pins file). */
   readonly poolOrder?: readonly string[];
+  /** Where `poolOrder` came from, for errors (`pins pins.json /poolPreference`). */
+  readonly poolOrderSource?: string;
 }
 
 export const NO_CONSTRAINTS: PinningConstraints = { operands: [], tensors: [] };
 
 export function mergeConstraints(...sets: readonly PinningConstraints[]): PinningConstraints {
   const preference: Record<string, readonly string[]> = {};
-  let poolOrder: readonly string[] | undefined;
+  let order: Pick<PinningConstraints, 'poolOrder' | 'poolOrderSource'> = {};
   for (const s of sets) {
     Object.assign(preference, s.preference ?? {});
-    if (s.poolOrder) poolOrder = s.poolOrder;
+    if (s.poolOrder) order = { poolOrder: s.poolOrder, ...(s.poolOrderSource !== undefined ? { poolOrderSource: s.poolOrderSource } : {}) };
   }
   return {
     operands: sets.flatMap((s) => s.operands),
     tensors: sets.flatMap((s) => s.tensors),
     preference,
-    ...(poolOrder ? { poolOrder } : {}),
+    ...order,
   };
 }
 

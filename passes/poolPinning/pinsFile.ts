@@ -28,7 +28,7 @@ export function parsePins(text: string, file = 'pins.json'): PinningConstraints 
     }
     operands.push({ source, op: pin.operator, ...selector, pools: pin.pools });
   });
-  return { operands, tensors, ...(doc.poolPreference ? { poolOrder: doc.poolPreference } : {}) };
+  return { operands, tensors, ...(doc.poolPreference ? { poolOrder: doc.poolPreference, poolOrderSource: `pins ${file} /poolPreference` } : {}) };
 }
 
 export function loadPinsFile(file: string): PinningConstraints {

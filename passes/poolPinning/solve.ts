@@ -329,7 +329,7 @@ function validatePoolNames(pools: readonly PoolInfo[], constraints: PinningConst
   };
   for (const c of constraints.operands) check(c.source, c.pools);
   for (const p of constraints.tensors) check(p.source, p.pools);
-  if (constraints.poolOrder) check('pool preference', constraints.poolOrder);
+  if (constraints.poolOrder) check(constraints.poolOrderSource ?? 'pool preference', constraints.poolOrder);
 }
 
 function preferenceOrder(

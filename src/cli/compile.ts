@@ -9,7 +9,7 @@ import { collect, collectPath, collectPaths, nonEmptyValue, pathValue } from './
 import * as path from 'path';
 import { BackendRegistry } from '../backend/registry';
 import { TargetAttrValue } from '../backend/targetAttrs';
-import { CompileOptions, CompileStage, compileModel } from '../driver/compile';
+import { CompileOptions, CompileStage, compileModel, IO_IN_WORKSPACE_NOTE } from '../driver/compile';
 import { ApplicationResult, compileApplication } from '../driver/application';
 import { ConfigError } from '../errors';
 import { applicationReportJson, REPORT_FILES, reportJson, writeApplicationOutput, writeCompileOutput } from '../driver/writeOutput';
@@ -201,7 +201,7 @@ async function runCompileApplication(models: readonly string[], options: Compile
       const mod = m.artifacts.moduleName;
       for (const w of m.warnings) io.err(`warning: ${mod}: ${w}`);
       for (const n of m.notes) io.err(`note: ${mod}: ${n}`);
-      if (m.ioInWorkspaceReason !== undefined) io.err(`note: ${mod}: model I/O planned in the workspace: ${m.ioInWorkspaceReason}`);
+      if (m.ioInWorkspaceReason !== undefined) io.err(`note: ${mod}: ${IO_IN_WORKSPACE_NOTE}: ${m.ioInWorkspaceReason}`);
       for (const line of formatInsertedCopies(m.insertedCopies)) io.err(`${mod}: ${line}`);
     }
     if (options.json) {
@@ -249,7 +249,7 @@ export async function runCompile(model: string, options: CompileCliOptions, io: 
     noteStuckOutputs(io, stuck);
     for (const w of result.warnings) io.err(`warning: ${w}`);
     for (const n of result.notes) io.err(`note: ${n}`);
-    if (result.ioInWorkspaceReason !== undefined) io.err(`note: model I/O planned in the workspace: ${result.ioInWorkspaceReason}`);
+    if (result.ioInWorkspaceReason !== undefined) io.err(`note: ${IO_IN_WORKSPACE_NOTE}: ${result.ioInWorkspaceReason}`);
     const copies = formatInsertedCopies(result.insertedCopies);
     if (options.json) {
       // stdout stays one JSON document; what was inserted goes with the progress lines.

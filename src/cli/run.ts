@@ -11,7 +11,7 @@
 import { Command } from 'commander';
 import { collect, collectPaths, nonEmptyValue } from './optionValues';
 import { TensorSpec } from '../codegen/types';
-import { ioSpecs } from '../driver/compile';
+import { IO_IN_WORKSPACE_NOTE, ioSpecs } from '../driver/compile';
 import { ConfigError, VerifyError } from '../errors';
 import { loadTfliteFile } from '../frontend/tflite';
 import { Divergence, OutputComparison, VerifyReport, verifyModel } from '../verify';
@@ -185,7 +185,7 @@ export async function runRun(model: string, options: RunCliOptions, io: CliIO): 
   // As compile prints them (a backend pool preference naming pools the user did not define).
   for (const n of report.compile.notes) io.err(`note: ${n}`);
   const ioReason = report.ioInWorkspaceReason ?? report.compile.ioInWorkspaceReason;
-  if (ioReason !== undefined) io.err(`note: model I/O planned in the workspace: ${ioReason}`);
+  if (ioReason !== undefined) io.err(`note: ${IO_IN_WORKSPACE_NOTE}: ${ioReason}`);
   const given = (options.input ?? []).length;
   const source = given === 0 ? `random inputs (seed ${seed})` : `inputs from ${given} file(s) (others random, seed ${seed})`;
   const modelOutputs = report.comparisons;
@@ -321,7 +321,7 @@ export async function runRunApplication(models: readonly string[], options: RunC
     for (const n of m.notes) io.err(`note: ${m.artifacts.moduleName}: ${n}`);
   }
   for (const m of report.models) {
-    if (m.ioInWorkspaceReason !== undefined) io.err(`note: ${m.moduleName}: model I/O planned in the workspace: ${m.ioInWorkspaceReason}`);
+    if (m.ioInWorkspaceReason !== undefined) io.err(`note: ${m.moduleName}: ${IO_IN_WORKSPACE_NOTE}: ${m.ioInWorkspaceReason}`);
   }
   const shared = report.application.sharedPools.reduce((a, p) => a + p.sizeBytes, 0);
   if (options.json) {

@@ -292,6 +292,9 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
   };
 }
 
+/** How the CLI introduces `ioInWorkspaceReason`: every input and output moves (one C interface), not only the one the reason names. */
+export const IO_IN_WORKSPACE_NOTE = 'every model input and output planned in the workspace';
+
 /**
  * Why model I/O must be planned in the workspace, or undefined: a target whose runtime
  * checks pointers against registered pools reads or writes an I/O tensor in place.
@@ -308,7 +311,8 @@ export function ioNeededByRuntimes(
   if (uses.length === 0) return undefined;
   const first = uses[0];
   const name = ioParamTensorNames(tir, io).get(first.buffer.name) ?? first.buffer.name;
-  return `model input/output '${name}' is used in place by target ${first.target}, whose runtime accepts only registered pools`;
+  const role = io.inputs.some((t) => t.name === name) ? 'input' : io.outputs.some((t) => t.name === name) ? 'output' : 'input/output';
+  return `model ${role} '${name}' is used in place by target ${first.target}, whose runtime accepts only registered pools`;
 }
 
 /**

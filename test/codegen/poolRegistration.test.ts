@@ -28,7 +28,7 @@ describe('pool registration by the generated run', () => {
   it('registers each pool dma_local reaches with its access, and plans the I/O it uses in place', () => {
     const r = compileModel('models/hello_world_int8.tflite', { backend: 'dma_local', registry, pools: bundled('dma_local') });
     expect(r.ioInWorkspace).toBe(true);
-    expect(r.ioInWorkspaceReason).toMatch(/'serving_default_dense_input:0' is used in place by target dma_local/);
+    expect(r.ioInWorkspaceReason).toMatch(/^model input 'serving_default_dense_input:0' is used in place by target dma_local/);
     const c = lib0(r.artifacts.files);
     expect(c).toContain('#include "dma_local_runtime.h"');
     expect(c).toMatch(/if \(\(dma_local_register_pool\("local_mem", local_mem, \d+, DMA_LOCAL_ACCESS_RW\)\) != 0\) return -1;/);

@@ -110,7 +110,7 @@ describe('accel reading application-owned model I/O', () => {
     const result = compileModel('models/pretrainedResnet_quant.tflite', { backend: 'accel', registry, pools: pools() });
     expect(result.warnings).toEqual([]);
     expect(result.ioInWorkspace).toBe(true);
-    expect(result.ioInWorkspaceReason).toMatch(/^model input\/output 'input_1_int8' is used in place by target accel, whose runtime accepts only registered pools$/);
+    expect(result.ioInWorkspaceReason).toMatch(/^model input 'input_1_int8' is used in place by target accel, whose runtime accepts only registered pools$/);
     expect(result.artifacts.metadata.inputs[0].pool).toBe('l2_mem');
   });
 

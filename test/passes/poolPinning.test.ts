@@ -137,6 +137,11 @@ describe('pool pinning on the seed network', () => {
     );
   });
 
+  it("names the pins file of a poolPreference with an unknown pool", () => {
+    const pins = parsePins(JSON.stringify({ pins: [], poolPreference: ['act_mem', 'nosuch'] }), 'my-pins.json');
+    expect(() => runPoolPinning(seedModule(), SEED_POOLS, pins)).toThrow(/^pins my-pins\.json \/poolPreference: unknown pool 'nosuch'; pools are: /);
+  });
+
   it('points at the JSON path of a broken pins file', () => {
     expect(() => parsePins(JSON.stringify({ pins: [{ tensor: 'x', pools: [] }] }), 'pins.json')).toThrow(/pins.json: \/pins\/0/);
     expect(() => parsePins('{"pins": [', 'pins.json')).toThrow(/pins.json: not valid JSON/);
