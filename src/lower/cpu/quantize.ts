@@ -4,7 +4,7 @@
  * numerics of TFLite Micro's AffineQuantize, Requantize and Dequantize.
  */
 import { quantizeSignatureProblem, requantizeMultiplier } from '../../arith/quant-params';
-import { add, binary, bufferLoad, bufferStore, cast, floatImm, intImm, mul, select, sub } from '../../ir/tir/builder';
+import { add, binary, bufferLoad, bufferStore, cast, floatImm, intImm, letStmt, makeVar, mul, sub } from '../../ir/tir/builder';
 import { Expr } from '../../ir/tir/nodes';
 import { OperatorStrategy } from '../strategy';
 import { loweringFail } from './attrs';
@@ -21,7 +21,9 @@ const INTEGER_DTYPES = ['int8', 'uint8', 'int16'];
 export function roundHalfAwayFromZeroToInt(q: Expr): Expr {
   const t = cast('int32', q);
   const frac = sub(q, cast('float32', t));
-  return add(t, select(binary('GE', frac, floatImm(0.5)), 1, select(binary('LE', frac, floatImm(-0.5)), -1, 0)));
+  // The steps as 0/1 comparisons, not selects: gcc compiled the nested selects to branches on
+  // the data (float-to-int8 QUANTIZE at 2.4x TFLite Micro's time; 0.6x this way).
+  return sub(add(t, cast('int32', binary('GE', frac, floatImm(0.5)))), cast('int32', binary('LE', frac, floatImm(-0.5))));
 }
 
 export const quantizeStrategy: OperatorStrategy = (input) => {
@@ -40,8 +42,13 @@ export const quantizeStrategy: OperatorStrategy = (input) => {
     const scale = floatImm(Math.fround(qo.scale));
     return loopNest(['i'], [n], ([i]) => {
       const q = binary('Div', bufferLoad(x, [i]), scale);
-      const bounded = clamp(q, floatImm(lo - qo.zeroPoint), floatImm(hi - qo.zeroPoint));
-      return bufferStore(y, cast(outType.dtype, add(roundHalfAwayFromZeroToInt(bounded), qo.zeroPoint)), [i]);
+      // Bound once: the rounding reads it three times, and the C emitter does not share subexpressions.
+      const bounded = makeVar('q', 'float32');
+      return letStmt(
+        bounded,
+        clamp(q, floatImm(lo - qo.zeroPoint), floatImm(hi - qo.zeroPoint)),
+        bufferStore(y, cast(outType.dtype, add(roundHalfAwayFromZeroToInt(bounded), qo.zeroPoint)), [i]),
+      );
     });
   }
 
