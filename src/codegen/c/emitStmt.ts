@@ -22,6 +22,7 @@ import {
 import { DEFAULT_ALIGNMENT } from '../../usmp/types';
 import { FuncContext } from './context';
 import { arrayInitializer, cElemType, cType } from './ctypes';
+import { contiguousCopy } from './copyLoops';
 import { emitCast, emitElementRef, emitExpr } from './emitExpr';
 import { alignUp } from '../../util/align';
 
@@ -159,6 +160,15 @@ export class StmtEmitter {
   }
 
   private emitFor(s: For): void {
+    const copy = contiguousCopy(s);
+    if (copy) {
+      if (copy.count.value === 0) return;
+      const elem = cElemType(copy.dst.buffer.dtype, copy.dst.buffer.name);
+      const dst = emitElementRef(copy.dst.buffer, copy.dst.indices, this.ctx);
+      const src = emitElementRef(copy.src.buffer, copy.src.indices, this.ctx);
+      this.line(`memmove(&${dst}, &${src}, ${copy.count.value} * sizeof(${elem}));`);
+      return;
+    }
     const loopType = cType(s.loopVar.dtype);
     const min = emitExpr(s.min, this.ctx);
     const end =
