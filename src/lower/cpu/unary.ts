@@ -119,18 +119,19 @@ function sigmoidInt16Nest(input: OpLoweringInput, op: 'logistic' | 'tanh'): Stmt
   const shr = (x: Expr, n: number): Expr => call('tir.shift_right', 'int32', [x, n]);
   const shl = (x: Expr, n: number): Expr => call('tir.shift_left', 'int32', [x, n]);
   return withConstTable(`${sanitizeName(c.name)}_sigmoid`, 'int32', SIGMOID_TABLE_UINT16, (table) =>
-    elementwiseNest(input, ([x]) => {
-      const scaled = shr(add(mul(i32(x), s.multiplier), s.round), s.shift);
-      const abs = call('tir.abs', 'int32', [scaled]);
-      const uh = shr(abs, fractionBits);
-      // Both Select arms are evaluated: keep the table index in range when saturating.
-      const index = min(uh, 254);
-      const ua = bufferLoad(table, [index]);
-      const ub = bufferLoad(table, [add(index, 1)]);
+    elementwiseNest(input, ([x], bind) => {
+      const scaled = bind('scaled', shr(add(mul(i32(x), s.multiplier), s.round), s.shift));
+      const abs = bind('abs_scaled', call('tir.abs', 'int32', [scaled]));
+      const uh = bind('uh', shr(abs, fractionBits));
+      // Both Select arms are evaluated: keep the table index in range when saturating (and
+      // both loads out of the select, so the C can choose without a branch).
+      const index = bind('index', min(uh, 254));
+      const ua = bind('ua', bufferLoad(table, [index]));
+      const ub = bind('ub', bufferLoad(table, [add(index, 1)]));
       const fraction = call('tir.bitwise_and', 'int32', [abs, (1 << fractionBits) - 1]);
       const interpolated = add(shl(ua, fractionBits), mul(fraction, sub(ub, ua)));
       const saturated = op === 'logistic' ? 0x7fff << 10 : 0xffff << 8;
-      const r = select(ge(uh, 255), intImm(saturated), interpolated);
+      const r = bind('r', select(ge(uh, 255), intImm(saturated), interpolated));
       const nonNegative = ge(scaled, 0);
       const folded =
         op === 'logistic'
