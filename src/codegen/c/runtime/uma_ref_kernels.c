@@ -109,6 +109,24 @@ static int32_t exp_of_diff(int32_t diff, int32_t multiplier, int32_t left_shift)
   return exp_on_negative_values(scaled, UMA_SOFTMAX_SCALED_DIFF_INTEGER_BITS);
 }
 
+/* exp_of_diff of an int8 difference (-255..0), computed once per call: the reference
+ * computes it twice per element, and its fixed-point exp is most of softmax's time. */
+struct exp_memo {
+  int32_t value[256];
+  uint8_t known[256];
+  int32_t multiplier;
+  int32_t left_shift;
+};
+
+static int32_t memo_exp_of_diff(struct exp_memo* m, int32_t diff) {
+  int32_t k = -diff;
+  if (!m->known[k]) {
+    m->value[k] = exp_of_diff(diff, m->multiplier, m->left_shift);
+    m->known[k] = 1u;
+  }
+  return m->value[k];
+}
+
 /* The int8-input softmax of TFLite's reference kernel for an output of output_bits bits
  * (8 or 16): exactly one of out8/out16 is non-null. The output zero point is the output
  * type's minimum, so the result is offset by it and clamped to the type's range. */
@@ -118,7 +136,11 @@ static int32_t softmax_from_int8(const int8_t* input, int8_t* out8, int16_t* out
   const int32_t out_min = -((int32_t)1 << (output_bits - 1));
   const int32_t out_max = ((int32_t)1 << (output_bits - 1)) - 1;
   int32_t r;
+  struct exp_memo memo;
   if (outer_size < 0 || depth < 0 || input_left_shift < 0 || input_left_shift > 31) return -1;
+  memset(memo.known, 0, sizeof memo.known);
+  memo.multiplier = input_multiplier;
+  memo.left_shift = input_left_shift;
   for (r = 0; r < outer_size; ++r) {
     const int8_t* x = input + (int64_t)r * depth;
     const int64_t row = (int64_t)r * depth;
@@ -132,8 +154,7 @@ static int32_t softmax_from_int8(const int8_t* input, int8_t* out8, int16_t* out
     for (c = 0; c < depth; ++c) {
       int32_t diff = x[c] - max_in_row;
       if (diff >= diff_min) {
-        sum_of_exps = add_wrap(sum_of_exps, rescale(exp_of_diff(diff, input_multiplier, input_left_shift), 0,
-                                                    UMA_SOFTMAX_ACCUMULATION_INTEGER_BITS));
+        sum_of_exps = add_wrap(sum_of_exps, rescale(memo_exp_of_diff(&memo, diff), 0, UMA_SOFTMAX_ACCUMULATION_INTEGER_BITS));
       }
     }
     shifted_scale = get_reciprocal(sum_of_exps, UMA_SOFTMAX_ACCUMULATION_INTEGER_BITS, &num_bits_over_unit);
@@ -146,7 +167,7 @@ static int32_t softmax_from_int8(const int8_t* input, int8_t* out8, int16_t* out
         /* Past 31 (an int8 row whose sum of exps reaches 512) the non-negative value rounds to
          * 0, where TFLite Micro's shift is undefined: every probability is under half a step. */
         int32_t unsat = exponent > 31 ? 0 : uma_rounding_divide_by_pot(
-            uma_srdhm(shifted_scale, exp_of_diff(diff, input_multiplier, input_left_shift)), exponent);
+            uma_srdhm(shifted_scale, memo_exp_of_diff(&memo, diff)), exponent);
         v = unsat + out_min;
         v = v < out_min ? out_min : (v > out_max ? out_max : v);
       }
