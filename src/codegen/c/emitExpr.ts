@@ -24,6 +24,9 @@ export function emitExpr(e: Expr, ctx: FuncContext): string {
     case 'Not':
       return `(!${emitExpr(e.a, ctx)})`;
     case 'Select':
+      // TIR evaluates both arms; a float32 choice is made on the bits (uma_select_f32),
+      // since compilers keep a float ?: as a branch on the data (LEAKY_RELU, ELU).
+      if (e.dtype === 'float32') return `uma_select_f32(${emitExpr(e.cond, ctx)}, ${emitExpr(e.t, ctx)}, ${emitExpr(e.f, ctx)})`;
       return `(${emitExpr(e.cond, ctx)} ? ${emitExpr(e.t, ctx)} : ${emitExpr(e.f, ctx)})`;
     case 'Cast':
       return emitCast(emitExpr(e.value, ctx), exprDType(e.value), e.dtype, ctx.func);
@@ -128,9 +131,16 @@ function emitBinary(e: BinaryOp, ctx: FuncContext): string {
       return wrapNarrow(`${helper}(${a}, ${b})`, e.dtype);
     }
     case 'Min':
-    case 'Max':
+    case 'Max': {
       // The min/max of two values of a narrow type is of that type: no wrap needed.
-      return `uma_${e.op === 'Min' ? 'min' : 'max'}_${helperSuffix(e.dtype)}(${a}, ${b})`;
+      const name = `uma_${e.op === 'Min' ? 'min' : 'max'}_${helperSuffix(e.dtype)}`;
+      // float32 against 0 (a ReLU): activations fall on either side about equally, so the
+      // choice is made on the bits. Other bounds (the type's range, 6, the float range's end)
+      // are rarely reached, where a branch is always predicted and costs less.
+      const zero = (x: Expr) => x.kind === 'FloatImm' && x.value === 0;
+      if (e.dtype === 'float32' && (zero(e.a) || zero(e.b))) return `${name}_sel(${a}, ${b})`;
+      return `${name}(${a}, ${b})`;
+    }
     default: {
       // Comparisons of narrow integers compare their promoted values; casting the operands
       // to int32 keeps gcc's -Wtype-limits quiet about always-true unsigned tests.
