@@ -1,11 +1,12 @@
 /**
  * MEAN as TFLite Micro's reduce kernel. float32: float sum in visiting order, divided by
  * float(n). int8/int16 with the input's scale and zero point: int32 sum / n truncated
- * (reference_ops::Mean). Otherwise the float requantization of QuantizedMeanOrSum.
+ * (reference_ops::Mean). Otherwise QuantizedMeanOrSum's integer requantization, 1/n folded
+ * into the multiplier (src/arith/reduce-params.ts), clamped.
  */
-import { roundHalfAwayFromZero } from '../../arith/fixedpoint';
+import { multiplyByQuantizedMultiplier } from '../../arith/fixedpoint';
 import { integerRange } from '../../arith/quant-params';
-import { meanKeepsQuantization, meanRequant } from '../../arith/reduce-params';
+import { meanKeepsQuantization, reduceRequant, shiftedSum } from '../../arith/reduce-params';
 import { KernelContext } from '../kernel';
 import { allocateTensorData, TypedArray } from '../tensor';
 import { floatSums, int32Sums, reductionPlan, requireQuantizedReduce } from './reduceCommon';
@@ -31,11 +32,10 @@ export function mean(ctx: KernelContext): TypedArray {
     for (let o = 0; o < plan.outputs; o++) out[o] = Math.trunc(sums[o] / count);
     return out;
   }
-  const { scale, bias } = meanRequant(qi.scale, qi.zeroPoint, qo.scale);
+  const m = reduceRequant('mean', qi.scale, qo.scale, count);
   const range = integerRange(dtype);
   for (let o = 0; o < plan.outputs; o++) {
-    const floatMean = f32(f32(sums[o]) / f32(count));
-    const r = f32(roundHalfAwayFromZero(f32(f32(floatMean * scale) + bias)) + qo.zeroPoint);
+    const r = multiplyByQuantizedMultiplier(shiftedSum(sums[o], qi.zeroPoint, count), m.multiplier, m.shift) + qo.zeroPoint;
     out[o] = Math.max(Math.min(r, range.max), range.min);
   }
   return out;

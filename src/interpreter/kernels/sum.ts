@@ -1,15 +1,15 @@
 /**
  * SUM as TFLite Micro's reduce kernel. float32: float sum in visiting order. int8/int16:
- * int32 sum, then QuantizedMeanOrSum's float requantization; the int32 result is narrowed
- * without a clamp (a static_cast), as TFLite Micro does.
+ * int32 sum, then QuantizedMeanOrSum's integer requantization (src/arith/reduce-params.ts),
+ * clamped; over no elements the reset output, raw 0.
  */
-import { roundHalfAwayFromZero } from '../../arith/fixedpoint';
-import { sumRequant } from '../../arith/reduce-params';
+import { multiplyByQuantizedMultiplier } from '../../arith/fixedpoint';
+import { integerRange } from '../../arith/quant-params';
+import { reduceRequant, shiftedSum } from '../../arith/reduce-params';
 import { KernelContext } from '../kernel';
 import { allocateTensorData, TypedArray } from '../tensor';
 import { floatSums, int32Sums, reductionPlan, requireQuantizedReduce } from './reduceCommon';
 
-const f32 = Math.fround;
 
 export function sum(ctx: KernelContext): TypedArray {
   const input = ctx.input(0, 'input');
@@ -24,11 +24,12 @@ export function sum(ctx: KernelContext): TypedArray {
   if (plan.count === 0) return out;
   const qi = ctx.quant(input.type, 'input');
   const qo = ctx.quant(ctx.outType, 'output');
-  const { scale, bias } = sumRequant(dtype, qi.scale, qi.zeroPoint, qo.scale, plan.count);
+  const m = reduceRequant('sum', qi.scale, qo.scale, plan.count);
+  const range = integerRange(dtype);
   const sums = int32Sums(plan, input.data as ArrayLike<number>);
   for (let o = 0; o < plan.outputs; o++) {
-    const value = (Math.trunc(roundHalfAwayFromZero(f32(f32(f32(sums[o]) * scale) + bias))) + qo.zeroPoint) | 0;
-    out[o] = value; // the typed array narrows with wrap-around, as static_cast<T> does
+    const r = multiplyByQuantizedMultiplier(shiftedSum(sums[o], qi.zeroPoint, plan.count), m.multiplier, m.shift) + qo.zeroPoint;
+    out[o] = Math.max(Math.min(r, range.max), range.min);
   }
   return out;
 }

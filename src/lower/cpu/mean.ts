@@ -1,16 +1,14 @@
 /**
  * mean as TFLite Micro's MEAN (see src/interpreter/kernels/mean.ts): float sum / float(n);
- * int8/int16 keeping the quantization: int32 sum / n truncated; otherwise the float
- * requantization of QuantizedMeanOrSum, rounded half away from zero and clamped.
+ * int8/int16 keeping the quantization: int32 sum / n truncated; otherwise QuantizedMeanOrSum's
+ * integer requantization with 1/n folded into the multiplier, clamped.
  */
-import { meanKeepsQuantization, meanRequant } from '../../arith/reduce-params';
-import { add, binary, cast, floatImm, intImm, mul } from '../../ir/tir/builder';
+import { meanKeepsQuantization, reduceRequant } from '../../arith/reduce-params';
+import { add, binary, cast, floatImm, intImm } from '../../ir/tir/builder';
 import { OperatorStrategy } from '../strategy';
 import { requireDType } from './convCommon';
-import { roundHalfAwayFromZeroToInt } from './quantize';
 import { dtypeRange, quantOf } from './quantParams';
-import { int32SumNest, reducedAxes, reductionNest, requireQuantizedReduce } from './reduceCommon';
-import { clamp } from './tirHelpers';
+import { int32SumNest, reducedAxes, reductionNest, requantizedSum, requireQuantizedReduce } from './reduceCommon';
 
 export const meanStrategy: OperatorStrategy = (input) => {
   const { call } = input;
@@ -30,12 +28,6 @@ export const meanStrategy: OperatorStrategy = (input) => {
   if (meanKeepsQuantization(qi.scale, qi.zeroPoint, qo.scale, qo.zeroPoint)) {
     return int32SumNest(input, axes, (acc, count) => cast(dtype, binary('Div', acc, intImm(count))));
   }
-  const { scale, bias } = meanRequant(qi.scale, qi.zeroPoint, qo.scale);
-  const [lo, hi] = dtypeRange(call, dtype);
-  return int32SumNest(input, axes, (acc, count) => {
-    const v = add(mul(binary('Div', cast('float32', acc), floatImm(count)), floatImm(scale)), floatImm(bias));
-    // Clamping before rounding equals TFLite's clamp after it: rounding is monotone and fixes integers.
-    const bounded = clamp(v, floatImm(lo - qo.zeroPoint), floatImm(hi - qo.zeroPoint));
-    return cast(dtype, add(roundHalfAwayFromZeroToInt(bounded), qo.zeroPoint));
-  });
+  const range = dtypeRange(call, dtype);
+  return int32SumNest(input, axes, (acc, count) => requantizedSum(acc, count, qi, qo, reduceRequant('mean', qi.scale, qo.scale, count), range, dtype));
 };

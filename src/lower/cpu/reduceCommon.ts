@@ -3,12 +3,13 @@
  * accumulator, and inside it one loop per reduced axis in row-major order, which is the order
  * TFLite's Reduce folds the elements of one output (so float sums agree bit for bit).
  */
-import { add, bufferLoad, bufferStore, ExprLike, intImm, seq } from '../../ir/tir/builder';
+import { QuantizedMultiplier } from '../../arith/fixedpoint';
+import { add, bufferLoad, bufferStore, cast, ExprLike, intImm, seq, sub } from '../../ir/tir/builder';
 import { Expr, ScalarDType, Stmt, Var } from '../../ir/tir/nodes';
 import { OpLoweringInput } from '../strategy';
 import { loweringFail } from './attrs';
 import { requireDType } from './convCommon';
-import { accLoad, accStore, i32, loopNest, reshapedView, staticShape, withAccumulator } from './tirHelpers';
+import { accLoad, accStore, clamp, i32, loopNest, qMultiplyShift, reshapedView, staticShape, withAccumulator } from './tirHelpers';
 
 export interface ReductionNest {
   /** Accumulator dtype and its start value. */
@@ -76,4 +77,14 @@ export function requireQuantizedReduce(input: OpLoweringInput, op: string): 'int
 /** The accumulation of quantized mean and sum: an int32 sum of the raw values, `finish`ed into the output. */
 export function int32SumNest(input: OpLoweringInput, axes: readonly number[], finish: ReductionNest['finish']): Stmt {
   return reductionNest(input, axes, { accDType: 'int32', init: intImm(0), step: (acc, v) => add(acc, i32(v)), finish });
+}
+
+/**
+ * A quantized MEAN's or SUM's output from its int32 sum (QuantizedMeanOrSum, integer; see
+ * src/arith/reduce-params.ts): requantize the sum less `count` input zero points (formed in
+ * 64 bits and wrapped to 32, as the kernel casts it), add the output zero point, clamp.
+ */
+export function requantizedSum(acc: Expr, count: number, qi: { zeroPoint: number }, qo: { zeroPoint: number }, m: QuantizedMultiplier, range: readonly [number, number], dtype: ScalarDType): Expr {
+  const shifted = cast('int32', sub(cast('int64', acc), intImm(qi.zeroPoint * count, 'int64')));
+  return cast(dtype, clamp(add(qMultiplyShift(shifted, m.multiplier, m.shift), qo.zeroPoint), range[0], range[1]));
 }
