@@ -6,6 +6,9 @@ import { contiguousCopy } from '../../src/codegen/c/copyLoops';
 import { generateC } from '../../src/codegen/c/generate';
 import { add, bufferLoad, bufferStore, callExtern, cast, evaluate, forLoop, makeBuffer, makeVar, mul, primFunc, tirModule } from '../../src/ir/tir/builder';
 import { For } from '../../src/ir/tir/nodes';
+import { importTflite } from '../../src/frontend/tflite';
+import { TfliteWriter, tfliteOptions } from '../../src/frontend/tflite/writer';
+import { verifyModel } from '../../src/verify';
 import { opFunc } from './modules';
 
 const src = makeBuffer('src', 'int8', [2, 3, 4]);
@@ -30,13 +33,15 @@ describe('contiguousCopy', () => {
     expect(whole.dst.indices.map((e) => (e.kind === 'IntImm' ? e.value : NaN))).toEqual([0, 0, 0]);
   });
 
-  it('leaves strided, converting, reversed and in-buffer copies as loops', () => {
+  it('leaves strided, converting, reversed, in-buffer and empty copies as loops', () => {
     const flat = makeBuffer('flat', 'int8', [24]);
     const wide = makeBuffer('wide', 'int16', [24]);
     expect(contiguousCopy(forLoop(k, 0, 12, bufferStore(flat, bufferLoad(src, [0, 0, mul(k, 2)]), [k])))).toBeUndefined();
     expect(contiguousCopy(forLoop(k, 0, 4, bufferStore(wide, cast('int16', bufferLoad(src, [0, 0, k])), [k])))).toBeUndefined();
     expect(contiguousCopy(forLoop(k, 0, 4, bufferStore(flat, bufferLoad(src, [0, 0, add(mul(k, -1), 3)]), [k])))).toBeUndefined();
     expect(contiguousCopy(forLoop(k, 0, 4, bufferStore(flat, bufferLoad(flat, [k]), [add(k, 1)])))).toBeUndefined();
+    // Empty: the loop keeps naming both buffers (a zero-size CONCATENATION operand failed -Werror builds).
+    expect(contiguousCopy(forLoop(k, 0, 0, bufferStore(flat, bufferLoad(src, [0, 0, k]), [k])))).toBeUndefined();
   });
 
   it('is emitted as memmove, and the loops it does not take stay loops', () => {
@@ -53,4 +58,16 @@ describe('contiguousCopy', () => {
     expect(c).toMatch(/for \(int32_t i = 0; i < 2; \+\+i\)/);
     expect(c).not.toMatch(/for \(int32_t k/);
   });
+
+  it('a CONCATENATION with an empty operand builds with -Werror and matches the interpreter', () => {
+    const w = new TfliteWriter();
+    const q = { scale: [0.5], zeroPoint: [0] };
+    const a = w.addInput({ name: 'a', shape: [2, 5], dtype: 'int8', quant: q });
+    const b = w.addInput({ name: 'b', shape: [0, 5], dtype: 'int8', quant: q });
+    const y = w.addTensor({ name: 'y', shape: [2, 5], dtype: 'int8', quant: q });
+    w.addOperator({ op: 'CONCATENATION', inputs: [a, b], outputs: [y], options: tfliteOptions.concatenation(0) });
+    w.markOutput(y);
+    const report = verifyModel(importTflite(w.finish(), 'm.tflite'), { backend: 'vanilla', seed: 1, cflags: ['-Werror'] });
+    expect(report.ok).toBe(true);
+  }, 60000);
 });

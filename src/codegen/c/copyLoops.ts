@@ -118,7 +118,8 @@ export function contiguousCopy(s: For): ContiguousCopy | undefined {
   const run = inner.count.value;
   const v = s.loopVar;
   if (flatCoefficient(inner.dst.buffer, inner.dst.indices, v) !== run || flatCoefficient(inner.src.buffer, inner.src.indices, v) !== run) return undefined;
-  if (s.extent.kind !== 'IntImm' || s.extent.value < 0) return undefined;
+  // An empty run stays a loop: it still names both buffers (an unused parameter fails -Werror builds).
+  if (s.extent.kind !== 'IntImm' || s.extent.value <= 0) return undefined;
   const count = intImm(s.extent.value * run);
   return {
     dst: { buffer: inner.dst.buffer, indices: substituted(inner.dst.indices, v, s.min) },

@@ -162,7 +162,6 @@ export class StmtEmitter {
   private emitFor(s: For): void {
     const copy = contiguousCopy(s);
     if (copy) {
-      if (copy.count.value === 0) return;
       const elem = cElemType(copy.dst.buffer.dtype, copy.dst.buffer.name);
       const dst = emitElementRef(copy.dst.buffer, copy.dst.indices, this.ctx);
       const src = emitElementRef(copy.src.buffer, copy.src.indices, this.ctx);
