@@ -136,7 +136,7 @@ export class BodyLowering {
     }
     const first = this.records.length;
     this.lowerFunction(callee, args, new Map([[callee.outputs[0], out]]), compositeName ?? partOf);
-    if (compositeName !== undefined) this.records.push(this.compositeRecord(call, callee, args, out, this.records.slice(first)));
+    if (compositeName !== undefined) this.records.push(this.compositeRecord(compositeName, call, callee, args, out, this.records.slice(first)));
   }
 
   /**
@@ -145,15 +145,13 @@ export class BodyLowering {
    * constants; its output), so a constraint on `input 1` of the composite means the same
    * operand however the target lowers it. Its scratch is its operators'.
    */
-  private compositeRecord(call: CallNode, callee: GraphFunction, args: readonly Bound[], out: Buffer, parts: readonly OperatorRecord[]): OperatorRecord {
-    const constants = callee.nodes.filter((n): n is ConstantNode => n.kind === 'constant').map((c) => this.constantBuffer(c));
-    const name = callee.attrs.Composite!;
+  private compositeRecord(name: string, call: CallNode, callee: GraphFunction, args: readonly Bound[], out: Buffer, parts: readonly OperatorRecord[]): OperatorRecord {
     return {
       name: call.name,
       op: name,
       composite: name,
       target: this.target,
-      inputs: [...args.map((a) => a.buffer.data.name), ...constants.map((b) => b.data.name)],
+      inputs: this.compositeInput(call, callee, args, out).args.map((b) => b.data.name),
       outputs: [out.data.name],
       scratch: parts.flatMap((r) => r.scratch),
     };

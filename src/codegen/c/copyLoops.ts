@@ -10,6 +10,7 @@
 import { Buffer, BufferLoad, BufferStore, Expr, For, IntImm, Stmt, Var } from '../../ir/tir/nodes';
 import { intImm } from '../../ir/tir/builder';
 import { StmtExprMutator } from '../../ir/tir/mutator';
+import { StmtExprVisitor } from '../../ir/tir/visitor';
 
 export interface ContiguousCopy {
   readonly dst: { readonly buffer: Buffer; readonly indices: readonly Expr[] };
@@ -54,12 +55,11 @@ function coefficient(e: Expr, v: Var): number | undefined {
 
 function mentions(e: Expr, v: Var): boolean {
   let found = false;
-  new (class extends StmtExprMutator {
-    override mutateVar(x: Var): Expr {
+  new (class extends StmtExprVisitor {
+    override visitVar(x: Var): void {
       if (x.id === v.id) found = true;
-      return x;
     }
-  })().mutateExpr(e);
+  })().visitExpr(e);
   return found;
 }
 
