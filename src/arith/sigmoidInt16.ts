@@ -115,3 +115,90 @@ export function tanhInt16(p: SigmoidInt16Params, x: number): number {
   result = input >= 0 ? result - (1 << 23) + (1 << 7) : -result + (1 << 23) + (1 << 7) - 1;
   return ((result >> 8) << 16) >> 16;
 }
+
+/**
+ * The same kernels as one straight-line sequence per element, the form the generated C
+ * takes (the reference functions above stay TFLite's shape and are what it is checked against):
+ *
+ *   c = clamp(scaled, lo, hi), e = (c >> bits) + 256, out = (base[e] + (c & (2^bits - 1)) * slope[e] + bias) >> outShift
+ *
+ * TFLite interpolates on |x| and folds the sign back afterwards, with a branch on saturation
+ * and a choice on the sign that both go either way on real data (int16 TANH at a general
+ * scale mispredicted at a third of this form's speed). Here x's own segment (floor of
+ * x / 2^bits, negative below zero) indexes a table over both signs, so neither the absolute
+ * value nor the fold is computed per element: they are in the tables.
+ *
+ * Non-negative segment k: TFLite's r = (t[k] << bits) + f * (t[k + 1] - t[k]), folded as
+ * r + bias (TANH: r - 2^23 + bias). Segment 255 is the saturated value with slope 0, reached
+ * only at the clamp hi = 255 << bits, where the fraction is 0.
+ * Negative segment -k with fraction g (x = -k * 2^bits + g): |x| lies in TFLite's segment
+ * k - 1 with fraction 2^bits - g (g > 0), whose interpolation is (t[k] << bits) - g * slope, so
+ * its fold 2^25 - 1 - r + bias (TANH: 2^23 - 1 - r + bias) is (2^25 - 1 - (t[k] << bits)) +
+ * g * slope + bias: base and slope are that constant and t[k] - t[k - 1]. With g = 0 (|x| a
+ * multiple of 2^bits) the same base gives TFLite's r = t[k] << bits at index k, as it must.
+ * The clamp lo: TANH's saturated value is t[255] << 8, so -(255 << 8) is segment -255 with
+ * g = 0; LOGISTIC's (0x7fff << 10) is not t[255] << 9, but it folds for negative inputs to the
+ * same output 1 as |x| = (255 << 9) - 1 does, so lo = -(255 << 9) + 1 stays inside segment
+ * -255. Segment -256 is never read.
+ */
+export interface SigmoidInt16Segments {
+  /** Fraction bits of the rescaled input below the segment: logistic 9, tanh 8. */
+  readonly fractionBits: number;
+  readonly lo: number;
+  readonly hi: number;
+  /** Indexed by segment + 256 (segments -256..255). */
+  readonly base: readonly number[];
+  readonly slope: readonly number[];
+  readonly bias: number;
+  readonly outShift: number;
+}
+
+/** Offset of segment 0 in the segment tables. */
+export const SIGMOID_SEGMENT_OFFSET = 256;
+
+const segments = new Map<'logistic' | 'tanh', SigmoidInt16Segments>();
+
+export function sigmoidInt16Segments(op: 'logistic' | 'tanh'): SigmoidInt16Segments {
+  let g = segments.get(op);
+  if (!g) segments.set(op, (g = buildSegments(op)));
+  return g;
+}
+
+function buildSegments(op: 'logistic' | 'tanh'): SigmoidInt16Segments {
+  const t = SIGMOID_TABLE_UINT16;
+  const bits = op === 'logistic' ? 9 : 8;
+  const saturated = op === 'logistic' ? 0x7fff << 10 : 0xffff << 8;
+  // What the non-negative fold adds besides the rounding bias, and the negative fold's constant.
+  const positive = op === 'logistic' ? 0 : -(1 << 23);
+  const negative = op === 'logistic' ? (1 << 25) - 1 : (1 << 23) - 1;
+  const base: number[] = [];
+  const slope: number[] = [];
+  for (let j = -256; j < 256; j++) {
+    const k = Math.abs(j);
+    if (j === -256) {
+      base.push(0);
+      slope.push(0);
+    } else if (j < 0) {
+      base.push(negative - (t[k] << bits));
+      slope.push(t[k] - t[k - 1]);
+    } else {
+      base.push((k < 255 ? t[k] << bits : saturated) + positive);
+      slope.push(k < 255 ? t[k + 1] - t[k] : 0);
+    }
+  }
+  const hi = 255 << bits;
+  return op === 'logistic'
+    ? { fractionBits: bits, lo: -hi + 1, hi, base, slope, bias: 1 << 9, outShift: 10 }
+    : { fractionBits: bits, lo: -hi, hi, base, slope, bias: 1 << 7, outShift: 8 };
+}
+
+/** One element through the segmented form (to hold it to `logisticInt16` / `tanhInt16`). */
+export function sigmoidInt16Segmented(op: 'logistic' | 'tanh', p: SigmoidInt16Params, x: number): number {
+  const s = effectiveSigmoidScaling(p);
+  const g = sigmoidInt16Segments(op);
+  const scaled = (Math.imul(x, s.multiplier) + s.round) >> s.shift;
+  const c = Math.max(Math.min(scaled, g.hi), g.lo);
+  const e = (c >> g.fractionBits) + SIGMOID_SEGMENT_OFFSET;
+  const r = g.base[e] + (c & ((1 << g.fractionBits) - 1)) * g.slope[e] + g.bias;
+  return ((r >> g.outShift) << 16) >> 16;
+}

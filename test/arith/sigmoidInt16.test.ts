@@ -1,5 +1,5 @@
 /** TFLite's int16 LOGISTIC/TANH kernels: parameters as TFLM prepares them, and accuracy against the exact functions. */
-import { logisticInt16, sigmoidInt16Params, tanhInt16 } from '../../src/arith/sigmoidInt16';
+import { logisticInt16, sigmoidInt16Params, sigmoidInt16Segmented, tanhInt16 } from '../../src/arith/sigmoidInt16';
 
 const OUT = { scale: 1 / 32768, zeroPoint: 0 };
 
@@ -29,5 +29,27 @@ describe('int16 sigmoid kernels', () => {
       worst = Math.max(worst, Math.abs(fn(p, x) - ideal));
     }
     expect(worst).toBeLessThanOrEqual(_tol + 0.5);
+  });
+
+  // The generated C computes the segmented form; every int16 input at every kind of scale
+  // (power of two, TANH's shift-1 power of two, general multipliers small and large).
+  it.each([
+    ['logistic', 1 / 4096],
+    ['logistic', 0.0007],
+    ['logistic', 0.0003],
+    ['logistic', 1 / 2048],
+    ['logistic', 0.01],
+    ['tanh', 1 / 4096],
+    ['tanh', 1 / 2048],
+    ['tanh', 4 / 32768],
+    ['tanh', 0.0003],
+    ['tanh', 0.01],
+  ] as const)('the segmented form of %s at input scale %f equals the reference for every int16 input', (op, scale) => {
+    const p = sigmoidInt16Params(op, { scale, zeroPoint: 0 }, OUT);
+    if (typeof p === 'string') throw new Error(p);
+    const fn = op === 'logistic' ? logisticInt16 : tanhInt16;
+    const bad: number[] = [];
+    for (let x = -32768; x <= 32767; x++) if (sigmoidInt16Segmented(op, p, x) !== fn(p, x)) bad.push(x);
+    expect(bad.slice(0, 5)).toEqual([]);
   });
 });

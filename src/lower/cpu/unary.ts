@@ -10,7 +10,7 @@ import { isPlainInt16Abs, QUANTIZED_UNARY_DTYPES, quantizedUnary } from '../../a
 import { DType } from '../../ir/graph/types';
 import { add, and, binary, bufferLoad, call, cast, eq, floatImm, ge, intImm, lt, max, min, mul, select, sub } from '../../ir/tir/builder';
 import { Expr, Stmt } from '../../ir/tir/nodes';
-import { effectiveSigmoidScaling, SIGMOID_TABLE_UINT16, sigmoidInt16Params } from '../../arith/sigmoidInt16';
+import { effectiveSigmoidScaling, SIGMOID_SEGMENT_OFFSET, sigmoidInt16Params, sigmoidInt16Segments } from '../../arith/sigmoidInt16';
 import { sanitizeName } from '../names';
 import { OpLoweringInput, OperatorStrategy } from '../strategy';
 import { loweringFail, numberAttr } from './attrs';
@@ -107,38 +107,30 @@ function int16Expression(input: OpLoweringInput, op: string): ((x: Expr) => Expr
 }
 
 /**
- * int16 LOGISTIC / TANH as TFLite's kernels: rescale, |x| into the sigmoid table (an
- * operator-internal constant), linear interpolation, sign fold-back, narrow to int16.
+ * int16 LOGISTIC / TANH in the segmented form of `sigmoidInt16Segments` (equal to TFLite's
+ * kernels for every input, see there): rescale, clamp, then base + fraction * slope read at
+ * the input's own segment from two operator-internal tables over both signs, a rounding bias
+ * and a shift. No branch and no select: an element's work does not depend on its value.
  */
 function sigmoidInt16Nest(input: OpLoweringInput, op: 'logistic' | 'tanh'): Stmt {
   const { call: c } = input;
   const p = sigmoidInt16Params(op, quantOf(c, input.argTypes[0], 'input'), quantOf(c, c.type, 'output'));
   if (typeof p === 'string') loweringFail(c, p);
   const s = effectiveSigmoidScaling(p);
-  const fractionBits = op === 'logistic' ? 9 : 8;
+  const g = sigmoidInt16Segments(op);
   const shr = (x: Expr, n: number): Expr => call('tir.shift_right', 'int32', [x, n]);
-  const shl = (x: Expr, n: number): Expr => call('tir.shift_left', 'int32', [x, n]);
-  return withConstTable(`${sanitizeName(c.name)}_sigmoid`, 'int32', SIGMOID_TABLE_UINT16, (table) =>
-    elementwiseNest(input, ([x], bind) => {
-      const scaled = bind('scaled', shr(add(mul(i32(x), s.multiplier), s.round), s.shift));
-      const abs = bind('abs_scaled', call('tir.abs', 'int32', [scaled]));
-      const uh = bind('uh', shr(abs, fractionBits));
-      // Both Select arms are evaluated: keep the table index in range when saturating (and
-      // both loads out of the select, so the C can choose without a branch).
-      const index = bind('index', min(uh, 254));
-      const ua = bind('ua', bufferLoad(table, [index]));
-      const ub = bind('ub', bufferLoad(table, [add(index, 1)]));
-      const fraction = call('tir.bitwise_and', 'int32', [abs, (1 << fractionBits) - 1]);
-      const interpolated = add(shl(ua, fractionBits), mul(fraction, sub(ub, ua)));
-      const saturated = op === 'logistic' ? 0x7fff << 10 : 0xffff << 8;
-      const r = bind('r', select(ge(uh, 255), intImm(saturated), interpolated));
-      const nonNegative = ge(scaled, 0);
-      const folded =
-        op === 'logistic'
-          ? select(nonNegative, add(r, 1 << 9), add(sub(1 << 25, r), (1 << 9) - 1))
-          : select(nonNegative, add(sub(r, 1 << 23), 1 << 7), add(sub(1 << 23, r), (1 << 7) - 1));
-      return cast('int16', shr(folded, op === 'logistic' ? 10 : 8));
-    }),
+  const name = sanitizeName(c.name);
+  return withConstTable(`${name}_sigmoid_base`, 'int32', g.base, (base) =>
+    withConstTable(`${name}_sigmoid_slope`, 'int32', g.slope, (slope) =>
+      elementwiseNest(input, ([x], bind) => {
+        const scaled = shr(add(mul(i32(x), s.multiplier), s.round), s.shift);
+        const clamped = bind('clamped', clamp(scaled, g.lo, g.hi));
+        const segment = bind('segment', add(shr(clamped, g.fractionBits), SIGMOID_SEGMENT_OFFSET));
+        const fraction = call('tir.bitwise_and', 'int32', [clamped, (1 << g.fractionBits) - 1]);
+        const r = add(add(bufferLoad(base, [segment]), mul(fraction, bufferLoad(slope, [segment]))), g.bias);
+        return cast('int16', shr(r, g.outShift));
+      }),
+    ),
   );
 }
 
