@@ -14,7 +14,7 @@ import { effectiveSigmoidScaling, SIGMOID_SEGMENT_OFFSET, sigmoidInt16Params, si
 import { sanitizeName } from '../names';
 import { OpLoweringInput, OperatorStrategy } from '../strategy';
 import { loweringFail, numberAttr } from './attrs';
-import { elementwiseNest, int8LookupNest, narrow, requireDtypes } from './elementwise';
+import { BindValue, elementwiseNest, int8LookupNest, narrow, requireDtypes } from './elementwise';
 import { quantOf } from './quantParams';
 import { clamp, i32, qMultiplyShift, withConstTable } from './tirHelpers';
 
@@ -40,12 +40,26 @@ function round(x: Expr): Expr {
   return select(binary('Or', lt(diff, F(0.5)), and(eq(diff, F(0.5)), even)), fl, add(fl, F(1)));
 }
 
-const FLOAT_EXPRESSIONS: Readonly<Record<string, (x: Expr, alpha: number) => Expr>> = {
+/**
+ * HARD_SWISH x * min(6, max(0, x + 3)) / 6, the clamp as two Selects equal to Math.max and
+ * Math.min for every value (NaN passes through, -0 becomes +0): a float Select is chosen on the
+ * bits in C, where uma_min_f32's branch mispredicts whenever x + 3 crosses 6 on real data
+ * (it ran at half TFLite Micro's speed on inputs in [-4, 4]). The sum and the clamped value
+ * are bound, since the C emitter would repeat them in each condition and arm.
+ */
+function hardSwish(x: Expr, bind: BindValue): Expr {
+  const shifted = bind('shifted', add(x, F(3)));
+  const relu = bind('relu', select(binary('LE', shifted, F(0)), F(0), shifted));
+  const relu6 = select(ge(relu, F(6)), F(6), relu);
+  return binary('Div', mul(x, relu6), F(6));
+}
+
+const FLOAT_EXPRESSIONS: Readonly<Record<string, (x: Expr, alpha: number, bind: BindValue) => Expr>> = {
   relu: (x) => select(lt(x, F(0)), F(0), x),
   relu6: (x) => select(gt(x, F(6)), F(6), select(lt(x, F(0)), F(0), x)),
   relu_n1_to_1: (x) => select(gt(x, F(1)), F(1), select(lt(x, F(-1)), F(-1), x)),
   leaky_relu: (x, alpha) => select(gt(x, F(0)), x, mul(x, F(Math.fround(alpha)))),
-  hard_swish: (x) => binary('Div', mul(x, min(F(6), max(F(0), add(x, F(3))))), F(6)),
+  hard_swish: (x, _, bind) => hardSwish(x, bind),
   logistic,
   tanh: (x) => fcall('tir.tanh', x),
   elu: (x) => select(lt(x, F(0)), fcall('tir.expm1', x), x),
@@ -142,7 +156,7 @@ function unaryStrategy(op: string): OperatorStrategy {
     if (input.argTypes[0].dtype !== dtype) loweringFail(c, `${op}: input is ${input.argTypes[0].dtype} but the output is ${dtype}`);
     if (dtype === 'float32') {
       const alpha = numberAttr(c, 'alpha', 0);
-      return elementwiseNest(input, ([x]) => FLOAT_EXPRESSIONS[op](x, alpha));
+      return elementwiseNest(input, ([x], bind) => FLOAT_EXPRESSIONS[op](x, alpha, bind));
     }
     if (dtype === 'int32') return elementwiseNest(input, ([x]) => INT32_EXPRESSIONS[op](x));
     if (isPlainInt16Abs(op, input.argTypes[0])) return elementwiseNest(input, ([x]) => cast('int16', call('tir.abs', 'int32', [i32(x)])));
