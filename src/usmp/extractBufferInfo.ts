@@ -27,6 +27,7 @@ import {
   For,
   LetStmt,
   MAIN_PRIM_FUNC,
+  outputAliasesOf,
   PERSISTENT_SCOPE,
   PrimFunc,
   ScalarDType,
@@ -54,7 +55,12 @@ export interface BufferSite {
   readonly node: Allocate | AllocateConst;
   readonly bufferVar: Var;
   /** Set for I/O tensors planned in the workspace: the model tensor name and its direction. */
-  readonly io?: { readonly direction: 'input' | 'output'; readonly tensor: string };
+  readonly io?: {
+    readonly direction: 'input' | 'output';
+    readonly tensor: string;
+    /** Outputs that copied this tensor and are served from its bytes (ioAliases.ts). */
+    readonly outputAliases?: readonly string[];
+  };
 }
 
 /** An allocation left to codegen, with what the pipeline needs to judge it. */
@@ -343,11 +349,18 @@ class BufferInfoExtractor extends StmtExprVisitor {
 }
 
 function ioAnnotation(s: Allocate | AllocateConst): BufferSite['io'] | undefined {
+  const aliases = outputAliasesOf(s.annotations);
+  const withAliases = aliases.length > 0 ? { outputAliases: aliases } : {};
   const input = s.annotations[ANN_INPUT_TENSOR];
-  if (typeof input === 'string') return { direction: 'input', tensor: input };
+  if (typeof input === 'string') return { direction: 'input', tensor: input, ...withAliases };
   const output = s.annotations[ANN_OUTPUT_TENSOR];
-  if (typeof output === 'string') return { direction: 'output', tensor: output };
+  if (typeof output === 'string') return { direction: 'output', tensor: output, ...withAliases };
   return undefined;
+}
+
+/** An output, or a tensor that also serves outputs, is read after main's last statement. */
+function readAfterMain(io: BufferSite['io']): boolean {
+  return io !== undefined && (io.direction === 'output' || (io.outputAliases?.length ?? 0) > 0);
 }
 
 interface Interval {
@@ -414,7 +427,7 @@ export function extractBufferInfo(module: TirModule, pools: readonly PoolInfo[])
   const intervals = records.map((record) => ({
     record,
     first: record.io?.direction === 'input' ? 0 : (record.first ?? record.declaredAt),
-    last: record.io?.direction === 'output' ? Math.max(end, record.last ?? record.declaredAt) : (record.last ?? record.declaredAt),
+    last: readAfterMain(record.io) ? Math.max(end, record.last ?? record.declaredAt) : (record.last ?? record.declaredAt),
   }));
   const workspace = intervals.filter((i) => i.record.kind === 'workspace');
   const constants = intervals.filter((i) => i.record.kind === 'constant');

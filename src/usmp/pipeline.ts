@@ -1,6 +1,6 @@
 /**
  * The unified static memory planner, end to end (TVM `tir.usmp.PlanMemory`):
- * [I/O → allocates] → AssignPoolInfo → extractBufferInfo → planning algorithm → verify →
+ * [I/O → allocates] → outputs that copy I/O share its bytes → AssignPoolInfo → extractBufferInfo → planning algorithm → verify →
  * convert to pool offsets. The result is the rewritten module plus everything codegen and
  * reports need (pool sizes, constant pool contents, the plan, where I/O landed).
  */
@@ -12,6 +12,7 @@ import { assignPoolInfo, isGlobalScope } from './assignPoolInfo';
 import { convertToPoolOffsets } from './convertToPoolOffsets';
 import { BufferInfoAnalysis, extractBufferInfo } from './extractBufferInfo';
 import { createIoAllocates } from './ioAllocates';
+import { aliasCopiedOutputs } from './ioAliases';
 import { defaultPools, validatePools } from './pools';
 import { IoPlacement, PlanningAlgorithm, PoolInfo, UsmpResult } from './types';
 import { verifyPlan } from './verify';
@@ -62,6 +63,7 @@ function ioPlacements(analysis: BufferInfoAnalysis, plan: UsmpResult['plan']) {
     if (io === undefined) continue;
     const a = plan.get(b.name)!;
     (io.direction === 'input' ? inputs : outputs).push({ name: io.tensor, pool: a.pool, offset: a.offset, sizeBytes: b.sizeBytes });
+    for (const alias of io.outputAliases ?? []) outputs.push({ name: alias, pool: a.pool, offset: a.offset, sizeBytes: b.sizeBytes });
   }
   return { inputs, outputs };
 }
@@ -69,7 +71,9 @@ function ioPlacements(analysis: BufferInfoAnalysis, plan: UsmpResult['plan']) {
 export function runUsmp(module: TirModule, options: UsmpOptions = {}): UsmpResult<TirModule> {
   const pools = options.pools ?? defaultPools(moduleTargets(module));
   validatePools(pools);
-  const withIo = options.ioInWorkspace ? createIoAllocates(module) : module;
+  // Outputs that copy another I/O tensor share its bytes once I/O is in the workspace
+  // (ioAliases.ts): here, after pool pinning chose each one's pools, so both sides' pools hold.
+  const withIo = aliasCopiedOutputs(options.ioInWorkspace ? createIoAllocates(module) : module);
   const annotated = assignPoolInfo(withIo, pools);
   const analysis = extractBufferInfo(annotated, pools);
   rejectUnplannedGlobals(analysis);

@@ -4,6 +4,8 @@
  * run it with both outputs holding the tensor. Regression: lowering refused it ("main output
  * 'y' is listed twice"); now the repeat is an output of its own (a copy). (LiteRT's WASM
  * CompiledModel hands back unrelated bytes for repeated outputs, so it is no oracle here.)
+ * With I/O in the workspace each repeat is served from its tensor's bytes, as TFLite Micro's
+ * arena holds the tensor once (usmp/ioAliases.ts).
  */
 import { AccelBackend } from '../../backends/accel';
 import { BackendRegistry } from '../../src/backend/registry';
@@ -15,6 +17,8 @@ import { interpret } from '../../src/interpreter';
 import { MAIN_FUNCTION } from '../../src/ir/graph/types';
 import { expectRunsByteExact } from '../e2e/harness';
 import { parsePoolsJson } from '../../src/usmp/pools';
+import { PoolInfo } from '../../src/usmp/types';
+import { parsePins } from '../../passes/poolPinning/pinsFile';
 import * as fs from 'fs';
 
 class HostOnlyBackend extends UmaBackend {
@@ -61,6 +65,35 @@ describe('a tensor listed twice among the outputs', () => {
     const pools = backend === 'accel' ? parsePoolsJson(fs.readFileSync('backends/accel/pools.json', 'utf8'), 'accel pools').map((p) => ({ ...p, internal: false })) : undefined;
     const result = compileModel(graph, { backend, registry, pools, ioInWorkspace: io, timeBudgetMs: 100 });
     expect(result.access.violations).toEqual([]);
+    expectRunsByteExact(result, [input], expected, ['-O0']);
+  });
+
+  it('with I/O in the workspace, holds x and y once each: the repeats read their bytes', () => {
+    const result = compileModel(graph, { backend: 'host_only', registry, ioInWorkspace: true, timeBudgetMs: 100 });
+    expect(result.usmp.buffers.filter((b) => b.kind === 'workspace').map((b) => b.name).sort()).toEqual(['x', 'y']);
+    const slot = (p: { pool: string; offset: number }) => `${p.pool}+${p.offset}`;
+    const x = slot(result.usmp.inputs.find((p) => p.name === 'x')!);
+    const outputs = new Map(result.usmp.outputs.map((p) => [p.name, slot(p)]));
+    expect(outputs.get('x_output')).toBe(x);
+    expect(outputs.get('x_output2')).toBe(x);
+    expect(outputs.get('y_output')).toBe(outputs.get('y'));
+    expect(outputs.get('y_output2')).toBe(outputs.get('y'));
+    expect(outputs.get('y')).not.toBe(x);
+    // 32 + 48 bytes at 16-byte alignment: the arena TFLite Micro plans for x and y.
+    expect(result.report.workspace.sizeBytes).toBe(80);
+    expect(result.report.workspace.tensorLowerBoundBytes).toBe(80);
+    const header = result.artifacts.files.find((f) => f.path.endsWith('default_lib0.c'))!.content;
+    expect(header).not.toMatch(/fused_reshape/);
+  });
+
+  it('keeps the copy of a repeat pinned apart from its tensor, and serves only the others', () => {
+    const pools: PoolInfo[] = ['sram', 'shared'].map((name) => ({ name, kind: 'workspace', targetAccess: { c: 'rw' }, alignment: 16, internal: true }));
+    const pins = parsePins(JSON.stringify({ pins: [{ tensor: 'x', pools: ['shared'] }, { tensor: 'x_output', pools: ['sram'] }] }), 'pins.json');
+    const result = compileModel(graph, { backend: 'host_only', registry, pools, pins, ioInWorkspace: true, timeBudgetMs: 100 });
+    expect(result.usmp.buffers.filter((b) => b.kind === 'workspace').map((b) => b.name).sort()).toEqual(['x', 'x_output', 'y']);
+    const where = new Map([...result.usmp.inputs, ...result.usmp.outputs].map((p) => [p.name, p]));
+    expect(where.get('x_output')!.pool).toBe('sram');
+    expect(where.get('x_output2')).toEqual({ ...where.get('x')!, name: 'x_output2' });
     expectRunsByteExact(result, [input], expected, ['-O0']);
   });
 });

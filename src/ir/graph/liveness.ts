@@ -84,10 +84,30 @@ export interface TensorLowerBound {
 }
 
 /**
+ * Outputs that are a `reshape` of a model input or of another output, read by nothing else
+ * (the importer's pass-through outputs and repeated listings): output -> the tensor it copies.
+ * TFLite Micro's arena holds such a tensor once, and so does a plan holding I/O
+ * (usmp/ioAliases.ts serves the output from its source's bytes).
+ */
+function ioCopyOutputs(fn: GraphFunction): Map<string, string> {
+  const io = new Set([...fn.params, ...fn.outputs]);
+  const read = new Set(fn.nodes.flatMap((n) => (n.kind === 'call' ? n.args : [])));
+  const types = new Map(fn.nodes.map((n) => [n.name, n.type]));
+  const copies = new Map<string, string>();
+  for (const n of fn.nodes) {
+    if (n.kind !== 'call' || n.callee.kind !== 'op' || n.callee.op !== 'reshape' || !fn.outputs.includes(n.name) || read.has(n.name)) continue;
+    const source = n.args[0];
+    const type = types.get(source);
+    if (io.has(source) && type !== undefined && tensorBytes(type) === tensorBytes(n.type)) copies.set(n.name, source);
+  }
+  return copies;
+}
+
+/**
  * The tensor-level lower bound of a model, as TFLite Micro's planner counts its arena: at
  * each operator, the bytes of every graph tensor live there, each rounded up to `alignment`
  * (TFLite Micro aligns every planned buffer to 16). Model inputs and outputs count only when
- * the plan holds them (`includeIo`). Operator-internal scratch is not a graph tensor, so a
+ * the plan holds them (`includeIo`), an output copying another I/O tensor as that tensor. Operator-internal scratch is not a graph tensor, so a
  * plan that needs more than this pays for scratch or lost reuse; an in-place operator can
  * go below it (its output shares its input's bytes).
  */
@@ -95,7 +115,12 @@ export function tensorLowerBound(fn: GraphFunction, options: { includeIo: boolea
   const alignment = options.alignment ?? 16;
   const io = new Set([...fn.params, ...fn.outputs]);
   const { intervals, steps } = activationLiveness(fn);
-  const counted = intervals.filter((iv) => options.includeIo || !io.has(iv.name));
+  const lastStep = Math.max(steps.length - 1, 0);
+  const copies = options.includeIo ? ioCopyOutputs(fn) : new Map<string, string>();
+  const sources = new Set(copies.values());
+  const counted = intervals
+    .filter((iv) => (options.includeIo || !io.has(iv.name)) && !copies.has(iv.name))
+    .map((iv) => (sources.has(iv.name) ? { ...iv, end: lastStep } : iv));
   const aligned = (b: number) => Math.ceil(b / alignment) * alignment;
   let bytes = 0;
   let operator: string | null = null;

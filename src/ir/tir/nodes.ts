@@ -164,6 +164,17 @@ export const ANN_CANDIDATE_POOLS = 'candidate_memory_pools';
 export const ANN_INPUT_TENSOR = 'input_tensor';
 export const ANN_OUTPUT_TENSOR = 'output_tensor';
 /**
+ * On a model I/O Allocate: the model outputs (named as ANN_OUTPUT_TENSOR names them) that
+ * copied this tensor and are served from its bytes (usmp/ioAliases.ts).
+ */
+export const ANN_OUTPUT_ALIASES = 'output_aliases';
+
+/** The outputs an I/O Allocate also serves (ANN_OUTPUT_ALIASES; none when absent). */
+export function outputAliasesOf(annotations: Annotations): readonly string[] {
+  const v = annotations[ANN_OUTPUT_ALIASES];
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+/**
  * On a persistent Allocate: the byte every byte of it starts with (TFLite Micro resets an int8
  * variable tensor to its zero point with memset); absent = zero.
  */
