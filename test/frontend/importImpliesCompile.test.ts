@@ -177,6 +177,14 @@ describe('a model the importer accepts compiles', () => {
     expect(refused(singleOp('MAX_POOL_2D', 'int32', [{ shape: [1, 2, 2, 1] }], [[1, 1, 1, 1]], tfliteOptions.pool2d({ filterW: 2, filterH: 2 })))).toMatch(
       /input dtype int32 \(supported: float32, int8, int16\) on MAX_POOL_2D/,
     );
+    // Block shapes and crops that do not fit the input: named by operator (before: only by
+    // the output tensor's name, when compile checked the graph).
+    const blocks = (op: string, crops: number[], out: number[]) => singleOp(op, 'int8', [{ shape: [4, 1, 1, 1] }, { shape: [2], data: [2, 2] }, { shape: [2, 2], data: crops }], [out]);
+    expect(refused(blocks('BATCH_TO_SPACE_ND', [1, 1, 0, 0], [1, 0, 2, 1]))).toMatch(/batch_to_space_nd: crops leave no output \(\[0, 2\]\).* on BATCH_TO_SPACE_ND at operator #0/);
+    expect(refused(blocks('BATCH_TO_SPACE_ND', [0, 0, 0, 0], [1, 2, 2, 1]))).toBe('');
+    expect(refused(singleOp('SPACE_TO_DEPTH', 'int8', [{ shape: [1, 3, 2, 1] }], [[1, 1, 1, 4]], tfliteOptions.spaceToDepth(2)))).toMatch(
+      /height 3 and width 2 must be multiples of block_size 2.* on SPACE_TO_DEPTH at operator #0/,
+    );
   });
 
   it('int8/int16 operands without quantization of the operators TFLite Micro rescales are refused at import, each compiling once quantized', () => {

@@ -215,16 +215,31 @@ function shapeOutputValue(b: FunctionBuilder, name: string): Uint8Array | null {
   return bytes;
 }
 
-/** Ops whose operand dtypes must combine (input, weights, bias): their type rule runs at import. */
-const OPERAND_COMBINATION_OPS: ReadonlySet<string> = new Set(['conv2d', 'depthwise_conv2d', 'dense', 'transpose_conv2d']);
+/**
+ * Ops whose type rule can refuse a well-formed operator: operand dtypes that must combine
+ * (input, weights, bias), and block shapes, crops or paddings that must fit the input (crops
+ * that leave no output rows, a height that is not a multiple of the block). Their rule runs at
+ * import.
+ */
+const IMPORT_TYPE_RULE_OPS: ReadonlySet<string> = new Set([
+  'conv2d',
+  'depthwise_conv2d',
+  'dense',
+  'transpose_conv2d',
+  'batch_to_space_nd',
+  'space_to_batch_nd',
+  'depth_to_space',
+  'space_to_depth',
+]);
 
 /**
- * The graph type rule compile checks the call against, applied at import for the weighted
- * operators: a weight or bias dtype that does not go with the input is an unsupported use of
- * this operator, so `inspect` lists it with the others instead of compile failing on the first.
+ * The graph type rule compile checks the call against, applied at import for those operators:
+ * a weight dtype that does not go with the input, or crops that leave nothing, is an
+ * unsupported use of this operator, named by its index, so `inspect` lists it with the others
+ * instead of compile failing on the first with only the tensor's name.
  */
 function checkTypeRule(op: string, call: CallNode, argTypes: TensorType[], where: string, source: string, offset: number, tfliteName: string): void {
-  if (!OPERAND_COMBINATION_OPS.has(op)) return;
+  if (!IMPORT_TYPE_RULE_OPS.has(op)) return;
   try {
     inferCallType(op, call.attrs, argTypes, call.type);
   } catch (e) {
