@@ -137,17 +137,24 @@ function addRescales(input1Scale: number, input2Scale: number, outputScale: numb
 /**
  * TFLite Micro `CalculateOpDataAdd` for int8 (left_shift 20) and int16 (15): both inputs
  * are rescaled to twice the larger input scale, summed, then rescaled to the output.
+ * `op` 'sub' forms the three ratios in float, as `CalculateOpDataSub` does.
  */
 export function addQuantParams(
   input1Scale: number,
   input2Scale: number,
   outputScale: number,
   dtype: DType = 'int8',
+  op: 'add' | 'sub' = 'add',
 ): AddQuantParams {
   const { leftShift, twiceMaxInputScale, outputRescale } = addRescales(input1Scale, input2Scale, outputScale, dtype);
-  const in1 = quantizeMultiplier(f32(input1Scale) / twiceMaxInputScale);
-  const in2 = quantizeMultiplier(f32(input2Scale) / twiceMaxInputScale);
-  const out = quantizeMultiplier(outputRescale);
+  // TFLite Micro's SUB (sub_common.cc CalculateOpDataSub) divides in float and only then widens
+  // to double (`static_cast<double>(input1->params.scale / twice_max_input_scale)`, and the
+  // output rescale as `twice_max_input_scale / ((1 << left_shift) * output->params.scale)` in
+  // float); ADD (add_common.cc) divides in double. The multipliers differ in their low bits.
+  const real = (x: number): number => (op === 'sub' ? f32(x) : x);
+  const in1 = quantizeMultiplier(real(f32(input1Scale) / twiceMaxInputScale));
+  const in2 = quantizeMultiplier(real(f32(input2Scale) / twiceMaxInputScale));
+  const out = quantizeMultiplier(op === 'sub' ? f32(twiceMaxInputScale / f32((1 << leftShift) * f32(outputScale))) : outputRescale);
   return {
     leftShift,
     input1Multiplier: in1.multiplier,

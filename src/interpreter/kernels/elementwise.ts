@@ -68,7 +68,7 @@ export function binaryQuants(ctx: KernelContext): Record<'q1' | 'q2' | 'qo', { s
 export function addSubQuantized(ctx: KernelContext, sign: 1 | -1): TypedArray {
   const dtype = ctx.outType.dtype;
   const { q1, q2, qo } = binaryQuants(ctx);
-  const p: AddQuantParams = addQuantParams(q1.scale, q2.scale, qo.scale, dtype);
+  const p: AddQuantParams = addQuantParams(q1.scale, q2.scale, qo.scale, dtype, sign === 1 ? 'add' : 'sub');
   const act = outputRange(ctx);
   const scale = 1 << p.leftShift;
   return mapBinary(ctx, (a, b) => {

@@ -93,7 +93,7 @@ export function addSubQuantizedNest(input: OpLoweringInput, sign: 1 | -1): Stmt 
   const q1 = quantOf(call, input.argTypes[0], 'lhs');
   const q2 = quantOf(call, input.argTypes[1], 'rhs');
   const qo = quantOf(call, call.type, 'output');
-  const p: AddQuantParams = addQuantParams(q1.scale, q2.scale, qo.scale, dtype);
+  const p: AddQuantParams = addQuantParams(q1.scale, q2.scale, qo.scale, dtype, sign === 1 ? 'add' : 'sub');
   const [lo, hi] = quantizedActivationRange(call, activationAttr(call), call.type);
   const scaled = (x: Expr, zp: number, m: number, s: number): Expr =>
     qMultiplyShift(mul(add(i32(x), -zp), 1 << p.leftShift), intImm(m), intImm(s));
