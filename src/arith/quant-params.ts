@@ -112,6 +112,34 @@ export function denseOutputMultiplier(inputScale: number, filterScale: number, o
   return quantizeMultiplier(f32(f32(inputScale) * f32(filterScale)) / f32(outputScale));
 }
 
+/**
+ * Why TFLite's int64 `MultiplyByQuantizedMultiplier` (the 16x8 kernels' requantize of an int64
+ * accumulator) cannot take these scales, or undefined. It rounds with `1 << (14 - shift)` and
+ * shifts right by `15 - shift`: from a real multiplier of 2^14 on (shift 15) both are undefined
+ * in C (TFLite asserts shift < 8 in debug builds). The interpreter then threw a RangeError
+ * and the generated C shifted by a negative amount; refused instead. Any scale missing or not
+ * positive is left to the operator's own checks.
+ */
+export function wideRequantizeProblem(
+  inputScale: number | undefined,
+  weightScales: readonly number[],
+  outputScale: number | undefined,
+  productInFloat = false,
+): string | undefined {
+  if (!(inputScale! > 0) || !(outputScale! > 0) || weightScales.length === 0) return undefined;
+  // As the kernels form them: per channel double(in) * double(w) / double(out); per-tensor
+  // FULLY_CONNECTED and BATCH_MATMUL (GetQuantizedConvolutionMultipler) the product in float.
+  const real = (w: number): number => (productInFloat ? f32(f32(inputScale!) * f32(w)) : f32(inputScale!) * f32(w)) / f32(outputScale!);
+  for (const w of weightScales) {
+    const r = real(w);
+    // quantizeMultiplier refuses 2^31 or more (and non-finite) itself, naming the multiplier.
+    if (quantizeMultiplier(r).shift < 15) continue;
+    const g = (x: number): string => String(Number(x.toPrecision(6)));
+    return `int16 output scale ${g(outputScale!)} too small for input scale ${g(inputScale!)} and weight scale ${g(w)} (requantization multiplier ${g(r)}, about 2^14 or more: TFLite's 64-bit requantize would shift by a negative amount)`;
+  }
+  return undefined;
+}
+
 /** TFLite Micro quantize/requantize: quantizeMultiplier(double(in_scale) / double(out_scale)). */
 export function requantizeMultiplier(inputScale: number, outputScale: number): QuantizedMultiplier {
   return quantizeMultiplier(f32(inputScale) / f32(outputScale));

@@ -8,7 +8,7 @@ import { FUSED_ACTIVATIONS, FusedActivation } from '../../../ir/graph/ops';
 import { AttrValue, TensorType } from '../../../ir/graph/types';
 import { CheckedBuffer, modelFormatError } from '../flatbuf';
 import { ACTIVATION_NAMES, BuiltinOptionsType, Operator } from '../schema';
-import { addRescaleProblem } from '../../../arith/quant-params';
+import { addRescaleProblem, wideRequantizeProblem } from '../../../arith/quant-params';
 
 export interface OperatorSite {
   /** Operator index in the subgraph. */
@@ -166,6 +166,18 @@ export function requireAddRescale(site: OperatorSite): void {
   const s1 = tensorQuant(site, inputType(site, 0, 'input 0'), 'input 0').scale;
   const s2 = tensorQuant(site, inputType(site, 1, 'input 1'), 'input 1').scale;
   const problem = addRescaleProblem(s1, s2, tensorQuant(site, out, 'output').scale, out.dtype);
+  if (problem !== undefined) unsupportedParameter(site, problem);
+}
+
+/**
+ * 16x8 operators that accumulate in int64 (CONV_2D and FULLY_CONNECTED with an int64 bias,
+ * DEPTHWISE_CONV_2D, TRANSPOSE_CONV, BATCH_MATMUL): their requantization multipliers
+ * (input scale * weight scale / output scale) must suit TFLite's int64
+ * MultiplyByQuantizedMultiplier (wideRequantizeProblem); `weight` is the second operand.
+ */
+export function requireWideRequantize(site: OperatorSite, input: TensorType, weight: TensorType, productInFloat = false): void {
+  const s = (t: TensorType) => t.quant?.scale ?? [];
+  const problem = wideRequantizeProblem(s(input)[0], s(weight), s(site.outputType)[0], productInFloat);
   if (problem !== undefined) unsupportedParameter(site, problem);
 }
 

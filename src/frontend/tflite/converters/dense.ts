@@ -4,7 +4,7 @@
  */
 import { UnsupportedOperatorError } from '../../../errors';
 import { BuiltinOptionsType, FullyConnectedOptions } from '../schema';
-import { activation, Converter, options, presentInputs, where } from './common';
+import { activation, Converter, options, presentInputs, requireWideRequantize, where } from './common';
 
 export const dense: Converter = (site) => {
   const opts = options(site, BuiltinOptionsType.FullyConnectedOptions, FullyConnectedOptions);
@@ -14,6 +14,9 @@ export const dense: Converter = (site) => {
       { file: site.source, op: site.tfliteName },
     );
   }
+  const [input, weight, bias] = site.inputTypes;
+  // 16x8 with an int64 bias accumulates and requantizes in 64 bits (fully_connected.cc).
+  if (input?.dtype === 'int16' && weight && bias?.dtype === 'int64') requireWideRequantize(site, input, weight, (weight.quant?.scale.length ?? 0) <= 1);
   return {
     op: 'dense',
     attrs: { activation: activation(site, opts?.fusedActivation ?? 0), keep_num_dims: opts?.keepNumDims ?? false },

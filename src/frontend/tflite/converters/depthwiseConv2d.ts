@@ -1,12 +1,14 @@
 /** DEPTHWISE_CONV_2D → depthwise_conv2d. */
 import { TypeInferenceError } from '../../../errors';
 import { BuiltinOptionsType, DepthwiseConv2DOptions } from '../schema';
-import { Converter, presentInputs, requiredOptions, where } from './common';
+import { Converter, presentInputs, requiredOptions, requireWideRequantize, where } from './common';
 import { convLike } from './window';
 
 export const depthwiseConv2d: Converter = (site) => {
   const opts = requiredOptions(site, BuiltinOptionsType.DepthwiseConv2DOptions, DepthwiseConv2DOptions);
   const c = convLike(site, opts);
+  // 16x8 depthwise always accumulates and requantizes in 64 bits (depthwise_conv.cc).
+  if (c.input.dtype === 'int16') requireWideRequantize(site, c.input, c.weight);
   // Recent TFLite kernels ignore the stored depth_multiplier (converters may leave it 0)
   // and derive it from the channel counts; so do we.
   const inChannels = c.input.shape[3];

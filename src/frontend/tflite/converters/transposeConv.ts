@@ -5,7 +5,7 @@
  */
 import { resolvePadding } from '../padding';
 import { BuiltinOptionsType, TransposeConvOptions } from '../schema';
-import { activation, Converter, formatError, inputType, positive, requiredOptions, spatial, unsupportedParameter } from './common';
+import { activation, Converter, formatError, inputType, positive, requiredOptions, requireWideRequantize, spatial, unsupportedParameter } from './common';
 import { constantInts } from './constants';
 import { paddingMode } from './window';
 
@@ -27,6 +27,8 @@ export const transposeConv: Converter = (site) => {
     for (const [role, t] of [['input', input], ['output', site.outputType]] as const) {
       if (t.quant && t.quant.zeroPoint.some((z) => z !== 0)) unsupportedParameter(site, `int16 ${role} zero point ${t.quant.zeroPoint[0]}`);
     }
+    // 16x8 accumulates in an int64 scratch and requantizes in 64 bits (transpose_conv.cc).
+    requireWideRequantize(site, input, weight);
   }
   const outputShape = constantInts(site, 0, 'output_shape');
   if (outputShape.length !== 4) formatError(site, `output_shape has ${outputShape.length} values, expected 4 (NHWC)`);
