@@ -27,3 +27,28 @@ describe('int16 PRELU / SQUARED_DIFFERENCE: what TFLite Micro rejects is a one-l
     expect(e.message).not.toContain('\n');
   });
 });
+
+describe('int16 MUL / ABS / RELU: nonzero zero points are a one-line import error, as TFLite Micro Prepare rejects them', () => {
+  // mul_common.cc CalculateOpDataMul: TF_LITE_ENSURE_EQ(input1/input2/output zero point, 0) for int16;
+  // elementwise.cc PrepareAbsRsqrt and activations_common.cc ReluPrepare: input and output zero point 0 for int16.
+  it.each([
+    ['MUL input 0 zero point 2', { name: 'm', op: 'MUL', inputs: [i16([2, 4], 2), i16([4])], outputs: [i16([2, 4])] }, /int16 input 0 zero point 2 \(must be 0\).*MUL at operator #0/],
+    ['MUL output zero point 4', { name: 'm', op: 'MUL', inputs: [i16([2, 4]), i16([4])], outputs: [i16([2, 4], 4)] }, /int16 output zero point 4 \(must be 0\).*MUL/],
+    ['ABS input zero point 5', { name: 'a', op: 'ABS', inputs: [i16([4], 5)], outputs: [i16([4])] }, /int16 abs needs zero points 0, got 5 and 0.*ABS at operator #0/],
+    ['RELU output zero point -3', { name: 'r', op: 'RELU', inputs: [i16([4])], outputs: [i16([4], -3)] }, /int16 relu needs zero points 0, got 0 and -3.*RELU at operator #0/],
+  ] as [string, SingleOp, RegExp][])('%s', (_name, c, message) => {
+    const e = importErrorOf(c);
+    expect(e.message).toMatch(message);
+    expect(e.message).not.toContain('\n');
+  });
+
+  it('still accepts them with zero points 0', () => {
+    for (const c of [
+      { name: 'm', op: 'MUL', inputs: [i16([2, 4]), i16([4])], outputs: [i16([2, 4])] },
+      { name: 'a', op: 'ABS', inputs: [i16([4])], outputs: [i16([4])] },
+      { name: 'r', op: 'RELU', inputs: [i16([4])], outputs: [i16([4])] },
+    ]) {
+      expect(() => importTflite(singleOpTflite(c), 'm.tflite')).not.toThrow();
+    }
+  });
+});

@@ -61,6 +61,8 @@ export const arithmetic =
     checkTypes(site, op, 2);
     requireRescaleQuantization(site, 2);
     if (op === 'sub') requireAddRescale(site);
+    // TFLM's MUL Prepare (mul_common.cc) requires every int16 zero point to be 0.
+    if (op === 'mul') checkInt16ZeroPoints(site);
     const opts = options(site, optionsType, ArithmeticOptions);
     return { op, attrs: { activation: activation(site, opts?.fusedActivation ?? 0) }, argPositions: [0, 1] };
   };
@@ -90,7 +92,7 @@ function checkPreluTypes(site: OperatorSite): void {
   if (alpha !== wanted) unsupportedParameter(site, `alpha type ${alpha} with ${out} input (needs ${wanted})`);
 }
 
-/** TFLM's int16 SQUARED_DIFFERENCE Prepare requires every zero point to be 0. */
+/** TFLM's int16 SQUARED_DIFFERENCE and MUL Prepare require every zero point to be 0. */
 function checkInt16ZeroPoints(site: OperatorSite): void {
   if (site.outputType.dtype !== 'int16') return;
   const types = [inputType(site, 0, 'input 0'), inputType(site, 1, 'input 1'), site.outputType];
