@@ -579,3 +579,27 @@ describe('fuzz regressions: odd paths and damaged inputs name what is wrong', ()
     expect(r.problems[0]).toMatch(new RegExp(`at byte offset ${root}: model table's vtable would start at byte -1000, outside the ${bytes.length}-byte file$`));
   });
 });
+
+describe('fuzz regressions: a pool named twice in one candidatePools list', () => {
+  // auto's pool-choice search counted a buffer with two entries as free to move, found no other
+  // pool to move it to and read a pool index of undefined: a TypeError with its stack.
+  const set = {
+    pools: [{ name: 'a' }, { name: 'b' }],
+    buffers: [
+      { name: 'x', size: 164, candidatePools: ['b', 'a', 'b'], liveRange: [25, 32] },
+      { name: 'y', size: 9, candidatePools: ['a', 'a'], liveRange: [17, 19] },
+      { name: 'z', size: 2105, candidatePools: ['a', 'a'], liveRange: [9, 15] },
+      { name: 'w', size: 64, candidatePools: ['a', 'b', 'b'], liveRange: [24, 27] },
+      { name: 'v', size: 551, candidatePools: ['a', 'b'], liveRange: [8, 8] },
+      { name: 'u', size: 13, candidatePools: ['a'], liveRange: [10, 15] },
+    ],
+  };
+
+  it.each(listPlanningAlgorithms())('plan --algorithm %s: one choice, a verified plan in the listed pools', async (algorithm) => {
+    const r = await runCli(['plan', file(JSON.stringify(set), '.json'), '--algorithm', algorithm, '--json']);
+    assertCleanOutcome(r);
+    expect(r.code).toBe(0);
+    const plan = JSON.parse(r.stdout) as { allocations: { buffer: string; pool: string; offset: number }[] };
+    for (const a of plan.allocations) expect(set.buffers.find((b) => b.name === a.buffer)!.candidatePools).toContain(a.pool);
+  });
+});

@@ -74,17 +74,19 @@ export function indexProblem(buffers: readonly BufferInfo[]): IndexedProblem {
     }
     sizes[i] = b.sizeBytes;
     alignments[i] = b.alignment;
-    const cands = new Int32Array(b.poolCandidates.length);
-    b.poolCandidates.forEach((p, k) => {
+    // A pool named twice is one choice, at its first place: the planners count a buffer with
+    // more than one candidate as free to move, and a move needs another pool to go to.
+    const listed: number[] = [];
+    for (const p of b.poolCandidates) {
       let pi = poolIndex.get(p.name);
       if (pi === undefined) {
         pi = pools.length;
         pools.push(p);
         poolIndex.set(p.name, pi);
       }
-      cands[k] = pi;
-    });
-    candidates.push(cands);
+      if (!listed.includes(pi)) listed.push(pi);
+    }
+    candidates.push(Int32Array.from(listed));
     if (intervals) return;
     const conf = new Int32Array(b.conflicts.length);
     b.conflicts.forEach((name, k) => {
