@@ -603,3 +603,19 @@ describe('fuzz regressions: a pool named twice in one candidatePools list', () =
     for (const a of plan.allocations) expect(set.buffers.find((b) => b.name === a.buffer)!.candidatePools).toContain(a.pool);
   });
 });
+
+describe('fuzz regressions: an offset of 2^31 or more', () => {
+  // The flatbuffers package adds a uoffset as a signed number: the operator_codes offset set to
+  // 2^31 was reported "at byte offset -2147483600".
+  it('is reported where it is stored, with the byte it points to', async () => {
+    const bytes = new Uint8Array(fs.readFileSync(model('hello_world_int8')));
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const root = view.getUint32(0, true);
+    const vtable = root - view.getInt32(root, true);
+    const ref = root + view.getUint16(vtable + 4 + 2 * 1, true); // Model field 1: operator_codes
+    view.setUint32(ref, 0x80000000, true);
+    const r = await runCli(['inspect', file(bytes, '.tflite')]);
+    assertCleanOutcome(r);
+    expect(r.problems[0]).toMatch(new RegExp(`at byte offset ${ref}: length of operator_code vector would start at byte ${ref + 0x80000000}, outside the ${bytes.length}-byte file$`));
+  });
+});

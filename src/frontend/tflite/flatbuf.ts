@@ -54,6 +54,17 @@ export class CheckedBuffer {
     return this.bb.readUint32(0);
   }
 
+  /**
+   * The position the offset stored at `ref` points to. The `flatbuffers` package adds it as a
+   * signed number; an offset of 2^31 or more (always past the end of a file under 2 GB) would
+   * then be reported at a negative byte offset, so it is reported where it is stored instead.
+   */
+  indirect(ref: number, what: string): number {
+    const target = this.bb.__indirect(ref);
+    if (target < 0) this.fail(ref, `${what} would start at byte ${ref + this.bb.readUint32(ref)}, outside the ${this.length}-byte file`);
+    return target;
+  }
+
   /** Validates the table header and vtable at `pos`; returns the table's inline size. */
   validateTable(pos: number, what: string): number {
     this.requireRange(pos, SIZEOF_UOFFSET, `${what} table`);
@@ -141,7 +152,7 @@ export abstract class CheckedTable {
   private reference(id: number, what: string): number | null {
     const o = this.field(id, SIZEOF_UOFFSET);
     if (!o) return null;
-    const target = this.buf.bb.__indirect(this.pos + o);
+    const target = this.buf.indirect(this.pos + o, what);
     this.buf.requireRange(target, SIZEOF_UOFFSET, what);
     return target;
   }
@@ -157,7 +168,7 @@ export abstract class CheckedTable {
     const o = this.field(id, SIZEOF_UOFFSET);
     if (!o) return null;
     const ref = this.pos + o;
-    const header = this.buf.bb.__indirect(ref);
+    const header = this.buf.indirect(ref, `length of ${what}`);
     this.buf.requireRange(header, SIZEOF_UOFFSET, `length of ${what}`);
     const length = this.buf.bb.__vector_len(ref);
     if (length < 0) this.buf.fail(header, `${what} has negative length ${length}`);
@@ -206,7 +217,7 @@ export abstract class CheckedTable {
     if (!v) return [];
     return Array.from({ length: v.length }, (_, i) => {
       const elementPos = v.start + SIZEOF_UOFFSET * i;
-      const target = this.buf.bb.__indirect(elementPos);
+      const target = this.buf.indirect(elementPos, `${what} #${i}`);
       this.buf.requireRange(target, SIZEOF_UOFFSET, `${what} #${i}`);
       return make(this.buf, target, `${what} #${i}`);
     });
