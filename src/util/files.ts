@@ -122,7 +122,18 @@ export function readInputFile(file: string, options: ReadInputOptions): Buffer {
  * one, and JSON.parse and the interval parser would otherwise reject the file at its first byte.
  */
 export function readInputText(file: string, options: ReadInputOptions): string {
-  const text = readInputFile(file, options).toString('utf8');
+  const bytes = readInputFile(file, options);
+  // UTF-16 with its byte order mark (what Windows PowerShell 5's `>` writes) is read as such.
+  if (bytes.length % 2 === 0 && bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return bytes.subarray(2).toString('utf16le');
+  if (bytes.length % 2 === 0 && bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return Buffer.from(bytes.subarray(2)).swap16().toString('utf16le');
+  const text = bytes.toString('utf8');
+  const nul = text.indexOf('\0');
+  if (nul >= 0) {
+    throw new FileAccessError(
+      `cannot read ${options.what} ${file}: byte ${Buffer.byteLength(text.slice(0, nul))} is a NUL: it is not UTF-8 text (UTF-16 without a byte order mark, or a binary file?)`,
+      { file, offset: Buffer.byteLength(text.slice(0, nul)) },
+    );
+  }
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 

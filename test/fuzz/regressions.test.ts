@@ -619,3 +619,35 @@ describe('fuzz regressions: an offset of 2^31 or more', () => {
     expect(r.problems[0]).toMatch(new RegExp(`at byte offset ${ref}: length of operator_code vector would start at byte ${ref + 0x80000000}, outside the ${bytes.length}-byte file$`));
   });
 });
+
+describe('fuzz regressions: UTF-16 text inputs', () => {
+  // A UTF-16 file (what Windows PowerShell 5's `>` writes) was read as UTF-8: a JSON buffer set
+  // was reported as a bad interval line quoting '\x00' after every character.
+  const utf16le = (text: string): Buffer => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+  const utf16be = (text: string): Buffer => Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]);
+
+  it.each([
+    ['little-endian', utf16le],
+    ['big-endian', utf16be],
+  ])('with a byte order mark (%s): buffer sets, pools and pins files read as text', async (_, encode) => {
+    const json = JSON.stringify({ pools: [{ name: 'p' }], buffers: [{ name: 'a', size: 4, candidatePools: ['p'], conflicts: [] }] });
+    for (const bytes of [encode(json), encode('16 0 1\r\n8 1 2\r\n')]) {
+      const r = await runCli(['plan', file(bytes), '--json']);
+      assertCleanOutcome(r);
+      expect(r.problems).toEqual([]);
+    }
+    const pools = file(encode(JSON.stringify({ workspacePools: [{ name: 'sram', targets: ['c', 'vanilla'] }] })), '.json');
+    const pins = file(encode(JSON.stringify({ pins: [{ tensor: 'serving_default_*', pools: ['sram'] }] })), '.json');
+    const out = path.join(dir, `utf16-${encode.name}`);
+    const r = await runCli(['compile', model('hello_world_int8'), '--backend', 'vanilla', '--pools', pools, '--pins', pins, '--io-in-workspace', '--out', out]);
+    assertCleanOutcome(r, out);
+    expect(r.problems).toEqual([]);
+  });
+
+  it('without one: refused at its first NUL byte, naming what it may be', async () => {
+    const f = file(Buffer.from('16 0 1\n', 'utf16le'));
+    const r = await runCli(['plan', f]);
+    assertCleanOutcome(r);
+    expect(r.problems[0]).toBe(`error: cannot read buffer set ${f}: byte 1 is a NUL: it is not UTF-8 text (UTF-16 without a byte order mark, or a binary file?)`);
+  });
+});
