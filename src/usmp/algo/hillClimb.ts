@@ -139,6 +139,16 @@ function checkEachBufferFitsAPool(problem: IndexedProblem): void {
  * TVM's. `timeBudgetMs`, when given, is a clock and ends them instead.
  */
 export const HILL_CLIMB_MAX_WORK = 100_000_000;
+/**
+ * What a buffer costs an attempt besides its conflict entries (its greedy placement, the pools'
+ * high-water marks, the scan for the top buffers), in conflict entries: measured, an attempt
+ * over 50,000 buffers in a chain (100,000 entries) took 86 ms, as long as one over 1M entries.
+ * Counted as 1, such sparse sets ran all 500 attempts (41 s). An attempt now counts at least
+ * this much per buffer: sparse sets stop after about 9-12 s, sets of about 20 entries a buffer
+ * (where both costs count) after at most about 15 s, and the dense sets above (entries well over
+ * 20 a buffer) keep their attempts and plans.
+ */
+const HILL_CLIMB_BUFFER_WORK = 20;
 /** Conflict entries above which hill_climb refuses a set (its lists would take gigabytes). */
 const MAX_CONFLICT_ENTRIES = 25_000_000;
 
@@ -244,6 +254,13 @@ export function hillClimbPlan(
   return final;
 }
 
+/** The attempts hill_climb makes without a time budget: as many as HILL_CLIMB_MAX_WORK allows, 1 to 500. */
+export function hillClimbAttempts(problem: IndexedProblem): number {
+  const entries = problem.intervals?.entryCount() ?? problem.conflicts.reduce((n, c) => n + c.length, 0);
+  const perAttempt = Math.max(problem.count + entries, HILL_CLIMB_BUFFER_WORK * problem.count);
+  return Math.max(1, Math.min(MAX_ATTEMPTS, Math.floor(HILL_CLIMB_MAX_WORK / perAttempt)));
+}
+
 export const hillClimb: PlanningAlgorithm = (buffers, memoryPressure, options) => {
   if (buffers.length === 0) return new Map();
   const problem = indexProblem(buffers);
@@ -251,7 +268,5 @@ export const hillClimb: PlanningAlgorithm = (buffers, memoryPressure, options) =
   if (options?.timeBudgetMs !== undefined) {
     return toBufferPlan(problem, hillClimbPlan(problem, memoryPressure, seed, performance.now() + options.timeBudgetMs));
   }
-  const perAttempt = problem.count + (problem.intervals?.entryCount() ?? problem.conflicts.reduce((n, c) => n + c.length, 0));
-  const maxAttempts = Math.max(1, Math.min(MAX_ATTEMPTS, Math.floor(HILL_CLIMB_MAX_WORK / perAttempt)));
-  return toBufferPlan(problem, hillClimbPlan(problem, memoryPressure, seed, Infinity, maxAttempts));
+  return toBufferPlan(problem, hillClimbPlan(problem, memoryPressure, seed, Infinity, hillClimbAttempts(problem)));
 };

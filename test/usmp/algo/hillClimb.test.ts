@@ -1,5 +1,6 @@
 import { GlibcRandR } from '../../../src/usmp/algo/glibcRand';
-import { hillClimb } from '../../../src/usmp/algo/hillClimb';
+import { hillClimb, hillClimbAttempts } from '../../../src/usmp/algo/hillClimb';
+import { indexProblem } from '../../../src/usmp/algo/indexed';
 import { greedyBySize } from '../../../src/usmp/algo/tvmGreedy';
 import { MemoryPlanningError } from '../../../src/errors';
 import { verifyPlan } from '../../../src/usmp/verify';
@@ -113,5 +114,23 @@ describe('hill_climb without a time budget', () => {
     } finally {
       clock.mockRestore();
     }
+  });
+});
+
+describe('hill_climb without a time budget: attempts by work', () => {
+  const chain = (n: number, width: number) =>
+    indexProblem(intervalsToBufferInfos(Array.from({ length: n }, (_, i) => ({ sizeBytes: 1 + (i % 97), firstUse: i, lastUse: i + width })), [pool('p')]));
+
+  test('a sparse set counts its buffers too (a 50,000-buffer chain made all 500 attempts: 41 s)', () => {
+    // 2 entries a buffer: counted as 20 work units each, not 3.
+    expect(hillClimbAttempts(chain(50_000, 1))).toBe(100);
+    expect(hillClimbAttempts(chain(20_000, 8))).toBe(250);
+  });
+
+  test('small and dense sets keep their attempts (and so their plans)', () => {
+    expect(hillClimbAttempts(chain(200, 3))).toBe(500);
+    // About 440 entries a buffer, as the dense 2,000-buffer sets the cap was set on: by entries alone.
+    const dense = chain(2000, 220);
+    expect(hillClimbAttempts(dense)).toBe(Math.floor(100_000_000 / (2000 + dense.intervals!.entryCount())));
   });
 });
