@@ -6,6 +6,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import * as flatbuffers from 'flatbuffers';
 import { tfliteOptions, TfliteWriter } from '../../src/frontend/tflite/writer';
 import { listPlanningAlgorithms } from '../../src/usmp/algo/registry';
 import { assertCleanOutcome, model, runCli } from './harness';
@@ -649,5 +650,72 @@ describe('fuzz regressions: UTF-16 text inputs', () => {
     const r = await runCli(['plan', f]);
     assertCleanOutcome(r);
     expect(r.problems[0]).toBe(`error: cannot read buffer set ${f}: byte 1 is a NUL: it is not UTF-8 text (UTF-16 without a byte order mark, or a binary file?)`);
+  });
+});
+
+describe('fuzz regressions: a buffer stored after the FlatBuffer (Buffer.offset/size) past 2^53', () => {
+  /** `y = x + c`, c float32 [4] in buffer 1 with only its external offset and size. */
+  function externalBufferModel(offset: bigint, size: bigint): Uint8Array {
+    const b = new flatbuffers.Builder(512);
+    const vector = (xs: number[], add: (x: number) => void): number => {
+      b.startVector(4, xs.length, 4);
+      for (let i = xs.length - 1; i >= 0; i--) add(xs[i]);
+      return b.endVector();
+    };
+    const ints = (xs: number[]): number => vector(xs, (x) => b.addInt32(x));
+    const tables = (xs: number[]): number => vector(xs, (x) => b.addOffset(x));
+    const tensor = (name: string, buffer: number): number => {
+      const n = b.createString(name);
+      const shape = ints([4]);
+      b.startObject(8);
+      b.addFieldOffset(0, shape, 0);
+      b.addFieldInt32(2, buffer, -1);
+      b.addFieldOffset(3, n, 0);
+      return b.endObject();
+    };
+    const tensors = tables([tensor('x', 0), tensor('c', 1), tensor('y', 0)]);
+    b.startObject(3);
+    const addOptions = b.endObject();
+    const opInputs = ints([0, 1]);
+    const opOutputs = ints([2]);
+    b.startObject(5);
+    b.addFieldOffset(1, opInputs, 0);
+    b.addFieldOffset(2, opOutputs, 0);
+    b.addFieldInt8(3, 11, 0); // AddOptions
+    b.addFieldOffset(4, addOptions, 0);
+    const operators = tables([b.endObject()]);
+    const inputs = ints([0]);
+    const outputs = ints([2]);
+    b.startObject(5);
+    b.addFieldOffset(0, tensors, 0);
+    b.addFieldOffset(1, inputs, 0);
+    b.addFieldOffset(2, outputs, 0);
+    b.addFieldOffset(3, operators, 0);
+    const subgraphs = tables([b.endObject()]);
+    b.startObject(4);
+    b.addFieldInt32(2, 1, -1); // ADD, version 1
+    const codes = tables([b.endObject()]);
+    b.startObject(3);
+    const empty = b.endObject();
+    b.startObject(3);
+    b.addFieldInt64(1, offset, -1n);
+    b.addFieldInt64(2, size, -1n);
+    const buffers = tables([empty, b.endObject()]);
+    b.startObject(8);
+    b.addFieldInt32(0, 3, -1);
+    b.addFieldOffset(1, codes, 0);
+    b.addFieldOffset(2, subgraphs, 0);
+    b.addFieldOffset(4, buffers, 0);
+    b.finish(b.endObject(), 'TFL3');
+    return b.asUint8Array();
+  }
+
+  it.each([
+    [(1n << 63n) + 5n, 16n],
+    [16n, (1n << 64n) - 1n],
+  ])('offset %s, size %s: the error names both exactly (they were rounded: 9223372036854776000)', async (offset, size) => {
+    const r = await runCli(['inspect', file(externalBufferModel(offset, size), '.tflite')]);
+    assertCleanOutcome(r);
+    expect(r.problems[0]).toMatch(new RegExp(`: buffer 1 \\(${size} bytes at byte ${offset}\\) lies outside the \\d+-byte file$`));
   });
 });

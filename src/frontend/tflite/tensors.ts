@@ -172,12 +172,14 @@ function storedBytes(
   const buffer = buffers[bufferIndex];
   let data = buffer.data;
   if ((!data || data.length === 0) && buffer.externalOffset > 1n) {
-    const start = Number(buffer.externalOffset);
-    const size = Number(buffer.externalSize);
-    if (start + size > file.length) {
-      throw modelFormatError(source, start, `buffer ${bufferIndex} (${size} bytes) lies outside the ${file.length}-byte file`);
+    // Compared as the uint64s they are: as numbers, past 2^53 they were rounded in the message.
+    const { externalOffset, externalSize } = buffer;
+    if (externalOffset + externalSize > BigInt(file.length)) {
+      const where = externalOffset <= BigInt(file.length) ? Number(externalOffset) : buffer.pos;
+      throw modelFormatError(source, where, `buffer ${bufferIndex} (${externalSize} bytes at byte ${externalOffset}) lies outside the ${file.length}-byte file`);
     }
-    data = file.subarray(start, start + size);
+    const start = Number(externalOffset);
+    data = file.subarray(start, start + Number(externalSize));
   }
   if (!data || data.length === 0) return null;
   return { data, pos: buffer.pos };
