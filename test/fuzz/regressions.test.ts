@@ -10,6 +10,7 @@ import * as flatbuffers from 'flatbuffers';
 import { tfliteOptions, TfliteWriter } from '../../src/frontend/tflite/writer';
 import { listPlanningAlgorithms } from '../../src/usmp/algo/registry';
 import { assertCleanOutcome, model, runCli } from './harness';
+import { RawTflite } from '../frontend/rawTflite';
 
 let dir: string;
 let counter = 0;
@@ -717,5 +718,30 @@ describe('fuzz regressions: a buffer stored after the FlatBuffer (Buffer.offset/
     const r = await runCli(['inspect', file(externalBufferModel(offset, size), '.tflite')]);
     assertCleanOutcome(r);
     expect(r.problems[0]).toMatch(new RegExp(`: buffer 1 \\(${size} bytes at byte ${offset}\\) lies outside the \\d+-byte file$`));
+  });
+});
+
+describe('fuzz regressions: state tensors too large to write as C initializers', () => {
+  // keyword_scrambled_8bit with the batch of every activation set to 46341: 29 KB of model, but
+  // seven SVDF states of 46341 x 512 int8 filled with their zero point. compile built 166M
+  // initializer literals for 16 s, then failed in a string join: "RangeError: Invalid string
+  // length" with its stack.
+  it('compile refuses them at once, naming the buffer and the limit', async () => {
+    const bytes = new Uint8Array(fs.readFileSync(model('keyword_scrambled_8bit')));
+    const raw = new RawTflite(bytes);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    for (const t of raw.tensors()) {
+      const bufferField = raw.fieldPos(t, 2);
+      const shapeField = raw.fieldPos(t, 0);
+      if ((bufferField !== 0 && view.getUint32(bufferField, true) !== 0) || shapeField === 0) continue;
+      const shape = shapeField + view.getUint32(shapeField, true);
+      if (view.getUint32(shape, true) > 0) view.setInt32(shape + 4, 46341 * view.getInt32(shape + 4, true), true);
+    }
+    const out = path.join(dir, 'huge-state');
+    const started = Date.now();
+    const r = await runCli(['compile', file(bytes, '.tflite'), '--backend', 'vanilla', '--out', out]);
+    assertCleanOutcome(r, out);
+    expect(r.problems[0]).toMatch(/^error: __tvm_main__: the initial value of state_\d+ \(23726592 elements\) would take its C initializers past 16777216 elements \(2\^24\)/);
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });

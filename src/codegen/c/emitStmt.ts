@@ -9,6 +9,7 @@ import { dtypeBytes } from '../../ir/tir/dtype';
 import {
   Allocate,
   ANN_FILL_BYTE,
+  ANN_INITIAL_BYTES,
   initialBytesOf,
   AllocateConst,
   Evaluate,
@@ -38,9 +39,19 @@ export interface StorageStats {
 
 const FAILING_CALLS: ReadonlySet<string> = new Set(['tir.call_extern', 'tir.tvm_call_cpacked']);
 
+/**
+ * Array elements a function may write as C initializer literals (its static arrays with an
+ * initial value or fill byte, its constant arrays), 2^24: up to about 150 MB of C. A state
+ * tensor's size comes from its shape, not from bytes in the model file, so a 29 KB model
+ * whose SVDF batch was 46341 asked for 166M elements of state: building them took 16 s and
+ * failed in a JavaScript string join ("Invalid string length").
+ */
+export const MAX_INITIALIZER_ELEMENTS = 2 ** 24;
+
 export class StmtEmitter {
   private readonly lines: string[] = [];
   private depth = 1;
+  private initializerElements = 0;
   readonly stats: StorageStats = { staticBytes: 0, stackBytes: 0, constantBytes: 0 };
 
   constructor(
@@ -118,6 +129,17 @@ export class StmtEmitter {
     return n;
   }
 
+  /** Counts `count` more initializer elements for `what`, refusing past MAX_INITIALIZER_ELEMENTS. */
+  private initializer(what: string, count: number): void {
+    this.initializerElements += count;
+    if (this.initializerElements <= MAX_INITIALIZER_ELEMENTS) return;
+    throw new CodegenError(
+      `${this.ctx.func}: the initial value of ${what} (${count} elements) would take its C initializers past ` +
+        `${MAX_INITIALIZER_ELEMENTS} elements (2^24), more than uma-ts writes as C source: the tensor's shape is too large for generated code`,
+      { func: this.ctx.func, buffer: what },
+    );
+  }
+
   private emitAllocate(s: Allocate): void {
     const v = s.bufferVar;
     const elem = cElemType(s.dtype, v.name);
@@ -131,6 +153,7 @@ export class StmtEmitter {
       this.declare(v, (n) => `${elem} ${n}[${length}];`);
     } else {
       this.stats.staticBytes += alignUp(bytes, DEFAULT_ALIGNMENT);
+      if (hasInitializer(s)) this.initializer(v.name, length);
       const init = fillInitializer(s, length);
       this.declare(v, (n) => `static ${elem} ${n}[${length}] __attribute__((aligned(${DEFAULT_ALIGNMENT})))${init};`);
     }
@@ -151,6 +174,7 @@ export class StmtEmitter {
     this.ctx.setElemType(v, s.dtype);
     this.ctx.markConst(v);
     this.stats.constantBytes += bytes;
+    this.initializer(v.name, Math.max(1, count));
     const init = arrayInitializer(s.data, s.dtype, v.name).replace(/\n/g, `\n${'  '.repeat(this.depth)}`);
     this.declare(
       v,
@@ -226,6 +250,12 @@ function pointeeOfValue(value: Expr, ctx: FuncContext): ScalarDType | undefined 
  * ` = { v, v, ... }` for a static array whose bytes all start as `uma.fill_byte` (persistent
  * int8 state reset to its zero point); empty when it starts at zero, as static storage does.
  */
+/** Whether fillInitializer writes an initializer for `s`. */
+function hasInitializer(s: Allocate): boolean {
+  const fill = s.annotations[ANN_FILL_BYTE];
+  return s.annotations[ANN_INITIAL_BYTES] !== undefined || (typeof fill === 'number' && fill !== 0);
+}
+
 function fillInitializer(s: Allocate, length: number): string {
   const initial = initialBytesOf(s, length * dtypeBytes(s.dtype));
   if (initial) return ` = ${arrayInitializer(initial, s.dtype, s.bufferVar.name)}`;
