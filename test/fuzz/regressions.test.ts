@@ -11,6 +11,9 @@ import { tfliteOptions, TfliteWriter } from '../../src/frontend/tflite/writer';
 import { listPlanningAlgorithms } from '../../src/usmp/algo/registry';
 import { assertCleanOutcome, model, runCli } from './harness';
 import { RawTflite } from '../frontend/rawTflite';
+import { arrayInitializer, MAX_ARRAY_INITIALIZER_ELEMENTS } from '../../src/codegen/c/ctypes';
+import { CodegenError } from '../../src/errors';
+import { errorOf } from '../helpers/errorOf';
 
 let dir: string;
 let counter = 0;
@@ -743,5 +746,24 @@ describe('fuzz regressions: state tensors too large to write as C initializers',
     assertCleanOutcome(r, out);
     expect(r.problems[0]).toMatch(/^error: __tvm_main__: the initial value of state_\d+ \(23726592 elements\) would take its C initializers past 16777216 elements \(2\^24\)/);
     expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});
+
+describe('fuzz regressions: constant pools too large to write as one C initializer', () => {
+  // A 128 MB float32 constant (a 128 MB model, within the 1 GB model limit): compile crashed V8,
+  // "Fatal JavaScript invalid size error 169220804", building an array of every literal.
+  it('arrayInitializer refuses past 2^26 elements before building anything, naming the array', () => {
+    const e = errorOf(() => arrayInitializer(new Uint8Array(MAX_ARRAY_INITIALIZER_ELEMENTS + 1), 'uint8', 'global_const_workspace'));
+    expect(e).toBeInstanceOf(CodegenError);
+    expect(e.message).toBe(
+      'global_const_workspace: 67108865 uint8 elements are too many to write as one C initializer (at most 67108864, 2^26): the generated source would pass the size of text uma-ts can build',
+    );
+  });
+
+  it('the literals stay sixteen a line', () => {
+    const data = Uint8Array.from({ length: 33 }, (_, i) => i);
+    const text = arrayInitializer(data, 'uint8', 'c');
+    expect(text.split('\n')).toEqual(['{', `  ${[...data.subarray(0, 16)].join(', ')},`, `  ${[...data.subarray(16, 32)].join(', ')},`, '  32', '}']);
+    expect(arrayInitializer(new Uint8Array(0), 'uint8', 'c')).toBe('{\n  0\n}');
   });
 });

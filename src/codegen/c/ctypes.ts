@@ -112,16 +112,35 @@ export function arrayInitializer(data: Uint8Array, dtype: ScalarDType, where: st
       buffer: where,
     });
   }
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  const values: string[] = [];
-  for (let off = 0; off < data.length; off += size) {
-    values.push(readLiteral(view, off, dtype));
+  const count = data.length / size;
+  if (count > MAX_ARRAY_INITIALIZER_ELEMENTS) {
+    throw new CodegenError(
+      `${where}: ${count} ${dtype} elements are too many to write as one C initializer (at most ${MAX_ARRAY_INITIALIZER_ELEMENTS}, 2^26): ` +
+        'the generated source would pass the size of text uma-ts can build',
+      { buffer: where },
+    );
   }
-  if (values.length === 0) values.push('0');
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  // Sixteen literals a line, built a line at a time: an array of every literal took gigabytes.
   const lines: string[] = [];
-  for (let i = 0; i < values.length; i += 16) lines.push(`  ${values.slice(i, i + 16).join(', ')}`);
+  const row: string[] = [];
+  for (let off = 0; off < data.length; off += size) {
+    row.push(readLiteral(view, off, dtype));
+    if (row.length === 16) {
+      lines.push(`  ${row.join(', ')}`);
+      row.length = 0;
+    }
+  }
+  if (row.length > 0 || lines.length === 0) lines.push(`  ${row.length > 0 ? row.join(', ') : '0'}`);
   return `{\n${lines.join(',\n')}\n}`;
 }
+
+/**
+ * Elements one array initializer may hold, 2^26 (64 MiB of uint8 constants): a uint8 pool of
+ * 128 MB crashed V8 ("Fatal JavaScript invalid size error") building its literals, and past
+ * about 99M literals their text passes V8's longest string.
+ */
+export const MAX_ARRAY_INITIALIZER_ELEMENTS = 2 ** 26;
 
 function readLiteral(view: DataView, off: number, dtype: ScalarDType): string {
   switch (dtype) {
