@@ -246,16 +246,16 @@ function pointeeOfValue(value: Expr, ctx: FuncContext): ScalarDType | undefined 
   return undefined;
 }
 
-/**
- * ` = { v, v, ... }` for a static array whose bytes all start as `uma.fill_byte` (persistent
- * int8 state reset to its zero point); empty when it starts at zero, as static storage does.
- */
 /** Whether fillInitializer writes an initializer for `s`. */
 function hasInitializer(s: Allocate): boolean {
   const fill = s.annotations[ANN_FILL_BYTE];
   return s.annotations[ANN_INITIAL_BYTES] !== undefined || (typeof fill === 'number' && fill !== 0);
 }
 
+/**
+ * ` = { v, v, ... }` for a static array whose bytes all start as `uma.fill_byte` (persistent
+ * int8 state reset to its zero point); empty when it starts at zero, as static storage does.
+ */
 function fillInitializer(s: Allocate, length: number): string {
   const initial = initialBytesOf(s, length * dtypeBytes(s.dtype));
   if (initial) return ` = ${arrayInitializer(initial, s.dtype, s.bufferVar.name)}`;
