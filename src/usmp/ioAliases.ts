@@ -96,6 +96,10 @@ class CopyFinder extends StmtExprVisitor {
   }
 }
 
+/**
+ * The pools both Allocates may take: undefined when neither has candidates yet (AssignPoolInfo
+ * then gives both those of main's target), null when they have none in common.
+ */
 function sharedPools(a: Allocate, b: Allocate): readonly string[] | undefined | null {
   const pa = candidatePoolNames(a.annotations);
   const pb = candidatePoolNames(b.annotations);

@@ -1,7 +1,7 @@
 /**
  * The unified static memory planner, end to end (TVM `tir.usmp.PlanMemory`):
- * [I/O → allocates] → outputs that copy I/O share its bytes → AssignPoolInfo → extractBufferInfo → planning algorithm → verify →
- * convert to pool offsets. The result is the rewritten module plus everything codegen and
+ * [I/O → allocates] → outputs that copy I/O served from its bytes → AssignPoolInfo →
+ * extractBufferInfo → planning algorithm → verify → convert to pool offsets. The result is the rewritten module plus everything codegen and
  * reports need (pool sizes, constant pool contents, the plan, where I/O landed).
  */
 import { MemoryPlanningError } from '../errors';
