@@ -127,17 +127,18 @@ export function wideRequantizeProblem(
   productInFloat = false,
 ): string | undefined {
   if (!(inputScale! > 0) || !(outputScale! > 0) || weightScales.length === 0) return undefined;
-  // As the kernels form them: per channel double(in) * double(w) / double(out); per-tensor
-  // FULLY_CONNECTED and BATCH_MATMUL (GetQuantizedConvolutionMultipler) the product in float.
-  const real = (w: number): number => (productInFloat ? f32(f32(inputScale!) * f32(w)) : f32(inputScale!) * f32(w)) / f32(outputScale!);
-  for (const w of weightScales) {
-    const r = real(w);
-    // quantizeMultiplier refuses 2^31 or more (and non-finite) itself, naming the multiplier.
-    if (quantizeMultiplier(r).shift < 15) continue;
-    const g = (x: number): string => String(Number(x.toPrecision(6)));
-    return `int16 output scale ${g(outputScale!)} too small for input scale ${g(inputScale!)} and weight scale ${g(w)} (requantization multiplier ${g(r)}, about 2^14 or more: TFLite's 64-bit requantize would shift by a negative amount)`;
-  }
-  return undefined;
+  // As the kernels form them: per channel (perChannelMultipliers); per-tensor FULLY_CONNECTED
+  // and BATCH_MATMUL with the product in float (denseOutputMultiplier). quantizeMultiplier
+  // refuses 2^31 or more (and non-finite) itself, naming the multiplier.
+  const shifts = productInFloat
+    ? weightScales.map((w) => denseOutputMultiplier(inputScale!, w, outputScale!).shift)
+    : Array.from(perChannelMultipliers(inputScale!, weightScales, outputScale!, weightScales.length).shifts);
+  const c = shifts.findIndex((shift) => shift >= 15);
+  if (c < 0) return undefined;
+  const w = weightScales[c];
+  const product = productInFloat ? f32(f32(inputScale!) * f32(w)) : f32(inputScale!) * f32(w);
+  const g = (x: number): string => String(Number(x.toPrecision(6)));
+  return `int16 output scale ${g(outputScale!)} too small for input scale ${g(inputScale!)} and weight scale ${g(w)} (requantization multiplier ${g(product / f32(outputScale!))}, about 2^14 or more: TFLite's 64-bit requantize would shift by a negative amount)`;
 }
 
 /** TFLite Micro quantize/requantize: quantizeMultiplier(double(in_scale) / double(out_scale)). */
