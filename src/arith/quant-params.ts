@@ -141,6 +141,15 @@ export function wideRequantizeProblem(
   return `int16 output scale ${g(outputScale!)} too small for input scale ${g(inputScale!)} and weight scale ${g(w)} (requantization multiplier ${g(product / f32(outputScale!))}, about 2^14 or more: TFLite's 64-bit requantize would shift by a negative amount)`;
 }
 
+/**
+ * TFLite Micro's int16 Prepare of RELU, ABS, LOGISTIC and TANH requires both zero points 0:
+ * the reason, or undefined.
+ */
+export function int16ZeroPointsProblem(op: string, input: { zeroPoint: number }, output: { zeroPoint: number }): string | undefined {
+  if (input.zeroPoint === 0 && output.zeroPoint === 0) return undefined;
+  return `int16 ${op} needs zero points 0, got ${input.zeroPoint} and ${output.zeroPoint}`;
+}
+
 /** TFLite Micro quantize/requantize: quantizeMultiplier(double(in_scale) / double(out_scale)). */
 export function requantizeMultiplier(inputScale: number, outputScale: number): QuantizedMultiplier {
   return quantizeMultiplier(f32(inputScale) / f32(outputScale));

@@ -6,6 +6,7 @@
  * so results stay bit-exact.
  */
 import { roundHalfAwayFromZero } from './fixedpoint';
+import { int16ZeroPointsProblem } from './quant-params';
 
 /** sigmoid(i / 24) in 0.16 fixed point, i = 0..255: TFLite's `sigmoid_table_uint16`. */
 export const SIGMOID_TABLE_UINT16: readonly number[] = [
@@ -52,7 +53,8 @@ export function sigmoidInt16Params(
   input: { scale: number; zeroPoint: number },
   output: { scale: number; zeroPoint: number },
 ): SigmoidInt16Params | string {
-  if (input.zeroPoint !== 0 || output.zeroPoint !== 0) return `int16 ${op} needs zero points 0, got ${input.zeroPoint} and ${output.zeroPoint}`;
+  const zeroPoints = int16ZeroPointsProblem(op, input, output);
+  if (zeroPoints !== undefined) return zeroPoints;
   const out = checkedLog2(output.scale);
   if (!out.exact || out.log2 !== -15) return `int16 ${op} output scale must be 2^-15, got ${+output.scale.toPrecision(6)}`;
   const inLog = checkedLog2(input.scale);

@@ -22,7 +22,7 @@ import {
   tanhInt8,
 } from './elementwise';
 import { multiplyByQuantizedMultiplier, quantizeMultiplier, roundHalfAwayFromZero } from './fixedpoint';
-import { integerRange } from './quant-params';
+import { int16ZeroPointsProblem, integerRange } from './quant-params';
 import { logisticInt16, sigmoidInt16Params, tanhInt16 } from './sigmoidInt16';
 
 export interface QuantParams {
@@ -67,10 +67,9 @@ export function quantizedUnary(op: string, dtype: DType, input: QuantParams, out
   const range = integerRange(dtype);
   switch (op) {
     case 'relu': {
-      // TFLM's ReluPrepare: an int16 RELU needs both zero points 0.
-      if (dtype === 'int16' && (input.zeroPoint !== 0 || output.zeroPoint !== 0)) {
-        return `int16 relu needs zero points 0, got ${input.zeroPoint} and ${output.zeroPoint}`;
-      }
+      // TFLM's ReluPrepare.
+      const zeroPoints = dtype === 'int16' ? int16ZeroPointsProblem(op, input, output) : undefined;
+      if (zeroPoints !== undefined) return zeroPoints;
       const p = reluParams(input.scale, input.zeroPoint, output.scale, output.zeroPoint, dtype, 0, Infinity);
       return (x) => reluElement(p, x);
     }
@@ -114,10 +113,9 @@ export function quantizedUnary(op: string, dtype: DType, input: QuantParams, out
         return Math.min(Math.max(q, range.min), range.max);
       };
     case 'abs': {
-      // TFLM's PrepareAbsRsqrt: a quantized int16 ABS needs both zero points 0.
-      if (dtype === 'int16' && (input.zeroPoint !== 0 || output.zeroPoint !== 0)) {
-        return `int16 abs needs zero points 0, got ${input.zeroPoint} and ${output.zeroPoint}`;
-      }
+      // TFLM's PrepareAbsRsqrt.
+      const zeroPoints = dtype === 'int16' ? int16ZeroPointsProblem(op, input, output) : undefined;
+      if (zeroPoints !== undefined) return zeroPoints;
       const rescale = f32(input.scale) !== f32(output.scale);
       const m = quantizeMultiplier(f32(f32(input.scale) / f32(output.scale)));
       return (x) => {
