@@ -13,6 +13,7 @@ import { MAX_BYTE_COUNT } from '../config/numbers';
 import { MemoryPlanningError, PlanVerificationError } from '../errors';
 import { intervalGroupOf } from './intervalConflicts';
 import { ListedConflicts } from './listedConflicts';
+import { stableOrderByValue } from './algo/permutation';
 import { BufferInfo, BufferPlan, PoolInfo } from './types';
 
 function limitOf(pool: PoolInfo): number {
@@ -125,6 +126,21 @@ export function verifyPlan(buffers: readonly BufferInfo[], plan: BufferPlan, poo
 }
 
 /**
+ * Event k < n is buffer k's start, event n + k its end: all 2n in time order, starts at time t
+ * before ends at t (inclusive ranges sharing t conflict), ties by event. That is the events
+ * stably ordered by time, which stableOrderByValue sorts by packed keys where times are whole
+ * numbers, with no comparator called per pair (a comparator sort took about 10 ms of a cold
+ * 2,000-buffer `uma-ts plan`).
+ */
+function eventsInOrder(first: Float64Array, last: Float64Array): Int32Array {
+  const n = first.length;
+  const times = new Float64Array(2 * n);
+  times.set(first);
+  times.set(last, n);
+  return stableOrderByValue(times, 2 * n, new Float64Array(2 * n), new Int32Array(2 * n));
+}
+
+/**
  * For buffers whose conflicts are their overlapping live ranges: a sweep over time that keeps,
  * per pool, the live buffers sorted by (offset, end). While no two of them overlap, a new one
  * overlaps some live buffer exactly when it overlaps its neighbour below or above in that order,
@@ -142,16 +158,14 @@ function verifyLiveRangeOverlaps(buffers: readonly BufferInfo[], plan: BufferPla
   buffers.forEach((b, i) => {
     const a = plan.get(b.name)!;
     if (!b.liveRange) throw new PlanVerificationError(`buffer '${b.name}' has no live range`, { buffer: b.name });
-    [first[i], last[i]] = b.liveRange;
+    first[i] = b.liveRange[0];
+    last[i] = b.liveRange[1];
     start[i] = a.offset;
     end[i] = a.offset + b.sizeBytes;
     if (!poolNames.has(a.pool)) poolNames.set(a.pool, poolNames.size);
     poolOf[i] = poolNames.get(a.pool)!;
   });
-  // Starts at time t come before ends at t: inclusive ranges sharing t conflict.
-  const events = Int32Array.from({ length: 2 * n }, (_, k) => k);
-  const timeOf = (k: number) => (k < n ? first[k] : last[k - n]);
-  events.sort((x, y) => timeOf(x) - timeOf(y) || (x < n ? 0 : 1) - (y < n ? 0 : 1) || x - y);
+  const events = eventsInOrder(first, last);
   const live = Array.from({ length: poolNames.size }, () => ({ ids: new Int32Array(n), count: 0 }));
   const before = (i: number, j: number) => start[i] < start[j] || (start[i] === start[j] && end[i] < end[j]);
   const overlap = (i: number, j: number) => start[i] < end[j] && start[j] < end[i];
