@@ -216,8 +216,11 @@ export class ExactCore {
     this.partitions = groups.filter((g) => g.length > 0).map((g) => Int32Array.from(g));
     const { floors } = problem;
     const lowestFloor = floors ? lowestFloorOf(floors, memStart, members) : undefined;
-    const { stackedSizes, sectionStack, savers } = stackedHeights(problem, secFrom, secTo, memStart, members, this.sectionBytes);
-    this.tables = { n, sizes: problem.sizes, alignments: problem.alignments, adjStart, adj, secFrom, secTo, sectionCount, memStart, members, sectionBytes: this.sectionBytes, stackedSizes, sectionStack, savers, floors, lowestFloor };
+    const stackedSizes = stackedSizesOf(problem);
+    const padded = stackedSizes.some((v, b) => v !== problem.sizes[b]);
+    const savers = padded ? saversOf(problem, stackedSizes, secFrom, secTo, memStart) : undefined;
+    const sectionStack = savers ? stackedHeights(problem, stackedSizes, savers, memStart, members) : this.sectionBytes;
+    this.tables = new Tables({ n, sizes: problem.sizes, alignments: problem.alignments, adjStart, adj, secFrom, secTo, sectionCount, memStart, members, sectionBytes: this.sectionBytes, stackedSizes, sectionStack, savers, floors, lowestFloor });
   }
 
   /**
@@ -642,6 +645,35 @@ export class ExactCore {
   }
 }
 
+/**
+ * The core's tables as a class instance, not an object literal. V8 records which class of
+ * typed array each field of a literal's first object holds, compiles `dive` and the `CoreRun`
+ * constructor against it, and drops that record (and that code) at the literal's second object:
+ * a region's core, once per cold plan. A class's fields start undefined, so V8 records no array
+ * class and has nothing to drop.
+ */
+class Tables implements CoreTables {
+  readonly n!: number;
+  readonly sizes!: Float64Array;
+  readonly alignments!: Float64Array;
+  readonly adjStart!: Int32Array;
+  readonly adj!: Int32Array;
+  readonly secFrom!: Int32Array;
+  readonly secTo!: Int32Array;
+  readonly sectionCount!: number;
+  readonly memStart!: Int32Array;
+  readonly members!: Int32Array;
+  readonly sectionBytes!: Float64Array;
+  readonly stackedSizes!: Float64Array;
+  readonly sectionStack!: Float64Array;
+  readonly savers?: Int32Array;
+  readonly floors?: Float64Array;
+  readonly lowestFloor?: Int32Array;
+  constructor(tables: CoreTables) {
+    Object.assign(this, tables);
+  }
+}
+
 /*
  * The core's tables, one pass per function with nothing after its loops: in the constructor,
  * V8 compiled them all on stack replacement, then the whole constructor again (two compiles
@@ -664,34 +696,42 @@ function liveBytes(secFrom: Int32Array, secTo: Int32Array, sizes: Float64Array, 
  * size. A section then needs its stacked sizes less the most any member saves on top. Counting
  * bare bytes instead, a 16-byte pool of unaligned sizes showed the inference a few hundred bytes
  * of room per busy section that no packing has, at capacities near the lower bound (which counts
- * the padding, stackBound.ts). With sizes that are multiples of g both are the bytes.
- * `savers`: each section's members by what they save on top, most first (then by index), for
- * the runs to follow which unplaced buffer saves the most (CoreRun.passSaver).
+ * the padding, stackBound.ts). With sizes that are multiples of g both are the bytes (and the
+ * sections' stacks are their bytes).
+ * (Three functions returning arrays, not one returning an object literal: a literal's second
+ * object loses the array classes V8 recorded for its first, and that threw away the code
+ * compiled for the function at every second core of a cold plan.)
  */
-function stackedHeights(
-  problem: CoreProblem,
-  secFrom: Int32Array,
-  secTo: Int32Array,
-  memStart: Int32Array,
-  members: Int32Array,
-  sectionBytes: Float64Array,
-): { stackedSizes: Float64Array; sectionStack: Float64Array; savers?: Int32Array } {
-  const { sizes, alignments } = problem;
-  const g = alignmentGcd(alignments);
-  const stackedSizes = Float64Array.from(sizes, (size) => roundUpTo(size, g));
-  if (stackedSizes.every((v, b) => v === sizes[b])) return { stackedSizes, sectionStack: sectionBytes };
-  const sectionStack = new Float64Array(sectionBytes.length);
+function stackedSizesOf(problem: CoreProblem): Float64Array {
+  const g = alignmentGcd(problem.alignments);
+  return Float64Array.from(problem.sizes, (size) => roundUpTo(size, g));
+}
+
+/**
+ * Each section's members by what they save on top, most first (then by index), for the runs to
+ * follow which unplaced buffer saves the most (CoreRun.passSaver).
+ */
+function saversOf(problem: CoreProblem, stackedSizes: Float64Array, secFrom: Int32Array, secTo: Int32Array, memStart: Int32Array): Int32Array {
+  const { sizes } = problem;
   const saving = (b: number): number => stackedSizes[b] - sizes[b];
   // One sort of the buffers, not one per section: dense sets have millions of member entries.
   const bySaving = Int32Array.from(sizes, (_, b) => b).sort((x, y) => saving(y) - saving(x) || x - y);
-  const savers = new Int32Array(members.length);
+  const savers = new Int32Array(memStart[memStart.length - 1]);
   fillMembers(secFrom, secTo, memStart, savers, bySaving);
+  return savers;
+}
+
+/** Per section: the least height its members take stacked (their stacked sizes less the most one saves on top). */
+function stackedHeights(problem: CoreProblem, stackedSizes: Float64Array, savers: Int32Array, memStart: Int32Array, members: Int32Array): Float64Array {
+  const { sizes } = problem;
+  const sectionStack = new Float64Array(memStart.length - 1);
   for (let sec = 0; sec < sectionStack.length; sec++) {
     let stacked = 0;
     for (let k = memStart[sec]; k < memStart[sec + 1]; k++) stacked += stackedSizes[members[k]];
-    sectionStack[sec] = stacked - (memStart[sec + 1] > memStart[sec] ? saving(savers[memStart[sec]]) : 0);
+    const top = savers[memStart[sec]];
+    sectionStack[sec] = stacked - (memStart[sec + 1] > memStart[sec] ? stackedSizes[top] - sizes[top] : 0);
   }
-  return { stackedSizes, sectionStack, savers };
+  return sectionStack;
 }
 
 /** Row starts of the section members' CSR, into memStart. */
