@@ -124,6 +124,41 @@ export interface CoreTables {
   readonly lowestFloor?: Int32Array;
 }
 
+/*
+ * The CoreRun constructor's passes over its part, as functions of their own. A cold plan starts
+ * a few dozen runs (53 on mixed seed 78); with these loops in it, the constructor got hot and
+ * V8 compiled all of it, twice (a big function: the run's fields and arrays), in the
+ * background on the one core the run needs. Without them it stays in the interpreter, where
+ * the rest of it (allocations) takes about as long.
+ */
+
+/** The least of `values[b]` over the buffers b of `part`, and `from`. */
+function lowestOf(part: Int32Array, values: Int32Array, from: number): number {
+  let low = from;
+  for (let i = 0; i < part.length; i++) low = Math.min(low, values[part[i]]);
+  return low;
+}
+
+/** The greatest of `values[b]` over the buffers b of `part`, and `from`. */
+function highestOf(part: Int32Array, values: Int32Array, from: number): number {
+  let high = from;
+  for (let i = 0; i < part.length; i++) high = Math.max(high, values[part[i]]);
+  return high;
+}
+
+/** Whether a buffer of `part` has size zero. */
+function hasZeroSize(part: Int32Array, sizes: Float64Array): boolean {
+  for (let i = 0; i < part.length; i++) if (sizes[part[i]] === 0) return true;
+  return false;
+}
+
+/** The bytes of the buffers of `part`. */
+function bytesOf(part: Int32Array, sizes: Float64Array): number {
+  let bytes = 0;
+  for (let i = 0; i < part.length; i++) bytes += sizes[part[i]];
+  return bytes;
+}
+
 /** `v` rounded up to a multiple of `a` (most alignments in a run are 1 or one pool's). */
 export const roundUp = (v: number, a: number): number => (a === 1 ? v : Math.ceil(v / a) * a);
 
@@ -318,12 +353,8 @@ export class CoreRun {
     // A run's part is a whole partition (exactCore.ts): its sections are [lo, hi] and hold
     // only its buffers, so the per-section tables come from the core's in O(sections); loops
     // over every buffer's sections, run once per run, took most of a short run's set-up.
-    let lo = sectionCount;
-    let hi = 0;
-    for (const b of part) {
-      lo = Math.min(lo, secFrom[b]);
-      hi = Math.max(hi, secTo[b]);
-    }
+    const lo = lowestOf(part, secFrom, sectionCount);
+    const hi = highestOf(part, secTo, 0);
     this.partLo = lo;
     this.partHi = hi;
     this.placed = new Uint8Array(n);
@@ -345,7 +376,7 @@ export class CoreRun {
     this.saverIn = new Int32Array(this.savers ? n : 0);
     if (this.savers) {
       this.saverAt.set(this.memStart.subarray(lo, hi + 1), lo);
-      for (let sec = lo; sec <= hi; sec++) if (this.memStart[sec + 1] > this.memStart[sec]) this.saverIn[this.savers[this.memStart[sec]]]++;
+      this.countSaversIn();
     }
     this.unplaced = Int32Array.from(part);
     this.slot = new Int32Array(n);
@@ -354,12 +385,8 @@ export class CoreRun {
     this.slotPre = new Int32Array(part.length);
     this.slotFrom = new Int32Array(part.length);
     this.fillSlots(tables.floors);
-    let bytes = 0;
-    let zeroSize = false;
-    for (const b of part) {
-      bytes += sizes[b];
-      if (sizes[b] === 0) zeroSize = true;
-    }
+    const bytes = bytesOf(part, sizes);
+    const zeroSize = hasZeroSize(part, sizes);
     this.frontier = part.length >= frontierFrom && !zeroSize ? new LowFrontier(n, part.length) : undefined;
     this.frontierMargin = (FRONTIER_MARGIN * bytes) / Math.max(1, part.length);
     this.unplacedCount = part.length;
@@ -375,6 +402,13 @@ export class CoreRun {
     // problems the core starts thousands of short runs.
     const spans = this.memStart[hi + 1] - this.memStart[lo];
     this.work = n + (decompose ? 4 : 3) * sectionCount + (decompose ? 3 : 2) * spans;
+  }
+
+  /** Per section of the part: its first saver counts as a first saver of that buffer. */
+  private countSaversIn(): void {
+    const { memStart, saverIn, partLo, partHi } = this;
+    const savers = this.savers!;
+    for (let sec = partLo; sec <= partHi; sec++) if (memStart[sec + 1] > memStart[sec]) saverIn[savers[memStart[sec]]]++;
   }
 
   /** The per-slot copies, and the floors as the lowest offsets. */
