@@ -499,18 +499,29 @@ export class ExactCore {
       frontierCount = kept;
       // An empty frontier (low Infinity) or a window past reach: rebuilt from every unplaced buffer.
       if (low + tolerance > reach) {
+        // One pass over them, not two (one for the lowest offset, one for the frontier): every
+        // buffer within reach of the lowest offset seen so far is kept. That only falls as the
+        // pass goes, so the list holds the frontier (in the same order) and a few more, which a
+        // pass over the list drops.
         low = Infinity;
-        for (let k = 0; k < count; k++) low = Math.min(low, minOffset[unplaced[k]]);
-        reach = low + tolerance + margin;
         frontierCount = 0;
-        nearCount = 0;
         for (let k = 0; k < count; k++) {
           const b = unplaced[k];
           const o = minOffset[b];
+          if (o < low) low = o;
+          if (o <= low + tolerance + margin) frontier[frontierCount++] = b;
+        }
+        reach = low + tolerance + margin;
+        kept = 0;
+        nearCount = 0;
+        for (let i = 0; i < frontierCount; i++) {
+          const b = frontier[i];
+          const o = minOffset[b];
           if (o > reach) continue;
-          frontier[frontierCount++] = b;
+          frontier[kept++] = b;
           if (o <= low + tolerance) near[nearCount++] = b;
         }
+        frontierCount = kept;
       }
       if (low + restTree.max() >= abortAt) return Infinity;
       // The busiest, ties by preorder (ranks are distinct, so the order of `near` does not matter).
