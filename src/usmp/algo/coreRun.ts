@@ -24,7 +24,7 @@
  */
 import { LowFrontier } from './lowFrontier';
 import { MaxTree, RANGE_QUERY_WORK } from './maxTree';
-import { swapEntries, swapInPermutation } from './permutation';
+import { orderByColumnsDescending, swapEntries, swapInPermutation } from './permutation';
 
 export type RunResult = 'fits' | 'infeasible' | 'unknown';
 
@@ -599,29 +599,39 @@ export class CoreRun {
   private rankSegment(lo: number, hi: number): void {
     const order = this.segmentOrder;
     if (!order) return;
-    const { unplaced, secFrom, secTo, restTree, pre, logPre } = this;
-    const segment: number[] = [];
-    for (let k = 0; k < this.unplacedCount; k++) {
-      const b = unplaced[k];
-      if (secFrom[b] >= lo && secFrom[b] <= hi) segment.push(b);
-    }
-    const total = new Map<number, number>();
-    for (const b of segment) total.set(b, restTree.rangeMax(secFrom[b], secTo[b]));
-    const { heuristic, keys } = order;
-    segment.sort((a, b) => {
-      for (const key of heuristic) {
-        const ka = key === 'T' ? total.get(a)! : keys[key][a];
-        const kb = key === 'T' ? total.get(b)! : keys[key][b];
-        if (ka !== kb) return kb - ka;
-      }
-      return a - b;
-    });
-    segment.forEach((b, rank) => {
+    const { pre, logPre } = this;
+    const segment = this.segmentBuffers(lo, hi);
+    // In index order, so that orderByColumnsDescending's ties by position are ties by index.
+    segment.sort();
+    const ranked = orderByColumnsDescending(
+      order.heuristic.map((key) => (key === 'T' ? this.busiestOf(segment) : Float64Array.from(segment, (b) => order.keys[key][b]))),
+      segment.length,
+    );
+    for (let rank = 0; rank < segment.length; rank++) {
+      const b = segment[ranked[rank]];
       logPre.push(b, pre[b]);
       pre[b] = rank;
       this.slotPre[this.slot[b]] = rank;
-    });
+    }
     this.work += this.unplacedCount + segment.length * (RANGE_QUERY_WORK + 2 + Math.ceil(Math.log2(segment.length + 1)));
+  }
+
+  /** The unplaced buffers whose first section is in [lo, hi]. */
+  private segmentBuffers(lo: number, hi: number): Int32Array {
+    const { unplaced, secFrom } = this;
+    const segment = new Int32Array(this.unplacedCount);
+    let count = 0;
+    for (let k = 0; k < this.unplacedCount; k++) {
+      const b = unplaced[k];
+      if (secFrom[b] >= lo && secFrom[b] <= hi) segment[count++] = b;
+    }
+    return segment.subarray(0, count);
+  }
+
+  /** Per buffer of `segment`: the most bytes still to place in one of its sections. */
+  private busiestOf(segment: Int32Array): Float64Array {
+    const { restTree, secFrom, secTo } = this;
+    return Float64Array.from(segment, (b) => restTree.rangeMax(secFrom[b], secTo[b]));
   }
 
   private link(sec: number, w: number): void {

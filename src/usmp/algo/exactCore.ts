@@ -41,6 +41,7 @@ import { pushDown } from './pushDown';
 import { mirroredOffsets } from './mirror';
 import { liftAboveBound } from './liftMoves';
 import { CoreRun, CoreTables, PreorderKey, RunResult, SegmentOrder, roundUp } from './coreRun';
+import { orderByColumnsDescending } from './permutation';
 
 export interface CoreProblem {
   readonly count: number;
@@ -371,16 +372,10 @@ export class ExactCore {
     const { keys } = this;
     const n = this.problem.count;
     const primary = Float64Array.from(keys[heuristic[0]], (v, b) => (noise ? v * noise[b] : v));
-    const order = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => {
-      if (primary[a] !== primary[b]) return primary[b] - primary[a];
-      for (let i = 1; i < heuristic.length; i++) {
-        const k = keys[heuristic[i]];
-        if (k[a] !== k[b]) return k[b] - k[a];
-      }
-      return a - b;
-    });
+    const columns = [primary, ...heuristic.slice(1).map((k) => keys[k])];
+    const order = orderByColumnsDescending(columns, n);
     const rank = new Int32Array(n);
-    order.forEach((b, r) => (rank[b] = r));
+    for (let r = 0; r < n; r++) rank[order[r]] = r;
     // The sort is charged: small problems make many varied preorders.
     this.work += n * Math.ceil(Math.log2(n + 1));
     return rank;

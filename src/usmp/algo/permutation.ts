@@ -73,3 +73,60 @@ function orderByWideKeys(values: ArrayLike<number>, m: number, scale: number, id
   for (let s = 0; s < m; s++) idx[s] = Number(k[s] % wideScale);
   return idx;
 }
+
+/**
+ * The positions 0..n-1 by the first column, descending, ties by the next columns, then by
+ * position: one sort by a composite key of dense ranks (stableOrderByValue's packed keys), with
+ * no comparator called per pair. (The exact core's preorders: a comparator sort took about 2%
+ * of a cold 2,000-buffer plan, 40 preorders, most of it before V8 had compiled the comparator.)
+ * Keys that cannot be packed (the product of the columns' distinct counts past 2^53, or a NaN)
+ * take a comparator sort, in the same order.
+ */
+export function orderByColumnsDescending(columns: readonly Float64Array[], n: number): Int32Array {
+  const composite = new Float64Array(n);
+  const rank = new Float64Array(n);
+  let span = 1;
+  for (const column of columns) {
+    const distinct = denseRanksDescending(column, n, rank);
+    span *= distinct;
+    if (distinct < 0 || span > Number.MAX_SAFE_INTEGER) return orderByComparator(columns, n);
+    addRanks(composite, n, rank, distinct);
+  }
+  return stableOrderByValue(composite, n, new Float64Array(n), new Int32Array(n));
+}
+
+/** composite = composite * radix + rank, per position. */
+function addRanks(composite: Float64Array, n: number, rank: Float64Array, radix: number): void {
+  for (let i = 0; i < n; i++) composite[i] = composite[i] * radix + rank[i];
+}
+
+/**
+ * Into rank: each of values[0..n-1]'s place among the distinct values, the greatest 0 (equal
+ * values share one). Returns the count of distinct values, or -1 when one is NaN.
+ */
+function denseRanksDescending(values: Float64Array, n: number, rank: Float64Array): number {
+  const distinct = values.slice(0, n).sort();
+  if (n > 0 && Number.isNaN(distinct[n - 1])) return -1;
+  let count = 0;
+  for (let i = 0; i < n; i++) if (count === 0 || distinct[i] !== distinct[count - 1]) distinct[count++] = distinct[i];
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    let lo = 0;
+    let hi = count;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (distinct[mid] < v) lo = mid + 1;
+      else hi = mid;
+    }
+    rank[i] = count - 1 - lo;
+  }
+  return count;
+}
+
+/** orderByColumnsDescending's order by a comparator. */
+function orderByComparator(columns: readonly Float64Array[], n: number): Int32Array {
+  return Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => {
+    for (const k of columns) if (k[a] !== k[b]) return k[b] - k[a];
+    return a - b;
+  });
+}
