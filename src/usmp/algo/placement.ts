@@ -171,6 +171,16 @@ export class PlacementEngine {
   work = 0;
 
   constructor(problem: IndexedProblem) {
+    // Fields that first change after the starts are placed (row sorting, the rows' order, the
+    // search's epochs), each written a second time here: V8 takes a field written once for a
+    // constant, and threw away the placements it had compiled for the starts at its first
+    // change (placeFrom and placeOne, compiled again in every cold plan).
+    this.sortRows = true;
+    this.sortRows = false;
+    this.rowsInIndexOrder = false;
+    this.rowsInIndexOrder = true;
+    this.epoch = 0;
+    this.epoch = 1;
     const n = problem.count;
     this.n = n;
     this.nPools = problem.pools.length;
