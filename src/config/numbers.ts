@@ -57,6 +57,8 @@ export function zeroPointRange(dtype: DType): readonly [bigint, bigint] | undefi
   }
 }
 
+const MAX_SAFE_ZERO_POINT = BigInt(Number.MAX_SAFE_INTEGER);
+
 export interface QuantizationToCheck {
   readonly dtype: DType;
   readonly scale: readonly number[];
@@ -67,11 +69,20 @@ export interface QuantizationToCheck {
 /**
  * The first problem with a tensor's quantization: a scale that is not finite and > 0 (a
  * per-channel scale may be 0: an all-zero channel), or a zero point outside what its type allows. Per-channel entries are named by channel.
- * Non-integer tensors are not checked (converters leave calibration data on float tensors).
+ * Non-integer tensors are not checked (converters leave calibration data on float tensors),
+ * except that their zero points must be safe integers (numbers hold them from then on).
  */
 export function quantizationProblem(q: QuantizationToCheck): string | undefined {
   const range = zeroPointRange(q.dtype);
-  if (range === undefined) return undefined;
+  if (range === undefined) {
+    // A float tensor's quantization is not checked, but its zero points are carried as numbers:
+    // past 2^53 one was rounded (2^62 became 4611686018427388000, which `run`, checking the
+    // imported graph again, refused as "not an integer" after `compile` had accepted it).
+    const perChannel = q.zeroPoint.length > 1;
+    const inexact = q.zeroPoint.findIndex((z) => z < -MAX_SAFE_ZERO_POINT || z > MAX_SAFE_ZERO_POINT);
+    if (inexact < 0) return undefined;
+    return `zero point${perChannel ? ` of channel ${inexact}` : ''} ${q.zeroPoint[inexact]} is outside -(2^53-1)..2^53-1, which uma-ts cannot hold exactly`;
+  }
   const perChannel = q.scale.length > 1;
   const at = (i: number) => (perChannel ? ` of channel ${i}` : '');
   for (let i = 0; i < q.scale.length; i++) {

@@ -15,7 +15,7 @@ export function checkGraphQuantization(module: IRModule, source: string): void {
       const where = `${source}: invalid quantization of '${node.name}' (${node.type.dtype}) in ${fn.name}`;
       const badZero = q.zeroPoint.find((z) => !Number.isSafeInteger(z));
       if (badZero !== undefined) {
-        throw new TypeInferenceError(`${where}: zero point ${badZero} is not an integer`, { file: source, func: fn.name, op: node.name });
+        throw new TypeInferenceError(`${where}: zero point ${badZero} is not an integer in -(2^53-1)..2^53-1`, { file: source, func: fn.name, op: node.name });
       }
       if (q.zeroPoint.length !== q.scale.length) {
         throw new TypeInferenceError(`${where}: ${q.scale.length} scales but ${q.zeroPoint.length} zero points`, {

@@ -13,6 +13,7 @@ import { ModelFormatError, TypeInferenceError } from '../../src/errors';
 import { IRModule, MAIN_FUNCTION, Quantization } from '../../src/ir/graph/types';
 import { importTflite } from '../../src/frontend/tflite';
 import { quantSlots } from './quantSlots';
+import { TfliteWriter } from '../../src/frontend/tflite/writer';
 
 const MODELS = join(__dirname, '..', '..', 'models');
 
@@ -86,6 +87,30 @@ describe('quantization parameters are validated at import', () => {
     const e = importError(bad, 'person_detect.tflite');
     expect(e.message).toMatch(/scale of channel 3 NaN is not a finite number > 0/);
     expect(e.message).toContain(`'${perChannel.name}'`);
+  });
+});
+
+describe('a zero point numbers cannot hold exactly is refused whatever the type', () => {
+  // Regression: a float tensor's zero point is not range-checked (calibration data), so 2^62 was
+  // imported as 4611686018427388000; \`compile\` accepted the model and \`run\` (which checks the
+  // imported graph again) refused it with "zero point 4611686018427388000 is not an integer".
+  function reluWithOutputZeroPoint(zeroPoint: number): Uint8Array {
+    const w = new TfliteWriter();
+    const x = w.addInput({ name: 'x', shape: [1, 4], dtype: 'float32' });
+    const y = w.addTensor({ name: 'y', shape: [1, 4], dtype: 'float32', quant: { scale: [1], zeroPoint: [zeroPoint] } });
+    w.addOperator({ op: 'RELU', inputs: [x], outputs: [y] });
+    w.markOutput(y);
+    return w.finish();
+  }
+
+  it('a float tensor with zero point 2^62 is a ModelFormatError naming the tensor', () => {
+    const e = importError(reluWithOutputZeroPoint(2 ** 62), 'relu.tflite');
+    expect(e.message).toMatch(/relu\.tflite: invalid quantization of tensor #1 'y' \(float32, .*\): zero point 4611686018427387904 is outside -\(2\^53-1\)\.\.2\^53-1/);
+  });
+
+  it('a float tensor with a small zero point is still imported (calibration data)', () => {
+    expect(() => importTflite(reluWithOutputZeroPoint(-7), 'relu.tflite')).not.toThrow();
+    expect(() => importTflite(reluWithOutputZeroPoint(2 ** 53 - 1), 'relu.tflite')).not.toThrow();
   });
 });
 
