@@ -244,3 +244,52 @@ describe('operators writing constant tensors', () => {
     expect(() => importTflite(ok.finish(), 'm.tflite')).not.toThrow();
   });
 });
+
+describe('model inputs with data in the file', () => {
+  // Regression: a subgraph input's buffer was never read, so an index past the buffers, bytes of
+  // the wrong size or constant data of the right size were all imported as a plain input.
+  function reluOf(x: { data?: readonly number[] }): Uint8Array {
+    const w = new TfliteWriter();
+    const input = w.addTensor({ name: 'x', shape: [2], dtype: 'float32', ...x });
+    w.markInput(input);
+    const y = w.addTensor({ name: 'y', shape: [2], dtype: 'float32' });
+    w.addOperator({ op: 'RELU', inputs: [input], outputs: [y] });
+    w.markOutput(y);
+    w.addConstant({ name: 'unused', shape: [3], dtype: 'float32', data: [1, 2, 3] });
+    return w.finish();
+  }
+  /** The model with input tensor 0's buffer index set to `buffer`. */
+  function withInputBuffer(bytes: Uint8Array, buffer: number): Uint8Array {
+    const copy = bytes.slice();
+    const raw = new RawTflite(copy);
+    const at = raw.fieldPos(raw.tensors()[0], 2);
+    expect(at).toBeGreaterThan(0);
+    new DataView(copy.buffer).setUint32(at, buffer, true);
+    return copy;
+  }
+
+  it('an input holding constant data is a ModelFormatError naming the tensor', () => {
+    const e = errorOf(() => importTflite(reluOf({ data: [1, 2] }), 'm.tflite'));
+    expect(e).toBeInstanceOf(ModelFormatError);
+    expect(e.message).toMatch(/^corrupt TFLite file m\.tflite at byte offset \d+: model input tensor #0 'x' holds constant data \(8 bytes in buffer 1\); an input is written by the application$/);
+  });
+
+  it('an input whose buffer index is past the buffers, or whose bytes do not fit its type, is refused', () => {
+    const plain = reluOf({});
+    expect(() => importTflite(plain, 'm.tflite')).not.toThrow();
+    expect(errorOf(() => importTflite(withInputBuffer(plain, 0xffffffff), 'm.tflite')).message).toMatch(/tensor #0 'x' refers to buffer 4294967295 of \d+$/);
+    // Buffer 1 is the unused constant's 12 bytes.
+    expect(errorOf(() => importTflite(withInputBuffer(plain, 1), 'm.tflite')).message).toMatch(/tensor #0 'x' has 12 data bytes, its type \[2\] float32 needs 8$/);
+  });
+
+  it('inspect reports it too', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'uma-input-data-'));
+    try {
+      const file = join(dir, 'm.tflite');
+      writeFileSync(file, reluOf({ data: [1, 2] }));
+      expect(errorOf(() => inspectReport(file)).message).toContain("model input tensor #0 'x' holds constant data");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -87,7 +87,21 @@ export class FunctionBuilder {
   }
 
   addParam(index: number): VarNode {
-    const node: VarNode = { kind: 'var', name: this.r.names[index], type: this.r.type(index, 'model input') };
+    const type = this.r.type(index, 'model input');
+    // An input is written by the application, so it has no data in the file. Its buffer was
+    // never looked at: an index past the buffers or bytes of another size went unnoticed, and
+    // data of the right size was dropped without a word (TFLite refuses the first two and
+    // makes such a tensor a read-only constant).
+    const tensor = this.r.tensors[index];
+    const data = this.r.constant(index);
+    if (data !== null && data.length > 0) {
+      throw modelFormatError(
+        this.r.source,
+        tensor.pos,
+        `model input tensor #${index} '${tensor.name}' holds constant data (${data.length} bytes in buffer ${tensor.buffer}); an input is written by the application`,
+      );
+    }
+    const node: VarNode = { kind: 'var', name: this.r.names[index], type };
     this.define(index, node, 'subgraph input');
     return node;
   }
