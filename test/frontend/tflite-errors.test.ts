@@ -293,3 +293,25 @@ describe('model inputs with data in the file', () => {
     }
   });
 });
+
+describe('buffer indices of tensors uma-ts never reads', () => {
+  // Regression: RESHAPE takes its shape from its output tensor (as TFLite Micro), so its shape
+  // input's buffer was never looked at and an index past the buffers imported silently.
+  it('a RESHAPE shape tensor whose buffer index is past the buffers is a ModelFormatError', () => {
+    const w = new TfliteWriter();
+    const x = w.addInput({ name: 'x', shape: [1, 4], dtype: 'float32' });
+    const shape = w.addConstant({ name: 'shape', shape: [1], dtype: 'int32', data: [4] });
+    const y = w.addTensor({ name: 'y', shape: [4], dtype: 'float32' });
+    w.addOperator({ op: 'RESHAPE', inputs: [x, shape], outputs: [y], options: tfliteOptions.reshape([4]) });
+    w.markOutput(y);
+    const bytes = w.finish();
+    expect(() => importTflite(bytes, 'm.tflite')).not.toThrow();
+    const raw = new RawTflite(bytes);
+    const at = raw.fieldPos(raw.tensors()[shape], 2);
+    expect(at).toBeGreaterThan(0);
+    new DataView(bytes.buffer, bytes.byteOffset).setUint32(at, 99, true);
+    const e = errorOf(() => importTflite(bytes, 'm.tflite'));
+    expect(e).toBeInstanceOf(ModelFormatError);
+    expect(e.message).toMatch(/^corrupt TFLite file m\.tflite at byte offset \d+: tensor #1 'shape' refers to buffer 99 of 2$/);
+  });
+});

@@ -26,6 +26,14 @@ export class SubgraphReader {
   ) {
     this.tensors = subgraph.tensors;
     this.names = uniqueTensorNames(this.tensors);
+    // TFLite checks every tensor's buffer index when it loads a model; a tensor uma-ts never
+    // reads (the shape input of a RESHAPE, taken from the output's shape) went unchecked.
+    const bufferCount = model.buffers.length;
+    this.tensors.forEach((tensor, index) => {
+      if (tensor.buffer >= bufferCount) {
+        throw modelFormatError(model.source, tensor.pos, `tensor #${index} '${tensor.name}' refers to buffer ${tensor.buffer} of ${bufferCount}`);
+      }
+    });
   }
 
   get source(): string {
