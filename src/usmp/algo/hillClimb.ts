@@ -24,7 +24,7 @@ import { MemoryPlanningError } from '../../errors';
 import { PlanningAlgorithm } from '../types';
 import { GlibcRandR } from './glibcRand';
 import { alignmentInPool, IndexedPlan, IndexedProblem, indexProblem, poolsExhaustedError, roundUp, toBufferPlan } from './indexed';
-import { fitsPool, tvmSizeOrder } from './tvmGreedy';
+import { fitsPool, MAX_CONFLICT_ENTRIES, placesOnSkyline, tvmSizeOrder } from './tvmGreedy';
 import { swapInPermutation } from './permutation';
 
 const MAX_ATTEMPTS = 500;
@@ -149,8 +149,6 @@ export const HILL_CLIMB_MAX_WORK = 100_000_000;
  * 20 a buffer) keep their attempts and plans.
  */
 const HILL_CLIMB_BUFFER_WORK = 20;
-/** Conflict entries above which hill_climb refuses a set (its lists would take gigabytes). */
-const MAX_CONFLICT_ENTRIES = 25_000_000;
 
 export function hillClimbPlan(
   problem: IndexedProblem,
@@ -163,7 +161,7 @@ export function hillClimbPlan(
   if (entries !== undefined && entries > MAX_CONFLICT_ENTRIES) {
     throw new MemoryPlanningError(
       `hill_climb walks conflict lists, and this buffer set's live ranges make ${entries} conflict entries ` +
-        `(limit ${MAX_CONFLICT_ENTRIES}); plan it with auto or greedy_by_size`,
+        `(limit ${MAX_CONFLICT_ENTRIES}); plan it with ${placesOnSkyline(problem) ? 'auto or greedy_by_size' : 'auto'}`,
     );
   }
   checkEachBufferFitsAPool(problem);

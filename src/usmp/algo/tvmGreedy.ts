@@ -15,6 +15,7 @@
  *    a pool dropped by an earlier conflict (offset restarting at 0). If the placement in such a
  *    revived pool overlaps a conflicting buffer, TVM's plan would be wrong; we skip that pool.
  */
+import { MemoryPlanningError } from '../../errors';
 import { PlanningAlgorithm } from '../types';
 import {
   alignmentInPool,
@@ -70,12 +71,9 @@ export function tvmConflictsOrder(problem: IndexedProblem): Int32Array {
  * exactly the loop below, read off a skyline instead of a conflict list.
  */
 function postSortOnIntervals(problem: IndexedProblem, order: Int32Array): IndexedPlan | undefined {
-  const { intervals, sizes, alignments, candidates } = problem;
-  if (!intervals || problem.pools.length !== 1 || problem.poolLimits[0] !== Infinity) return undefined;
+  const { intervals, sizes } = problem;
+  if (!intervals || !placesOnSkyline(problem)) return undefined;
   const alignment = alignmentInPool(problem, 0, 0);
-  for (let b = 0; b < problem.count; b++) {
-    if (alignments[b] !== alignments[0] || alignmentInPool(problem, b, 0) !== alignment || candidates[b].length !== 1) return undefined;
-  }
   const skyline = new Skyline(intervals);
   const pool = new Int32Array(problem.count);
   const offset = new Float64Array(problem.count);
@@ -84,6 +82,38 @@ function postSortOnIntervals(problem: IndexedProblem, order: Int32Array): Indexe
     skyline.raise(b, offset[b] + sizes[b]);
   }
   return { pool, offset };
+}
+
+/** Whether PostSortAllocation reads an interval group off a skyline: one unbounded pool, one alignment. */
+export function placesOnSkyline(problem: IndexedProblem): boolean {
+  const { intervals, alignments, candidates } = problem;
+  if (!intervals || problem.pools.length !== 1 || problem.poolLimits[0] !== Infinity) return false;
+  const alignment = alignmentInPool(problem, 0, 0);
+  for (let b = 0; b < problem.count; b++) {
+    if (alignments[b] !== alignments[0] || alignmentInPool(problem, b, 0) !== alignment || candidates[b].length !== 1) return false;
+  }
+  return true;
+}
+
+/**
+ * Conflict entries above which an algorithm that walks conflict lists refuses an interval set:
+ * its lists would take gigabytes (4 bytes an entry, built at once) and minutes to walk.
+ */
+export const MAX_CONFLICT_ENTRIES = 25_000_000;
+
+/**
+ * TVM's greedy planners walk each buffer's conflict list, except on an interval set that
+ * places on a skyline (placesOnSkyline). Elsewhere (several pools, a size limit, mixed
+ * alignments) the lists of a set of live ranges are built first: a 1.6 MB JSON set of 20,000
+ * buffers live at once in two pools made 400M entries, took 32 s and 3.2 GB; 40,000, over 12 GB.
+ */
+function checkConflictLists(problem: IndexedProblem, algorithm: string): void {
+  const entries = problem.intervals?.entryCount();
+  if (entries === undefined || entries <= MAX_CONFLICT_ENTRIES || placesOnSkyline(problem)) return;
+  throw new MemoryPlanningError(
+    `${algorithm} walks conflict lists unless the set is one unlimited pool with one alignment, and this buffer set's live ranges make ` +
+      `${entries} conflict entries (limit ${MAX_CONFLICT_ENTRIES}); plan it with auto`,
+  );
 }
 
 /** PostSortAllocation: places buffers in the given order; throws when a buffer fits no pool. */
@@ -157,10 +187,12 @@ function overlapsPlacedConflict(
 
 export const greedyBySize: PlanningAlgorithm = (buffers) => {
   const problem = indexProblem(buffers);
+  checkConflictLists(problem, 'greedy_by_size');
   return toBufferPlan(problem, postSortAllocation(problem, tvmSizeOrder(problem)));
 };
 
 export const greedyByConflicts: PlanningAlgorithm = (buffers) => {
   const problem = indexProblem(buffers);
+  checkConflictLists(problem, 'greedy_by_conflicts');
   return toBufferPlan(problem, postSortAllocation(problem, tvmConflictsOrder(problem)));
 };

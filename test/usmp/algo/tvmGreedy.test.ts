@@ -4,6 +4,8 @@ import { indexProblem } from '../../../src/usmp/algo/indexed';
 import { greedyByConflicts, greedyBySize } from '../../../src/usmp/algo/tvmGreedy';
 import { verifyPlan } from '../../../src/usmp/verify';
 import { buffers, offsets, pool, poolSize } from './helpers';
+import { intervalsToBufferInfos } from '../../../src/usmp/conflicts';
+import { hillClimb } from '../../../src/usmp/algo/hillClimb';
 
 describe('greedy_by_size vs greedy_by_conflicts', () => {
   // B is live with A, C and D; A, C, D are pairwise disjoint.
@@ -155,5 +157,32 @@ describe('name ranks (ties of the TVM planners) follow UTF-8 byte order, as std:
     const names = ['\u{1F600}', '\uFB01', 'a', '\uE000x', '\u{10000}', '\uFFFF'];
     expect(ranked(names)).toEqual(utf8Order(names));
     expect(ranked(names).indexOf('\uFB01')).toBeLessThan(ranked(names).indexOf('\u{1F600}'));
+  });
+});
+
+describe('interval sets too dense for conflict lists', () => {
+  // Regression: with two pools (or a size limit, or mixed alignments) the greedy planners built
+  // every live-range conflict as a list first: 20,000 buffers live at once (a 1.6 MB JSON set)
+  // took 32 s and 3.2 GB in \`uma-ts plan\`, 40,000 over 12 GB. Now refused at once, as hill_climb.
+  const all = Array.from({ length: 8000 }, () => ({ sizeBytes: 16, firstUse: 0, lastUse: 1 }));
+
+  test.each([
+    ['greedy_by_size', greedyBySize],
+    ['greedy_by_conflicts', greedyByConflicts],
+  ])('%s refuses 64M conflict entries in two pools, naming auto', (name, planner) => {
+    const bufs = intervalsToBufferInfos(all, [pool('a', 1 << 20), pool('b')]);
+    const t0 = Date.now();
+    expect(() => planner(bufs, 0)).toThrow(MemoryPlanningError);
+    expect(() => planner(bufs, 0)).toThrow(`${name} walks conflict lists unless the set is one unlimited pool with one alignment, and this buffer set's live ranges make 63992000 conflict entries (limit 25000000); plan it with auto`);
+    expect(Date.now() - t0).toBeLessThan(5000);
+  });
+
+  test('one unlimited pool still places on the skyline, and hill_climb names only the planners that take the set', () => {
+    const one = intervalsToBufferInfos(all, [pool('ws')]);
+    const plan = greedyBySize(one, 0);
+    verifyPlan(one, plan);
+    expect(poolSize(one, plan, 'ws')).toBe(8000 * 16);
+    expect(() => hillClimb(one, 0)).toThrow(/plan it with auto or greedy_by_size$/);
+    expect(() => hillClimb(intervalsToBufferInfos(all, [pool('a', 1 << 20), pool('b')]), 0)).toThrow(/conflict entries \(limit 25000000\); plan it with auto$/);
   });
 });
