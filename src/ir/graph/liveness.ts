@@ -56,8 +56,14 @@ export function activationLiveness(fn: GraphFunction): ActivationLiveness {
       return { name: n.name, bytes: tensorBytes(n.type), start, end };
     });
 
+  // Each step's live tensors, in node order, gathered by walking each interval once (filtering
+  // every interval at every step took 10 s for a chain of 10,000 operators, 53 s for 40,000).
+  const liveAt: LiveInterval[][] = calls.map(() => []);
+  for (const iv of intervals) {
+    for (let step = iv.start; step <= iv.end && step < calls.length; step++) liveAt[step].push(iv);
+  }
   const steps: LivenessStep[] = calls.map((c, step) => {
-    const live = intervals.filter((iv) => iv.start <= step && step <= iv.end);
+    const live = liveAt[step];
     return { step, call: c.name, liveBytes: live.reduce((s, iv) => s + iv.bytes, 0), live: live.map((iv) => iv.name) };
   });
 
@@ -122,10 +128,18 @@ export function tensorLowerBound(fn: GraphFunction, options: { includeIo: boolea
     .filter((iv) => (options.includeIo || !io.has(iv.name)) && !copies.has(iv.name))
     .map((iv) => (sources.has(iv.name) ? { ...iv, end: lastStep } : iv));
   const aligned = (b: number) => Math.ceil(b / alignment) * alignment;
+  // The bytes live at each step, as a difference array over the steps (one pass per interval).
+  const delta = new Float64Array(steps.length + 1);
+  for (const iv of counted) {
+    if (iv.start >= steps.length || iv.end < iv.start) continue;
+    delta[iv.start] += aligned(iv.bytes);
+    delta[Math.min(iv.end, steps.length - 1) + 1] -= aligned(iv.bytes);
+  }
   let bytes = 0;
   let operator: string | null = null;
+  let live = 0;
   for (const s of steps) {
-    const live = counted.filter((iv) => iv.start <= s.step && s.step <= iv.end).reduce((sum, iv) => sum + aligned(iv.bytes), 0);
+    live += delta[s.step];
     if (live > bytes || operator === null) {
       bytes = Math.max(bytes, live);
       operator = s.call;
