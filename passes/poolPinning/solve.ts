@@ -102,6 +102,17 @@ function poolsOfKind(pools: readonly PoolInfo[], origin: TracedBuffer['origin'])
   return pools.filter((p) => p.kind === (origin === 'constant' ? 'constant' : 'workspace'));
 }
 
+/** Items grouped by their buffer's key, each group in the items' order. */
+function groupByBuffer<T extends { readonly buffer: { readonly key: string } }>(items: readonly T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const group = groups.get(item.buffer.key);
+    if (group) group.push(item);
+    else groups.set(item.buffer.key, [item]);
+  }
+  return groups;
+}
+
 export function solvePoolPinning(
   trace: OperandTrace,
   pools: readonly PoolInfo[],
@@ -118,9 +129,13 @@ export function solvePoolPinning(
   const tensorPinHits = new Set<number>();
   const operandHits = new Set<number>();
 
+  // Each buffer's accesses and operands, grouped once (filtering both lists for every buffer
+  // took 8 of 9 s of compiling a chain of 10,000 operators). Each group keeps the lists' order.
+  const accessesOf = groupByBuffer(trace.accesses);
+  const usesOf = groupByBuffer(trace.operands);
   for (const buffer of trace.buffers) {
-    const accesses = trace.accesses.filter((a) => a.buffer.key === buffer.key);
-    const uses = trace.operands.filter((u) => u.buffer.key === buffer.key);
+    const accesses = accessesOf.get(buffer.key) ?? [];
+    const uses = usesOf.get(buffer.key) ?? [];
     if (buffer.origin === 'io') {
       // A pin on application-owned I/O cannot be honoured: say why, rather than letting it
       // fall through to "matches no buffer".
@@ -146,10 +161,18 @@ export function solvePoolPinning(
       },
     ];
     const targets = [...new Set(accesses.map((a) => a.target))];
+    // Its operands per function, grouped once: a chain of in-place operators shares one buffer
+    // (10,000 accesses, 20,000 operands), where filtering them per access was quadratic.
+    const usesByFunc = new Map<string, typeof uses>();
+    for (const u of uses) {
+      const group = usesByFunc.get(u.func);
+      if (group) group.push(u);
+      else usesByFunc.set(u.func, [u]);
+    }
     for (const a of accesses) {
       // A function that only reads a buffer may use a read-only pool; one that writes it, or
       // whose operands are unknown, needs read-write access.
-      const funcUses = uses.filter((u) => u.func === a.func);
+      const funcUses = usesByFunc.get(a.func) ?? [];
       const readOnly = funcUses.length > 0 && funcUses.every((u) => u.role === 'input') && buffer.func !== a.func;
       const mode = readOnly || buffer.origin === 'constant' ? 'reads' : 'writes';
       steps.push({

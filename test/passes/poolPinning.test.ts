@@ -5,7 +5,9 @@ import { PinningConstraints, NO_CONSTRAINTS } from '../../passes/poolPinning/con
 import { explainPools, formatExplanation } from '../../passes/poolPinning/explain';
 import { runPoolPinning } from '../../passes/poolPinning/pass';
 import { parsePins } from '../../passes/poolPinning/pinsFile';
-import { ConstraintStep, suggestFix } from '../../passes/poolPinning/solve';
+import { ConstraintStep, solvePoolPinning, suggestFix } from '../../passes/poolPinning/solve';
+import { OperandUse, TargetAccess, TracedBuffer } from '../../passes/poolPinning/traceOperands';
+import { OperatorRecord } from '../../src/ir/tir/operators';
 import { pool, seedModule, SEED_POOLS } from './seedModule';
 
 const ACCEL_CONSTRAINTS: PinningConstraints = {
@@ -205,3 +207,28 @@ describe('suggestFix', () => {
   });
 });
 
+
+describe('pool pinning of a buffer shared along a long chain', () => {
+  // Regression: a chain of in-place operators keeps one buffer (compiling 10,000 chained RELUs:
+  // 10,000 accesses and 20,000 operands of sid_1), and every access filtered all of its
+  // operands, after every buffer had filtered all accesses and operands: 18 s of the compile.
+  it('20,000 functions reading and writing one buffer are solved in well under a second', () => {
+    const buffer: TracedBuffer = { key: '__tvm_main__/1', name: 'sid_1', func: '__tvm_main__', origin: 'allocate', varId: 1, sizeBytes: 16 };
+    const n = 20000;
+    const accesses: TargetAccess[] = [];
+    const operands: OperandUse[] = [];
+    for (let i = 0; i < n; i++) {
+      const func = `relu_${i}`;
+      accesses.push({ buffer, func, target: 'c' });
+      const operator = { name: `t${i}`, op: 'relu' } as OperatorRecord;
+      operands.push({ buffer, func, target: 'c', operator, role: 'input', index: 0 }, { buffer, func, target: 'c', operator, role: 'output', index: 0 });
+    }
+    const t0 = Date.now();
+    const solution = solvePoolPinning({ buffers: [buffer], accesses, operands }, [pool('ws', { c: 'rw' }), pool('ro', { c: 'ro' })], NO_CONSTRAINTS);
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(solution.decisions).toHaveLength(1);
+    // Written by every function: the read-only pool is out.
+    expect(solution.decisions[0].candidates).toEqual(['ws']);
+    expect(solution.decisions[0].steps).toHaveLength(1 + n);
+  });
+});
