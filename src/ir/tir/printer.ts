@@ -73,10 +73,18 @@ class Namer {
   private readonly buffers = new Map<string, string>();
   readonly declaredBuffers = new Set<string>();
 
+  /** Per stem, the suffix its last fresh name took: names are never released, so every smaller one is still taken. */
+  private readonly lastSuffix = new Map<string, number>();
+
   private fresh(base: string): string {
     const stem = base === '' ? 'v' : base;
     let name = stem;
-    for (let n = 1; this.used.has(name); n++) name = `${stem}_${n}`;
+    if (this.used.has(name)) {
+      // Counting up from 1 for each name made a function of 10,000 same-named vars quadratic.
+      let n = this.lastSuffix.get(stem) ?? 1;
+      for (name = `${stem}_${n}`; this.used.has(name); n++, name = `${stem}_${n}`);
+      this.lastSuffix.set(stem, n);
+    }
     this.used.add(name);
     return name;
   }
