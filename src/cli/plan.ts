@@ -43,7 +43,9 @@ function withOverflowLimits<T>(set: BufferSet, run: () => T): T {
     if (!(e instanceof MemoryPlanningError) || !e.message.startsWith(POOLS_EXHAUSTED)) throw e;
     const buffer = set.buffers.find((b) => b.name === e.context.buffer);
     if (buffer === undefined) throw e;
-    const pools = buffer.poolCandidates.map((p) => `${p.name} (${p.sizeHintBytes !== undefined ? `limit ${p.sizeHintBytes} bytes` : 'no limit'})`);
+    // A pool named twice in candidatePools is one choice (the planner's reading): named once.
+    const candidates = buffer.poolCandidates.filter((p, i) => buffer.poolCandidates.findIndex((q) => q.name === p.name) === i);
+    const pools = candidates.map((p) => `${p.name} (${p.sizeHintBytes !== undefined ? `limit ${p.sizeHintBytes} bytes` : 'no limit'})`);
     throw new MemoryPlanningError(
       `${POOLS_EXHAUSTED}: ${buffer.name} (${buffer.sizeBytes} bytes); allowed pools: ${pools.join(', ')}; raise a pool's sizeHintBytes or allow another pool`,
       e.context,
