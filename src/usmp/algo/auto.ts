@@ -70,6 +70,7 @@ import { earlyResolveAtBound, finalTolerantDives, finishAboveBound, finishMirror
 import { PlacementEngine } from './placement';
 import { intervalsOf, multiPoolLowerBound, packPools, rebalancePools, repackChoices } from './multiPool';
 import { splitByProfiles } from './profileSplit';
+import { exactPoolChoices } from './poolChoices';
 import { seededRandom } from './seededRandom';
 import { independentPoolGroups } from './poolGroups';
 import { lowerPoolTops, preferEarlierPools } from './preferPools';
@@ -896,7 +897,7 @@ function planAutoCall(
   } catch (e) {
     // (Once every buffer has one candidate, choosing pools changes nothing: no second round.)
     const choice = problem.candidates.some((c) => c.length > 1);
-    const pinned = e instanceof MemoryPlanningError && choice ? pinnedWithinLimits(problem, engine) : undefined;
+    const pinned = e instanceof MemoryPlanningError && choice ? pinnedWithinLimits(problem, engine, intervals) : undefined;
     if (!pinned) throw e;
     return planPinned(pinned, memoryPressure, lowerBound, options, minCallWork);
   }
@@ -919,12 +920,16 @@ function planAutoCall(
 /**
  * Several pools where every start overflowed a limit (the engine takes each buffer's first
  * candidate pool where it fits, and the order search with that rule missed): the order search
- * choosing the pools itself. Its buffers, each pinned to the pool it found, are planned again.
+ * choosing the pools itself, then, on small sets with live ranges, every choice of pools with
+ * the exact core deciding each limited pool (poolChoices.ts). Its buffers, each pinned to the
+ * pool found, are planned again.
  */
-function pinnedWithinLimits(problem: IndexedProblem, engine: PlacementEngine): BufferInfo[] | undefined {
-  const found = searchWithinLimits(problem, engine.adjStart, engine.adj, ORDER_SEARCH_WORK, true);
-  if (!found) return undefined;
-  return problem.buffers.map((b, i) => ({ ...b, poolCandidates: [problem.pools[found.pool[i]]] }));
+function pinnedWithinLimits(problem: IndexedProblem, engine: PlacementEngine, intervals: IntervalConflicts | undefined): BufferInfo[] | undefined {
+  const pool =
+    searchWithinLimits(problem, engine.adjStart, engine.adj, ORDER_SEARCH_WORK, true)?.pool ??
+    (intervals ? exactPoolChoices(problem, intervals, ORDER_SEARCH_WORK) : undefined);
+  if (!pool) return undefined;
+  return problem.buffers.map((b, i) => ({ ...b, poolCandidates: [problem.pools[pool[i]]] }));
 }
 
 /**

@@ -143,7 +143,7 @@ interface PoolResult {
 }
 
 /** The exact core of pool p's buffers `m` (a one-pool problem, in member order). */
-function poolCore(problem: IndexedProblem, intervals: IntervalConflicts, p: number, m: readonly number[]): ExactCore {
+export function poolCore(problem: IndexedProblem, intervals: IntervalConflicts, p: number, m: readonly number[]): ExactCore {
   return new ExactCore({
     count: m.length,
     sizes: Float64Array.from(m, (b) => problem.sizes[b]),
