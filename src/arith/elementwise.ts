@@ -196,6 +196,19 @@ function saturatingLeftShift16(v: number, amount: number): number {
   return sat16(v * 2 ** amount);
 }
 
+/**
+ * gemmlowp `RoundingDivideByPOT` instantiated on int16_t, as TFLite's HardSwish calls it:
+ * the mask `(1ll << exponent) - 1` is narrowed to int16, so from exponent 16 on it is all
+ * ones (-1) and the threshold -1 (x >= 0) or 0 (x < 0): any x >= 0 rounds up to 1 and any
+ * x < 0 to -1, never to 0 (a wide roundingDivideByPOT would give 0 there).
+ */
+function roundingDivideByPOT16(x: number, exponent: number): number {
+  const mask = wrap16(2 ** exponent - 1);
+  const remainder = wrap16(x & mask);
+  const threshold = wrap16((mask >> 1) + (x < 0 ? 1 : 0));
+  return wrap16((x >> exponent) + (remainder > threshold ? 1 : 0));
+}
+
 /** TFLite reference `HardSwish<int8_t>` for one element. */
 export function hardSwishElement(p: HardSwishParams, x: number, dtype: DType): number {
   const input = wrap16(x - p.inputZeroPoint);
@@ -205,10 +218,10 @@ export function hardSwishElement(p: HardSwishParams, x: number, dtype: DType): n
   if (p.reluishExponent > 0) reluish = saturatingLeftShift16(reluish, p.reluishExponent - 1);
   reluish = srdhm16(reluish, p.reluishMultiplier);
   if (p.reluishExponent > 0) reluish = saturatingLeftShift16(reluish, 1);
-  if (p.reluishExponent < 0) reluish = wrap16(roundingDivideByPOT(reluish, -p.reluishExponent));
+  if (p.reluishExponent < 0) reluish = roundingDivideByPOT16(reluish, -p.reluishExponent);
   reluish = wrap16((reluish + (1 << 15)) >> 1);
   const preshift = sdhm16(reluish, preshiftOutput);
-  const out = wrap16(roundingDivideByPOT(preshift, -p.outputExponent) + p.outputZeroPoint);
+  const out = wrap16(roundingDivideByPOT16(preshift, -p.outputExponent) + p.outputZeroPoint);
   const r = integerRange(dtype);
   return Math.min(Math.max(out, r.min), r.max);
 }
