@@ -77,6 +77,25 @@ export function quantizedActivationRange(
   }
 }
 
+/**
+ * Why TFLite's `CalculateActivationRangeQuantized` (kernel_util.cc) would fail Prepare on this
+ * fused activation and output scale, or undefined. Its `Quantize` rounds each bound f / scale
+ * in float and TF_LITE_ENSUREs the result lies within int32: RELU6 below an output scale of
+ * about 2.8e-9 (6 / 2^31), RELU_N1_TO_1 below about 4.7e-10, leaves it and TFLite Micro refuses
+ * the model. A bound of exactly 2^31 passes that check but its int32 conversion is undefined
+ * (x86 gives INT32_MIN, an upper clamp below every value); it is refused too.
+ */
+export function activationBoundsProblem(activation: string, scale: number): string | undefined {
+  const bounds = activation === 'RELU6' ? [0, 6] : activation === 'RELU_N1_TO_1' ? [-1, 1] : activation === 'RELU' ? [0] : [];
+  for (const f of bounds) {
+    const t = roundHalfAwayFromZero(f32(f / f32(scale)));
+    if (!(t >= -2147483648 && t < 2147483648)) {
+      return `fused ${activation} on output scale ${String(Number(scale.toPrecision(6)))}: its bound ${f} quantizes past int32 (TFLite Micro's CalculateActivationRangeQuantized refuses it)`;
+    }
+  }
+  return undefined;
+}
+
 export interface PerChannelMultipliers {
   readonly multipliers: Int32Array;
   readonly shifts: Int32Array;

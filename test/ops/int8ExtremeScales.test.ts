@@ -5,6 +5,8 @@
  * Each case also runs through the TIR evaluator and, batched, through gcc: byte for byte.
  */
 import { tensorType } from '../../src/ir/graph/builder';
+import { importTflite } from '../../src/frontend/tflite';
+import { TfliteWriter, tfliteOptions } from '../../src/frontend/tflite/writer';
 import { q } from '../lower/helpers';
 import { expectCRunsByteExact, expectTirMatches, interpretCase, opCase, OpCase } from './opCases';
 
@@ -29,5 +31,46 @@ describe('HARD_SWISH int8 with an output multiplier exponent of -16 or less', ()
   });
   it('the generated C agrees', () => {
     expectCRunsByteExact(cases.map(([, c]) => c));
+  });
+});
+
+describe('fused activations whose bounds TFLite Micro cannot quantize to int32', () => {
+  // kernel_util.cc CalculateActivationRangeQuantized -> Quantize: round(f / scale) in float
+  // must lie within int32 (TF_LITE_ENSURE); TFLite Micro's Prepare fails otherwise.
+  const q = (scale: number, zeroPoint = 0) => ({ scale: [scale], zeroPoint: [zeroPoint] });
+  function mul(activation: 'RELU' | 'RELU6' | 'RELU_N1_TO_1', outScale: number): Uint8Array {
+    const w = new TfliteWriter();
+    const a = w.addInput({ name: 'a', shape: [4], dtype: 'int8', quant: q(0.00031976890750229359, -116) });
+    const b = w.addInput({ name: 'b', shape: [4], dtype: 'int8', quant: q(0.000021090183508931659, -121) });
+    const y = w.addTensor({ name: 'y', shape: [4], dtype: 'int8', quant: q(outScale, 65) });
+    w.addOperator({ op: 'MUL', inputs: [a, b], outputs: [y], options: tfliteOptions.mul(activation) });
+    w.markOutput(y);
+    return w.finish();
+  }
+  function conv(outScale: number): Uint8Array {
+    const w = new TfliteWriter();
+    const x = w.addInput({ name: 'x', shape: [1, 2, 2, 1], dtype: 'int8', quant: q(0.016, -128) });
+    const f = w.addConstant({ name: 'f', shape: [1, 1, 1, 1], dtype: 'int8', quant: q(0.0000193), data: new Uint8Array([3]) });
+    const y = w.addTensor({ name: 'y', shape: [1, 2, 2, 1], dtype: 'int8', quant: q(outScale, 13) });
+    w.addOperator({ op: 'CONV_2D', inputs: [x, f, -1], outputs: [y], options: tfliteOptions.conv2d({ activation: 'RELU6' }) });
+    w.markOutput(y);
+    return w.finish();
+  }
+
+  it.each([
+    ['RELU_N1_TO_1', 2.1087988993917506e-11],
+    ['RELU6', 1e-9],
+  ] as const)('MUL with fused %s into scale %f: an unsupported parameter naming the operator', (act, outScale) => {
+    expect(() => importTflite(mul(act, outScale), 'm.tflite')).toThrow(/fused RELU.* quantizes past int32 \(TFLite Micro's CalculateActivationRangeQuantized refuses it\) on MUL at operator #0/);
+  });
+  it('CONV_2D with fused RELU6 into scale 8.7e-10: refused', () => {
+    expect(() => importTflite(conv(8.7265877857234386e-10), 'm.tflite')).toThrow(/fused RELU6 .* on CONV_2D at operator #0/);
+  });
+  it.each([
+    ['RELU', 1e-12],
+    ['RELU6', 3e-9],
+    ['RELU_N1_TO_1', 5e-10],
+  ] as const)('MUL with fused %s into scale %f (bounds within int32): imported', (act, outScale) => {
+    expect(() => importTflite(mul(act, outScale), 'm.tflite')).not.toThrow();
   });
 });

@@ -1,6 +1,6 @@
 /** ADD → add (broadcasting); operand and output dtypes are TFLite Micro's (`ELEMENTWISE_DTYPES.add`). */
 import { AddOptions, BuiltinOptionsType } from '../schema';
-import { activation, Converter, inputType, options, requireAddRescale, requireDtype, requireRescaleQuantization } from './common';
+import { quantizedActivation, Converter, inputType, options, requireAddRescale, requireDtype, requireRescaleQuantization } from './common';
 import { ELEMENTWISE_DTYPES } from './elementwise';
 
 export const add: Converter = (site) => {
@@ -10,5 +10,5 @@ export const add: Converter = (site) => {
   requireRescaleQuantization(site, 2);
   requireAddRescale(site);
   const opts = options(site, BuiltinOptionsType.AddOptions, AddOptions);
-  return { op: 'add', attrs: { activation: activation(site, opts?.fusedActivation ?? 0) }, argPositions: [0, 1] };
+  return { op: 'add', attrs: { activation: quantizedActivation(site, opts?.fusedActivation ?? 0) }, argPositions: [0, 1] };
 };

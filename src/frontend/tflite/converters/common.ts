@@ -8,7 +8,7 @@ import { FUSED_ACTIVATIONS, FusedActivation } from '../../../ir/graph/ops';
 import { AttrValue, TensorType } from '../../../ir/graph/types';
 import { CheckedBuffer, modelFormatError } from '../flatbuf';
 import { ACTIVATION_NAMES, BuiltinOptionsType, Operator } from '../schema';
-import { addRescaleProblem, wideRequantizeProblem } from '../../../arith/quant-params';
+import { activationBoundsProblem, addRescaleProblem, wideRequantizeProblem } from '../../../arith/quant-params';
 
 export interface OperatorSite {
   /** Operator index in the subgraph. */
@@ -102,6 +102,22 @@ export function activation(site: OperatorSite, code: number): FusedActivation {
     );
   }
   return name as FusedActivation;
+}
+
+/**
+ * `activation` of an operator whose quantized kernel clamps with TFLite's
+ * CalculateActivationRangeQuantized (ADD, SUB, MUL, DIV, CONV_2D, DEPTHWISE_CONV_2D,
+ * FULLY_CONNECTED, TRANSPOSE_CONV, the pools): a bound TFLite Micro cannot quantize to int32
+ * (activationBoundsProblem) is an unsupported parameter.
+ */
+export function quantizedActivation(site: OperatorSite, code: number): FusedActivation {
+  const act = activation(site, code);
+  const out = site.outputType;
+  if ((out.dtype === 'int8' || out.dtype === 'uint8' || out.dtype === 'int16') && out.quant && out.quant.scale.length > 0) {
+    const problem = activationBoundsProblem(act, out.quant.scale[0]);
+    if (problem !== undefined) unsupportedParameter(site, problem);
+  }
+  return act;
 }
 
 export function positive(site: OperatorSite, what: string, values: readonly number[]): [number, number] {

@@ -4,7 +4,7 @@
  */
 import { UnsupportedOperatorError } from '../../../errors';
 import { BuiltinOptionsType, FullyConnectedOptions } from '../schema';
-import { activation, Converter, options, presentInputs, requireWideRequantize, where } from './common';
+import { quantizedActivation, Converter, options, presentInputs, requireWideRequantize, where } from './common';
 
 export const dense: Converter = (site) => {
   const opts = options(site, BuiltinOptionsType.FullyConnectedOptions, FullyConnectedOptions);
@@ -19,7 +19,7 @@ export const dense: Converter = (site) => {
   if (input?.dtype === 'int16' && weight && bias?.dtype === 'int64') requireWideRequantize(site, input, weight, (weight.quant?.scale.length ?? 0) <= 1);
   return {
     op: 'dense',
-    attrs: { activation: activation(site, opts?.fusedActivation ?? 0), keep_num_dims: opts?.keepNumDims ?? false },
+    attrs: { activation: quantizedActivation(site, opts?.fusedActivation ?? 0), keep_num_dims: opts?.keepNumDims ?? false },
     argPositions: presentInputs(site, 3),
   };
 };

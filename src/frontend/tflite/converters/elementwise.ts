@@ -6,7 +6,7 @@
 import { isPlainInt16Abs, QUANTIZED_UNARY_DTYPES, quantizedUnary } from '../../../arith/unaryQuantized';
 import { DType } from '../../../ir/graph/types';
 import { ArithmeticOptions, BuiltinOptionsType, LeakyReluOptions } from '../schema';
-import { activation, Converter, inputType, OperatorSite, options, requireAddRescale, requireBroadcastRank, requireRescaleQuantization, tensorQuant, unsupportedParameter } from './common';
+import { quantizedActivation, Converter, inputType, OperatorSite, options, requireAddRescale, requireBroadcastRank, requireRescaleQuantization, tensorQuant, unsupportedParameter } from './common';
 
 /** TFLite Micro's kernel types per graph op (the output's; inputs share it except for cast). */
 export const ELEMENTWISE_DTYPES: Readonly<Record<string, readonly DType[]>> = {
@@ -64,7 +64,7 @@ export const arithmetic =
     // TFLM's MUL Prepare (mul_common.cc) requires every int16 zero point to be 0.
     if (op === 'mul') checkInt16ZeroPoints(site);
     const opts = options(site, optionsType, ArithmeticOptions);
-    return { op, attrs: { activation: activation(site, opts?.fusedActivation ?? 0) }, argPositions: [0, 1] };
+    return { op, attrs: { activation: quantizedActivation(site, opts?.fusedActivation ?? 0) }, argPositions: [0, 1] };
   };
 
 /** A binary op without options (maximum, minimum, squared_difference, prelu, floor_div, floor_mod). */

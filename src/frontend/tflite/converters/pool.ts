@@ -1,7 +1,7 @@
 /** AVERAGE_POOL_2D → avg_pool2d, MAX_POOL_2D → max_pool2d (float32, int8, int16 as TFLite Micro). */
 import { resolvePadding } from '../padding';
 import { BuiltinOptionsType, Pool2DOptions } from '../schema';
-import { activation, Converter, inputType, positive, requireDtype, requiredOptions, spatial, tensorQuant, unsupportedParameter } from './common';
+import { quantizedActivation, Converter, inputType, positive, requireDtype, requiredOptions, spatial, tensorQuant, unsupportedParameter } from './common';
 import { paddingMode } from './window';
 
 export function pool(op: string): Converter {
@@ -21,7 +21,7 @@ export function pool(op: string): Converter {
     });
     return {
       op,
-      attrs: { pool_size: poolSize, strides, padding, activation: activation(site, opts.fusedActivation) },
+      attrs: { pool_size: poolSize, strides, padding, activation: quantizedActivation(site, opts.fusedActivation) },
       argPositions: [0],
     };
   };

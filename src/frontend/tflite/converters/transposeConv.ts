@@ -5,7 +5,7 @@
  */
 import { resolvePadding } from '../padding';
 import { BuiltinOptionsType, TransposeConvOptions } from '../schema';
-import { activation, Converter, formatError, inputType, positive, requiredOptions, requireWideRequantize, spatial, unsupportedParameter } from './common';
+import { quantizedActivation, Converter, formatError, inputType, positive, requiredOptions, requireWideRequantize, spatial, unsupportedParameter } from './common';
 import { constantInts } from './constants';
 import { paddingMode } from './window';
 
@@ -45,7 +45,7 @@ export const transposeConv: Converter = (site) => {
   });
   return {
     op: 'transpose_conv2d',
-    attrs: { strides, pad_before: [top, left], output_shape: outputShape, activation: activation(site, opts.fusedActivation) },
+    attrs: { strides, pad_before: [top, left], output_shape: outputShape, activation: quantizedActivation(site, opts.fusedActivation) },
     argPositions: bias ? [2, 1, 3] : [2, 1],
   };
 };

@@ -1,7 +1,7 @@
 /** Window attributes shared by convolutions and pools: TFLite padding mode resolved to explicit pads. */
 import { Conv2DOptions, DepthwiseConv2DOptions, PaddingCode } from '../schema';
 import { PaddingMode, resolvePadding } from '../padding';
-import { activation, formatError, inputType, OperatorSite, positive, spatial } from './common';
+import { quantizedActivation, formatError, inputType, OperatorSite, positive, spatial } from './common';
 
 export function paddingMode(site: OperatorSite, code: number): PaddingMode {
   if (code === PaddingCode.SAME) return 'SAME';
@@ -20,5 +20,5 @@ export function convLike(site: OperatorSite, opts: Conv2DOptions | DepthwiseConv
     strides,
     dilation,
   });
-  return { input, weight, strides, dilation, padding, activation: activation(site, opts.fusedActivation) };
+  return { input, weight, strides, dilation, padding, activation: quantizedActivation(site, opts.fusedActivation) };
 }
