@@ -274,6 +274,32 @@ export function softmaxQuantParams(beta: number, inputScale: number): SoftmaxQua
   };
 }
 
+/**
+ * Why TFLite Micro's int8 SOFTMAX / LOG_SOFTMAX Prepare would abort on this beta and input
+ * scale, or undefined. PreprocessSoftmaxScaling (quantization_util.cc) passes
+ * min(beta * scale * 2^26, 2^31 - 1) to QuantizeMultiplierGreaterThanOne, whose
+ * TFLITE_CHECK_GT(double_multiplier, 1.) aborts at 1 or below (beta x scale at most 2^-26,
+ * about 1.49e-8). LOG_SOFTMAX (beta 1) then quantizes the reverse scaling divisor
+ * 2^(31 - left_shift) / multiplier with QuantizeMultiplierSmallerThanOneExp, whose
+ * TFLITE_CHECK_LT(double_multiplier, 1.) aborts when it reaches 1 (a product just above 2^-26
+ * whose multiplier rounds to 2^30).
+ */
+export function softmaxScalingProblem(beta: number, inputScale: number, log = false): string | undefined {
+  const product = f32(beta) * f32(inputScale);
+  const real = Math.min(product * (1 << (31 - SOFTMAX_SCALED_DIFF_INTEGER_BITS)), 2 ** 31 - 1.0);
+  const g = (x: number): string => String(Number(x.toPrecision(6)));
+  if (!(real > 1)) {
+    return `input scale x beta ${g(product)} is not above 2^-26 (TFLite Micro's PreprocessSoftmaxScaling aborts in QuantizeMultiplierGreaterThanOne)`;
+  }
+  if (log) {
+    const q = quantizeMultiplier(real);
+    if (!(2 ** (31 - q.shift) / q.multiplier < 1)) {
+      return `input scale ${g(f32(inputScale))}: the reverse scaling divisor is not below 1 (TFLite Micro's PreprocessLogSoftmaxScalingExp aborts)`;
+    }
+  }
+  return undefined;
+}
+
 /** SOFTMAX input -> output dtypes TFLite Micro's kernel runs. */
 export const SOFTMAX_SIGNATURES: readonly (readonly [DType, DType])[] = [
   ['int8', 'int8'],

@@ -74,3 +74,35 @@ describe('fused activations whose bounds TFLite Micro cannot quantize to int32',
     expect(() => importTflite(mul(act, outScale), 'm.tflite')).not.toThrow();
   });
 });
+
+describe('int8 SOFTMAX and LOG_SOFTMAX whose beta x input scale is at most 2^-26', () => {
+  // quantization_util.cc PreprocessSoftmaxScaling: QuantizeMultiplierGreaterThanOne(
+  // min(beta * scale * 2^26, 2^31 - 1)) TFLITE_CHECK_GTs 1: TFLite Micro aborts at or below it.
+  function model(op: 'SOFTMAX' | 'LOG_SOFTMAX', scale: number, beta = 1): Uint8Array {
+    const w = new TfliteWriter();
+    const x = w.addInput({ name: 'x', shape: [1, 4], dtype: 'int8', quant: { scale: [scale], zeroPoint: [0] } });
+    const out = op === 'SOFTMAX' ? { scale: [1 / 256], zeroPoint: [-128] } : { scale: [16 / 256], zeroPoint: [127] };
+    const y = w.addTensor({ name: 'y', shape: [1, 4], dtype: 'int8', quant: out });
+    w.addOperator({ op, inputs: [x], outputs: [y], options: op === 'SOFTMAX' ? tfliteOptions.softmax(beta) : undefined });
+    w.markOutput(y);
+    return w.finish();
+  }
+  it.each([
+    // a campaign case: 0.19 * 5.79e-8 * 2^26 = 0.74 (uma-ts ran it with a left shift of 0)
+    ['SOFTMAX', 0.19001208245754242, 5.787569179460661e-8],
+    ['SOFTMAX', 2 ** -26, 1],
+    // uma-ts gave -128 for every element (log(1/4) is 105 on this output scale)
+    ['LOG_SOFTMAX', 1e-9, 1],
+    ['LOG_SOFTMAX', 2 ** -26, 1],
+  ] as const)('%s with input scale %f and beta %f: refused naming the operator', (op, scale, beta) => {
+    expect(() => importTflite(model(op, scale, beta), 'm.tflite')).toThrow(
+      new RegExp(`input scale x beta .* is not above 2\\^-26 \\(TFLite Micro's PreprocessSoftmaxScaling aborts in QuantizeMultiplierGreaterThanOne\\) on ${op} at operator #0`),
+    );
+  });
+  it.each([
+    ['SOFTMAX', 2 ** -26, 1.0000001],
+    ['LOG_SOFTMAX', 1.5e-8, 1],
+  ] as const)('%s with input scale %f and beta %f: imported', (op, scale, beta) => {
+    expect(() => importTflite(model(op, scale, beta), 'm.tflite')).not.toThrow();
+  });
+});

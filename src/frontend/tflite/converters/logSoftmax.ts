@@ -1,8 +1,9 @@
 /**
  * LOG_SOFTMAX → log_softmax (float32, int8). TFLite Micro requires the int8 output scale
- * 16/256 and zero point 127.
+ * 16/256 and zero point 127, and an input scale its Prepare can rescale (softmaxScalingProblem).
  */
-import { Converter, inputType, unsupportedParameter } from './common';
+import { softmaxScalingProblem } from '../../../arith/quant-params';
+import { Converter, inputType, tensorQuant, unsupportedParameter } from './common';
 
 export const logSoftmax: Converter = (site) => {
   const input = inputType(site, 0, 'input');
@@ -15,6 +16,8 @@ export const logSoftmax: Converter = (site) => {
     if (!q || q.zeroPoint[0] !== 127 || Math.fround(q.scale[0]) !== Math.fround(16 / 256)) {
       unsupportedParameter(site, 'int8 output quantization (TFLite Micro needs scale 16/256, zero point 127)');
     }
+    const scaling = softmaxScalingProblem(1, tensorQuant(site, input, 'input').scale, true);
+    if (scaling !== undefined) unsupportedParameter(site, scaling);
   }
   return { op: 'log_softmax', attrs: {}, argPositions: [0] };
 };

@@ -3,7 +3,7 @@
  * quantization TFLite Micro's Prepare demands are checked here, so `inspect` lists a model
  * the kernel would refuse instead of compile failing later.
  */
-import { SOFTMAX_SIGNATURES, softmaxOutputQuantProblem, softmaxQuantParams } from '../../../arith/quant-params';
+import { SOFTMAX_SIGNATURES, softmaxOutputQuantProblem, softmaxScalingProblem } from '../../../arith/quant-params';
 import { softmaxInt16QuantProblem } from '../../../arith/softmaxInt16';
 import { BuiltinOptionsType, SoftmaxOptions } from '../schema';
 import { Converter, inputType, requiredOptions, tensorQuant, unsupportedParameter } from './common';
@@ -21,9 +21,8 @@ export const softmax: Converter = (site) => {
     const problem =
       input.dtype === 'int8' ? softmaxOutputQuantProblem(output.dtype, outQ.scale, outQ.zeroPoint) : softmaxInt16QuantProblem(inQ.zeroPoint, outQ.scale, outQ.zeroPoint);
     if (problem) unsupportedParameter(site, `quantization: ${problem}`);
-    if (input.dtype === 'int8' && softmaxQuantParams(opts.beta, inQ.scale).inputLeftShift < 0) {
-      unsupportedParameter(site, 'input scale x beta too small for the int8 kernel');
-    }
+    const scaling = input.dtype === 'int8' ? softmaxScalingProblem(opts.beta, inQ.scale) : undefined;
+    if (scaling !== undefined) unsupportedParameter(site, scaling);
   }
   return { op: 'softmax', attrs: { beta: opts.beta }, argPositions: [0] };
 };
