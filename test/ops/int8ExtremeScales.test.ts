@@ -106,3 +106,34 @@ describe('int8 SOFTMAX and LOG_SOFTMAX whose beta x input scale is at most 2^-26
     expect(() => importTflite(model(op, scale, beta), 'm.tflite')).not.toThrow();
   });
 });
+
+describe('int8 SVDF whose state and weights_time differ in width', () => {
+  // svdf.cc Eval dispatches on weights_time's dtype and EvalIntegerSvdfReference<T> reads the
+  // state as T: uma-ts refused such a model only when interpreting it; now at import.
+  function model(stateDtype: 'int8' | 'int16', wtDtype: 'int8' | 'int16'): Uint8Array {
+    const w = new TfliteWriter();
+    const q = (scale: number, zeroPoint = 0) => ({ scale: [scale], zeroPoint: [zeroPoint] });
+    const x = w.addInput({ name: 'x', shape: [1, 3], dtype: 'int8', quant: q(0.05, -3) });
+    const wf = w.addConstant({ name: 'wf', shape: [2, 3], dtype: 'int8', quant: q(0.004), data: new Uint8Array(6).fill(7) });
+    const wtData = wtDtype === 'int8' ? new Uint8Array(8).fill(3) : new Uint8Array(new Int16Array(8).fill(300).buffer);
+    const wt = w.addConstant({ name: 'wt', shape: [2, 4], dtype: wtDtype, quant: q(0.0005), data: wtData });
+    const b = w.addConstant({ name: 'b', shape: [2], dtype: 'int32', quant: q(Math.fround(0.01 * 0.0005)), data: new Uint8Array(new Int32Array([100, -100]).buffer) });
+    const st = w.addTensor({ name: 'state', shape: [1, 8], dtype: stateDtype, quant: q(0.01), isVariable: true });
+    const y = w.addTensor({ name: 'y', shape: [1, 2], dtype: 'int8', quant: q(0.1, 5) });
+    w.addOperator({ op: 'SVDF', inputs: [x, wf, wt, b, st], outputs: [y], options: tfliteOptions.svdf({ rank: 1 }) });
+    w.markOutput(y);
+    return w.finish();
+  }
+  it.each([
+    ['int8', 'int16'],
+    ['int16', 'int8'],
+  ] as const)('a %s state with %s weights_time: refused at import naming the operator', (st, wt) => {
+    expect(() => importTflite(model(st, wt), 'm.tflite')).toThrow(new RegExp(`int8 SVDF with state ${st} and weights_time ${wt} \\(TFLite Micro reads the state as the weights_time type\\) on SVDF at operator #0`));
+  });
+  it.each([
+    ['int8', 'int8'],
+    ['int16', 'int16'],
+  ] as const)('a %s state with %s weights_time: imported', (st, wt) => {
+    expect(() => importTflite(model(st, wt), 'm.tflite')).not.toThrow();
+  });
+});
