@@ -21,6 +21,26 @@ describe('elementwise operators: interpreter vs TIR evaluator', () => {
   });
 });
 
+describe('quantized RELU6 whose output quantization differs from its input (TFLite Micro semantics)', () => {
+  // TFLite Micro's Relu6Prepare takes both bounds from the input (zero point and 6 quantized at
+  // the input scale) and its kernel copies the clamped input codes: no rescale to the output's
+  // quantization, which LiteRT's kernel applies (a realistic-model campaign saw the two differ
+  // by up to 174 LSB on an unfused hard sigmoid).
+  it('int8: the output is the input code clamped to [input zero point, 6 at the input scale]', () => {
+    const c = elementwiseCases().find((k) => k.label === 'relu6 int8 output quantization unlike the input')!;
+    const out = Array.from(new Int8Array(interpret(c.module, c.inputs)[0].slice().buffer));
+    const hi = Math.min(127, Math.round(6 / 0.02) - 20);
+    expect(out).toEqual(Array.from({ length: 256 }, (_, i) => Math.min(hi, Math.max(-20, i - 128))));
+  });
+
+  it('int16: the output is the input code clamped to [0, 6 at the input scale]', () => {
+    const c = elementwiseCases().find((k) => k.label === 'relu6 int16 output scale unlike the input')!;
+    const input = new Int16Array(c.inputs[0].slice().buffer);
+    const out = Array.from(new Int16Array(interpret(c.module, c.inputs)[0].slice().buffer));
+    expect(out).toEqual(Array.from(input, (x) => Math.min(Math.round(6 / 0.0004), Math.max(0, x))));
+  });
+});
+
 describe('int8 DIV (TFLite Micro; LiteRT has no int8 DIV to compare with)', () => {
   it('is within 1 LSB of the exactly rounded quotient for every dividend and divisor', () => {
     const [s1, s2, so, z1, z2, zo] = [0.05, 0.04, 0.1, 3, -5, 0];

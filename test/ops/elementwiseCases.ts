@@ -130,6 +130,9 @@ export function elementwiseCases(): OpCase[] {
   };
   all8('relu int8', 'relu', [0.05, -20], [0.03, -128]);
   all8('relu6 int8', 'relu6', [0.05, 10], [0.05, 10]);
+  // A standalone RELU6 whose output the converter calibrated apart from its input (a hard
+  // sigmoid's ADD 3 -> RELU6 left unfused): TFLite Micro clamps in the input's quantization.
+  all8('relu6 int8 output quantization unlike the input', 'relu6', [0.02, -20], [0.03, -128]);
   all8('relu_n1_to_1 int8', 'relu_n1_to_1', [0.02, 5], [0.01, 0]);
   all8('leaky_relu int8', 'leaky_relu', [0.05, 3], [0.04, -30], { alpha: 0.1 });
   all8('hard_swish int8', 'hard_swish', [0.05, -3], [0.03, -60]);
@@ -147,6 +150,7 @@ export function elementwiseCases(): OpCase[] {
     add(opCase(label, op, [qt([64], 'int16', inScale)], qt([64], 'int16', outScale), attrs, seed++));
   int16('relu int16', 'relu', 0.001, 0.0008);
   int16('relu6 int16', 'relu6', 0.0004, 0.0004);
+  int16('relu6 int16 output scale unlike the input', 'relu6', 0.0004, 0.0002);
   int16('relu_n1_to_1 int16', 'relu_n1_to_1', 0.0001, 0.00004);
   int16('leaky_relu int16', 'leaky_relu', 0.001, 0.0009, { alpha: 0.3 });
   int16('abs int16', 'abs', 0.001, 0.0005);
