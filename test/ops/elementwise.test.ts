@@ -7,7 +7,8 @@ import { interpret } from '../../src/interpreter';
 import { runMain } from '../../src/ir/tir/eval';
 import { LOWERING_EXTERN_SIMULATIONS } from '../../src/lower/cpu';
 import { lowerForCpu } from '../lower/helpers';
-import { elementwiseCases } from './elementwiseCases';
+import { elementwiseCases, opCase, qt } from './elementwiseCases';
+import { int8Bytes } from '../lower/helpers';
 import { importTflite } from '../../src/frontend/tflite';
 import { TfliteWriter, tfliteOptions } from '../../src/frontend/tflite/writer';
 
@@ -38,6 +39,22 @@ describe('quantized RELU6 whose output quantization differs from its input (TFLi
     const input = new Int16Array(c.inputs[0].slice().buffer);
     const out = Array.from(new Int16Array(interpret(c.module, c.inputs)[0].slice().buffer));
     expect(out).toEqual(Array.from(input, (x) => Math.min(Math.round(6 / 0.0004), Math.max(0, x))));
+  });
+});
+
+describe('int8 LOGISTIC and TANH with an input scale between 1 and 8 (TFLite Micro semantics)', () => {
+  // TFLite Micro's input radius is floor(15 * 2^27 / 2^shift) of the input multiplier: at an
+  // input scale of 4.4 (shift 30) it is 1, so every input but the zero point saturates. LiteRT's
+  // exact table gives sigmoid(-4.4) = 3/256 there: a realistic-model campaign (rm22: a YOLO head's
+  // LOGISTIC on a wide-range RESHAPE) saw the two differ by 3 LSB.
+  it.each([
+    ['logistic', 1 / 256, -128],
+    ['tanh', 1 / 128, 0],
+  ] as const)('%s: -128 below the zero point, the exact value at it, 127 above it', (op, outScale, outZp) => {
+    const c = opCase(`${op} int8 input scale 4.4`, op, [qt([256], 'int8', 4.4086, -11)], qt([256], 'int8', outScale, outZp));
+    c.inputs[0] = int8Bytes(Array.from({ length: 256 }, (_, i) => i - 128));
+    const out = Array.from(new Int8Array(interpret(c.module, c.inputs)[0].slice().buffer));
+    expect(out).toEqual(Array.from({ length: 256 }, (_, i) => (i - 128 < -11 ? -128 : i - 128 > -11 ? 127 : 0)));
   });
 });
 
