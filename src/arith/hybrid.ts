@@ -17,6 +17,16 @@
  * (XNNPack runs those as a fully-connected layer). Shared by the interpreter kernels and the
  * evaluator twin of the `uma_ref_quantize_rows_f32_asym` runtime kernel, whose C code does
  * the same float operations in the same order.
+ *
+ * depthwise_conv2d is the exception (HYBRID_ROW_RECIPE): XNNPack has no dynamically quantized
+ * depthwise convolution, so LiteRT runs TFLite's builtin EvalHybridPerChannel, whose
+ * AsymmetricQuantizeFloats computes the row parameters in double, scales by the float
+ * reciprocal of the row scale, adds the zero point in float before rounding half away from
+ * zero, and finishes `(float)acc * row_scale * filter_scale + bias`
+ * (`quantizeRowAsymmetricTflite`, the `uma_ref_quantize_rows_f32_asym_tflite` runtime kernel).
+ * Adding the zero point first moves values within a float ulp of a half step (a realistic-model
+ * campaign's MobileFaceNet: -90 + -5.4999967 is -95.5 in float), 1 LSB of the input that
+ * a 127 weight turns into a 7% output difference.
  */
 
 const f32 = Math.fround;
@@ -79,28 +89,81 @@ export function quantizeRowAsymmetric(x: Float32Array, start: number, len: numbe
   return { scale, zeroPoint };
 }
 
+/** roundf: halves away from zero. */
+function roundHalfAway(v: number): number {
+  return v < 0 ? -Math.round(-v) : Math.round(v);
+}
+
+/**
+ * TFLite's builtin PortableAsymmetricQuantizeFloats (the row quantization of its hybrid
+ * kernels, which LiteRT runs for depthwise_conv2d): range widened to include 0, scale
+ * (max - min) / 255 and the zero point from the end with the smaller error in double, the
+ * zero point rounded half away from zero, each value quantized as
+ * round_half_away((float)zero_point + x * (1.0f / (float)scale)). A constant row gives zeros
+ * at scale 1, zero point 0; a NaN value (or zero point) becomes -128, as the C twin's guarded clamp.
+ */
+export function quantizeRowAsymmetricTflite(x: Float32Array, start: number, len: number, q: Int8Array): RowQuantization {
+  let mn = 0;
+  let mx = 0;
+  if (len > 0) {
+    mn = x[start];
+    mx = x[start];
+    for (let i = 1; i < len; i++) {
+      const v = x[start + i];
+      if (v < mn) mn = v;
+      if (v > mx) mx = v;
+    }
+  }
+  const rmin = mn < 0 ? mn : 0;
+  const rmax = mx > 0 ? mx : 0;
+  if (rmin === rmax) {
+    q.fill(0, start, start + len);
+    return { scale: 1, zeroPoint: 0 };
+  }
+  const scale = (rmax - rmin) / 255;
+  const fromMin = -128 - rmin / scale;
+  const fromMax = 127 - rmax / scale;
+  const zero = 128 + Math.abs(rmin / scale) < 127 + Math.abs(rmax / scale) ? fromMin : fromMax;
+  const zeroPoint = !(zero > -128) ? -128 : zero >= 127 ? 127 : roundHalfAway(zero);
+  const rowScale = f32(scale);
+  const inverse = f32(1 / rowScale);
+  for (let i = 0; i < len; i++) {
+    const y = f32(zeroPoint + f32(x[start + i] * inverse));
+    q[start + i] = !(y >= -128) ? -128 : y >= 127 ? 127 : roundHalfAway(y);
+  }
+  return { scale: rowScale, zeroPoint };
+}
+
+/** Which row quantization and output stage LiteRT uses for a hybrid operator (see the module comment). */
+export type HybridRecipe = 'xnnpack' | 'tflite';
+export const HYBRID_RECIPE: Readonly<Record<HybridOp, HybridRecipe>> = { conv2d: 'xnnpack', depthwise_conv2d: 'tflite', dense: 'xnnpack' };
+
 export interface QuantizedRows {
   readonly q: Int8Array;
   readonly scales: Float32Array;
   readonly zeroPoints: Int32Array;
 }
 
-/** Every row of `rowLength` values of `x` quantized on its own. */
-export function quantizeRowsAsymmetric(x: Float32Array, rows: number, rowLength: number, out?: QuantizedRows): QuantizedRows {
+/** Every row of `rowLength` values of `x` quantized on its own, by `recipe`. */
+export function quantizeRowsAsymmetric(x: Float32Array, rows: number, rowLength: number, out?: QuantizedRows, recipe: HybridRecipe = 'xnnpack'): QuantizedRows {
   const q = out?.q ?? new Int8Array(rows * rowLength);
   const scales = out?.scales ?? new Float32Array(rows);
   const zeroPoints = out?.zeroPoints ?? new Int32Array(rows);
+  const quantizeRow = recipe === 'tflite' ? quantizeRowAsymmetricTflite : quantizeRowAsymmetric;
   for (let r = 0; r < rows; r++) {
-    const p = quantizeRowAsymmetric(x, r * rowLength, rowLength, q);
+    const p = quantizeRow(x, r * rowLength, rowLength, q);
     scales[r] = p.scale;
     zeroPoints[r] = p.zeroPoint;
   }
   return { q, scales, zeroPoints };
 }
 
-/** The float output of one accumulator: `(float)acc * filterScale * rowScale + bias`, in that order. */
-export function hybridOutput(acc: number, filterScale: number, rowScale: number, bias: number | undefined): number {
-  const scaled = f32(f32(f32(acc) * filterScale) * rowScale);
+/**
+ * The float output of one accumulator: `(float)acc * filterScale * rowScale + bias`, in that
+ * order (XNNPack); TFLite's builtin kernels (`recipe` 'tflite') multiply by the row scale first.
+ */
+export function hybridOutput(acc: number, filterScale: number, rowScale: number, bias: number | undefined, recipe: HybridRecipe = 'xnnpack'): number {
+  const scaled = recipe === 'tflite' ? f32(f32(f32(acc) * rowScale) * filterScale) : f32(f32(f32(acc) * filterScale) * rowScale);
   return bias === undefined ? scaled : f32(scaled + bias);
 }
 

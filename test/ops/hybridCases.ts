@@ -97,6 +97,26 @@ function depthwise(name: string, input: [number, number, number, number], k: num
   return { name, model: wr.finish(), input: bytes(floats(n * h * w * c, seed + 2, -2, 3)) };
 }
 
+/**
+ * A 1x1 hybrid DEPTHWISE_CONV_2D whose input row (range [-0.332, 1.898]: scale 0.0087437,
+ * zero point -90) holds -0.0481, which TFLite's builtin row quantization (LiteRT's for
+ * depthwise: XNNPack has no dynamically quantized depthwise) turns into -96 and XNNPack's
+ * recipe into -95: 1 LSB that the weight 127 makes a 3.5% output difference (found by a
+ * realistic-model campaign on a MobileFaceNet-like network).
+ */
+function depthwiseNearTie(): HybridCase {
+  const x = Float32Array.from([-0.3320519030094147, 0.25, 0.5, 1, -0.04809015616774559, -0.1, 0.75, 0.3, 0.2, 1.25, -0.2, 0.6, 0.9, -0.05, 0.125, 1.8975839614868164]);
+  const wr = new TfliteWriter();
+  const xi = wr.addInput({ name: 'x', shape: [1, 2, 2, 4], dtype: 'float32' });
+  const scales = [0.0035425471141934395, 0.004, 0.005, 0.006];
+  const wt = wr.addConstant({ name: 'w', shape: [1, 1, 1, 4], dtype: 'int8', data: [127, -127, 100, 90], quant: { scale: scales, zeroPoint: [0, 0, 0, 0], axis: 3 } });
+  const b = wr.addConstant({ name: 'b', shape: [4], dtype: 'float32', data: new Float32Array([0.137371227145195, -0.1, 0.2, 0]) });
+  const y = wr.addTensor({ name: 'y', shape: [1, 2, 2, 4], dtype: 'float32' });
+  wr.addOperator({ op: 'DEPTHWISE_CONV_2D', inputs: [xi, wt, b], outputs: [y], options: tfliteOptions.depthwiseConv2d({ padding: 'VALID' }) });
+  wr.markOutput(y);
+  return { name: 'depthwise 1x1, an input within a float ulp of a half step after the zero point', model: wr.finish(), input: bytes(x) };
+}
+
 function dense(name: string, inputShape: number[], units: number, scales: number[], o: { asymmetric?: boolean; bias?: boolean; activation?: WriterActivation; data?: Float32Array }, seed: number): HybridCase {
   const depth = inputShape[inputShape.length - 1];
   const rows = inputShape.reduce((a, d) => a * d, 1) / depth;
@@ -169,6 +189,7 @@ export function hybridCases(): HybridCase[] {
     conv('conv2d dilation 2 positive input, no bias', { input: [1, 7, 7, 2], filters: 3, kernel: [3, 3], dilation: 2, padding: 'SAME', scales: [0.02], range: [0.5, 4], bias: false }, 6),
     depthwise('depthwise multiplier 2 stride 2 SAME RELU batch 2', [2, 7, 6, 3], 3, 2, 2, 'SAME', 'RELU', 7),
     depthwise('depthwise 3x3 VALID', [1, 5, 5, 4], 3, 1, 1, 'VALID', 'NONE', 8),
+    depthwiseNearTie(),
     dense('dense per-tensor batch 3', [3, 32], 8, [0.01], {}, 9),
     dense('dense per-tensor asymmetric_quantize_inputs', [3, 32], 8, [0.01], { asymmetric: true }, 10),
     dense('dense per-channel rank-3 input, no bias, RELU', [2, 3, 16], 5, perChannel(5), { bias: false, activation: 'RELU' }, 11),

@@ -81,7 +81,7 @@ export class HybridDot extends DotNumerics {
 
   output(acc: number, oc: number, row: number): number {
     const h = this.h;
-    return clamp(hybridOutput(acc, h.filterScales[oc], h.rows.scales[row], h.bias?.[oc]), h.act);
+    return clamp(hybridOutput(acc, h.filterScales[oc], h.rows.scales[row], h.bias?.[oc], h.recipe), h.act);
   }
 }
 

@@ -2,7 +2,7 @@
  * What the hybrid (float32 activations, int8 weights) branches of conv2d, depthwise_conv2d
  * and dense share: the filter scales and the input quantized row by row (src/arith/hybrid.ts).
  */
-import { HybridOp, hybridFilterScales, QuantizedRows, quantizeRowsAsymmetric } from '../../arith/hybrid';
+import { HYBRID_RECIPE, HybridOp, HybridRecipe, hybridFilterScales, QuantizedRows, quantizeRowsAsymmetric } from '../../arith/hybrid';
 import { floatActivationRange } from '../../arith/quant-params';
 import { KernelContext } from '../kernel';
 import { Tensor } from '../tensor';
@@ -13,6 +13,8 @@ export interface HybridOperands {
   readonly weight: Int8Array;
   readonly bias?: Float32Array;
   readonly act: { min: number; max: number };
+  /** LiteRT's row quantization and output stage for this operator. */
+  readonly recipe: HybridRecipe;
 }
 
 export function hybridOperands(
@@ -29,12 +31,14 @@ export function hybridOperands(
   const scales = hybridFilterScales(op, weight.type.quant, channels);
   if ('problem' in scales) throw ctx.unsupported(`hybrid ${op}: ${scales.problem}`);
   const x = input.data as Float32Array;
-  const rows = quantizeRowsAsymmetric(x, rowLength === 0 ? 0 : x.length / rowLength, rowLength);
+  const recipe = HYBRID_RECIPE[op];
+  const rows = quantizeRowsAsymmetric(x, rowLength === 0 ? 0 : x.length / rowLength, rowLength, undefined, recipe);
   return {
     filterScales: scales.scales,
     rows,
     weight: weight.data as Int8Array,
     bias: bias?.data as Float32Array | undefined,
     act: floatActivationRange(ctx.string('activation', 'NONE')),
+    recipe,
   };
 }

@@ -20,6 +20,7 @@ export const LSTM_INT8 = 'uma_ref_lstm_int8';
 export const LSTM_INT16 = 'uma_ref_lstm_int16';
 export const DETECTION_POSTPROCESS = 'uma_ref_detection_postprocess';
 export const QUANTIZE_ROWS_F32_ASYM = 'uma_ref_quantize_rows_f32_asym';
+export const QUANTIZE_ROWS_F32_ASYM_TFLITE = 'uma_ref_quantize_rows_f32_asym_tflite';
 
 /** The LSTM kernels' operands: the int8 and 16x8 kernels differ only in activation and bias types. */
 function lstmParams(act: 'int8_t' | 'int16_t', bias: 'int32_t' | 'int64_t'): string[] {
@@ -157,5 +158,12 @@ export const EXTERN_KERNELS: readonly ExternKernel[] = [
     doc:
       'The input stage of the hybrid (float activations, int8 weights) conv2d/depthwise/dense: each row quantized to int8 on its own ' +
       "as LiteRT's XNNPack (TFLite's AsymmetricQuantizeFloats recipe in float, halves to even; src/arith/hybrid.ts), its scale and zero point stored per row.",
+  },
+  {
+    name: QUANTIZE_ROWS_F32_ASYM_TFLITE,
+    params: ['input: const float*', 'output: int8_t*', 'scales: float*', 'zero_points: int32_t*', 'rows: int32_t', 'row_length: int32_t'],
+    doc:
+      'The input stage of the hybrid depthwise_conv2d: each row quantized to int8 on its own as TFLite\'s builtin AsymmetricQuantizeFloats, ' +
+      'which LiteRT runs for it (parameters in double, zero point added in float before rounding half away from zero; src/arith/hybrid.ts).',
   },
 ];

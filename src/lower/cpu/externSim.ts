@@ -14,8 +14,8 @@ import { l2NormalizeInt8Rows } from '../../arith/l2norm';
 import { logSoftmaxInt8Rows } from '../../arith/logSoftmax';
 import { LSTM_PARAM, runLstmInteger } from '../../arith/lstmInteger';
 import { DetectionParams, detectionScratchLayout, packedDetectionLength, runDetectionPostprocess } from '../../arith/detectionPostprocess';
-import { quantizeRowsAsymmetric } from '../../arith/hybrid';
-import { DETECTION_POSTPROCESS, L2NORM_INT8, LOG_SOFTMAX_INT8, LSTM_INT16, LSTM_INT8, QUANTIZE_ROWS_F32_ASYM, SOFTMAX_INT16, SOFTMAX_INT8, SOFTMAX_INT8_INT16 } from './externKernels';
+import { HybridRecipe, quantizeRowsAsymmetric } from '../../arith/hybrid';
+import { DETECTION_POSTPROCESS, L2NORM_INT8, LOG_SOFTMAX_INT8, LSTM_INT16, LSTM_INT8, QUANTIZE_ROWS_F32_ASYM, QUANTIZE_ROWS_F32_ASYM_TFLITE, SOFTMAX_INT16, SOFTMAX_INT8, SOFTMAX_INT8_INT16 } from './externKernels';
 
 function pointerArg(name: string, args: readonly ArgValue[], i: number): Pointer {
   const a = args[i];
@@ -118,14 +118,13 @@ const l2NormInt8: ExternFn = (args) => {
   return 0;
 };
 
-/** Hybrid input quantization, row by row (src/arith/hybrid.ts). */
-const quantizeRowsF32Asym: ExternFn = (args) => {
-  const name = QUANTIZE_ROWS_F32_ASYM;
+/** Hybrid input quantization, row by row (src/arith/hybrid.ts), by XNNPack's or TFLite's builtin recipe. */
+const quantizeRowsF32Asym = (name: string, recipe: HybridRecipe): ExternFn => (args) => {
   const [rows, rowLength] = [4, 5].map((i) => intArg(name, args, i));
   const n = rows * rowLength;
   // Copies: the views may not be 4-byte aligned within their regions.
   const input = new Float32Array(bytesAt(pointerArg(name, args, 0), n * 4).slice().buffer);
-  const q = quantizeRowsAsymmetric(input, rows, rowLength);
+  const q = quantizeRowsAsymmetric(input, rows, rowLength, undefined, recipe);
   bytesAt(pointerArg(name, args, 1), n).set(new Uint8Array(q.q.buffer));
   bytesAt(pointerArg(name, args, 2), rows * 4).set(new Uint8Array(q.scales.buffer));
   bytesAt(pointerArg(name, args, 3), rows * 4).set(new Uint8Array(q.zeroPoints.buffer));
@@ -244,7 +243,8 @@ export const LOWERING_EXTERN_SIMULATIONS: ReadonlyMap<string, ExternFn> = new Ma
   [SOFTMAX_INT8_INT16, softmaxFromInt8({ name: SOFTMAX_INT8_INT16, bits: 16 })],
   [SOFTMAX_INT16, softmaxInt16],
   [L2NORM_INT8, l2NormInt8],
-  [QUANTIZE_ROWS_F32_ASYM, quantizeRowsF32Asym],
+  [QUANTIZE_ROWS_F32_ASYM, quantizeRowsF32Asym(QUANTIZE_ROWS_F32_ASYM, 'xnnpack')],
+  [QUANTIZE_ROWS_F32_ASYM_TFLITE, quantizeRowsF32Asym(QUANTIZE_ROWS_F32_ASYM_TFLITE, 'tflite')],
   [LOG_SOFTMAX_INT8, logSoftmaxInt8],
   [LSTM_INT8, lstmInteger(LSTM_INT8, false)],
   [LSTM_INT16, lstmInteger(LSTM_INT16, true)],

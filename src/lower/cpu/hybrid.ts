@@ -5,14 +5,16 @@
  * operator-internal global scratch buffers (`<tensor>_qin` int8 in the input's shape,
  * `<tensor>_qscale` float32 and `<tensor>_qzp` int32 per row, planned by the USMP), and the
  * float output stage `(float)acc * filter_scale[oc] * row_scale[row] + bias[oc]`, clamped.
+ * depthwise_conv2d uses TFLite's builtin recipe instead (HYBRID_RECIPE): the
+ * `uma_ref_quantize_rows_f32_asym_tflite` kernel and `(float)acc * row_scale[row] * filter_scale[oc]`.
  */
-import { HybridOp, hybridFilterScales } from '../../arith/hybrid';
+import { HYBRID_RECIPE, HybridOp, hybridFilterScales } from '../../arith/hybrid';
 import { add, bufferLoad, callExtern, cast, evaluate, floatImm, mul, seq } from '../../ir/tir/builder';
 import { Buffer, Expr, Stmt } from '../../ir/tir/nodes';
 import { sanitizeName } from '../names';
 import { OpLoweringInput } from '../strategy';
 import { activationAttr, loweringFail } from './attrs';
-import { QUANTIZE_ROWS_F32_ASYM } from './externKernels';
+import { QUANTIZE_ROWS_F32_ASYM, QUANTIZE_ROWS_F32_ASYM_TFLITE } from './externKernels';
 import { floatActivationRange } from './quantParams';
 import { clamp, elementCount, staticShape, withConstTable, withScratch } from './tirHelpers';
 
@@ -46,6 +48,7 @@ export function withHybridInput(input: OpLoweringInput, op: HybridOp, data: Buff
   const rows = rowLength === 0 ? 0 : elementCount(data) / rowLength;
   const prefix = sanitizeName(call.name);
   const uniform = scales.scales.every((s) => s === scales.scales[0]);
+  const tflite = HYBRID_RECIPE[op] === 'tflite';
   const withFilterScale = (inner: (scale: (oc: Expr) => Expr) => Stmt): Stmt =>
     uniform
       ? inner(() => floatImm(scales.scales[0]))
@@ -55,12 +58,14 @@ export function withHybridInput(input: OpLoweringInput, op: HybridOp, data: Buff
       withScratch(`${prefix}_qzp`, 'int32', [rows], 'global', (rowZp) =>
         withFilterScale((filterScale) =>
           seq([
-            evaluate(callExtern(QUANTIZE_ROWS_F32_ASYM, [data.data, q.data, rowScale.data, rowZp.data, rows, rowLength])),
+            evaluate(callExtern(tflite ? QUANTIZE_ROWS_F32_ASYM_TFLITE : QUANTIZE_ROWS_F32_ASYM, [data.data, q.data, rowScale.data, rowZp.data, rows, rowLength])),
             body({
               q,
               zeroPoint: (row) => bufferLoad(rowZp, [row]),
               result: (acc, oc, row) => {
-                const scaled = mul(mul(cast('float32', acc), filterScale(oc)), bufferLoad(rowScale, [row]));
+                const scaled = tflite
+                  ? mul(mul(cast('float32', acc), bufferLoad(rowScale, [row])), filterScale(oc))
+                  : mul(mul(cast('float32', acc), filterScale(oc)), bufferLoad(rowScale, [row]));
                 return clamp(bias ? add(scaled, bufferLoad(bias, [oc])) : scaled, floatImm(lo), floatImm(hi));
               },
             }),

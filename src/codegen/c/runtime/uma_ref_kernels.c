@@ -619,3 +619,69 @@ int32_t uma_ref_quantize_rows_f32_asym(const float* input, int8_t* output, float
   }
   return 0;
 }
+
+/* roundf without the target's libm: halves away from zero; |v| < 2^31. */
+static int32_t round_half_away_f(float v) {
+  int32_t t = (int32_t)v;
+  float frac = v - (float)t;
+  if (frac >= 0.5f) return t + 1;
+  if (frac <= -0.5f) return t - 1;
+  return t;
+}
+
+/* round() of a double in (-128, 127): halves away from zero. */
+static int32_t round_half_away_d(double v) {
+  int32_t t = (int32_t)v;
+  double frac = v - (double)t;
+  if (frac >= 0.5) return t + 1;
+  if (frac <= -0.5) return t - 1;
+  return t;
+}
+
+int32_t uma_ref_quantize_rows_f32_asym_tflite(const float* input, int8_t* output, float* scales, int32_t* zero_points,
+                                              int32_t rows, int32_t row_length) {
+  int32_t r, i;
+  if (rows < 0 || row_length < 0) return -1;
+  for (r = 0; r < rows; ++r) {
+    const float* x = input + (int64_t)r * row_length;
+    int8_t* q = output + (int64_t)r * row_length;
+    float mn = 0.0f, mx = 0.0f, scale, inverse;
+    double rmin, rmax, dscale, from_min, from_max, err_min, err_max, zero;
+    int32_t zero_point;
+    if (row_length > 0) {
+      mn = x[0];
+      mx = x[0];
+      for (i = 1; i < row_length; ++i) {
+        if (x[i] < mn) mn = x[i];
+        if (x[i] > mx) mx = x[i];
+      }
+    }
+    rmin = mn < 0.0f ? (double)mn : 0.0;
+    rmax = mx > 0.0f ? (double)mx : 0.0;
+    if (rmin == rmax) {
+      for (i = 0; i < row_length; ++i) q[i] = 0;
+      scales[r] = 1.0f;
+      zero_points[r] = 0;
+      continue;
+    }
+    dscale = (rmax - rmin) / 255.0;
+    from_min = -128.0 - rmin / dscale;
+    from_max = 127.0 - rmax / dscale;
+    err_min = 128.0 + (rmin / dscale < 0.0 ? -(rmin / dscale) : rmin / dscale);
+    err_max = 127.0 + (rmax / dscale < 0.0 ? -(rmax / dscale) : rmax / dscale);
+    zero = err_min < err_max ? from_min : from_max;
+    /* A NaN zero point (an infinite range) fails the first comparison and becomes -128. */
+    zero_point = !(zero > -128.0) ? -128 : zero >= 127.0 ? 127 : round_half_away_d(zero);
+    scale = (float)dscale;
+    inverse = 1.0f / scale;
+    for (i = 0; i < row_length; ++i) {
+      float y = x[i] * inverse;
+      y = (float)zero_point + y; /* the zero point added in float before rounding, as TFLite */
+      /* A NaN fails the first comparison and becomes the low end. */
+      q[i] = (int8_t)(!(y >= -128.0f) ? -128 : y >= 127.0f ? 127 : round_half_away_f(y));
+    }
+    scales[r] = scale;
+    zero_points[r] = zero_point;
+  }
+  return 0;
+}

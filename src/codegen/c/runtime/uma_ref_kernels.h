@@ -80,6 +80,13 @@ int32_t uma_ref_detection_postprocess(const float* boxes, const float* scores, c
 int32_t uma_ref_quantize_rows_f32_asym(const float* input, int8_t* output, float* scales, int32_t* zero_points,
                                        int32_t rows, int32_t row_length);
 
+/* The same as TFLite's builtin AsymmetricQuantizeFloats, which LiteRT runs for the hybrid
+ * depthwise convolution (XNNPack has none): scale (max - min) / 255 and the nudged zero point
+ * in double, each value round_half_away((float)zero_point + x * (1.0f / (float)scale)); a
+ * constant row gives zeros at scale 1, zero point 0. */
+int32_t uma_ref_quantize_rows_f32_asym_tflite(const float* input, int8_t* output, float* scales, int32_t* zero_points,
+                                              int32_t rows, int32_t row_length);
+
 #ifdef __cplusplus
 }
 #endif
