@@ -28,6 +28,7 @@ interface RunCliOptions extends CompilingCliOptions {
   readonly input?: readonly string[];
   readonly seed?: string;
   readonly runs?: string;
+  readonly timeout?: string;
   readonly cc?: string;
   readonly target?: string;
   readonly compareIntermediates?: boolean;
@@ -42,6 +43,14 @@ const TARGETS: readonly VerifyTarget[] = ['host', 'cortex-m55'];
  * instead of hanging.
  */
 export const MAX_RUNS = 1000;
+
+/**
+ * How long the C build, and then the program, may take: far beyond any bundled model's, but a
+ * large model built with sanitizers on a busy machine can pass it (a realistic-model campaign's
+ * float MobileNetV2 with ASan took 117 s to build), so `--timeout` raises it.
+ */
+const DEFAULT_TIMEOUT_SECONDS = 120;
+const MAX_TIMEOUT_SECONDS = 86_400;
 
 function intOption(flag: string, value: string | undefined, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback;
@@ -155,6 +164,7 @@ export async function runRun(model: string, options: RunCliOptions, io: CliIO): 
   if (!TARGETS.includes(target)) throw new ConfigError(`--target ${options.target}: expected ${TARGETS.join(' or ')}`);
   const seed = intOption('--seed', options.seed, 1, 0);
   const runs = intOption('--runs', options.runs, 1, 1, MAX_RUNS);
+  const timeoutSeconds = intOption('--timeout', options.timeout, DEFAULT_TIMEOUT_SECONDS, 1, MAX_TIMEOUT_SECONDS);
   const inputs = await resolveInputs(options);
   const progress = createProgress(io);
   let report: VerifyReport;
@@ -172,6 +182,7 @@ export async function runRun(model: string, options: RunCliOptions, io: CliIO): 
       compile: { ...compile, ...(options.moduleName !== undefined ? { moduleName: options.moduleName } : {}) },
       invocations,
       target,
+      timeoutSeconds,
       ...(inputs.poolsFile !== undefined ? { poolsFile: inputs.poolsFile } : {}),
       ...(options.cc !== undefined ? { cc: options.cc } : {}),
       ...(options.compareIntermediates ? { compareIntermediates: true } : {}),
@@ -284,6 +295,7 @@ export async function runRunApplication(models: readonly string[], options: RunC
   const names = applicationModuleNames(models, options.moduleName);
   const seed = intOption('--seed', options.seed, 1, 0);
   const runs = intOption('--runs', options.runs, 1, 1, MAX_RUNS);
+  const timeoutSeconds = intOption('--timeout', options.timeout, DEFAULT_TIMEOUT_SECONDS, 1, MAX_TIMEOUT_SECONDS);
   const flagsOf = names.map((mod) => moduleInputFlags(options.input ?? [], names, mod));
   const inputs = await resolveInputs(options);
   const progress = createProgress(io);
@@ -307,6 +319,7 @@ export async function runRunApplication(models: readonly string[], options: RunC
         compile: { ...compile, concurrent: options.concurrent === true },
         invocations,
         target,
+        timeoutSeconds,
         ...(inputs.poolsFile !== undefined ? { poolsFile: inputs.poolsFile } : {}),
         ...(options.cc !== undefined ? { cc: options.cc } : {}),
       },
@@ -397,6 +410,7 @@ export function register(program: Command, io: CliIO): void {
     .option('--input <name=file>', 'model input from a .npy or raw little-endian .bin file (repeatable; others are random)', collect)
     .option('--seed <n>', 'seed of the random inputs (default 1)')
     .option('--runs <k>', 'invocations on one loaded program, each compared (streaming models keep their state; default 1, at most 1000)')
+    .option('--timeout <seconds>', `seconds the C build may take, and again the program's run (default ${DEFAULT_TIMEOUT_SECONDS}, at most ${MAX_TIMEOUT_SECONDS})`)
     .option('--cc <cmd>', 'C compiler command (default gcc; arm-none-eabi-gcc for cortex-m55)', nonEmptyValue)
     .option('--target <target>', 'host (default) or cortex-m55 (arm-none-eabi-gcc, QEMU mps3-an547 with semihosting)')
     .option('--compare-intermediates', 'compare every intermediate tensor and name the first operator whose output differs')

@@ -305,6 +305,7 @@ export function buildCortexM55(
   cc: string | undefined,
   cflags: readonly string[],
   poolsFile?: string,
+  timeoutMs?: number,
 ): CortexM55Build {
   const regions = assignPoolRegions(meta, poolsFile);
   fs.writeFileSync(path.join(dir, 'link.ld'), linkerScript(meta, regions));
@@ -328,7 +329,7 @@ export function buildCortexM55(
     ],
     dir,
     'C build (cortex-m55)',
-    { output: 'prog.elf' },
+    { output: 'prog.elf', ...(timeoutMs !== undefined ? { timeoutMs } : {}) },
   );
   const sizeTool = sizeToolOf(compiler);
   const r = spawnSync(sizeTool, ['-A', '-d', 'prog.elf'], { cwd: dir, encoding: 'utf8' });

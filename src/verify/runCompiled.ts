@@ -26,7 +26,7 @@ export interface RunCompiledOptions {
   readonly cflags?: readonly string[];
   /** Keep the build directory (its path is returned); default: removed. */
   readonly keepDir?: boolean;
-  /** Seconds before the program is stopped; default 120. */
+  /** Seconds before the C build, and then the program, is stopped; default 120. */
   readonly timeoutSeconds?: number;
   /** The pools JSON the pools (and their `address`es) came from, named in errors about them. */
   readonly poolsFile?: string;
@@ -85,7 +85,10 @@ export function buildAndRunHost(
   options: Pick<RunCompiledOptions, 'cc' | 'cflags' | 'timeoutSeconds'>,
 ): { status: number; stdout: string; stderr: string } {
   const cc = splitCommand(options.cc ?? 'gcc');
-  runTool([...cc, ...HOST_CFLAGS, ...(options.cflags ?? []), ...includeDirs.map((d) => `-I${d}`), ...sources, '-o', 'prog', '-lm'], dir, 'C build', { output: 'prog' });
+  runTool([...cc, ...HOST_CFLAGS, ...(options.cflags ?? []), ...includeDirs.map((d) => `-I${d}`), ...sources, '-o', 'prog', '-lm'], dir, 'C build', {
+    output: 'prog',
+    timeoutMs: (options.timeoutSeconds ?? 120) * 1000,
+  });
   const r = spawnSync(path.join(dir, 'prog'), [], { cwd: dir, encoding: 'utf8', timeout: (options.timeoutSeconds ?? 120) * 1000, maxBuffer: PROGRAM_OUTPUT_LIMIT });
   if (r.error !== undefined) {
     const code = (r.error as NodeJS.ErrnoException).code;
@@ -120,7 +123,7 @@ export function runCompiled(artifacts: CArtifacts, options: RunCompiledOptions):
     let run: { status: number; stdout: string; stderr: string };
     let sections: SectionSizes | undefined;
     if (target === 'cortex-m55') {
-      const built = buildCortexM55(dir, artifacts.metadata, sources, includeDirs, options.cc, options.cflags ?? [], options.poolsFile);
+      const built = buildCortexM55(dir, artifacts.metadata, sources, includeDirs, options.cc, options.cflags ?? [], options.poolsFile, timeout);
       sections = built.sections;
       run = runCortexM55(built.elf, dir, timeout);
     } else {

@@ -118,7 +118,7 @@ export function runApplication(
     let run: { status: number; stdout: string; stderr: string };
     let sections: SectionSizes | undefined;
     if (target === 'cortex-m55') {
-      const built = buildCortexM55(dir, { ...metas[0], pools: applicationPools(app) }, sources, layout.includeDirs, options.cc, options.cflags ?? [], options.poolsFile);
+      const built = buildCortexM55(dir, { ...metas[0], pools: applicationPools(app) }, sources, layout.includeDirs, options.cc, options.cflags ?? [], options.poolsFile, (options.timeoutSeconds ?? 120) * 1000);
       sections = built.sections;
       run = runCortexM55(built.elf, dir, (options.timeoutSeconds ?? 120) * 1000);
     } else {

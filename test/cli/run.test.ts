@@ -68,6 +68,8 @@ describe('uma-ts run', () => {
     [['--runs', '100000'], /^error: --runs 100000: expected an integer from 1 to 1000$/],
     [['--runs', '1001'], /^error: --runs 1001: expected an integer from 1 to 1000$/],
     [['--seed', '9007199254740993'], /^error: --seed 9007199254740993: expected an integer from 0 to 2\^53-1$/],
+    [['--timeout', '0'], /^error: --timeout 0: expected an integer from 1 to 86400$/],
+    [['--timeout', '1.5'], /^error: --timeout 1\.5: expected an integer from 1 to 86400$/],
     // The same input twice: the first file was silently ignored.
     [['--input', `${HELLO_INPUT}=a.bin`, '--input', `${HELLO_INPUT}=b.bin`], /^error: --input serving_default_dense_input:0=b\.bin: input 'serving_default_dense_input:0' is already given \(a\.bin\); give each input once$/],
     [['--target', 'riscv'], /^error: --target riscv: expected host or cortex-m55$/],
@@ -161,6 +163,18 @@ describe('uma-ts run', () => {
     fs.writeFileSync(cc, `#!/bin/sh\nexec gcc "$@" ${wrapper} -Wl,--wrap=tvmgen_${mod}_run\n`, { mode: 0o755 });
     return cc;
   }
+
+  it('--timeout bounds the C build: a compiler slower than it is stopped, named, exit 1', async () => {
+    const cc = path.join(dir, 'slow_cc.sh');
+    fs.writeFileSync(cc, '#!/bin/sh\nsleep 4\nexec gcc "$@"\n', { mode: 0o755 });
+    const r = await run([HELLO, '--backend', 'vanilla', '--cc', cc, '--timeout', '1']);
+    expect(r.code).toBe(1);
+    expect(r.out).toBe('');
+    expect(r.err.trim()).toBe(`error: C build: ${cc} did not finish within 1 s`);
+    // The same compiler within a larger --timeout builds and runs.
+    const ok = await run([HELLO, '--backend', 'vanilla', '--cc', cc, '--timeout', '30']);
+    expect(ok.code).toBe(0);
+  }, 120000);
 
   it('a program that stops in run 1 of 3: no table, a note on the finished run, then the error', async () => {
     const cc = failingRunCc('default', 2);
