@@ -46,11 +46,8 @@ export interface RowQuantization {
   readonly zeroPoint: number;
 }
 
-/**
- * Quantizes `len` float32 values of `x` from `start` into `q` from the same offset (see the
- * module comment). A NaN value becomes -128, as the C twin's guarded clamp.
- */
-export function quantizeRowAsymmetric(x: Float32Array, start: number, len: number, q: Int8Array): RowQuantization {
+/** The row's smallest and largest values, the range widened to hold 0 (both recipes start so). */
+function rowRange(x: Float32Array, start: number, len: number): { rmin: number; rmax: number } {
   let mn = 0;
   let mx = 0;
   if (len > 0) {
@@ -62,8 +59,15 @@ export function quantizeRowAsymmetric(x: Float32Array, start: number, len: numbe
       if (v > mx) mx = v;
     }
   }
-  const rmin = mn < 0 ? mn : 0;
-  const rmax = mx > 0 ? mx : 0;
+  return { rmin: mn < 0 ? mn : 0, rmax: mx > 0 ? mx : 0 };
+}
+
+/**
+ * Quantizes `len` float32 values of `x` from `start` into `q` from the same offset (see the
+ * module comment). A NaN value becomes -128, as the C twin's guarded clamp.
+ */
+export function quantizeRowAsymmetric(x: Float32Array, start: number, len: number, q: Int8Array): RowQuantization {
+  const { rmin, rmax } = rowRange(x, start, len);
   const multiplier = rmin === rmax ? 1 : f32(255 / f32(rmax - rmin));
   const descaledMin = f32(rmin * multiplier);
   const descaledMax = f32(rmax * multiplier);
@@ -103,19 +107,7 @@ function roundHalfAway(v: number): number {
  * at scale 1, zero point 0; a NaN value (or zero point) becomes -128, as the C twin's guarded clamp.
  */
 export function quantizeRowAsymmetricTflite(x: Float32Array, start: number, len: number, q: Int8Array): RowQuantization {
-  let mn = 0;
-  let mx = 0;
-  if (len > 0) {
-    mn = x[start];
-    mx = x[start];
-    for (let i = 1; i < len; i++) {
-      const v = x[start + i];
-      if (v < mn) mn = v;
-      if (v > mx) mx = v;
-    }
-  }
-  const rmin = mn < 0 ? mn : 0;
-  const rmax = mx > 0 ? mx : 0;
+  const { rmin, rmax } = rowRange(x, start, len);
   if (rmin === rmax) {
     q.fill(0, start, start + len);
     return { scale: 1, zeroPoint: 0 };

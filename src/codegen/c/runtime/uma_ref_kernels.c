@@ -576,6 +576,22 @@ static int32_t round_half_even(float v) {
   return t;
 }
 
+/* A row's smallest and largest values, the range widened to hold 0 (both row recipes start so). */
+static void row_range(const float* x, int32_t n, float* rmin, float* rmax) {
+  float mn = 0.0f, mx = 0.0f;
+  int32_t i;
+  if (n > 0) {
+    mn = x[0];
+    mx = x[0];
+    for (i = 1; i < n; ++i) {
+      if (x[i] < mn) mn = x[i];
+      if (x[i] > mx) mx = x[i];
+    }
+  }
+  *rmin = mn < 0.0f ? mn : 0.0f;
+  *rmax = mx > 0.0f ? mx : 0.0f;
+}
+
 int32_t uma_ref_quantize_rows_f32_asym(const float* input, int8_t* output, float* scales, int32_t* zero_points,
                                        int32_t rows, int32_t row_length) {
   int32_t r, i;
@@ -583,19 +599,10 @@ int32_t uma_ref_quantize_rows_f32_asym(const float* input, int8_t* output, float
   for (r = 0; r < rows; ++r) {
     const float* x = input + (int64_t)r * row_length;
     int8_t* q = output + (int64_t)r * row_length;
-    float mn = 0.0f, mx = 0.0f, rmin, rmax, multiplier, descaled_min, descaled_max, zero, scale;
+    float rmin, rmax, multiplier, descaled_min, descaled_max, zero, scale;
     float lo, hi;
     int32_t zero_point;
-    if (row_length > 0) {
-      mn = x[0];
-      mx = x[0];
-      for (i = 1; i < row_length; ++i) {
-        if (x[i] < mn) mn = x[i];
-        if (x[i] > mx) mx = x[i];
-      }
-    }
-    rmin = mn < 0.0f ? mn : 0.0f;
-    rmax = mx > 0.0f ? mx : 0.0f;
+    row_range(x, row_length, &rmin, &rmax);
     multiplier = rmin == rmax ? 1.0f : 255.0f / (rmax - rmin);
     descaled_min = rmin * multiplier;
     descaled_max = rmax * multiplier;
@@ -645,19 +652,12 @@ int32_t uma_ref_quantize_rows_f32_asym_tflite(const float* input, int8_t* output
   for (r = 0; r < rows; ++r) {
     const float* x = input + (int64_t)r * row_length;
     int8_t* q = output + (int64_t)r * row_length;
-    float mn = 0.0f, mx = 0.0f, scale, inverse;
+    float row_min, row_max, scale, inverse;
     double rmin, rmax, dscale, from_min, from_max, err_min, err_max, zero;
     int32_t zero_point;
-    if (row_length > 0) {
-      mn = x[0];
-      mx = x[0];
-      for (i = 1; i < row_length; ++i) {
-        if (x[i] < mn) mn = x[i];
-        if (x[i] > mx) mx = x[i];
-      }
-    }
-    rmin = mn < 0.0f ? (double)mn : 0.0;
-    rmax = mx > 0.0f ? (double)mx : 0.0;
+    row_range(x, row_length, &row_min, &row_max);
+    rmin = (double)row_min;
+    rmax = (double)row_max;
     if (rmin == rmax) {
       for (i = 0; i < row_length; ++i) q[i] = 0;
       scales[r] = 1.0f;
