@@ -165,6 +165,19 @@ describe('corrupt and truncated files', () => {
     expect(e.message).toContain('TFL3');
   });
 
+  it('a schema version other than 3 is refused, as TFLite and TFLite Micro refuse it', () => {
+    const bytes = helloBytes();
+    const raw = new RawTflite(bytes);
+    const at = raw.fieldPos(raw.root, 0);
+    expect(at).toBeTruthy();
+    const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    expect(dv.getUint32(at, true)).toBe(3);
+    dv.setUint32(at, 4, true);
+    const e = errorOf(() => importTflite(bytes, 'v4.tflite'));
+    expect(e).toBeInstanceOf(ModelFormatError);
+    expect(e.message).toBe('v4.tflite: TFLite schema version 4; TFLite and TFLite Micro read only version 3');
+  });
+
   it("a missing file is a FileAccessError naming the path", () => {
     const e = errorOf(() => loadTfliteFile('/nonexistent/model.tflite'));
     expect(e).toBeInstanceOf(FileAccessError);

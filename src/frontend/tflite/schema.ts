@@ -3,9 +3,12 @@
  * file identifier `TFL3`) the importer reads. Field ids follow the schema's declaration
  * order; a union field takes two ids (`<name>_type`, then `<name>`).
  */
+import { ModelFormatError } from '../../errors';
 import { CheckedBuffer, CheckedTable } from './flatbuf';
 
 export const TFLITE_FILE_IDENTIFIER = 'TFL3';
+/** The schema version TFLite and TFLite Micro read (TFLITE_SCHEMA_VERSION); they refuse any other. */
+export const TFLITE_SCHEMA_VERSION = 3;
 
 /** `enum TensorType : byte`. */
 export const TensorTypeCode = {
@@ -242,7 +245,14 @@ export class Model extends CheckedTable {
   static open(bytes: Uint8Array, source: string): Model {
     const buf = new CheckedBuffer(bytes, source);
     const root = buf.rootTablePosition(TFLITE_FILE_IDENTIFIER);
-    return new Model(buf, root, 'model');
+    const model = new Model(buf, root, 'model');
+    if (model.version !== TFLITE_SCHEMA_VERSION) {
+      throw new ModelFormatError(
+        `${source}: TFLite schema version ${model.version}; TFLite and TFLite Micro read only version ${TFLITE_SCHEMA_VERSION}`,
+        { file: source },
+      );
+    }
+    return model;
   }
 
   get source(): string {
