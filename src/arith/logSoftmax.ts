@@ -14,7 +14,7 @@ import {
   saturatingRoundingDoublingHighMul,
 } from './fixedpoint';
 import { countLeadingZeros32, expOnNegativeValues, oneOverOnePlusXForXIn01, rescale, roundingHalfSum, saturatingRoundingMultiplyByPOT } from './gemmlowp';
-import { softmaxQuantParams } from './quant-params';
+import { logSoftmaxReverseScaling, softmaxQuantParams } from './quant-params';
 
 const mul = saturatingRoundingDoublingHighMul;
 const INPUT_INTEGER_BITS = 5;
@@ -35,7 +35,7 @@ export interface LogSoftmaxParams {
 /** LOG_SOFTMAX's Prepare for an int8 input of scale `inputScale`. */
 export function logSoftmaxQuantParams(inputScale: number): LogSoftmaxParams {
   const p = softmaxQuantParams(1, inputScale);
-  const reverse = quantizeMultiplierSmallerThanOneExp(2 ** (31 - p.inputLeftShift) / p.inputMultiplier);
+  const reverse = quantizeMultiplierSmallerThanOneExp(logSoftmaxReverseScaling(p.inputMultiplier, p.inputLeftShift));
   return {
     inputMultiplier: p.inputMultiplier,
     inputLeftShift: p.inputLeftShift,

@@ -86,7 +86,8 @@ export function quantizedActivationRange(
  * (x86 gives INT32_MIN, an upper clamp below every value); it is refused too.
  */
 export function activationBoundsProblem(activation: string, scale: number): string | undefined {
-  const bounds = activation === 'RELU6' ? [0, 6] : activation === 'RELU_N1_TO_1' ? [-1, 1] : activation === 'RELU' ? [0] : [];
+  // RELU's only bound, 0, always quantizes to the zero point.
+  const bounds = activation === 'RELU6' ? [0, 6] : activation === 'RELU_N1_TO_1' ? [-1, 1] : [];
   for (const f of bounds) {
     const t = roundHalfAwayFromZero(f32(f / f32(scale)));
     if (!(t >= -2147483648 && t < 2147483648)) {
@@ -257,16 +258,27 @@ export function calculateInputRadius(inputIntegerBits: number, inputLeftShift: n
 }
 
 /**
+ * PreprocessSoftmaxScaling's real input multiplier, beta * scale * 2^(31 - 5) in the
+ * double-rounding build, capped at 2^31 - 1.
+ */
+function softmaxRealMultiplier(beta: number, inputScale: number): number {
+  return Math.min(f32(beta) * f32(inputScale) * (1 << (31 - SOFTMAX_SCALED_DIFF_INTEGER_BITS)), 2 ** 31 - 1.0);
+}
+
+/**
+ * PreprocessLogSoftmaxScalingExp's real reverse scaling divisor, 2^(31 - left shift) /
+ * multiplier, which QuantizeMultiplierSmallerThanOneExp then quantizes (it must be below 1).
+ */
+export function logSoftmaxReverseScaling(inputMultiplier: number, inputLeftShift: number): number {
+  return 2 ** (31 - inputLeftShift) / inputMultiplier;
+}
+
+/**
  * TFLite `PreprocessSoftmaxScaling` + `CalculateInputRadius` for int8 softmax
  * (double-rounding build: the real multiplier is capped at 2^31 - 1).
  */
 export function softmaxQuantParams(beta: number, inputScale: number): SoftmaxQuantParams {
-  const maxRealMultiplier = 2 ** 31 - 1.0;
-  const real = Math.min(
-    f32(beta) * f32(inputScale) * (1 << (31 - SOFTMAX_SCALED_DIFF_INTEGER_BITS)),
-    maxRealMultiplier,
-  );
-  const q = quantizeMultiplier(real);
+  const q = quantizeMultiplier(softmaxRealMultiplier(beta, inputScale));
   return {
     inputMultiplier: q.multiplier,
     inputLeftShift: q.shift,
@@ -285,15 +297,14 @@ export function softmaxQuantParams(beta: number, inputScale: number): SoftmaxQua
  * whose multiplier rounds to 2^30).
  */
 export function softmaxScalingProblem(beta: number, inputScale: number, log = false): string | undefined {
-  const product = f32(beta) * f32(inputScale);
-  const real = Math.min(product * (1 << (31 - SOFTMAX_SCALED_DIFF_INTEGER_BITS)), 2 ** 31 - 1.0);
+  const real = softmaxRealMultiplier(beta, inputScale);
   const g = (x: number): string => String(Number(x.toPrecision(6)));
   if (!(real > 1)) {
-    return `input scale x beta ${g(product)} is not above 2^-26 (TFLite Micro's PreprocessSoftmaxScaling aborts in QuantizeMultiplierGreaterThanOne)`;
+    return `input scale x beta ${g(f32(beta) * f32(inputScale))} is not above 2^-26 (TFLite Micro's PreprocessSoftmaxScaling aborts in QuantizeMultiplierGreaterThanOne)`;
   }
   if (log) {
     const q = quantizeMultiplier(real);
-    if (!(2 ** (31 - q.shift) / q.multiplier < 1)) {
+    if (!(logSoftmaxReverseScaling(q.multiplier, q.shift) < 1)) {
       return `input scale ${g(f32(inputScale))}: the reverse scaling divisor is not below 1 (TFLite Micro's PreprocessLogSoftmaxScalingExp aborts)`;
     }
   }
