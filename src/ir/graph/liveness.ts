@@ -60,24 +60,15 @@ export function activationLiveness(fn: GraphFunction): ActivationLiveness {
   // step's tensors only when asked: filtering every interval at every step took 10 s for a
   // chain of 10,000 operators, and listing them all, 1.8 GB for 5,000 outputs live to the end
   // (inspect reads the peak step's list alone).
-  const delta = new Float64Array(calls.length + 1);
-  for (const iv of intervals) {
-    if (iv.start >= calls.length) continue;
-    delta[iv.start] += iv.bytes;
-    delta[Math.min(iv.end, calls.length - 1) + 1] -= iv.bytes;
-  }
-  let running = 0;
-  const steps: LivenessStep[] = calls.map((c, step) => {
-    running += delta[step];
-    return {
-      step,
-      call: c.name,
-      liveBytes: running,
-      get live(): readonly string[] {
-        return intervals.filter((iv) => iv.start <= step && step <= iv.end).map((iv) => iv.name);
-      },
-    };
-  });
+  const liveBytes = liveBytesByStep(intervals, calls.length, (iv) => iv.bytes);
+  const steps: LivenessStep[] = calls.map((c, step) => ({
+    step,
+    call: c.name,
+    liveBytes: liveBytes[step],
+    get live(): readonly string[] {
+      return intervals.filter((iv) => iv.start <= step && step <= iv.end).map((iv) => iv.name);
+    },
+  }));
   let peakStep = steps.length > 0 ? 0 : -1;
   let maxLiveBytes = steps.length > 0 ? steps[0].liveBytes : 0;
   for (const s of steps) {
@@ -121,6 +112,22 @@ function ioCopyOutputs(fn: GraphFunction): Map<string, string> {
 }
 
 /**
+ * The bytes live at each of `stepCount` steps (`bytes` of every interval covering it), from a
+ * difference array: one pass per interval instead of a filter of them all at every step.
+ */
+function liveBytesByStep(intervals: readonly LiveInterval[], stepCount: number, bytes: (iv: LiveInterval) => number): Float64Array {
+  const delta = new Float64Array(stepCount + 1);
+  for (const iv of intervals) {
+    if (iv.start >= stepCount || iv.end < iv.start) continue;
+    delta[iv.start] += bytes(iv);
+    delta[Math.min(iv.end, stepCount - 1) + 1] -= bytes(iv);
+  }
+  const live = new Float64Array(stepCount);
+  for (let step = 0, running = 0; step < stepCount; step++) live[step] = running += delta[step];
+  return live;
+}
+
+/**
  * The tensor-level lower bound of a model, as TFLite Micro's planner counts its arena: at
  * each operator, the bytes of every graph tensor live there, each rounded up to `alignment`
  * (TFLite Micro aligns every planned buffer to 16). Model inputs and outputs count only when
@@ -139,18 +146,11 @@ export function tensorLowerBound(fn: GraphFunction, options: { includeIo: boolea
     .filter((iv) => (options.includeIo || !io.has(iv.name)) && !copies.has(iv.name))
     .map((iv) => (sources.has(iv.name) ? { ...iv, end: lastStep } : iv));
   const aligned = (b: number) => Math.ceil(b / alignment) * alignment;
-  // The bytes live at each step, as a difference array over the steps (one pass per interval).
-  const delta = new Float64Array(steps.length + 1);
-  for (const iv of counted) {
-    if (iv.start >= steps.length || iv.end < iv.start) continue;
-    delta[iv.start] += aligned(iv.bytes);
-    delta[Math.min(iv.end, steps.length - 1) + 1] -= aligned(iv.bytes);
-  }
+  const liveBytes = liveBytesByStep(counted, steps.length, (iv) => aligned(iv.bytes));
   let bytes = 0;
   let operator: string | null = null;
-  let live = 0;
   for (const s of steps) {
-    live += delta[s.step];
+    const live = liveBytes[s.step];
     if (live > bytes || operator === null) {
       bytes = Math.max(bytes, live);
       operator = s.call;
