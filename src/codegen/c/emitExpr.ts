@@ -326,14 +326,22 @@ const FLOAT_MATH: Readonly<Record<string, string>> = {
 };
 
 /**
+ * Float intrinsics the runtime header computes (uma_runtime.h), with the same double
+ * operations as the TIR evaluator (src/arith/floatMath.ts): bit for bit the interpreter's,
+ * and faster than libm's double functions rounded to float.
+ */
+const RUNTIME_MATH: Readonly<Record<string, string>> = {
+  'tir.exp': 'uma_exp_f32',
+  'tir.log': 'uma_log_f32',
+};
+
+/**
  * Float intrinsics computed by the double libm function and rounded to float, so they agree
- * with the TIR evaluator's `Math.fn` rounded to float (glibc's expf/tanhf/logf/expm1f/sinf/cosf
- * are not correctly rounded; the double functions rounded to float agree on all tested inputs).
+ * with the TIR evaluator's `Math.fn` rounded to float (glibc's tanhf/expm1f/sinf/cosf are not
+ * correctly rounded; the double functions rounded to float agree on all tested inputs).
  */
 const DOUBLE_MATH: Readonly<Record<string, string>> = {
-  'tir.exp': 'exp',
   'tir.tanh': 'tanh',
-  'tir.log': 'log',
   'tir.expm1': 'expm1',
   'tir.sin': 'sin',
   'tir.cos': 'cos',
@@ -350,7 +358,7 @@ function emitIntrinsic(e: Call, ctx: FuncContext): string {
   const arity = (n: number): void => {
     if (e.args.length !== n) throw new CodegenError(`${e.op} needs ${n} argument(s)`, { func: ctx.func });
   };
-  const fn = FLOAT_MATH[e.op];
+  const fn = FLOAT_MATH[e.op] ?? RUNTIME_MATH[e.op];
   if (fn !== undefined) {
     arity(1);
     return `${fn}(${emitCast(args[0], exprDType(e.args[0]), 'float32', ctx.func)})`;

@@ -7,6 +7,7 @@ import { logSoftmaxInt8Rows, logSoftmaxQuantParams } from '../../arith/logSoftma
 import { lastAxisRows } from '../../ir/graph/types';
 import { KernelContext } from '../kernel';
 import { allocateTensorData, TypedArray } from '../tensor';
+import { expF32, logF32 } from '../../arith/floatMath';
 
 const f32 = Math.fround;
 const FLOAT_LOWEST = -3.4028234663852886e38;
@@ -22,8 +23,8 @@ export function logSoftmax(ctx: KernelContext): TypedArray {
       let max = FLOAT_LOWEST;
       for (let c = 0; c < depth; c++) if (max < x[base + c]) max = x[base + c];
       let sum = 0;
-      for (let c = 0; c < depth; c++) sum = f32(sum + f32(Math.exp(f32(x[base + c] - max))));
-      const logSum = f32(Math.log(sum));
+      for (let c = 0; c < depth; c++) sum = f32(sum + expF32(f32(x[base + c] - max)));
+      const logSum = logF32(sum);
       for (let c = 0; c < depth; c++) out[base + c] = f32(f32(x[base + c] - max) - logSum);
     }
     return out;

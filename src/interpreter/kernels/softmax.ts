@@ -19,6 +19,7 @@ import { softmaxInt16Params, softmaxInt16QuantProblem, softmaxInt16Rows } from '
 import { lastAxisRows } from '../../ir/graph/types';
 import { KernelContext } from '../kernel';
 import { allocateTensorData, TypedArray } from '../tensor';
+import { expF32 } from '../../arith/floatMath';
 
 export function softmax(ctx: KernelContext): TypedArray {
   const input = ctx.input(0, 'input');
@@ -38,7 +39,7 @@ export function softmax(ctx: KernelContext): TypedArray {
       for (let c = 0; c < depth; c++) max = Math.max(max, x[base + c]);
       let sum = 0;
       for (let c = 0; c < depth; c++) {
-        const e = f32(Math.exp(f32(f32(x[base + c] - max) * betaF)));
+        const e = expF32(f32(f32(x[base + c] - max) * betaF));
         o[base + c] = e;
         sum = f32(sum + e);
       }

@@ -7,14 +7,15 @@ import { isPlainInt16Abs, QUANTIZED_UNARY_DTYPES, quantizedUnary } from '../../a
 import { Kernel, KernelContext } from '../kernel';
 import { TypedArray } from '../tensor';
 import { mapUnary, requireDtype, requireSameDtypes } from './elementwise';
+import { expF32, logF32 } from '../../arith/floatMath';
 
 const f32 = Math.fround;
 
 /** TFLite's float logistic: saturate above ~16.6, exp(x) below -9, else 1 / (1 + exp(-x)). */
 export function logisticFloat(x: number): number {
   if (x > 16.619047164916992) return 1;
-  if (x < -9) return f32(Math.exp(x));
-  return f32(1 / f32(1 + f32(Math.exp(-x))));
+  if (x < -9) return expF32(x);
+  return f32(1 / f32(1 + expF32(-x)));
 }
 
 /**
@@ -42,8 +43,8 @@ const FLOAT_FUNCTIONS: Readonly<Record<string, (x: number, alpha: number) => num
   neg: (x) => -x,
   sqrt: (x) => f32(Math.sqrt(x)),
   rsqrt: (x) => f32(1 / f32(Math.sqrt(x))),
-  exp: (x) => f32(Math.exp(x)),
-  log: (x) => f32(Math.log(x)),
+  exp: (x) => expF32(x),
+  log: (x) => logF32(x),
   floor: (x) => Math.floor(x),
   ceil: (x) => Math.ceil(x),
   round: roundHalfToEven,

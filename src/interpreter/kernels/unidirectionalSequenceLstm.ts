@@ -12,13 +12,14 @@ import { LOGISTIC_CUTOFF_LOWER, LOGISTIC_CUTOFF_UPPER, LSTM_ARG, LSTM_GATES, Lst
 import { INTEGER_GATE_ORDER, lstmIntegerParams, lstmIntegerQuant, runLstmInteger } from '../../arith/lstmInteger';
 import { KernelContext } from '../kernel';
 import { allocateTensorData, TypedArray } from '../tensor';
+import { expF32 } from '../../arith/floatMath';
 
 const f32 = Math.fround;
 
 function sigmoid(v: number): number {
   if (v > LOGISTIC_CUTOFF_UPPER) return 1;
-  if (v < LOGISTIC_CUTOFF_LOWER) return f32(Math.exp(v));
-  return f32(1 / f32(1 + f32(Math.exp(-v))));
+  if (v < LOGISTIC_CUTOFF_LOWER) return expF32(v);
+  return f32(1 / f32(1 + expF32(-v)));
 }
 
 const tanh = (v: number): number => f32(Math.tanh(v));

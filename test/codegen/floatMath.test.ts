@@ -1,0 +1,128 @@
+/**
+ * uma_exp_f32 and uma_log_f32 (uma_runtime.h) against the interpreter's expF32 and logF32
+ * (src/arith/floatMath.ts): the same bits on every input, so the generated C stays bit for bit
+ * the interpreter's on EXP, LOG, LOGISTIC, SOFTMAX and LOG_SOFTMAX; and both within an ulp of
+ * the exact value, the accuracy of TFLite's own expf/logf. Built strict under UBSan (the bit
+ * manipulation must not rely on undefined shifts or conversions).
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { expF32, logF32 } from '../../src/arith/floatMath';
+import { buildAndRun, makeTempDir, removeDir } from './cc';
+
+const HEADER = path.join(__dirname, '../../src/codegen/c/runtime/uma_runtime.h');
+
+const PROGRAM = `
+#include <stdio.h>
+#include <stdlib.h>
+#include "uma_runtime.h"
+
+int main(void) {
+  FILE *in = fopen("in.bin", "rb"), *out;
+  long n, i;
+  uint32_t *x, *y;
+  if (!in) return 1;
+  fseek(in, 0, SEEK_END);
+  n = ftell(in) / 4;
+  fseek(in, 0, SEEK_SET);
+  x = malloc((size_t)n * 4);
+  y = malloc((size_t)n * 8);
+  if (!x || !y || fread(x, 4, (size_t)n, in) != (size_t)n) return 1;
+  fclose(in);
+  for (i = 0; i < n; ++i) {
+    float v, e, l;
+    memcpy(&v, &x[i], 4);
+    e = uma_exp_f32(v);
+    l = uma_log_f32(v);
+    memcpy(&y[2 * i], &e, 4);
+    memcpy(&y[2 * i + 1], &l, 4);
+  }
+  out = fopen("out.bin", "wb");
+  if (!out || fwrite(y, 8, (size_t)n, out) != (size_t)n) return 1;
+  fclose(out);
+  printf("%ld\\n", n);
+  return 0;
+}
+`;
+
+const SPECIALS = [
+  0, -0, 1, -1, Infinity, -Infinity, NaN, 88.72283172607422, 88.72283935546875, 89, -89, -103.97207641601562, -103.97208404541016,
+  -110, -109.99999237060547, 1.401298464324817e-45, 1.1754942106924411e-38, 1.1754943508222875e-38, 3.4028234663852886e38,
+  0.9999999403953552, 1.0000001192092896, 0.6992187500, 1.3984375, 0.99609375, 1.0234375, Math.fround(Math.E), 2, 0.5,
+];
+
+/** Float bit patterns: every special above, random bits, the exp domain, and a band around 1. */
+function inputs(): Uint32Array {
+  const n = 400_000;
+  const bits = new Uint32Array(n);
+  const f = new Float32Array(bits.buffer);
+  let s = 0x1234567;
+  const next = (): number => (s = (Math.imul(s, 1103515245) + 12345) >>> 0);
+  for (let i = 0; i < n; i++) {
+    if (i < SPECIALS.length) f[i] = SPECIALS[i];
+    else if (i < 150_000) bits[i] = (next() ^ (next() << 16)) >>> 0;
+    else if (i < 300_000) f[i] = (next() / 2 ** 32) * 210 - 115;
+    else bits[i] = 0x3f800000 - 50_000 + (i - 300_000);
+  }
+  return bits;
+}
+
+describe('float exp and log: runtime C against the interpreter', () => {
+  const bits = inputs();
+  const x = new Float32Array(bits.buffer);
+  let c: Float32Array;
+  let cBits: Uint32Array;
+
+  beforeAll(() => {
+    const dir = makeTempDir('floatmath');
+    try {
+      fs.mkdirSync(path.join(dir, 'include'));
+      fs.copyFileSync(HEADER, path.join(dir, 'include', 'uma_runtime.h'));
+      fs.writeFileSync(path.join(dir, 'in.bin'), Buffer.from(bits.buffer));
+      expect(buildAndRun(dir, { 'main.c': PROGRAM }).trim()).toBe(String(bits.length));
+      const raw = fs.readFileSync(path.join(dir, 'out.bin'));
+      c = new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
+      cBits = new Uint32Array(c.buffer);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  const word = new Float32Array(1);
+  const wordBits = new Uint32Array(word.buffer);
+  const bitsOf = (v: number): number => ((word[0] = v), wordBits[0]);
+  const sameValue = (js: number, cValue: number, cWord: number): boolean => (js !== js ? cValue !== cValue : bitsOf(js) === cWord);
+  /** Distance in ulps between two finite floats of one sign (0 and -0 are one value). */
+  const ulps = (a: number, b: number): number => Math.abs((bitsOf(a) | 0) - (bitsOf(b) | 0));
+
+  it('gives the interpreter’s bits on every input', () => {
+    const mismatches: string[] = [];
+    for (let i = 0; i < x.length && mismatches.length < 5; i++) {
+      if (!sameValue(expF32(x[i]), c[2 * i], cBits[2 * i])) mismatches.push(`exp(${x[i]}): C ${c[2 * i]}, interpreter ${expF32(x[i])}`);
+      if (!sameValue(logF32(x[i]), c[2 * i + 1], cBits[2 * i + 1])) mismatches.push(`log(${x[i]}): C ${c[2 * i + 1]}, interpreter ${logF32(x[i])}`);
+    }
+    expect(mismatches).toEqual([]);
+  });
+
+  it('is within one ulp of the exact value, and exact on the special values', () => {
+    let worstExp = 0;
+    let worstLog = 0;
+    const wrongSpecials: string[] = [];
+    for (let i = 0; i < x.length; i++) {
+      const e = Math.fround(Math.exp(x[i]));
+      if (Number.isFinite(e) && e !== 0) worstExp = Math.max(worstExp, ulps(expF32(x[i]), e));
+      else if (!Object.is(expF32(x[i]), e)) wrongSpecials.push(`exp(${x[i]}) = ${expF32(x[i])}`);
+      const l = Math.fround(Math.log(x[i]));
+      if (Number.isFinite(l) && l !== 0) worstLog = Math.max(worstLog, ulps(logF32(x[i]), l));
+      else if (!Object.is(logF32(x[i]), l)) wrongSpecials.push(`log(${x[i]}) = ${logF32(x[i])}`);
+    }
+    expect(worstExp).toBeLessThanOrEqual(1);
+    expect(worstLog).toBeLessThanOrEqual(1);
+    expect(wrongSpecials.slice(0, 5)).toEqual([]);
+    expect([expF32(0), expF32(-Infinity), expF32(Infinity), expF32(89), expF32(-110)]).toEqual([1, 0, Infinity, Infinity, 0]);
+    expect([logF32(1), logF32(0), logF32(-0), logF32(Infinity)]).toEqual([0, -Infinity, -Infinity, Infinity]);
+    expect([expF32(NaN), logF32(NaN), logF32(-1), logF32(-Infinity)].every((v) => v !== v)).toBe(true);
+    // The smallest subnormal: log(2^-149) is -103.28, computed through the rescaled path.
+    expect(logF32(1.401298464324817e-45)).toBe(Math.fround(-149 * Math.LN2));
+  });
+});
