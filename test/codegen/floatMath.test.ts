@@ -1,13 +1,14 @@
 /**
- * uma_exp_f32 and uma_log_f32 (uma_runtime.h) against the interpreter's expF32 and logF32
- * (src/arith/floatMath.ts): the same bits on every input, so the generated C stays bit for bit
- * the interpreter's on EXP, LOG, LOGISTIC, SOFTMAX and LOG_SOFTMAX; and both within an ulp of
- * the exact value, the accuracy of TFLite's own expf/logf. Built strict under UBSan (the bit
+ * uma_exp_f32, uma_log_f32 and uma_tanh_f32 (uma_runtime.h) against the interpreter's expF32,
+ * logF32 and tanhF32 (src/arith/floatMath.ts): the same bits on every input, so the generated
+ * C stays bit for bit the interpreter's on EXP, LOG, TANH, LOGISTIC, SOFTMAX, LOG_SOFTMAX and
+ * LSTM gates; and each within an ulp of the exact value, the accuracy of TFLite's own
+ * expf/logf/tanhf. Built strict under UBSan (the bit
  * manipulation must not rely on undefined shifts or conversions).
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { expF32, logF32 } from '../../src/arith/floatMath';
+import { expF32, logF32, tanhF32 } from '../../src/arith/floatMath';
 import { buildAndRun, makeTempDir, removeDir } from './cc';
 
 const HEADER = path.join(__dirname, '../../src/codegen/c/runtime/uma_runtime.h');
@@ -26,32 +27,42 @@ int main(void) {
   n = ftell(in) / 4;
   fseek(in, 0, SEEK_SET);
   x = malloc((size_t)n * 4);
-  y = malloc((size_t)n * 8);
+  y = malloc((size_t)n * 12);
   if (!x || !y || fread(x, 4, (size_t)n, in) != (size_t)n) return 1;
   fclose(in);
   for (i = 0; i < n; ++i) {
-    float v, e, l;
+    float v, e, l, t;
     memcpy(&v, &x[i], 4);
     e = uma_exp_f32(v);
     l = uma_log_f32(v);
-    memcpy(&y[2 * i], &e, 4);
-    memcpy(&y[2 * i + 1], &l, 4);
+    t = uma_tanh_f32(v);
+    memcpy(&y[3 * i], &e, 4);
+    memcpy(&y[3 * i + 1], &l, 4);
+    memcpy(&y[3 * i + 2], &t, 4);
   }
   out = fopen("out.bin", "wb");
-  if (!out || fwrite(y, 8, (size_t)n, out) != (size_t)n) return 1;
+  if (!out || fwrite(y, 12, (size_t)n, out) != (size_t)n) return 1;
   fclose(out);
   printf("%ld\\n", n);
   return 0;
 }
 `;
 
+/** Output slot, name, the interpreter's function, the exact function it rounds. */
+const FUNCTIONS: ReadonlyArray<readonly [number, string, (x: number) => number, (x: number) => number]> = [
+  [0, 'exp', expF32, Math.exp],
+  [1, 'log', logF32, Math.log],
+  [2, 'tanh', tanhF32, Math.tanh],
+];
+
 const SPECIALS = [
   0, -0, 1, -1, Infinity, -Infinity, NaN, 88.72283172607422, 88.72283935546875, 89, -89, -103.97207641601562, -103.97208404541016,
   -110, -109.99999237060547, 1.401298464324817e-45, 1.1754942106924411e-38, 1.1754943508222875e-38, 3.4028234663852886e38,
   0.9999999403953552, 1.0000001192092896, 0.6992187500, 1.3984375, 0.99609375, 1.0234375, Math.fround(Math.E), 2, 0.5,
+  0.03125, -0.03125, 0.031249998137354851, 9.1, -9.1, 9.099999427795410, 9.01, 1e-30, -1e-30,
 ];
 
-/** Float bit patterns: every special above, random bits, the exp domain, and a band around 1. */
+/** Float bit patterns: every special above, random bits, the exp and tanh domains, and a band around 1. */
 function inputs(): Uint32Array {
   const n = 400_000;
   const bits = new Uint32Array(n);
@@ -61,7 +72,8 @@ function inputs(): Uint32Array {
   for (let i = 0; i < n; i++) {
     if (i < SPECIALS.length) f[i] = SPECIALS[i];
     else if (i < 150_000) bits[i] = (next() ^ (next() << 16)) >>> 0;
-    else if (i < 300_000) f[i] = (next() / 2 ** 32) * 210 - 115;
+    else if (i < 250_000) f[i] = (next() / 2 ** 32) * 210 - 115;
+    else if (i < 300_000) f[i] = (next() / 2 ** 32) * 20 - 10;
     else bits[i] = 0x3f800000 - 50_000 + (i - 300_000);
   }
   return bits;
@@ -98,29 +110,33 @@ describe('float exp and log: runtime C against the interpreter', () => {
   it('gives the interpreter’s bits on every input', () => {
     const mismatches: string[] = [];
     for (let i = 0; i < x.length && mismatches.length < 5; i++) {
-      if (!sameValue(expF32(x[i]), c[2 * i], cBits[2 * i])) mismatches.push(`exp(${x[i]}): C ${c[2 * i]}, interpreter ${expF32(x[i])}`);
-      if (!sameValue(logF32(x[i]), c[2 * i + 1], cBits[2 * i + 1])) mismatches.push(`log(${x[i]}): C ${c[2 * i + 1]}, interpreter ${logF32(x[i])}`);
+      for (const [k, name, fn] of FUNCTIONS) {
+        const j = 3 * i + k;
+        if (!sameValue(fn(x[i]), c[j], cBits[j])) mismatches.push(`${name}(${x[i]}): C ${c[j]}, interpreter ${fn(x[i])}`);
+      }
     }
     expect(mismatches).toEqual([]);
   });
 
   it('is within one ulp of the exact value, and exact on the special values', () => {
-    let worstExp = 0;
-    let worstLog = 0;
+    const worst = [0, 0, 0];
     const wrongSpecials: string[] = [];
     for (let i = 0; i < x.length; i++) {
-      const e = Math.fround(Math.exp(x[i]));
-      if (Number.isFinite(e) && e !== 0) worstExp = Math.max(worstExp, ulps(expF32(x[i]), e));
-      else if (!Object.is(expF32(x[i]), e)) wrongSpecials.push(`exp(${x[i]}) = ${expF32(x[i])}`);
-      const l = Math.fround(Math.log(x[i]));
-      if (Number.isFinite(l) && l !== 0) worstLog = Math.max(worstLog, ulps(logF32(x[i]), l));
-      else if (!Object.is(logF32(x[i]), l)) wrongSpecials.push(`log(${x[i]}) = ${logF32(x[i])}`);
+      for (const [k, name, fn, exact] of FUNCTIONS) {
+        const want = Math.fround(exact(x[i]));
+        const got = fn(x[i]);
+        if (Number.isFinite(want) && want !== 0) worst[k] = Math.max(worst[k], ulps(got, want));
+        else if (!Object.is(got, want)) wrongSpecials.push(`${name}(${x[i]}) = ${got}`);
+      }
     }
-    expect(worstExp).toBeLessThanOrEqual(1);
-    expect(worstLog).toBeLessThanOrEqual(1);
+    expect(worst).toEqual([expect.any(Number), expect.any(Number), expect.any(Number)]);
+    expect(Math.max(...worst)).toBeLessThanOrEqual(1);
     expect(wrongSpecials.slice(0, 5)).toEqual([]);
     expect([expF32(0), expF32(-Infinity), expF32(Infinity), expF32(89), expF32(-110)]).toEqual([1, 0, Infinity, Infinity, 0]);
     expect([logF32(1), logF32(0), logF32(-0), logF32(Infinity)]).toEqual([0, -Infinity, -Infinity, Infinity]);
+    expect([tanhF32(Infinity), tanhF32(-Infinity), tanhF32(9.1), tanhF32(-20)]).toEqual([1, -1, 1, -1]);
+    expect(Object.is(tanhF32(-0), -0)).toBe(true);
+    expect(tanhF32(NaN)).toBeNaN();
     expect([expF32(NaN), logF32(NaN), logF32(-1), logF32(-Infinity)].every((v) => v !== v)).toBe(true);
     // The smallest subnormal: log(2^-149) is -103.28, computed through the rescaled path.
     expect(logF32(1.401298464324817e-45)).toBe(Math.fround(-149 * Math.LN2));

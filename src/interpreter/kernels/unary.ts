@@ -7,7 +7,7 @@ import { isPlainInt16Abs, QUANTIZED_UNARY_DTYPES, quantizedUnary } from '../../a
 import { Kernel, KernelContext } from '../kernel';
 import { TypedArray } from '../tensor';
 import { mapUnary, requireDtype, requireSameDtypes } from './elementwise';
-import { expF32, logF32 } from '../../arith/floatMath';
+import { expF32, logF32, tanhF32 } from '../../arith/floatMath';
 
 const f32 = Math.fround;
 
@@ -37,7 +37,7 @@ const FLOAT_FUNCTIONS: Readonly<Record<string, (x: number, alpha: number) => num
   leaky_relu: (x, alpha) => (x > 0 ? x : f32(x * alpha)),
   hard_swish: (x) => f32(f32(x * Math.min(6, Math.max(0, f32(x + 3)))) / 6),
   logistic: logisticFloat,
-  tanh: (x) => f32(Math.tanh(x)),
+  tanh: (x) => tanhF32(x),
   elu: (x) => (x < 0 ? f32(Math.expm1(x)) : x),
   abs: (x) => Math.abs(x),
   neg: (x) => -x,

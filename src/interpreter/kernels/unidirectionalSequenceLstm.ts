@@ -12,7 +12,7 @@ import { LOGISTIC_CUTOFF_LOWER, LOGISTIC_CUTOFF_UPPER, LSTM_ARG, LSTM_GATES, Lst
 import { INTEGER_GATE_ORDER, lstmIntegerParams, lstmIntegerQuant, runLstmInteger } from '../../arith/lstmInteger';
 import { KernelContext } from '../kernel';
 import { allocateTensorData, TypedArray } from '../tensor';
-import { expF32 } from '../../arith/floatMath';
+import { expF32, tanhF32 } from '../../arith/floatMath';
 
 const f32 = Math.fround;
 
@@ -22,7 +22,7 @@ function sigmoid(v: number): number {
   return f32(1 / f32(1 + expF32(-v)));
 }
 
-const tanh = (v: number): number => f32(Math.tanh(v));
+const tanh = (v: number): number => tanhF32(v);
 
 export function unidirectionalSequenceLstm(ctx: KernelContext): TypedArray {
   const input = ctx.input(LSTM_ARG.input, 'input');

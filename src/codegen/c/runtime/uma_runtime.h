@@ -224,6 +224,21 @@ static inline float uma_exp_f32(float xf) {
   return xf > -110.0f ? (float)uma_exp_f64_of_f32((double)xf) : 0.0f;
 }
 
+/* tanhf as the interpreter computes it (floatMath.ts tanhF32): 1 - 2/(e^(2|x|) + 1) from the
+ * exp above, a series near 0 where that would lose relative accuracy, +-1 from 9.1 (where
+ * tanh rounds to 1). About 3x faster than libm's tanhf on the host. */
+static inline float uma_tanh_f32(float xf) {
+  double x = (double)xf, a = fabs(x), t, x2;
+  if (a < 0.0001220703125) return xf; /* 2^-13: rounds to x (and keeps -0) */
+  if (a < 0.03125) {
+    x2 = x * x;
+    return (float)(x + x * x2 * (-0.3333333333333333 + x2 * 0.13333333333333333));
+  }
+  if (!(a < 9.1)) return xf != xf ? xf : (xf > 0.0f ? 1.0f : -1.0f);
+  t = 1.0 - 2.0 / (uma_exp_f64_of_f32(a + a) + 1.0);
+  return (float)(xf < 0.0f ? -t : t);
+}
+
 static inline float uma_log_f32(float xf) {
   static const double inv_c[32] = {
     1.4143646408839778, 1.3837837837837839, 1.3544973544973544, 1.3264248704663213, 1.299492385786802,
