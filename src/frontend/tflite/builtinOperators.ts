@@ -264,6 +264,9 @@ export const BuiltinOperatorCode = {
   LOGICAL_AND: 86,
   LOGICAL_NOT: 87,
   SELECT_V2: 123,
+  // Control flow, inlined at import (controlFlow.ts)
+  IF: 118,
+  WHILE: 119,
   // Resource variables (resvars)
   CALL_ONCE: 129,
   VAR_HANDLE: 142,

@@ -89,6 +89,8 @@ export const BuiltinOptionsType = {
   SplitVOptions: 79,
   QuantizeOptions: 89,
   HardSwishOptions: 91,
+  IfOptions: 92,
+  WhileOptions: 93,
   DepthToSpaceOptions: 94,
   BatchMatMulOptions: 101,
   BroadcastToOptions: 104,
@@ -587,6 +589,26 @@ export class CumsumOptions extends CheckedTable {
 export class CallOnceOptions extends CheckedTable {
   get initSubgraphIndex(): number {
     return this.int32(0, 0);
+  }
+}
+
+/** IF: the subgraph run when the condition is true, and when it is false. */
+export class IfOptions extends CheckedTable {
+  get thenSubgraphIndex(): number {
+    return this.int32(0, 0);
+  }
+  get elseSubgraphIndex(): number {
+    return this.int32(1, 0);
+  }
+}
+
+/** WHILE: the condition subgraph (one bool output) and the body subgraph (the next loop values). */
+export class WhileOptions extends CheckedTable {
+  get condSubgraphIndex(): number {
+    return this.int32(0, 0);
+  }
+  get bodySubgraphIndex(): number {
+    return this.int32(1, 0);
   }
 }
 

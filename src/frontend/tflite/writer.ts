@@ -370,6 +370,14 @@ export const tfliteOptions = {
   callOnce(initSubgraphIndex: number): WriterOptions {
     return options(BUILTIN_OPTIONS.CallOnceOptions, () => [i32(initSubgraphIndex)]);
   },
+  /** WHILE: runs subgraph `body` on the loop values while subgraph `cond` returns true. */
+  while(o: { cond: number; body: number }): WriterOptions {
+    return options(BUILTIN_OPTIONS.WhileOptions, () => [i32(o.cond), i32(o.body)]);
+  },
+  /** IF: runs subgraph `then` when input 0 is true, else subgraph `else`, on the other inputs. */
+  if(o: { then: number; else: number }): WriterOptions {
+    return options(BUILTIN_OPTIONS.IfOptions, () => [i32(o.then), i32(o.else)]);
+  },
 };
 
 /** One value of a custom operator's flexbuffer options map, typed as TFLite's converter writes it. */
