@@ -23,6 +23,8 @@ import { Model, Operator, OperatorCode, TensorTypeCode } from './schema';
 import { float16ConstantAsFloat32 } from './tensors';
 import { FunctionBuilder, SubgraphReader } from './subgraphBuilder';
 import { RESOURCE_VARIABLE_BUILTINS, ResourceVariables } from './resourceVariables';
+import { CONTROL_FLOW_BUILTINS, ControlFlow } from './controlFlow';
+import { checkSubgraphCalls } from './subgraphCalls';
 
 /** TFLite Micro reads int4 tensors only as the weights (input 1) of these operators with int8 inputs. */
 const INT4_WEIGHT_OPERATORS: ReadonlySet<number> = new Set([
@@ -110,11 +112,17 @@ function importOperator(
   op: Operator,
   index: number,
   resources?: ResourceVariables,
+  flow?: ControlFlow,
 ): void {
   const code = operatorCode(codes, op, index, r.source);
   const builtin = code.effectiveBuiltinCode;
   const customCode = builtin === BuiltinOperatorCode.CUSTOM ? code.customCode : null;
   if (customCode !== null ? !isSupportedCustom(customCode) : !isSupportedBuiltin(builtin)) unsupported(code, builtin, index, op, r.source);
+  if (CONTROL_FLOW_BUILTINS.has(builtin)) {
+    if (!flow) unsupported(code, builtin, index, op, r.source);
+    flow.importOperator(r, b, builtin, op, index);
+    return;
+  }
   if (RESOURCE_VARIABLE_BUILTINS.has(builtin)) {
     if (!resources) unsupported(code, builtin, index, op, r.source);
     resources.importOperator(builtin, op, index);
@@ -156,12 +164,12 @@ function importOperator(
     constantInput: (position) => {
       const t = inputs[position];
       if (t === undefined || t === -1) return null;
-      return r.constant(t) ?? FOLDED.get(b)?.get(t) ?? null;
+      return r.constant(t) ?? b.folded.get(t) ?? null;
     },
     knownInput: (position) => {
       const t = inputs[position];
       if (t === undefined || t === -1) return null;
-      return r.constant(t) ?? FOLDED.get(b)?.get(t) ?? shapeOutputValue(b, r.names[t]);
+      return r.constant(t) ?? b.folded.get(t) ?? shapeOutputValue(b, r.names[t]);
     },
     inputNames: inputs.map((t) => (t === -1 ? null : r.names[t])),
   };
@@ -170,8 +178,7 @@ function importOperator(
     if (outputs.length !== 1) throw modelFormatError(r.source, op.pos, `${where} has ${outputs.length} outputs, expected 1`);
     b.define(outputs[0], { kind: 'constant', name: r.names[outputs[0]], type: outputTypes[0], data: converted.folded }, where);
     // Later operators see it as the constant it is (FILL's dims, another BROADCAST_ARGS...).
-    if (!FOLDED.has(b)) FOLDED.set(b, new Map());
-    FOLDED.get(b)!.set(outputs[0], converted.folded);
+    b.folded.set(outputs[0], converted.folded);
     return;
   }
   const perOutput = converted.perOutput;
@@ -199,9 +206,6 @@ function importOperator(
     b.define(outputs[k], call, where);
   });
 }
-
-/** Outputs folded at import (`ConvertedOperator.folded`) per function being built, by tensor index. */
-const FOLDED = new WeakMap<FunctionBuilder, Map<number, Uint8Array>>();
 
 /** The int32 dimensions computed by a SHAPE call named `name` (shapes are static), else null. */
 function shapeOutputValue(b: FunctionBuilder, name: string): Uint8Array | null {
@@ -369,9 +373,11 @@ export function checkTflite(bytes: Uint8Array, source = '<memory>'): TfliteCheck
   if (subgraphs.length === 0) {
     throw modelFormatError(source, model.pos, 'the model has no subgraphs');
   }
+  const codes = model.operatorCodes;
+  // Subgraph indices, counts and recursion: a corrupt file is refused before anything runs.
+  checkSubgraphCalls(model, codes);
   const r = new SubgraphReader(model, subgraphs[0], bytes);
   const b = new FunctionBuilder(r);
-  const codes = model.operatorCodes;
   const unsupported: UnsupportedUse[] = [];
 
   const inputIndices = r.subgraph.inputs;
@@ -386,7 +392,10 @@ export function checkTflite(bytes: Uint8Array, source = '<memory>'): TfliteCheck
       b.poison(t);
     }
   }
-  const resources = new ResourceVariables(r, b, codes, (sr, sb, op, i) => importOperator(sr, sb, codes, op, i));
+  // Subgraphs other than main (an initializer, a loop body) hold no resource variable accesses of their own.
+  const importOther = (sr: SubgraphReader, sb: FunctionBuilder, op: Operator, i: number): void => importOperator(sr, sb, codes, op, i, undefined, flow);
+  const flow: ControlFlow = new ControlFlow(model, bytes, codes, r.names, importOther);
+  const resources = new ResourceVariables(r, b, codes, importOther);
   resources.prepare();
   const operators = r.subgraph.operators;
   const declared: DeclaredOperator[] = operators.map((op, i) => {
@@ -401,7 +410,7 @@ export function checkTflite(bytes: Uint8Array, source = '<memory>'): TfliteCheck
   });
   operators.forEach((op, i) => {
     try {
-      importOperator(r, b, codes, op, i, resources);
+      importOperator(r, b, codes, op, i, resources, flow);
     } catch (e) {
       if (!(e instanceof UnsupportedOperatorError)) throw e;
       const code = operatorCode(codes, op, i, source);

@@ -40,6 +40,17 @@ export class SubgraphReader {
     return this.model.source;
   }
 
+  /**
+   * The same subgraph under other tensor names: one inlined copy of a WHILE body or IF branch
+   * (controlFlow.ts), whose nodes need names of their own in main. Tensors, cached types and
+   * widened weights are shared, so the file is read once however many copies are made.
+   */
+  renamed(names: readonly string[]): SubgraphReader {
+    const copy = Object.create(this) as SubgraphReader;
+    Object.defineProperty(copy, 'names', { value: names });
+    return copy;
+  }
+
   tensor(index: number, where: string, offset: number): Tensor {
     if (!Number.isInteger(index) || index < 0 || index >= this.tensors.length) {
       throw modelFormatError(this.source, offset, `${where} refers to tensor ${index} of ${this.tensors.length}`);
@@ -82,12 +93,24 @@ export class SubgraphReader {
   }
 }
 
-/** Builds a function's node list while tracking which tensors already have a node. */
+/**
+ * Builds a function's node list while tracking which tensors already have a node. An inlined
+ * control-flow subgraph gets a builder of its own over main's node list (`nodes`), so its
+ * tensors are tracked apart while its nodes land in main.
+ */
 export class FunctionBuilder {
-  readonly nodes: GraphNode[] = [];
   private readonly defined = new Set<number>();
+  /**
+   * Tensors whose value is known at import though no constant of the file holds it (an output
+   * folded by its converter, a loop counter after inlining), by tensor index: later operators
+   * read them as constant parameters.
+   */
+  readonly folded = new Map<number, Uint8Array>();
 
-  constructor(private readonly r: SubgraphReader) {}
+  constructor(
+    private readonly r: SubgraphReader,
+    readonly nodes: GraphNode[] = [],
+  ) {}
 
   /** Adds a node that stands for no tensor of the file (a resource variable's state, an assignment). */
   addNode(node: GraphNode): void {
@@ -120,6 +143,11 @@ export class FunctionBuilder {
    * is never returned.
    */
   poison(index: number): void {
+    this.defined.add(index);
+  }
+
+  /** Tensor `index` is a node that already exists under its name (an inlined subgraph's input, a constant an earlier copy added). */
+  bind(index: number): void {
     this.defined.add(index);
   }
 

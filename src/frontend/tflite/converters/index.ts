@@ -36,6 +36,7 @@ import { transpose } from './transpose';
 import { arithmetic, binary, leakyRelu, unary } from './elementwise';
 import { BuiltinOptionsType } from '../schema';
 import { RESOURCE_VARIABLE_BUILTINS } from '../resourceVariables';
+import { CONTROL_FLOW_BUILTINS } from '../controlFlow';
 import { transposeConv } from './transposeConv';
 import { unidirectionalSequenceLstm } from './unidirectionalSequenceLstm';
 import { reverseV2 } from './reverseV2';
@@ -160,7 +161,7 @@ export function convertedBuiltins(): number[] {
 
 export function isSupportedBuiltin(code: number): boolean {
   // The resource-variable builtins have no converter: the importer handles them itself.
-  return CONVERTERS.has(code) || RESOURCE_VARIABLE_BUILTINS.has(code);
+  return CONVERTERS.has(code) || RESOURCE_VARIABLE_BUILTINS.has(code) || CONTROL_FLOW_BUILTINS.has(code);
 }
 
 /** Converts one operator; the caller has checked `isSupportedBuiltin`. */

@@ -1,0 +1,502 @@
+/**
+ * TFLite control flow (WHILE, IF; TFLite Micro's while.cc / if.cc) inlined into main at import.
+ * uma-ts plans memory statically and generates straight-line C, so a loop must be unrolled:
+ *
+ * - WHILE: its loop values start as the operator's inputs; the cond subgraph is evaluated at
+ *   import on them (the interpreter, as CALL_ONCE's initializer) and, while it is true, the
+ *   body subgraph's operators are inlined once more with fresh tensor names, its outputs the
+ *   next loop values. A body output computed from constants only (the counter) is folded to a
+ *   constant at once, so the next cond evaluation and later operators (a GATHER by the
+ *   counter) see it. A cond that reads a run-time value cannot be unrolled and is refused.
+ * - IF: a condition known at import inlines the branch it picks; a run-time condition inlines
+ *   both (they are pure: no state, no resource variable) and each output is a `select`.
+ *
+ * Constants of a subgraph are added once per operator site and shared by its copies. Nodes a
+ * copy computed that no output needs (the counter chain once folded) are removed. The unrolled
+ * size is capped (MAX_INLINED_OPERATORS) so a loop of a million steps is refused, not built.
+ * Subgraph indices, counts and recursion were checked before import (subgraphCalls.ts).
+ */
+import { SELECT_DTYPES } from '../../arith/comparison';
+import { UmaError, UnsupportedOperatorError } from '../../errors';
+import { interpret } from '../../interpreter/interpret';
+import { CallNode, GraphFunction, GraphNode, TensorType, tensorElements } from '../../ir/graph/types';
+import { BuiltinOperatorCode, builtinOperatorName } from './builtinOperators';
+import { initEvaluationWork, largestInitTensorBytes } from './initWork';
+import { ImportOperator, RESOURCE_VARIABLE_BUILTINS } from './resourceVariables';
+import { Model, Operator, OperatorCode } from './schema';
+import { subgraphCallsOf } from './subgraphCalls';
+import { FunctionBuilder, SubgraphReader } from './subgraphBuilder';
+
+export const CONTROL_FLOW_BUILTINS: ReadonlySet<number> = new Set([BuiltinOperatorCode.WHILE, BuiltinOperatorCode.IF]);
+
+/**
+ * Operators inlined by all control flow of one model (an iteration counts at least one, so an
+ * empty body that never ends is caught too): a Keras RNN of 100 steps inlines a few thousand.
+ */
+export const MAX_INLINED_OPERATORS = 16384;
+/** Element operations (initWork.ts) spent evaluating conds and folding loop values at import, in all. */
+const MAX_FOLD_WORK = 2 ** 30;
+/** The largest tensor such an evaluation may compute. */
+const MAX_FOLD_TENSOR_BYTES = 2 ** 28;
+/** Control flow nested deeper is refused (each level is a few stack frames of the importer). */
+export const MAX_CONTROL_FLOW_NESTING = 16;
+
+/** A loop value (or a branch output): the node holding it, and its bytes when known at import. */
+interface Value {
+  readonly name: string;
+  readonly known: Uint8Array | null;
+}
+
+const fmt = (t: TensorType): string => `${t.dtype} [${t.shape.join(', ')}]`;
+const sameType = (a: TensorType, b: TensorType): boolean => a.dtype === b.dtype && a.shape.length === b.shape.length && a.shape.every((d, i) => d === b.shape[i]);
+
+/** Name → node of a node list that grows (and is sometimes pruned) while control flow is inlined. */
+class NodeIndex {
+  private readonly positions = new Map<string, number>();
+  private seen = 0;
+
+  constructor(private readonly nodes: GraphNode[]) {}
+
+  get(name: string): GraphNode | undefined {
+    for (; this.seen < this.nodes.length; this.seen++) this.positions.set(this.nodes[this.seen].name, this.seen);
+    const at = this.positions.get(name);
+    return at === undefined ? undefined : this.nodes[at];
+  }
+
+  replace(node: GraphNode): void {
+    this.get(node.name);
+    this.nodes[this.positions.get(node.name)!] = node;
+  }
+
+  /** After nodes were removed: positions are rebuilt on the next lookup. */
+  reset(): void {
+    this.positions.clear();
+    this.seen = 0;
+  }
+}
+
+/** The control flow of one model being imported: budgets, fresh names, the subgraphs read so far. */
+export class ControlFlow {
+  private inlined = 0;
+  private work = 0;
+  private depth = 0;
+  private readonly taken: Set<string>;
+  private readonly readers = new Map<number, SubgraphReader>();
+  /** Constant tensors per subgraph, keyed by its table's position in the file. */
+  private readonly constants = new Map<number, Set<number>>();
+  private readonly indices = new WeakMap<GraphNode[], NodeIndex>();
+  /** Per node list: whether a node's value is computed from read-only constants only. */
+  private readonly statics = new WeakMap<GraphNode[], Map<string, boolean>>();
+
+  constructor(
+    private readonly model: Model,
+    private readonly bytes: Uint8Array,
+    private readonly codes: readonly OperatorCode[],
+    mainNames: readonly string[],
+    private readonly importOther: ImportOperator,
+  ) {
+    this.taken = new Set(mainNames);
+  }
+
+  private get source(): string {
+    return this.model.source;
+  }
+
+  /** Inlines one WHILE or IF of the subgraph `r` is reading into `b`'s node list. */
+  importOperator(r: SubgraphReader, b: FunctionBuilder, builtin: number, op: Operator, index: number): void {
+    const where = `${builtinOperatorName(builtin)} at operator #${index}`;
+    if (this.depth >= MAX_CONTROL_FLOW_NESTING) {
+      this.refuse(op, where, `control flow nested more than ${MAX_CONTROL_FLOW_NESTING} deep`);
+    }
+    this.depth++;
+    try {
+      if (builtin === BuiltinOperatorCode.WHILE) this.inlineWhile(r, b, op, where);
+      else this.inlineIf(r, b, op, where);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private inlineWhile(r: SubgraphReader, b: FunctionBuilder, op: Operator, where: string): void {
+    const [condCall, bodyCall] = subgraphCallsOf(op, BuiltinOperatorCode.WHILE, where, this.source);
+    const cond = this.reader(condCall.subgraph);
+    const body = this.reader(bodyCall.subgraph);
+    const condLabel = `cond subgraph ${condCall.subgraph}`;
+    const bodyLabel = `body subgraph ${bodyCall.subgraph}`;
+    this.refuseState(op, where, cond, condLabel);
+    this.refuseState(op, where, body, bodyLabel);
+    op.inputs.forEach((t, k) => {
+      const type = this.tensorType(r, t, op, where, `input ${k}`);
+      const check = (sub: SubgraphReader, tensor: number, what: string): void => {
+        const other = this.tensorType(sub, tensor, op, where, what);
+        if (!sameType(type, other)) this.refuse(op, where, `loop value ${k} is ${fmt(type)} but ${what} is ${fmt(other)}; uma-ts needs one static shape and dtype per loop value`);
+      };
+      check(cond, cond.subgraph.inputs[k], `input ${k} of ${condLabel}`);
+      check(body, body.subgraph.inputs[k], `input ${k} of ${bodyLabel}`);
+      check(body, body.subgraph.outputs[k], `output ${k} of ${bodyLabel}`);
+      check(r, op.outputs[k], `output ${k}`);
+    });
+    const condOut = this.tensorType(cond, cond.subgraph.outputs[0], op, where, `the output of ${condLabel}`);
+    if (condOut.dtype !== 'bool' || tensorElements(condOut) !== 1) {
+      this.refuse(op, where, `${condLabel} returns ${fmt(condOut)}; TFLite needs a bool with one element`);
+    }
+
+    const values = this.operands(r, b, op.inputs, where);
+    const start = b.nodes.length;
+    const site = this.siteName(r, op, where);
+    const shared = new Map<number, string>();
+    let current = values;
+    for (let iteration = 0; this.condition(cond, current, op, where, condLabel); iteration++) {
+      const label = `${bodyLabel}, iteration ${iteration}`;
+      this.spend(Math.max(1, body.subgraph.operators.length), op, where, `${label}`);
+      current = this.inline(body, current, b.nodes, `${site}/${iteration}`, shared, site, op, where, label);
+    }
+    const loopValues = current;
+    this.defineOutputs(r, b, op, where, start, (k, name, type) => this.valueNode(loopValues[k], name, type));
+  }
+
+  private inlineIf(r: SubgraphReader, b: FunctionBuilder, op: Operator, where: string): void {
+    const [thenCall, elseCall] = subgraphCallsOf(op, BuiltinOperatorCode.IF, where, this.source);
+    const branches = [thenCall, elseCall].map((call) => ({ sub: this.reader(call.subgraph), label: `${call.role} subgraph ${call.subgraph}` }));
+    const condTensor = op.inputs[0];
+    const condType = this.tensorType(r, condTensor, op, where, 'input 0 (the condition)');
+    // TFLite Micro's IF: a bool condition of one element, read as data.b[0].
+    if (condType.dtype !== 'bool' || tensorElements(condType) !== 1) this.refuse(op, where, `the condition is ${fmt(condType)}; TFLite needs a bool with one element`);
+    for (const { sub, label } of branches) {
+      this.refuseState(op, where, sub, label);
+      op.inputs.slice(1).forEach((t, k) => {
+        const [mine, theirs] = [this.tensorType(r, t, op, where, `input ${k + 1}`), this.tensorType(sub, sub.subgraph.inputs[k], op, where, `input ${k} of ${label}`)];
+        if (!sameType(mine, theirs)) this.refuse(op, where, `input ${k + 1} is ${fmt(mine)} but input ${k} of ${label} is ${fmt(theirs)}`);
+      });
+      op.outputs.forEach((t, k) => {
+        const [mine, theirs] = [this.tensorType(r, t, op, where, `output ${k}`), this.tensorType(sub, sub.subgraph.outputs[k], op, where, `output ${k} of ${label}`)];
+        if (!sameType(mine, theirs)) this.refuse(op, where, `output ${k} is ${fmt(mine)} but output ${k} of ${label} is ${fmt(theirs)}; uma-ts needs static shapes`);
+      });
+    }
+    const [condition] = this.operands(r, b, [condTensor], where);
+    const args = this.operands(r, b, op.inputs.slice(1), where);
+    const start = b.nodes.length;
+    const site = this.siteName(r, op, where);
+    const inlineBranch = (branch: (typeof branches)[number], role: string): Value[] => {
+      this.spend(Math.max(1, branch.sub.subgraph.operators.length), op, where, branch.label);
+      return this.inline(branch.sub, args, b.nodes, `${site}/${role}`, new Map(), `${site}/${role}`, op, where, branch.label);
+    };
+    if (condition.known) {
+      const outs = inlineBranch(branches[condition.known[0] !== 0 ? 0 : 1], condition.known[0] !== 0 ? 'then' : 'else');
+      this.defineOutputs(r, b, op, where, start, (k, name, type) => this.valueNode(outs[k], name, type));
+      return;
+    }
+    // A run-time condition: both branches run, the condition picks each output's bytes (TFLite
+    // copies the branch outputs unchanged, and so does select).
+    op.outputs.forEach((t, k) => {
+      const type = r.type(t);
+      if (!SELECT_DTYPES.includes(type.dtype)) {
+        this.refuse(op, where, `output ${k} is ${type.dtype}; a condition known only at run time selects between the branches' outputs, which uma-ts does for ${SELECT_DTYPES.join(', ')}`);
+      }
+    });
+    const thenOuts = inlineBranch(branches[0], 'then');
+    const elseOuts = inlineBranch(branches[1], 'else');
+    let scalar = condition.name;
+    if (condType.shape.length > 0) {
+      // As a scalar, the condition broadcasts to every output shape without changing it.
+      scalar = this.fresh(`${condition.name}_scalar`);
+      b.nodes.push({ kind: 'call', name: scalar, callee: { kind: 'op', op: 'reshape' }, args: [condition.name], attrs: {}, type: { dtype: 'bool', shape: [] } });
+    }
+    this.defineOutputs(r, b, op, where, start, (k, name, type) => ({
+      kind: 'call',
+      name,
+      callee: { kind: 'op', op: 'select' },
+      args: [scalar, thenOuts[k].name, elseOuts[k].name],
+      attrs: {},
+      type,
+    }));
+  }
+
+  /** The operator's input tensors as values, each given a node first. */
+  private operands(r: SubgraphReader, b: FunctionBuilder, tensors: readonly number[], where: string): Value[] {
+    return tensors.map((t) => {
+      b.require(t, where);
+      return { name: r.names[t], known: this.knownValue(b.nodes, r.names[t]) };
+    });
+  }
+
+  /** Whether the cond subgraph, evaluated at import on the loop values, is true. */
+  private condition(cond: SubgraphReader, values: readonly Value[], op: Operator, where: string, label: string): boolean {
+    const sb = new FunctionBuilder(cond);
+    cond.subgraph.inputs.forEach((t, k) => {
+      const v = values[k];
+      const type = cond.type(t);
+      if (v.known) {
+        sb.define(t, { kind: 'constant', name: cond.names[t], type, data: v.known }, `input ${k} of ${label}`);
+        sb.folded.set(t, v.known);
+      } else {
+        sb.define(t, { kind: 'var', name: cond.names[t], type }, `input ${k} of ${label}`);
+      }
+    });
+    cond.subgraph.operators.forEach((condOp, j) => this.importInner(cond, sb, condOp, j, op, where, label));
+    const out = cond.subgraph.outputs[0];
+    sb.require(out, `output of ${label}`);
+    const value = this.fold(sb.nodes, cond.names[out], op, where);
+    if (value === null) {
+      const runtime = values.flatMap((v, k) => (v.known ? [] : [k]));
+      this.refuse(
+        op,
+        where,
+        `${label} depends on run-time data (loop value${runtime.length === 1 ? '' : 's'} ${runtime.join(', ')}); uma-ts unrolls a loop at import and needs its trip count known there`,
+      );
+    }
+    return value[0] !== 0;
+  }
+
+  /**
+   * One copy of subgraph `sub` in `nodes` on the input values `inputs`: its tensors named
+   * `<prefix>/<tensor>`, its constants `<constantPrefix>/<tensor>` (once per site, in
+   * `shared`). Returns its output values, those computed from constants folded.
+   */
+  private inline(
+    sub: SubgraphReader,
+    inputs: readonly Value[],
+    nodes: GraphNode[],
+    prefix: string,
+    shared: Map<number, string>,
+    constantPrefix: string,
+    op: Operator,
+    where: string,
+    label: string,
+  ): Value[] {
+    const inputTensors = sub.subgraph.inputs;
+    const position = new Map(inputTensors.map((t, k) => [t, k]));
+    const constants = this.constantTensors(sub);
+    const names = sub.names.map((n, t) => {
+      const k = position.get(t);
+      if (k !== undefined) return inputs[k].name;
+      if (!constants.has(t)) return this.fresh(`${prefix}/${n}`);
+      if (!shared.has(t)) shared.set(t, this.fresh(`${constantPrefix}/${n}`));
+      return shared.get(t)!;
+    });
+    const copy = sub.renamed(names);
+    const ib = new FunctionBuilder(copy, nodes);
+    const index = this.index(nodes);
+    inputTensors.forEach((t, k) => {
+      ib.bind(t);
+      const known = inputs[k].known;
+      if (known) ib.folded.set(t, known);
+    });
+    // A constant an earlier copy added is the same node.
+    for (const t of constants) if (!position.has(t) && index.get(names[t]) !== undefined) ib.bind(t);
+    sub.subgraph.operators.forEach((innerOp, j) => this.importInner(copy, ib, innerOp, j, op, where, label));
+    return sub.subgraph.outputs.map((t) => {
+      ib.require(t, `output of ${label}`);
+      return { name: names[t], known: this.fold(nodes, names[t], op, where) };
+    });
+  }
+
+  /** Imports one operator of a cond, body or branch; its refusal names the control-flow operator too. */
+  private importInner(r: SubgraphReader, b: FunctionBuilder, op: Operator, index: number, owner: Operator, where: string, label: string): void {
+    const code = this.codes[op.opcodeIndex];
+    const builtin = code ? code.effectiveBuiltinCode : -1;
+    if (RESOURCE_VARIABLE_BUILTINS.has(builtin)) {
+      this.refuse(
+        owner,
+        where,
+        `${label} holds ${builtinOperatorName(builtin)} at operator #${index}; resource variables inside control flow are not supported (uma-ts cannot order their accesses once the subgraph is unrolled)`,
+      );
+    }
+    try {
+      this.importOther(r, b, op, index);
+    } catch (e) {
+      if (!(e instanceof UnsupportedOperatorError)) throw e;
+      this.refuse(owner, where, `${label}: ${e.message}`);
+    }
+  }
+
+  /**
+   * The bytes of node `name` when known at import: a read-only constant, or a call computed
+   * from such constants only, which is evaluated by the interpreter and becomes a constant in
+   * its place (so its inputs' nodes may be pruned). Null for anything run-time.
+   */
+  private fold(nodes: GraphNode[], name: string, op: Operator, where: string): Uint8Array | null {
+    const known = this.knownValue(nodes, name);
+    if (known || !this.isStatic(nodes, name)) return known;
+    const index = this.index(nodes);
+    const call = index.get(name) as CallNode;
+    const fn: GraphFunction = { name: 'fold', params: [], nodes: this.closure(index, name), outputs: [name], attrs: {} };
+    const largest = largestInitTensorBytes(fn);
+    if (largest > MAX_FOLD_TENSOR_BYTES) this.refuse(op, where, `folding '${name}' at import computes a tensor of ${largest} bytes, more than 256 MiB`);
+    this.work += initEvaluationWork(fn);
+    if (this.work > MAX_FOLD_WORK) this.refuse(op, where, `evaluating its control flow at import would take more than 2^30 element operations`);
+    let data: Uint8Array;
+    try {
+      [data] = interpret({ functions: new Map([[fn.name, fn]]), source: this.source }, [], fn.name);
+    } catch (e) {
+      if (!(e instanceof UmaError)) throw e;
+      this.refuse(op, where, `cannot evaluate '${name}' at import: ${e.message}`);
+    }
+    index.replace({ kind: 'constant', name, type: call.type, data });
+    return data;
+  }
+
+  /** A read-only constant's bytes, else null. */
+  private knownValue(nodes: GraphNode[], name: string): Uint8Array | null {
+    const node = this.index(nodes).get(name);
+    return node?.kind === 'constant' && !node.variable ? node.data : null;
+  }
+
+  /** Whether node `name` is computed from read-only constants only (memoized; iterative, as chains are long). */
+  private isStatic(nodes: GraphNode[], name: string): boolean {
+    const index = this.index(nodes);
+    let memo = this.statics.get(nodes);
+    if (!memo) this.statics.set(nodes, (memo = new Map()));
+    const stack = [name];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      if (memo.has(top)) {
+        stack.pop();
+        continue;
+      }
+      const node = index.get(top);
+      if (node === undefined || node.kind === 'var') {
+        memo.set(top, false);
+      } else if (node.kind === 'constant') {
+        memo.set(top, !node.variable);
+      } else {
+        const pending = node.args.filter((a) => !memo.has(a));
+        if (pending.length > 0) {
+          stack.push(...pending);
+          continue;
+        }
+        memo.set(top, node.args.every((a) => memo.get(a)));
+      }
+      stack.pop();
+    }
+    return memo.get(name)!;
+  }
+
+  /** Node `name` and everything it reads, in dependency order. */
+  private closure(index: NodeIndex, name: string): GraphNode[] {
+    const order: GraphNode[] = [];
+    const done = new Set<string>();
+    const stack: { name: string; expanded: boolean }[] = [{ name, expanded: false }];
+    while (stack.length > 0) {
+      const top = stack.pop()!;
+      if (done.has(top.name)) continue;
+      const node = index.get(top.name)!;
+      if (top.expanded || node.kind !== 'call') {
+        done.add(top.name);
+        order.push(node);
+        continue;
+      }
+      stack.push({ name: top.name, expanded: true });
+      for (const a of node.args) if (!done.has(a)) stack.push({ name: a, expanded: false });
+    }
+    return order;
+  }
+
+  /**
+   * Defines the operator's outputs that anything reads (`node` builds each), then removes the
+   * nodes added since `start` that none of them needs.
+   */
+  private defineOutputs(
+    r: SubgraphReader,
+    b: FunctionBuilder,
+    op: Operator,
+    where: string,
+    start: number,
+    node: (k: number, name: string, type: TensorType) => GraphNode,
+  ): void {
+    const read = new Set([...r.subgraph.operators.flatMap((o) => o.inputs), ...r.subgraph.outputs]);
+    const end = b.nodes.length;
+    op.outputs.forEach((t, k) => {
+      if (!read.has(t)) return;
+      const defined = node(k, r.names[t], r.type(t, `output of ${where}`));
+      b.define(t, defined, where);
+      if (defined.kind === 'constant') b.folded.set(t, defined.data);
+    });
+    this.prune(b.nodes, start, end);
+  }
+
+  /** A value as the node of tensor `name`: its bytes when known, else a view of its node. */
+  private valueNode(v: Value, name: string, type: TensorType): GraphNode {
+    if (v.known) return { kind: 'constant', name, type, data: v.known.slice() };
+    return { kind: 'call', name, callee: { kind: 'op', op: 'reshape' }, args: [v.name], attrs: {}, type };
+  }
+
+  /** Removes the nodes in [start, end) that no node from `end` on reads, directly or not. */
+  private prune(nodes: GraphNode[], start: number, end: number): void {
+    const needed = new Set<string>();
+    const keep = nodes.map((n, i) => i < start || i >= end);
+    for (let i = nodes.length - 1; i >= start; i--) {
+      const n = nodes[i];
+      if (i < end && !needed.has(n.name)) continue;
+      keep[i] = true;
+      if (n.kind === 'call') for (const a of n.args) needed.add(a);
+    }
+    let w = start;
+    for (let i = start; i < nodes.length; i++) if (keep[i]) nodes[w++] = nodes[i];
+    nodes.length = w;
+    this.index(nodes).reset();
+  }
+
+  private index(nodes: GraphNode[]): NodeIndex {
+    let index = this.indices.get(nodes);
+    if (!index) this.indices.set(nodes, (index = new NodeIndex(nodes)));
+    return index;
+  }
+
+  private reader(subgraph: number): SubgraphReader {
+    let r = this.readers.get(subgraph);
+    if (!r) this.readers.set(subgraph, (r = new SubgraphReader(this.model, this.model.subgraphs[subgraph], this.bytes)));
+    return r;
+  }
+
+  /** Tensors of `sub` holding read-only data in the file (found once per subgraph: reading copies the data). */
+  private constantTensors(sub: SubgraphReader): Set<number> {
+    let found = this.constants.get(sub.subgraph.pos);
+    if (!found) {
+      const set = new Set<number>();
+      sub.tensors.forEach((tensor, t) => {
+        if (!tensor.isVariable && sub.constant(t) !== null) set.add(t);
+      });
+      this.constants.set(sub.subgraph.pos, (found = set));
+    }
+    return found;
+  }
+
+  /** Control-flow subgraphs are copied, so state in them would not persist: refused. */
+  private refuseState(op: Operator, where: string, sub: SubgraphReader, label: string): void {
+    const t = sub.tensors.findIndex((tensor) => tensor.isVariable);
+    if (t >= 0) this.refuse(op, where, `${label} holds variable tensor #${t} '${sub.tensors[t].name}'; state inside control flow is not supported`);
+  }
+
+  private tensorType(r: SubgraphReader, t: number, op: Operator, where: string, what: string): TensorType {
+    r.tensor(t, `${what} of ${where}`, op.pos);
+    return r.type(t, `${what} of ${where}`);
+  }
+
+  /**
+   * The prefix of the nodes one control-flow operator adds: its first output's name (unique in
+   * its subgraph, and a copy's names are unique in main); every name under it is made fresh.
+   */
+  private siteName(r: SubgraphReader, op: Operator, where: string): string {
+    const first = op.outputs[0];
+    return first === undefined ? this.fresh(where.replace(/[ #]/g, '_')) : r.names[first];
+  }
+
+  private spend(operators: number, op: Operator, where: string, label: string): void {
+    this.inlined += operators;
+    if (this.inlined > MAX_INLINED_OPERATORS) {
+      this.refuse(op, where, `unrolling it passes ${MAX_INLINED_OPERATORS} inlined operators at ${label}; uma-ts unrolls control flow at import and refuses larger loops`);
+    }
+  }
+
+  private fresh(base: string): string {
+    let name = base;
+    for (let k = 1; this.taken.has(name); k++) name = `${base}_${k}`;
+    this.taken.add(name);
+    return name;
+  }
+
+  private refuse(op: Operator, where: string, why: string): never {
+    throw new UnsupportedOperatorError(`unsupported ${where} in ${this.source}: ${why}`, { file: this.source, offset: op.pos, op: where.split(' ')[0] });
+  }
+}
