@@ -50,6 +50,12 @@ interface Value {
 const fmt = (t: TensorType): string => `${t.dtype} [${t.shape.join(', ')}]`;
 const sameType = (a: TensorType, b: TensorType): boolean => a.dtype === b.dtype && a.shape.length === b.shape.length && a.shape.every((d, i) => d === b.shape[i]);
 
+/** The same node, or the same bytes known at import. */
+function sameValue(a: Value, b: Value): boolean {
+  if (a.name === b.name) return true;
+  return a.known !== null && b.known !== null && a.known.length === b.known.length && a.known.every((x, i) => x === b.known![i]);
+}
+
 /** Name → node of a node list that grows (and is sometimes pruned) while control flow is inlined. */
 class NodeIndex {
   private readonly positions = new Map<string, number>();
@@ -149,7 +155,10 @@ export class ControlFlow {
     for (let iteration = 0; this.condition(cond, current, op, where, condLabel); iteration++) {
       const label = `${bodyLabel}, iteration ${iteration}`;
       this.spend(Math.max(1, body.subgraph.operators.length), op, where, `${label}`);
-      current = this.inline(body, current, b.nodes, `${site}/${iteration}`, shared, site, op, where, label);
+      const next = this.inline(body, current, b.nodes, `${site}/${iteration}`, shared, site, op, where, label);
+      // The cond saw these values and said true: unchanged, it says so forever (TFLite would hang).
+      if (next.every((v, k) => sameValue(v, current[k]))) this.refuse(op, where, `${label} leaves every loop value as it was while ${condLabel} is true: the loop never ends`);
+      current = next;
     }
     const loopValues = current;
     this.defineOutputs(r, b, op, where, start, (k, name, type) => this.valueNode(loopValues[k], name, type));
@@ -293,15 +302,6 @@ export class ControlFlow {
 
   /** Imports one operator of a cond, body or branch; its refusal names the control-flow operator too. */
   private importInner(r: SubgraphReader, b: FunctionBuilder, op: Operator, index: number, owner: Operator, where: string, label: string): void {
-    const code = this.codes[op.opcodeIndex];
-    const builtin = code ? code.effectiveBuiltinCode : -1;
-    if (RESOURCE_VARIABLE_BUILTINS.has(builtin)) {
-      this.refuse(
-        owner,
-        where,
-        `${label} holds ${builtinOperatorName(builtin)} at operator #${index}; resource variables inside control flow are not supported (uma-ts cannot order their accesses once the subgraph is unrolled)`,
-      );
-    }
     try {
       this.importOther(r, b, op, index);
     } catch (e) {
@@ -455,17 +455,36 @@ export class ControlFlow {
     if (!found) {
       const set = new Set<number>();
       sub.tensors.forEach((tensor, t) => {
-        if (!tensor.isVariable && sub.constant(t) !== null) set.add(t);
+        // A tensor uma-ts cannot type is no constant it could share; its reader names the problem.
+        if (tensor.isVariable || tensor.buffer === 0) return;
+        try {
+          if (sub.constant(t) !== null) set.add(t);
+        } catch (e) {
+          if (!(e instanceof UnsupportedOperatorError)) throw e;
+        }
       });
       this.constants.set(sub.subgraph.pos, (found = set));
     }
     return found;
   }
 
-  /** Control-flow subgraphs are copied, so state in them would not persist: refused. */
+  /**
+   * Control-flow subgraphs are copied (and an IF's both branches run), so state in them would
+   * not persist, and resource variable accesses could not be ordered against main's: refused.
+   */
   private refuseState(op: Operator, where: string, sub: SubgraphReader, label: string): void {
     const t = sub.tensors.findIndex((tensor) => tensor.isVariable);
     if (t >= 0) this.refuse(op, where, `${label} holds variable tensor #${t} '${sub.tensors[t].name}'; state inside control flow is not supported`);
+    sub.subgraph.operators.forEach((inner, j) => {
+      const builtin = this.codes[inner.opcodeIndex]?.effectiveBuiltinCode ?? -1;
+      if (RESOURCE_VARIABLE_BUILTINS.has(builtin)) {
+        this.refuse(
+          op,
+          where,
+          `${label} holds ${builtinOperatorName(builtin)} at operator #${j}; resource variables inside control flow are not supported (uma-ts cannot order their accesses once the subgraph is unrolled)`,
+        );
+      }
+    });
   }
 
   private tensorType(r: SubgraphReader, t: number, op: Operator, where: string, what: string): TensorType {
