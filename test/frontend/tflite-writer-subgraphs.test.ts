@@ -1,6 +1,6 @@
 /** The writer's several subgraphs, resource tensors and VarHandle/CallOnce options, read back with the importer's schema accessors. */
 import { ModelFormatError } from '../../src/errors';
-import { CallOnceOptions, Model, TensorTypeCode, VarHandleOptions } from '../../src/frontend/tflite/schema';
+import { BuiltinOptionsType, CallOnceOptions, IfOptions, Model, TensorTypeCode, VarHandleOptions, WhileOptions } from '../../src/frontend/tflite/schema';
 import { TfliteWriter, tfliteOptions } from '../../src/frontend/tflite/writer';
 import { errorOf } from '../helpers/errorOf';
 
@@ -46,5 +46,19 @@ describe('TfliteWriter subgraphs', () => {
     const e = errorOf(() => bad.finish());
     expect(e).toBeInstanceOf(ModelFormatError);
     expect(e.message).toContain("tensor 'r' is a resource handle");
+  });
+
+  it('WhileOptions and IfOptions read back', () => {
+    const cf = new TfliteWriter();
+    const c = cf.addInput({ name: 'c', shape: [1], dtype: 'bool' });
+    cf.addOperator({ op: 'WHILE', inputs: [c], outputs: [cf.addTensor({ name: 'w', shape: [1], dtype: 'bool' })], options: tfliteOptions.while({ cond: 3, body: 5 }) });
+    cf.addOperator({ op: 'IF', inputs: [c], outputs: [], options: tfliteOptions.if({ then: 2, else: 7 }) });
+    const [whileOp, ifOp] = Model.open(cf.finish(), 'cf.tflite').subgraphs[0].operators;
+    expect(whileOp.builtinOptionsType).toBe(BuiltinOptionsType.WhileOptions);
+    const w = whileOp.builtinOptions(WhileOptions)!;
+    expect([w.condSubgraphIndex, w.bodySubgraphIndex]).toEqual([3, 5]);
+    expect(ifOp.builtinOptionsType).toBe(BuiltinOptionsType.IfOptions);
+    const i = ifOp.builtinOptions(IfOptions)!;
+    expect([i.thenSubgraphIndex, i.elseSubgraphIndex]).toEqual([2, 7]);
   });
 });

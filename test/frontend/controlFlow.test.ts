@@ -1,0 +1,278 @@
+/**
+ * TFLite control flow at import (src/frontend/tflite/controlFlow.ts, subgraphCalls.ts): WHILE
+ * unrolled when its trip count is known there, IF inlined (a constant condition) or selected
+ * (a run-time one), nested loops by recursion; and the one-line error of every refusal:
+ * run-time trip counts, the unroll cap, state inside control flow, shapes that change, bad
+ * conditions, and corrupt subgraph references (out of range, wrong counts, recursion).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { ModelFormatError, UnsupportedOperatorError } from '../../src/errors';
+import { checkTflite, importTflite } from '../../src/frontend/tflite';
+import { MAX_CONTROL_FLOW_NESTING, MAX_INLINED_OPERATORS } from '../../src/frontend/tflite/controlFlow';
+import { TfliteSubgraphWriter, TfliteWriter, tfliteOptions } from '../../src/frontend/tflite/writer';
+import { interpret } from '../../src/interpreter';
+import { inspectReport } from '../../src/cli/inspect';
+import { errorOf } from '../helpers/errorOf';
+import { accumulateLoop as accumulate, addLoopSubgraphs, countAndAdd, ifModel, loopInputs, nestedLoopModel, rnnLoopModel } from './controlFlowModels';
+
+const f32 = (values: number[]) => new Uint8Array(Float32Array.from(values).buffer);
+const floats = (bytes: Uint8Array) => Array.from(new Float32Array(bytes.slice().buffer));
+
+const calls = (model: Uint8Array) => importTflite(model, 'cf.tflite').functions.get('main')!.nodes.filter((n) => n.kind === 'call');
+
+describe('WHILE with a trip count known at import', () => {
+  it('unrolls the body once per iteration; the counter is folded and its chain pruned', () => {
+    const model = accumulate({ steps: 3 });
+    const ops = calls(model).map((n) => (n.kind === 'call' && n.callee.kind === 'op' ? n.callee.op : ''));
+    // three acc + 0.5 (the counter's adds are folded), then the output view
+    expect(ops).toEqual(['add', 'add', 'add', 'reshape']);
+    expect(floats(interpret(importTflite(model, 'cf.tflite'), [f32([1, -2])])[0])).toEqual([2.5, -0.5]);
+  });
+
+  it('a trip count of 0 passes the inputs through', () => {
+    const model = accumulate({ steps: 0 });
+    expect(floats(interpret(importTflite(model, 'cf.tflite'), [f32([1, -2])])[0])).toEqual([1, -2]);
+  });
+
+  it('a WHILE in a body is unrolled by recursion', () => {
+    // outer: 2 iterations of { inner: 3 iterations of acc + 0.25; i + 1 }
+    const model = nestedLoopModel();
+    expect(floats(interpret(importTflite(model, 'cf.tflite'), [f32([1, -2])])[0])).toEqual([2.5, -0.5]);
+    expect(calls(model).filter((n) => n.kind === 'call' && n.callee.kind === 'op' && n.callee.op === 'add')).toHaveLength(6);
+  });
+
+  it('the RNN loop: one GATHER by the folded counter per step, weights shared by the steps', () => {
+    const { model } = rnnLoopModel({ dtype: 'float32', steps: 4 });
+    const main = importTflite(model, 'rnn.tflite').functions.get('main')!;
+    const gathers = main.nodes.filter((n) => n.kind === 'call' && n.callee.kind === 'op' && n.callee.op === 'gather');
+    expect(gathers).toHaveLength(4);
+    const constants = main.nodes.filter((n) => n.kind === 'constant').map((n) => n.name);
+    expect(constants.filter((n) => n.endsWith('/W'))).toHaveLength(1);
+    expect(new Set(main.nodes.map((n) => n.name)).size).toBe(main.nodes.length);
+  });
+
+  it('inspect lists nothing unsupported', () => {
+    const { model } = rnnLoopModel({ dtype: 'int8', steps: 2 });
+    const dir = mkdtempSync(join(tmpdir(), 'uma-cf-'));
+    try {
+      writeFileSync(join(dir, 'rnn.tflite'), model);
+      const report = inspectReport(join(dir, 'rnn.tflite'));
+      expect(report).toContain('unsupported operators: none');
+      expect(report).not.toContain('WHILE');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('IF', () => {
+  it('a constant condition inlines the branch it picks, and only that one', () => {
+    for (const condition of [true, false]) {
+      const ops = calls(ifModel({ dtype: 'float32', condition }).model).map((n) => (n.kind === 'call' && n.callee.kind === 'op' ? n.callee.op : ''));
+      expect(ops).toEqual([condition ? 'add' : 'mul', 'reshape']);
+    }
+  });
+
+  it('a run-time condition runs both branches and selects each output', () => {
+    const { model, inputs } = ifModel({ dtype: 'float32', condition: 'runtime' });
+    const graph = importTflite(model, 'if.tflite');
+    const ops = calls(model).map((n) => (n.kind === 'call' && n.callee.kind === 'op' ? n.callee.op : ''));
+    expect(ops).toEqual(['less', 'add', 'mul', 'reshape', 'select']);
+    const [a, b] = [floats(inputs(1)[0]), floats(inputs(1)[1])];
+    expect(floats(interpret(graph, inputs(-1))[0])).toEqual(a.map((v, k) => Math.fround(v + b[k])));
+    expect(floats(interpret(graph, inputs(1))[0])).toEqual(a.map((v, k) => Math.fround(v * b[k])));
+  });
+});
+
+/** The error importing `model` gives: one line, of `type`. */
+function refusal(model: Uint8Array, type: typeof ModelFormatError | typeof UnsupportedOperatorError): string {
+  const e = errorOf(() => importTflite(model, 'cf.tflite'));
+  expect(e).toBeInstanceOf(type);
+  expect(e.message).not.toContain('\n');
+  return e.message;
+}
+
+describe('refused control flow', () => {
+  it('a cond that reads run-time data', () => {
+    expect(refusal(accumulate({ runtimeLimit: true }), UnsupportedOperatorError)).toBe(
+      'unsupported WHILE at operator #0 in cf.tflite: cond subgraph 1 depends on run-time data (loop values 1, 2); uma-ts unrolls a loop at import and needs its trip count known there',
+    );
+  });
+
+  it('an unrolled size past the cap, and a loop that never ends', () => {
+    expect(refusal(accumulate({ steps: MAX_INLINED_OPERATORS }), UnsupportedOperatorError)).toMatch(
+      /^unsupported WHILE at operator #0 in cf\.tflite: unrolling it passes 16384 inlined operators at body subgraph 2, iteration 8192;/,
+    );
+    const endless = accumulate({
+      cond: (cond) => {
+        const out = cond.addTensor({ name: 'out', shape: [1], dtype: 'bool' });
+        cond.addOperator({ op: 'LOGICAL_NOT', inputs: [cond.addConstant({ name: 'no', shape: [1], dtype: 'bool', data: [0] })], outputs: [out] });
+        return out;
+      },
+      body: (_w, _b, v) => v,
+    });
+    expect(refusal(endless, UnsupportedOperatorError)).toBe(
+      'unsupported WHILE at operator #0 in cf.tflite: body subgraph 2, iteration 0 leaves every loop value as it was while cond subgraph 1 is true: the loop never ends',
+    );
+  });
+
+  it('resource variables and variable tensors inside a body', () => {
+    const withHandle = accumulate({
+      body: (_w, body, v) => {
+        const h = body.addTensor({ name: 'h', shape: [], dtype: 'resource' });
+        body.addOperator({ op: 'VAR_HANDLE', inputs: [], outputs: [h], options: tfliteOptions.varHandle({ sharedName: 'v' }) });
+        return countAndAdd(body, v);
+      },
+    });
+    expect(refusal(withHandle, UnsupportedOperatorError)).toContain(
+      'WHILE at operator #0 in cf.tflite: body subgraph 2 holds VAR_HANDLE at operator #0; resource variables inside control flow are not supported',
+    );
+    const withState = accumulate({
+      body: (_w, body, v) => {
+        body.addTensor({ name: 'state', shape: [2], dtype: 'float32', isVariable: true });
+        return countAndAdd(body, v);
+      },
+    });
+    expect(refusal(withState, UnsupportedOperatorError)).toContain("body subgraph 2 holds variable tensor #3 'state'; state inside control flow is not supported");
+  });
+
+  it('a loop value whose shape the body changes', () => {
+    const growing = accumulate({
+      body: (_w, body, v) => {
+        const out = countAndAdd(body, v);
+        const acc = body.addTensor({ name: 'acc3', shape: [3], dtype: 'float32' });
+        body.addOperator({ op: 'PAD', inputs: [out.acc, body.addConstant({ name: 'pads', shape: [1, 2], dtype: 'int32', data: [0, 1] })], outputs: [acc], options: tfliteOptions.empty(22) });
+        return { ...out, acc };
+      },
+    });
+    expect(refusal(growing, UnsupportedOperatorError)).toBe(
+      'unsupported WHILE at operator #0 in cf.tflite: loop value 2 is float32 [2] but output 2 of body subgraph 2 is float32 [3]; uma-ts needs one static shape and dtype per loop value',
+    );
+  });
+
+  it('an unsupported operator in a body names the WHILE and the body', () => {
+    const model = accumulate({
+      body: (_w, body, v) => {
+        const out = countAndAdd(body, v);
+        const r = body.addTensor({ name: 'r', shape: [2], dtype: 'float32' });
+        body.addOperator({ op: 'MATRIX_DIAG', inputs: [out.acc], outputs: [r] });
+        return { ...out, acc: r };
+      },
+    });
+    expect(refusal(model, UnsupportedOperatorError)).toMatch(/^unsupported WHILE at operator #0 in cf\.tflite: body subgraph 2, iteration 0: unsupported TFLite operator MATRIX_DIAG/);
+    // inspect lists it under WHILE
+    const check = checkTflite(model, 'cf.tflite');
+    expect(check.unsupported.map((u) => u.operator)).toEqual(['WHILE']);
+  });
+
+  it('an IF condition that is not one bool, and a run-time IF output select cannot carry', () => {
+    const w = new TfliteWriter();
+    const thenSg = w.addSubgraph('then');
+    const elseSg = w.addSubgraph('else');
+    const c = w.addInput({ name: 'c', shape: [2], dtype: 'bool' });
+    const x = w.addInput({ name: 'x', shape: [2], dtype: 'int32' });
+    const y = w.addTensor({ name: 'y', shape: [2], dtype: 'int32' });
+    w.addOperator({ op: 'IF', inputs: [c, x], outputs: [y], options: tfliteOptions.if({ then: thenSg.index, else: elseSg.index }) });
+    w.markOutput(y);
+    for (const sg of [thenSg, elseSg]) sg.markOutput(sg.addInput({ name: 'v', shape: [2], dtype: 'int32' }));
+    const model = w.finish();
+    expect(refusal(model, UnsupportedOperatorError)).toBe('unsupported IF at operator #0 in cf.tflite: the condition is bool [2]; TFLite needs a bool with one element');
+
+    const w2 = new TfliteWriter();
+    const t2 = w2.addSubgraph('then');
+    const e2 = w2.addSubgraph('else');
+    const c2 = w2.addInput({ name: 'c', shape: [1], dtype: 'bool' });
+    const x2 = w2.addInput({ name: 'x', shape: [2], dtype: 'int32' });
+    const y2 = w2.addTensor({ name: 'y', shape: [2], dtype: 'int32' });
+    w2.addOperator({ op: 'IF', inputs: [c2, x2], outputs: [y2], options: tfliteOptions.if({ then: t2.index, else: e2.index }) });
+    w2.markOutput(y2);
+    for (const sg of [t2, e2]) sg.markOutput(sg.addInput({ name: 'v', shape: [2], dtype: 'int32' }));
+    expect(refusal(w2.finish(), UnsupportedOperatorError)).toBe(
+      'unsupported IF at operator #0 in cf.tflite: output 0 is int32; a condition known only at run time selects between the branches\' outputs, which uma-ts does for float32, int8, int16',
+    );
+  });
+});
+
+describe('nesting', () => {
+  /** x → IF(true, x) whose then branch is the next level's IF, `levels` deep; the innermost branch passes x through. */
+  function nestedIfs(levels: number): Uint8Array {
+    const w = new TfliteWriter();
+    const pass = w.addSubgraph('pass');
+    pass.markOutput(pass.addInput({ name: 'v', shape: [2], dtype: 'float32' }));
+    const level = (sg: TfliteSubgraphWriter | TfliteWriter, v: number, then: number): number => {
+      const flag = sg.addConstant({ name: 'flag', shape: [1], dtype: 'bool', data: [1] });
+      const y = sg.addTensor({ name: 'y', shape: [2], dtype: 'float32' });
+      sg.addOperator({ op: 'IF', inputs: [flag, v], outputs: [y], options: tfliteOptions.if({ then, else: pass.index }) });
+      return y;
+    };
+    const subgraphs = Array.from({ length: levels - 1 }, (_, k) => w.addSubgraph(`level${k + 1}`));
+    subgraphs.forEach((sg, k) => {
+      const next = k + 1 < subgraphs.length ? subgraphs[k + 1].index : pass.index;
+      sg.markOutput(level(sg, sg.addInput({ name: 'v', shape: [2], dtype: 'float32' }), next));
+    });
+    w.markOutput(level(w, w.addInput({ name: 'x', shape: [2], dtype: 'float32' }), subgraphs.length > 0 ? subgraphs[0].index : pass.index));
+    return w.finish();
+  }
+
+  it(`IF in IF up to ${MAX_CONTROL_FLOW_NESTING} deep is inlined; deeper is refused in one line, however deep the file goes`, () => {
+    expect(floats(interpret(importTflite(nestedIfs(MAX_CONTROL_FLOW_NESTING), 'cf.tflite'), [f32([3, 4])])[0])).toEqual([3, 4]);
+    for (const levels of [MAX_CONTROL_FLOW_NESTING + 1, 3000]) {
+      const message = refusal(nestedIfs(levels), UnsupportedOperatorError);
+      expect(message).toMatch(/^unsupported IF at operator #0 in cf\.tflite: then subgraph 2: unsupported IF at operator #0/);
+      expect(message).toContain(`control flow nested more than ${MAX_CONTROL_FLOW_NESTING} deep`);
+    }
+  });
+});
+
+describe('corrupt subgraph references', () => {
+  it('an index out of range', () => {
+    expect(refusal(accumulate({ options: (cond) => tfliteOptions.while({ cond, body: 9 }) }), ModelFormatError)).toMatch(
+      /^corrupt TFLite file cf\.tflite at byte offset \d+: WHILE at operator #0 of subgraph 0 names body subgraph 9 of 3$/,
+    );
+    expect(refusal(accumulate({ options: (cond) => tfliteOptions.while({ cond, body: -1 }) }), ModelFormatError)).toContain('names body subgraph -1 of 3');
+  });
+
+  it('a missing options table', () => {
+    expect(refusal(accumulate({ options: () => undefined }), ModelFormatError)).toContain('WHILE at operator #0 of subgraph 0 has no WhileOptions');
+  });
+
+  it('counts that do not match the operator', () => {
+    // the cond subgraph (1) as the body: one output for three loop values
+    expect(refusal(accumulate({ options: (cond) => tfliteOptions.while({ cond, body: cond }) }), ModelFormatError)).toContain(
+      'WHILE at operator #0 of subgraph 0: body subgraph 1 has 1 outputs, the operator 3',
+    );
+    // the body as the cond: three outputs
+    expect(refusal(accumulate({ options: (_c, body) => tfliteOptions.while({ cond: body, body }) }), ModelFormatError)).toContain(
+      'cond subgraph 2 has 3 outputs, expected 1 (the bool that keeps the loop going)',
+    );
+  });
+
+  it('a subgraph that runs itself, directly or through another', () => {
+    const self = accumulate({
+      body: (_w, body, v) => {
+        const outs = [body.addTensor({ name: 'a', shape: [1], dtype: 'int32' }), body.addTensor({ name: 'b', shape: [1], dtype: 'int32' }), body.addTensor({ name: 'c', shape: [2], dtype: 'float32' })];
+        body.addOperator({ op: 'WHILE', inputs: [v.i, v.limit, v.acc], outputs: outs, options: tfliteOptions.while({ cond: 1, body: 2 }) });
+        return { i: outs[0], limit: outs[1], acc: outs[2] };
+      },
+    });
+    expect(refusal(self, ModelFormatError)).toContain('subgraph 2 runs itself (2 → 2); TFLite control flow cannot recurse');
+
+    // body 2 → IF → then 3 → WHILE(body 2)
+    const indirect = accumulate({
+      body: (w, body, v) => {
+        const branch = w.addSubgraph('branch');
+        const bi = loopInputs(branch);
+        const bouts = [branch.addTensor({ name: 'a', shape: [1], dtype: 'int32' }), branch.addTensor({ name: 'b', shape: [1], dtype: 'int32' }), branch.addTensor({ name: 'c', shape: [2], dtype: 'float32' })];
+        branch.addOperator({ op: 'WHILE', inputs: [bi.i, bi.limit, bi.acc], outputs: bouts, options: tfliteOptions.while({ cond: 1, body: 2 }) });
+        bouts.forEach((t) => branch.markOutput(t));
+        const flag = body.addConstant({ name: 'flag', shape: [1], dtype: 'bool', data: [1] });
+        const outs = [body.addTensor({ name: 'a', shape: [1], dtype: 'int32' }), body.addTensor({ name: 'b', shape: [1], dtype: 'int32' }), body.addTensor({ name: 'c', shape: [2], dtype: 'float32' })];
+        body.addOperator({ op: 'IF', inputs: [flag, v.i, v.limit, v.acc], outputs: outs, options: tfliteOptions.if({ then: branch.index, else: branch.index }) });
+        return { i: outs[0], limit: outs[1], acc: outs[2] };
+      },
+    });
+    expect(refusal(indirect, ModelFormatError)).toContain('subgraph 2 runs itself (2 → 3 → 2)');
+  });
+});

@@ -1,0 +1,250 @@
+/**
+ * Models with TFLite control flow, built with the writer, for the control-flow suites: a
+ * simple RNN as a counter WHILE loop (what Keras' SimpleRNN converts to), float32 or int8,
+ * a counter loop accumulating a tensor (with hooks for the error cases) and its nested form,
+ * and IF with a constant or a run-time condition.
+ */
+import { TfliteSubgraphWriter, TfliteWriter, tfliteOptions, WriterDType, WriterQuantization } from '../../src/frontend/tflite/writer';
+import { seededRandom } from '../../src/util/random';
+
+export interface RnnLoopOptions {
+  readonly dtype: 'float32' | 'int8';
+  /** Time steps: the trip count the cond compares the counter with. */
+  readonly steps: number;
+  /** Rows of the input sequence (at least `steps`, at least 1). */
+  readonly rows?: number;
+  readonly features?: number;
+  readonly units?: number;
+  readonly seed?: number;
+}
+
+/** Per-dtype tensor specs: float32 plain, int8 with scales that keep the RNN's values in range. */
+function specs(dtype: 'float32' | 'int8') {
+  const q = (scale: number, zeroPoint = 0): WriterQuantization | undefined => (dtype === 'int8' ? { scale: [scale], zeroPoint: [zeroPoint] } : undefined);
+  return {
+    x: { dtype: dtype as WriterDType, quant: q(0.02, 3) },
+    weight: { dtype: dtype as WriterDType, quant: q(0.01) },
+    bias: { dtype: (dtype === 'int8' ? 'int32' : 'float32') as WriterDType, quant: q(0.02 * 0.01) },
+    pre: { dtype: dtype as WriterDType, quant: q(0.03, -2) },
+    h: { dtype: dtype as WriterDType, quant: q(1 / 128) },
+  };
+}
+
+const withQuant = <T extends object>(t: T, quant: WriterQuantization | undefined): T => (quant ? { ...t, quant } : t);
+
+/**
+ * x [rows, features] → WHILE(i = [0], h = zeros [1, units], x) while i < steps:
+ *   i' = i + 1; h' = tanh(FC(GATHER(x, i), W, b) + FC(h, R)); outputs: final h, final i.
+ */
+export function rnnLoopModel(o: RnnLoopOptions): { model: Uint8Array; inputs: Uint8Array[] } {
+  const rows = o.rows ?? Math.max(1, o.steps);
+  const features = o.features ?? 4;
+  const units = o.units ?? 3;
+  const rand = seededRandom(o.seed ?? 7);
+  const s = specs(o.dtype);
+  const int8 = o.dtype === 'int8';
+  const w = new TfliteWriter('rnn', 'main');
+  const cond = w.addSubgraph('cond');
+  const body = w.addSubgraph('body');
+
+  // main
+  const x = w.addInput(withQuant({ name: 'x', shape: [rows, features], dtype: s.x.dtype }, s.x.quant));
+  const i0 = w.addConstant({ name: 'i0', shape: [1], dtype: 'int32', data: [0] });
+  const h0 = w.addConstant(withQuant({ name: 'h0', shape: [1, units], dtype: s.h.dtype, data: new Array(units).fill(0) }, s.h.quant));
+  const iEnd = w.addTensor({ name: 'i_end', shape: [1], dtype: 'int32' });
+  const hEnd = w.addTensor(withQuant({ name: 'h_end', shape: [1, units], dtype: s.h.dtype }, s.h.quant));
+  const xEnd = w.addTensor(withQuant({ name: 'x_end', shape: [rows, features], dtype: s.x.dtype }, s.x.quant));
+  w.addOperator({ op: 'WHILE', inputs: [i0, h0, x], outputs: [iEnd, hEnd, xEnd], options: tfliteOptions.while({ cond: cond.index, body: body.index }) });
+  w.markOutput(hEnd);
+  w.markOutput(iEnd);
+
+  // cond: i < steps
+  const loopInputs = (sg: TfliteSubgraphWriter, tag: string) => [
+    sg.addInput({ name: `${tag}_i`, shape: [1], dtype: 'int32' }),
+    sg.addInput(withQuant({ name: `${tag}_h`, shape: [1, units], dtype: s.h.dtype }, s.h.quant)),
+    sg.addInput(withQuant({ name: `${tag}_x`, shape: [rows, features], dtype: s.x.dtype }, s.x.quant)),
+  ];
+  const [ci] = loopInputs(cond, 'c');
+  const limit = cond.addConstant({ name: 'steps', shape: [1], dtype: 'int32', data: [o.steps] });
+  const more = cond.addTensor({ name: 'more', shape: [1], dtype: 'bool' });
+  cond.addOperator({ op: 'LESS', inputs: [ci, limit], outputs: [more] });
+  cond.markOutput(more);
+
+  // body
+  const [bi, bh, bx] = loopInputs(body, 'b');
+  const one = body.addConstant({ name: 'one', shape: [1], dtype: 'int32', data: [1] });
+  const iNext = body.addTensor({ name: 'i_next', shape: [1], dtype: 'int32' });
+  body.addOperator({ op: 'ADD', inputs: [bi, one], outputs: [iNext], options: tfliteOptions.add() });
+  const xt = body.addTensor(withQuant({ name: 'x_t', shape: [1, features], dtype: s.x.dtype }, s.x.quant));
+  body.addOperator({ op: 'GATHER', inputs: [bx, bi], outputs: [xt], options: tfliteOptions.gather(0) });
+  const weights = (name: string, rowsW: number, cols: number) =>
+    body.addConstant(
+      withQuant(
+        { name, shape: [rowsW, cols], dtype: s.weight.dtype, data: Array.from({ length: rowsW * cols }, () => (int8 ? Math.round(rand() * 160 - 80) : rand() * 1.6 - 0.8)) },
+        s.weight.quant,
+      ),
+    );
+  const W = weights('W', units, features);
+  const R = weights('R', units, units);
+  const bias = body.addConstant(withQuant({ name: 'b', shape: [units], dtype: s.bias.dtype, data: Array.from({ length: units }, () => (int8 ? Math.round(rand() * 200 - 100) : rand() * 0.4 - 0.2)) }, s.bias.quant));
+  const rBias = int8 ? body.addConstant({ name: 'rb', shape: [units], dtype: 'int32', quant: { scale: [(1 / 128) * 0.01], zeroPoint: [0] }, data: new Array(units).fill(0) }) : -1;
+  const inPart = body.addTensor(withQuant({ name: 'in_part', shape: [1, units], dtype: s.pre.dtype }, s.pre.quant));
+  body.addOperator({ op: 'FULLY_CONNECTED', inputs: [xt, W, bias], outputs: [inPart], options: tfliteOptions.fullyConnected() });
+  const recPart = body.addTensor(withQuant({ name: 'rec_part', shape: [1, units], dtype: s.pre.dtype }, s.pre.quant));
+  body.addOperator({ op: 'FULLY_CONNECTED', inputs: [bh, R, rBias], outputs: [recPart], options: tfliteOptions.fullyConnected() });
+  const sum = body.addTensor(withQuant({ name: 'sum', shape: [1, units], dtype: s.pre.dtype }, s.pre.quant));
+  body.addOperator({ op: 'ADD', inputs: [inPart, recPart], outputs: [sum], options: tfliteOptions.add() });
+  const hNext = body.addTensor(withQuant({ name: 'h_next', shape: [1, units], dtype: s.h.dtype }, s.h.quant));
+  body.addOperator({ op: 'TANH', inputs: [sum], outputs: [hNext] });
+  body.markOutput(iNext);
+  body.markOutput(hNext);
+  body.markOutput(bx);
+
+  const n = rows * features;
+  const input = int8 ? new Uint8Array(Int8Array.from({ length: n }, () => Math.round(rand() * 250 - 125)).buffer) : new Uint8Array(Float32Array.from({ length: n }, () => rand() * 4 - 2).buffer);
+  return { model: w.finish(), inputs: [input] };
+}
+
+export interface IfModelOptions {
+  readonly dtype: 'float32' | 'int8';
+  /** A constant condition, or 'runtime': the condition is LESS(s, 0) of input `s`. */
+  readonly condition: boolean | 'runtime';
+}
+
+/** a, b [2, 3] (and s [1] for a run-time condition) → IF(cond, a, b): then a + b, else a * b. */
+export function ifModel(o: IfModelOptions): { model: Uint8Array; inputs: (s: number) => Uint8Array[] } {
+  const int8 = o.dtype === 'int8';
+  const q = (scale: number, zeroPoint = 0): WriterQuantization | undefined => (int8 ? { scale: [scale], zeroPoint: [zeroPoint] } : undefined);
+  const value = (sg: TfliteSubgraphWriter | TfliteWriter, name: string, input: boolean, quant = q(0.05, 1)) => {
+    const t = withQuant({ name, shape: [2, 3], dtype: o.dtype as WriterDType }, quant);
+    return input ? sg.addInput(t) : sg.addTensor(t);
+  };
+  const w = new TfliteWriter('if', 'main');
+  const thenSg = w.addSubgraph('then');
+  const elseSg = w.addSubgraph('else');
+  const a = value(w, 'a', true);
+  const b = value(w, 'b', true);
+  let cond: number;
+  if (o.condition === 'runtime') {
+    const s = w.addInput({ name: 's', shape: [1], dtype: 'float32' });
+    const zero = w.addConstant({ name: 'zero', shape: [1], dtype: 'float32', data: [0] });
+    cond = w.addTensor({ name: 'negative', shape: [1], dtype: 'bool' });
+    w.addOperator({ op: 'LESS', inputs: [s, zero], outputs: [cond] });
+  } else {
+    cond = w.addConstant({ name: 'flag', shape: [1], dtype: 'bool', data: [o.condition ? 1 : 0] });
+  }
+  const y = value(w, 'y', false, q(0.1, -3));
+  w.addOperator({ op: 'IF', inputs: [cond, a, b], outputs: [y], options: tfliteOptions.if({ then: thenSg.index, else: elseSg.index }) });
+  w.markOutput(y);
+
+  const ta = value(thenSg, 'ta', true);
+  const tb = value(thenSg, 'tb', true);
+  const ty = value(thenSg, 'ty', false, q(0.1, -3));
+  thenSg.addOperator({ op: 'ADD', inputs: [ta, tb], outputs: [ty], options: tfliteOptions.add() });
+  thenSg.markOutput(ty);
+
+  const ea = value(elseSg, 'ea', true);
+  const eb = value(elseSg, 'eb', true);
+  const ey = value(elseSg, 'ey', false, q(0.1, -3));
+  elseSg.addOperator({ op: 'MUL', inputs: [ea, eb], outputs: [ey], options: tfliteOptions.mul() });
+  elseSg.markOutput(ey);
+
+  const model = w.finish();
+  const rand = seededRandom(11);
+  const tensor = () =>
+    int8 ? new Uint8Array(Int8Array.from({ length: 6 }, () => Math.round(rand() * 200 - 100)).buffer) : new Uint8Array(Float32Array.from({ length: 6 }, () => rand() * 4 - 2).buffer);
+  const [ab, bb] = [tensor(), tensor()];
+  return { model, inputs: (s) => (o.condition === 'runtime' ? [ab, bb, new Uint8Array(Float32Array.from([s]).buffer)] : [ab, bb]) };
+}
+
+/** Loop values (i, limit, acc) of a cond or body subgraph. */
+export interface Loop {
+  i: number;
+  limit: number;
+  acc: number;
+}
+
+export interface AccumulateSpec {
+  readonly steps?: number;
+  /** The limit is a model input: the trip count is known only at run time. */
+  readonly runtimeLimit?: boolean;
+  /** The body (default: i + 1, acc + 0.5); returns the body outputs. */
+  readonly body?: (w: TfliteWriter, body: TfliteSubgraphWriter, v: Loop) => Loop;
+  /** The cond (default: i < limit); returns its output. */
+  readonly cond?: (cond: TfliteSubgraphWriter, v: Loop) => number;
+  readonly options?: (cond: number, body: number) => ReturnType<typeof tfliteOptions.while> | undefined;
+}
+
+export const loopInputs = (sg: TfliteSubgraphWriter): Loop => ({
+  i: sg.addInput({ name: 'i', shape: [1], dtype: 'int32' }),
+  limit: sg.addInput({ name: 'limit', shape: [1], dtype: 'int32' }),
+  acc: sg.addInput({ name: 'acc', shape: [2], dtype: 'float32' }),
+});
+
+/** i + 1 and acc + `step` in `body`. */
+export function countAndAdd(body: TfliteSubgraphWriter, v: Loop, step = 0.5): Loop {
+  const one = body.addConstant({ name: 'one', shape: [1], dtype: 'int32', data: [1] });
+  const i = body.addTensor({ name: 'i_next', shape: [1], dtype: 'int32' });
+  body.addOperator({ op: 'ADD', inputs: [v.i, one], outputs: [i], options: tfliteOptions.add() });
+  const c = body.addConstant({ name: 'step', shape: [2], dtype: 'float32', data: [step, step] });
+  const acc = body.addTensor({ name: 'acc_next', shape: [2], dtype: 'float32' });
+  body.addOperator({ op: 'ADD', inputs: [v.acc, c], outputs: [acc], options: tfliteOptions.add() });
+  return { i, limit: v.limit, acc };
+}
+
+/** The cond i < limit in `cond`. */
+function less(cond: TfliteSubgraphWriter, v: Loop): number {
+  const more = cond.addTensor({ name: 'more', shape: [1], dtype: 'bool' });
+  cond.addOperator({ op: 'LESS', inputs: [v.i, v.limit], outputs: [more] });
+  return more;
+}
+
+/** The cond and body subgraphs of one counter loop, added to `w`. */
+export function addLoopSubgraphs(w: TfliteWriter, spec: AccumulateSpec, tag = ''): { cond: TfliteSubgraphWriter; body: TfliteSubgraphWriter } {
+  const cond = w.addSubgraph(`cond${tag}`);
+  const body = w.addSubgraph(`body${tag}`);
+  cond.markOutput((spec.cond ?? less)(cond, loopInputs(cond)));
+  const out = (spec.body ?? ((_w, b, v) => countAndAdd(b, v)))(w, body, loopInputs(body));
+  [out.i, out.limit, out.acc].forEach((t) => body.markOutput(t));
+  return { cond, body };
+}
+
+/** x [2] → WHILE(i = 0, limit, acc = x) → acc. */
+export function accumulateLoop(spec: AccumulateSpec = {}): Uint8Array {
+  const w = new TfliteWriter('loop', 'main');
+  const x = w.addInput({ name: 'x', shape: [2], dtype: 'float32' });
+  const limit = spec.runtimeLimit ? w.addInput({ name: 'n', shape: [1], dtype: 'int32' }) : w.addConstant({ name: 'n', shape: [1], dtype: 'int32', data: [spec.steps ?? 3] });
+  const i0 = w.addConstant({ name: 'i0', shape: [1], dtype: 'int32', data: [0] });
+  const outs = [
+    w.addTensor({ name: 'i_end', shape: [1], dtype: 'int32' }),
+    w.addTensor({ name: 'n_end', shape: [1], dtype: 'int32' }),
+    w.addTensor({ name: 'y', shape: [2], dtype: 'float32' }),
+  ];
+  const { cond, body } = addLoopSubgraphs(w, spec);
+  const options = spec.options ? spec.options(cond.index, body.index) : tfliteOptions.while({ cond: cond.index, body: body.index });
+  w.addOperator({ op: 'WHILE', inputs: [i0, limit, x], outputs: outs, ...(options ? { options } : {}) });
+  w.markOutput(outs[2]);
+  return w.finish();
+}
+
+/** x [2] → an outer loop of 2 iterations, each an inner loop of 3 adding 0.25 to acc (a WHILE in a WHILE's body). */
+export function nestedLoopModel(): Uint8Array {
+  return accumulateLoop({
+    steps: 2,
+    body: (w, body, v) => {
+      const inner = addLoopSubgraphs(w, { body: (_w, b, iv) => countAndAdd(b, iv, 0.25) }, '_inner');
+      const j0 = body.addConstant({ name: 'j0', shape: [1], dtype: 'int32', data: [0] });
+      const three = body.addConstant({ name: 'three', shape: [1], dtype: 'int32', data: [3] });
+      const outs = [
+        body.addTensor({ name: 'j_end', shape: [1], dtype: 'int32' }),
+        body.addTensor({ name: 'three_end', shape: [1], dtype: 'int32' }),
+        body.addTensor({ name: 'inner_acc', shape: [2], dtype: 'float32' }),
+      ];
+      body.addOperator({ op: 'WHILE', inputs: [j0, three, v.acc], outputs: outs, options: tfliteOptions.while({ cond: inner.cond.index, body: inner.body.index }) });
+      const one = body.addConstant({ name: 'one', shape: [1], dtype: 'int32', data: [1] });
+      const i = body.addTensor({ name: 'i_next', shape: [1], dtype: 'int32' });
+      body.addOperator({ op: 'ADD', inputs: [v.i, one], outputs: [i], options: tfliteOptions.add() });
+      return { i, limit: v.limit, acc: outs[2] };
+    },
+  });
+}
