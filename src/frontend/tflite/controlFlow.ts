@@ -23,9 +23,9 @@ import { CallNode, GraphFunction, GraphNode, TensorType, tensorElements } from '
 import { BuiltinOperatorCode, builtinOperatorName } from './builtinOperators';
 import { initEvaluationWork, largestInitTensorBytes } from './initWork';
 import { ImportOperator, RESOURCE_VARIABLE_BUILTINS } from './resourceVariables';
-import { Model, Operator, OperatorCode } from './schema';
+import { Model, Operator, OperatorCode, SubGraph } from './schema';
 import { subgraphCallsOf } from './subgraphCalls';
-import { FunctionBuilder, SubgraphReader } from './subgraphBuilder';
+import { FreshNames, FunctionBuilder, SubgraphReader } from './subgraphBuilder';
 
 export const CONTROL_FLOW_BUILTINS: ReadonlySet<number> = new Set([BuiltinOperatorCode.WHILE, BuiltinOperatorCode.IF]);
 
@@ -86,8 +86,8 @@ export class ControlFlow {
   private inlined = 0;
   private work = 0;
   private depth = 0;
-  private readonly taken: Set<string>;
   private readonly readers = new Map<number, SubgraphReader>();
+  private subgraphs?: readonly SubGraph[];
   /** Constant tensors per subgraph, keyed by its table's position in the file. */
   private readonly constants = new Map<number, Set<number>>();
   private readonly indices = new WeakMap<GraphNode[], NodeIndex>();
@@ -98,11 +98,9 @@ export class ControlFlow {
     private readonly model: Model,
     private readonly bytes: Uint8Array,
     private readonly codes: readonly OperatorCode[],
-    mainNames: readonly string[],
+    private readonly names: FreshNames,
     private readonly importOther: ImportOperator,
-  ) {
-    this.taken = new Set(mainNames);
-  }
+  ) {}
 
   private get source(): string {
     return this.model.source;
@@ -147,7 +145,7 @@ export class ControlFlow {
       this.refuse(op, where, `${condLabel} returns ${fmt(condOut)}; TFLite needs a bool with one element`);
     }
 
-    const values = this.operands(r, b, op.inputs, where);
+    const values = this.operands(r, b, op.inputs, op, where);
     const start = b.nodes.length;
     const site = this.siteName(r, op, where);
     const shared = new Map<number, string>();
@@ -182,8 +180,8 @@ export class ControlFlow {
         if (!sameType(mine, theirs)) this.refuse(op, where, `output ${k} is ${fmt(mine)} but output ${k} of ${label} is ${fmt(theirs)}; uma-ts needs static shapes`);
       });
     }
-    const [condition] = this.operands(r, b, [condTensor], where);
-    const args = this.operands(r, b, op.inputs.slice(1), where);
+    const [condition] = this.operands(r, b, [condTensor], op, where);
+    const args = this.operands(r, b, op.inputs.slice(1), op, where);
     const start = b.nodes.length;
     const site = this.siteName(r, op, where);
     const inlineBranch = (branch: (typeof branches)[number], role: string): Value[] => {
@@ -221,11 +219,15 @@ export class ControlFlow {
     }));
   }
 
-  /** The operator's input tensors as values, each given a node first. */
-  private operands(r: SubgraphReader, b: FunctionBuilder, tensors: readonly number[], where: string): Value[] {
+  /**
+   * The operator's input tensors as values, each given a node first; one computed from
+   * constants only (a limit main adds up, a condition main compares) is folded, so a loop
+   * over it unrolls and an IF on it inlines one branch.
+   */
+  private operands(r: SubgraphReader, b: FunctionBuilder, tensors: readonly number[], op: Operator, where: string): Value[] {
     return tensors.map((t) => {
       b.require(t, where);
-      return { name: r.names[t], known: this.knownValue(b.nodes, r.names[t]) };
+      return { name: r.names[t], known: this.fold(b.nodes, r.names[t], op, where) };
     });
   }
 
@@ -247,7 +249,9 @@ export class ControlFlow {
     sb.require(out, `output of ${label}`);
     const value = this.fold(sb.nodes, cond.names[out], op, where);
     if (value === null) {
-      const runtime = values.flatMap((v, k) => (v.known ? [] : [k]));
+      // The loop values the cond reads that are known only at run time.
+      const read = new Set(this.closure(this.index(sb.nodes), cond.names[out]).map((n) => n.name));
+      const runtime = cond.subgraph.inputs.flatMap((t, k) => (!values[k].known && read.has(cond.names[t]) ? [k] : []));
       this.refuse(
         op,
         where,
@@ -445,7 +449,11 @@ export class ControlFlow {
 
   private reader(subgraph: number): SubgraphReader {
     let r = this.readers.get(subgraph);
-    if (!r) this.readers.set(subgraph, (r = new SubgraphReader(this.model, this.model.subgraphs[subgraph], this.bytes)));
+    if (!r) {
+      // The accessor parses the whole vector on every call: read once (a file may hold thousands).
+      this.subgraphs ??= this.model.subgraphs;
+      this.readers.set(subgraph, (r = new SubgraphReader(this.model, this.subgraphs[subgraph], this.bytes)));
+    }
     return r;
   }
 
@@ -509,10 +517,7 @@ export class ControlFlow {
   }
 
   private fresh(base: string): string {
-    let name = base;
-    for (let k = 1; this.taken.has(name); k++) name = `${base}_${k}`;
-    this.taken.add(name);
-    return name;
+    return this.names.fresh(base);
   }
 
   private refuse(op: Operator, where: string, why: string): never {

@@ -21,7 +21,7 @@ import { BuiltinOperatorCode, builtinOperatorName } from './builtinOperators';
 import { ConvertedOperator, OperatorSite, convertCustomOperator, convertOperator, isSupportedBuiltin, isSupportedCustom } from './converters';
 import { Model, Operator, OperatorCode, TensorTypeCode } from './schema';
 import { float16ConstantAsFloat32 } from './tensors';
-import { FunctionBuilder, SubgraphReader } from './subgraphBuilder';
+import { FreshNames, FunctionBuilder, SubgraphReader } from './subgraphBuilder';
 import { RESOURCE_VARIABLE_BUILTINS, ResourceVariables } from './resourceVariables';
 import { CONTROL_FLOW_BUILTINS, ControlFlow } from './controlFlow';
 import { checkSubgraphCalls } from './subgraphCalls';
@@ -394,8 +394,10 @@ export function checkTflite(bytes: Uint8Array, source = '<memory>'): TfliteCheck
   }
   // Subgraphs other than main (an initializer, a loop body) hold no resource variable accesses of their own.
   const importOther = (sr: SubgraphReader, sb: FunctionBuilder, op: Operator, i: number): void => importOperator(sr, sb, codes, op, i, undefined, flow);
-  const flow: ControlFlow = new ControlFlow(model, bytes, codes, r.names, importOther);
-  const resources = new ResourceVariables(r, b, codes, importOther);
+  // One set of made-up node names, so a variable's state and an unrolled copy never clash.
+  const names = new FreshNames(r.names);
+  const flow: ControlFlow = new ControlFlow(model, bytes, codes, names, importOther);
+  const resources = new ResourceVariables(r, b, codes, importOther, names);
   resources.prepare();
   const operators = r.subgraph.operators;
   const declared: DeclaredOperator[] = operators.map((op, i) => {

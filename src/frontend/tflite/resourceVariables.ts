@@ -22,7 +22,7 @@ import { BuiltinOperatorCode, builtinOperatorName } from './builtinOperators';
 import { modelFormatError } from './flatbuf';
 import { BuiltinOptionsType, CallOnceOptions, Operator, OperatorCode, VarHandleOptions } from './schema';
 import { initEvaluationWork, largestInitTensorBytes } from './initWork';
-import { FunctionBuilder, SubgraphReader } from './subgraphBuilder';
+import { FreshNames, FunctionBuilder, SubgraphReader } from './subgraphBuilder';
 
 /**
  * Work (initWork.ts) an init subgraph may take to be evaluated at import: about 2-3 s of the
@@ -75,15 +75,14 @@ export class ResourceVariables {
   private readonly failures = new Map<number, UnsupportedOperatorError>();
   /** Each init subgraph's assigned values, by subgraph index, once evaluated. */
   private readonly initValues = new Map<number, Uint8Array[]>();
-  private readonly taken: Set<string>;
 
   constructor(
     private readonly r: SubgraphReader,
     private readonly b: FunctionBuilder,
     private readonly codes: readonly OperatorCode[],
     private readonly importOther: ImportOperator,
+    private readonly names = new FreshNames(r.names),
   ) {
-    this.taken = new Set(r.names);
   }
 
   private builtin(op: Operator): number {
@@ -195,10 +194,7 @@ export class ResourceVariables {
   }
 
   private fresh(base: string): string {
-    let name = base;
-    for (let k = 1; this.taken.has(name); k++) name = `${base}_${k}`;
-    this.taken.add(name);
-    return name;
+    return this.names.fresh(base);
   }
 
   /** The operator's one output tensor of `reader`'s subgraph (range-checked). */

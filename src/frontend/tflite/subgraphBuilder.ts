@@ -94,6 +94,26 @@ export class SubgraphReader {
 }
 
 /**
+ * Names of main's nodes that stand for no tensor of subgraph 0 (a resource variable's state and
+ * accesses, inlined control flow), made fresh against main's tensor names and each other: the
+ * first unused of `base`, `base_1`, `base_2`...
+ */
+export class FreshNames {
+  private readonly taken: Set<string>;
+
+  constructor(names: Iterable<string>) {
+    this.taken = new Set(names);
+  }
+
+  fresh(base: string): string {
+    let name = base;
+    for (let k = 1; this.taken.has(name); k++) name = `${base}_${k}`;
+    this.taken.add(name);
+    return name;
+  }
+}
+
+/**
  * Builds a function's node list while tracking which tensors already have a node. An inlined
  * control-flow subgraph gets a builder of its own over main's node list (`nodes`), so its
  * tensors are tracked apart while its nodes land in main.

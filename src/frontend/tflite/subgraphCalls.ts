@@ -7,7 +7,7 @@
  */
 import { BuiltinOperatorCode, builtinOperatorName } from './builtinOperators';
 import { modelFormatError } from './flatbuf';
-import { BuiltinOptionsType, CallOnceOptions, IfOptions, Model, Operator, OperatorCode, WhileOptions } from './schema';
+import { BuiltinOptionsType, CallOnceOptions, IfOptions, Model, Operator, OperatorCode, SubGraph, WhileOptions } from './schema';
 
 /** One subgraph an operator names, and the role it plays there. */
 export interface SubgraphCall {
@@ -54,14 +54,13 @@ export function subgraphCallsOf(op: Operator, builtin: number, where: string, so
 }
 
 /** The input and output counts TFLite Micro's WHILE and IF Prepare require of their subgraphs. */
-function checkCounts(model: Model, op: Operator, builtin: number, calls: readonly SubgraphCall[], where: string): void {
-  const source = model.source;
+function checkCounts(subgraphs: readonly SubGraph[], source: string, op: Operator, builtin: number, calls: readonly SubgraphCall[], where: string): void {
   const fail = (problem: string): never => {
     throw modelFormatError(source, op.pos, `${where}: ${problem}`);
   };
   for (const call of calls) {
     if (call.role === 'init') continue;
-    const sg = model.subgraphs[call.subgraph];
+    const sg = subgraphs[call.subgraph];
     const [ins, outs] = [sg.inputs.length, sg.outputs.length];
     const label = `${call.role} subgraph ${call.subgraph}`;
     if (builtin === BuiltinOperatorCode.WHILE) {
@@ -86,6 +85,7 @@ function checkCounts(model: Model, op: Operator, builtin: number, calls: readonl
  * and no cycle. Iterative (a file of thousands of nested subgraphs cannot overflow the stack).
  */
 export function checkSubgraphCalls(model: Model, codes: readonly OperatorCode[]): void {
+  // Read once: the accessor parses the whole vector on every call.
   const subgraphs = model.subgraphs;
   const source = model.source;
   const callees: number[][] = subgraphs.map(() => []);
@@ -109,7 +109,7 @@ export function checkSubgraphCalls(model: Model, codes: readonly OperatorCode[])
           pending.push(call.subgraph);
         }
       }
-      checkCounts(model, op, builtin, calls, where);
+      checkCounts(subgraphs, source, op, builtin, calls, where);
     });
   }
   const cycle = findCycle(callees);
