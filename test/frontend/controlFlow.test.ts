@@ -75,6 +75,14 @@ describe('IF', () => {
     }
   });
 
+  it('a condition main computes from constants is folded: one branch, no select', () => {
+    const { model, inputs } = ifModel({ dtype: 'float32', condition: 'computed' });
+    const ops = calls(model).map((n) => (n.kind === 'call' && n.callee.kind === 'op' ? n.callee.op : ''));
+    expect(ops).toEqual(['add', 'reshape']);
+    const [a, b] = [floats(inputs(0)[0]), floats(inputs(0)[1])];
+    expect(floats(interpret(importTflite(model, 'if.tflite'), inputs(0))[0])).toEqual(a.map((v, k) => Math.fround(v + b[k])));
+  });
+
   it('a run-time condition runs both branches and selects each output', () => {
     const { model, inputs } = ifModel({ dtype: 'float32', condition: 'runtime' });
     const graph = importTflite(model, 'if.tflite');

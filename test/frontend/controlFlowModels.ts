@@ -107,8 +107,11 @@ export function rnnLoopModel(o: RnnLoopOptions): { model: Uint8Array; inputs: Ui
 
 export interface IfModelOptions {
   readonly dtype: 'float32' | 'int8';
-  /** A constant condition, or 'runtime': the condition is LESS(s, 0) of input `s`. */
-  readonly condition: boolean | 'runtime';
+  /**
+   * A constant condition; 'runtime': LESS(s, 0) of input `s`; 'computed': LESS(1, 2) of two
+   * constants (true, known at import once folded).
+   */
+  readonly condition: boolean | 'runtime' | 'computed';
 }
 
 /** a, b [2, 3] (and s [1] for a run-time condition) → IF(cond, a, b): then a + b, else a * b. */
@@ -130,6 +133,10 @@ export function ifModel(o: IfModelOptions): { model: Uint8Array; inputs: (s: num
     const zero = w.addConstant({ name: 'zero', shape: [1], dtype: 'float32', data: [0] });
     cond = w.addTensor({ name: 'negative', shape: [1], dtype: 'bool' });
     w.addOperator({ op: 'LESS', inputs: [s, zero], outputs: [cond] });
+  } else if (o.condition === 'computed') {
+    cond = w.addTensor({ name: 'less', shape: [1], dtype: 'bool' });
+    const [one, two] = [1, 2].map((v) => w.addConstant({ name: `c${v}`, shape: [1], dtype: 'float32', data: [v] }));
+    w.addOperator({ op: 'LESS', inputs: [one, two], outputs: [cond] });
   } else {
     cond = w.addConstant({ name: 'flag', shape: [1], dtype: 'bool', data: [o.condition ? 1 : 0] });
   }

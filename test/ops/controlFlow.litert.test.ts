@@ -15,7 +15,7 @@ function cases(): LiteRtCase[] {
       const { model, inputs } = rnnLoopModel({ dtype, steps, rows: 5, seed: 3 + steps });
       out.push({ name: `WHILE: ${dtype} RNN over ${steps} steps`, model, inputs, outDtype: dtype });
     }
-    for (const condition of [true, false, 'runtime'] as const) {
+    for (const condition of [true, false, 'computed', 'runtime'] as const) {
       const { model, inputs } = ifModel({ dtype, condition });
       for (const s of condition === 'runtime' ? [-1, 1] : [0]) {
         out.push({ name: `IF: ${dtype}, condition ${condition}${condition === 'runtime' ? ` (s = ${s})` : ''}`, model, inputs: inputs(s), outDtype: dtype });
