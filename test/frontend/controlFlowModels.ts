@@ -16,6 +16,11 @@ export interface RnnLoopOptions {
   readonly features?: number;
   readonly units?: number;
   readonly seed?: number;
+  /**
+   * The weights W and R as constants of main passed through the loop as loop values 3 and 4,
+   * as the converter passes a Keras layer's captured weights; else constants of the body.
+   */
+  readonly weightsInMain?: boolean;
 }
 
 /** Per-dtype tensor specs: float32 plain, int8 with scales that keep the RNN's values in range. */
@@ -46,6 +51,11 @@ export function rnnLoopModel(o: RnnLoopOptions): { model: Uint8Array; inputs: Ui
   const w = new TfliteWriter('rnn', 'main');
   const cond = w.addSubgraph('cond');
   const body = w.addSubgraph('body');
+  const weightData = (n: number) => Array.from({ length: n }, () => (int8 ? Math.round(rand() * 160 - 80) : rand() * 1.6 - 0.8));
+  const weightSpecs = [
+    { name: 'W', shape: [units, features], dtype: s.weight.dtype, data: weightData(units * features) },
+    { name: 'R', shape: [units, units], dtype: s.weight.dtype, data: weightData(units * units) },
+  ].map((t) => withQuant(t, s.weight.quant));
 
   // main
   const x = w.addInput(withQuant({ name: 'x', shape: [rows, features], dtype: s.x.dtype }, s.x.quant));
@@ -54,7 +64,9 @@ export function rnnLoopModel(o: RnnLoopOptions): { model: Uint8Array; inputs: Ui
   const iEnd = w.addTensor({ name: 'i_end', shape: [1], dtype: 'int32' });
   const hEnd = w.addTensor(withQuant({ name: 'h_end', shape: [1, units], dtype: s.h.dtype }, s.h.quant));
   const xEnd = w.addTensor(withQuant({ name: 'x_end', shape: [rows, features], dtype: s.x.dtype }, s.x.quant));
-  w.addOperator({ op: 'WHILE', inputs: [i0, h0, x], outputs: [iEnd, hEnd, xEnd], options: tfliteOptions.while({ cond: cond.index, body: body.index }) });
+  const loopWeights = o.weightsInMain ? weightSpecs.map((t) => w.addConstant(t)) : [];
+  const weightsEnd = o.weightsInMain ? weightSpecs.map(({ data: _data, ...t }) => w.addTensor({ ...t, name: `${t.name}_end` })) : [];
+  w.addOperator({ op: 'WHILE', inputs: [i0, h0, x, ...loopWeights], outputs: [iEnd, hEnd, xEnd, ...weightsEnd], options: tfliteOptions.while({ cond: cond.index, body: body.index }) });
   w.markOutput(hEnd);
   w.markOutput(iEnd);
 
@@ -63,6 +75,7 @@ export function rnnLoopModel(o: RnnLoopOptions): { model: Uint8Array; inputs: Ui
     sg.addInput({ name: `${tag}_i`, shape: [1], dtype: 'int32' }),
     sg.addInput(withQuant({ name: `${tag}_h`, shape: [1, units], dtype: s.h.dtype }, s.h.quant)),
     sg.addInput(withQuant({ name: `${tag}_x`, shape: [rows, features], dtype: s.x.dtype }, s.x.quant)),
+    ...(o.weightsInMain ? weightSpecs.map(({ data: _data, ...t }) => sg.addInput({ ...t, name: `${tag}_${t.name}` })) : []),
   ];
   const [ci] = loopInputs(cond, 'c');
   const limit = cond.addConstant({ name: 'steps', shape: [1], dtype: 'int32', data: [o.steps] });
@@ -71,21 +84,13 @@ export function rnnLoopModel(o: RnnLoopOptions): { model: Uint8Array; inputs: Ui
   cond.markOutput(more);
 
   // body
-  const [bi, bh, bx] = loopInputs(body, 'b');
+  const [bi, bh, bx, ...bodyWeights] = loopInputs(body, 'b');
   const one = body.addConstant({ name: 'one', shape: [1], dtype: 'int32', data: [1] });
   const iNext = body.addTensor({ name: 'i_next', shape: [1], dtype: 'int32' });
   body.addOperator({ op: 'ADD', inputs: [bi, one], outputs: [iNext], options: tfliteOptions.add() });
   const xt = body.addTensor(withQuant({ name: 'x_t', shape: [1, features], dtype: s.x.dtype }, s.x.quant));
   body.addOperator({ op: 'GATHER', inputs: [bx, bi], outputs: [xt], options: tfliteOptions.gather(0) });
-  const weights = (name: string, rowsW: number, cols: number) =>
-    body.addConstant(
-      withQuant(
-        { name, shape: [rowsW, cols], dtype: s.weight.dtype, data: Array.from({ length: rowsW * cols }, () => (int8 ? Math.round(rand() * 160 - 80) : rand() * 1.6 - 0.8)) },
-        s.weight.quant,
-      ),
-    );
-  const W = weights('W', units, features);
-  const R = weights('R', units, units);
+  const [W, R] = o.weightsInMain ? bodyWeights : weightSpecs.map((t) => body.addConstant(t));
   const bias = body.addConstant(withQuant({ name: 'b', shape: [units], dtype: s.bias.dtype, data: Array.from({ length: units }, () => (int8 ? Math.round(rand() * 200 - 100) : rand() * 0.4 - 0.2)) }, s.bias.quant));
   const rBias = int8 ? body.addConstant({ name: 'rb', shape: [units], dtype: 'int32', quant: { scale: [(1 / 128) * 0.01], zeroPoint: [0] }, data: new Array(units).fill(0) }) : -1;
   const inPart = body.addTensor(withQuant({ name: 'in_part', shape: [1, units], dtype: s.pre.dtype }, s.pre.quant));
@@ -99,6 +104,7 @@ export function rnnLoopModel(o: RnnLoopOptions): { model: Uint8Array; inputs: Ui
   body.markOutput(iNext);
   body.markOutput(hNext);
   body.markOutput(bx);
+  for (const t of bodyWeights) body.markOutput(t);
 
   const n = rows * features;
   const input = int8 ? new Uint8Array(Int8Array.from({ length: n }, () => Math.round(rand() * 250 - 125)).buffer) : new Uint8Array(Float32Array.from({ length: n }, () => rand() * 4 - 2).buffer);

@@ -33,6 +33,11 @@ describe('control flow compiled and run under gcc', () => {
     expectCompiledMatches(model, inputs, `rnn_${dtype}_${steps}.tflite`);
   });
 
+  it.each(['float32', 'int8'] as const)('%s RNN loop with its weights passed through the loop', (dtype) => {
+    const { model, inputs } = rnnLoopModel({ dtype, steps: 4, weightsInMain: true });
+    expectCompiledMatches(model, inputs, `rnn_keras_${dtype}.tflite`);
+  });
+
   it('a loop in a loop', () => {
     expectCompiledMatches(nestedLoopModel(), [new Uint8Array(Float32Array.from([1, -2]).buffer)], 'nested.tflite');
   });

@@ -1,6 +1,7 @@
 /**
  * TFLite control flow against LiteRT (the real TensorFlow Lite runtime): a simple RNN as a
- * counter WHILE loop (float32 and int8, several trip counts, 0 included), a loop in a loop, and IF with constant
+ * counter WHILE loop (float32 and int8, several trip counts, 0 included; weights in the body or passed through the loop as
+ * the converter passes a Keras layer's), a loop in a loop, and IF with constant
  * and run-time conditions, imported by unrolling/inlining; the interpreter must match LiteRT
  * (float within a small relative tolerance, int8 within 1 LSB) and the lowered TIR the
  * interpreter byte for byte.
@@ -15,6 +16,8 @@ function cases(): LiteRtCase[] {
       const { model, inputs } = rnnLoopModel({ dtype, steps, rows: 5, seed: 3 + steps });
       out.push({ name: `WHILE: ${dtype} RNN over ${steps} steps`, model, inputs, outDtype: dtype });
     }
+    const keras = rnnLoopModel({ dtype, steps: 4, weightsInMain: true });
+    out.push({ name: `WHILE: ${dtype} RNN over 4 steps, weights passed through the loop`, ...keras, outDtype: dtype });
     for (const condition of [true, false, 'computed', 'runtime'] as const) {
       const { model, inputs } = ifModel({ dtype, condition });
       for (const s of condition === 'runtime' ? [-1, 1] : [0]) {
