@@ -105,13 +105,13 @@ function refusal(model: Uint8Array, type: typeof ModelFormatError | typeof Unsup
 describe('refused control flow', () => {
   it('a cond that reads run-time data', () => {
     expect(refusal(accumulate({ runtimeLimit: true }), UnsupportedOperatorError)).toBe(
-      'unsupported WHILE at operator #0 in cf.tflite: cond subgraph 1 depends on run-time data (loop value 1); uma-ts unrolls a loop at import and needs its trip count known there',
+      'unsupported WHILE at operator #0 (cond subgraph 1, body subgraph 2) in cf.tflite: cond subgraph 1 depends on run-time data (loop value 1); uma-ts unrolls a loop at import and needs its trip count known there',
     );
   });
 
   it('an unrolled size past the cap, and a loop that never ends', () => {
     expect(refusal(accumulate({ steps: MAX_INLINED_OPERATORS }), UnsupportedOperatorError)).toMatch(
-      /^unsupported WHILE at operator #0 in cf\.tflite: unrolling it passes 16384 inlined operators at body subgraph 2, iteration 8192;/,
+      /^unsupported WHILE at operator #0 \(cond subgraph 1, body subgraph 2\) in cf\.tflite: unrolling it passes 16384 inlined operators at body subgraph 2, iteration 8192;/,
     );
     const endless = accumulate({
       cond: (cond) => {
@@ -122,7 +122,7 @@ describe('refused control flow', () => {
       body: (_w, _b, v) => v,
     });
     expect(refusal(endless, UnsupportedOperatorError)).toBe(
-      'unsupported WHILE at operator #0 in cf.tflite: body subgraph 2, iteration 0 leaves every loop value as it was while cond subgraph 1 is true: the loop never ends',
+      'unsupported WHILE at operator #0 (cond subgraph 1, body subgraph 2) in cf.tflite: body subgraph 2, iteration 0 leaves every loop value as it was while cond subgraph 1 is true: the loop never ends',
     );
   });
 
@@ -135,7 +135,7 @@ describe('refused control flow', () => {
       },
     });
     expect(refusal(withHandle, UnsupportedOperatorError)).toContain(
-      'WHILE at operator #0 in cf.tflite: body subgraph 2 holds VAR_HANDLE at operator #0; resource variables inside control flow are not supported',
+      'WHILE at operator #0 (cond subgraph 1, body subgraph 2) in cf.tflite: body subgraph 2 holds VAR_HANDLE at operator #0; resource variables inside control flow are not supported',
     );
     const withState = accumulate({
       body: (_w, body, v) => {
@@ -156,7 +156,7 @@ describe('refused control flow', () => {
       },
     });
     expect(refusal(growing, UnsupportedOperatorError)).toBe(
-      'unsupported WHILE at operator #0 in cf.tflite: loop value 2 is float32 [2] but output 2 of body subgraph 2 is float32 [3]; uma-ts needs one static shape and dtype per loop value',
+      'unsupported WHILE at operator #0 (cond subgraph 1, body subgraph 2) in cf.tflite: loop value 2 is float32 [2] but output 2 of body subgraph 2 is float32 [3]; uma-ts needs one static shape and dtype per loop value',
     );
   });
 
@@ -169,7 +169,7 @@ describe('refused control flow', () => {
         return { ...out, acc: r };
       },
     });
-    expect(refusal(model, UnsupportedOperatorError)).toMatch(/^unsupported WHILE at operator #0 in cf\.tflite: body subgraph 2, iteration 0: unsupported TFLite operator MATRIX_DIAG/);
+    expect(refusal(model, UnsupportedOperatorError)).toMatch(/^unsupported WHILE at operator #0 \(cond subgraph 1, body subgraph 2\) in cf\.tflite: body subgraph 2, iteration 0: TFLite operator MATRIX_DIAG \(builtin 113\) at operator #2$/);
     // inspect lists it under WHILE
     const check = checkTflite(model, 'cf.tflite');
     expect(check.unsupported.map((u) => u.operator)).toEqual(['WHILE']);
@@ -189,9 +189,9 @@ describe('refused control flow', () => {
       for (const sg of [thenSg, elseSg]) sg.markOutput(sg.addInput({ name: 'v', shape: [2], dtype: 'int32' }));
       return w.finish();
     };
-    expect(refusal(passThroughIf([2]), UnsupportedOperatorError)).toBe('unsupported IF at operator #0 in cf.tflite: the condition is bool [2]; TFLite needs a bool with one element');
+    expect(refusal(passThroughIf([2]), UnsupportedOperatorError)).toBe('unsupported IF at operator #0 (then subgraph 1, else subgraph 2) in cf.tflite: the condition is bool [2]; TFLite needs a bool with one element');
     expect(refusal(passThroughIf([1]), UnsupportedOperatorError)).toBe(
-      "unsupported IF at operator #0 in cf.tflite: output 0 is int32; a condition known only at run time selects between the branches' outputs, which uma-ts does for float32, int8, int16",
+      "unsupported IF at operator #0 (then subgraph 1, else subgraph 2) in cf.tflite: output 0 is int32; a condition known only at run time selects between the branches' outputs, which uma-ts does for float32, int8, int16",
     );
   });
 });
@@ -221,7 +221,7 @@ describe('nesting', () => {
     expect(floats(interpret(importTflite(nestedIfs(MAX_CONTROL_FLOW_NESTING), 'cf.tflite'), [f32([3, 4])])[0])).toEqual([3, 4]);
     for (const levels of [MAX_CONTROL_FLOW_NESTING + 1, 3000]) {
       const message = refusal(nestedIfs(levels), UnsupportedOperatorError);
-      expect(message).toMatch(/^unsupported IF at operator #0 in cf\.tflite: then subgraph 2: unsupported IF at operator #0/);
+      expect(message).toMatch(/^unsupported IF at operator #0 \(then subgraph 2, else subgraph 1\) in cf\.tflite: then subgraph 2: IF at operator #0 \(then subgraph 3, else subgraph 1\): then subgraph 3: IF/);
       expect(message).toContain(`control flow nested more than ${MAX_CONTROL_FLOW_NESTING} deep`);
     }
   });

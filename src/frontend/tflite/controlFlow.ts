@@ -108,7 +108,11 @@ export class ControlFlow {
 
   /** Inlines one WHILE or IF of the subgraph `r` is reading into `b`'s node list. */
   importOperator(r: SubgraphReader, b: FunctionBuilder, builtin: number, op: Operator, index: number): void {
-    const where = `${builtinOperatorName(builtin)} at operator #${index}`;
+    const at = `${builtinOperatorName(builtin)} at operator #${index}`;
+    // Every refusal names the operator and the subgraphs it runs.
+    const where = `${at} (${subgraphCallsOf(op, builtin, at, this.source)
+      .map((c) => `${c.role} subgraph ${c.subgraph}`)
+      .join(', ')})`;
     if (this.depth >= MAX_CONTROL_FLOW_NESTING) {
       this.refuse(op, where, `control flow nested more than ${MAX_CONTROL_FLOW_NESTING} deep`);
     }
@@ -310,7 +314,7 @@ export class ControlFlow {
       this.importOther(r, b, op, index);
     } catch (e) {
       if (!(e instanceof UnsupportedOperatorError)) throw e;
-      this.refuse(owner, where, `${label}: ${e.message}`);
+      this.refuse(owner, where, `${label}: ${this.reason(e.message)}`);
     }
   }
 
@@ -518,6 +522,12 @@ export class ControlFlow {
 
   private fresh(base: string): string {
     return this.names.fresh(base);
+  }
+
+  /** An inner refusal as part of an outer one: without its own "unsupported " and " in <file>", which the outer says. */
+  private reason(message: string): string {
+    const unprefixed = message.startsWith('unsupported ') ? message.slice('unsupported '.length) : message;
+    return unprefixed.replace(` in ${this.source}`, '');
   }
 
   private refuse(op: Operator, where: string, why: string): never {
