@@ -1,9 +1,12 @@
 /**
  * Unrolled WHILE loops and inlined IF through the whole compile pipeline and gcc, byte-exact
  * with the interpreter: the float32 and int8 RNN loops, a trip count of 0 (outputs that are
- * constants), a loop in a loop, and IF with a run-time condition (select).
+ * constants), a loop in a loop, and IF with a run-time condition (select); and a loop as large as
+ * the unroll cap allows still compiles.
  */
 import { BackendRegistry } from '../../src/backend/registry';
+import { UnsupportedOperatorError } from '../../src/errors';
+import { MAX_INLINED_OPERATORS } from '../../src/frontend/tflite/controlFlow';
 import { UmaBackend } from '../../src/backend/umaBackend';
 import { compileModel } from '../../src/driver/compile';
 import { importTflite } from '../../src/frontend/tflite';
@@ -22,6 +25,18 @@ function expectCompiledMatches(model: Uint8Array, inputs: Uint8Array[], name: st
   const expected = interpret(graph, inputs);
   expectRunsByteExact(compileModel(graph, { backend: 'host_only', registry }), inputs, expected);
 }
+
+describe('the unroll cap', () => {
+  it('a loop as large as the cap allows compiles; one step more is refused', () => {
+    // The RNN body has 6 operators: 341 steps inline 2046.
+    const steps = Math.floor(MAX_INLINED_OPERATORS / 6);
+    const registry = new BackendRegistry();
+    registry.register(HostOnlyBackend);
+    const graph = importTflite(rnnLoopModel({ dtype: 'int8', steps, weightsInMain: true }).model, 'rnn_cap.tflite');
+    expect(compileModel(graph, { backend: 'host_only', registry }).tir.functions.size).toBeGreaterThan(steps);
+    expect(() => importTflite(rnnLoopModel({ dtype: 'int8', steps: steps + 1 }).model, 'rnn_cap.tflite')).toThrow(UnsupportedOperatorError);
+  });
+});
 
 describe('control flow compiled and run under gcc', () => {
   it.each([

@@ -31,9 +31,12 @@ export const CONTROL_FLOW_BUILTINS: ReadonlySet<number> = new Set([BuiltinOperat
 
 /**
  * Operators inlined by all control flow of one model (an iteration counts at least one, so an
- * empty body that never ends is caught too): a Keras RNN of 100 steps inlines a few thousand.
+ * empty body that never ends is caught too). What the importer accepts must compile: the AoT
+ * main nests one Allocate per intermediate tensor and the TIR checks and passes recurse
+ * through that nest, which exhausts Node's default stack at about 3000 intermediates; 2048
+ * leaves room for the model's other operators (a 6-operator RNN body unrolls 341 steps).
  */
-export const MAX_INLINED_OPERATORS = 16384;
+export const MAX_INLINED_OPERATORS = 2048;
 /** Element operations (initWork.ts) spent evaluating conds and folding loop values at import, in all. */
 const MAX_FOLD_WORK = 2 ** 30;
 /** The largest tensor such an evaluation may compute. */
