@@ -6,6 +6,7 @@
  * keeps a committed copy so that a rejected move is undone in time proportional to what changed.
  */
 import { alignmentInPool, IndexedProblem, roundUp } from './indexed';
+import { PlacedOverlaps } from './placedOverlaps';
 import { stableOrderByValue, swapInPermutation } from './permutation';
 
 /**
@@ -157,6 +158,16 @@ export class PlacementEngine {
   /** collectedStamp[j] === collectStamp: j is among the neighbours collected last. */
   private readonly collectedStamp: Uint32Array;
   private collectStamp = 0;
+  /** The alignment the last collection rounded its neighbours' ends to. */
+  private collectedAlign = 1;
+  /**
+   * On interval sets that keep the placed order: live ranges, and how many placed buffers
+   * overlap one, so a buffer with many placed neighbours walks the placed order testing live
+   * ranges and never collects its row.
+   */
+  private readonly liveFirst: Float64Array;
+  private readonly liveLast: Float64Array;
+  private readonly placedOverlaps?: PlacedOverlaps;
   private placedOrderValid = false;
   /** No row has been re-sorted: rows list neighbours by index. */
   private rowsInIndexOrder = true;
@@ -242,6 +253,10 @@ export class PlacementEngine {
     this.placedCount = new Int32Array(this.nPools);
     this.collectedAt = new Int32Array(this.keepsPlacedOrder ? n : 0);
     this.collectedStamp = new Uint32Array(this.keepsPlacedOrder ? n : 0);
+    const byTime = this.keepsPlacedOrder ? problem.intervals : undefined;
+    this.liveFirst = byTime?.first ?? new Float64Array(0);
+    this.liveLast = byTime?.last ?? new Float64Array(0);
+    this.placedOverlaps = byTime && new PlacedOverlaps(byTime, this.nPools);
   }
 
   /**
@@ -317,7 +332,10 @@ export class PlacementEngine {
     const { dirty, epoch, adj } = this;
     this.failedBuffer = -1;
     this.placedOrderValid = !incremental && start === 0 && this.rowsInIndexOrder && this.keepsPlacedOrder;
-    if (this.placedOrderValid) this.placedCount.fill(0);
+    if (this.placedOrderValid) {
+      this.placedCount.fill(0);
+      this.placedOverlaps?.clear();
+    }
     for (let k = start; k < this.n; k++) {
       const b = this.order[k];
       const base = k * P;
@@ -374,6 +392,9 @@ export class PlacementEngine {
         if (!rowSorted) this.sortRowByOffset(b);
         rowSorted = true;
         at = this.bestGapInOrder(b, k, p, this.candAlign[ci], size);
+      } else if (this.placedOrderValid && this.placedOverlaps !== undefined && !this.sortRows && this.placedOverlaps.overlapping(b, p) > SORTED_SCAN_FROM) {
+        // What the collected, sorted neighbours give (below), read off the placed order.
+        at = this.bestFit[b] === 1 ? this.bestGapByLiveRanges(b, p, this.candAlign[ci], size) : this.firstGapByPlacedOrder(b, p, this.candAlign[ci], size, -1);
       } else if (this.bestFit[b] === 1) {
         const m = this.collectPlaced(b, k, p, this.candAlign[ci]);
         at = this.bestGap(m, size, p);
@@ -464,7 +485,7 @@ export class PlacementEngine {
    */
   private firstGapSorted(m: number, size: number, p: number): number {
     const { nbOffset, nbEnd, nbId } = this;
-    if (this.placedOrderValid) return this.firstGapByPlacedOrder(m, size, p);
+    if (this.placedOrderValid) return this.firstGapByPlacedOrder(-1, p, this.collectedAlign, size, this.stampCollected(m));
     const idx = this.sortCollected(m);
     let at = 0;
     let from = -1;
@@ -551,27 +572,65 @@ export class PlacementEngine {
   }
 
   /**
-   * firstGapSorted's pass over the pool's kept order (placedByOffset): the collected neighbours
-   * come in the same (offset, index) order, and the walk stops at the first placed buffer, a
-   * neighbour or not, that starts at or above the candidate's end, as every later one does.
+   * firstGapSorted's pass over the pool's kept order (placedByOffset): b's placed neighbours,
+   * those stamped `stamp` by the last collection (b unused) or, for stamp -1, those whose live
+   * ranges overlap b's, come in the same (offset, index) order; the walk stops at the first placed
+   * buffer, a neighbour or not, that starts at or above the candidate's end, as every later one
+   * does.
    */
-  private firstGapByPlacedOrder(m: number, size: number, p: number): number {
-    const { nbEnd, offset, collectedAt, collectedStamp } = this;
-    const stamp = this.stampCollected(m);
+  private firstGapByPlacedOrder(b: number, p: number, align: number, size: number, stamp: number): number {
+    const { offset, sizes, collectedStamp, liveFirst, liveLast } = this;
     const list = this.placedByOffset[p];
     const count = this.placedCount[p];
+    const bFirst = stamp < 0 ? liveFirst[b] : 0;
+    const bLast = stamp < 0 ? liveLast[b] : 0;
     let at = 0;
     let from = -1;
     for (let s = 0; s < count; s++) {
       const j = list[s];
-      if (offset[j] >= at + size) break;
-      if (collectedStamp[j] === stamp && nbEnd[collectedAt[j]] > at) {
-        at = nbEnd[collectedAt[j]];
-        from = j;
+      const o = offset[j];
+      if (o >= at + size) break;
+      if (stamp < 0 ? liveFirst[j] <= bLast && bFirst <= liveLast[j] : collectedStamp[j] === stamp) {
+        const e = align === 1 ? o + sizes[j] : roundUp(o + sizes[j], align);
+        if (e > at) {
+          at = e;
+          from = j;
+        }
       }
     }
     this.lastPredecessor = from;
     return at;
+  }
+
+  /** bestGap over b's placed neighbours in pool p, found by live range in the kept order. */
+  private bestGapByLiveRanges(b: number, p: number, align: number, size: number): number {
+    const { offset, sizes, liveFirst, liveLast } = this;
+    const list = this.placedByOffset[p];
+    const count = this.placedCount[p];
+    const bFirst = liveFirst[b];
+    const bLast = liveLast[b];
+    let cand = 0;
+    let candFrom = -1;
+    let gapAt = -1;
+    let gapFrom = -1;
+    let gapLen = Infinity;
+    for (let s = 0; s < count; s++) {
+      const j = list[s];
+      if (liveFirst[j] > bLast || bFirst > liveLast[j]) continue;
+      const o = offset[j];
+      if (cand + size <= o && o - cand < gapLen) {
+        gapLen = o - cand;
+        gapAt = cand;
+        gapFrom = candFrom;
+      }
+      const e = align === 1 ? o + sizes[j] : roundUp(o + sizes[j], align);
+      if (e > cand) {
+        cand = e;
+        candFrom = j;
+      }
+    }
+    this.lastPredecessor = gapAt >= 0 ? gapFrom : candFrom;
+    return gapAt >= 0 ? gapAt : cand;
   }
 
   /** Marks the m neighbours just collected (collectedStamp) with their places (collectedAt). */
@@ -620,6 +679,7 @@ export class PlacementEngine {
     list.copyWithin(lo + 1, lo, count);
     list[lo] = b;
     this.placedCount[p] = count + 1;
+    this.placedOverlaps?.add(b, p);
   }
 
   /**
@@ -628,6 +688,7 @@ export class PlacementEngine {
    */
   private collectPlaced(b: number, k: number, p: number, align: number): number {
     const { adj, pos, pool, offset, sizes, nbOffset, nbEnd, nbId } = this;
+    this.collectedAlign = align;
     let m = 0;
     for (let ai = this.adjStart[b]; ai < this.adjStart[b + 1]; ai++) {
       const j = adj[ai];
