@@ -79,6 +79,10 @@ const SORTED_SCAN_FROM = 16;
  * (a memmove of the pool's placed entries), which sets with short rows would not earn back.
  */
 const KEEP_PLACED_ORDER_FROM_DEGREE = 128;
+// The walk passes placed buffers that are not neighbours too; still, on every set measured
+// (2,000- and 10,000-buffer long, medium and mixed ones) it took no more CPU than the sort, also
+// where neighbours are a tenth of the placed buffers. Kept from 32 or 8 conflicts per buffer,
+// the list's insertions cost more than they save (a 10,000-buffer uniform set 0.24 -> 0.5 s).
 /** Moves per row entry past which sortRowByOffset stops inserting and sorts by keys. */
 const ROW_SORT_MOVES = 8;
 /**
