@@ -7,7 +7,7 @@ import { isPlainInt16Abs, QUANTIZED_UNARY_DTYPES, quantizedUnary } from '../../a
 import { Kernel, KernelContext } from '../kernel';
 import { TypedArray } from '../tensor';
 import { mapUnary, requireDtype, requireSameDtypes } from './elementwise';
-import { expF32, logF32, tanhF32 } from '../../arith/floatMath';
+import { cosF32, expF32, logF32, sinF32, tanhF32 } from '../../arith/floatMath';
 
 const f32 = Math.fround;
 
@@ -48,8 +48,8 @@ const FLOAT_FUNCTIONS: Readonly<Record<string, (x: number, alpha: number) => num
   floor: (x) => Math.floor(x),
   ceil: (x) => Math.ceil(x),
   round: roundHalfToEven,
-  sin: (x) => f32(Math.sin(x)),
-  cos: (x) => f32(Math.cos(x)),
+  sin: (x) => sinF32(x),
+  cos: (x) => cosF32(x),
   square: (x) => f32(x * x),
 };
 

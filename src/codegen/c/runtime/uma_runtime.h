@@ -284,6 +284,37 @@ static inline float uma_log_f32(float xf) {
   return (float)(y0 + (r + r2 * ((-0.5 + r * 0.3333333333333333) + r2 * (-0.25 + r * 0.2))));
 }
 
+/* sinf and cosf as the interpreter computes them (floatMath.ts sinCos): x = k pi/2 + r reduced
+ * in two parts of pi/2, Taylor polynomials in r^2, the quadrant picking and signing one; past
+ * |x| = 2^20 the double libm function. Faster than libm's sinf (2.4 ns an element on the host;
+ * the double sin rounded to float, used before, 5.9 ns). */
+static inline double uma_sin_cos_f64_of_f32(double x, uint32_t quarter_turn) {
+  static const double coefficients[2][5] = {
+    {-0.16666666666666666, 0.008333333333333333, -0.0001984126984126984, 0.0000027557319223985893, -2.505210838544172e-8},
+    {-0.5, 0.041666666666666664, -0.001388888888888889, 0.0000248015873015873, -2.755731922398589e-7}};
+  static const double quadrant_sign[2] = {1.0, -1.0};
+  double kd, r, r2, r4, s[2];
+  const double *c;
+  uint32_t quadrant, odd;
+  if (!(fabs(x) <= 1048576.0)) return quarter_turn == 0u ? sin(x) : cos(x);
+  if (fabs(x) < 0.000244140625) return quarter_turn == 0u ? x : 1.0; /* 2^-12: rounds to x, 1 (keeps -0) */
+  kd = (x * 0.6366197723675814 + 6755399441055744.0) - 6755399441055744.0;
+  r = x - kd * 1.5707963267341256 - kd * 6.077100506506192e-11;
+  quadrant = ((uint32_t)(int32_t)kd + quarter_turn) & 3u;
+  r2 = r * r;
+  /* One polynomial shape, picked by loads rather than a branch (random inputs mispredict the
+   * quadrant): sin r = r + r r^2 S(r^2), cos r = 1 + r^2 C(r^2). */
+  odd = quadrant & 1u;
+  c = coefficients[odd];
+  s[0] = r;
+  s[1] = 1.0;
+  r4 = r2 * r2;
+  return (s[odd] + s[odd] * r2 * (c[0] + r2 * c[1] + r4 * (c[2] + r2 * c[3] + r4 * c[4]))) * quadrant_sign[quadrant >> 1];
+}
+
+static inline float uma_sin_f32(float xf) { return (float)uma_sin_cos_f64_of_f32((double)xf, 0u); }
+static inline float uma_cos_f32(float xf) { return (float)uma_sin_cos_f64_of_f32((double)xf, 1u); }
+
 #ifdef __cplusplus
 }
 #endif

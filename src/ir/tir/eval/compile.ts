@@ -4,7 +4,7 @@
  * scoping is checked here, so an unbound var fails before anything runs.
  */
 import { multiplyByQuantizedMultiplier, multiplyByQuantizedMultiplier64 } from '../../../arith/fixedpoint';
-import { expF32, logF32, tanhF32 } from '../../../arith/floatMath';
+import { cosF32, expF32, logF32, sinF32, tanhF32 } from '../../../arith/floatMath';
 import { exprDType } from '../builder';
 import { ANN_FILL_BYTE, ANN_INITIAL_BYTES, BinaryOp, Buffer, BufferLoad, Call, Expr, PrimFunc, ScalarDType, Stmt, Var } from '../nodes';
 import { initialBytesOf } from '../nodes';
@@ -37,7 +37,7 @@ export interface CompiledFunc {
 }
 
 // Module-level copies: inside jest's vm context every `Math.x` is a slow global lookup.
-const { imul, fround, floor, trunc, abs, sqrt, ceil, expm1, sin, cos } = Math;
+const { imul, fround, floor, trunc, abs, sqrt, ceil, expm1 } = Math;
 const mathMin = Math.min;
 const mathMax = Math.max;
 
@@ -53,9 +53,9 @@ const PURE_INTRINSICS: Readonly<Record<string, PureIntrinsic>> = {
   'tir.bitwise_not': ([a]) => ~a,
   'tir.abs': ([a]) => abs(a),
   'tir.fabs': ([a]) => abs(a),
-  // Float math rounds to float32 as the C float functions return float (expm1, sin and cos
-  // are computed in double in C too, see emitExpr's DOUBLE_MATH); exp, log and tanh are the
-  // runtime's own float functions, the same double operations on both sides (floatMath.ts).
+  // Float math rounds to float32 as the C float functions return float (expm1 is computed in
+  // double in C too, see emitExpr's DOUBLE_MATH); exp, log, tanh, sin and cos are the runtime's
+  // own float functions, the same double operations on both sides (floatMath.ts).
   'tir.exp': ([a]) => expF32(fround(a)),
   'tir.tanh': ([a]) => tanhF32(fround(a)),
   'tir.sqrt': ([a]) => fround(sqrt(a)),
@@ -63,8 +63,8 @@ const PURE_INTRINSICS: Readonly<Record<string, PureIntrinsic>> = {
   'tir.expm1': ([a]) => fround(expm1(a)),
   'tir.floor': ([a]) => floor(a),
   'tir.ceil': ([a]) => ceil(a),
-  'tir.sin': ([a]) => fround(sin(a)),
-  'tir.cos': ([a]) => fround(cos(a)),
+  'tir.sin': ([a]) => sinF32(fround(a)),
+  'tir.cos': ([a]) => cosF32(fround(a)),
   // JavaScript's % on floats is C's fmod: exact, so no rounding differs.
   'tir.fmod': ([a, b]) => fround(a % b),
 };
