@@ -398,7 +398,7 @@ export class PlacementEngine {
         at = this.bestGapInOrder(b, k, p, this.candAlign[ci], size);
       } else if (this.placedOrderValid && this.placedOverlaps !== undefined && !this.sortRows && this.placedOverlaps.overlapping(b, p) > SORTED_SCAN_FROM) {
         // What the collected, sorted neighbours give (below), read off the placed order.
-        at = this.bestFit[b] === 1 ? this.bestGapByLiveRanges(b, p, this.candAlign[ci], size) : this.firstGapByPlacedOrder(b, p, this.candAlign[ci], size, -1);
+        at = this.bestFit[b] === 1 ? this.bestGapInOrder(b, k, p, this.candAlign[ci], size, true) : this.firstGapByPlacedOrder(b, p, this.candAlign[ci], size, -1);
       } else if (this.bestFit[b] === 1) {
         const m = this.collectPlaced(b, k, p, this.candAlign[ci]);
         at = this.bestGap(m, size, p);
@@ -508,17 +508,24 @@ export class PlacementEngine {
   /**
    * bestGap straight from b's adjacency row, just sorted by offset: its placed neighbours in pool
    * p come in the order bestGap's sort gives (ties in row order), so one pass needs no copies.
+   * Or, `byLiveRange`, from the pool's kept placed order (placedByOffset), the neighbours found
+   * by live range: the same buffers in the same order.
    */
-  private bestGapInOrder(b: number, k: number, p: number, align: number, size: number): number {
-    const { adj, pos, pool, offset, sizes } = this;
+  private bestGapInOrder(b: number, k: number, p: number, align: number, size: number, byLiveRange = false): number {
+    const { adj, pos, pool, offset, sizes, liveFirst, liveLast } = this;
+    const list = this.placedByOffset[p];
+    const from = byLiveRange ? 0 : this.adjStart[b];
+    const to = byLiveRange ? this.placedCount[p] : this.adjStart[b + 1];
+    const bFirst = byLiveRange ? liveFirst[b] : 0;
+    const bLast = byLiveRange ? liveLast[b] : 0;
     let cand = 0;
     let candFrom = -1;
     let gapAt = -1;
     let gapFrom = -1;
     let gapLen = Infinity;
-    for (let ai = this.adjStart[b]; ai < this.adjStart[b + 1]; ai++) {
-      const j = adj[ai];
-      if (pos[j] >= k || pool[j] !== p) continue;
+    for (let ai = from; ai < to; ai++) {
+      const j = byLiveRange ? list[ai] : adj[ai];
+      if (byLiveRange ? liveFirst[j] > bLast || bFirst > liveLast[j] : pos[j] >= k || pool[j] !== p) continue;
       const o = offset[j];
       if (cand + size <= o && o - cand < gapLen) {
         gapLen = o - cand;
@@ -604,37 +611,6 @@ export class PlacementEngine {
     }
     this.lastPredecessor = from;
     return at;
-  }
-
-  /** bestGap over b's placed neighbours in pool p, found by live range in the kept order. */
-  private bestGapByLiveRanges(b: number, p: number, align: number, size: number): number {
-    const { offset, sizes, liveFirst, liveLast } = this;
-    const list = this.placedByOffset[p];
-    const count = this.placedCount[p];
-    const bFirst = liveFirst[b];
-    const bLast = liveLast[b];
-    let cand = 0;
-    let candFrom = -1;
-    let gapAt = -1;
-    let gapFrom = -1;
-    let gapLen = Infinity;
-    for (let s = 0; s < count; s++) {
-      const j = list[s];
-      if (liveFirst[j] > bLast || bFirst > liveLast[j]) continue;
-      const o = offset[j];
-      if (cand + size <= o && o - cand < gapLen) {
-        gapLen = o - cand;
-        gapAt = cand;
-        gapFrom = candFrom;
-      }
-      const e = align === 1 ? o + sizes[j] : roundUp(o + sizes[j], align);
-      if (e > cand) {
-        cand = e;
-        candFrom = j;
-      }
-    }
-    this.lastPredecessor = gapAt >= 0 ? gapFrom : candFrom;
-    return gapAt >= 0 ? gapAt : cand;
   }
 
   /** Marks the m neighbours just collected (collectedStamp) with their places (collectedAt). */
