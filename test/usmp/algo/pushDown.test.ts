@@ -1,4 +1,5 @@
-import { pushDown } from '../../../src/usmp/algo/pushDown';
+import { dropInOrder, DropScratch, dropOne, pushDown } from '../../../src/usmp/algo/pushDown';
+import { buffersByOffset } from '../../../src/usmp/algo/topRegion';
 import { seededRandom } from '../../../src/usmp/algo/seededRandom';
 import { expectValid, holeyPlan, inputOf, Iv } from './intervalPlans';
 
@@ -43,5 +44,48 @@ describe('pushDown', () => {
       if (total < totalBefore) lowered++;
     }
     expect(lowered).toBeGreaterThan(30);
+  });
+
+  test('drops in order as dropOne drops one buffer at a time: same offsets, same work, with a skip and a start', () => {
+    for (let seed = 1; seed <= 80; seed++) {
+      const r = seededRandom(1000 + seed);
+      const ivs: Iv[] = Array.from({ length: 40 }, () => {
+        const first = Math.floor(r() * 15);
+        return {
+          size: r() < 0.1 ? 0 : 1 + Math.floor(r() * 40),
+          first,
+          last: first + Math.floor(r() * 8),
+          alignment: [1, 4, 16][Math.floor(r() * 3)],
+        };
+      });
+      const input = inputOf(ivs);
+      const plan = holeyPlan(ivs, r);
+      const byOffset = buffersByOffset(plan).order;
+      // Any order will do for the drops; the buffers below `from` then come unsorted.
+      const shuffled = Int32Array.from(byOffset).sort(() => r() - 0.5);
+      const skipAt = Math.floor(r() * ivs.length);
+      // A push-down (from 0, nothing skipped), a lift's drops (from above a skipped buffer), the same in another order.
+      for (const [order, from, skip] of [
+        [byOffset, 0, -1],
+        [byOffset, skipAt + 1, byOffset[skipAt]],
+        [shuffled, skipAt, -1],
+      ] as const) {
+        const rank = new Int32Array(ivs.length);
+        order.forEach((b, k) => (rank[b] = k));
+        const scratch = new DropScratch(ivs.length);
+        const walked = plan.slice();
+        const dropped = dropInOrder(input, order, rank, from, skip, walked, Infinity, scratch);
+        const sorted = plan.slice();
+        let sortWork = 0;
+        let total = 0;
+        for (let k = from; k < order.length; k++) {
+          if (order[k] === skip) continue;
+          sortWork += dropOne(input, order[k], k, rank, skip, sorted, scratch);
+          total = Math.max(total, sorted[order[k]] + ivs[order[k]].size);
+        }
+        expect([...walked]).toEqual([...sorted]);
+        expect(dropped).toEqual({ total, sortWork });
+      }
+    }
   });
 });
