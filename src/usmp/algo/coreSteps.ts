@@ -399,8 +399,18 @@ const MIRROR_ROUND_SHARE = 0.5;
  * overhead long 0.496% -> 0.473%, medium 0.340% -> 0.316%; above Vela 3.10 4 -> 2 (long s14 and
  * s55 now below it); the same work on average, cold plans of dense sets above the bound
  * 0.02-0.08 s slower (one core).
+ *
+ * Three times since the push-down no longer sorts (pushDown.ts): a round on a long-lifetimes set
+ * is a push-down of about 4.7M units and a descent of 6M, and on 51 of the 86 dense sets above the
+ * bound the rounds were still lowering the plan when the work ran out (long s52 0.433% -> 0.168%
+ * -> 0.165% in its last, cut-short round). On the 532 held-out sets: 17 plans smaller (11 long, 1
+ * medium, 5 mixed), none larger, the other 515 byte-identical; at the bound long 18 -> 19 (s30);
+ * mean overhead long 0.473% -> 0.467%, mixed 0.104% -> 0.103%; long s52 0.165% -> 0.004%. Four
+ * times: 7 more of those smaller, by less (long s9 1.08% -> 0.98%, s48 0.145% -> 0.004%), none to
+ * the bound. The time it adds to a cold dense plan is about what the push-down gave back (see the
+ * twenty-second session in docs/memory-planner.md).
  */
-const DENSE_MIRROR_WORK = 2 * DENSE_FINAL_DESCENT_WORK;
+const DENSE_MIRROR_WORK = 3 * DENSE_FINAL_DESCENT_WORK;
 
 export function finishMirrored(
   core: ExactCore,

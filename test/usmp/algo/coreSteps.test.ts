@@ -157,8 +157,8 @@ describe('then the plan upside down, finished again in turns', () => {
     const bound = liveBound(set);
     const finished = finishAboveBound(core, core.greedyDive(0, core.meanSize() / 4).offsets, bound, true, Infinity);
     expect(core.lastPushDownWork).toBeGreaterThan(0);
-    // Seed 8 is one the rounds lower (above); with a push-down's cost past the dense step's 24M units, none runs.
-    core.lastPushDownWork = 24_000_000;
+    // Seed 8 is one the rounds lower (above); with a push-down's cost past the dense step's 36M units, none runs.
+    core.lastPushDownWork = 36_000_000;
     const before = core.work;
     expect(finishMirrored(core, finished, bound, true, Infinity)).toBe(finished);
     expect(core.work).toBe(before);
