@@ -66,7 +66,7 @@ import { CallBudget, DENSE_DEGREE, isDense, POOL_CALL_MIN_WORK } from './callBud
 import { initialOrders, NamedOrder, tflmOrder, URGENCY_ORDER, urgencyOrder } from './orderings';
 import { BottleneckClimb, bottleneckClimbApplies, VELA_SEED } from './bottleneckClimb';
 import { iteratedSearch } from './iteratedSearch';
-import { earlyResolveAtBound, finalTolerantDives, finishAboveBound, finishMirrored, resolveTopAtBound, runCoreSteps } from './coreSteps';
+import { earlyResolveAtBound, finalTolerantDives, finishAboveBound, finishMirrored, lateResolveAtBound, resolveTopAtBound, runCoreSteps } from './coreSteps';
 import { PlacementEngine } from './placement';
 import { intervalsOf, multiPoolLowerBound, packPools, rebalancePools, repackChoices } from './multiPool';
 import { splitByProfiles } from './profileSplit';
@@ -615,9 +615,11 @@ export function autoSearch(
   if (core && coreOn && minCallWork === undefined && best > provenLowerBound) {
     const offsets = plan ? plan.offset : engine.offset.slice();
     // A re-solve's fit is at the bound, below best: always taken.
-    const finished =
-      resolveTopAtBound(core, { offsets, total: best }, provenLowerBound, dense) ??
-      finishMirrored(core, finishAboveBound(core, offsets, provenLowerBound, dense, deadline), provenLowerBound, dense, deadline);
+    const resolved = resolveTopAtBound(core, { offsets, total: best }, provenLowerBound, dense);
+    let finished = resolved ?? finishMirrored(core, finishAboveBound(core, offsets, provenLowerBound, dense, deadline), provenLowerBound, dense, deadline);
+    // A dense plan the finish brought near the bound: the re-solve at the bound it skipped further
+    // above (lateResolveAtBound).
+    if (dense && !resolved && finished.total < best && finished.total > provenLowerBound) finished = lateResolveAtBound(core, finished, provenLowerBound) ?? finished;
     if (finished.total < best) {
       plan = onePoolPlan(finished.offsets);
       best = finished.total;
