@@ -138,6 +138,39 @@ describe('PlacementEngine', () => {
     }
   });
 
+  test.each([
+    ['by live range', false],
+    ['stamped off the collected conflict lists', true],
+  ])("on a dense set, neighbours read off the pool's kept placed order (%s): the same offsets and predecessors as sorting them", (_how, asLists) => {
+    // 300 buffers over 60 operators, lifetimes up to 50: about 200 conflicts per buffer, so
+    // full placements keep the order (128 or more a buffer) though no buffer conflicts with all.
+    const r = seededRandom(31);
+    const ivs = Array.from({ length: 300 }, () => {
+      const firstUse = Math.floor(r() * 60);
+      return { sizeBytes: r() < 0.05 ? 0 : 1 + Math.floor(r() * 500), firstUse, lastUse: firstUse + Math.floor(r() * 50), alignment: [1, 16][Math.floor(r() * 2)] };
+    });
+    const intervals = intervalsToBufferInfos(ivs, [pool('ws', undefined, 16)]);
+    // Copies are no registered interval group: the planners read their conflict lists.
+    const problem = indexProblem(asLists ? intervals.map((b) => ({ ...b, conflicts: [...b.conflicts] })) : intervals);
+    expect(problem.intervals === undefined).toBe(asLists);
+    const kept = new PlacementEngine(problem);
+    expect(kept.adj.length).toBeGreaterThan(128 * 300);
+    const sorted = new PlacementEngine(problem);
+    // Rows no longer in index order: every placement sorts its collected neighbours.
+    (sorted as unknown as { rowsInIndexOrder: boolean }).rowsInIndexOrder = false;
+    for (let round = 0; round < 6; round++) {
+      const order = shuffled(ivs.length, r);
+      const policy = Uint8Array.from({ length: ivs.length }, () => (r() < 0.5 ? 1 : 0));
+      for (const e of [kept, sorted]) {
+        e.setOrder(order);
+        e.bestFit.set(policy);
+        expect(e.placeFrom(0, Infinity)).toBeLessThan(Infinity);
+      }
+      expect([...kept.offset]).toEqual([...sorted.offset]);
+      expect([...kept.predecessor]).toEqual([...sorted.predecessor]);
+    }
+  });
+
   test('rows are sorted by offset stably, nearly sorted or far out of order', () => {
     // Dense rows (about 100 neighbours) with offsets drawn from few values (many ties).
     const problem = indexProblem(messyGraph(10, 120, 6000));
