@@ -6,14 +6,18 @@
  */
 import { tir } from '../../src';
 
-/** Ids of vars read somewhere: loads, call arguments, indices (stores' targets excluded). */
-function readVarIds(body: tir.Stmt): Set<number> {
+/**
+ * Ids of vars `body` reads: loads, call arguments, indices (stores' targets excluded, unless
+ * `storeTargets`: then every buffer still written counts too).
+ */
+function varIds(body: tir.Stmt, storeTargets = false): Set<number> {
   const ids = new Set<number>();
   class Reads extends tir.StmtExprVisitor {
     override visitVar(v: tir.Var): void {
       ids.add(v.id);
     }
     override visitBufferStore(s: tir.BufferStore): void {
+      if (storeTargets) ids.add(s.buffer.data.id);
       for (const d of s.buffer.shape) this.visitExpr(d);
       this.visitExpr(s.value);
       for (const i of s.indices) this.visitExpr(i);
@@ -39,12 +43,18 @@ function allocatedVarIds(body: tir.Stmt): Set<number> {
   return ids;
 }
 
-/** True when `s` has no effect but stores into `dead` buffers (no calls, no other stores). */
+/**
+ * True when `s` has no effect but stores into `dead` buffers or into buffers it allocates
+ * itself (no calls, no other stores). A whole operator nest whose result is dead (a dense
+ * nobody reads, merged into a region with a conv2d) allocates its own accumulator, which it
+ * reads: that buffer is not dead, yet it dies with the nest.
+ */
 function onlyWritesInto(s: tir.Stmt, dead: ReadonlySet<number>): boolean {
+  const local = allocatedVarIds(s);
   let ok = true;
   class Check extends tir.StmtExprVisitor {
     override visitBufferStore(st: tir.BufferStore): void {
-      if (!dead.has(st.buffer.data.id)) ok = false;
+      if (!dead.has(st.buffer.data.id) && !local.has(st.buffer.data.id)) ok = false;
       super.visitBufferStore(st);
     }
     override visitCall(): void {
@@ -52,10 +62,6 @@ function onlyWritesInto(s: tir.Stmt, dead: ReadonlySet<number>): boolean {
     }
     override visitEvaluate(): void {
       ok = false;
-    }
-    override visitAllocate(a: tir.Allocate): void {
-      if (!dead.has(a.bufferVar.id)) ok = false;
-      super.visitAllocate(a);
     }
   }
   new Check().visitStmt(s);
@@ -67,14 +73,24 @@ const NOOP: tir.Stmt = { kind: 'SeqStmt', seq: [] };
 function removeOnce(body: tir.Stmt, dead: ReadonlySet<number>): tir.Stmt {
   class Remover extends tir.StmtExprMutator {
     override mutateStmt(s: tir.Stmt): tir.Stmt {
-      if (s.kind !== 'SeqStmt' && s.kind !== 'Allocate' && s.kind !== 'AllocateConst' && onlyWritesInto(s, dead)) return NOOP;
+      // An allocation scope too: one holding nothing but an operator nest into a dead result
+      // (its accumulator allocated around the nest) has no effect at all.
+      if (s.kind !== 'SeqStmt' && onlyWritesInto(s, dead)) return NOOP;
       return super.mutateStmt(s);
     }
+    // A dead allocation goes only once nothing in its body stores into it any more: a store
+    // left behind (inside a statement with other effects) would write an undefined buffer.
     override mutateAllocate(s: tir.Allocate): tir.Stmt {
-      return dead.has(s.bufferVar.id) ? this.mutateStmt(s.body) : super.mutateAllocate(s);
+      if (!dead.has(s.bufferVar.id)) return super.mutateAllocate(s);
+      const body = this.mutateStmt(s.body);
+      if (!varIds(body, true).has(s.bufferVar.id)) return body;
+      return body === s.body ? s : { ...s, body };
     }
     override mutateAllocateConst(s: tir.AllocateConst): tir.Stmt {
-      return dead.has(s.bufferVar.id) ? this.mutateStmt(s.body) : super.mutateAllocateConst(s);
+      if (!dead.has(s.bufferVar.id)) return super.mutateAllocateConst(s);
+      const body = this.mutateStmt(s.body);
+      if (!varIds(body, true).has(s.bufferVar.id)) return body;
+      return body === s.body ? s : { ...s, body };
     }
     override mutateSeqStmt(s: tir.SeqStmt): tir.Stmt {
       const kept = s.seq.map((x) => this.mutateStmt(x)).filter((x) => !(x.kind === 'SeqStmt' && x.seq.length === 0));
@@ -89,10 +105,13 @@ function removeOnce(body: tir.Stmt, dead: ReadonlySet<number>): tir.Stmt {
 export function removeDeadScratch(func: tir.PrimFunc): tir.PrimFunc {
   let body = func.body;
   for (;;) {
-    const reads = readVarIds(body);
+    const reads = varIds(body);
     const dead = new Set([...allocatedVarIds(body)].filter((id) => !reads.has(id)));
     if (dead.size === 0) break;
-    body = removeOnce(body, dead);
+    // A dead buffer still stored into by a statement that must stay is kept: stop there.
+    const next = removeOnce(body, dead);
+    if (next === body) break;
+    body = next;
   }
   return body === func.body ? func : { ...func, body };
 }

@@ -767,3 +767,38 @@ describe('fuzz regressions: constant pools too large to write as one C initializ
     expect(arrayInitializer(new Uint8Array(0), 'uint8', 'c')).toBe('{\n  0\n}');
   });
 });
+
+describe('fuzz regressions: an operator nobody reads, merged into an accelerator region', () => {
+  // Random DAGs: an int8 conv2d feeding a dense whose output nobody reads. Region merging puts
+  // both on vanilla; its conv2d pass then dropped the dense's dead output allocation but kept
+  // the dense's loop nest (it allocates and reads its own accumulator), which still stored into
+  // it: "error: backend vanilla: TIR pass 'VanillaConv2dPass' (phase 1) left vanilla_main_0
+  // ill-formed: variable t3 (#15) is used outside its definition". The whole nest now goes.
+  function convThenDeadDense(): Uint8Array {
+    const w = new TfliteWriter();
+    const q = (scale: number) => ({ quant: { scale: [scale], zeroPoint: [0] } });
+    const x = w.addInput({ name: 'x', shape: [1, 2, 2, 4], dtype: 'int8', ...q(0.05) });
+    const cw = w.addConstant({ name: 'cw', shape: [4, 1, 1, 4], dtype: 'int8', data: Array.from({ length: 16 }, (_, i) => (i % 5) - 2), ...q(0.01) });
+    const cb = w.addConstant({ name: 'cb', shape: [4], dtype: 'int32', data: [1, 2, 3, 4], ...q(0.0005) });
+    const t1 = w.addTensor({ name: 't1', shape: [1, 2, 2, 4], dtype: 'int8', ...q(0.05) });
+    w.addOperator({ op: 'CONV_2D', inputs: [x, cw, cb], outputs: [t1], options: tfliteOptions.conv2d({ padding: 'SAME' }) });
+    const dw = w.addConstant({ name: 'dw', shape: [4, 4], dtype: 'int8', data: Array.from({ length: 16 }, (_, i) => (i % 3) - 1), ...q(0.01) });
+    const db = w.addConstant({ name: 'db', shape: [4], dtype: 'int32', data: [0, 1, 0, 1], ...q(0.0005) });
+    const t3 = w.addTensor({ name: 't3', shape: [1, 2, 2, 4], dtype: 'int8', ...q(0.05) });
+    w.addOperator({ op: 'FULLY_CONNECTED', inputs: [t1, dw, db], outputs: [t3], options: tfliteOptions.fullyConnected({ keepNumDims: true }) });
+    w.markOutput(t1);
+    return w.finish();
+  }
+
+  it('compiles on vanilla, and the generated C agrees with the interpreter', async () => {
+    const m = file(convThenDeadDense(), '.tflite');
+    const out = path.join(dir, 'dead-dense');
+    const compiled = await runCli(['compile', m, '--backend', 'vanilla', '--out', out]);
+    assertCleanOutcome(compiled, out);
+    expect(compiled.problems).toEqual([]);
+    expect(compiled.code).toBe(0);
+    const ran = await runCli(['run', m, '--backend', 'vanilla']);
+    expect(ran.problems).toEqual([]);
+    expect(ran.stdout).toMatch(/^ok: every output matches the reference interpreter/m);
+  });
+});
