@@ -147,6 +147,7 @@ export function checkReplaceable(target: string, shown: string = target): void {
   for (let attempt = 0; ; attempt++) {
     const before = targetDirectory(target, shown);
     if (before === undefined) return;
+    checkCwdOutside(target, shown);
     try {
       checkContents(target, shown);
       return;
@@ -210,6 +211,33 @@ function realOrResolved(p: string): string {
   }
 }
 
+/** Whether `inner` (resolved) is `outer` or lies under it. */
+function isWithin(outer: string, inner: string): boolean {
+  const rel = path.relative(outer, inner);
+  return !(rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel));
+}
+
+/**
+ * Refuses to replace the working directory or one holding it (`--out .` in an empty
+ * directory, `--out ../..` from inside an earlier output): the new output would take the
+ * directory's place by a rename, leaving the user's shell in a removed directory.
+ */
+function checkCwdOutside(target: string, shown: string): void {
+  let cwd: string;
+  try {
+    cwd = fs.realpathSync(process.cwd());
+  } catch {
+    // A removed working directory is no directory the target can be.
+    return;
+  }
+  const root = realOrResolved(target);
+  if (!isWithin(root, cwd)) return;
+  throw new FileAccessError(
+    `output directory ${shown} ${root === cwd ? 'is' : 'holds'} the current directory; replacing it would leave the shell in a removed directory: choose another --out`,
+    { file: shown },
+  );
+}
+
 /**
  * Refuses an output directory that holds one of the command's own input files (a model or
  * config copied into an earlier output): replacing the directory would delete that input.
@@ -218,8 +246,7 @@ function realOrResolved(p: string): string {
 export function checkInputsOutside(target: string, inputs: readonly string[], shown: string = target): void {
   const root = realOrResolved(target);
   for (const input of inputs) {
-    const rel = path.relative(root, realOrResolved(input));
-    if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) continue;
+    if (!isWithin(root, realOrResolved(input))) continue;
     throw new FileAccessError(
       `output directory ${shown} contains the input file ${input}; replacing the directory would delete it: choose another --out or move the input`,
       { file: shown },

@@ -118,6 +118,30 @@ describe('never replaces a directory uma-ts did not write', () => {
     expectOneLineError(await runCli(compileArgs(link)), /is a symbolic link; refusing to replace it/);
     expect(fs.readFileSync(file, 'utf8')).toBe('keep');
   });
+
+  // Fuzzed: `--out .` in an empty working directory compiled, replacing that directory by a
+  // rename; the user's shell was left in a removed directory (the next uma-ts said "the current
+  // directory cannot be read"). So did `--out ../..` from inside an earlier output's codegen/host.
+  it('refuses the working directory, and a directory holding it, before compiling', async () => {
+    const cwd = process.cwd();
+    const empty = path.join(dir, 'empty');
+    fs.mkdirSync(empty);
+    const previous = path.join(dir, 'previous');
+    expect((await runCli(compileArgs(previous))).code).toBe(0);
+    const inside = path.join(previous, 'codegen', 'host');
+    const inode = (p: string) => fs.statSync(p).ino;
+    const before = [inode(empty), inode(previous)];
+    try {
+      process.chdir(empty);
+      expectOneLineError(await runCli(compileArgs('.')), /^error: output directory \. is the current directory; replacing it would leave the shell in a removed directory: choose another --out$/);
+      process.chdir(inside);
+      expectOneLineError(await runCli(compileArgs('../..')), /^error: output directory \.\.\/\.\. holds the current directory; replacing it/);
+    } finally {
+      process.chdir(cwd);
+    }
+    expect([inode(empty), inode(previous)]).toEqual(before);
+    expect(fs.readdirSync(empty)).toEqual([]);
+  });
 });
 
 describe('the default output directory', () => {
