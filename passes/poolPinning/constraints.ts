@@ -49,6 +49,12 @@ export interface PinningConstraints {
   readonly poolOrder?: readonly string[];
   /** Where `poolOrder` came from, for errors (`pins pins.json /poolPreference`). */
   readonly poolOrderSource?: string;
+  /**
+   * The user's pins are shared by the models of an application: one matching nothing in this
+   * model is listed in the solution's `unmatchedPins` instead of failing here (a tensor of one
+   * model is in no other); the application fails when a pin matches in none of its models.
+   */
+  readonly sharedByModels?: boolean;
 }
 
 export const NO_CONSTRAINTS: PinningConstraints = { operands: [], tensors: [] };

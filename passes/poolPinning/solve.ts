@@ -43,6 +43,21 @@ export interface PinningSolution {
   readonly notes: readonly string[];
   /** Application-owned I/O an offload target touches in place, and the pools allowing it. */
   readonly ioRequirements?: readonly ApplicationIoRequirement[];
+  /** User pins that matched nothing here, when they are shared by an application's models (`sharedByModels`). */
+  readonly unmatchedPins?: readonly UnmatchedPin[];
+}
+
+/** A user pin that matched no buffer (tensor pin) or no operand (operator pin) of one model. */
+export interface UnmatchedPin {
+  /** `pins pins.json #0: tensor pin 'x'`: the same for every model the pin is given to. */
+  readonly subject: string;
+  readonly what: 'buffer' | 'operand';
+  readonly context: Record<string, unknown>;
+}
+
+/** The refusal of a pin that matches nothing; `where`: 'the program', or the application's models. */
+export function unmatchedPinError(pin: UnmatchedPin, where = 'the program'): PoolConstraintError {
+  return new PoolConstraintError(`${pin.subject} matches no ${pin.what} of ${where}`, pin.context);
 }
 
 export interface ApplicationIoRequirement {
@@ -244,23 +259,20 @@ export function solvePoolPinning(
     decisions.push({ buffer, steps, candidates, removedBy, targets });
   }
 
+  const unmatchedPins: UnmatchedPin[] = [];
+  const unmatched = (pin: UnmatchedPin): void => {
+    if (constraints.sharedByModels !== true) throw unmatchedPinError(pin);
+    unmatchedPins.push(pin);
+  };
   constraints.tensors.forEach((p, i) => {
-    if (!tensorPinHits.has(i)) {
-      throw new PoolConstraintError(`${p.source}: tensor pin '${p.tensor}' matches no buffer of the program`, {
-        buffer: p.tensor,
-      });
-    }
+    if (!tensorPinHits.has(i)) unmatched({ subject: `${p.source}: tensor pin '${p.tensor}'`, what: 'buffer', context: { buffer: p.tensor } });
   });
   constraints.operands.forEach((c, i) => {
     if (!operandHits.has(i) && c.source.startsWith('pins')) {
-      throw new PoolConstraintError(
-        `${c.source}: operator pin '${c.op}' (${describeSelector(c)}) matches no operand of the program`,
-        { op: c.op },
-      );
-    }
-    if (!operandHits.has(i)) checkOperandIndex(c, trace.operands);
+      unmatched({ subject: `${c.source}: operator pin '${c.op}' (${describeSelector(c)})`, what: 'operand', context: { op: c.op } });
+    } else if (!operandHits.has(i)) checkOperandIndex(c, trace.operands);
   });
-  return { decisions, external, warnings, notes, ioRequirements };
+  return { decisions, external, warnings, notes, ioRequirements, ...(unmatchedPins.length > 0 ? { unmatchedPins } : {}) };
 }
 
 /**

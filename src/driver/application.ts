@@ -15,6 +15,7 @@ import { CodegenError, ConfigError, MemoryPlanningError } from '../errors';
 import { CompileOptions, CompileResult, compileModel } from './compile';
 import { poolBaseAlignment } from '../codegen/c/poolBase';
 import { alignUp } from '../util/align';
+import { unmatchedPinError } from '../../passes/poolPinning';
 
 export const APP_HEADER = 'uma_app.h';
 export const APP_SOURCE = 'uma_app.c';
@@ -268,13 +269,26 @@ function compileSideBySide(models: readonly ApplicationModel[], options: Omit<Ap
   return results;
 }
 
+/**
+ * The pins file applies to every model of the application: a pin must match in one of them (a
+ * misspelt pin never passes silently), not in each, since a tensor of one model is in no other
+ * (a pin of one model's tensor was refused as matching 'no buffer of the program').
+ */
+function checkPinsMatchSomeModel(models: readonly CompileResult[]): void {
+  const [first = [], ...rest] = models.map((m) => m.pinning?.unmatchedPins ?? []);
+  const missed = first.find((pin) => rest.every((other) => other.some((p) => p.subject === pin.subject)));
+  if (missed !== undefined) throw unmatchedPinError(missed, 'any model of the application');
+}
+
 /** Compiles every model with `options` (one backend, one pool set) into one application. */
 export function compileApplication(models: readonly ApplicationModel[], options: ApplicationOptions): ApplicationResult {
   checkModuleNames(models);
-  const { concurrent = false, ...compileOptions } = options;
+  const { concurrent = false, ...given } = options;
+  const compileOptions = { ...given, pinsSharedByModels: true };
   const results = concurrent
     ? compileSideBySide(models, compileOptions)
     : models.map((m) => compileModel(m.model, { ...compileOptions, moduleName: m.moduleName, sharedWorkspaceSymbol: sharedPoolSymbol }));
+  checkPinsMatchSomeModel(results);
   const pools = sharedPools(results, concurrent);
   checkSharedPoolLimits(results, pools, concurrent);
   checkDistinctCNames(pools);

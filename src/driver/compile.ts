@@ -63,6 +63,12 @@ export interface CompileOptions {
   /** User pools in preference order; default: the backend's bundled pools or one shared pool. */
   readonly pools?: readonly PoolInfo[];
   readonly pins?: PinningConstraints;
+  /**
+   * One model of an application whose models share `pins`: a pin matching nothing here is not
+   * an error yet (the result's `pinning.unmatchedPins`; compileApplication checks every pin
+   * matched in some model).
+   */
+  readonly pinsSharedByModels?: boolean;
   readonly algorithm?: string;
   /**
    * Plan model inputs/outputs in the workspace pools (TVM's USMP I/O option). Default: only
@@ -203,7 +209,8 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
     memory.pools.length > 0 || memory.operandConstraints.length > 0 ? constraintsFromMemoryDecl(options.backend, memory) : NO_CONSTRAINTS;
   if (options.poolPinning !== false) {
     progress('pool pinning');
-    const constraints = mergeConstraints(backendConstraints, options.pins ?? NO_CONSTRAINTS);
+    const merged = mergeConstraints(backendConstraints, options.pins ?? NO_CONSTRAINTS);
+    const constraints = options.pinsSharedByModels === true ? { ...merged, sharedByModels: true } : merged;
     let toPin = withIo;
     // Copy functions are named like lowering names the others: tvmgen_<module>_...
     const copyModuleName = sanitizeName(options.moduleName ?? 'default');

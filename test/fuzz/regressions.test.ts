@@ -802,3 +802,33 @@ describe('fuzz regressions: an operator nobody reads, merged into an accelerator
     expect(ran.stdout).toMatch(/^ok: every output matches the reference interpreter/m);
   });
 });
+
+describe('fuzz regressions: a pins file shared by the models of an application', () => {
+  // Random DAG applications with a pins file: a pin naming a tensor of one model was refused
+  // while compiling the other ("pins ... #0: tensor pin '...' matches no buffer of the
+  // program"), so no pin could name one model's tensor. A pin must now match in some model.
+  const models = [model('hello_world_int8'), model('simple_add_model')];
+  const pins = (pin: Record<string, unknown>) => file(JSON.stringify({ pins: [{ ...pin, pools: ['global_workspace'] }] }), '.json');
+
+  it("a pin of one model's tensor compiles", async () => {
+    const out = path.join(dir, 'app-pin');
+    const r = await runCli(['compile', ...models, '--backend', 'vanilla', '--pins', pins({ tensor: 'sequential/dense_1/MatMul;*' }), '--out', out]);
+    assertCleanOutcome(r, out);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8')) as { models: { moduleName: string }[] };
+    expect(report.models.map((m) => m.moduleName)).toEqual(['hello_world_int8', 'simple_add_model']);
+  });
+
+  it('a pin matching in no model is still refused, naming the application', async () => {
+    for (const [pin, problem] of [
+      [{ tensor: 'nosuch' }, "tensor pin 'nosuch' matches no buffer of any model of the application"],
+      [{ operator: 'nosuch', operand: 'input' }, "operator pin 'nosuch' (every input) matches no operand of any model of the application"],
+    ] as const) {
+      const f = pins(pin);
+      const out = path.join(dir, 'app-pin-none');
+      const r = await runCli(['compile', ...models, '--backend', 'vanilla', '--pins', f, '--out', out]);
+      assertCleanOutcome(r, out);
+      expect(r.problems).toEqual([`error: pins ${f} #0: ${problem}`]);
+    }
+  });
+});
