@@ -6,17 +6,40 @@ import { commandsFor } from './commands';
 import { describeFsFailure } from '../util/files';
 import { CliIO, processIO } from './io';
 
+/** A run of user text (quoted or not) longer than this is cut in an error line. */
+const LONG_RUN_CHARS = 300;
+/** How much of a cut run the error line keeps. */
+const SHOWN_RUN_CHARS = 80;
+
+/**
+ * Error lines quote user text (a pool or pin name, an option value, a path): a 1 MB pool name
+ * made a 1 MB error line (fuzzed). A quoted or unbroken run past LONG_RUN_CHARS is shown by its
+ * start and its length, as interval lines are ('first 80...' (N characters)).
+ */
+function shortenLongRuns(line: string): string {
+  // A quote opens after a space or an opening mark and closes before one, so an apostrophe in
+  // prose ("the output's scale") never starts a run.
+  const quotedRun = (q: string) => `(?<=^|[\\s(=:,])${q}[^${q}\\n]{${LONG_RUN_CHARS},}${q}(?=$|[\\s),.:;])`;
+  const long = new RegExp(`${quotedRun("'")}|${quotedRun('"')}|[^\\s'"]{${LONG_RUN_CHARS},}`, 'g');
+  return line.replace(long, (run) => {
+    const quote = run[0] === "'" || run[0] === '"' ? run[0] : '';
+    const text = quote === '' ? run : run.slice(1, -1);
+    return `${quote}${text.slice(0, SHOWN_RUN_CHARS)}...${quote} (${text.length} characters)`;
+  });
+}
+
 /**
  * The error line as printed: indented detail lines (a constraint error's steps) stay; any
  * other line break or control character came from user text (a name, a path) and is
- * escaped, so the error is always one line plus its details.
+ * escaped, so the error is always one line plus its details; very long user text is cut.
  */
 export function oneErrorLine(message: string): string {
   const [first, ...rest] = message.split('\n');
   let text = first;
   for (const line of rest) text += line.startsWith('  ') ? `\n${line}` : `\\n${line}`;
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  const escaped = text.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return escaped.split('\n').map(shortenLongRuns).join('\n');
 }
 
 function unwrappedFsError(e: unknown): string | undefined {

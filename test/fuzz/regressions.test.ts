@@ -14,6 +14,7 @@ import { RawTflite } from '../frontend/rawTflite';
 import { arrayInitializer, MAX_ARRAY_INITIALIZER_ELEMENTS } from '../../src/codegen/c/ctypes';
 import { CodegenError } from '../../src/errors';
 import { errorOf } from '../helpers/errorOf';
+import { oneErrorLine } from '../../src/cli/main';
 
 let dir: string;
 let counter = 0;
@@ -830,5 +831,36 @@ describe('fuzz regressions: a pins file shared by the models of an application',
       assertCleanOutcome(r, out);
       expect(r.problems).toEqual([`error: pins ${f} #0: ${problem}`]);
     }
+  });
+});
+
+describe('fuzz regressions: very long user text in an error line', () => {
+  // A pins file naming a 100,000-character pool printed a 100 KB error line (so did pools,
+  // module names, --input, --backend...); the run is now shown by its start and its length.
+  const long = 'q'.repeat(100_000);
+
+  it.each([
+    ['a pin naming an unknown pool', () => ['explain-pools', model('hello_world_int8'), '--backend', 'vanilla', '--pins', file(JSON.stringify({ pins: [{ tensor: '*', pools: [long] }] }), '.json')]],
+    ['an unknown backend', () => ['explain-pools', model('hello_world_int8'), '--backend', long]],
+    ['an --input naming no input', () => ['run', model('hello_world_int8'), '--backend', 'vanilla', '--input', `${long}=x.bin`]],
+  ])('%s', async (_what, args) => {
+    const r = await runCli(args());
+    assertCleanOutcome(r);
+    expect(r.problems).toHaveLength(1);
+    expect(r.problems[0].length).toBeLessThan(400);
+    expect(r.problems[0]).toContain(`${'q'.repeat(80)}...`);
+    expect(r.problems[0]).toMatch(/\(100\d\d\d characters\)/);
+  });
+
+  it('short names, paths and quoted text are untouched', async () => {
+    const r = await runCli(['explain-pools', model('hello_world_int8'), '--backend', 'nosuch']);
+    expect(r.problems[0]).not.toContain('characters)');
+    expect(r.problems[0]).toContain("'nosuch'");
+  });
+
+  it('long prose between an apostrophe and a quote is not taken for a quoted run', () => {
+    const prose = `the output's scale ${'is far too small for it '.repeat(20)}on 'conv'`;
+    expect(oneErrorLine(prose)).toBe(prose);
+    expect(oneErrorLine(`pool "${'p'.repeat(400)}", then more`)).toBe(`pool "${'p'.repeat(80)}..." (400 characters), then more`);
   });
 });
