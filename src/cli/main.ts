@@ -42,6 +42,21 @@ export function oneErrorLine(message: string): string {
   return escaped.split('\n').map(shortenLongRuns).join('\n');
 }
 
+/**
+ * Commander's own errors (an unknown command or option, a missing argument) quote what the user
+ * typed and put a suggestion on a line of its own: printed as one line too, like every other
+ * error ('uma-ts compil' gave "error: unknown command 'compil'" then "(Did you mean compile?)",
+ * and an option name holding a line break split the error in two). Help text passes unchanged.
+ */
+export function commanderErrorLine(text: string): string {
+  if (!text.startsWith('error: ')) return text;
+  const message = text
+    .slice('error: '.length)
+    .replace(/\n$/, '')
+    .replace(/\n\(Did you mean (.*)\?\)$/s, ' (did you mean $1?)');
+  return `error: ${oneErrorLine(message)}\n`;
+}
+
 function unwrappedFsError(e: unknown): string | undefined {
   const err = e as NodeJS.ErrnoException | undefined;
   if (typeof err?.code !== 'string' || typeof err.syscall !== 'string') return undefined;
@@ -60,7 +75,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO): Prom
     .name('uma-ts')
     .description('Compile ML models for custom accelerators with pool-aware static memory planning')
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
+    .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(commanderErrorLine(s)) });
   // argv is [node, script, command, ...].
   for (const register of await commandsFor(argv[2])) register(program, io);
   try {

@@ -864,3 +864,19 @@ describe('fuzz regressions: very long user text in an error line', () => {
     expect(oneErrorLine(`pool "${'p'.repeat(400)}", then more`)).toBe(`pool "${'p'.repeat(80)}..." (400 characters), then more`);
   });
 });
+
+describe("fuzz regressions: commander's own errors are one line", () => {
+  // 'uma-ts compil' printed "error: unknown command 'compil'" and "(Did you mean compile?)" on a
+  // second line; an option typed with a line break in it split its error in two.
+  it.each([
+    [['compil'], "error: unknown command 'compil' (did you mean compile?)"],
+    [['comp\nile'], "error: unknown command 'comp\\nile' (did you mean compile?)"],
+    [['compile', model('hello_world_int8'), '--backend', 'vanilla', '--a\nb'], "error: unknown option '--a\\nb'"],
+    [['compile', model('hello_world_int8'), '--backend', 'vanilla', '--ou'], "error: unknown option '--ou' (did you mean --out?)"],
+    [['compile', model('hello_world_int8'), '--backend', 'vanilla', '--algorithm'], "error: option '--algorithm <name>' argument missing"],
+  ])('%j', async (args, line) => {
+    const r = await runCli(args);
+    assertCleanOutcome(r);
+    expect(r.problems).toEqual([line]);
+  });
+});
