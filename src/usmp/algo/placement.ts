@@ -616,6 +616,11 @@ export class PlacementEngine {
   /** Marks the m neighbours just collected (collectedStamp) with their places (collectedAt). */
   private stampCollected(m: number): number {
     const { collectedAt, collectedStamp, nbId } = this;
+    // The stamps are 32-bit: a stamp that wrapped would match entries of long ago.
+    if (this.collectStamp === 0xffffffff) {
+      collectedStamp.fill(0);
+      this.collectStamp = 0;
+    }
     const stamp = ++this.collectStamp;
     for (let c = 0; c < m; c++) {
       collectedAt[nbId[c]] = c;
