@@ -425,6 +425,9 @@ export function autoSearch(
   // plan, the one to stay under) and there is no local search; the core's dives (points better
   // than any greedy start there) and descent do the work and hand out their offsets.
   const dense = core !== undefined && isDense(problem, engine, core);
+  // Set before the starts, whose lifts may already run the core (a clock only above
+  // UNCAPPED_UP_TO buffers, or when one is given).
+  if (core) core.deadline = deadline;
   const { start, total: initialTotal, placed, lifted: liftedUrgency, urgencyPlan } = pickStart(problem, engine, lowerBound, dense, core);
   let provenLowerBound = lowerBound;
   // Sorted rows only speed up a search (offsets are the same either way), so a call without
@@ -467,7 +470,6 @@ export function autoSearch(
   // the search has its own.
   const coreOn = core !== undefined && deadline > startedAt;
   const callBudget = core ? new CallBudget(core, engine, problem, minCallWork, Number.isFinite(deadline)) : undefined;
-  if (core) core.deadline = deadline;
   let descended = false;
   let plan: IndexedPlan | undefined;
   if (core && coreOn && callBudget) {

@@ -411,7 +411,7 @@ export class ExactCore {
   liftNearBound(offsets: Float64Array, bound: number): { offsets: Float64Array; total: number } | undefined {
     const total = this.totalOf(offsets);
     if (total <= bound || total - bound >= this.maxAlignment()) return undefined;
-    const r = liftAboveBound(this.tables, offsets, bound);
+    const r = liftAboveBound(this.tables, offsets, bound, this.deadline);
     this.work += r.work;
     return r;
   }

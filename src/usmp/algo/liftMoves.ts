@@ -36,7 +36,7 @@ export interface Lifted {
  * lift that lowers the total, within LIFT_TRIES tries. Candidates: the buffers ending above
  * the bound and their conflicts, largest rounding first (then highest end, then index).
  */
-export function liftAboveBound(tables: PushDownInput, offsets: Float64Array, bound: number): Lifted {
+export function liftAboveBound(tables: PushDownInput, offsets: Float64Array, bound: number, deadline = Infinity): Lifted {
   const { sizes, adj } = tables;
   const n = sizes.length;
   const scratch = new DropScratch(n);
@@ -53,7 +53,8 @@ export function liftAboveBound(tables: PushDownInput, offsets: Float64Array, bou
     work += candidates.work;
     let lifted: { offsets: Float64Array; total: number } | undefined;
     for (const c of candidates.order) {
-      if (tries === LIFT_TRIES) break;
+      // A clock only where the call has one: a try on 10,000 buffers is a push-down, 60 ms.
+      if (tries === LIFT_TRIES || (deadline !== Infinity && performance.now() >= deadline)) break;
       tries++;
       const result = current.slice();
       const dropped = dropInOrder(tables, order, rank, rank[c] + 1, c, result, total, scratch);
