@@ -22,14 +22,13 @@ function varIds(body: tir.Stmt, storeTargets = false): Set<number> {
       this.visitExpr(s.value);
       for (const i of s.indices) this.visitExpr(i);
     }
+    // Declaring a buffer is no read (the visitor goes on to the body).
     override visitAllocate(s: tir.Allocate): void {
       for (const x of s.extents) this.visitExpr(x);
       this.visitExpr(s.condition);
-      this.visitStmt(s.body);
     }
     override visitAllocateConst(s: tir.AllocateConst): void {
       for (const x of s.extents) this.visitExpr(x);
-      this.visitStmt(s.body);
     }
   }
   new Reads().visitStmt(body);
@@ -69,6 +68,7 @@ function onlyWritesInto(s: tir.Stmt, dead: ReadonlySet<number>): boolean {
 }
 
 const NOOP: tir.Stmt = { kind: 'SeqStmt', seq: [] };
+const isNoop = (s: tir.Stmt): boolean => s.kind === 'SeqStmt' && s.seq.length === 0;
 
 function removeOnce(body: tir.Stmt, dead: ReadonlySet<number>): tir.Stmt {
   class Remover extends tir.StmtExprMutator {
@@ -80,17 +80,22 @@ function removeOnce(body: tir.Stmt, dead: ReadonlySet<number>): tir.Stmt {
     }
     // A dead allocation goes only once nothing in its body stores into it any more: a store
     // left behind (inside a statement with other effects) would write an undefined buffer.
-    override mutateAllocate(s: tir.Allocate): tir.Stmt {
-      if (!dead.has(s.bufferVar.id)) return super.mutateAllocate(s);
-      const body = this.mutateStmt(s.body);
-      if (!varIds(body, true).has(s.bufferVar.id)) return body;
-      return body === s.body ? s : { ...s, body };
+    // (The body comes rewritten already: scope chains are walked innermost first.)
+    override mutateAllocate(s: tir.Allocate, body: tir.Stmt): tir.Stmt {
+      if (dead.has(s.bufferVar.id) && !varIds(body, true).has(s.bufferVar.id)) return body;
+      return super.mutateAllocate(s, body);
     }
-    override mutateAllocateConst(s: tir.AllocateConst): tir.Stmt {
-      if (!dead.has(s.bufferVar.id)) return super.mutateAllocateConst(s);
-      const body = this.mutateStmt(s.body);
-      if (!varIds(body, true).has(s.bufferVar.id)) return body;
-      return body === s.body ? s : { ...s, body };
+    override mutateAllocateConst(s: tir.AllocateConst, body: tir.Stmt): tir.Stmt {
+      if (dead.has(s.bufferVar.id) && !varIds(body, true).has(s.bufferVar.id)) return body;
+      return super.mutateAllocateConst(s, body);
+    }
+    // Inside a chain of scopes `mutateStmt` sees only the first: a let or view whose body
+    // came out empty had only that effectless body, so it goes too.
+    override mutateLetStmt(s: tir.LetStmt, body: tir.Stmt): tir.Stmt {
+      return isNoop(body) ? NOOP : super.mutateLetStmt(s, body);
+    }
+    override mutateDeclBuffer(s: tir.DeclBuffer, body: tir.Stmt): tir.Stmt {
+      return isNoop(body) ? NOOP : super.mutateDeclBuffer(s, body);
     }
     override mutateSeqStmt(s: tir.SeqStmt): tir.Stmt {
       const kept = s.seq.map((x) => this.mutateStmt(x)).filter((x) => !(x.kind === 'SeqStmt' && x.seq.length === 0));

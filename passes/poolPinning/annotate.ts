@@ -12,11 +12,11 @@ export function writeCandidatePools(module: TirModule, solution: PinningSolution
   const functions = new Map<string, PrimFunc>();
   for (const [name, f] of module.functions) {
     const annotate = new (class extends StmtExprMutator {
-      override mutateAllocate(s: Allocate): Stmt {
-        return this.withPools(s, super.mutateAllocate(s) as Allocate);
+      override mutateAllocate(s: Allocate, body: Stmt): Stmt {
+        return this.withPools(s, super.mutateAllocate(s, body) as Allocate);
       }
-      override mutateAllocateConst(s: AllocateConst): Stmt {
-        return this.withPools(s, super.mutateAllocateConst(s) as AllocateConst);
+      override mutateAllocateConst(s: AllocateConst, body: Stmt): Stmt {
+        return this.withPools(s, super.mutateAllocateConst(s, body) as AllocateConst);
       }
       withPools<T extends Allocate | AllocateConst>(original: T, rewritten: T): T {
         const pools = byKey.get(`${name}/${original.bufferVar.id}`);

@@ -132,14 +132,13 @@ function scanMain(main: PrimFunc): { calls: CallSite[]; allocs: Map<number, Allo
   const allocs = new Map<number, Allocate>();
   const names = new Set<string>(main.params.map((p) => p.name));
   class Scanner extends StmtExprVisitor {
-    override visitStmt(s: Stmt): void {
+    override enterStmt(s: Stmt): void {
       if (s.kind === 'Evaluate') {
         const callee = calleeOf(s.value);
         if (callee !== undefined) calls.push({ stmt: s, callee });
       }
       if (s.kind === 'Allocate') allocs.set(s.bufferVar.id, s);
       if (s.kind === 'Allocate' || s.kind === 'AllocateConst') names.add(s.bufferVar.name);
-      super.visitStmt(s);
     }
   }
   new Scanner().visitStmt(main.body);
@@ -345,8 +344,8 @@ function applySplit(module: TirModule, split: Split): TirModule {
   const moved = new Set<Stmt>(split.moved.map((m) => m.stmt));
   const copyCall = evaluate(callExtern(split.funcName, [original, split.copyVar]));
   class Rewriter extends StmtExprMutator {
-    override mutateAllocate(s: Allocate): Stmt {
-      const rewritten = super.mutateAllocate(s);
+    override mutateAllocate(s: Allocate, body: Stmt): Stmt {
+      const rewritten = super.mutateAllocate(s, body);
       if (s !== split.source || rewritten.kind !== 'Allocate') return rewritten;
       // The copy lives in the original's scope, so every call that may read it sees it.
       const copy = allocate({

@@ -104,7 +104,7 @@ export function checkPoolAccess(
             scope.set(s.var.id, pool);
             placement.set(`${name}/${s.var.id}`, pool);
           }
-          this.visitStmt(s.body);
+          // The pool var in the pool_ptr is not a use; the body is visited next.
           return;
         }
         super.visitLetStmt(s);
@@ -118,9 +118,6 @@ export function checkPoolAccess(
       }
       override visitVar(v: Var): void {
         used.push(v);
-      }
-      override visitStmt(s: Stmt): void {
-        super.visitStmt(s);
       }
     }
     new Walker().visitStmt(f.body);

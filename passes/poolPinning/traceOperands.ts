@@ -83,14 +83,12 @@ function scanFunction(f: PrimFunc): {
   const used = new Set<number>();
   const calls: { callee: string; args: readonly Expr[] }[] = [];
   class Scanner extends StmtExprVisitor {
-    override visitStmt(s: Stmt): void {
-      if (s.kind === 'Allocate' || s.kind === 'AllocateConst') {
-        allocs.push(s);
-        // The binding site itself is not a use.
-        this.visitStmt(s.body);
-        return;
-      }
-      super.visitStmt(s);
+    // The binding site itself is not a use: its fields are not visited (its body is, next).
+    override visitAllocate(s: Allocate): void {
+      allocs.push(s);
+    }
+    override visitAllocateConst(s: AllocateConst): void {
+      allocs.push(s);
     }
     override visitVar(v: Var): void {
       used.add(v.id);

@@ -47,9 +47,8 @@ export function nestBuffers(stmt: Stmt): NestBuffers {
       if (e.kind === 'BufferLoad') add(reads, e.buffer);
       super.visitExpr(e);
     }
-    override visitStmt(s: Stmt): void {
+    override enterStmt(s: Stmt): void {
       if (s.kind === 'BufferStore') add(writes, s.buffer);
-      super.visitStmt(s);
     }
   }
   new Collector().visitStmt(stmt);

@@ -42,14 +42,14 @@ class PoolInfoAssigner extends StmtExprMutator {
     super();
   }
 
-  override mutateAllocate(s: Allocate): Stmt {
-    const inner = super.mutateAllocate(s) as Allocate;
+  override mutateAllocate(s: Allocate, body: Stmt): Stmt {
+    const inner = super.mutateAllocate(s, body) as Allocate;
     if (!isGlobalScope(s.storageScope)) return inner;
     return this.annotate(inner, 'workspace');
   }
 
-  override mutateAllocateConst(s: AllocateConst): Stmt {
-    const inner = super.mutateAllocateConst(s) as AllocateConst;
+  override mutateAllocateConst(s: AllocateConst, body: Stmt): Stmt {
+    const inner = super.mutateAllocateConst(s, body) as AllocateConst;
     if (!this.pools.some((p) => p.kind === 'constant')) return inner;
     return this.annotate(inner, 'constant');
   }

@@ -122,16 +122,16 @@ class OffsetRewriter extends StmtExprMutator {
     return call('tir.pool_ptr', 'handle', [this.poolVars.get(a.pool)!, intImm(a.offset)]);
   }
 
-  override mutateAllocate(s: Allocate): Stmt {
+  override mutateAllocate(s: Allocate, body: Stmt): Stmt {
     const a = this.spec.placements.get(s);
-    if (a === undefined) return super.mutateAllocate(s);
-    return letStmt(s.bufferVar, this.poolPtr(a), this.mutateStmt(s.body));
+    if (a === undefined) return super.mutateAllocate(s, body);
+    return letStmt(s.bufferVar, this.poolPtr(a), body);
   }
 
-  override mutateAllocateConst(s: AllocateConst): Stmt {
+  override mutateAllocateConst(s: AllocateConst, body: Stmt): Stmt {
     const a = this.spec.placements.get(s);
-    if (a === undefined) return super.mutateAllocateConst(s);
-    return letStmt(s.bufferVar, this.poolPtr(a), this.mutateStmt(s.body));
+    if (a === undefined) return super.mutateAllocateConst(s, body);
+    return letStmt(s.bufferVar, this.poolPtr(a), body);
   }
 
   override mutateCall(e: Call): Expr {

@@ -174,9 +174,8 @@ class BufferInfoExtractor extends StmtExprVisitor {
     return root;
   }
 
-  override visitStmt(s: Stmt): void {
+  override enterStmt(): void {
     this.stmtIndex += 1;
-    super.visitStmt(s);
   }
 
   override visitVar(v: Var): void {
@@ -189,22 +188,19 @@ class BufferInfoExtractor extends StmtExprVisitor {
     if (func !== MAIN_PRIM_FUNC) record.accessTargets.add(funcTarget(this.module.functions.get(func)!));
   }
 
-  // Declarations are not accesses: only their extents and bodies are visited.
+  // Declarations are not accesses: only their extents (and then their bodies) are visited.
   override visitAllocate(s: Allocate): void {
     for (const x of s.extents) this.visitExpr(x);
     this.visitExpr(s.condition);
     this.record(s, 'workspace');
-    this.visitStmt(s.body);
   }
 
   override visitAllocateConst(s: AllocateConst): void {
     this.record(s, 'constant');
-    this.visitStmt(s.body);
   }
 
   override visitDeclBuffer(s: DeclBuffer): void {
     for (const d of s.buffer.shape) this.visitExpr(d);
-    this.visitStmt(s.body);
   }
 
   // `let p = sid_1` (or `&sid_1[k]`): later uses of p are uses of sid_1.
@@ -213,7 +209,6 @@ class BufferInfoExtractor extends StmtExprVisitor {
     const passed = passedDataVar(s.value);
     const record = passed === undefined ? undefined : this.env.get(passed.id);
     if (record !== undefined) this.env.set(s.var.id, record);
-    this.visitStmt(s.body);
   }
 
   override visitFor(s: For): void {

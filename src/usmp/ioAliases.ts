@@ -126,9 +126,9 @@ class AliasRewriter extends StmtExprMutator {
     return this.dropped.has(s) ? { kind: 'SeqStmt', seq: [] } : super.mutateEvaluate(s);
   }
 
-  override mutateAllocate(s: Allocate): Stmt {
-    if (this.removed.has(s.bufferVar.id)) return this.mutateStmt(s.body);
-    const inner = super.mutateAllocate(s);
+  override mutateAllocate(s: Allocate, body: Stmt): Stmt {
+    if (this.removed.has(s.bufferVar.id)) return body;
+    const inner = super.mutateAllocate(s, body);
     const annotations = this.annotate.get(s.bufferVar.id);
     return annotations === undefined || inner.kind !== 'Allocate' ? inner : { ...inner, annotations };
   }

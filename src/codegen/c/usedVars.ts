@@ -5,6 +5,7 @@
 import { Allocate, AllocateConst, DeclBuffer, For, LetStmt, PrimFunc, Var } from '../../ir/tir/nodes';
 import { StmtExprVisitor } from '../../ir/tir/visitor';
 
+// Scope statements: only what they read (their bodies are visited next), not what they declare.
 class UseCollector extends StmtExprVisitor {
   readonly used = new Set<number>();
 
@@ -14,22 +15,17 @@ class UseCollector extends StmtExprVisitor {
 
   override visitLetStmt(s: LetStmt): void {
     this.visitExpr(s.value);
-    this.visitStmt(s.body);
   }
 
   override visitAllocate(s: Allocate): void {
     for (const x of s.extents) this.visitExpr(x);
-    this.visitStmt(s.body);
   }
 
   override visitAllocateConst(s: AllocateConst): void {
     for (const x of s.extents) this.visitExpr(x);
-    this.visitStmt(s.body);
   }
 
-  override visitDeclBuffer(s: DeclBuffer): void {
-    this.visitStmt(s.body);
-  }
+  override visitDeclBuffer(_s: DeclBuffer): void {}
 
   override visitFor(s: For): void {
     // The loop condition reads the loop var, so it is always used.

@@ -100,24 +100,23 @@ export function freeVars(root: Root): Var[] {
       this.visitStmt(s.body);
       unbind(s.loopVar);
     }
+    // Scopes bind for their body (visited next) and unbind when it is done.
     override visitLetStmt(s: LetStmt): void {
       this.visitExpr(s.value);
       bind(s.var);
-      this.visitStmt(s.body);
-      unbind(s.var);
     }
     override visitAllocate(s: Allocate): void {
       for (const x of s.extents) this.visitExpr(x);
       this.visitExpr(s.condition);
       bind(s.bufferVar);
-      this.visitStmt(s.body);
-      unbind(s.bufferVar);
     }
     override visitAllocateConst(s: AllocateConst): void {
       for (const x of s.extents) this.visitExpr(x);
       bind(s.bufferVar);
-      this.visitStmt(s.body);
-      unbind(s.bufferVar);
+    }
+    override leaveStmt(s: Stmt): void {
+      if (s.kind === 'LetStmt') unbind(s.var);
+      else if (s.kind === 'Allocate' || s.kind === 'AllocateConst') unbind(s.bufferVar);
     }
     override visitPrimFunc(f: PrimFunc): void {
       for (const p of f.params) bind(p);
@@ -135,9 +134,8 @@ export function countStatements(root: Root): number {
   let n = 0;
   visitRoot(
     new (class extends StmtExprVisitor {
-      override visitStmt(s: Stmt): void {
+      override enterStmt(s: Stmt): void {
         if (s.kind !== 'SeqStmt') n++;
-        super.visitStmt(s);
       }
     })(),
     root,

@@ -3,6 +3,7 @@ export * from './dtype';
 export * from './builder';
 export * from './visitor';
 export * from './mutator';
+export * from './scope';
 export * from './printer';
 export * from './json';
 export * from './equal';

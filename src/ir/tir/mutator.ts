@@ -2,6 +2,13 @@
  * Copy-on-write rewriting of TIR, as TVM's StmtExprMutator: each `mutate*` returns the same
  * object when nothing below it changed, so untouched subtrees are shared, not copied.
  * Override the methods of the node kinds to rewrite; call `super` to rewrite children.
+ *
+ * Scope statements (Allocate, AllocateConst, DeclBuffer, LetStmt: `scope.ts`) differ from TVM:
+ * `mutateStmt` rewrites a chain of them with a loop, innermost body first, and then calls
+ * `mutateAllocate(s, body)` and the like from the inside out with `body` already rewritten.
+ * A large model's `main` nests one Allocate per tensor, thousands deep; recursing into each
+ * body overflowed the stack. An override of those four returns its statement rebuilt around
+ * `body` (`super.mutateAllocate(s, body)`), or `body` alone to drop the scope.
  */
 import {
   Allocate,
@@ -25,6 +32,7 @@ import {
   Stmt,
   Var,
 } from './nodes';
+import { isScopeStmt, ScopeStmt } from './scope';
 
 function mapSame<T>(items: readonly T[], fn: (x: T) => T): readonly T[] {
   let changed = false;
@@ -54,20 +62,40 @@ export class StmtExprMutator {
     return v;
   }
 
+  /** `s` rewritten; a chain of scope statements by a loop, their bodies first. */
   mutateStmt(s: Stmt): Stmt {
+    if (!isScopeStmt(s)) return this.mutateNode(s);
+    const scopes: ScopeStmt[] = [];
+    let cur: Stmt = s;
+    while (isScopeStmt(cur)) {
+      scopes.push(cur);
+      cur = cur.body;
+    }
+    let body = this.mutateStmt(cur);
+    for (let i = scopes.length - 1; i >= 0; i--) body = this.mutateScope(scopes[i], body);
+    return body;
+  }
+
+  private mutateScope(s: ScopeStmt, body: Stmt): Stmt {
     switch (s.kind) {
       case 'Allocate':
-        return this.mutateAllocate(s);
+        return this.mutateAllocate(s, body);
       case 'AllocateConst':
-        return this.mutateAllocateConst(s);
+        return this.mutateAllocateConst(s, body);
       case 'DeclBuffer':
-        return this.mutateDeclBuffer(s);
+        return this.mutateDeclBuffer(s, body);
+      case 'LetStmt':
+        return this.mutateLetStmt(s, body);
+    }
+  }
+
+  /** A statement that is not a scope statement: the `mutate*` of its kind. */
+  private mutateNode(s: Exclude<Stmt, ScopeStmt>): Stmt {
+    switch (s.kind) {
       case 'For':
         return this.mutateFor(s);
       case 'SeqStmt':
         return this.mutateSeqStmt(s);
-      case 'LetStmt':
-        return this.mutateLetStmt(s);
       case 'IfThenElse':
         return this.mutateIfThenElse(s);
       case 'BufferStore':
@@ -143,23 +171,21 @@ export class StmtExprMutator {
     return args === e.args ? e : { ...e, args };
   }
 
-  mutateAllocate(s: Allocate): Stmt {
+  // The four scope statements: `body` is `s.body` already rewritten (by `mutateStmt`).
+  mutateAllocate(s: Allocate, body: Stmt): Stmt {
     const extents = mapSame(s.extents, (x) => this.mutateExpr(x));
     const condition = this.mutateExpr(s.condition);
-    const body = this.mutateStmt(s.body);
     return extents === s.extents && condition === s.condition && body === s.body
       ? s
       : { ...s, extents, condition, body };
   }
 
-  mutateAllocateConst(s: AllocateConst): Stmt {
-    const body = this.mutateStmt(s.body);
+  mutateAllocateConst(s: AllocateConst, body: Stmt): Stmt {
     return body === s.body ? s : { ...s, body };
   }
 
-  mutateDeclBuffer(s: DeclBuffer): Stmt {
+  mutateDeclBuffer(s: DeclBuffer, body: Stmt): Stmt {
     const buffer = this.mutateBuffer(s.buffer);
-    const body = this.mutateStmt(s.body);
     return buffer === s.buffer && body === s.body ? s : { ...s, buffer, body };
   }
 
@@ -175,9 +201,8 @@ export class StmtExprMutator {
     return seq === s.seq ? s : { ...s, seq };
   }
 
-  mutateLetStmt(s: LetStmt): Stmt {
+  mutateLetStmt(s: LetStmt, body: Stmt): Stmt {
     const value = this.mutateExpr(s.value);
-    const body = this.mutateStmt(s.body);
     return value === s.value && body === s.body ? s : { ...s, value, body };
   }
 

@@ -1,6 +1,15 @@
 /**
  * Read-only traversal of TIR, as TVM's StmtExprVisitor: override the `visit*` method of the
  * node kinds you care about and call `super` to keep descending.
+ *
+ * Scope statements (Allocate, AllocateConst, DeclBuffer, LetStmt: `scope.ts`) differ from TVM:
+ * `visitAllocate` and the like visit the statement's own fields only, and `visitStmt` visits
+ * the body afterwards, walking a chain of nested scopes with a loop. A large model's `main`
+ * nests one Allocate per tensor, thousands deep; recursing into each body overflowed the
+ * stack. So an override of those four never visits `s.body` itself, and work that must follow
+ * the body (closing a scope) goes in `leaveStmt`. Per-statement work goes in `enterStmt` /
+ * `leaveStmt`, which every statement passes through, not in an override of `visitStmt`, which
+ * a chain's inner statements do not.
  */
 import {
   Allocate,
@@ -24,6 +33,7 @@ import {
   Stmt,
   Var,
 } from './nodes';
+import { isScopeStmt, ScopeStmt } from './scope';
 
 export class StmtExprVisitor {
   visitPrimFunc(f: PrimFunc): void {
@@ -32,7 +42,29 @@ export class StmtExprVisitor {
     this.visitStmt(f.body);
   }
 
+  /** Visits `s` and everything below it; the bodies of a chain of scope statements by a loop. */
   visitStmt(s: Stmt): void {
+    const scopes: ScopeStmt[] = [];
+    let cur = s;
+    for (;;) {
+      this.enterStmt(cur);
+      this.visitNode(cur);
+      if (!isScopeStmt(cur)) break;
+      scopes.push(cur);
+      cur = cur.body;
+    }
+    this.leaveStmt(cur);
+    for (let i = scopes.length - 1; i >= 0; i--) this.leaveStmt(scopes[i]);
+  }
+
+  /** Called for every statement before its fields and body are visited. */
+  enterStmt(_s: Stmt): void {}
+
+  /** Called for every statement after its body was visited (inner scopes first). */
+  leaveStmt(_s: Stmt): void {}
+
+  /** The statement's own visit: the `visit*` of its kind. */
+  private visitNode(s: Stmt): void {
     switch (s.kind) {
       case 'Allocate':
         return this.visitAllocate(s);
@@ -113,22 +145,20 @@ export class StmtExprVisitor {
     for (const a of e.args) this.visitExpr(a);
   }
 
+  // The four scope statements: their own fields; `visitStmt` visits the body next.
   visitAllocate(s: Allocate): void {
     this.visitExpr(s.bufferVar);
     for (const x of s.extents) this.visitExpr(x);
     this.visitExpr(s.condition);
-    this.visitStmt(s.body);
   }
 
   visitAllocateConst(s: AllocateConst): void {
     this.visitExpr(s.bufferVar);
     for (const x of s.extents) this.visitExpr(x);
-    this.visitStmt(s.body);
   }
 
   visitDeclBuffer(s: DeclBuffer): void {
     this.visitBuffer(s.buffer);
-    this.visitStmt(s.body);
   }
 
   visitFor(s: For): void {
@@ -145,7 +175,6 @@ export class StmtExprVisitor {
   visitLetStmt(s: LetStmt): void {
     this.visitExpr(s.var);
     this.visitExpr(s.value);
-    this.visitStmt(s.body);
   }
 
   visitIfThenElse(s: IfThenElse): void {
@@ -165,11 +194,10 @@ export class StmtExprVisitor {
   }
 }
 
-/** Calls `fn` on every statement and expression in pre-order. */
+/** Calls `fn` on every statement and expression in post-order (children first). */
 export function postOrderVisit(node: Stmt | PrimFunc, fn: (n: Stmt | Expr) => void): void {
   class Collector extends StmtExprVisitor {
-    override visitStmt(s: Stmt): void {
-      super.visitStmt(s);
+    override leaveStmt(s: Stmt): void {
       fn(s);
     }
     override visitExpr(e: Expr): void {
