@@ -20,6 +20,7 @@ import {
   Stmt,
   Var,
 } from '../../ir/tir/nodes';
+import { isScopeStmt, ScopeStmt } from '../../ir/tir/scope';
 import { DEFAULT_ALIGNMENT } from '../../usmp/types';
 import { FuncContext } from './context';
 import { arrayInitializer, cElemType, cType } from './ctypes';
@@ -76,22 +77,37 @@ export class StmtEmitter {
   }
 
   emit(s: Stmt): void {
+    // A scope statement declares at the current depth and its body follows at the same depth:
+    // a chain of them (main has one per tensor, thousands deep) is followed with a loop.
+    let cur = s;
+    while (isScopeStmt(cur)) {
+      this.emitDeclaration(cur);
+      cur = cur.body;
+    }
+    this.emitUnscoped(cur);
+  }
+
+  private emitDeclaration(s: ScopeStmt): void {
     switch (s.kind) {
-      case 'SeqStmt':
-        for (const x of s.seq) this.emit(x);
-        return;
       case 'Allocate':
         return this.emitAllocate(s);
       case 'AllocateConst':
         return this.emitAllocateConst(s);
       case 'DeclBuffer':
         // Buffers are views; their data var is declared by the allocation or parameter.
-        this.ctx.setElemType(s.buffer.data, s.buffer.dtype);
-        return this.emit(s.body);
-      case 'For':
-        return this.emitFor(s);
+        return this.ctx.setElemType(s.buffer.data, s.buffer.dtype);
       case 'LetStmt':
         return this.emitLet(s);
+    }
+  }
+
+  private emitUnscoped(s: Exclude<Stmt, ScopeStmt>): void {
+    switch (s.kind) {
+      case 'SeqStmt':
+        for (const x of s.seq) this.emit(x);
+        return;
+      case 'For':
+        return this.emitFor(s);
       case 'IfThenElse':
         this.line(`if (${emitExpr(s.condition, this.ctx)}) {`);
         this.block(s.then);
@@ -157,7 +173,6 @@ export class StmtEmitter {
       const init = fillInitializer(s, length);
       this.declare(v, (n) => `static ${elem} ${n}[${length}] __attribute__((aligned(${DEFAULT_ALIGNMENT})))${init};`);
     }
-    this.emit(s.body);
   }
 
   private emitAllocateConst(s: AllocateConst): void {
@@ -180,7 +195,6 @@ export class StmtEmitter {
       v,
       (n) => `static const ${elem} ${n}[${Math.max(1, count)}] __attribute__((aligned(${DEFAULT_ALIGNMENT}))) = ${init};`,
     );
-    this.emit(s.body);
   }
 
   private emitFor(s: For): void {
@@ -217,7 +231,6 @@ export class StmtEmitter {
       const value = emitCast(emitExpr(s.value, this.ctx), exprDType(s.value), v.dtype, this.ctx.func);
       this.declare(v, (n) => `${cType(v.dtype)} ${n} = ${value};`);
     }
-    this.emit(s.body);
   }
 
   private emitEvaluate(s: Evaluate): void {

@@ -15,6 +15,7 @@ import {
   TirModule,
   Var,
 } from './nodes';
+import { isScopeStmt, ScopeStmt } from './scope';
 
 export interface StructuralEqualOptions {
   /** Also require vars and buffers to carry the same names. */
@@ -136,7 +137,20 @@ class Comparer {
     }
   }
 
+  /** Compares two statements; chains of scope statements (main has thousands) with a loop. */
   stmt(a: Stmt, b: Stmt): boolean {
+    let x = a;
+    let y = b;
+    while (isScopeStmt(x)) {
+      if (!isScopeStmt(y) || !this.scopeHeader(x, y)) return false;
+      x = x.body;
+      y = y.body;
+    }
+    return this.unscoped(x, y);
+  }
+
+  /** Whether two scope statements agree but for their bodies. */
+  private scopeHeader(a: ScopeStmt, b: ScopeStmt): boolean {
     switch (a.kind) {
       case 'Allocate':
         return (
@@ -146,8 +160,7 @@ class Comparer {
           a.storageScope === b.storageScope &&
           this.exprs(a.extents, b.extents) &&
           this.expr(a.condition, b.condition) &&
-          recordsEqual(a.annotations, b.annotations) &&
-          this.stmt(a.body, b.body)
+          recordsEqual(a.annotations, b.annotations)
         );
       case 'AllocateConst':
         return (
@@ -156,11 +169,17 @@ class Comparer {
           a.dtype === b.dtype &&
           this.exprs(a.extents, b.extents) &&
           bytesEqual(a.data, b.data) &&
-          recordsEqual(a.annotations, b.annotations) &&
-          this.stmt(a.body, b.body)
+          recordsEqual(a.annotations, b.annotations)
         );
       case 'DeclBuffer':
-        return b.kind === 'DeclBuffer' && this.buffer(a.buffer, b.buffer) && this.stmt(a.body, b.body);
+        return b.kind === 'DeclBuffer' && this.buffer(a.buffer, b.buffer);
+      case 'LetStmt':
+        return b.kind === 'LetStmt' && this.m.vars(a.var, b.var) && this.expr(a.value, b.value);
+    }
+  }
+
+  private unscoped(a: Exclude<Stmt, ScopeStmt>, b: Stmt): boolean {
+    switch (a.kind) {
       case 'For':
         return (
           b.kind === 'For' &&
@@ -173,10 +192,6 @@ class Comparer {
         );
       case 'SeqStmt':
         return b.kind === 'SeqStmt' && this.all(a.seq, b.seq, (x, y) => this.stmt(x, y));
-      case 'LetStmt':
-        return (
-          b.kind === 'LetStmt' && this.m.vars(a.var, b.var) && this.expr(a.value, b.value) && this.stmt(a.body, b.body)
-        );
       case 'IfThenElse':
         return (
           b.kind === 'IfThenElse' &&

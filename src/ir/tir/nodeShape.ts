@@ -150,9 +150,26 @@ class ShapeChecker {
     }
   }
 
+  /**
+   * Checks a statement. A chain of scope statements (main nests one per tensor, thousands
+   * deep) is followed through `body` with a loop: the path grows, the call stack does not.
+   */
   stmt(v: unknown): void {
+    const depth = this.path.length;
+    let cur: unknown = v;
+    for (;;) {
+      const body = this.stmtFields(cur);
+      if (body === undefined) break;
+      this.path.push('.body');
+      cur = body.value;
+    }
+    this.path.length = depth;
+  }
+
+  /** Checks a statement but the body of a scope statement, which it returns (in a box: the body may be any value). */
+  private stmtFields(v: unknown): { value: unknown } | undefined {
     const n = this.node(v, 'a statement');
-    if (!this.firstVisit(n)) return;
+    if (!this.firstVisit(n)) return undefined;
     switch (n.kind) {
       case 'Allocate':
         this.at('.bufferVar', () => this.variable(n.bufferVar));
@@ -161,41 +178,45 @@ class ShapeChecker {
         this.at('.condition', () => this.expr(n.condition));
         this.field(n, 'storageScope', 'string');
         this.annotations(n);
-        return this.at('.body', () => this.stmt(n.body));
+        return { value: n.body };
       case 'AllocateConst':
         this.at('.bufferVar', () => this.variable(n.bufferVar));
         this.dtype(n);
         this.list(n, 'extents', (e) => this.expr(e));
         if (!(n.data instanceof Uint8Array)) this.at('.data', () => this.fail(`${describeValue(n.data)}, not a Uint8Array`));
         this.annotations(n);
-        return this.at('.body', () => this.stmt(n.body));
+        return { value: n.body };
       case 'DeclBuffer':
         this.at('.buffer', () => this.buffer(n.buffer));
-        return this.at('.body', () => this.stmt(n.body));
+        return { value: n.body };
       case 'For':
         this.at('.loopVar', () => this.variable(n.loopVar));
         this.at('.min', () => this.expr(n.min));
         this.at('.extent', () => this.expr(n.extent));
         if (typeof n.forKind !== 'string' || !FOR_KINDS.has(n.forKind)) this.at('.forKind', () => this.fail(`${describeValue(n.forKind)}, not a loop kind`));
         this.annotations(n);
-        return this.at('.body', () => this.stmt(n.body));
+        this.at('.body', () => this.stmt(n.body));
+        return undefined;
       case 'SeqStmt':
-        return this.list(n, 'seq', (s) => this.stmt(s));
+        this.list(n, 'seq', (s) => this.stmt(s));
+        return undefined;
       case 'LetStmt':
         this.at('.var', () => this.variable(n.var));
         this.at('.value', () => this.expr(n.value));
-        return this.at('.body', () => this.stmt(n.body));
+        return { value: n.body };
       case 'IfThenElse':
         this.at('.condition', () => this.expr(n.condition));
         this.at('.then', () => this.stmt(n.then));
         if (n.else !== undefined) this.at('.else', () => this.stmt(n.else));
-        return;
+        return undefined;
       case 'BufferStore':
         this.at('.buffer', () => this.buffer(n.buffer));
         this.at('.value', () => this.expr(n.value));
-        return this.list(n, 'indices', (i) => this.expr(i));
+        this.list(n, 'indices', (i) => this.expr(i));
+        return undefined;
       case 'Evaluate':
-        return this.at('.value', () => this.expr(n.value));
+        this.at('.value', () => this.expr(n.value));
+        return undefined;
       default:
         this.fail(`${describeValue(v)}, not a statement`);
     }

@@ -295,6 +295,14 @@ class StmtPrinter {
   }
 
   stmt(s: Stmt, depth: number): void {
+    // A chain of scope statements (main has one per tensor, thousands deep) prints at one
+    // depth: followed with a loop, not by recursion.
+    let cur: Stmt | undefined = s;
+    while (cur !== undefined) cur = this.stmtLines(cur, depth);
+  }
+
+  /** Prints `s`, but the body of a scope statement, which it returns. */
+  private stmtLines(s: Stmt, depth: number): Stmt | undefined {
     for (const b of headerBuffers(s)) this.declare(b, depth, 'implicit');
     switch (s.kind) {
       case 'Allocate': {
@@ -305,7 +313,7 @@ class StmtPrinter {
           depth,
           `${this.names.varName(s.bufferVar)} = T.allocate([${extents}], ${pyString(s.dtype)}, ${pyString(s.storageScope)}${cond}${printAnnotationsArg(s.annotations)})`,
         );
-        return this.stmt(s.body, depth);
+        return s.body;
       }
       case 'AllocateConst': {
         const extents = s.extents.map((x) => this.expr(x)).join(', ');
@@ -313,18 +321,19 @@ class StmtPrinter {
           depth,
           `${this.names.varName(s.bufferVar)} = T.allocate_const([${extents}], ${pyString(s.dtype)}, nbytes=${s.data.length}, checksum="${fnv1a(s.data)}"${printAnnotationsArg(s.annotations)})`,
         );
-        return this.stmt(s.body, depth);
+        return s.body;
       }
       case 'DeclBuffer':
         this.declare(s.buffer, depth, 'decl');
-        return this.stmt(s.body, depth);
+        return s.body;
       case 'For': {
         const range = forRange(s.min, s.extent, (e) => this.expr(e));
         this.emit(
           depth,
           `for ${this.names.varName(s.loopVar)} in T.${s.forKind}(${range}${printAnnotationsArg(s.annotations)}):`,
         );
-        return this.stmt(s.body, depth + 1);
+        this.stmt(s.body, depth + 1);
+        return;
       }
       case 'SeqStmt':
         if (s.seq.length === 0) this.emit(depth, 'pass');
@@ -332,7 +341,7 @@ class StmtPrinter {
         return;
       case 'LetStmt':
         this.emit(depth, `${this.names.varName(s.var)}: ${typeAnnotation(s.var)} = ${this.expr(s.value)}`);
-        return this.stmt(s.body, depth);
+        return s.body;
       case 'IfThenElse':
         this.emit(depth, `if ${this.expr(s.condition)}:`);
         this.stmt(s.then, depth + 1);

@@ -17,6 +17,7 @@
 import { dtypeBytes } from './dtype';
 import { primFuncShapeProblem } from './nodeShape';
 import { Buffer, Expr, PrimFunc, ScalarDType, Stmt, TirModule, Var } from './nodes';
+import { isScopeStmt, ScopeStmt } from './scope';
 
 /** Bytes one allocation may hold: the largest array a 32-bit target's C compiler accepts. */
 export const MAX_ALLOCATION_BYTES = 2 ** 31 - 1;
@@ -159,23 +160,60 @@ class FunctionChecker {
     this.allocations.set(v.id, { name: v.name, bytes });
   }
 
-  private stmt(s: Stmt): void {
+  /** Binds `v` for what follows; the returned function unbinds it (unless it was bound outside). */
+  private enter(v: Var): () => void {
+    const outer = this.inScope.has(v.id);
+    this.inScope.add(v.id);
+    return () => {
+      if (!outer) this.inScope.delete(v.id);
+    };
+  }
+
+  /** Checks a scope statement's own fields and binds what it declares; returns what undoes that after its body. */
+  private scope(s: ScopeStmt): () => void {
     switch (s.kind) {
-      case 'Allocate':
+      case 'Allocate': {
         for (const e of s.extents) this.expr(e);
         this.allocation(s.bufferVar, s.dtype, s.extents);
-        return this.scoped(s.bufferVar, () => {
-          this.expr(s.condition);
-          this.stmt(s.body);
-        });
+        const exit = this.enter(s.bufferVar);
+        this.expr(s.condition);
+        return exit;
+      }
       case 'AllocateConst':
         for (const e of s.extents) this.expr(e);
         this.allocation(s.bufferVar, s.dtype, s.extents);
         this.constants.add(s.bufferVar.id);
-        return this.scoped(s.bufferVar, () => this.stmt(s.body));
+        return this.enter(s.bufferVar);
       case 'DeclBuffer':
         this.buffer(s.buffer);
-        return this.stmt(s.body);
+        return () => {};
+      case 'LetStmt': {
+        this.expr(s.value);
+        const form = this.linear(s.value);
+        if (form) this.lets.set(s.var.id, form);
+        const exit = this.enter(s.var);
+        return () => {
+          exit();
+          this.lets.delete(s.var.id);
+        };
+      }
+    }
+  }
+
+  private stmt(s: Stmt): void {
+    // A chain of scopes (main has one per tensor, thousands deep) is walked with a loop.
+    const exits: (() => void)[] = [];
+    let cur = s;
+    while (isScopeStmt(cur)) {
+      exits.push(this.scope(cur));
+      cur = cur.body;
+    }
+    this.unscoped(cur);
+    for (let i = exits.length - 1; i >= 0; i--) exits[i]();
+  }
+
+  private unscoped(s: Exclude<Stmt, ScopeStmt>): void {
+    switch (s.kind) {
       case 'For': {
         this.expr(s.min);
         this.expr(s.extent);
@@ -191,14 +229,6 @@ class FunctionChecker {
       case 'SeqStmt':
         for (const x of s.seq) this.stmt(x);
         return;
-      case 'LetStmt': {
-        this.expr(s.value);
-        const form = this.linear(s.value);
-        if (form) this.lets.set(s.var.id, form);
-        this.scoped(s.var, () => this.stmt(s.body));
-        this.lets.delete(s.var.id);
-        return;
-      }
       case 'IfThenElse':
         this.expr(s.condition);
         this.guarded++;

@@ -8,6 +8,7 @@ import { cosF32, expF32, logF32, sinF32, tanhF32 } from '../../../arith/floatMat
 import { exprDType } from '../builder';
 import { ANN_FILL_BYTE, ANN_INITIAL_BYTES, BinaryOp, Buffer, BufferLoad, Call, Expr, PrimFunc, ScalarDType, Stmt, Var } from '../nodes';
 import { initialBytesOf } from '../nodes';
+import { isScopeStmt, ScopeStmt } from '../scope';
 import { TirEvalError, TirOutOfBoundsError } from './errors';
 import { dtypeBytes } from '../dtype';
 import { Pointer, Value, readerFor, viewOf, wrapTo, writerFor } from './memory';
@@ -544,7 +545,35 @@ class FuncCompiler {
 
   // ------------------------------------------------------------ statements
 
+  /**
+   * A statement as a closure. A chain of scope statements (main has one per tensor, thousands
+   * deep) compiles with a loop into a flat list of set-up steps run before the innermost body:
+   * each only fills its var's slot, so running them first is running them nested.
+   */
   stmt(s: Stmt): StmtFn {
+    if (!isScopeStmt(s)) return this.unscoped(s);
+    const steps: StmtFn[] = [];
+    const bound: Var[] = [];
+    let cur: Stmt = s;
+    while (isScopeStmt(cur)) {
+      const step = this.scopeStep(cur);
+      if (step !== undefined) {
+        steps.push(step.run);
+        bound.push(step.v);
+      }
+      cur = cur.body;
+    }
+    const inner = this.unscoped(cur);
+    for (let i = bound.length - 1; i >= 0; i--) this.unbind(bound[i]);
+    if (steps.length === 0) return inner;
+    return (f) => {
+      for (let k = 0; k < steps.length; k++) steps[k](f);
+      inner(f);
+    };
+  }
+
+  /** Binds the var a scope statement declares (for its body) and returns what fills its slot; a DeclBuffer has none. */
+  private scopeStep(s: ScopeStmt): { v: Var; run: StmtFn } | undefined {
     switch (s.kind) {
       case 'Allocate': {
         const extents = s.extents.map((x) => this.num(x));
@@ -552,13 +581,15 @@ class FuncCompiler {
         const fillAnn = s.annotations[ANN_FILL_BYTE];
         const fill = typeof fillAnn === 'number' ? fillAnn : 0;
         const initial = s.annotations[ANN_INITIAL_BYTES] === undefined ? undefined : s;
-        const [slot, body] = this.scoped(s.bufferVar, () => this.stmt(s.body));
-        return (f) => {
-          let n = elem;
-          for (const x of extents) n *= x(f);
-          const init = initial && initialBytesOf(initial, n);
-          f[slot] = { mem: init ? init.slice() : fill ? new Uint8Array(n).fill(fill) : new Uint8Array(n), byteOffset: 0 };
-          body(f);
+        const slot = this.bind(s.bufferVar);
+        return {
+          v: s.bufferVar,
+          run: (f) => {
+            let n = elem;
+            for (const x of extents) n *= x(f);
+            const init = initial && initialBytesOf(initial, n);
+            f[slot] = { mem: init ? init.slice() : fill ? new Uint8Array(n).fill(fill) : new Uint8Array(n), byteOffset: 0 };
+          },
         };
       }
       case 'AllocateConst': {
@@ -569,17 +600,34 @@ class FuncCompiler {
         }
         const data = s.data;
         const size = mathMax(n, data.length);
-        const [slot, body] = this.scoped(s.bufferVar, () => this.stmt(s.body));
-        return (f) => {
-          const mem = new Uint8Array(size);
-          mem.set(data);
-          f[slot] = { mem, byteOffset: 0 };
-          body(f);
+        const slot = this.bind(s.bufferVar);
+        return {
+          v: s.bufferVar,
+          run: (f) => {
+            const mem = new Uint8Array(size);
+            mem.set(data);
+            f[slot] = { mem, byteOffset: 0 };
+          },
         };
       }
       case 'DeclBuffer':
         this.use(s.buffer.data);
-        return this.stmt(s.body);
+        return undefined;
+      case 'LetStmt': {
+        const value = this.value(s.value);
+        const slot = this.bind(s.var);
+        return {
+          v: s.var,
+          run: (f) => {
+            f[slot] = value(f);
+          },
+        };
+      }
+    }
+  }
+
+  private unscoped(s: Exclude<Stmt, ScopeStmt>): StmtFn {
+    switch (s.kind) {
       case 'For': {
         const min = this.num(s.min);
         const extent = this.num(s.extent);
@@ -597,14 +645,6 @@ class FuncCompiler {
         const seq = s.seq.map((x) => this.stmt(x));
         return (f) => {
           for (let k = 0; k < seq.length; k++) seq[k](f);
-        };
-      }
-      case 'LetStmt': {
-        const value = this.value(s.value);
-        const [slot, body] = this.scoped(s.var, () => this.stmt(s.body));
-        return (f) => {
-          f[slot] = value(f);
-          body(f);
         };
       }
       case 'IfThenElse': {
