@@ -111,7 +111,7 @@ describe('refused control flow', () => {
 
   it('an unrolled size past the cap, and a loop that never ends', () => {
     expect(refusal(accumulate({ steps: MAX_INLINED_OPERATORS }), UnsupportedOperatorError)).toMatch(
-      /^unsupported WHILE at operator #0 \(cond subgraph 1, body subgraph 2\) in cf\.tflite: unrolling it passes 2048 inlined operators at body subgraph 2, iteration 1024;/,
+      /^unsupported WHILE at operator #0 \(cond subgraph 1, body subgraph 2\) in cf\.tflite: unrolling it passes 8192 inlined operators at body subgraph 2, iteration 4096;/,
     );
     const endless = accumulate({
       cond: (cond) => {

@@ -28,7 +28,7 @@ function expectCompiledMatches(model: Uint8Array, inputs: Uint8Array[], name: st
 
 describe('the unroll cap', () => {
   it('a loop as large as the cap allows compiles; one step more is refused', () => {
-    // The RNN body has 6 operators: 341 steps inline 2046.
+    // The RNN body has 6 operators: 1365 steps inline 8190.
     const steps = Math.floor(MAX_INLINED_OPERATORS / 6);
     const registry = new BackendRegistry();
     registry.register(HostOnlyBackend);
