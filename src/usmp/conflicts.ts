@@ -219,6 +219,11 @@ const CLIQUE_SEEDS = 64;
 
 function greedyCliqueBound(buffers: readonly BufferInfo[], stacks: number): number {
   const neighbours = mutualNeighbours(buffers);
+  // All mutually listed (a model's constants, live for the whole run): every seed would grow
+  // the same clique, all of them, at a cost of n^2 each; 4,000 constants took 30 s that way.
+  if (buffers.length > 1 && neighbours.every((row) => row.length === buffers.length - 1)) {
+    return Math.max(maxOf(buffers.map((b) => b.sizeBytes)), cliqueHeight(buffers, stacks));
+  }
   const weight = buffers.map((b, i) => {
     let w = b.sizeBytes;
     for (const j of neighbours[i]) w += buffers[j].sizeBytes;
