@@ -37,7 +37,7 @@ export const CONTROL_FLOW_BUILTINS: ReadonlySet<number> = new Set([BuiltinOperat
  * The time is: two steps still grow with the square of the operator count (the partitioner's
  * convexity check per composite candidate walks the whole graph; every constant conflicts
  * with every other, and planning lists those pairs). A 6-operator int8 RNN body unrolled to
- * 8192 operators compiles to C in about 25 s of CPU, to 16384 in about 100 s.
+ * 8192 operators compiles to C in about 15 s of CPU, to 16384 in about 55 s.
  */
 export const MAX_INLINED_OPERATORS = 8192;
 /** Element operations (initWork.ts) spent evaluating conds and folding loop values at import, in all. */
