@@ -32,7 +32,7 @@ import {
   Stmt,
   Var,
 } from './nodes';
-import { isScopeStmt, ScopeStmt } from './scope';
+import { isScopeStmt, scopeChain, ScopeStmt } from './scope';
 
 function mapSame<T>(items: readonly T[], fn: (x: T) => T): readonly T[] {
   let changed = false;
@@ -65,13 +65,8 @@ export class StmtExprMutator {
   /** `s` rewritten; a chain of scope statements by a loop, their bodies first. */
   mutateStmt(s: Stmt): Stmt {
     if (!isScopeStmt(s)) return this.mutateNode(s);
-    const scopes: ScopeStmt[] = [];
-    let cur: Stmt = s;
-    while (isScopeStmt(cur)) {
-      scopes.push(cur);
-      cur = cur.body;
-    }
-    let body = this.mutateStmt(cur);
+    const { scopes, inner } = scopeChain(s);
+    let body = this.mutateStmt(inner);
     for (let i = scopes.length - 1; i >= 0; i--) body = this.mutateScope(scopes[i], body);
     return body;
   }
