@@ -1,6 +1,6 @@
 /**
- * Producer/consumer queries over one graph function, and the check the partitioner relies
- * on: "would grouping these nodes create a cycle?".
+ * Producer/consumer queries over one graph function (the partitioner's cycle check over
+ * contracted groups is ContractedDag, contractedDag.ts).
  */
 import { LoweringError } from '../errors';
 import { GraphFunction, GraphNode } from '../ir/graph/types';
@@ -61,64 +61,6 @@ export class FunctionView {
     const p = this.positions.get(name);
     if (p === undefined) throw new LoweringError(`function '${this.fn.name}' has no node '${name}'`, { func: this.fn.name });
     return p;
-  }
-
-  /**
-   * True when treating `members` as one node keeps the graph acyclic, i.e. no path leaves
-   * the set and comes back into it. `groupOf` gives the grouping of all other nodes.
-   *
-   * Kahn's algorithm over the contracted graph, in flat arrays: graphlib's isAcyclic recursed
-   * once per node of a path (a 16,000-operator unrolled RNN overflowed the stack) and building
-   * its Graph per candidate cost more than the check itself.
-   */
-  isConvex(members: ReadonlySet<string>, groupOf: (name: string) => string = (n) => n): boolean {
-    const nodes = this.fn.nodes;
-    const groupIds = new Map<string, number>();
-    const MERGED = 0;
-    groupIds.set('\u0000candidate', MERGED);
-    const groupOfNode = new Int32Array(nodes.length);
-    nodes.forEach((n, i) => {
-      if (members.has(n.name)) return;
-      const g = groupOf(n.name);
-      let id = groupIds.get(g);
-      if (id === undefined) groupIds.set(g, (id = groupIds.size));
-      groupOfNode[i] = id;
-    });
-    const groups = groupIds.size;
-    // Edges between groups (self-edges dropped), as a CSR adjacency.
-    const from: number[] = [];
-    const to: number[] = [];
-    nodes.forEach((n, i) => {
-      if (n.kind !== 'call') return;
-      const w = groupOfNode[i];
-      for (const a of n.args) {
-        if (a === OMITTED_ARG) continue;
-        const v = groupOfNode[this.position(a)];
-        if (v !== w) {
-          from.push(v);
-          to.push(w);
-        }
-      }
-    });
-    const start = new Int32Array(groups + 1);
-    const indegree = new Int32Array(groups);
-    for (let e = 0; e < from.length; e++) {
-      start[from[e] + 1]++;
-      indegree[to[e]]++;
-    }
-    for (let g = 0; g < groups; g++) start[g + 1] += start[g];
-    const fill = start.slice(0, groups);
-    const succ = new Int32Array(from.length);
-    for (let e = 0; e < from.length; e++) succ[fill[from[e]]++] = to[e];
-    const ready: number[] = [];
-    for (let g = 0; g < groups; g++) if (indegree[g] === 0) ready.push(g);
-    let done = 0;
-    while (ready.length > 0) {
-      const g = ready.pop()!;
-      done++;
-      for (let k = start[g]; k < start[g + 1]; k++) if (--indegree[succ[k]] === 0) ready.push(succ[k]);
-    }
-    return done === groups;
   }
 }
 

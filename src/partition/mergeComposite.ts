@@ -13,6 +13,7 @@
 import { PatternEntry } from '../backend/umaBackend';
 import { callPredicate } from '../backend/userCode';
 import { CallNode, GraphFunction, GraphNode, IRModule, VarNode } from '../ir/graph/types';
+import { ContractedDag } from './contractedDag';
 import { FunctionView } from './dataflow';
 import { PatternMatch, PatternMatcher } from './matcher';
 import { groupInputs, mainOf, rebuildFunction, withFunctions } from './moduleEdit';
@@ -40,7 +41,7 @@ function innerCallsStayInside(m: PatternMatch, view: FunctionView): boolean {
 export function findCompositeMatches(main: GraphFunction, patterns: readonly PatternEntry[]): CompositeMatch[] {
   const view = new FunctionView(main);
   const claimed = new Set<string>();
-  const groupOf = new Map<string, string>();
+  const dag = new ContractedDag(view);
   const found: Array<Omit<CompositeMatch, 'functionName'>> = [];
   for (const entry of patterns) {
     const matcher = new PatternMatcher(view, claimed);
@@ -50,16 +51,13 @@ export function findCompositeMatches(main: GraphFunction, patterns: readonly Pat
       const m = matcher.matchAt(entry.name, entry.pattern, node.name);
       if (m === undefined || !innerCallsStayInside(m, view)) continue;
       const members = new Set(m.calls.map((c) => c.name));
-      if (!view.isConvex(members, (n) => groupOf.get(n) ?? n)) continue;
+      if (!dag.isConvex(members)) continue;
       const predicate = entry.predicate;
       // The predicate sees the match frozen: it decides, the match itself stays as found.
       const seen = Object.freeze({ ...m });
       if (predicate !== undefined && !callPredicate(targetOf(entry), `predicate of pattern '${entry.name}' (at '${node.name}')`, () => predicate(seen), { op: node.name })) continue;
-      const group = `\u0000match${found.length}`;
-      for (const c of members) {
-        claimed.add(c);
-        groupOf.set(c, group);
-      }
+      for (const c of members) claimed.add(c);
+      dag.contract(members);
       found.push({ entry, match: m });
     }
   }

@@ -13,6 +13,7 @@
  * leaves two adjacent regions.
  */
 import { GraphFunction } from '../ir/graph/types';
+import { ContractedDag } from './contractedDag';
 import { FunctionView } from './dataflow';
 import { TargetAnnotation } from './annotateTarget';
 
@@ -46,6 +47,7 @@ export function externalOutputs(view: FunctionView, set: ReadonlySet<string>): s
 
 export function mergeCompilerRegions(main: GraphFunction, annotation: TargetAnnotation, merge = true): RegionResult {
   const view = new FunctionView(main);
+  const dag = new ContractedDag(view);
   const annotated = main.nodes.filter((n) => annotation.nodes.has(n.name)).map((n) => n.name);
   const regionOf = new Map<string, string>(annotated.map((n) => [n, n]));
   const members = new Map<string, Set<string>>(annotated.map((n) => [n, new Set([n])]));
@@ -64,15 +66,15 @@ export function mergeCompilerRegions(main: GraphFunction, annotation: TargetAnno
         const to = regionOf.get(consumer) as string;
         if (from === undefined || from === to) continue;
         const union = new Set([...(members.get(from) as Set<string>), ...(members.get(to) as Set<string>)]);
-        const groupOf = (n: string): string => regionOf.get(n) ?? n;
         let reason: MergeRefusal | undefined;
-        if (!view.isConvex(union, groupOf)) reason = 'cycle';
+        if (!dag.isConvex(union)) reason = 'cycle';
         else if (externalOutputs(view, union).length > 1) reason = 'multiple-outputs';
         decisions.set(
           `${producer}\u0000${consumer}`,
           reason === undefined ? { producer, consumer, merged: true } : { producer, consumer, merged: false, reason },
         );
         if (reason !== undefined) continue;
+        dag.contract(union);
         for (const n of members.get(to) as Set<string>) regionOf.set(n, from);
         members.set(from, union);
         members.delete(to);
