@@ -3,6 +3,7 @@
  * contracted groups is ContractedDag, contractedDag.ts).
  */
 import { LoweringError } from '../errors';
+import { stableTopologicalNodes } from '../ir/graph/graph';
 import { GraphFunction, GraphNode } from '../ir/graph/types';
 
 /** An empty argument name stands for an omitted optional argument (the interpreter agrees). */
@@ -66,66 +67,10 @@ export class FunctionView {
 
 /**
  * Orders nodes so that every call follows its arguments, keeping the given order wherever
- * it is already valid (stable Kahn's algorithm).
+ * it is already valid (stable Kahn's algorithm); a cycle is a LoweringError.
  */
 export function topoSort(nodes: readonly GraphNode[], func = '<function>'): GraphNode[] {
-  const names = new Set(nodes.map((n) => n.name));
-  const pending = new Map<string, number>();
-  const consumers = new Map<string, string[]>();
-  for (const n of nodes) {
-    const deps = n.kind === 'call' ? [...new Set(n.args)].filter((a) => names.has(a)) : [];
-    pending.set(n.name, deps.length);
-    for (const d of deps) {
-      const list = consumers.get(d) ?? [];
-      list.push(n.name);
-      consumers.set(d, list);
-    }
-  }
-  const order = new Map(nodes.map((n, i) => [n.name, i] as const));
-  const byName = new Map(nodes.map((n) => [n.name, n] as const));
-  // The ready nodes as a binary min-heap by original position: sorting the whole ready list at
-  // every step was quadratic where many nodes are ready at once (10,000 operators reading one
-  // input: 4 s of a compile).
-  const ready: string[] = [];
-  const rank = (name: string): number => order.get(name) as number;
-  const push = (name: string): void => {
-    let i = ready.push(name) - 1;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (rank(ready[parent]) <= rank(ready[i])) break;
-      [ready[parent], ready[i]] = [ready[i], ready[parent]];
-      i = parent;
-    }
-  };
-  const pop = (): string => {
-    const top = ready[0];
-    const last = ready.pop() as string;
-    if (ready.length > 0) {
-      ready[0] = last;
-      for (let i = 0; ; ) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < ready.length && rank(ready[l]) < rank(ready[m])) m = l;
-        if (r < ready.length && rank(ready[r]) < rank(ready[m])) m = r;
-        if (m === i) break;
-        [ready[m], ready[i]] = [ready[i], ready[m]];
-        i = m;
-      }
-    }
-    return top;
-  };
-  for (const n of nodes) if (pending.get(n.name) === 0) push(n.name);
-  const out: GraphNode[] = [];
-  while (ready.length > 0) {
-    const next = pop();
-    out.push(byName.get(next) as GraphNode);
-    for (const c of consumers.get(next) ?? []) {
-      const left = (pending.get(c) as number) - 1;
-      pending.set(c, left);
-      if (left === 0) push(c);
-    }
-  }
+  const out = stableTopologicalNodes(nodes);
   if (out.length !== nodes.length) {
     throw new LoweringError(`function '${func}': dataflow has a cycle after partitioning`, { func });
   }

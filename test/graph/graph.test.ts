@@ -12,7 +12,7 @@ import {
   topologicalOrder,
   withFunction,
 } from '../../src/ir/graph/graph';
-import { CallNode, GraphFunction } from '../../src/ir/graph/types';
+import { CallNode, GraphFunction, GraphNode } from '../../src/ir/graph/types';
 
 const t = tensorType([1, 4], 'int8');
 
@@ -129,5 +129,20 @@ describe('immutable module helpers', () => {
     expect([...renamed.functions.keys()].sort()).toEqual(['f2_x', 'main_x']);
     expect([...m.functions.keys()].sort()).toEqual(['f2', 'main']);
     expect(() => mapFunctions(m, (f) => ({ ...f, name: 'same' }))).toThrow(GraphStructureError);
+  });
+
+  it('orders and checks a 20,000-node chain listed backwards without recursing', () => {
+    const n = 20000;
+    const nodes: GraphNode[] = [{ kind: 'var', name: 'v0', type: t }];
+    for (let i = 1; i < n; i++) nodes.push(call(`v${i}`, [`v${i - 1}`]));
+    const fn: GraphFunction = { name: 'chain', params: ['v0'], nodes: [...nodes].reverse(), outputs: [`v${n - 1}`], attrs: {} };
+    expect(topologicalOrder(fn)).toEqual(nodes.map((x) => x.name));
+    // Closing the chain into a ring: the cycle is all of it, from its least name.
+    const ring: GraphFunction = { ...fn, params: [], nodes: [call('v0', [`v${n - 1}`]), ...nodes.slice(1)] };
+    const cycle = findCycle(ring)!;
+    expect(cycle).toHaveLength(n + 1);
+    expect(cycle[0]).toBe('v0');
+    expect(cycle[1]).toBe('v1');
+    expect(() => topologicalOrder(ring)).toThrow(GraphStructureError);
   });
 });

@@ -3,7 +3,7 @@
  * for ordering, cycle detection and producer/consumer queries, plus helpers that derive new
  * IRModules without mutating the old one.
  */
-import { alg, Graph } from '@dagrejs/graphlib';
+import { Graph } from '@dagrejs/graphlib';
 import { GraphStructureError } from '../../errors';
 import { CallNode, GraphFunction, GraphNode, IRModule } from './types';
 
@@ -53,25 +53,57 @@ export function toDataflowGraph(fn: GraphFunction): DataflowGraph {
   return g;
 }
 
-/** One cycle as a path `[a, b, ..., a]`, or null when the function is acyclic. */
+/**
+ * Per node (by position in `fn.nodes`), the positions of the calls using its value, once per
+ * use. Unknown names are GraphStructureErrors (toDataflowGraph's checks).
+ */
+function usesByPosition(fn: GraphFunction): number[][] {
+  toDataflowGraph(fn);
+  const position = new Map(fn.nodes.map((n, i) => [n.name, i] as const));
+  const uses: number[][] = fn.nodes.map(() => []);
+  fn.nodes.forEach((node, i) => {
+    if (node.kind === 'call') for (const a of node.args) uses[position.get(a)!].push(i);
+  });
+  return uses;
+}
+
+/**
+ * One cycle as a path `[a, b, ..., a]` starting at its least name, or null when the function
+ * is acyclic. A depth-first search with an explicit stack: graphlib's cycle search recursed
+ * once per node of a path and overflowed the stack on a 20,000-operator chain.
+ */
 export function findCycle(fn: GraphFunction): string[] | null {
-  const g = toDataflowGraph(fn);
-  const selfLoop = g.edges().find((e) => e.v === e.w);
-  if (selfLoop) return [selfLoop.v, selfLoop.v];
-  const components = alg.findCycles(g);
-  if (components.length === 0) return null;
-  // findCycles yields a strongly connected component; walk it to get an ordered cycle.
-  const component = new Set(components[0]);
-  const path: string[] = [];
-  const seen = new Map<string, number>();
-  let current = [...component].sort()[0];
-  while (!seen.has(current)) {
-    seen.set(current, path.length);
-    path.push(current);
-    const next = (g.successors(current) ?? []).filter((s) => component.has(s)).sort()[0];
-    current = next;
+  const uses = usesByPosition(fn);
+  const state = new Uint8Array(fn.nodes.length); // 0 new, 1 on the path, 2 done
+  for (let root = 0; root < fn.nodes.length; root++) {
+    if (state[root] !== 0) continue;
+    const path = [root];
+    const next = [0];
+    state[root] = 1;
+    while (path.length > 0) {
+      const v = path[path.length - 1];
+      const k = next[next.length - 1]++;
+      if (k >= uses[v].length) {
+        state[v] = 2;
+        path.pop();
+        next.pop();
+        continue;
+      }
+      const w = uses[v][k];
+      if (state[w] === 1) {
+        const names = path.slice(path.indexOf(w)).map((i) => fn.nodes[i].name);
+        const least = names.indexOf([...names].sort()[0]);
+        const rotated = [...names.slice(least), ...names.slice(0, least)];
+        return [...rotated, rotated[0]];
+      }
+      if (state[w] === 0) {
+        state[w] = 1;
+        path.push(w);
+        next.push(0);
+      }
+    }
   }
-  return [...path.slice(seen.get(current)), current];
+  return null;
 }
 
 export function assertAcyclic(fn: GraphFunction): void {
@@ -82,27 +114,75 @@ export function assertAcyclic(fn: GraphFunction): void {
 }
 
 /**
+ * `nodes` ordered so that every call follows those of its arguments that are among them,
+ * keeping the given order wherever it is already valid: Kahn's algorithm taking the
+ * earliest-listed ready node, from a binary heap (sorting the ready list at every step was
+ * quadratic where many nodes are ready at once). Nodes on or behind a cycle are left out, so
+ * a shorter result means a cycle.
+ */
+export function stableTopologicalNodes(nodes: readonly GraphNode[]): GraphNode[] {
+  const position = new Map(nodes.map((n, i) => [n.name, i] as const));
+  const pending = new Int32Array(nodes.length);
+  const uses: number[][] = nodes.map(() => []);
+  nodes.forEach((n, i) => {
+    if (n.kind !== 'call') return;
+    for (const a of new Set(n.args)) {
+      const p = position.get(a);
+      if (p === undefined) continue;
+      pending[i]++;
+      uses[p].push(i);
+    }
+  });
+  // The heap holds positions, so the earliest-listed ready node is its least entry.
+  const heap: number[] = [];
+  const push = (v: number): void => {
+    let i = heap.push(v) - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (heap[parent] <= v) break;
+      heap[i] = heap[parent];
+      i = parent;
+    }
+    heap[i] = v;
+  };
+  const pop = (): number => {
+    const top = heap[0];
+    const last = heap.pop()!;
+    if (heap.length > 0) {
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= heap.length) break;
+        const c = l + 1 < heap.length && heap[l + 1] < heap[l] ? l + 1 : l;
+        if (heap[c] >= last) break;
+        heap[i] = heap[c];
+        i = c;
+      }
+      heap[i] = last;
+    }
+    return top;
+  };
+  nodes.forEach((_, i) => {
+    if (pending[i] === 0) push(i);
+  });
+  const out: GraphNode[] = [];
+  while (heap.length > 0) {
+    const v = pop();
+    out.push(nodes[v]);
+    for (const u of uses[v]) if (--pending[u] === 0) push(u);
+  }
+  return out;
+}
+
+/**
  * Node names in a topological order that keeps the listed order wherever it is already
- * valid (Kahn's algorithm taking the earliest-listed ready node). A cycle is an error.
+ * valid (stableTopologicalNodes). A cycle is an error.
  */
 export function topologicalOrder(fn: GraphFunction): string[] {
-  assertAcyclic(fn);
-  const g = toDataflowGraph(fn);
-  const position = new Map(fn.nodes.map((n, i) => [n.name, i]));
-  const pending = new Map(fn.nodes.map((n) => [n.name, new Set(g.predecessors(n.name) ?? []).size]));
-  const ready = fn.nodes.filter((n) => pending.get(n.name) === 0).map((n) => n.name);
-  const order: string[] = [];
-  while (ready.length > 0) {
-    ready.sort((a, b) => position.get(a)! - position.get(b)!);
-    const name = ready.shift()!;
-    order.push(name);
-    for (const succ of new Set(g.successors(name) ?? [])) {
-      const left = pending.get(succ)! - 1;
-      pending.set(succ, left);
-      if (left === 0) ready.push(succ);
-    }
-  }
-  return order;
+  toDataflowGraph(fn);
+  const order = stableTopologicalNodes(fn.nodes);
+  if (order.length < fn.nodes.length) assertAcyclic(fn);
+  return order.map((n) => n.name);
 }
 
 /** The same function with its nodes listed in `topologicalOrder`. */
