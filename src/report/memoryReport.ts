@@ -59,6 +59,8 @@ export interface MemoryReport {
   readonly pools: readonly PoolReport[];
   readonly buffers: readonly BufferReport[];
   readonly unplanned: readonly { readonly func: string; readonly name: string; readonly reason: string }[];
+  /** Constants that use the bytes of an identical planned one (`sameAs`); absent when none. */
+  readonly sharedConstants?: readonly { readonly name: string; readonly sameAs: string; readonly sizeBytes: number }[];
   readonly totalBytes: number;
   readonly totalLowerBoundBytes: number;
   /** Whether the plan's total is proven optimal, else the gap to the best proven bound. */
@@ -168,12 +170,15 @@ export function buildMemoryReport(model: string, result: UsmpResult, tensorBound
       };
     })
     .sort((x, y) => x.pool.localeCompare(y.pool) || x.offset - y.offset || x.name.localeCompare(y.name));
+  const sizeOf = new Map(result.buffers.map((b) => [b.name, b.sizeBytes] as const));
+  const sharedConstants = [...(result.sameAs ?? [])].map(([name, sameAs]) => ({ name, sameAs, sizeBytes: sizeOf.get(sameAs)! }));
   return {
     model,
     algorithm: result.algorithm,
     pools,
     buffers,
     unplanned: result.unplanned.map((u) => ({ func: u.func, name: u.name, reason: u.reason })),
+    ...(sharedConstants.length > 0 ? { sharedConstants } : {}),
     totalBytes,
     totalLowerBoundBytes: pools.reduce((s, p) => s + p.lowerBoundBytes, 0),
     workspace: workspaceSummary(pools, tensorBound),
@@ -219,6 +224,11 @@ export function formatMemoryReport(r: MemoryReport, options: { buffers?: boolean
       `Workspace: ${w.sizeBytes} bytes; plan lower bound ${w.planLowerBoundBytes} (overhead ${w.planOverheadPercent.toFixed(2)}%); ` +
         `tensor-level lower bound ${w.tensorLowerBoundBytes}, model I/O ${w.ioCounted ? '' : 'not '}counted (overhead ${(w.tensorOverheadPercent ?? 0).toFixed(2)}%)`,
     );
+  }
+  const shared = r.sharedConstants ?? [];
+  if (shared.length > 0) {
+    const bytes = shared.reduce((sum, c) => sum + c.sizeBytes, 0);
+    out.push(`Shared constants: ${shared.length} constant(s) use the bytes of an identical planned one (${bytes} bytes not repeated; listed in report.json)`);
   }
   if (options.buffers !== false && r.buffers.length > 0) {
     out.push(

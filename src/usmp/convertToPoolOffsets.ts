@@ -197,16 +197,21 @@ export function convertToPoolOffsets(
   pools: readonly PoolInfo[],
 ): OffsetRewriteResult {
   const placementsByInstance = new Map<number, Map<AllocNode, PoolAllocation>>();
+  const place = (name: string, a: PoolAllocation): void => {
+    const site = analysis.sites.get(name)!;
+    let m = placementsByInstance.get(site.instance);
+    if (m === undefined) placementsByInstance.set(site.instance, (m = new Map()));
+    m.set(site.node, a);
+  };
   for (const b of analysis.buffers) {
     const a = plan.get(b.name);
     if (a === undefined) {
       throw new MemoryPlanningError(`the plan does not place buffer '${b.name}'`, { buffer: b.name });
     }
-    const site = analysis.sites.get(b.name)!;
-    let m = placementsByInstance.get(site.instance);
-    if (m === undefined) placementsByInstance.set(site.instance, (m = new Map()));
-    m.set(site.node, a);
+    place(b.name, a);
   }
+  // A constant identical to a planned one reads that one's bytes.
+  for (const [name, kept] of analysis.sameAs) place(name, plan.get(kept)!);
   const planned = plannedPools(pools, analysis.buffers, plan, analysis);
   const poolOrder = planned.map((p) => p.pool.name);
 

@@ -36,8 +36,18 @@ import {
   Var,
 } from '../ir/tir/nodes';
 import { candidatePoolNames, funcTarget, isGlobalScope } from './assignPoolInfo';
+import { shareIdenticalConstants } from './identicalConstants';
 import { lcm } from './stackBound';
 import { BufferInfo, PoolInfo, PoolKind, UnplannedAllocate } from './types';
+
+/**
+ * A buffer is at least aligned to its element: the generated C reads an int32 bias or a float
+ * tensor through a pointer of that type, so a pool of alignment 1 must not put it at an odd
+ * offset (undefined behaviour; a fault on cores without unaligned access).
+ */
+function alignmentOf(record: { readonly candidates: readonly PoolInfo[]; readonly node: Allocate | AllocateConst }): number {
+  return lcm(record.candidates[0].alignment, dtypeBytes(record.node.dtype));
+}
 
 /** One execution of a PrimFunc: main, or one call site of a module function. */
 export interface CallInstance {
@@ -73,8 +83,14 @@ export interface UnplannedSite extends UnplannedAllocate {
 export interface BufferInfoAnalysis {
   /** In order of first allocation (statement order). */
   readonly buffers: readonly BufferInfo[];
-  /** BufferInfo name → its allocation. */
+  /** BufferInfo name → its allocation (also for the constants in `sameAs`). */
   readonly sites: ReadonlyMap<string, BufferSite>;
+  /**
+   * Constants left out of `buffers` because a planned one has the same bytes (and pools,
+   * alignment, type and size), by name, to that one's name: they take its place
+   * (identicalConstants.ts).
+   */
+  readonly sameAs: ReadonlyMap<string, string>;
   /**
    * Lower bound of the total memory any valid plan needs: the most workspace bytes live at
    * once plus every constant (constants are live throughout).
@@ -425,7 +441,15 @@ export function extractBufferInfo(module: TirModule, pools: readonly PoolInfo[])
     last: readAfterMain(record.io) ? Math.max(end, record.last ?? record.declaredAt) : (record.last ?? record.declaredAt),
   }));
   const workspace = intervals.filter((i) => i.record.kind === 'workspace');
-  const constants = intervals.filter((i) => i.record.kind === 'constant');
+  const sameAs = shareIdenticalConstants(
+    records.flatMap((r) =>
+      r.kind === 'constant' && r.node.kind === 'AllocateConst' && r.io === undefined
+        ? [{ name: r.name, node: r.node, sizeBytes: r.sizeBytes, alignment: alignmentOf(r), candidates: r.candidates }]
+        : [],
+    ),
+  );
+  const planned = intervals.filter((i) => !sameAs.has(i.record.name));
+  const constants = planned.filter((i) => i.record.kind === 'constant');
   const { conflicts, maxLive } = sweepConflicts(workspace);
   // Constants are all initialised before main runs and live until it ends: every constant
   // conflicts with every other constant and with no workspace buffer.
@@ -435,13 +459,10 @@ export function extractBufferInfo(module: TirModule, pools: readonly PoolInfo[])
       constants.filter((o) => o !== c).map((o) => o.record.name),
     );
   }
-  // A buffer is at least aligned to its element: the generated C reads an int32 bias or a
-  // float tensor through a pointer of that type, so a pool of alignment 1 must not put it at
-  // an odd offset (undefined behaviour; a fault on cores without unaligned access).
-  const buffers: BufferInfo[] = intervals.map(({ record, first, last }) => ({
+  const buffers: BufferInfo[] = planned.map(({ record, first, last }) => ({
     name: record.name,
     sizeBytes: record.sizeBytes,
-    alignment: lcm(record.candidates[0].alignment, dtypeBytes(record.node.dtype)),
+    alignment: alignmentOf(record),
     poolCandidates: record.candidates,
     conflicts: conflicts.get(record)!,
     kind: record.kind,
@@ -465,6 +486,7 @@ export function extractBufferInfo(module: TirModule, pools: readonly PoolInfo[])
   return {
     buffers,
     sites,
+    sameAs,
     memoryPressure: maxLive + constantBytes,
     unplanned: extractor.unplanned,
     callTree: freeze(root),

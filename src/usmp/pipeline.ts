@@ -91,6 +91,7 @@ export function runUsmp(module: TirModule, options: UsmpOptions = {}): UsmpResul
     pools: rewritten.pools,
     buffers: analysis.buffers,
     plan,
+    sameAs: analysis.sameAs,
     memoryPressure: analysis.memoryPressure,
     unplanned: analysis.unplanned.map(({ func, name, reason }) => ({ func, name, reason })),
     inputs,

@@ -122,6 +122,11 @@ export interface UsmpResult<M = unknown> {
   readonly pools: readonly PlannedPool[];
   readonly buffers: readonly BufferInfo[];
   readonly plan: BufferPlan;
+  /**
+   * Constants left out of `buffers` because a planned constant holds the same bytes, by name,
+   * to that constant's name (they share its place; identicalConstants.ts).
+   */
+  readonly sameAs?: ReadonlyMap<string, string>;
   readonly memoryPressure: number;
   readonly unplanned: readonly UnplannedAllocate[];
   readonly inputs: readonly IoPlacement[];
