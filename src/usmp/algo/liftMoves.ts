@@ -39,7 +39,7 @@ export interface Lifted {
 export function liftAboveBound(tables: PushDownInput, offsets: Float64Array, bound: number, deadline = Infinity): Lifted {
   const { sizes, adj } = tables;
   const n = sizes.length;
-  const scratch = new DropScratch(n);
+  const scratch = DropScratch.of(tables);
   const rank = new Int32Array(n);
   let current = offsets;
   let total = totalOf(sizes, current);

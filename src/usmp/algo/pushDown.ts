@@ -26,6 +26,18 @@ import { buffersByOffset } from './topRegion';
  * 10.8 -> 6.9, long s52 33 -> 13.5.
  */
 const WALK_PER_SORT_STEP = 4;
+/**
+ * Conflict entries, as a share of all n^2 pairs, from which drops walk the spans (dropBySpans):
+ * measured on push-downs (least of 6-20, alternating with the marked walk, same offsets): long
+ * lifetimes s52 (2,000 buffers, 22% of pairs) 22.5 -> 13.7 ms, s14 14.9 -> 8.3 ms; mixed
+ * 10,000-buffer seeds 9 (19%) 368 -> 210 ms and 5 (10%) 242 -> 189 ms; medium lifetimes (10%)
+ * the same; but sparse sets slower: mixed 2,000-buffer seeds 2, 78, 124 (about 2.5%) 6.0 -> 6.8
+ * ms, 10,000-buffer seeds 2 and 8 (6%) 5-15% slower, seed 11 (2%) 20%. There the marked walk's
+ * reads out of order stay in cache, and the spans' wider entries cost more to walk and move.
+ */
+const SPAN_WALK_DENSITY = 0.1;
+/** Per entry of DropScratch.placedSpans: offset, end, first section, last section. */
+const SPAN_FIELDS = 4;
 
 export interface PushDownInput {
   readonly sizes: Float64Array;
@@ -33,6 +45,13 @@ export interface PushDownInput {
   /** Conflicts as CSR: buffer b conflicts with adj[adjStart[b] .. adjStart[b + 1]). */
   readonly adjStart: Int32Array;
   readonly adj: Int32Array;
+  /**
+   * Optional, the buffers' live ranges as spans of time sections [secFrom, secTo], given only
+   * where the conflicts are exactly the spans' overlaps (the exact core's tables): a drop then
+   * reads the spans kept beside the dropped list instead of marking its conflicts (dropInOrder).
+   */
+  readonly secFrom?: Int32Array;
+  readonly secTo?: Int32Array;
 }
 
 export interface PushedDown {
@@ -48,7 +67,7 @@ export function pushDown(input: PushDownInput, offsets: Float64Array): PushedDow
   const rank = new Int32Array(n);
   for (let k = 0; k < n; k++) rank[order[k]] = k;
   const result = new Float64Array(n);
-  const dropped = dropInOrder(input, order, rank, 0, -1, result, Infinity, new DropScratch(n));
+  const dropped = dropInOrder(input, order, rank, 0, -1, result, Infinity, DropScratch.of(input));
   return { offsets: result, total: dropped.total, work: orderWork + input.adj.length + dropped.sortWork };
 }
 
@@ -69,13 +88,38 @@ export class DropScratch {
   readonly mark: Int32Array;
   /** The last stamp handed out (stamps are never reused, so `mark` is never cleared). */
   stamp = 0;
-  constructor(n: number) {
+  /**
+   * With live-range spans (PushDownInput.secFrom): beside `placed`, each entry's offset, end and
+   * span, so that a drop's walk reads them in order instead of looking each buffer up.
+   */
+  readonly placedSpans: Float64Array;
+  /**
+   * With spans: Fenwick trees over the time sections counting the dropped buffers by the
+   * section their span starts in and ends in (a drop's conflicts among them, counted without
+   * reading its conflict list: dropBySpans).
+   */
+  readonly startsIn: Int32Array;
+  readonly endsIn: Int32Array;
+  /**
+   * Scratch for drops of `input`: with the span arrays where it gives spans and its conflicts
+   * are at least SPAN_WALK_DENSITY of all pairs (see dropBySpans).
+   */
+  static of(input: PushDownInput): DropScratch {
+    const n = input.sizes.length;
+    return new DropScratch(n, input.secFrom !== undefined && input.adj.length >= SPAN_WALK_DENSITY * n * n);
+  }
+  constructor(n: number, spans = false) {
     this.moved = new Int32Array(n);
     this.movedOffset = new Float64Array(n);
     this.keys = new Float64Array(n);
     this.byOffset = new Int32Array(n);
     this.placed = new Int32Array(n);
     this.mark = new Int32Array(n);
+    const m = spans ? n : 0;
+    this.placedSpans = new Float64Array(SPAN_FIELDS * m);
+    // Sections are between distinct times of first and last use: at most 2n.
+    this.startsIn = new Int32Array(spans ? 2 * n + 1 : 0);
+    this.endsIn = new Int32Array(spans ? 2 * n + 1 : 0);
   }
 }
 
@@ -105,6 +149,9 @@ export function dropInOrder(
   abortAt: number,
   scratch: DropScratch,
 ): { total: number; sortWork: number } {
+  if (input.secFrom && input.secTo && scratch.placedSpans.length === SPAN_FIELDS * input.sizes.length && scratch.startsIn.length === 2 * input.sizes.length + 1) {
+    return dropBySpans(input, input.secFrom, input.secTo, order, rank, from, skip, result, abortAt, scratch);
+  }
   const { sizes, alignments, adjStart, adj } = input;
   const { placed, mark } = scratch;
   let count = belowFrom(sizes, order, from, skip, result, scratch);
@@ -137,6 +184,143 @@ export function dropInOrder(
     total = Math.max(total, end);
   }
   return { total, sortWork };
+}
+
+/**
+ * dropInOrder where the conflicts are the overlaps of live-range spans, on dense sets
+ * (DropScratch.of): the same drops, the same work. The dropped buffers' offsets, ends and spans
+ * are kept by offset in one array beside `placed`, and a drop walks them in order testing span
+ * overlap, where the marked walk looked every entry's offset and stamp up by buffer; and it
+ * counts its conflicts among them in two Fenwick trees over the sections (those that meet its
+ * span: all but the ones starting after it ends and the ones ending before it starts), where
+ * the marked walk read its whole conflict list to mark them (18.8M entries per push-down on
+ * mixed 10,000-buffer seed 9). A drop that sorts its conflicts still gathers them from its list.
+ */
+function dropBySpans(
+  input: PushDownInput,
+  secFrom: Int32Array,
+  secTo: Int32Array,
+  order: Int32Array,
+  rank: Int32Array,
+  from: number,
+  skip: number,
+  result: Float64Array,
+  abortAt: number,
+  scratch: DropScratch,
+): { total: number; sortWork: number } {
+  const { sizes, alignments, adjStart, adj } = input;
+  let count = belowFrom(sizes, order, from, skip, result, scratch);
+  spansOfPlaced(scratch, count, sizes, result, secFrom, secTo);
+  const { startsIn, endsIn } = scratch;
+  startsIn.fill(0);
+  endsIn.fill(0);
+  for (let i = 0; i < count; i++) {
+    addAt(startsIn, scratch.placedSpans[SPAN_FIELDS * i + 2]);
+    addAt(endsIn, scratch.placedSpans[SPAN_FIELDS * i + 3]);
+  }
+  let total = 0;
+  let sortWork = 0;
+  for (let k = from; k < order.length; k++) {
+    const b = order[k];
+    if (b === skip) continue;
+    // Its conflicts dropped so far (rank below k, not skip, not empty: those listed in `placed`)
+    // are the listed spans that meet its own: all but those starting after it ends and those
+    // ending before it starts (no span does both).
+    const m = countAtMost(startsIn, secTo[b]) - countAtMost(endsIn, secFrom[b] - 1);
+    const sorting = m * Math.ceil(Math.log2(m + 1));
+    sortWork += sorting;
+    const size = sizes[b];
+    let at = 0;
+    if (size > 0) {
+      if (count <= WALK_PER_SORT_STEP * sorting) {
+        at = lowestClearBySpans(scratch, count, secFrom[b], secTo[b], size, alignments[b]);
+      } else {
+        gatherConflicts(input, b, k, rank, skip, result, scratch);
+        at = lowestClearSorted(scratch, m, sizes, result, size, alignments[b]);
+      }
+    }
+    result[b] = at;
+    const end = at + size;
+    if (size > 0) {
+      count = insertSpan(scratch, count, at, end, secFrom[b], secTo[b]);
+      addAt(startsIn, secFrom[b]);
+      addAt(endsIn, secTo[b]);
+    }
+    if (end >= abortAt) return { total: Infinity, sortWork };
+    total = Math.max(total, end);
+  }
+  return { total, sortWork };
+}
+
+/** Counts one more at section s in a Fenwick tree over sections (tree[s + 1] is section s's leaf). */
+function addAt(tree: Int32Array, s: number): void {
+  for (let i = s + 1; i < tree.length; i += i & -i) tree[i]++;
+}
+
+/** The count at sections 0..s (none for s < 0). */
+function countAtMost(tree: Int32Array, s: number): number {
+  let c = 0;
+  for (let i = s + 1; i > 0; i -= i & -i) c += tree[i];
+  return c;
+}
+
+/** The span arrays of scratch.placed[0..count) (belowFrom's list, by offset). */
+function spansOfPlaced(scratch: DropScratch, count: number, sizes: Float64Array, result: Float64Array, secFrom: Int32Array, secTo: Int32Array): void {
+  const { placed, placedSpans } = scratch;
+  for (let i = 0; i < count; i++) {
+    const j = placed[i];
+    const e = SPAN_FIELDS * i;
+    placedSpans[e] = result[j];
+    placedSpans[e + 1] = result[j] + sizes[j];
+    placedSpans[e + 2] = secFrom[j];
+    placedSpans[e + 3] = secTo[j];
+  }
+}
+
+/** b's conflicts of rank below k other than `skip`, of size above 0, into scratch.moved / movedOffset. */
+function gatherConflicts(input: PushDownInput, b: number, k: number, rank: Int32Array, skip: number, result: Float64Array, scratch: DropScratch): void {
+  const { sizes, adjStart, adj } = input;
+  const { moved, movedOffset } = scratch;
+  let m = 0;
+  for (let ai = adjStart[b]; ai < adjStart[b + 1]; ai++) {
+    const j = adj[ai];
+    if (rank[j] < k && j !== skip && sizes[j] > 0) {
+      movedOffset[m] = result[j];
+      moved[m++] = j;
+    }
+  }
+}
+
+/** lowestClear over the span arrays: first fit over the entries whose spans meet [from, to]. */
+function lowestClearBySpans(scratch: DropScratch, count: number, from: number, to: number, size: number, align: number): number {
+  const spans = scratch.placedSpans;
+  let at = 0;
+  for (let e = 0; e < SPAN_FIELDS * count; e += SPAN_FIELDS) {
+    if (spans[e] >= at + size) break;
+    if (spans[e + 2] > to || spans[e + 3] < from) continue;
+    const end = spans[e + 1];
+    if (end > at) at = roundUp(end, align);
+  }
+  return at;
+}
+
+/** insertByOffset on the span arrays (after equal offsets); the new count. */
+function insertSpan(scratch: DropScratch, count: number, at: number, end: number, from: number, to: number): number {
+  const spans = scratch.placedSpans;
+  let lo = 0;
+  let hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (spans[SPAN_FIELDS * mid] <= at) lo = mid + 1;
+    else hi = mid;
+  }
+  const e = SPAN_FIELDS * lo;
+  if (lo < count) spans.copyWithin(e + SPAN_FIELDS, e, SPAN_FIELDS * count);
+  spans[e] = at;
+  spans[e + 1] = end;
+  spans[e + 2] = from;
+  spans[e + 3] = to;
+  return count + 1;
 }
 
 /** dropOne's walk over the m conflicts in scratch.moved / movedOffset, sorted by offset first. */

@@ -8,12 +8,20 @@ export interface Iv {
   alignment: number;
 }
 
-/** The set's sizes, alignments and overlap conflicts (CSR), as pushDown and the lift moves take them. */
-export function inputOf(ivs: Iv[]): PushDownInput {
+/**
+ * The set's sizes, alignments and overlap conflicts (CSR), as pushDown and the lift moves take
+ * them; with `spans`, also the live ranges as spans of time sections (as the exact core's tables).
+ */
+export function inputOf(ivs: Iv[], spans = false): PushDownInput {
   const rows = ivs.map((a, i) => ivs.flatMap((b, j) => (i !== j && a.first <= b.last && b.first <= a.last ? [j] : [])));
   const adjStart = new Int32Array(ivs.length + 1);
   rows.forEach((r, i) => (adjStart[i + 1] = adjStart[i] + r.length));
+  const times = [...new Set(ivs.flatMap((iv) => [iv.first, iv.last]))].sort((a, b) => a - b);
+  const sections = spans
+    ? { secFrom: Int32Array.from(ivs, (iv) => times.indexOf(iv.first)), secTo: Int32Array.from(ivs, (iv) => times.indexOf(iv.last)) }
+    : {};
   return {
+    ...sections,
     sizes: Float64Array.from(ivs, (iv) => iv.size),
     alignments: Float64Array.from(ivs, (iv) => iv.alignment),
     adjStart,

@@ -37,6 +37,8 @@ describe('pushDown', () => {
       expectValid(ivs, before);
       const totalBefore = ivs.reduce((m, iv, i) => Math.max(m, before[i] + iv.size), 0);
       const { offsets, total } = pushDown(inputOf(ivs), before);
+      // Walking the live-range spans instead of marked conflicts: the same drops, the same work.
+      expect(pushDown(inputOf(ivs, true), before)).toEqual({ offsets, total, work: pushDown(inputOf(ivs), before).work });
       expectValid(ivs, offsets);
       offsets.forEach((o, i) => expect(o).toBeLessThanOrEqual(before[i]));
       expect(total).toBe(ivs.reduce((m, iv, i) => Math.max(m, offsets[i] + iv.size), 0));
@@ -75,6 +77,10 @@ describe('pushDown', () => {
         const scratch = new DropScratch(ivs.length);
         const walked = plan.slice();
         const dropped = dropInOrder(input, order, rank, from, skip, walked, Infinity, scratch);
+        // The same drops over the live-range spans (the exact core's tables give them).
+        const spanned = plan.slice();
+        expect(dropInOrder(inputOf(ivs, true), order, rank, from, skip, spanned, Infinity, new DropScratch(ivs.length, true))).toEqual(dropped);
+        expect([...spanned]).toEqual([...walked]);
         const sorted = plan.slice();
         let sortWork = 0;
         let total = 0;
