@@ -50,7 +50,9 @@ export function zeroPointRange(dtype: DType): readonly [bigint, bigint] | undefi
     case 'int16':
       return [-32768n, 32767n];
     case 'int32':
+    case 'uint32':
     case 'int64':
+    case 'uint64':
       return [0n, 0n];
     default:
       return undefined;

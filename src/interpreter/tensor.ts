@@ -4,7 +4,7 @@
  */
 import { DType, TensorType, tensorBytes, tensorElements } from '../ir/graph/types';
 
-export type TypedArray = Int8Array | Uint8Array | Int16Array | Int32Array | BigInt64Array | Float32Array;
+export type TypedArray = Int8Array | Uint8Array | Int16Array | Int32Array | Uint32Array | BigInt64Array | BigUint64Array | Float32Array;
 
 export interface Tensor {
   readonly type: TensorType;
@@ -23,8 +23,12 @@ export function allocateElements(dtype: DType, count: number): TypedArray {
       return new Int16Array(count);
     case 'int32':
       return new Int32Array(count);
+    case 'uint32':
+      return new Uint32Array(count);
     case 'int64':
       return new BigInt64Array(count);
+    case 'uint64':
+      return new BigUint64Array(count);
     case 'float32':
       return new Float32Array(count);
   }
@@ -53,8 +57,14 @@ export function tensorFromBytes(type: TensorType, bytes: Uint8Array): Tensor {
     case 'int32':
       for (let i = 0; i < n; i++) (data as Int32Array)[i] = view.getInt32(4 * i, true);
       break;
+    case 'uint32':
+      for (let i = 0; i < n; i++) (data as Uint32Array)[i] = view.getUint32(4 * i, true);
+      break;
     case 'int64':
       for (let i = 0; i < n; i++) (data as BigInt64Array)[i] = view.getBigInt64(8 * i, true);
+      break;
+    case 'uint64':
+      for (let i = 0; i < n; i++) (data as BigUint64Array)[i] = view.getBigUint64(8 * i, true);
       break;
     case 'float32':
       for (let i = 0; i < n; i++) (data as Float32Array)[i] = view.getFloat32(4 * i, true);
@@ -83,8 +93,14 @@ export function tensorToBytes(t: Tensor): Uint8Array {
     case 'int32':
       for (let i = 0; i < n; i++) view.setInt32(4 * i, (d as Int32Array)[i], true);
       break;
+    case 'uint32':
+      for (let i = 0; i < n; i++) view.setUint32(4 * i, (d as Uint32Array)[i], true);
+      break;
     case 'int64':
       for (let i = 0; i < n; i++) view.setBigInt64(8 * i, (d as BigInt64Array)[i], true);
+      break;
+    case 'uint64':
+      for (let i = 0; i < n; i++) view.setBigUint64(8 * i, (d as BigUint64Array)[i], true);
       break;
     case 'float32':
       for (let i = 0; i < n; i++) view.setFloat32(4 * i, (d as Float32Array)[i], true);

@@ -34,8 +34,12 @@ function view(bytes: Uint8Array, dtype: DType): ArrayLike<number | bigint> {
       return new Int16Array(b);
     case 'int32':
       return new Int32Array(b);
+    case 'uint32':
+      return new Uint32Array(b);
     case 'int64':
       return new BigInt64Array(b);
+    case 'uint64':
+      return new BigUint64Array(b);
     case 'float32':
       return new Float32Array(b);
   }

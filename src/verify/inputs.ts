@@ -65,7 +65,9 @@ const NPY_DTYPES: Readonly<Record<string, string>> = {
   '|u1': 'uint8',
   '<i2': 'int16',
   '<i4': 'int32',
+  '<u4': 'uint32',
   '<i8': 'int64',
+  '<u8': 'uint64',
   '<f4': 'float32',
   '|b1': 'bool',
 };
@@ -90,7 +92,7 @@ export function parseNpy(bytes: Uint8Array, spec: TensorSpec, file: string): Uin
   const shapeText = /'shape':\s*\(([^)]*)\)/.exec(header)?.[1];
   if (descr === undefined || fortran === undefined || shapeText === undefined) fail('malformed .npy header');
   if (fortran === 'True') fail('Fortran-ordered arrays are not supported; save with C order');
-  const dtype = NPY_DTYPES[descr as string] ?? fail(`dtype ${descr} is not supported (int8, uint8, int16, int32, int64, float32, bool)`);
+  const dtype = NPY_DTYPES[descr as string] ?? fail(`dtype ${descr} is not supported (int8, uint8, int16, int32, uint32, int64, uint64, float32, bool)`);
   if (dtype !== spec.dtype) fail(`dtype ${dtype}, but input '${spec.name}' is ${spec.dtype}`);
   const shape = (shapeText as string)
     .split(',')

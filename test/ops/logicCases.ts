@@ -25,8 +25,12 @@ export function bytesOf(type: TensorType, values: readonly number[]): Uint8Array
       return new Uint8Array(Int16Array.from(values).buffer);
     case 'int32':
       return new Uint8Array(Int32Array.from(values).buffer);
+    case 'uint32':
+      return new Uint8Array(Uint32Array.from(values).buffer);
     case 'int64':
       return new Uint8Array(BigInt64Array.from(values.map((v) => BigInt(v))).buffer);
+    case 'uint64':
+      return new Uint8Array(BigUint64Array.from(values.map((v) => BigInt(v))).buffer);
     case 'float32':
       return new Uint8Array(Float32Array.from(values).buffer);
   }

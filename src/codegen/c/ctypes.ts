@@ -12,6 +12,8 @@ const C_TYPES: Readonly<Record<ScalarDType, string>> = {
   int16: 'int16_t',
   int32: 'int32_t',
   int64: 'int64_t',
+  uint32: 'uint32_t',
+  uint64: 'uint64_t',
   float32: 'float',
   bool: 'bool',
   handle: 'void*',
@@ -31,7 +33,7 @@ export function cElemType(dtype: ScalarDType, where: string): string {
 }
 
 export function isIntDType(dtype: ScalarDType): boolean {
-  return dtype === 'int8' || dtype === 'uint8' || dtype === 'int16' || dtype === 'int32' || dtype === 'int64';
+  return dtype === 'int8' || dtype === 'uint8' || dtype === 'int16' || dtype === 'int32' || dtype === 'uint32' || dtype === 'int64' || dtype === 'uint64';
 }
 
 /** Integer types narrower than `int`: C promotes them, so TIR results must be wrapped back. */
@@ -44,6 +46,7 @@ const INT_RANGES: Partial<Record<ScalarDType, readonly [number, number]>> = {
   uint8: [0, 255],
   int16: [-32768, 32767],
   int32: [-2147483648, 2147483647],
+  uint32: [0, 4294967295],
 };
 
 /** Integer literal of `dtype`; the value is wrapped into range as a TIR IntImm would be. */
@@ -61,6 +64,8 @@ export function intLiteral(value: number, dtype: ScalarDType): string {
       return 'NULL';
     case 'int64':
       return `INT64_C(${value})`;
+    case 'uint64':
+      return `UINT64_C(${value < 0 ? BigInt.asUintN(64, BigInt(value)) : value})`;
     default: {
       const range = INT_RANGES[dtype];
       let v = value;
@@ -69,6 +74,7 @@ export function intLiteral(value: number, dtype: ScalarDType): string {
         v = ((((v - range[0]) % span) + span) % span) + range[0];
       }
       if (v === -2147483648) return '(-2147483647 - 1)';
+      if (dtype === 'uint32') return `${v}u`;
       return v < 0 ? `(${v})` : `${v}`;
     }
   }
@@ -158,6 +164,10 @@ function readLiteral(view: DataView, off: number, dtype: ScalarDType): string {
       const v = view.getBigInt64(off, true);
       return v === -(2n ** 63n) ? '(-INT64_C(9223372036854775807) - 1)' : `INT64_C(${v})`;
     }
+    case 'uint32':
+      return `${view.getUint32(off, true)}u`;
+    case 'uint64':
+      return `UINT64_C(${view.getBigUint64(off, true)})`;
     case 'float32':
       return floatLiteral(view.getFloat32(off, true));
     default:

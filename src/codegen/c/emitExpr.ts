@@ -58,15 +58,22 @@ export function emitCast(value: string, from: ScalarDType, to: ScalarDType, func
     if (to === 'int64') return `uma_f32_to_i64(${value})`;
     return emitCast(`uma_f32_to_i32(${value})`, 'int32', to, func);
   }
+  // uint64 past 2^63 reaches the int64 wrap helpers as gcc converts it: modulo 2^64.
+  const widen = from === 'uint64' ? `(int64_t)${value}` : value;
   switch (to) {
+    case 'uint32':
+    case 'uint64':
+      // Conversion to an unsigned type is defined modulo 2^N in C.
+      return `((${to}_t)${value})`;
     case 'int64':
+      // From uint64 implementation-defined in C; gcc and clang wrap, as TFLite's static_cast.
       return `((int64_t)${value})`;
     case 'int32':
-      return from === 'int64' ? `uma_wrap_i32(${value})` : `((int32_t)${value})`;
+      return from === 'int64' || from === 'uint32' || from === 'uint64' ? `uma_wrap_i32(${from === 'int64' ? value : `(int64_t)${value}`})` : `((int32_t)${value})`;
     case 'int16':
-      return from === 'int8' || from === 'uint8' || from === 'bool' ? `((int16_t)${value})` : `uma_wrap_i16(${value})`;
+      return from === 'int8' || from === 'uint8' || from === 'bool' ? `((int16_t)${value})` : `uma_wrap_i16(${widen})`;
     case 'int8':
-      return from === 'bool' ? `((int8_t)${value})` : `uma_wrap_i8(${value})`;
+      return from === 'bool' ? `((int8_t)${value})` : `uma_wrap_i8(${widen})`;
     case 'uint8':
       // Conversion to an unsigned type is defined modulo 2^8 in C.
       return `((uint8_t)${value})`;

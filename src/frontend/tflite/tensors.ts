@@ -14,6 +14,8 @@ const DTYPES: ReadonlyMap<number, DType> = new Map<number, DType>([
   [TensorTypeCode.INT32, 'int32'],
   [TensorTypeCode.UINT8, 'uint8'],
   [TensorTypeCode.INT64, 'int64'],
+  [TensorTypeCode.UINT32, 'uint32'],
+  [TensorTypeCode.UINT64, 'uint64'],
   [TensorTypeCode.BOOL, 'bool'],
   [TensorTypeCode.INT16, 'int16'],
   [TensorTypeCode.INT8, 'int8'],

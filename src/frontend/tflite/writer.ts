@@ -24,7 +24,7 @@ import { BuiltinOptionsType, TensorTypeCode, TFLITE_FILE_IDENTIFIER } from './sc
 
 /**
  * Tensor element types the writer can declare (the graph IR's dtypes plus float16/float64/
- * uint16/uint32, and int4: two values a byte, the low nibble first, as TFLite packs weights).
+ * uint16/uint32/uint64, and int4: two values a byte, the low nibble first, as TFLite packs weights).
  */
 export type WriterDType =
   | 'float32'
@@ -37,6 +37,7 @@ export type WriterDType =
   | 'int32'
   | 'uint32'
   | 'int64'
+  | 'uint64'
   | 'bool'
   | 'resource'
   | 'int4';
@@ -52,6 +53,7 @@ const TYPE_CODES: Readonly<Record<WriterDType, number>> = {
   int32: TensorTypeCode.INT32,
   uint32: TensorTypeCode.UINT32,
   int64: TensorTypeCode.INT64,
+  uint64: TensorTypeCode.UINT64,
   bool: TensorTypeCode.BOOL,
   resource: TensorTypeCode.RESOURCE,
   int4: TensorTypeCode.INT4,
@@ -68,6 +70,7 @@ const ELEMENT_BYTES: Readonly<Record<WriterDType, number>> = {
   int32: 4,
   uint32: 4,
   int64: 8,
+  uint64: 8,
   bool: 1,
   // A resource handle (VAR_HANDLE's output) carries no data in the file.
   resource: 0,
@@ -473,6 +476,9 @@ export function encodeTensorData(data: WriterData, dtype: WriterDType, count: nu
         break;
       case 'int64':
         typed = BigInt64Array.from(values, (v) => BigInt(v));
+        break;
+      case 'uint64':
+        typed = BigUint64Array.from(values, (v) => BigInt(v));
         break;
       case 'resource':
         throw writerError(`tensor '${name}' is a resource handle and cannot hold constant data`);

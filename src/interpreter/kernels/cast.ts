@@ -9,7 +9,7 @@ import { KernelContext } from '../kernel';
 import { TypedArray } from '../tensor';
 import { mapUnary, requireDtype } from './elementwise';
 
-const CASTABLE: readonly DType[] = ['float32', 'int8', 'uint8', 'int16', 'int32', 'bool'];
+const CASTABLE: readonly DType[] = ['float32', 'int8', 'uint8', 'int16', 'int32', 'uint32', 'bool'];
 
 /** The cast of one element from `from` to `to`, as the CPU lowering computes it. */
 export function castElement(x: number, from: DType, to: DType): number {
@@ -23,6 +23,8 @@ export function castElement(x: number, from: DType, to: DType): number {
       return v & 0xff;
     case 'int16':
       return (v << 16) >> 16;
+    case 'uint32':
+      return v >>> 0;
     default:
       return v | 0;
   }

@@ -11,7 +11,7 @@ import { KernelContext } from '../kernel';
 import { allocateTensorData, Tensor, TypedArray } from '../tensor';
 import { broadcastSourceIndices } from './broadcast';
 
-type Numeric = Exclude<TypedArray, BigInt64Array>;
+type Numeric = Exclude<TypedArray, BigInt64Array | BigUint64Array>;
 
 /** Rejects an input or output dtype outside `allowed` with a one-line error naming op and position. */
 export function requireDtype(ctx: KernelContext, dtype: DType, allowed: readonly DType[], role: string): void {

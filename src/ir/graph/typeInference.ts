@@ -442,7 +442,7 @@ function unaryElementwise(_attrs: Attrs, args: readonly TensorType[]): TensorTyp
   return { shape: args[0].shape, dtype: args[0].dtype };
 }
 
-const CASTABLE: readonly DType[] = ['float32', 'int8', 'uint8', 'int16', 'int32', 'bool'];
+const CASTABLE: readonly DType[] = ['float32', 'int8', 'uint8', 'int16', 'int32', 'uint32', 'bool'];
 
 /** cast keeps the shape; the declared type gives the output dtype. */
 function castRule(_attrs: Attrs, args: readonly TensorType[], declared?: TensorType): TensorType {

@@ -10,14 +10,16 @@
  * dense weights [out, in].
  */
 
-export type DType = 'int8' | 'uint8' | 'int16' | 'int32' | 'int64' | 'float32' | 'bool';
+export type DType = 'int8' | 'uint8' | 'int16' | 'int32' | 'uint32' | 'int64' | 'uint64' | 'float32' | 'bool';
 
 export const DTYPE_BYTES: Readonly<Record<DType, number>> = {
   int8: 1,
   uint8: 1,
   int16: 2,
   int32: 4,
+  uint32: 4,
   int64: 8,
+  uint64: 8,
   float32: 4,
   bool: 1,
 };

@@ -6,7 +6,7 @@
  * would fail with a TypeError far from the mistake. The first problem comes back with its path
  * (`body.seq[2].value`), else undefined.
  */
-const SCALAR_DTYPES: ReadonlySet<string> = new Set(['int8', 'uint8', 'int16', 'int32', 'int64', 'float32', 'bool', 'handle', 'void']);
+const SCALAR_DTYPES: ReadonlySet<string> = new Set(['int8', 'uint8', 'int16', 'int32', 'uint32', 'int64', 'uint64', 'float32', 'bool', 'handle', 'void']);
 const BINARY_OPS: ReadonlySet<string> = new Set(['Add', 'Sub', 'Mul', 'Div', 'FloorDiv', 'FloorMod', 'Min', 'Max', 'EQ', 'NE', 'LT', 'LE', 'GT', 'GE', 'And', 'Or']);
 const FOR_KINDS: ReadonlySet<string> = new Set(['serial', 'parallel', 'unrolled', 'vectorized']);
 

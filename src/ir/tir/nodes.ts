@@ -16,6 +16,8 @@ export type ScalarDType =
   | 'int16'
   | 'int32'
   | 'int64'
+  | 'uint32'
+  | 'uint64'
   | 'float32'
   | 'bool'
   | 'handle'

@@ -11,7 +11,7 @@ import { loweringFail } from './attrs';
 import { elementwiseNest } from './elementwise';
 import { clamp } from './tirHelpers';
 
-const CASTABLE = ['float32', 'int8', 'uint8', 'int16', 'int32', 'bool'];
+const CASTABLE = ['float32', 'int8', 'uint8', 'int16', 'int32', 'uint32', 'bool'];
 
 export const castStrategy: OperatorStrategy = (input) => {
   const from = input.argTypes[0].dtype;

@@ -32,7 +32,7 @@ export const ELEMENTWISE_DTYPES: Readonly<Record<string, readonly DType[]>> = {
   rsqrt: ['float32', 'int8'],
   exp: ['float32'],
   log: ['float32'],
-  cast: ['float32', 'int8', 'uint8', 'int16', 'int32', 'bool'],
+  cast: ['float32', 'int8', 'uint8', 'int16', 'int32', 'uint32', 'bool'],
   floor: ['float32'],
   ceil: ['float32'],
   round: ['float32'],

@@ -41,7 +41,10 @@ export function wrapTo(dtype: ScalarDType): (v: number) => number {
       return (v) => (v << 16) >> 16;
     case 'int32':
       return (v) => v | 0;
+    case 'uint32':
+      return (v) => v >>> 0;
     case 'int64':
+    case 'uint64':
       return (v) => (Number.isFinite(v) ? trunc(v) : 0);
     case 'bool':
       return (v) => (v !== 0 ? 1 : 0);
@@ -68,8 +71,12 @@ export function readerFor(dtype: ScalarDType): Reader {
       return (_mem, view, pos) => view.getInt16(pos, true);
     case 'int32':
       return (_mem, view, pos) => view.getInt32(pos, true);
+    case 'uint32':
+      return (_mem, view, pos) => view.getUint32(pos, true);
     case 'int64':
       return (_mem, view, pos) => Number(view.getBigInt64(pos, true));
+    case 'uint64':
+      return (_mem, view, pos) => Number(view.getBigUint64(pos, true));
     case 'float32':
       return (_mem, view, pos) => view.getFloat32(pos, true);
     case 'handle':
@@ -94,8 +101,12 @@ export function writerFor(dtype: ScalarDType): Writer {
       return (_mem, view, pos, v) => view.setInt16(pos, v, true);
     case 'int32':
       return (_mem, view, pos, v) => view.setInt32(pos, v, true);
+    case 'uint32':
+      return (_mem, view, pos, v) => view.setUint32(pos, v >>> 0, true);
     case 'int64':
       return (_mem, view, pos, v) => view.setBigInt64(pos, BigInt(trunc(v)), true);
+    case 'uint64':
+      return (_mem, view, pos, v) => view.setBigUint64(pos, BigInt.asUintN(64, BigInt(trunc(v))), true);
     case 'float32':
       return (_mem, view, pos, v) => view.setFloat32(pos, v, true);
     case 'handle':
