@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { CodegenError } from '../../errors';
-import { DETECTION_POSTPROCESS, EXTERN_KERNELS } from '../../lower/cpu/externKernels';
+import { DETECTION_POSTPROCESS, EXTERN_KERNELS, SIGNAL_KERNELS } from '../../lower/cpu/externKernels';
 
 export const RUNTIME_HEADER = 'uma_runtime.h';
 /** Reference kernels lowering may call (src/lower/cpu/externKernels.ts), shipped on use. */
@@ -15,12 +15,14 @@ export const KERNELS_SOURCE = 'uma_ref_kernels.c';
 export const RUNTIME_KERNELS: ReadonlySet<string> = new Set(EXTERN_KERNELS.map((k) => k.name));
 /** The detection post-processing kernel's own source: the one kernel that needs libm, shipped only on use. */
 export const DETECTION_KERNELS_SOURCE = 'uma_ref_detection.c';
+/** TFLite Micro's signal-library kernels (the micro_speech audio front end), shipped only on use. */
+export const SIGNAL_KERNELS_SOURCE = 'uma_ref_signal.c';
 
 /** Whether a backend's runtime source may be called `name`: a plain file name no generated file has. */
 export function isFreeRuntimeSourceName(name: string): boolean {
   return (
     /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(name) &&
-    ![RUNTIME_HEADER, KERNELS_HEADER, KERNELS_SOURCE, DETECTION_KERNELS_SOURCE].includes(name) &&
+    ![RUNTIME_HEADER, KERNELS_HEADER, KERNELS_SOURCE, DETECTION_KERNELS_SOURCE, SIGNAL_KERNELS_SOURCE].includes(name) &&
     !/^default_lib\d+\.c$/.test(name) &&
     !/^tvmgen_/.test(name)
   );
@@ -28,7 +30,8 @@ export function isFreeRuntimeSourceName(name: string): boolean {
 
 /** The runtime source defining kernel `name` (uma_ref_kernels.c unless it has a file of its own). */
 export function kernelSourceOf(name: string): string {
-  return name === DETECTION_POSTPROCESS ? DETECTION_KERNELS_SOURCE : KERNELS_SOURCE;
+  if (name === DETECTION_POSTPROCESS) return DETECTION_KERNELS_SOURCE;
+  return SIGNAL_KERNELS.includes(name) ? SIGNAL_KERNELS_SOURCE : KERNELS_SOURCE;
 }
 
 const CANDIDATE_DIRS = [

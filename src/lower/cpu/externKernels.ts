@@ -20,6 +20,29 @@ export const LSTM_INT8 = 'uma_ref_lstm_int8';
 export const LSTM_INT16 = 'uma_ref_lstm_int16';
 export const DETECTION_POSTPROCESS = 'uma_ref_detection_postprocess';
 export const QUANTIZE_ROWS_F32_ASYM = 'uma_ref_quantize_rows_f32_asym';
+export const SIGNAL_WINDOW = 'uma_ref_signal_window';
+export const SIGNAL_FFT_AUTO_SCALE = 'uma_ref_signal_fft_auto_scale';
+export const SIGNAL_FFT_AUTO_SCALE_BITS = 'uma_ref_signal_fft_auto_scale_bits';
+export const SIGNAL_RFFT_INT16 = 'uma_ref_signal_rfft_int16';
+export const SIGNAL_ENERGY = 'uma_ref_signal_energy';
+export const SIGNAL_FILTER_BANK = 'uma_ref_signal_filter_bank';
+export const SIGNAL_FILTER_BANK_SQRT = 'uma_ref_signal_filter_bank_sqrt';
+export const SIGNAL_SPECTRAL_SUBTRACTION = 'uma_ref_signal_spectral_subtraction';
+export const SIGNAL_PCAN = 'uma_ref_signal_pcan';
+export const SIGNAL_FILTER_BANK_LOG = 'uma_ref_signal_filter_bank_log';
+/** The signal-library kernels (uma_ref_signal.c), TFLite Micro's signal/src. */
+export const SIGNAL_KERNELS: readonly string[] = [
+  SIGNAL_WINDOW,
+  SIGNAL_FFT_AUTO_SCALE,
+  SIGNAL_FFT_AUTO_SCALE_BITS,
+  SIGNAL_RFFT_INT16,
+  SIGNAL_ENERGY,
+  SIGNAL_FILTER_BANK,
+  SIGNAL_FILTER_BANK_SQRT,
+  SIGNAL_SPECTRAL_SUBTRACTION,
+  SIGNAL_PCAN,
+  SIGNAL_FILTER_BANK_LOG,
+];
 export const QUANTIZE_ROWS_F32_ASYM_TFLITE = 'uma_ref_quantize_rows_f32_asym_tflite';
 
 /** The LSTM kernels' operands: the int8 and 16x8 kernels differ only in activation and bias types. */
@@ -151,6 +174,87 @@ export const EXTERN_KERNELS: readonly ExternKernel[] = [
     doc:
       "TFLite Micro's TFLite_Detection_PostProcess (float32): center-size decoding against the anchors, fast or regular NMS; " +
       'packed output (boxes, classes, scores, count) and the scratch layout of src/arith/detectionPostprocess.ts.',
+  },
+  {
+    name: SIGNAL_WINDOW,
+    params: ['input: const int16_t*', 'weights: const int16_t*', 'output: int16_t*', 'size: int32_t', 'weight_size: int32_t', 'shift: int32_t'],
+    doc: "TFLite Micro's SignalWindow: each weight_size run of the input times the weights, >> shift, saturated to int16.",
+  },
+  {
+    name: SIGNAL_FFT_AUTO_SCALE,
+    params: ['input: const int16_t*', 'output: int16_t*', 'size: int32_t'],
+    doc: "TFLite Micro's SignalFftAutoScale output: the input times 2^(15 - MSB(max |x|)), at least 2^0.",
+  },
+  {
+    name: SIGNAL_FFT_AUTO_SCALE_BITS,
+    params: ['input: const int16_t*', 'bits: int32_t*', 'size: int32_t'],
+    doc: "TFLite Micro's SignalFftAutoScale scale_bit output: the shift the output got.",
+  },
+  {
+    name: SIGNAL_RFFT_INT16,
+    params: [
+      'input: const int16_t*',
+      'output: int16_t*',
+      'scratch: int16_t*',
+      'twiddles: const int16_t*',
+      'factors: const int32_t*',
+      'rows: int32_t',
+      'input_length: int32_t',
+      'fft_length: int32_t',
+    ],
+    doc: "TFLite Micro's int16 SignalRfft: kissfft's FIXED_POINT=16 real FFT of each zero-padded row (power-of-two lengths; tables of src/arith/signal.ts rfftTables).",
+  },
+  {
+    name: SIGNAL_ENERGY,
+    params: ['input: const int16_t*', 'output: uint32_t*', 'size: int32_t', 'start: int32_t', 'end: int32_t'],
+    doc: "TFLite Micro's SignalEnergy: re^2 + im^2 of complex bins [start, end) as uint32 (other bins 0).",
+  },
+  {
+    name: SIGNAL_FILTER_BANK,
+    params: [
+      'input: const uint32_t*',
+      'weights: const int16_t*',
+      'unweights: const int16_t*',
+      'frequency_starts: const int16_t*',
+      'weight_starts: const int16_t*',
+      'widths: const int16_t*',
+      'output: uint64_t*',
+      'num_channels: int32_t',
+    ],
+    doc: "TFLite Micro's SignalFilterBank: uint64 weighted sums of num_channels + 1 channels, channel 0 dropped.",
+  },
+  {
+    name: SIGNAL_FILTER_BANK_SQRT,
+    params: ['input: const uint64_t*', 'scale_bits: const int32_t*', 'output: uint32_t*', 'size: int32_t'],
+    doc: "TFLite Micro's SignalFilterBankSquareRoot: Sqrt64(x) >> scale_bits.",
+  },
+  {
+    name: SIGNAL_SPECTRAL_SUBTRACTION,
+    params: [
+      'input: const uint32_t*',
+      'noise: uint32_t*',
+      'output: uint32_t*',
+      'num_channels: int32_t',
+      'smoothing: int32_t',
+      'one_minus_smoothing: int32_t',
+      'alternate_smoothing: int32_t',
+      'alternate_one_minus_smoothing: int32_t',
+      'min_signal_remaining: int32_t',
+      'smoothing_bits: int32_t',
+      'spectral_subtraction_bits: int32_t',
+      'clamping: int32_t',
+    ],
+    doc: "TFLite Micro's SignalFilterBankSpectralSubtraction: the noise estimate (persistent state) updated in place.",
+  },
+  {
+    name: SIGNAL_PCAN,
+    params: ['input: const uint32_t*', 'noise: const uint32_t*', 'gain_lut: const int16_t*', 'output: uint32_t*', 'size: int32_t', 'snr_shift: int32_t'],
+    doc: "TFLite Micro's SignalPCAN: per-channel automatic gain from the noise estimate, shrunk to 6 fractional bits.",
+  },
+  {
+    name: SIGNAL_FILTER_BANK_LOG,
+    params: ['input: const uint32_t*', 'output: int16_t*', 'size: int32_t', 'output_scale: int32_t', 'correction_bits: int32_t'],
+    doc: "TFLite Micro's SignalFilterBankLog: Log32(x << correction_bits, output_scale), at most INT16_MAX.",
   },
   {
     name: QUANTIZE_ROWS_F32_ASYM,

@@ -15,6 +15,7 @@ import { logSoftmaxInt8Rows } from '../../arith/logSoftmax';
 import { LSTM_PARAM, runLstmInteger } from '../../arith/lstmInteger';
 import { DetectionParams, detectionScratchLayout, packedDetectionLength, runDetectionPostprocess } from '../../arith/detectionPostprocess';
 import { HybridRecipe, quantizeRowsAsymmetric } from '../../arith/hybrid';
+import { SIGNAL_EXTERN_SIMULATIONS } from './signalExternSim';
 import { DETECTION_POSTPROCESS, L2NORM_INT8, LOG_SOFTMAX_INT8, LSTM_INT16, LSTM_INT8, QUANTIZE_ROWS_F32_ASYM, QUANTIZE_ROWS_F32_ASYM_TFLITE, SOFTMAX_INT16, SOFTMAX_INT8, SOFTMAX_INT8_INT16 } from './externKernels';
 
 function pointerArg(name: string, args: readonly ArgValue[], i: number): Pointer {
@@ -249,4 +250,5 @@ export const LOWERING_EXTERN_SIMULATIONS: ReadonlyMap<string, ExternFn> = new Ma
   [LSTM_INT8, lstmInteger(LSTM_INT8, false)],
   [LSTM_INT16, lstmInteger(LSTM_INT16, true)],
   [DETECTION_POSTPROCESS, detectionPostprocess],
+  ...SIGNAL_EXTERN_SIMULATIONS,
 ]);

@@ -87,6 +87,40 @@ int32_t uma_ref_quantize_rows_f32_asym(const float* input, int8_t* output, float
 int32_t uma_ref_quantize_rows_f32_asym_tflite(const float* input, int8_t* output, float* scales, int32_t* zero_points,
                                               int32_t rows, int32_t row_length);
 
+/* TFLite Micro's signal library (tflite-micro/signal, the micro_speech audio front end), in
+ * uma_ref_signal.c; src/arith/signal.ts is the same code. */
+/* SignalWindow: each weight_size run of the input times the weights, >> shift, saturated. */
+int32_t uma_ref_signal_window(const int16_t* input, const int16_t* weights, int16_t* output, int32_t size, int32_t weight_size,
+                              int32_t shift);
+/* SignalFftAutoScale: the input shifted left as far as its largest magnitude allows; the shift. */
+int32_t uma_ref_signal_fft_auto_scale(const int16_t* input, int16_t* output, int32_t size);
+int32_t uma_ref_signal_fft_auto_scale_bits(const int16_t* input, int32_t* bits, int32_t size);
+/* SignalRfft (int16): kissfft's fixed-point real FFT of each zero-padded row; twiddles holds
+ * the complex FFT's fft_length / 2 twiddles then fft_length / 4 super twiddles, factors
+ * kf_factor's pairs; scratch 2 * fft_length int16. Power-of-two lengths. */
+int32_t uma_ref_signal_rfft_int16(const int16_t* input, int16_t* output, int16_t* scratch, const int16_t* twiddles,
+                                  const int32_t* factors, int32_t rows, int32_t input_length, int32_t fft_length);
+/* SignalEnergy: re^2 + im^2 of complex bins [start, end) as uint32, the other bins 0. */
+int32_t uma_ref_signal_energy(const int16_t* input, uint32_t* output, int32_t size, int32_t start, int32_t end);
+/* SignalFilterBank: uint64 weighted sums of num_channels + 1 channels, channel 0 dropped. */
+int32_t uma_ref_signal_filter_bank(const uint32_t* input, const int16_t* weights, const int16_t* unweights,
+                                   const int16_t* frequency_starts, const int16_t* weight_starts, const int16_t* widths,
+                                   uint64_t* output, int32_t num_channels);
+/* SignalFilterBankSquareRoot: Sqrt64(x) >> *scale_bits (0 for a shift outside [0, 31]). */
+int32_t uma_ref_signal_filter_bank_sqrt(const uint64_t* input, const int32_t* scale_bits, uint32_t* output, int32_t size);
+/* SignalFilterBankSpectralSubtraction: noise (the persistent estimate) updated in place,
+ * output the noise-reduced channels. */
+int32_t uma_ref_signal_spectral_subtraction(const uint32_t* input, uint32_t* noise, uint32_t* output, int32_t num_channels,
+                                            int32_t smoothing, int32_t one_minus_smoothing, int32_t alternate_smoothing,
+                                            int32_t alternate_one_minus_smoothing, int32_t min_signal_remaining,
+                                            int32_t smoothing_bits, int32_t spectral_subtraction_bits, int32_t clamping);
+/* SignalPCAN: per-channel gain from the noise estimate through gain_lut (125 entries), shrunk. */
+int32_t uma_ref_signal_pcan(const uint32_t* input, const uint32_t* noise, const int16_t* gain_lut, uint32_t* output, int32_t size,
+                            int32_t snr_shift);
+/* SignalFilterBankLog: Log32(x << correction_bits, output_scale), at most INT16_MAX. */
+int32_t uma_ref_signal_filter_bank_log(const uint32_t* input, int16_t* output, int32_t size, int32_t output_scale,
+                                       int32_t correction_bits);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,431 @@
+/**
+ * TFLite Micro's signal library (tflite-micro/signal/src) in integer arithmetic, statement for
+ * statement: the audio front end of the micro_speech preprocessor (window, FFT auto scale, the
+ * int16 real FFT of kissfft's fixed-point code, energy, filter bank, square root, spectral
+ * subtraction, PCAN gain control, log). The interpreter's kernels and the evaluator's twins of
+ * the C runtime kernels (src/codegen/c/runtime/uma_ref_signal.c, the same code in C) run
+ * these. Unsigned 32-bit values are JS numbers in [0, 2^32); 64-bit ones are bigints.
+ */
+
+const U64 = (1n << 64n) - 1n;
+const s16 = (v: number): number => (v << 16) >> 16;
+
+/** MostSignificantBit32 as TFLite Micro builds it with gcc/clang: 32 - clz(x), and 32 for 0. */
+export function msb32(x: number): number {
+  const v = x >>> 0;
+  return v === 0 ? 32 : 32 - Math.clz32(v);
+}
+
+/** MostSignificantBit64 as built with gcc/clang (64 for 0). */
+export function msb64(x: bigint): number {
+  if (x === 0n) return 64;
+  return x.toString(2).length;
+}
+
+/** ApplyWindow over every `weights.length` run of the input: (x * w) >> shift, saturated to int16. */
+export function applyWindow(input: ArrayLike<number>, weights: ArrayLike<number>, shift: number, output: Int16Array): void {
+  const size = weights.length;
+  for (let base = 0; base < input.length; base += size) {
+    for (let i = 0; i < size; i++) {
+      const raw = (input[base + i] * weights[i]) >> shift;
+      output[base + i] = raw < -32768 ? -32768 : raw > 32767 ? 32767 : raw;
+    }
+  }
+}
+
+/** MaxAbs16: the int16 of the largest magnitude (-(-32768) wraps back to -32768, as in C). */
+function maxAbs16(input: ArrayLike<number>): number {
+  let max = 0;
+  for (let i = 0; i < input.length; i++) {
+    const v = input[i];
+    if (v > max) max = v;
+    else if (-v > max) max = s16(-v);
+  }
+  return max;
+}
+
+/** FftAutoScale's shift: 16 - MSB32(max |x|) - 1, at least 0. */
+export function fftAutoScaleBits(input: ArrayLike<number>): number {
+  const bits = 16 - msb32(maxAbs16(input)) - 1;
+  return bits <= 0 ? 0 : bits;
+}
+
+/** FftAutoScale: every sample times 2^shift (wrapped to int16); returns the shift. */
+export function fftAutoScale(input: ArrayLike<number>, output: Int16Array): number {
+  const bits = fftAutoScaleBits(input);
+  const scale = 1 << bits;
+  for (let i = 0; i < input.length; i++) output[i] = s16(input[i] * scale);
+  return bits;
+}
+
+/** SpectrumToEnergy over complex bins [start, end): re^2 + im^2 as uint32; other bins 0. */
+export function spectrumToEnergy(input: ArrayLike<number>, start: number, end: number, output: Uint32Array): void {
+  output.fill(0);
+  for (let i = start; i < end; i++) {
+    const re = input[2 * i];
+    const im = input[2 * i + 1];
+    output[i] = (re * re + im * im) >>> 0;
+  }
+}
+
+/** The filter bank's constant tables (int16, one entry per channel + 1 for the widths/starts). */
+export interface FilterBankTables {
+  readonly weights: ArrayLike<number>;
+  readonly unweights: ArrayLike<number>;
+  readonly frequencyStarts: ArrayLike<number>;
+  readonly weightStarts: ArrayLike<number>;
+  readonly widths: ArrayLike<number>;
+}
+
+/**
+ * FilterbankAccumulateChannels for num_channels + 1 channels, channel 0 (scratch) dropped:
+ * uint64 sums of int16 weights (sign-extended to uint64, as C converts them) times uint32 bins.
+ */
+export function filterBank(input: ArrayLike<number>, t: FilterBankTables, numChannels: number, output: BigUint64Array): void {
+  let weighted = 0n;
+  let unweighted = 0n;
+  for (let i = 0; i < numChannels + 1; i++) {
+    const freqStart = t.frequencyStarts[i];
+    const weightStart = t.weightStarts[i];
+    for (let j = 0; j < t.widths[i]; j++) {
+      const x = BigInt(input[freqStart + j]);
+      weighted = (weighted + BigInt.asUintN(64, BigInt(t.weights[weightStart + j])) * x) & U64;
+      unweighted = (unweighted + BigInt.asUintN(64, BigInt(t.unweights[weightStart + j])) * x) & U64;
+    }
+    if (i > 0) output[i - 1] = weighted;
+    weighted = unweighted;
+    unweighted = 0n;
+  }
+}
+
+/** Sqrt32: the rounded integer square root (uint16). */
+export function sqrt32(num: number): number {
+  let n = num >>> 0;
+  if (n === 0) return 0;
+  let res = 0;
+  const maxBit = (32 - msb32(n)) | 1;
+  let bit = (1 << (31 - maxBit)) >>> 0;
+  let iterations = ((31 - maxBit) >> 1) + 1;
+  while (iterations--) {
+    if (n >= res + bit) {
+      n -= res + bit;
+      res = (res >>> 1) + bit;
+    } else {
+      res >>>= 1;
+    }
+    bit >>>= 2;
+  }
+  if (n > res && res !== 0xffff) res++;
+  return res & 0xffff;
+}
+
+/** Sqrt64: Sqrt32 below 2^32, else the same digit loop on 64 bits; the result as uint32. */
+export function sqrt64(num: bigint): number {
+  if (num >> 32n === 0n) return sqrt32(Number(num));
+  let n = num;
+  let res = 0n;
+  const maxBit = (64 - msb64(n)) | 1;
+  let bit = 1n << BigInt(63 - maxBit);
+  let iterations = ((63 - maxBit) >> 1) + 1;
+  while (iterations--) {
+    if (n >= res + bit) {
+      n -= res + bit;
+      res = (res >> 1n) + bit;
+    } else {
+      res >>= 1n;
+    }
+    bit >>= 2n;
+  }
+  if (n > res && res !== 0xffffffffn) res++;
+  return Number(res & 0xffffffffn);
+}
+
+/** FilterbankSqrt: Sqrt64(x) >> shift (uint32). A shift outside [0, 31], undefined in C, gives 0. */
+export function filterBankSqrt(input: BigUint64Array, shift: number, output: Uint32Array): void {
+  for (let i = 0; i < input.length; i++) output[i] = shift < 0 || shift > 31 ? 0 : sqrt64(input[i]) >>> shift;
+}
+
+/** SpectralSubtractionConfig (the custom options, as uint32 / bool). */
+export interface SpectralSubtractionConfig {
+  readonly numChannels: number;
+  readonly smoothing: number;
+  readonly oneMinusSmoothing: number;
+  readonly alternateSmoothing: number;
+  readonly alternateOneMinusSmoothing: number;
+  readonly minSignalRemaining: number;
+  readonly smoothingBits: number;
+  readonly spectralSubtractionBits: number;
+  readonly clamping: boolean;
+}
+
+/**
+ * FilterbankSpectralSubtraction: updates `noise` (the persistent estimate) in place and writes
+ * the noise-reduced channels. Shift counts are checked at import (below 32 / 64).
+ */
+export function spectralSubtraction(c: SpectralSubtractionConfig, input: ArrayLike<number>, output: Uint32Array, noise: Uint32Array): void {
+  const ssBits = BigInt(c.spectralSubtractionBits);
+  for (let i = 0; i < c.numChannels; i++) {
+    const odd = (i & 1) !== 0;
+    const smoothing = BigInt((odd ? c.alternateSmoothing : c.smoothing) >>> 0);
+    const oneMinus = BigInt((odd ? c.alternateOneMinusSmoothing : c.oneMinusSmoothing) >>> 0);
+    const signalScaledUp = (input[i] << c.smoothingBits) >>> 0;
+    noise[i] = Number(BigInt.asUintN(32, ((BigInt(signalScaledUp) * smoothing + BigInt(noise[i]) * oneMinus) & U64) >> ssBits));
+    let estimateScaledUp = noise[i];
+    if (estimateScaledUp > signalScaledUp) {
+      estimateScaledUp = signalScaledUp;
+      if (c.clamping) noise[i] = estimateScaledUp;
+    }
+    const floor = Number(BigInt.asUintN(32, (BigInt(input[i] >>> 0) * BigInt(c.minSignalRemaining >>> 0)) >> ssBits));
+    const subtracted = ((signalScaledUp - estimateScaledUp) >>> 0) >>> c.smoothingBits;
+    output[i] = subtracted > floor ? subtracted : floor;
+  }
+}
+
+/** PCAN's fixed-point constants (pcan_argc_fixed.h). */
+const PCAN_SNR_BITS = 12;
+const PCAN_OUTPUT_BITS = 6;
+
+/** The gain table entries WideDynamicFunction may read: 3 + 4 per MSB interval up to 32. */
+export const PCAN_GAIN_LUT_ENTRIES = 4 * 32 - 6 + 3;
+
+/** WideDynamicFunction: the piecewise-quadratic gain of an uint32 noise estimate (int16). */
+export function wideDynamicFunction(x: number, lut: ArrayLike<number>): number {
+  if (x <= 2) return lut[x];
+  const interval = msb32(x);
+  const base = 4 * interval - 6;
+  const frac = (interval < 11 ? x << (11 - interval) : x >>> (interval - 11)) & 0x3ff;
+  let result = (lut[base + 2] * frac) >> 5;
+  result = (result + lut[base + 1] * 32) | 0;
+  result = Math.imul(result, frac);
+  result = (result + (1 << 14)) >> 15;
+  result = (result + lut[base]) | 0;
+  return s16(result);
+}
+
+/** PcanShrink: x^2/4 below 2 (in kPcanSnrBits fixed point), else x - 1, to kPcanOutputBits. */
+export function pcanShrink(x: number): number {
+  if (x < 2 << PCAN_SNR_BITS) return (Math.imul(x, x) >>> 0) >>> (2 + 2 * PCAN_SNR_BITS - PCAN_OUTPUT_BITS);
+  return ((x >>> (PCAN_SNR_BITS - PCAN_OUTPUT_BITS)) - (1 << PCAN_OUTPUT_BITS)) >>> 0;
+}
+
+/** ApplyPcanAutoGainControlFixed over a copy of the filter bank output. */
+export function pcan(input: ArrayLike<number>, noise: ArrayLike<number>, lut: ArrayLike<number>, snrShift: number, output: Uint32Array): void {
+  const shift = BigInt(snrShift);
+  for (let i = 0; i < input.length; i++) {
+    const gain = wideDynamicFunction(noise[i], lut) >>> 0;
+    const snr = Number(BigInt.asUintN(32, (BigInt(input[i] >>> 0) * BigInt(gain)) >> shift));
+    output[i] = pcanShrink(snr);
+  }
+}
+
+const LOG_LUT = [
+  0, 224, 442, 654, 861, 1063, 1259, 1450, 1636, 1817, 1992, 2163, 2329, 2490, 2646, 2797, 2944, 3087, 3224, 3358, 3487, 3611, 3732, 3848, 3960, 4068, 4172, 4272, 4368,
+  4460, 4549, 4633, 4714, 4791, 4864, 4934, 5001, 5063, 5123, 5178, 5231, 5280, 5326, 5368, 5408, 5444, 5477, 5507, 5533, 5557, 5578, 5595, 5610, 5622, 5631, 5637, 5640,
+  5641, 5638, 5633, 5626, 5615, 5602, 5586, 5568, 5547, 5524, 5498, 5470, 5439, 5406, 5370, 5332, 5291, 5249, 5203, 5156, 5106, 5054, 5000, 4944, 4885, 4825, 4762,
+  4697, 4630, 4561, 4490, 4416, 4341, 4264, 4184, 4103, 4020, 3935, 3848, 3759, 3668, 3575, 3481, 3384, 3286, 3186, 3084, 2981, 2875, 2768, 2659, 2549, 2437, 2323,
+  2207, 2090, 1971, 1851, 1729, 1605, 1480, 1353, 1224, 1094, 963, 830, 695, 559, 421, 282, 142, 0, 0,
+];
+
+function log2FractionPart32(x: number, log2x: number): number {
+  let frac = (x - 2 ** log2x) | 0;
+  if (log2x < 16) frac <<= 16 - log2x;
+  else frac >>= log2x - 16;
+  const baseSeg = frac >>> 9;
+  const c0 = LOG_LUT[baseSeg];
+  const c1 = LOG_LUT[baseSeg + 1];
+  const relPos = ((c1 - c0) * (frac - 512 * baseSeg)) >> 16;
+  return (frac + c0 + relPos) >>> 0;
+}
+
+/** Log32: ln(x) in Q16 scaled by `outScale` (uint32 arithmetic, as C). x must be > 1. */
+export function log32(x: number, outScale: number): number {
+  const integer = msb32(x) - 1;
+  const fraction = log2FractionPart32(x, integer);
+  const log2 = ((integer << 16) + fraction) >>> 0;
+  const loge = Number(BigInt.asUintN(32, (45426n * BigInt(log2) + 32768n) >> 16n));
+  return (((Math.imul(outScale >>> 0, loge) >>> 0) + 32768) >>> 0) >>> 16;
+}
+
+/** FilterbankLog: Log32 of x << correction_bits, at most INT16_MAX; 0 for a value of 0 or 1. */
+export function filterBankLog(input: ArrayLike<number>, outputScale: number, correctionBits: number, output: Int16Array): void {
+  for (let i = 0; i < input.length; i++) {
+    const scaled = (input[i] << correctionBits) >>> 0;
+    if (scaled > 1) {
+      const v = log32(scaled, outputScale);
+      output[i] = v < 32767 ? v : 32767;
+    } else {
+      output[i] = 0;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The int16 real FFT: kissfft (v130, as TFLite Micro vendors it) compiled with FIXED_POINT=16,
+// for power-of-two lengths (radix 4 and 2 stages). Complex arrays interleave re, im.
+
+/** What kiss_fftr_alloc computes: the complex FFT's twiddles, kiss_fftr's super twiddles, factors. */
+export interface RfftTables {
+  readonly fftLength: number;
+  /** ncfft complex twiddles, then ncfft / 2 super twiddles (3 * ncfft int16). */
+  readonly twiddles: Int16Array;
+  /** kf_factor's radix / remaining-length pairs. */
+  readonly factors: Int32Array;
+}
+
+/** The lengths the int16 RFFT supports: powers of two from 4 to 2^15. */
+export function rfftLengthProblem(fftLength: number): string | undefined {
+  if (!Number.isInteger(fftLength) || fftLength < 4 || fftLength > 32768 || (fftLength & (fftLength - 1)) !== 0) {
+    return `fft_length ${fftLength} (uma-ts supports powers of two from 4 to 32768 for the int16 RFFT)`;
+  }
+  return undefined;
+}
+
+/** floor(.5 + 32767 * cos/sin(phase)), kissfft's fixed-point kf_cexp. */
+function cexp(out: Int16Array, at: number, phase: number): void {
+  out[at] = Math.floor(0.5 + 32767 * Math.cos(phase));
+  out[at + 1] = Math.floor(0.5 + 32767 * Math.sin(phase));
+}
+
+export function rfftTables(fftLength: number): RfftTables {
+  const ncfft = fftLength >> 1;
+  const twiddles = new Int16Array(3 * ncfft);
+  for (let i = 0; i < ncfft; i++) cexp(twiddles, 2 * i, (-2 * 3.141592653589793 * i) / ncfft);
+  for (let i = 0; i < ncfft / 2; i++) cexp(twiddles, 2 * ncfft + 2 * i, -3.141592653589793 * ((i + 1) / ncfft + 0.5));
+  // kf_factor: powers of 4 first, then 2 (no odd factors in a power of two).
+  const factors: number[] = [];
+  let n = ncfft;
+  do {
+    const p = n % 4 === 0 ? 4 : 2;
+    n /= p;
+    factors.push(p, n);
+  } while (n > 1);
+  return { fftLength, twiddles, factors: Int32Array.from(factors) };
+}
+
+const sround = (x: number): number => s16((x + 16384) >> 15);
+
+/** C_FIXDIV(c, div): both parts times SAMP_MAX / div, rounded. */
+function fixdiv(a: Int16Array, k: number, div: number): void {
+  const m = Math.trunc(32767 / div);
+  a[k] = sround(a[k] * m);
+  a[k + 1] = sround(a[k + 1] * m);
+}
+
+function bfly2(out: Int16Array, base: number, fstride: number, tw: Int16Array, m: number): void {
+  for (let u = 0; u < m; u++) {
+    const a = 2 * (base + u);
+    const b = 2 * (base + u + m);
+    fixdiv(out, a, 2);
+    fixdiv(out, b, 2);
+    const t = 2 * u * fstride;
+    const tr = sround(out[b] * tw[t] - out[b + 1] * tw[t + 1]);
+    const ti = sround(out[b] * tw[t + 1] + out[b + 1] * tw[t]);
+    out[b] = s16(out[a] - tr);
+    out[b + 1] = s16(out[a + 1] - ti);
+    out[a] = s16(out[a] + tr);
+    out[a + 1] = s16(out[a + 1] + ti);
+  }
+}
+
+function bfly4(out: Int16Array, base: number, fstride: number, tw: Int16Array, m: number): void {
+  for (let u = 0; u < m; u++) {
+    const f0 = 2 * (base + u);
+    const f1 = f0 + 2 * m;
+    const f2 = f0 + 4 * m;
+    const f3 = f0 + 6 * m;
+    fixdiv(out, f0, 4);
+    fixdiv(out, f1, 4);
+    fixdiv(out, f2, 4);
+    fixdiv(out, f3, 4);
+    const t1 = 2 * u * fstride;
+    const t2 = 2 * u * fstride * 2;
+    const t3 = 2 * u * fstride * 3;
+    const mul = (f: number, t: number): [number, number] => [sround(out[f] * tw[t] - out[f + 1] * tw[t + 1]), sround(out[f] * tw[t + 1] + out[f + 1] * tw[t])];
+    const s0 = mul(f1, t1);
+    const s1 = mul(f2, t2);
+    const s2 = mul(f3, t3);
+    const s5 = [s16(out[f0] - s1[0]), s16(out[f0 + 1] - s1[1])];
+    out[f0] = s16(out[f0] + s1[0]);
+    out[f0 + 1] = s16(out[f0 + 1] + s1[1]);
+    const s3 = [s16(s0[0] + s2[0]), s16(s0[1] + s2[1])];
+    const s4 = [s16(s0[0] - s2[0]), s16(s0[1] - s2[1])];
+    out[f2] = s16(out[f0] - s3[0]);
+    out[f2 + 1] = s16(out[f0 + 1] - s3[1]);
+    out[f0] = s16(out[f0] + s3[0]);
+    out[f0 + 1] = s16(out[f0 + 1] + s3[1]);
+    out[f1] = s16(s5[0] + s4[1]);
+    out[f1 + 1] = s16(s5[1] - s4[0]);
+    out[f3] = s16(s5[0] - s4[1]);
+    out[f3 + 1] = s16(s5[1] + s4[0]);
+  }
+}
+
+/** kf_work: the decimation-in-time recursion over the factors, input stride 1. */
+function kfWork(out: Int16Array, outBase: number, input: ArrayLike<number>, inBase: number, fstride: number, factors: Int32Array, fi: number, tw: Int16Array): void {
+  const p = factors[fi];
+  const m = factors[fi + 1];
+  for (let q = 0; q < p; q++) {
+    if (m === 1) {
+      out[2 * (outBase + q)] = input[2 * (inBase + q * fstride)];
+      out[2 * (outBase + q) + 1] = input[2 * (inBase + q * fstride) + 1];
+    } else {
+      kfWork(out, outBase + q * m, input, inBase + q * fstride, fstride * p, factors, fi + 2, tw);
+    }
+  }
+  if (p === 4) bfly4(out, outBase, fstride, tw, m);
+  else bfly2(out, outBase, fstride, tw, m);
+}
+
+/**
+ * kiss_fftr on one zero-padded frame `time` (fftLength int16) into `freq` (fftLength + 2 int16:
+ * ncfft + 1 complex bins); `tmp` is the complex FFT's output (fftLength int16).
+ */
+export function rfftInt16Frame(t: RfftTables, time: ArrayLike<number>, freq: Int16Array, tmp: Int16Array): void {
+  const ncfft = t.fftLength >> 1;
+  kfWork(tmp, 0, time, 0, 1, t.factors, 0, t.twiddles);
+  const tdc = Int16Array.of(tmp[0], tmp[1]);
+  fixdiv(tdc, 0, 2);
+  freq[0] = s16(tdc[0] + tdc[1]);
+  freq[2 * ncfft] = s16(tdc[0] - tdc[1]);
+  freq[1] = 0;
+  freq[2 * ncfft + 1] = 0;
+  const fpk = new Int16Array(2);
+  const fpnk = new Int16Array(2);
+  const sup = 2 * ncfft;
+  for (let k = 1; k <= ncfft / 2; k++) {
+    fpk[0] = tmp[2 * k];
+    fpk[1] = tmp[2 * k + 1];
+    fpnk[0] = tmp[2 * (ncfft - k)];
+    fpnk[1] = s16(-tmp[2 * (ncfft - k) + 1]);
+    fixdiv(fpk, 0, 2);
+    fixdiv(fpnk, 0, 2);
+    const f1r = s16(fpk[0] + fpnk[0]);
+    const f1i = s16(fpk[1] + fpnk[1]);
+    const f2r = s16(fpk[0] - fpnk[0]);
+    const f2i = s16(fpk[1] - fpnk[1]);
+    const w = sup + 2 * (k - 1);
+    const twr = sround(f2r * t.twiddles[w] - f2i * t.twiddles[w + 1]);
+    const twi = sround(f2r * t.twiddles[w + 1] + f2i * t.twiddles[w]);
+    freq[2 * k] = s16((f1r + twr) >> 1);
+    freq[2 * k + 1] = s16((f1i + twi) >> 1);
+    freq[2 * (ncfft - k)] = s16((f1r - twr) >> 1);
+    freq[2 * (ncfft - k) + 1] = s16((twi - f1i) >> 1);
+  }
+}
+
+/**
+ * TFLite Micro's int16 RFFT kernel: each row of `inputLength` samples copied into a work area,
+ * zero-padded to fft_length, transformed into its fft_length + 2 outputs. `scratch` holds
+ * 2 * fft_length int16 (work area, then the complex FFT's output).
+ */
+export function rfftInt16(t: RfftTables, input: ArrayLike<number>, inputLength: number, output: Int16Array, scratch: Int16Array): void {
+  const n = t.fftLength;
+  const rows = Math.floor(input.length / inputLength);
+  const work = scratch.subarray(0, n);
+  const tmp = scratch.subarray(n, 2 * n);
+  for (let r = 0; r < rows; r++) {
+    work.fill(0);
+    for (let i = 0; i < inputLength; i++) work[i] = input[r * inputLength + i];
+    rfftInt16Frame(t, work, output.subarray(r * (n + 2), (r + 1) * (n + 2)), tmp);
+  }
+}
