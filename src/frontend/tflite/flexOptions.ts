@@ -59,3 +59,14 @@ export function readFlexMap(bytes: Uint8Array, keys: readonly string[], source: 
   }
   return map;
 }
+
+/**
+ * The number of entries of the flexbuffer map (read after `readFlexMap` accepted the buffer).
+ * TFLite Micro's signal kernels read their options by position in the sorted map, so a map with
+ * other entries would shift what they read.
+ */
+export function flexMapSize(bytes: Uint8Array): number {
+  const copy = new Uint8Array(bytes.length);
+  copy.set(bytes);
+  return toReference(copy.buffer).length();
+}

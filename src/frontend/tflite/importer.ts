@@ -16,7 +16,7 @@
 import { TypeInferenceError, UnsupportedOperatorError } from '../../errors';
 import { checkFunctionTypes, inferCallType } from '../../ir/graph/typeInference';
 import { modelFormatError } from './flatbuf';
-import { CallNode, GraphFunction, IRModule, MAIN_FUNCTION, TensorType } from '../../ir/graph/types';
+import { CallNode, GraphFunction, IRModule, MAIN_FUNCTION, TensorType, tensorBytes } from '../../ir/graph/types';
 import { BuiltinOperatorCode, builtinOperatorName } from './builtinOperators';
 import { ConvertedOperator, OperatorSite, convertCustomOperator, convertOperator, isSupportedBuiltin, isSupportedCustom } from './converters';
 import { Model, Operator, OperatorCode, TensorTypeCode } from './schema';
@@ -96,12 +96,25 @@ function addPackedCall(
   firstOutput: string,
   origin: Record<string, string | number>,
   by: string,
+  extraArgs: readonly string[] = [],
 ): string {
   const taken = new Set([...r.names, ...b.nodes.map((n) => n.name)]);
   let name = `${firstOutput}_packed`;
   for (let k = 1; taken.has(name); k++) name = `${firstOutput}_packed_${k}`;
   for (const t of argTensors) b.require(t, by);
-  b.addNode({ kind: 'call', name, callee: { kind: 'op', op: c.op }, args: argTensors.map((t) => r.names[t]), attrs: { ...c.attrs, ...origin }, type });
+  b.addNode({ kind: 'call', name, callee: { kind: 'op', op: c.op }, args: [...argTensors.map((t) => r.names[t]), ...extraArgs], attrs: { ...c.attrs, ...origin }, type });
+  return name;
+}
+
+/**
+ * The variable constant of an operator's own state (ConvertedOperator.state): zero-filled, as
+ * TFLite Micro resets it, named `<first output>_<suffix>` (suffixed until unique). Returns its name.
+ */
+function addOperatorState(r: SubgraphReader, b: FunctionBuilder, state: NonNullable<ConvertedOperator['state']>, firstOutput: string): string {
+  const taken = new Set([...r.names, ...b.nodes.map((n) => n.name)]);
+  let name = `${firstOutput}_${state.suffix}`;
+  for (let k = 1; taken.has(name); k++) name = `${firstOutput}_${state.suffix}_${k}`;
+  b.addNode({ kind: 'constant', name, type: state.type, data: new Uint8Array(tensorBytes(state.type)), variable: true });
   return name;
 }
 
@@ -186,8 +199,10 @@ function importOperator(
     throw modelFormatError(r.source, op.pos, `${where} has ${outputs.length} outputs, expected ${perOutput ? perOutput.length : 1}`);
   }
   const origin = { tflite_operator: tfliteName, tflite_index: index };
+  const stateName = converted.state ? addOperatorState(r, b, converted.state, r.names[outputs[0]]) : null;
+  if (stateName !== null && !converted.packed) throw new Error(`${where}: operator state needs a packed call`);
   const packedName = converted.packed
-    ? addPackedCall(r, b, converted, converted.packed.type, converted.argPositions.map((p) => inputs[p]), r.names[outputs[0]], origin, where)
+    ? addPackedCall(r, b, converted, converted.packed.type, converted.argPositions.map((p) => inputs[p]), r.names[outputs[0]], origin, where, stateName === null ? [] : [stateName])
     : null;
   (perOutput ?? [converted]).forEach((c, k) => {
     const argTensors = packedName === null ? c.argPositions.map((p) => inputs[p]) : [];

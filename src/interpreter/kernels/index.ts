@@ -58,6 +58,7 @@ import { logicalAnd, logicalNot, logicalOr } from './logical';
 import { select } from './select';
 import { readVariable, assignVariable } from './resourceVariable';
 import { broadcastArgs } from './broadcastArgs';
+import { SIGNAL_KERNELS } from './signal';
 
 export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['conv2d', conv2d],
@@ -131,4 +132,5 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['read_variable', readVariable],
   ['assign_variable', assignVariable],
   ['broadcast_args', broadcastArgs],
+  ...SIGNAL_KERNELS,
 ]);

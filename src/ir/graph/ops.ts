@@ -255,6 +255,38 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
       "custom TFLite_Detection_PostProcess (float32, TFLite Micro's kernel): one packed [6 * output_rows + 1] output, " +
       'boxes [rows, 4] then classes, scores and the count; the importer slices the four TFLite outputs out of it',
   },
+  // TFLite Micro's signal library (custom operators Signal*, the micro_speech audio front end;
+  // src/arith/signal.ts). Integer tensors only; unsigned ones are uint32/uint64.
+  signal_window: { args: ['input', 'weights'], attrs: ['shift'], doc: 'SignalWindow: int16 input times the int16 weights over its last axis, >> shift, saturated' },
+  signal_fft_auto_scale: { args: ['input'], attrs: [], doc: 'SignalFftAutoScale output 0: the 1-d int16 input shifted left as far as its largest magnitude allows' },
+  signal_fft_auto_scale_bits: { args: ['input'], attrs: [], doc: 'SignalFftAutoScale output 1: the int32 scalar shift output 0 got' },
+  signal_rfft: { args: ['input'], attrs: ['fft_length'], doc: 'SignalRfft (int16): kissfft fixed-point real FFT of each zero-padded row; fft_length + 2 int16 (re, im) per row' },
+  signal_energy: { args: ['input'], attrs: ['start_index', 'end_index'], doc: 'SignalEnergy: uint32 re^2 + im^2 of the complex int16 bins [start, end), other bins 0' },
+  signal_filter_bank: {
+    args: ['input', 'weights', 'unweights', 'channel_frequency_starts', 'channel_weight_starts', 'channel_widths'],
+    attrs: ['num_channels'],
+    doc: 'SignalFilterBank: uint64 weighted sums of the uint32 input per channel (int16 constant tables)',
+  },
+  signal_filter_bank_square_root: { args: ['input', 'scale_bits'], attrs: [], doc: 'SignalFilterBankSquareRoot: uint32 Sqrt64(x) >> scale_bits (an int32 scalar read at run time)' },
+  signal_filter_bank_spectral_subtraction: {
+    args: ['input', 'state'],
+    attrs: [
+      'num_channels',
+      'smoothing',
+      'one_minus_smoothing',
+      'alternate_smoothing',
+      'alternate_one_minus_smoothing',
+      'min_signal_remaining',
+      'smoothing_bits',
+      'spectral_subtraction_bits',
+      'clamping',
+    ],
+    doc:
+      'SignalFilterBankSpectralSubtraction: `state` (a variable uint32 [channels], the noise estimate kept across invocations) ' +
+      'updated in place; one packed uint32 [2 * channels] output, the noise-reduced channels then the new estimate',
+  },
+  signal_pcan: { args: ['input', 'noise_estimate', 'gain_lut'], attrs: ['snr_shift'], doc: 'SignalPCAN: uint32 per-channel gain control by the noise estimate through the int16 gain table' },
+  signal_filter_bank_log: { args: ['input'], attrs: ['output_scale', 'input_correction_bits'], doc: 'SignalFilterBankLog: int16 Log32(x << input_correction_bits, output_scale), at most INT16_MAX' },
   // Resource variables (TFLite VAR_HANDLE / READ_VARIABLE / ASSIGN_VARIABLE): `variable` is a
   // variable ConstantNode; `after` is the previous access of the same variable, so every
   // dataflow order keeps TFLite's order of reads and assignments.

@@ -18,6 +18,7 @@ import { COMPUTE_RULES } from './computeTypes';
 import { LAYOUT_RULES } from './layoutTypes';
 import { broadcastAll } from './broadcast';
 import { MISC_RULES } from './miscTypes';
+import { SIGNAL_RULES } from './signalTypes';
 import { LOGIC_RULES } from './logicTypes';
 import { VARIABLE_RULES } from './variableTypes';
 
@@ -509,6 +510,7 @@ const RULES: Readonly<Record<string, Rule>> = {
   floor_mod: binaryElementwise('floor_mod'),
   add_n: addN,
   ...MISC_RULES,
+  ...SIGNAL_RULES,
   l2_pool2d: pool('l2_pool2d'),
   ...LOGIC_RULES,
   ...VARIABLE_RULES,

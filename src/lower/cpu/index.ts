@@ -58,6 +58,7 @@ import { logicalAndStrategy, logicalNotStrategy, logicalOrStrategy } from './log
 import { selectStrategy } from './select';
 import { assignVariableStrategy, readVariableStrategy } from './resourceVariable';
 import { broadcastArgsStrategy } from './broadcastArgs';
+import { SIGNAL_STRATEGIES } from './signal';
 
 export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<string, OperatorStrategy>([
   ['conv2d', conv2dStrategy],
@@ -131,6 +132,7 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['read_variable', readVariableStrategy],
   ['assign_variable', assignVariableStrategy],
   ['broadcast_args', broadcastArgsStrategy],
+  ...SIGNAL_STRATEGIES,
 ]);
 
 export { EXTERN_KERNELS, SOFTMAX_INT8 } from './externKernels';

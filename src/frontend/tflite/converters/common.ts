@@ -54,6 +54,13 @@ export interface ConvertedOperator {
    * the output as this constant (little-endian bytes of the output type) and makes no call.
    */
   readonly folded?: Uint8Array;
+  /**
+   * State the operator keeps across invocations that is no tensor of the file (TFLite Micro
+   * holds it in a persistent buffer of its own, reset to 0): the importer adds a variable
+   * constant of this type, zero-filled, named `<first output>_<suffix>`, as the call's last
+   * argument (the packed call's, with `packed`), so it is planned as persistent state.
+   */
+  readonly state?: { readonly type: TensorType; readonly suffix: string };
 }
 
 export type Converter = (site: OperatorSite) => ConvertedOperator;

@@ -43,6 +43,7 @@ import { reverseV2 } from './reverseV2';
 import { zerosLike } from './zerosLike';
 import { fill } from './fill';
 import { shape } from './shape';
+import { SIGNAL_CONVERTERS } from './signal';
 import { broadcastArgs } from './broadcastArgs';
 import { gatherNd } from './gatherNd';
 import { embeddingLookup } from './embeddingLookup';
@@ -174,7 +175,7 @@ export function convertOperator(builtin: number, site: OperatorSite): ConvertedO
 }
 
 /** Converters of custom operators (BuiltinOperator CUSTOM), by custom code. */
-const CUSTOM_CONVERTERS: ReadonlyMap<string, Converter> = new Map<string, Converter>([[DETECTION_POSTPROCESS_CODE, detectionPostprocess]]);
+const CUSTOM_CONVERTERS: ReadonlyMap<string, Converter> = new Map<string, Converter>([[DETECTION_POSTPROCESS_CODE, detectionPostprocess], ...SIGNAL_CONVERTERS]);
 
 /** Every supported custom code (docs/operators.md lists them). */
 export function supportedCustomCodes(): string[] {

@@ -1,0 +1,23 @@
+/** TFLite Micro's signal-library custom operators, by custom code. */
+import { Converter } from '../common';
+import { SIGNAL_ENERGY_CODE, signalEnergy } from './energy';
+import { SIGNAL_FFT_AUTO_SCALE_CODE, signalFftAutoScale } from './fftAutoScale';
+import { SIGNAL_FILTER_BANK_CODE, signalFilterBank } from './filterBank';
+import { SIGNAL_FILTER_BANK_LOG_CODE, signalFilterBankLog } from './filterBankLog';
+import { SIGNAL_FILTER_BANK_SPECTRAL_SUBTRACTION_CODE, signalFilterBankSpectralSubtraction } from './filterBankSpectralSubtraction';
+import { SIGNAL_FILTER_BANK_SQUARE_ROOT_CODE, signalFilterBankSquareRoot } from './filterBankSquareRoot';
+import { SIGNAL_PCAN_CODE, signalPcan } from './pcan';
+import { SIGNAL_RFFT_CODE, signalRfft } from './rfft';
+import { SIGNAL_WINDOW_CODE, signalWindow } from './window';
+
+export const SIGNAL_CONVERTERS: ReadonlyArray<[string, Converter]> = [
+  [SIGNAL_WINDOW_CODE, signalWindow],
+  [SIGNAL_FFT_AUTO_SCALE_CODE, signalFftAutoScale],
+  [SIGNAL_RFFT_CODE, signalRfft],
+  [SIGNAL_ENERGY_CODE, signalEnergy],
+  [SIGNAL_FILTER_BANK_CODE, signalFilterBank],
+  [SIGNAL_FILTER_BANK_SQUARE_ROOT_CODE, signalFilterBankSquareRoot],
+  [SIGNAL_FILTER_BANK_SPECTRAL_SUBTRACTION_CODE, signalFilterBankSpectralSubtraction],
+  [SIGNAL_PCAN_CODE, signalPcan],
+  [SIGNAL_FILTER_BANK_LOG_CODE, signalFilterBankLog],
+];

@@ -1,0 +1,29 @@
+/**
+ * SignalRfft → signal_rfft: the int16 real FFT (kissfft fixed point) of each row of the input,
+ * zero-padded to fft_length; fft_length / 2 + 1 complex int16 bins per row. Options T (the
+ * tensor type) and fft_length; float32 and int32 RFFTs are not supported yet.
+ */
+import { rfftLengthProblem } from '../../../../arith/signal';
+import { TensorTypeCode } from '../../schema';
+import { Converter, formatError, unsupportedParameter } from '../common';
+import { input, output, requireCounts, signalOptions } from './common';
+
+export const SIGNAL_RFFT_CODE = 'SignalRfft';
+
+export const signalRfft: Converter = (site) => {
+  requireCounts(site, 1, 1);
+  const options = signalOptions(site, ['T', 'fft_length']);
+  const t = options.int('T');
+  if (t !== TensorTypeCode.INT16) unsupportedParameter(site, `tensor type T = ${t} (uma-ts runs the int16 RFFT, T = ${TensorTypeCode.INT16})`);
+  const x = input(site, 0, 'int16', '>=1', 'input');
+  const out = output(site, 0, 'int16', '>=1', 'output');
+  const fftLength = options.int('fft_length');
+  const problem = rfftLengthProblem(fftLength);
+  if (problem !== undefined) unsupportedParameter(site, problem);
+  const rank = x.shape.length;
+  const last = x.shape[rank - 1];
+  if (last > fftLength) formatError(site, `rows of ${last} samples are longer than fft_length ${fftLength}`);
+  const expected = [...x.shape.slice(0, -1), fftLength + 2];
+  if (out.shape.join() !== expected.join()) formatError(site, `output of shape [${out.shape}], expected [${expected}] (fft_length / 2 + 1 complex bins per row)`);
+  return { op: 'signal_rfft', attrs: { fft_length: fftLength }, argPositions: [0] };
+};

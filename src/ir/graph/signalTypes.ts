@@ -1,0 +1,122 @@
+/**
+ * Type rules of TFLite Micro's signal-library operators (`signal_*`, ops.ts): the tensor
+ * types and ranks their Prepare functions require, and the output each computes.
+ */
+import { TypeInferenceError } from '../../errors';
+import { Attrs, DType, TensorType, tensorElements } from './types';
+
+function fail(op: string, problem: string, args: readonly TensorType[]): never {
+  const shapes = args.map((t) => `[${t.shape.join(', ')}] ${t.dtype}`).join(', ');
+  throw new TypeInferenceError(`${op}: ${problem} (arguments: ${shapes})`, { op });
+}
+
+function intAttr(op: string, attrs: Attrs, name: string, args: readonly TensorType[]): number {
+  const v = attrs[name];
+  if (typeof v !== 'number' || !Number.isInteger(v)) fail(op, `attribute ${name} must be an integer, got ${JSON.stringify(v)}`, args);
+  return v;
+}
+
+function need(op: string, args: readonly TensorType[], k: number, dtype: DType, rank: number | 'any', role: string): TensorType {
+  const t = args[k];
+  if (t.dtype !== dtype) fail(op, `${role} must be ${dtype}`, args);
+  if (rank !== 'any' && t.shape.length !== rank) fail(op, `${role} must be ${rank === 0 ? 'a scalar' : `${rank}-d`}`, args);
+  return t;
+}
+
+function window(attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const op = 'signal_window';
+  const input = need(op, args, 0, 'int16', 'any', 'input');
+  const weights = need(op, args, 1, 'int16', 1, 'weights');
+  const shift = intAttr(op, attrs, 'shift', args);
+  if (shift < 0 || shift > 31) fail(op, `shift ${shift} must be in [0, 31]`, args);
+  if (input.shape.length < 1 || weights.shape[0] < 1 || tensorElements(input) % weights.shape[0] !== 0) {
+    fail(op, 'the input must be whole runs of the weights', args);
+  }
+  return { shape: [...input.shape], dtype: 'int16' };
+}
+
+function autoScale(_attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const input = need('signal_fft_auto_scale', args, 0, 'int16', 1, 'input');
+  return { shape: [...input.shape], dtype: 'int16' };
+}
+
+function autoScaleBits(_attrs: Attrs, args: readonly TensorType[]): TensorType {
+  need('signal_fft_auto_scale_bits', args, 0, 'int16', 1, 'input');
+  return { shape: [], dtype: 'int32' };
+}
+
+function rfft(attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const op = 'signal_rfft';
+  const input = need(op, args, 0, 'int16', 'any', 'input');
+  const n = intAttr(op, attrs, 'fft_length', args);
+  const last = input.shape[input.shape.length - 1];
+  if (input.shape.length < 1 || last > n) fail(op, `rows of ${last} samples must fit fft_length ${n}`, args);
+  return { shape: [...input.shape.slice(0, -1), n + 2], dtype: 'int16' };
+}
+
+function energy(attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const op = 'signal_energy';
+  const input = need(op, args, 0, 'int16', 1, 'input');
+  const start = intAttr(op, attrs, 'start_index', args);
+  const end = intAttr(op, attrs, 'end_index', args);
+  const bins = input.shape[0] >> 1;
+  if (start < 0 || end < start || end > bins) fail(op, `bins [${start}, ${end}) must lie in the input's ${bins}`, args);
+  return { shape: [bins], dtype: 'uint32' };
+}
+
+function filterBank(attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const op = 'signal_filter_bank';
+  need(op, args, 0, 'uint32', 1, 'input');
+  ['weights', 'unweights', 'channel_frequency_starts', 'channel_weight_starts', 'channel_widths'].forEach((role, k) => need(op, args, k + 1, 'int16', 1, role));
+  const channels = intAttr(op, attrs, 'num_channels', args);
+  if (channels < 1) fail(op, `num_channels ${channels} must be positive`, args);
+  for (const k of [3, 4, 5]) if (args[k].shape[0] < channels + 1) fail(op, `the channel tables must hold num_channels + 1 = ${channels + 1} entries`, args);
+  return { shape: [channels], dtype: 'uint64' };
+}
+
+function squareRoot(_attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const op = 'signal_filter_bank_square_root';
+  const input = need(op, args, 0, 'uint64', 1, 'input');
+  need(op, args, 1, 'int32', 0, 'scale_bits');
+  return { shape: [...input.shape], dtype: 'uint32' };
+}
+
+function spectralSubtraction(attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const op = 'signal_filter_bank_spectral_subtraction';
+  const input = need(op, args, 0, 'uint32', 1, 'input');
+  const state = need(op, args, 1, 'uint32', 1, 'state');
+  const channels = intAttr(op, attrs, 'num_channels', args);
+  if (input.shape[0] !== channels || state.shape[0] !== channels) fail(op, `input and state must hold num_channels = ${channels}`, args);
+  return { shape: [2 * channels], dtype: 'uint32' };
+}
+
+function pcan(attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const op = 'signal_pcan';
+  const input = need(op, args, 0, 'uint32', 1, 'input');
+  const noise = need(op, args, 1, 'uint32', 1, 'noise_estimate');
+  need(op, args, 2, 'int16', 1, 'gain_lut');
+  intAttr(op, attrs, 'snr_shift', args);
+  if (noise.shape[0] !== input.shape[0]) fail(op, 'noise_estimate must hold one value per channel', args);
+  return { shape: [...input.shape], dtype: 'uint32' };
+}
+
+function log(attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const op = 'signal_filter_bank_log';
+  const input = need(op, args, 0, 'uint32', 1, 'input');
+  intAttr(op, attrs, 'output_scale', args);
+  intAttr(op, attrs, 'input_correction_bits', args);
+  return { shape: [...input.shape], dtype: 'int16' };
+}
+
+export const SIGNAL_RULES = {
+  signal_window: window,
+  signal_fft_auto_scale: autoScale,
+  signal_fft_auto_scale_bits: autoScaleBits,
+  signal_rfft: rfft,
+  signal_energy: energy,
+  signal_filter_bank: filterBank,
+  signal_filter_bank_square_root: squareRoot,
+  signal_filter_bank_spectral_subtraction: spectralSubtraction,
+  signal_pcan: pcan,
+  signal_filter_bank_log: log,
+};

@@ -1,0 +1,24 @@
+/** CPU strategies of TFLite Micro's signal-library operators: calls of uma_ref_signal.c's kernels. */
+import { OperatorStrategy } from '../../strategy';
+import { signalEnergyStrategy } from './energy';
+import { signalFftAutoScaleBitsStrategy, signalFftAutoScaleStrategy } from './fftAutoScale';
+import { signalFilterBankStrategy } from './filterBank';
+import { signalFilterBankLogStrategy } from './filterBankLog';
+import { signalFilterBankSpectralSubtractionStrategy } from './filterBankSpectralSubtraction';
+import { signalFilterBankSquareRootStrategy } from './filterBankSquareRoot';
+import { signalPcanStrategy } from './pcan';
+import { signalRfftStrategy } from './rfft';
+import { signalWindowStrategy } from './window';
+
+export const SIGNAL_STRATEGIES: ReadonlyArray<[string, OperatorStrategy]> = [
+  ['signal_window', signalWindowStrategy],
+  ['signal_fft_auto_scale', signalFftAutoScaleStrategy],
+  ['signal_fft_auto_scale_bits', signalFftAutoScaleBitsStrategy],
+  ['signal_rfft', signalRfftStrategy],
+  ['signal_energy', signalEnergyStrategy],
+  ['signal_filter_bank', signalFilterBankStrategy],
+  ['signal_filter_bank_square_root', signalFilterBankSquareRootStrategy],
+  ['signal_filter_bank_spectral_subtraction', signalFilterBankSpectralSubtractionStrategy],
+  ['signal_pcan', signalPcanStrategy],
+  ['signal_filter_bank_log', signalFilterBankLogStrategy],
+];

@@ -1,0 +1,208 @@
+/**
+ * TFLite Micro's signal-library operators compiled to C and run under gcc: every operator on
+ * TFLM's test vectors in one program, byte-exact with the interpreter (which equals TFLM's
+ * goldens); and the micro_speech preprocessor chain over several invocations of one loaded
+ * program (the spectral subtraction's noise estimate is persistent state), byte-exact with an
+ * interpreter session, which equals a step-by-step composition of the signal arithmetic.
+ */
+import { BackendRegistry } from '../../src/backend/registry';
+import { UmaBackend } from '../../src/backend/umaBackend';
+import { compileModel } from '../../src/driver/compile';
+import { importTflite } from '../../src/frontend/tflite';
+import { createSession, interpret } from '../../src/interpreter';
+import { verifyModel } from '../../src/verify/verifyModel';
+import {
+  applyWindow,
+  fftAutoScale,
+  filterBank,
+  filterBankLog,
+  filterBankSqrt,
+  pcan,
+  rfftInt16,
+  rfftTables,
+  spectralSubtraction,
+  spectrumToEnergy,
+} from '../../src/arith/signal';
+import { expectRunsByteExact } from '../e2e/harness';
+import { asI16, asI32, asU32, asU64, CHAIN_SPECTRAL, chainModel, chainTables, ChainParams, i16, i32, manyOpsModel, OpSpec, signalOptions, u32, u64 } from './signalModels';
+import {
+  AUTO_SCALE_BITS,
+  ENERGY_CASES,
+  ENERGY_INPUT,
+  FILTER_BANK_16,
+  LOG_32,
+  PCAN_MIX,
+  SPECTRAL_SUBTRACTION_32,
+  SPECTRAL_SUBTRACTION_OPTIONS_32,
+  SQRT_16,
+  WINDOW_32,
+} from './signalVectors';
+import { RFFT_512_GOLDEN, RFFT_512_INPUT } from './signalRfft512';
+
+class HostOnlyBackend extends UmaBackend {
+  readonly targetName = 'host_only';
+}
+
+const OPS: OpSpec[] = [
+  { code: 'SignalWindow', inputs: [{ name: 'x', shape: [1, 32], dtype: 'int16' }, { name: 'w', shape: [32], dtype: 'int16', data: WINDOW_32.weights }], outputs: [{ name: 'y', shape: [1, 32], dtype: 'int16' }], options: signalOptions({ shift: 8 }) },
+  { code: 'SignalFftAutoScale', inputs: [{ name: 'x', shape: [8], dtype: 'int16' }], outputs: [{ name: 'y', shape: [8], dtype: 'int16' }, { name: 'bits', shape: [], dtype: 'int32' }] },
+  { code: 'SignalRfft', inputs: [{ name: 'x', shape: [1, 512], dtype: 'int16' }], outputs: [{ name: 'y', shape: [1, 514], dtype: 'int16' }], options: signalOptions({ T: 7, fft_length: 512 }) },
+  { code: 'SignalEnergy', inputs: [{ name: 'x', shape: [16], dtype: 'int16' }], outputs: [{ name: 'y', shape: [8], dtype: 'uint32' }], options: signalOptions({ end_index: 4, start_index: 2 }) },
+  {
+    code: 'SignalFilterBank',
+    inputs: [
+      { name: 'x', shape: [129], dtype: 'uint32' },
+      { name: 'w', shape: [59], dtype: 'int16', data: FILTER_BANK_16.weights },
+      { name: 'uw', shape: [59], dtype: 'int16', data: FILTER_BANK_16.unweights },
+      { name: 'fs', shape: [17], dtype: 'int16', data: FILTER_BANK_16.frequencyStarts },
+      { name: 'ws', shape: [17], dtype: 'int16', data: FILTER_BANK_16.weightStarts },
+      { name: 'cw', shape: [17], dtype: 'int16', data: FILTER_BANK_16.widths },
+    ],
+    outputs: [{ name: 'y', shape: [16], dtype: 'uint64' }],
+    options: signalOptions({ num_channels: 16 }),
+  },
+  { code: 'SignalFilterBankSquareRoot', inputs: [{ name: 'x', shape: [16], dtype: 'uint64' }, { name: 'bits', shape: [], dtype: 'int32' }], outputs: [{ name: 'y', shape: [16], dtype: 'uint32' }] },
+  { code: 'SignalFilterBankSpectralSubtraction', inputs: [{ name: 'x', shape: [32], dtype: 'uint32' }], outputs: [{ name: 'y', shape: [32], dtype: 'uint32' }, { name: 'noise', shape: [32], dtype: 'uint32' }], options: SPECTRAL_SUBTRACTION_OPTIONS_32 },
+  {
+    code: 'SignalPCAN',
+    inputs: [{ name: 'x', shape: [40], dtype: 'uint32' }, { name: 'noise', shape: [40], dtype: 'uint32' }, { name: 'lut', shape: [125], dtype: 'int16', data: PCAN_MIX.gainLut }],
+    outputs: [{ name: 'y', shape: [40], dtype: 'uint32' }],
+    options: signalOptions({ snr_shift: 6 }),
+  },
+  { code: 'SignalFilterBankLog', inputs: [{ name: 'x', shape: [32], dtype: 'uint32' }], outputs: [{ name: 'y', shape: [32], dtype: 'int16' }], options: signalOptions({ input_correction_bits: 3, output_scale: 1600 }) },
+];
+
+const INPUTS = [
+  i16(WINDOW_32.input),
+  i16(AUTO_SCALE_BITS.input),
+  i16(RFFT_512_INPUT),
+  i16(ENERGY_INPUT),
+  u32(FILTER_BANK_16.input),
+  u64(SQRT_16.input),
+  i32([SQRT_16.bits]),
+  u32(SPECTRAL_SUBTRACTION_32.input),
+  u32(PCAN_MIX.input),
+  u32(PCAN_MIX.noise),
+  u32(LOG_32.input),
+];
+
+function registry(): BackendRegistry {
+  const r = new BackendRegistry();
+  r.register(HostOnlyBackend);
+  return r;
+}
+
+describe('signal-library operators under gcc', () => {
+  it("every operator on TFLM's vectors: the interpreter equals the goldens, the C equals the interpreter byte for byte", () => {
+    const graph = importTflite(manyOpsModel(OPS), 'signal_ops.tflite');
+    const expected = interpret(graph, INPUTS);
+    expect(expected).toHaveLength(11);
+    expect(asI16(expected[0])).toEqual(WINDOW_32.golden);
+    expect(asI16(expected[1])).toEqual(AUTO_SCALE_BITS.golden);
+    expect(asI32(expected[2])).toEqual([AUTO_SCALE_BITS.bits]);
+    expect(asI16(expected[3])).toEqual(RFFT_512_GOLDEN);
+    expect(asU32(expected[4])).toEqual(ENERGY_CASES[0].golden);
+    expect(asU64(expected[5])).toEqual(FILTER_BANK_16.golden);
+    expect(asU32(expected[6])).toEqual(SQRT_16.golden);
+    expect(asU32(expected[7])).toEqual(SPECTRAL_SUBTRACTION_32.output);
+    expect(asU32(expected[8])).toEqual(SPECTRAL_SUBTRACTION_32.noise);
+    expect(asU32(expected[9])).toEqual(PCAN_MIX.golden);
+    expect(asI16(expected[10])).toEqual(LOG_32.golden);
+    const result = compileModel(graph, { backend: 'host_only', registry: registry() });
+    const code = result.artifacts.files.map((f) => f.content).join('\n');
+    for (const k of ['window', 'fft_auto_scale', 'fft_auto_scale_bits', 'rfft_int16', 'energy', 'filter_bank', 'filter_bank_sqrt', 'spectral_subtraction', 'pcan', 'filter_bank_log']) {
+      expect(code).toContain(`uma_ref_signal_${k}(`);
+    }
+    // The signal kernels ship in their own source; the noise estimate is persistent state, not a planned buffer.
+    expect(result.artifacts.runtimeFiles.map((f) => f.path).sort()).toEqual(['include/uma_ref_kernels.h', 'include/uma_runtime.h', 'src/uma_ref_signal.c']);
+    expect(result.usmp.buffers.map((b) => b.name).filter((n) => /noise_estimate_state/.test(n))).toEqual([]);
+    expect(result.usmp.buffers.map((b) => b.name).some((n) => /_scratch$/.test(n))).toBe(true);
+    expectRunsByteExact(result, INPUTS, expected);
+  });
+});
+
+/** The chain computed operator by operator with src/arith/signal.ts (and the builtins by hand). */
+function composeChain(p: ChainParams, frames: readonly number[][]): { features: number[]; int8: number[]; noise: number[] }[] {
+  const t = chainTables(p);
+  const noise = new Uint32Array(p.channels);
+  const bins = p.fftLength / 2 + 1;
+  return frames.map((frame) => {
+    const windowed = new Int16Array(p.windowSamples);
+    applyWindow(frame, t.window, 12, windowed);
+    const scaled = new Int16Array(p.windowSamples);
+    const shift = fftAutoScale(windowed, scaled);
+    const spectrum = new Int16Array(p.fftLength + 2);
+    rfftInt16(rfftTables(p.fftLength), scaled, p.windowSamples, spectrum, new Int16Array(2 * p.fftLength));
+    const energy = new Uint32Array(bins);
+    spectrumToEnergy(spectrum, t.startIndex, t.endIndex, energy);
+    // The slice/concat keeps [start, end) and zeroes the rest, as the energy op already does.
+    const bank = new BigUint64Array(p.channels);
+    filterBank(energy, t, p.channels, bank);
+    const rooted = new Uint32Array(p.channels);
+    filterBankSqrt(bank, shift, rooted);
+    const denoised = new Uint32Array(p.channels);
+    const s = CHAIN_SPECTRAL;
+    spectralSubtraction(
+      {
+        numChannels: p.channels,
+        smoothing: s.smoothing,
+        oneMinusSmoothing: s.one_minus_smoothing,
+        alternateSmoothing: s.alternate_smoothing,
+        alternateOneMinusSmoothing: s.alternate_one_minus_smoothing,
+        minSignalRemaining: s.min_signal_remaining,
+        smoothingBits: s.smoothing_bits,
+        spectralSubtractionBits: s.spectral_subtraction_bits,
+        clamping: s.clamping,
+      },
+      rooted,
+      denoised,
+      noise,
+    );
+    const gained = new Uint32Array(p.channels);
+    pcan(denoised, noise, t.gainLut, 6, gained);
+    const features = new Int16Array(p.channels);
+    filterBankLog(gained, 64, 3, features);
+    const int8 = Array.from(features, (f) => Math.max(Math.min(f * 256 - 128 * 666, 127), -128));
+    return { features: Array.from(features), int8, noise: Array.from(noise) };
+  });
+}
+
+function randomFrames(p: ChainParams, count: number, seed: number): number[][] {
+  let x = seed;
+  const next = (): number => {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    return x;
+  };
+  // Audio-like frames: a tone whose loudness changes, plus noise.
+  return Array.from({ length: count }, (_, k) =>
+    Array.from({ length: p.windowSamples }, (_, i) => Math.round(3000 * (1 + k) * Math.sin((2 * Math.PI * 7 * i) / p.windowSamples)) + ((next() >>> 16) % 2001) - 1000),
+  );
+}
+
+describe('the micro_speech preprocessor chain', () => {
+  for (const p of [
+    { windowSamples: 48, fftLength: 64, channels: 8, seed: 3 },
+    { windowSamples: 480, fftLength: 512, channels: 40, seed: 5 },
+  ]) {
+    it(`${p.windowSamples}-sample frames, FFT ${p.fftLength}, ${p.channels} channels: 4 invocations, state carried, C = interpreter = composition`, () => {
+      const graph = importTflite(chainModel(p), 'audio_preprocessor.tflite');
+      const frames = randomFrames(p, 4, p.seed);
+      const session = createSession(graph);
+      const outputs = frames.map((f) => session.invoke([i16(f)]));
+      const composed = composeChain(p, frames);
+      outputs.forEach((o, k) => {
+        expect(asI16(o[0])).toEqual(composed[k].features);
+        expect(Array.from(new Int8Array(o[1].slice().buffer))).toEqual(composed[k].int8);
+        expect(asU32(o[2])).toEqual(composed[k].noise);
+      });
+      // The estimate moves from frame to frame, and features are not all clamped to one value.
+      expect(composed[3].noise).not.toEqual(composed[0].noise);
+      expect(new Set(composed[1].features).size).toBeGreaterThan(2);
+      const report = verifyModel(graph, { backend: 'host_only', registry: registry(), invocations: frames.map((f) => [i16(f)]) });
+      expect(report.failure).toBeUndefined();
+      expect(report.comparisons.filter((c) => !c.equal)).toEqual([]);
+      expect(report.comparisons).toHaveLength(12);
+      expect(report.ok).toBe(true);
+    });
+  }
+});

@@ -1,0 +1,197 @@
+/**
+ * TFLite Micro's signal-library custom operators imported from .tflite files and run by the
+ * interpreter: every output equals TFLM's kernel-test goldens (test/ops/signalVectors.ts);
+ * the spectral subtraction's noise estimate carries over between invocations of a session;
+ * bad options and tensors are one-line typed errors naming the operator.
+ */
+import { ModelFormatError, UnsupportedOperatorError } from '../../src/errors';
+import { importTflite } from '../../src/frontend/tflite';
+import { createSession, interpret } from '../../src/interpreter';
+import { spectralSubtraction } from '../../src/arith/signal';
+import { asI16, asI32, asU32, asU64, i16, oneOpModel, signalOptions, signalOptionsWithExtra, u32, u64 } from './signalModels';
+import {
+  AUTO_SCALE_BITS,
+  AUTO_SCALE_SMALL,
+  ENERGY_CASES,
+  ENERGY_INPUT,
+  FILTER_BANK_16,
+  LOG_16,
+  LOG_32,
+  PCAN_MIX,
+  RFFT_64_IMPULSE,
+  SPECTRAL_SUBTRACTION_16,
+  SPECTRAL_SUBTRACTION_32,
+  SPECTRAL_SUBTRACTION_OPTIONS_16,
+  SPECTRAL_SUBTRACTION_OPTIONS_32,
+  SQRT_16,
+  WINDOW_16,
+  WINDOW_32,
+} from './signalVectors';
+import { RFFT_512_GOLDEN, RFFT_512_INPUT } from './signalRfft512';
+
+const run = (model: Uint8Array, inputs: Uint8Array[]): Uint8Array[] => interpret(importTflite(model, 'signal.tflite'), inputs);
+
+describe('signal-library operators in the interpreter (TFLM goldens)', () => {
+  it('SignalWindow: both goldens, and a [2, 2, 16] input over 16 weights', () => {
+    for (const c of [WINDOW_16, WINDOW_32]) {
+      const n = c.input.length;
+      const model = oneOpModel('SignalWindow', [{ name: 'x', shape: [1, n], dtype: 'int16' }, { name: 'w', shape: [n], dtype: 'int16', data: c.weights }], [{ name: 'y', shape: [1, n], dtype: 'int16' }], signalOptions({ shift: c.shift }));
+      expect(asI16(run(model, [i16(c.input)])[0])).toEqual(c.golden);
+    }
+    const model = oneOpModel('SignalWindow', [{ name: 'x', shape: [2, 2, 16], dtype: 'int16' }, { name: 'w', shape: [16], dtype: 'int16', data: WINDOW_16.weights }], [{ name: 'y', shape: [2, 2, 16], dtype: 'int16' }], signalOptions({ shift: 12 }));
+    const four = (v: number[]): number[] => [...v, ...v, ...v, ...v];
+    expect(asI16(run(model, [i16(four(WINDOW_16.input))])[0])).toEqual(four(WINDOW_16.golden));
+  });
+
+  it('SignalFftAutoScale: both goldens, samples and shift', () => {
+    for (const c of [AUTO_SCALE_SMALL, AUTO_SCALE_BITS]) {
+      const model = oneOpModel('SignalFftAutoScale', [{ name: 'x', shape: [8], dtype: 'int16' }], [{ name: 'y', shape: [8], dtype: 'int16' }, { name: 'bits', shape: [], dtype: 'int32' }]);
+      const [y, bits] = run(model, [i16(c.input)]);
+      expect(asI16(y)).toEqual(c.golden);
+      expect(asI32(bits)).toEqual([c.bits]);
+    }
+  });
+
+  it('SignalRfft (int16): the 64-point impulse and the 512-point golden', () => {
+    const model64 = oneOpModel('SignalRfft', [{ name: 'x', shape: [1, 64], dtype: 'int16' }], [{ name: 'y', shape: [1, 66], dtype: 'int16' }], signalOptions({ T: 7, fft_length: 64 }));
+    expect(asI16(run(model64, [i16(RFFT_64_IMPULSE.input)])[0])).toEqual(RFFT_64_IMPULSE.golden);
+    const model512 = oneOpModel('SignalRfft', [{ name: 'x', shape: [1, 512], dtype: 'int16' }], [{ name: 'y', shape: [1, 514], dtype: 'int16' }], signalOptions({ T: 7, fft_length: 512 }));
+    expect(asI16(run(model512, [i16(RFFT_512_INPUT)])[0])).toEqual(RFFT_512_GOLDEN);
+  });
+
+  it('SignalEnergy: the three index ranges', () => {
+    for (const c of ENERGY_CASES) {
+      const model = oneOpModel('SignalEnergy', [{ name: 'x', shape: [16], dtype: 'int16' }], [{ name: 'y', shape: [8], dtype: 'uint32' }], signalOptions({ end_index: c.end, start_index: c.start }));
+      expect(asU32(run(model, [i16(ENERGY_INPUT)])[0])).toEqual(c.golden);
+    }
+  });
+
+  it('SignalFilterBank: the 16-channel golden (uint64 out)', () => {
+    const f = FILTER_BANK_16;
+    const model = oneOpModel(
+      'SignalFilterBank',
+      [
+        { name: 'x', shape: [f.input.length], dtype: 'uint32' },
+        { name: 'w', shape: [f.weights.length], dtype: 'int16', data: f.weights },
+        { name: 'uw', shape: [f.unweights.length], dtype: 'int16', data: f.unweights },
+        { name: 'fs', shape: [17], dtype: 'int16', data: f.frequencyStarts },
+        { name: 'ws', shape: [17], dtype: 'int16', data: f.weightStarts },
+        { name: 'cw', shape: [17], dtype: 'int16', data: f.widths },
+      ],
+      [{ name: 'y', shape: [16], dtype: 'uint64' }],
+      signalOptions({ num_channels: 16 }),
+    );
+    expect(asU64(run(model, [u32(f.input)])[0])).toEqual(f.golden);
+  });
+
+  it('SignalFilterBankSquareRoot: the 16-channel golden', () => {
+    const model = oneOpModel('SignalFilterBankSquareRoot', [{ name: 'x', shape: [16], dtype: 'uint64' }, { name: 'bits', shape: [], dtype: 'int32' }], [{ name: 'y', shape: [16], dtype: 'uint32' }]);
+    expect(asU32(run(model, [u64(SQRT_16.input), new Uint8Array(Int32Array.of(SQRT_16.bits).buffer)])[0])).toEqual(SQRT_16.golden);
+  });
+
+  it("SignalFilterBankSpectralSubtraction: TFLM's option bytes and goldens; the estimate persists across a session", () => {
+    for (const [c, options] of [
+      [SPECTRAL_SUBTRACTION_32, SPECTRAL_SUBTRACTION_OPTIONS_32],
+      [SPECTRAL_SUBTRACTION_16, SPECTRAL_SUBTRACTION_OPTIONS_16],
+    ] as const) {
+      const n = c.input.length;
+      const model = oneOpModel('SignalFilterBankSpectralSubtraction', [{ name: 'x', shape: [n], dtype: 'uint32' }], [{ name: 'y', shape: [n], dtype: 'uint32' }, { name: 'noise', shape: [n], dtype: 'uint32' }], options);
+      const graph = importTflite(model, 'ss.tflite');
+      const [y, noise] = interpret(graph, [u32(c.input)]);
+      expect(asU32(y)).toEqual(c.output);
+      expect(asU32(noise)).toEqual(c.noise);
+      // A session carries the estimate: run 2 equals the algorithm continued from run 1's estimate.
+      const session = createSession(graph);
+      session.invoke([u32(c.input)]);
+      const [y2, noise2] = session.invoke([u32(c.input)]);
+      const config = {
+        numChannels: n,
+        smoothing: 655,
+        oneMinusSmoothing: 15729,
+        alternateSmoothing: 655,
+        alternateOneMinusSmoothing: 15729,
+        minSignalRemaining: 819,
+        smoothingBits: 0,
+        spectralSubtractionBits: 14,
+        clamping: false,
+      };
+      const estimate = Uint32Array.from(c.noise);
+      const expected = new Uint32Array(n);
+      spectralSubtraction(config, c.input, expected, estimate);
+      expect(asU32(y2)).toEqual(Array.from(expected));
+      expect(asU32(noise2)).toEqual(Array.from(estimate));
+      expect(asU32(y2)).not.toEqual(c.output);
+      // A fresh interpret starts from zero again (TFLM's Reset).
+      expect(asU32(interpret(graph, [u32(c.input)])[0])).toEqual(c.output);
+    }
+  });
+
+  it('SignalPCAN: the Mix1Ref1Case golden', () => {
+    const model = oneOpModel(
+      'SignalPCAN',
+      [{ name: 'x', shape: [40], dtype: 'uint32' }, { name: 'noise', shape: [40], dtype: 'uint32' }, { name: 'lut', shape: [125], dtype: 'int16', data: PCAN_MIX.gainLut }],
+      [{ name: 'y', shape: [40], dtype: 'uint32' }],
+      signalOptions({ snr_shift: 6 }),
+    );
+    expect(asU32(run(model, [u32(PCAN_MIX.input), u32(PCAN_MIX.noise)])[0])).toEqual(PCAN_MIX.golden);
+  });
+
+  it('SignalFilterBankLog: both goldens', () => {
+    for (const c of [LOG_32, LOG_16]) {
+      const n = c.input.length;
+      const model = oneOpModel('SignalFilterBankLog', [{ name: 'x', shape: [n], dtype: 'uint32' }], [{ name: 'y', shape: [n], dtype: 'int16' }], signalOptions({ input_correction_bits: c.correctionBits, output_scale: c.outputScale }));
+      expect(asI16(run(model, [u32(c.input)])[0])).toEqual(c.golden);
+    }
+  });
+});
+
+describe('signal-library operator errors', () => {
+  const logModel = (options?: Uint8Array, out: 'int16' | 'int32' = 'int16'): Uint8Array =>
+    oneOpModel('SignalFilterBankLog', [{ name: 'x', shape: [4], dtype: 'uint32' }], [{ name: 'y', shape: [4], dtype: out }], options);
+  const load = (m: Uint8Array) => () => importTflite(m, 'bad.tflite');
+
+  it('options: missing map, missing key, extra key (TFLM reads by position), shift out of range', () => {
+    expect(load(logModel())).toThrow(ModelFormatError);
+    expect(load(logModel())).toThrow(/missing custom_options .*SignalFilterBankLog at operator #0/);
+    expect(load(logModel(signalOptions({ output_scale: 1 })))).toThrow(/custom_options has no input_correction_bits \(SignalFilterBankLog at operator #0\)/);
+    expect(load(logModel(signalOptionsWithExtra({ input_correction_bits: 1, output_scale: 1 }, 'a_first')))).toThrow(/holds 3 entries, expected 2 .*by position/);
+    expect(load(logModel(signalOptions({ input_correction_bits: 32, output_scale: 1 })))).toThrow(UnsupportedOperatorError);
+    expect(load(logModel(signalOptions({ input_correction_bits: 32, output_scale: 1 })))).toThrow(/input_correction_bits 32 .*SignalFilterBankLog at operator #0/);
+  });
+
+  it('tensor types and shapes: wrong dtype, rfft length and type, tables reading out of range, short PCAN table', () => {
+    expect(load(logModel(signalOptions({ input_correction_bits: 1, output_scale: 1 }), 'int32'))).toThrow(/output type int32 \(SignalFilterBankLog takes int16\) on SignalFilterBankLog at operator #0/);
+    const rfft = (n: number, t = 7) => oneOpModel('SignalRfft', [{ name: 'x', shape: [1, 48], dtype: 'int16' }], [{ name: 'y', shape: [1, n + 2], dtype: 'int16' }], signalOptions({ T: t, fft_length: n }));
+    expect(load(rfft(48))).toThrow(/fft_length 48 \(uma-ts supports powers of two/);
+    expect(load(rfft(64, 1))).toThrow(/tensor type T = 1/);
+    expect(load(rfft(32))).toThrow(/rows of 48 samples are longer than fft_length 32/);
+    const bank = (widths: number[]) =>
+      oneOpModel(
+        'SignalFilterBank',
+        [
+          { name: 'x', shape: [8], dtype: 'uint32' },
+          { name: 'w', shape: [4], dtype: 'int16', data: [1, 2, 3, 4] },
+          { name: 'uw', shape: [4], dtype: 'int16', data: [1, 2, 3, 4] },
+          { name: 'fs', shape: [3], dtype: 'int16', data: [0, 2, 4] },
+          { name: 'ws', shape: [3], dtype: 'int16', data: [0, 1, 2] },
+          { name: 'cw', shape: [3], dtype: 'int16', data: widths },
+        ],
+        [{ name: 'y', shape: [2], dtype: 'uint64' }],
+        signalOptions({ num_channels: 2 }),
+      );
+    expect(() => run(bank([1, 1, 2]), [u32([1, 2, 3, 4, 5, 6, 7, 8])])).not.toThrow();
+    expect(load(bank([1, 1, 3]))).toThrow(/channel 2 \(start 4, weight start 2, width 3\) reads past/);
+    const pcan = oneOpModel(
+      'SignalPCAN',
+      [{ name: 'x', shape: [4], dtype: 'uint32' }, { name: 'noise', shape: [4], dtype: 'uint32' }, { name: 'lut', shape: [100], dtype: 'int16', data: new Array<number>(100).fill(0) }],
+      [{ name: 'y', shape: [4], dtype: 'uint32' }],
+      signalOptions({ snr_shift: 6 }),
+    );
+    expect(load(pcan)).toThrow(/gain_lut of 100 entries \(the gain function reads up to 125\) on SignalPCAN at operator #0/);
+  });
+
+  it('an unknown Signal custom code is still refused by name', () => {
+    const m = oneOpModel('SignalStacker', [{ name: 'x', shape: [4], dtype: 'int16' }], [{ name: 'y', shape: [4], dtype: 'int16' }], signalOptions({ num_channels: 1 }));
+    expect(load(m)).toThrow(/unsupported TFLite custom operator 'SignalStacker'/);
+  });
+});
