@@ -259,6 +259,49 @@ export function filterBankLog(input: ArrayLike<number>, outputScale: number, cor
   }
 }
 
+/**
+ * Delay: each row of `frame` samples comes out `delay` samples late. TFLM's circular buffer of
+ * frame + delay samples holds, between invocations, the last `delay` samples of the row's
+ * stream (zeros at first): `state` (rows * delay), updated in place.
+ */
+export function delay(input: ArrayLike<number>, state: Int16Array, frame: number, delayLength: number, output: Int16Array): void {
+  const rows = frame === 0 ? 0 : input.length / frame;
+  for (let r = 0; r < rows; r++) {
+    const s = r * delayLength;
+    const x = r * frame;
+    for (let i = 0; i < frame; i++) output[x + i] = i < delayLength ? state[s + i] : input[x + i - delayLength];
+    // Ascending: each slot reads one at a later index (or the input) before it is overwritten.
+    for (let j = 0; j < delayLength; j++) {
+      const k = frame + j;
+      state[s + j] = k < delayLength ? state[s + k] : input[x + k - delayLength];
+    }
+  }
+}
+
+/**
+ * OverlapAdd over `frames` frames of `frameSize` per row: each frame added into the row's
+ * buffer (`state`, rows * frameSize; int16 saturated, float32 in float), its first `frameStep`
+ * values output, the buffer shifted left by frameStep and zero-filled behind.
+ */
+export function overlapAdd(input: ArrayLike<number>, state: Int16Array | Float32Array, frames: number, frameSize: number, frameStep: number, output: Int16Array | Float32Array): void {
+  const isFloat = state instanceof Float32Array;
+  const rows = frames * frameSize === 0 ? 0 : input.length / (frames * frameSize);
+  for (let r = 0; r < rows; r++) {
+    const b = r * frameSize;
+    for (let f = 0; f < frames; f++) {
+      const x = (r * frames + f) * frameSize;
+      const o = (r * frames + f) * frameStep;
+      for (let i = 0; i < frameSize; i++) {
+        const sum = state[b + i] + input[x + i];
+        state[b + i] = isFloat ? sum : sum < -32768 ? -32768 : sum > 32767 ? 32767 : sum;
+      }
+      for (let i = 0; i < frameStep; i++) output[o + i] = state[b + i];
+      for (let i = 0; i < frameSize - frameStep; i++) state[b + i] = state[b + i + frameStep];
+      for (let i = frameSize - frameStep; i < frameSize; i++) state[b + i] = 0;
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The int16 real FFT: kissfft (v130, as TFLite Micro vendors it) compiled with FIXED_POINT=16,
 // for power-of-two lengths (radix 4 and 2 stages). Complex arrays interleave re, im.

@@ -27,6 +27,9 @@ import { expectRunsByteExact } from '../e2e/harness';
 import { asI16, asI32, asU32, asU64, CHAIN_SPECTRAL, chainModel, chainTables, ChainParams, i16, i32, manyOpsModel, OpSpec, signalOptions, u32, u64 } from './signalModels';
 import {
   AUTO_SCALE_BITS,
+  DELAY_CASES,
+  OVERLAP_ADD_FLOAT,
+  OVERLAP_ADD_INT16,
   ENERGY_CASES,
   ENERGY_INPUT,
   FILTER_BANK_16,
@@ -118,6 +121,32 @@ describe('signal-library operators under gcc', () => {
     expect(result.usmp.buffers.map((b) => b.name).filter((n) => /noise_estimate_state/.test(n))).toEqual([]);
     expect(result.usmp.buffers.map((b) => b.name).some((n) => /_scratch$/.test(n))).toBe(true);
     expectRunsByteExact(result, INPUTS, expected);
+  });
+});
+
+describe('stateful signal operators under gcc', () => {
+  it("Delay and OverlapAdd (int16, float32) over TFLM's frame sequences: C = interpreter session = goldens, state in persistent buffers", () => {
+    const d = DELAY_CASES[3];
+    const ops: OpSpec[] = [
+      { code: 'SignalDelay', inputs: [{ name: 'x', shape: d.shape, dtype: 'int16' }], outputs: [{ name: 'y', shape: d.shape, dtype: 'int16' }], options: signalOptions({ delay_length: d.delay }) },
+      { code: 'SignalOverlapAdd', inputs: [{ name: 'x', shape: [1, 3], dtype: 'int16' }], outputs: [{ name: 'y', shape: [1], dtype: 'int16' }], options: signalOptions({ T: 7, frame_step: 1 }) },
+      { code: 'SignalOverlapAdd', inputs: [{ name: 'x', shape: [1, 3], dtype: 'float32' }], outputs: [{ name: 'y', shape: [1], dtype: 'float32' }], options: signalOptions({ T: 0, frame_step: 1 }) },
+    ];
+    const graph = importTflite(manyOpsModel(ops), 'stateful.tflite');
+    const f32 = (v: number[]): Uint8Array => new Uint8Array(Float32Array.from(v).buffer);
+    const invocations = [0, 1, 2].map((k) => [i16(d.inputs[k]), i16(OVERLAP_ADD_INT16.frames[k]), f32(OVERLAP_ADD_FLOAT.frames[k])]);
+    const session = createSession(graph);
+    invocations.forEach((inputs, k) => {
+      const [y, ola16, olaF] = session.invoke(inputs);
+      expect(asI16(y)).toEqual(d.golden[k]);
+      expect(asI16(ola16)).toEqual([OVERLAP_ADD_INT16.golden[k]]);
+      expect(Array.from(new Float32Array(olaF.slice().buffer))).toEqual([Math.fround(OVERLAP_ADD_FLOAT.golden[k])]);
+    });
+    const report = verifyModel(graph, { backend: 'host_only', registry: registry(), invocations });
+    expect(report.failure).toBeUndefined();
+    expect(report.comparisons).toHaveLength(9);
+    expect(report.comparisons.every((c) => c.equal && c.maxAbsDiff === 0)).toBe(true);
+    expect(report.compile.usmp.buffers.map((b) => b.name).filter((n) => /_state/.test(n))).toEqual([]);
   });
 });
 

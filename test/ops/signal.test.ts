@@ -12,6 +12,9 @@ import { asI16, asI32, asU32, asU64, i16, oneOpModel, signalOptions, signalOptio
 import {
   AUTO_SCALE_BITS,
   AUTO_SCALE_SMALL,
+  DELAY_CASES,
+  OVERLAP_ADD_FLOAT,
+  OVERLAP_ADD_INT16,
   ENERGY_CASES,
   ENERGY_INPUT,
   FILTER_BANK_16,
@@ -142,6 +145,40 @@ describe('signal-library operators in the interpreter (TFLM goldens)', () => {
       const model = oneOpModel('SignalFilterBankLog', [{ name: 'x', shape: [n], dtype: 'uint32' }], [{ name: 'y', shape: [n], dtype: 'int16' }], signalOptions({ input_correction_bits: c.correctionBits, output_scale: c.outputScale }));
       expect(asI16(run(model, [u32(c.input)])[0])).toEqual(c.golden);
     }
+  });
+});
+
+describe('stateful signal operators over a session (TFLM goldens, one frame per invocation)', () => {
+  it('SignalDelay: the four delay_test cases; a fresh session starts from zeros again', () => {
+    for (const c of DELAY_CASES) {
+      const model = oneOpModel('SignalDelay', [{ name: 'x', shape: c.shape, dtype: 'int16' }], [{ name: 'y', shape: c.shape, dtype: 'int16' }], signalOptions({ delay_length: c.delay }));
+      const graph = importTflite(model, 'delay.tflite');
+      for (let round = 0; round < 2; round++) {
+        const session = createSession(graph);
+        c.inputs.forEach((frame, k) => expect(asI16(session.invoke([i16(frame)])[0])).toEqual(c.golden[k]));
+      }
+    }
+  });
+
+  it('SignalOverlapAdd: int16 and float32 goldens; [4, 3] frames and [2, 2, 4, 3] rows at once', () => {
+    const floatBytes = (v: number[]): Uint8Array => new Uint8Array(Float32Array.from(v).buffer);
+    for (const [dtype, c, T] of [
+      ['int16', OVERLAP_ADD_INT16, 7],
+      ['float32', OVERLAP_ADD_FLOAT, 0],
+    ] as const) {
+      const model = oneOpModel('SignalOverlapAdd', [{ name: 'x', shape: [1, 3], dtype }], [{ name: 'y', shape: [1], dtype }], signalOptions({ T, frame_step: 1 }));
+      const session = createSession(importTflite(model, 'ola.tflite'));
+      const outs = c.frames.map((f) => session.invoke([dtype === 'int16' ? i16(f) : floatBytes(f)])[0]);
+      const values = outs.map((o) => (dtype === 'int16' ? asI16(o)[0] : new Float32Array(o.slice().buffer)[0]));
+      expect(values).toEqual(c.golden.map((g) => (dtype === 'int16' ? g : Math.fround(g))));
+    }
+    const frames = OVERLAP_ADD_INT16.frames.flat();
+    const four = oneOpModel('SignalOverlapAdd', [{ name: 'x', shape: [4, 3], dtype: 'int16' }], [{ name: 'y', shape: [4], dtype: 'int16' }], signalOptions({ T: 7, frame_step: 1 }));
+    expect(asI16(interpret(importTflite(four, 'ola4.tflite'), [i16(frames)])[0])).toEqual(OVERLAP_ADD_INT16.golden);
+    const rows = oneOpModel('SignalOverlapAdd', [{ name: 'x', shape: [2, 2, 4, 3], dtype: 'int16' }], [{ name: 'y', shape: [2, 2, 4], dtype: 'int16' }], signalOptions({ T: 7, frame_step: 1 }));
+    const all = [...frames, ...frames, ...frames, ...frames];
+    const g = OVERLAP_ADD_INT16.golden;
+    expect(asI16(interpret(importTflite(rows, 'ola_rows.tflite'), [i16(all)])[0])).toEqual([...g, ...g, ...g, ...g]);
   });
 });
 

@@ -158,3 +158,25 @@ export const LOG_16 = {
   input: [48, 20, 19, 24, 35, 47, 23, 30, 31, 10, 48, 21, 46, 14, 18, 27],
   golden: [32767, 15121, 13440, 21095, 32767, 32767, 19701, 28407, 29482, 32767, 32767, 16720, 32767, 3434, 11669, 24955],
 };
+
+/** delay_test.cc: frames fed in turn (one invocation each) and the frames that come out. */
+export const DELAY_CASES = [
+  { delay: 3, shape: [8], inputs: [[1, 2, 3, 4, 5, 6, 7, 8], [0, 0, 0, 0, 0, 0, 0, 0]], golden: [[0, 0, 0, 1, 2, 3, 4, 5], [6, 7, 8, 0, 0, 0, 0, 0]] },
+  { delay: 5, shape: [3], inputs: [[1, 2, 3], [4, 0, 0], [0, 0, 0]], golden: [[0, 0, 0], [0, 0, 1], [2, 3, 4]] },
+  {
+    delay: 3,
+    shape: [4, 4],
+    inputs: [[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0], new Array<number>(16).fill(0)],
+    golden: [[0, 0, 0, 1, 0, 0, 0, 5, 0, 0, 0, 9, 0, 0, 0, 13], [2, 3, 4, 0, 6, 7, 8, 0, 10, 11, 12, 0, 14, 15, 0, 0]],
+  },
+  {
+    delay: 5,
+    shape: [4, 4],
+    inputs: [[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0], new Array<number>(16).fill(0), new Array<number>(16).fill(0)],
+    golden: [new Array<number>(16).fill(0), [0, 1, 2, 3, 0, 5, 6, 7, 0, 9, 10, 11, 0, 13, 14, 15], [4, 0, 0, 0, 8, 0, 0, 0, 12, 0, 0, 0, 0, 0, 0, 0]],
+  },
+];
+
+/** overlap_add_test.cc: [1, 3] frames with frame_step 1, one per invocation (int16 and float). */
+export const OVERLAP_ADD_INT16 = { frames: [[125, -12, -895], [1000, 65, -212], [63, 71, 52], [1, -17, 32]], golden: [125, 988, -767, -140] };
+export const OVERLAP_ADD_FLOAT = { frames: [[12.5, -1.2, -89.5], [100.0, 6.5, -21.2], [6.3, 7.1, 5.2], [0.1, -1.7, 3.2]], golden: [12.5, 98.8, -76.7, -14.0] };

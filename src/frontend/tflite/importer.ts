@@ -200,7 +200,10 @@ function importOperator(
   }
   const origin = { tflite_operator: tfliteName, tflite_index: index };
   const stateName = converted.state ? addOperatorState(r, b, converted.state, r.names[outputs[0]]) : null;
-  if (stateName !== null && !converted.packed) throw new Error(`${where}: operator state needs a packed call`);
+  if (stateName !== null && !converted.packed && perOutput) throw new Error(`${where}: operator state needs one call (or a packed call)`);
+  // Without a packed call, the one call takes the state as its last argument.
+  const stateArgs = stateName !== null && !converted.packed ? [stateName] : [];
+  const stateTypes = stateName !== null && converted.state ? [converted.state.type] : [];
   const packedName = converted.packed
     ? addPackedCall(r, b, converted, converted.packed.type, converted.argPositions.map((p) => inputs[p]), r.names[outputs[0]], origin, where, stateName === null ? [] : [stateName])
     : null;
@@ -213,11 +216,11 @@ function importOperator(
       kind: 'call',
       name: r.names[outputs[k]],
       callee: { kind: 'op', op: c.op },
-      args: packedName === null ? argTensors.map((t) => r.names[t]) : [packedName],
+      args: packedName === null ? [...argTensors.map((t) => r.names[t]), ...stateArgs] : [packedName],
       attrs,
       type: outputTypes[k],
     };
-    checkTypeRule(c.op, call, argTensors.map((t) => r.type(t)), where, r.source, op.pos, tfliteName);
+    checkTypeRule(c.op, call, [...argTensors.map((t) => r.type(t)), ...(stateArgs.length > 0 ? stateTypes : [])], where, r.source, op.pos, tfliteName);
     b.define(outputs[k], call, where);
   });
 }

@@ -286,6 +286,12 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
       'updated in place; one packed uint32 [2 * channels] output, the noise-reduced channels then the new estimate',
   },
   signal_pcan: { args: ['input', 'noise_estimate', 'gain_lut'], attrs: ['snr_shift'], doc: 'SignalPCAN: uint32 per-channel gain control by the noise estimate through the int16 gain table' },
+  signal_delay: { args: ['input', 'state'], attrs: ['delay_length'], doc: 'SignalDelay: each int16 row delayed by delay_length samples; `state` (variable, int16 [rows * delay_length]) updated in place' },
+  signal_overlap_add: {
+    args: ['input', 'state'],
+    attrs: ['frame_step'],
+    doc: 'SignalOverlapAdd (int16 or float32): [..., frames, frame_size] overlap-added into `state` (variable [rows * frame_size]), frame_step values per frame out',
+  },
   signal_filter_bank_log: { args: ['input'], attrs: ['output_scale', 'input_correction_bits'], doc: 'SignalFilterBankLog: int16 Log32(x << input_correction_bits, output_scale), at most INT16_MAX' },
   // Resource variables (TFLite VAR_HANDLE / READ_VARIABLE / ASSIGN_VARIABLE): `variable` is a
   // variable ConstantNode; `after` is the previous access of the same variable, so every

@@ -108,7 +108,35 @@ function log(attrs: Attrs, args: readonly TensorType[]): TensorType {
   return { shape: [...input.shape], dtype: 'int16' };
 }
 
+function delayRule(attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const op = 'signal_delay';
+  const input = need(op, args, 0, 'int16', 'any', 'input');
+  const state = need(op, args, 1, 'int16', 1, 'state');
+  const d = intAttr(op, attrs, 'delay_length', args);
+  const frame = input.shape[input.shape.length - 1];
+  const rows = frame > 0 ? tensorElements(input) / frame : 0;
+  if (input.shape.length < 1 || d < 0 || state.shape[0] < rows * d) fail(op, `state must hold ${rows} rows of delay_length ${d}`, args);
+  return { shape: [...input.shape], dtype: 'int16' };
+}
+
+function overlapAddRule(attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const op = 'signal_overlap_add';
+  const input = args[0];
+  if (input.dtype !== 'int16' && input.dtype !== 'float32') fail(op, 'input must be int16 or float32', args);
+  need(op, args, 1, input.dtype, 1, 'state');
+  const step = intAttr(op, attrs, 'frame_step', args);
+  const rank = input.shape.length;
+  if (rank < 2) fail(op, 'input must be [..., frames, frame_size]', args);
+  const [frames, size] = input.shape.slice(-2);
+  if (step < 0 || step > size) fail(op, `frame_step ${step} must be in [0, frame_size ${size}]`, args);
+  const rows = frames * size > 0 ? tensorElements(input) / (frames * size) : 0;
+  if (args[1].shape[0] < rows * size) fail(op, `state must hold ${rows} rows of frame_size ${size}`, args);
+  return { shape: [...input.shape.slice(0, -2), frames * step], dtype: input.dtype };
+}
+
 export const SIGNAL_RULES = {
+  signal_delay: delayRule,
+  signal_overlap_add: overlapAddRule,
   signal_window: window,
   signal_fft_auto_scale: autoScale,
   signal_fft_auto_scale_bits: autoScaleBits,

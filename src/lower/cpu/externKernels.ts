@@ -30,6 +30,9 @@ export const SIGNAL_FILTER_BANK_SQRT = 'uma_ref_signal_filter_bank_sqrt';
 export const SIGNAL_SPECTRAL_SUBTRACTION = 'uma_ref_signal_spectral_subtraction';
 export const SIGNAL_PCAN = 'uma_ref_signal_pcan';
 export const SIGNAL_FILTER_BANK_LOG = 'uma_ref_signal_filter_bank_log';
+export const SIGNAL_DELAY = 'uma_ref_signal_delay';
+export const SIGNAL_OVERLAP_ADD_INT16 = 'uma_ref_signal_overlap_add_int16';
+export const SIGNAL_OVERLAP_ADD_FLOAT = 'uma_ref_signal_overlap_add_float';
 /** The signal-library kernels (uma_ref_signal.c), TFLite Micro's signal/src. */
 export const SIGNAL_KERNELS: readonly string[] = [
   SIGNAL_WINDOW,
@@ -42,6 +45,9 @@ export const SIGNAL_KERNELS: readonly string[] = [
   SIGNAL_SPECTRAL_SUBTRACTION,
   SIGNAL_PCAN,
   SIGNAL_FILTER_BANK_LOG,
+  SIGNAL_DELAY,
+  SIGNAL_OVERLAP_ADD_INT16,
+  SIGNAL_OVERLAP_ADD_FLOAT,
 ];
 export const QUANTIZE_ROWS_F32_ASYM_TFLITE = 'uma_ref_quantize_rows_f32_asym_tflite';
 
@@ -255,6 +261,21 @@ export const EXTERN_KERNELS: readonly ExternKernel[] = [
     name: SIGNAL_FILTER_BANK_LOG,
     params: ['input: const uint32_t*', 'output: int16_t*', 'size: int32_t', 'output_scale: int32_t', 'correction_bits: int32_t'],
     doc: "TFLite Micro's SignalFilterBankLog: Log32(x << correction_bits, output_scale), at most INT16_MAX.",
+  },
+  {
+    name: SIGNAL_DELAY,
+    params: ['input: const int16_t*', 'state: int16_t*', 'output: int16_t*', 'rows: int32_t', 'frame: int32_t', 'delay_length: int32_t'],
+    doc: "TFLite Micro's SignalDelay: each row delayed by delay_length samples (the state: each row's last delay_length samples).",
+  },
+  {
+    name: SIGNAL_OVERLAP_ADD_INT16,
+    params: ['input: const int16_t*', 'state: int16_t*', 'output: int16_t*', 'rows: int32_t', 'frames: int32_t', 'frame_size: int32_t', 'frame_step: int32_t'],
+    doc: "TFLite Micro's int16 SignalOverlapAdd (saturating adds into each row's persistent buffer).",
+  },
+  {
+    name: SIGNAL_OVERLAP_ADD_FLOAT,
+    params: ['input: const float*', 'state: float*', 'output: float*', 'rows: int32_t', 'frames: int32_t', 'frame_size: int32_t', 'frame_step: int32_t'],
+    doc: "TFLite Micro's float32 SignalOverlapAdd.",
   },
   {
     name: QUANTIZE_ROWS_F32_ASYM,

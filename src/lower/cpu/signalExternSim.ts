@@ -4,6 +4,8 @@
  */
 import {
   applyWindow,
+  delay,
+  overlapAdd,
   fftAutoScale,
   fftAutoScaleBits,
   filterBank,
@@ -18,7 +20,10 @@ import {
 import { LoweringError } from '../../errors';
 import { ArgValue, bytesAt, ExternFn, isPointer } from '../../ir/tir/eval';
 import {
+  SIGNAL_DELAY,
   SIGNAL_ENERGY,
+  SIGNAL_OVERLAP_ADD_FLOAT,
+  SIGNAL_OVERLAP_ADD_INT16,
   SIGNAL_FFT_AUTO_SCALE,
   SIGNAL_FFT_AUTO_SCALE_BITS,
   SIGNAL_FILTER_BANK,
@@ -30,7 +35,7 @@ import {
   SIGNAL_WINDOW,
 } from './externKernels';
 
-type View = Int16Array | Int32Array | Uint32Array | BigUint64Array;
+type View = Int16Array | Int32Array | Uint32Array | BigUint64Array | Float32Array;
 type ViewCtor<T extends View> = { new (b: ArrayBufferLike, at: number, n: number): T; BYTES_PER_ELEMENT: number };
 
 function argsOf(name: string, args: readonly ArgValue[]) {
@@ -145,6 +150,23 @@ const log: ExternFn = (args) => {
   return 0;
 };
 
+const delaySim: ExternFn = (args) => {
+  const { int, view } = argsOf(SIGNAL_DELAY, args);
+  const [rows, frame, length] = [int(3), int(4), int(5)];
+  delay(view(Int16Array, 0, rows * frame), view(Int16Array, 1, rows * length), frame, length, view(Int16Array, 2, rows * frame));
+  return 0;
+};
+
+function overlapAddSim(name: string, isFloat: boolean): ExternFn {
+  return (args) => {
+    const { int, view } = argsOf(name, args);
+    const [rows, frames, size, step] = [int(3), int(4), int(5), int(6)];
+    const ctor = isFloat ? Float32Array : Int16Array;
+    overlapAdd(view<Int16Array | Float32Array>(ctor, 0, rows * frames * size), view<Int16Array | Float32Array>(ctor, 1, rows * size), frames, size, step, view<Int16Array | Float32Array>(ctor, 2, rows * frames * step));
+    return 0;
+  };
+}
+
 export const SIGNAL_EXTERN_SIMULATIONS: ReadonlyArray<[string, ExternFn]> = [
   [SIGNAL_WINDOW, window],
   [SIGNAL_FFT_AUTO_SCALE, autoScale],
@@ -156,4 +178,7 @@ export const SIGNAL_EXTERN_SIMULATIONS: ReadonlyArray<[string, ExternFn]> = [
   [SIGNAL_SPECTRAL_SUBTRACTION, subtraction],
   [SIGNAL_PCAN, pcanSim],
   [SIGNAL_FILTER_BANK_LOG, log],
+  [SIGNAL_DELAY, delaySim],
+  [SIGNAL_OVERLAP_ADD_INT16, overlapAddSim(SIGNAL_OVERLAP_ADD_INT16, false)],
+  [SIGNAL_OVERLAP_ADD_FLOAT, overlapAddSim(SIGNAL_OVERLAP_ADD_FLOAT, true)],
 ];

@@ -121,6 +121,17 @@ int32_t uma_ref_signal_pcan(const uint32_t* input, const uint32_t* noise, const 
 int32_t uma_ref_signal_filter_bank_log(const uint32_t* input, int16_t* output, int32_t size, int32_t output_scale,
                                        int32_t correction_bits);
 
+/* SignalDelay: each row delayed by delay_length samples; state holds each row's last
+ * delay_length samples (zeros at first), updated in place. */
+int32_t uma_ref_signal_delay(const int16_t* input, int16_t* state, int16_t* output, int32_t rows, int32_t frame,
+                             int32_t delay_length);
+/* SignalOverlapAdd: frames added into each row's frame_size buffer (state), frame_step values
+ * out per frame, the buffer shifted; int16 saturates. */
+int32_t uma_ref_signal_overlap_add_int16(const int16_t* input, int16_t* state, int16_t* output, int32_t rows, int32_t frames,
+                                         int32_t frame_size, int32_t frame_step);
+int32_t uma_ref_signal_overlap_add_float(const float* input, float* state, float* output, int32_t rows, int32_t frames,
+                                         int32_t frame_size, int32_t frame_step);
+
 #ifdef __cplusplus
 }
 #endif

@@ -234,6 +234,56 @@ int32_t uma_ref_signal_filter_bank_log(const uint32_t* input, int16_t* output, i
   return 0;
 }
 
+int32_t uma_ref_signal_delay(const int16_t* input, int16_t* state, int16_t* output, int32_t rows, int32_t frame,
+                             int32_t delay_length) {
+  for (int32_t r = 0; r < rows; r++) {
+    int16_t* s = state + r * delay_length;
+    const int16_t* x = input + r * frame;
+    int16_t* y = output + r * frame;
+    for (int32_t i = 0; i < frame; i++) y[i] = i < delay_length ? s[i] : x[i - delay_length];
+    for (int32_t j = 0; j < delay_length; j++) {
+      int32_t k = frame + j;
+      s[j] = k < delay_length ? s[k] : x[k - delay_length];
+    }
+  }
+  return 0;
+}
+
+int32_t uma_ref_signal_overlap_add_int16(const int16_t* input, int16_t* state, int16_t* output, int32_t rows, int32_t frames,
+                                         int32_t frame_size, int32_t frame_step) {
+  for (int32_t r = 0; r < rows; r++) {
+    int16_t* b = state + r * frame_size;
+    for (int32_t f = 0; f < frames; f++) {
+      const int16_t* x = input + (r * frames + f) * frame_size;
+      int16_t* y = output + (r * frames + f) * frame_step;
+      for (int32_t i = 0; i < frame_size; i++) {
+        int32_t sum = (int32_t)b[i] + x[i];
+        b[i] = sum < -32768 ? (int16_t)-32768 : sum > 32767 ? (int16_t)32767 : (int16_t)sum;
+      }
+      for (int32_t i = 0; i < frame_step; i++) y[i] = b[i];
+      for (int32_t i = 0; i < frame_size - frame_step; i++) b[i] = b[i + frame_step];
+      for (int32_t i = frame_size - frame_step; i < frame_size; i++) b[i] = 0;
+    }
+  }
+  return 0;
+}
+
+int32_t uma_ref_signal_overlap_add_float(const float* input, float* state, float* output, int32_t rows, int32_t frames,
+                                         int32_t frame_size, int32_t frame_step) {
+  for (int32_t r = 0; r < rows; r++) {
+    float* b = state + r * frame_size;
+    for (int32_t f = 0; f < frames; f++) {
+      const float* x = input + (r * frames + f) * frame_size;
+      float* y = output + (r * frames + f) * frame_step;
+      for (int32_t i = 0; i < frame_size; i++) b[i] += x[i];
+      for (int32_t i = 0; i < frame_step; i++) y[i] = b[i];
+      for (int32_t i = 0; i < frame_size - frame_step; i++) b[i] = b[i + frame_step];
+      for (int32_t i = frame_size - frame_step; i < frame_size; i++) b[i] = 0.0f;
+    }
+  }
+  return 0;
+}
+
 /* kissfft (v130) with FIXED_POINT=16 for power-of-two lengths: radix-4 and radix-2 stages. */
 static int16_t uma_sig_sround(int32_t x) { return uma_sig_s16((int32_t)((uint32_t)x + 16384u) >> 15); }
 

@@ -1,6 +1,8 @@
 /** Interpreter kernels of TFLite Micro's signal-library operators (`signal_*`). */
 import { Kernel } from '../../kernel';
+import { signalDelay } from './delay';
 import { signalEnergy } from './energy';
+import { signalOverlapAdd } from './overlapAdd';
 import { signalFftAutoScale, signalFftAutoScaleBits } from './fftAutoScale';
 import { signalFilterBank } from './filterBank';
 import { signalFilterBankLog } from './filterBankLog';
@@ -21,4 +23,6 @@ export const SIGNAL_KERNELS: ReadonlyArray<[string, Kernel]> = [
   ['signal_filter_bank_spectral_subtraction', signalFilterBankSpectralSubtraction],
   ['signal_pcan', signalPcan],
   ['signal_filter_bank_log', signalFilterBankLog],
+  ['signal_delay', signalDelay],
+  ['signal_overlap_add', signalOverlapAdd],
 ];

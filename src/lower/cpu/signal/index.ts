@@ -1,6 +1,8 @@
 /** CPU strategies of TFLite Micro's signal-library operators: calls of uma_ref_signal.c's kernels. */
 import { OperatorStrategy } from '../../strategy';
+import { signalDelayStrategy } from './delay';
 import { signalEnergyStrategy } from './energy';
+import { signalOverlapAddStrategy } from './overlapAdd';
 import { signalFftAutoScaleBitsStrategy, signalFftAutoScaleStrategy } from './fftAutoScale';
 import { signalFilterBankStrategy } from './filterBank';
 import { signalFilterBankLogStrategy } from './filterBankLog';
@@ -21,4 +23,6 @@ export const SIGNAL_STRATEGIES: ReadonlyArray<[string, OperatorStrategy]> = [
   ['signal_filter_bank_spectral_subtraction', signalFilterBankSpectralSubtractionStrategy],
   ['signal_pcan', signalPcanStrategy],
   ['signal_filter_bank_log', signalFilterBankLogStrategy],
+  ['signal_delay', signalDelayStrategy],
+  ['signal_overlap_add', signalOverlapAddStrategy],
 ];

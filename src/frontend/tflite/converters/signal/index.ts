@@ -1,6 +1,8 @@
 /** TFLite Micro's signal-library custom operators, by custom code. */
 import { Converter } from '../common';
+import { SIGNAL_DELAY_CODE, signalDelay } from './delay';
 import { SIGNAL_ENERGY_CODE, signalEnergy } from './energy';
+import { SIGNAL_OVERLAP_ADD_CODE, signalOverlapAdd } from './overlapAdd';
 import { SIGNAL_FFT_AUTO_SCALE_CODE, signalFftAutoScale } from './fftAutoScale';
 import { SIGNAL_FILTER_BANK_CODE, signalFilterBank } from './filterBank';
 import { SIGNAL_FILTER_BANK_LOG_CODE, signalFilterBankLog } from './filterBankLog';
@@ -20,4 +22,6 @@ export const SIGNAL_CONVERTERS: ReadonlyArray<[string, Converter]> = [
   [SIGNAL_FILTER_BANK_SPECTRAL_SUBTRACTION_CODE, signalFilterBankSpectralSubtraction],
   [SIGNAL_PCAN_CODE, signalPcan],
   [SIGNAL_FILTER_BANK_LOG_CODE, signalFilterBankLog],
+  [SIGNAL_DELAY_CODE, signalDelay],
+  [SIGNAL_OVERLAP_ADD_CODE, signalOverlapAdd],
 ];
