@@ -302,6 +302,82 @@ export function overlapAdd(input: ArrayLike<number>, state: Int16Array | Float32
   }
 }
 
+/** Stacker's state (int32): [samples available, first frame seen, the queue, oldest first]. */
+export function stackerStateLength(channels: number, left: number, right: number): number {
+  return 2 + channels * (left + right + 1);
+}
+
+/**
+ * Stacker: TFLM's circular buffer of channels * (left + right + 1) samples as a queue in
+ * `state`. Each invocation appends the input frame (the first one left + 1 times, TFLM's
+ * CircularBufferExtend); with the buffer full it outputs it and drops `step` frames. Returns
+ * output_valid; an invalid output is all 0 here (TFLite Micro leaves it unwritten).
+ */
+export function stacker(input: ArrayLike<number>, state: Int32Array, channels: number, left: number, right: number, step: number, output: Int16Array): boolean {
+  const size = channels * (left + right + 1);
+  const queue = state.subarray(2);
+  let available = state[0];
+  for (let c = 0; c < channels; c++) queue[available + c] = input[c];
+  available += channels;
+  if (state[1] === 0) {
+    for (let k = 0; k < left; k++) {
+      for (let c = 0; c < channels; c++) queue[available + c] = queue[available - channels + c];
+      available += channels;
+    }
+    state[1] = 1;
+  }
+  let valid = false;
+  if (available >= size) {
+    for (let i = 0; i < size; i++) output[i] = queue[i];
+    const drop = channels * step;
+    for (let i = 0; i < available - drop; i++) queue[i] = queue[i + drop];
+    available -= drop;
+    valid = true;
+  } else {
+    output.fill(0);
+  }
+  state[0] = available;
+  return valid;
+}
+
+/** Framer's circular buffer capacity: frame_size rounded up to a multiple of frame_step. */
+export function framerCapacity(frameSize: number, frameStep: number): number {
+  return Math.ceil(frameSize / frameStep) * frameStep;
+}
+
+/**
+ * Framer: per row a queue (state: [available, capacity samples] per row, int32); each of the
+ * row's `frames` steps appends frame_step samples and, with frame_size available, outputs the
+ * oldest frame_size and drops frame_step. Returns output_valid (false if any frame was not
+ * ready; such frames are 0 here, unwritten in TFLite Micro).
+ */
+export function framer(input: ArrayLike<number>, state: Int32Array, frameSize: number, frameStep: number, output: Int16Array): boolean {
+  const capacity = framerCapacity(frameSize, frameStep);
+  const rows = state.length / (capacity + 1);
+  const frames = rows === 0 ? 0 : input.length / rows / frameStep;
+  let valid = true;
+  for (let r = 0; r < rows; r++) {
+    const s = r * (capacity + 1);
+    let available = state[s];
+    for (let f = 0; f < frames; f++) {
+      const x = (r * frames + f) * frameStep;
+      const y = (r * frames + f) * frameSize;
+      for (let i = 0; i < frameStep; i++) state[s + 1 + available + i] = input[x + i];
+      available += frameStep;
+      if (available >= frameSize) {
+        for (let i = 0; i < frameSize; i++) output[y + i] = state[s + 1 + i];
+        for (let i = 0; i < available - frameStep; i++) state[s + 1 + i] = state[s + 1 + i + frameStep];
+        available -= frameStep;
+      } else {
+        valid = false;
+        for (let i = 0; i < frameSize; i++) output[y + i] = 0;
+      }
+    }
+    state[s] = available;
+  }
+  return valid;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The int16 real FFT: kissfft (v130, as TFLite Micro vendors it) compiled with FIXED_POINT=16,
 // for power-of-two lengths (radix 4 and 2 stages). Complex arrays interleave re, im.

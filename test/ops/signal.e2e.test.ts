@@ -28,6 +28,9 @@ import { asI16, asI32, asU32, asU64, CHAIN_SPECTRAL, chainModel, chainTables, Ch
 import {
   AUTO_SCALE_BITS,
   DELAY_CASES,
+  FRAMER_CASES,
+  framerSchedule,
+  STACKER_CASES,
   OVERLAP_ADD_FLOAT,
   OVERLAP_ADD_INT16,
   ENERGY_CASES,
@@ -147,6 +150,45 @@ describe('stateful signal operators under gcc', () => {
     expect(report.comparisons).toHaveLength(9);
     expect(report.comparisons.every((c) => c.equal && c.maxAbsDiff === 0)).toBe(true);
     expect(report.compile.usmp.buffers.map((b) => b.name).filter((n) => /_state/.test(n))).toEqual([]);
+  });
+});
+
+describe('Stacker and Framer under gcc', () => {
+  it('over several invocations (queues and counters in persistent int32 state, prefill as its initial value): C = interpreter session = TFLM schedules', () => {
+    const f = FRAMER_CASES[0];
+    const g = FRAMER_CASES[3];
+    const s = STACKER_CASES[0];
+    const ops: OpSpec[] = [
+      { code: 'SignalStacker', inputs: [{ name: 'x', shape: [3], dtype: 'int16' }], outputs: [{ name: 'y', shape: [6], dtype: 'int16' }, { name: 'valid', shape: [], dtype: 'bool' }], options: signalOptions(s.options) },
+      {
+        code: 'SignalFramer',
+        inputs: [{ name: 'x', shape: f.inputShape, dtype: 'int16' }],
+        outputs: [{ name: 'y', shape: f.outputShape, dtype: 'int16' }, { name: 'valid', shape: [], dtype: 'bool' }],
+        options: signalOptions({ frame_size: f.frameSize, frame_step: f.frameStep, prefill: f.prefill }),
+      },
+      {
+        code: 'SignalFramer',
+        inputs: [{ name: 'x', shape: g.inputShape, dtype: 'int16' }],
+        outputs: [{ name: 'y', shape: g.outputShape, dtype: 'int16' }, { name: 'valid', shape: [], dtype: 'bool' }],
+        options: signalOptions({ frame_size: g.frameSize, frame_step: g.frameStep, prefill: g.prefill }),
+      },
+    ];
+    const graph = importTflite(manyOpsModel(ops), 'framing.tflite');
+    const fs = framerSchedule(f);
+    const gs = framerSchedule(g);
+    const invocations = fs.map((step, k) => [i16([k * 7 + 1, k * 7 + 2, k * 7 + 3]), i16(step.input), i16(gs[k % gs.length].input)]);
+    const session = createSession(graph);
+    invocations.forEach((inputs, k) => {
+      const [stacked, stackedValid, frames, valid] = session.invoke(inputs);
+      expect(Array.from(stackedValid)).toEqual([1]);
+      expect(asI16(stacked)).toEqual(k === 0 ? [1, 2, 3, 1, 2, 3] : [k * 7 - 6, k * 7 - 5, k * 7 - 4, k * 7 + 1, k * 7 + 2, k * 7 + 3]);
+      expect(Array.from(valid)).toEqual([fs[k].ready ? 1 : 0]);
+      if (fs[k].ready) expect(asI16(frames)).toEqual(fs[k].frames.flat());
+    });
+    const report = verifyModel(graph, { backend: 'host_only', registry: registry(), invocations });
+    expect(report.failure).toBeUndefined();
+    expect(report.comparisons).toHaveLength(6 * invocations.length);
+    expect(report.comparisons.filter((c) => !c.equal)).toEqual([]);
   });
 });
 

@@ -13,6 +13,9 @@ import {
   AUTO_SCALE_BITS,
   AUTO_SCALE_SMALL,
   DELAY_CASES,
+  FRAMER_CASES,
+  framerSchedule,
+  STACKER_CASES,
   OVERLAP_ADD_FLOAT,
   OVERLAP_ADD_INT16,
   ENERGY_CASES,
@@ -182,6 +185,50 @@ describe('stateful signal operators over a session (TFLM goldens, one frame per 
   });
 });
 
+describe('Stacker and Framer (stateful, with an output_valid flag)', () => {
+  it("SignalStacker: TFLM's goldens (the first frame fills the left context); the next frame shifts in", () => {
+    for (const c of STACKER_CASES) {
+      const n = c.options.num_channels;
+      const size = c.golden.length;
+      const model = oneOpModel('SignalStacker', [{ name: 'x', shape: [n], dtype: 'int16' }], [{ name: 'y', shape: [size], dtype: 'int16' }, { name: 'valid', shape: [], dtype: 'bool' }], signalOptions(c.options));
+      const session = createSession(importTflite(model, 'stacker.tflite'));
+      const [y, valid] = session.invoke([i16(c.input)]);
+      expect(asI16(y)).toEqual(c.golden);
+      expect(Array.from(valid)).toEqual([1]);
+      const next = c.input.map((v) => v + 1);
+      const [y2, valid2] = session.invoke([i16(next)]);
+      if (c.options.stacker_step === 1) {
+        expect(Array.from(valid2)).toEqual([1]);
+        expect(asI16(y2)).toEqual([...c.input, ...next]);
+      } else {
+        // A step of 2 frames drained the queue: one frame is not enough; the output is 0 then.
+        expect(Array.from(valid2)).toEqual([0]);
+        expect(asI16(y2)).toEqual(new Array<number>(size).fill(0));
+      }
+    }
+  });
+
+  it("SignalFramer: TFLM's four schedules (prefill or not, several frames, outer dimensions)", () => {
+    for (const c of FRAMER_CASES) {
+      const model = oneOpModel(
+        'SignalFramer',
+        [{ name: 'x', shape: c.inputShape, dtype: 'int16' }],
+        [{ name: 'y', shape: [...c.inputShape.slice(0, -1), ...c.outputShape.slice(-2)], dtype: 'int16' }, { name: 'valid', shape: [], dtype: 'bool' }],
+        signalOptions({ frame_size: c.frameSize, frame_step: c.frameStep, prefill: c.prefill }),
+      );
+      const session = createSession(importTflite(model, 'framer.tflite'));
+      const outer = c.inputShape.slice(0, -1).reduce((a, b) => a * b, 1);
+      const schedule = framerSchedule(c);
+      expect(schedule.length).toBeGreaterThanOrEqual(c.prefill ? 1 : 3);
+      for (const step of schedule) {
+        const [y, valid] = session.invoke([i16(step.input)]);
+        expect(Array.from(valid)).toEqual([step.ready ? 1 : 0]);
+        if (step.ready) expect(asI16(y)).toEqual(Array.from({ length: outer }, () => step.frames.flat()).flat());
+      }
+    }
+  });
+});
+
 describe('signal-library operator errors', () => {
   const logModel = (options?: Uint8Array, out: 'int16' | 'int32' = 'int16'): Uint8Array =>
     oneOpModel('SignalFilterBankLog', [{ name: 'x', shape: [4], dtype: 'uint32' }], [{ name: 'y', shape: [4], dtype: out }], options);
@@ -228,7 +275,7 @@ describe('signal-library operator errors', () => {
   });
 
   it('an unknown Signal custom code is still refused by name', () => {
-    const m = oneOpModel('SignalStacker', [{ name: 'x', shape: [4], dtype: 'int16' }], [{ name: 'y', shape: [4], dtype: 'int16' }], signalOptions({ num_channels: 1 }));
-    expect(load(m)).toThrow(/unsupported TFLite custom operator 'SignalStacker'/);
+    const m = oneOpModel('SignalIrfft', [{ name: 'x', shape: [66], dtype: 'int16' }], [{ name: 'y', shape: [64], dtype: 'int16' }], signalOptions({ T: 7, fft_length: 64 }));
+    expect(load(m)).toThrow(/unsupported TFLite custom operator 'SignalIrfft'/);
   });
 });

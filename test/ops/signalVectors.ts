@@ -180,3 +180,41 @@ export const DELAY_CASES = [
 /** overlap_add_test.cc: [1, 3] frames with frame_step 1, one per invocation (int16 and float). */
 export const OVERLAP_ADD_INT16 = { frames: [[125, -12, -895], [1000, 65, -212], [63, 71, 52], [1, -17, 32]], golden: [125, 988, -767, -140] };
 export const OVERLAP_ADD_FLOAT = { frames: [[12.5, -1.2, -89.5], [100.0, 6.5, -21.2], [6.3, 7.1, 5.2], [0.1, -1.7, 3.2]], golden: [12.5, 98.8, -76.7, -14.0] };
+
+/** stacker_test.cc: (channels, left, right, step) and one frame in, the stacked output. */
+export const STACKER_CASES = [
+  { options: { num_channels: 3, stacker_left_context: 1, stacker_right_context: 0, stacker_step: 1 }, input: [0x1234, 0x5678, 0x4321], golden: [0x1234, 0x5678, 0x4321, 0x1234, 0x5678, 0x4321] },
+  {
+    options: { num_channels: 10, stacker_left_context: 1, stacker_right_context: 0, stacker_step: 2 },
+    input: [252, 477, 1071, 166, 1022, 312, 1171, 1586, 1491, 145],
+    golden: [252, 477, 1071, 166, 1022, 312, 1171, 1586, 1491, 145, 252, 477, 1071, 166, 1022, 312, 1171, 1586, 1491, 145],
+  },
+];
+
+/**
+ * framer_test.cc: (frame_size, frame_step, prefill) and the sample stream `golden`, fed
+ * input_size samples per invocation from golden[frame_size - frame_step]; a ready output's
+ * frame f equals golden[i + f * frame_step ...] (TestFramerInvoke).
+ */
+export const FRAMER_CASES = [
+  { frameSize: 3, frameStep: 1, prefill: false, inputShape: [1], outputShape: [1, 3], golden: [0x0, 0x0, 0x1234, 0x5678, 0x4321, 0x7777] },
+  { frameSize: 5, frameStep: 2, prefill: true, inputShape: [2], outputShape: [1, 5], golden: [0x0, 0x0, 0x0, 0x1010, 0x0202, 0x7070, 0x0606] },
+  { frameSize: 5, frameStep: 2, prefill: true, inputShape: [4], outputShape: [2, 5], golden: [0x0, 0x0, 0x0, 0x1010, 0x0202, 0x7070, 0x0606] },
+  { frameSize: 5, frameStep: 2, prefill: true, inputShape: [2, 2, 4], outputShape: [2, 2, 2, 5], golden: [0x0, 0x0, 0x0, 0x1010, 0x0202, 0x7070, 0x0606] },
+];
+
+/** TestFramerInvoke's schedule: per invocation the input, whether the output is ready, and each ready frame's expected samples. */
+export function framerSchedule(c: (typeof FRAMER_CASES)[number]): { input: number[]; ready: boolean; frames: number[][] }[] {
+  const inputSize = c.inputShape[c.inputShape.length - 1];
+  const outer = c.inputShape.slice(0, -1).reduce((a, b) => a * b, 1);
+  const latency = c.frameSize - c.frameStep;
+  const frames = c.outputShape[c.outputShape.length - 2];
+  const out: { input: number[]; ready: boolean; frames: number[][] }[] = [];
+  for (let i = 0; i < c.golden.length - latency; i += inputSize) {
+    const row = c.golden.slice(latency + i, latency + i + inputSize);
+    const input = Array.from({ length: outer }, () => row).flat();
+    const ready = i >= latency || c.prefill;
+    out.push({ input, ready, frames: Array.from({ length: frames }, (_, f) => c.golden.slice(i + f * c.frameStep, i + f * c.frameStep + c.frameSize)) });
+  }
+  return out;
+}

@@ -107,14 +107,14 @@ function addPackedCall(
 }
 
 /**
- * The variable constant of an operator's own state (ConvertedOperator.state): zero-filled, as
- * TFLite Micro resets it, named `<first output>_<suffix>` (suffixed until unique). Returns its name.
+ * The variable constant of an operator's own state (ConvertedOperator.state): zero-filled (or
+ * its `initial` bytes), as TFLite Micro resets it, named `<first output>_<suffix>` (suffixed until unique). Returns its name.
  */
 function addOperatorState(r: SubgraphReader, b: FunctionBuilder, state: NonNullable<ConvertedOperator['state']>, firstOutput: string): string {
   const taken = new Set([...r.names, ...b.nodes.map((n) => n.name)]);
   let name = `${firstOutput}_${state.suffix}`;
   for (let k = 1; taken.has(name); k++) name = `${firstOutput}_${state.suffix}_${k}`;
-  b.addNode({ kind: 'constant', name, type: state.type, data: new Uint8Array(tensorBytes(state.type)), variable: true });
+  b.addNode({ kind: 'constant', name, type: state.type, data: state.initial ?? new Uint8Array(tensorBytes(state.type)), variable: true });
   return name;
 }
 

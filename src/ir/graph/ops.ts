@@ -292,6 +292,17 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
     attrs: ['frame_step'],
     doc: 'SignalOverlapAdd (int16 or float32): [..., frames, frame_size] overlap-added into `state` (variable [rows * frame_size]), frame_step values per frame out',
   },
+  signal_stacker: {
+    args: ['input', 'state'],
+    attrs: ['num_channels', 'stacker_left_context', 'stacker_right_context', 'stacker_step'],
+    doc: 'SignalStacker: `state` (variable int32: available, first frame seen, queue) updated in place; packed int16 [stacked frame, output_valid]',
+  },
+  signal_framer: {
+    args: ['input', 'state'],
+    attrs: ['frame_size', 'frame_step'],
+    doc: 'SignalFramer: `state` (variable int32, per row: available, queue) updated in place; packed int16 [frames, output_valid]',
+  },
+  signal_flag: { args: ['packed'], attrs: ['index'], doc: 'a bool scalar: element `index` of a packed int16 signal output is not 0 (Stacker/Framer output_valid)' },
   signal_filter_bank_log: { args: ['input'], attrs: ['output_scale', 'input_correction_bits'], doc: 'SignalFilterBankLog: int16 Log32(x << input_correction_bits, output_scale), at most INT16_MAX' },
   // Resource variables (TFLite VAR_HANDLE / READ_VARIABLE / ASSIGN_VARIABLE): `variable` is a
   // variable ConstantNode; `after` is the previous access of the same variable, so every

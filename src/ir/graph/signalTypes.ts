@@ -134,7 +134,38 @@ function overlapAddRule(attrs: Attrs, args: readonly TensorType[]): TensorType {
   return { shape: [...input.shape.slice(0, -2), frames * step], dtype: input.dtype };
 }
 
+function stackerRule(attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const op = 'signal_stacker';
+  const input = need(op, args, 0, 'int16', 1, 'input');
+  const state = need(op, args, 1, 'int32', 1, 'state');
+  const [c, l, r, step] = ['num_channels', 'stacker_left_context', 'stacker_right_context', 'stacker_step'].map((k) => intAttr(op, attrs, k, args));
+  const size = c * (l + r + 1);
+  if (c < 1 || l < 0 || r < 0 || step < 1 || step > l + r + 1 || input.shape[0] !== c || state.shape[0] !== 2 + size) fail(op, 'options, input or state of the wrong size', args);
+  return { shape: [size + 1], dtype: 'int16' };
+}
+
+function framerRule(attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const op = 'signal_framer';
+  const input = need(op, args, 0, 'int16', 'any', 'input');
+  need(op, args, 1, 'int32', 1, 'state');
+  const size = intAttr(op, attrs, 'frame_size', args);
+  const step = intAttr(op, attrs, 'frame_step', args);
+  const last = input.shape[input.shape.length - 1];
+  if (input.shape.length < 1 || size < 1 || step < 1 || last < step || last % step !== 0) fail(op, `rows of ${last} samples are not whole frame steps of ${step}`, args);
+  return { shape: [(tensorElements(input) / step) * size + 1], dtype: 'int16' };
+}
+
+function flagRule(attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const packed = need('signal_flag', args, 0, 'int16', 1, 'packed');
+  const index = intAttr('signal_flag', attrs, 'index', args);
+  if (index < 0 || index >= packed.shape[0]) fail('signal_flag', `index ${index} outside the packed output`, args);
+  return { shape: [], dtype: 'bool' };
+}
+
 export const SIGNAL_RULES = {
+  signal_stacker: stackerRule,
+  signal_framer: framerRule,
+  signal_flag: flagRule,
   signal_delay: delayRule,
   signal_overlap_add: overlapAddRule,
   signal_window: window,

@@ -33,6 +33,8 @@ export const SIGNAL_FILTER_BANK_LOG = 'uma_ref_signal_filter_bank_log';
 export const SIGNAL_DELAY = 'uma_ref_signal_delay';
 export const SIGNAL_OVERLAP_ADD_INT16 = 'uma_ref_signal_overlap_add_int16';
 export const SIGNAL_OVERLAP_ADD_FLOAT = 'uma_ref_signal_overlap_add_float';
+export const SIGNAL_STACKER = 'uma_ref_signal_stacker';
+export const SIGNAL_FRAMER = 'uma_ref_signal_framer';
 /** The signal-library kernels (uma_ref_signal.c), TFLite Micro's signal/src. */
 export const SIGNAL_KERNELS: readonly string[] = [
   SIGNAL_WINDOW,
@@ -48,6 +50,8 @@ export const SIGNAL_KERNELS: readonly string[] = [
   SIGNAL_DELAY,
   SIGNAL_OVERLAP_ADD_INT16,
   SIGNAL_OVERLAP_ADD_FLOAT,
+  SIGNAL_STACKER,
+  SIGNAL_FRAMER,
 ];
 export const QUANTIZE_ROWS_F32_ASYM_TFLITE = 'uma_ref_quantize_rows_f32_asym_tflite';
 
@@ -276,6 +280,16 @@ export const EXTERN_KERNELS: readonly ExternKernel[] = [
     name: SIGNAL_OVERLAP_ADD_FLOAT,
     params: ['input: const float*', 'state: float*', 'output: float*', 'rows: int32_t', 'frames: int32_t', 'frame_size: int32_t', 'frame_step: int32_t'],
     doc: "TFLite Micro's float32 SignalOverlapAdd.",
+  },
+  {
+    name: SIGNAL_STACKER,
+    params: ['input: const int16_t*', 'state: int32_t*', 'output: int16_t*', 'channels: int32_t', 'left: int32_t', 'right: int32_t', 'step: int32_t'],
+    doc: "TFLite Micro's SignalStacker over a queue state (available, first frame seen, samples); packed output: the stacked frame then output_valid.",
+  },
+  {
+    name: SIGNAL_FRAMER,
+    params: ['input: const int16_t*', 'state: int32_t*', 'output: int16_t*', 'rows: int32_t', 'frames: int32_t', 'frame_size: int32_t', 'frame_step: int32_t', 'capacity: int32_t'],
+    doc: "TFLite Micro's SignalFramer over per-row queue states; packed output: the frames then output_valid.",
   },
   {
     name: QUANTIZE_ROWS_F32_ASYM,

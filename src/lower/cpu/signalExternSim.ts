@@ -5,7 +5,11 @@
 import {
   applyWindow,
   delay,
+  framer,
+  framerCapacity,
   overlapAdd,
+  stacker,
+  stackerStateLength,
   fftAutoScale,
   fftAutoScaleBits,
   filterBank,
@@ -29,6 +33,8 @@ import {
   SIGNAL_FILTER_BANK,
   SIGNAL_FILTER_BANK_LOG,
   SIGNAL_FILTER_BANK_SQRT,
+  SIGNAL_FRAMER,
+  SIGNAL_STACKER,
   SIGNAL_PCAN,
   SIGNAL_RFFT_INT16,
   SIGNAL_SPECTRAL_SUBTRACTION,
@@ -167,6 +173,25 @@ function overlapAddSim(name: string, isFloat: boolean): ExternFn {
   };
 }
 
+const stackerSim: ExternFn = (args) => {
+  const { int, view } = argsOf(SIGNAL_STACKER, args);
+  const [channels, left, right, step] = [int(3), int(4), int(5), int(6)];
+  const size = channels * (left + right + 1);
+  const out = view(Int16Array, 2, size + 1);
+  out[size] = stacker(view(Int16Array, 0, channels), view(Int32Array, 1, stackerStateLength(channels, left, right)), channels, left, right, step, out.subarray(0, size)) ? 1 : 0;
+  return 0;
+};
+
+const framerSim: ExternFn = (args) => {
+  const { int, view } = argsOf(SIGNAL_FRAMER, args);
+  const [rows, frames, size, step, capacity] = [int(3), int(4), int(5), int(6), int(7)];
+  if (capacity !== framerCapacity(size, step)) throw new LoweringError(`${SIGNAL_FRAMER}: capacity ${capacity} is not frame_size rounded up to frame_step`, { op: SIGNAL_FRAMER });
+  const n = rows * frames * size;
+  const out = view(Int16Array, 2, n + 1);
+  out[n] = framer(view(Int16Array, 0, rows * frames * step), view(Int32Array, 1, rows * (capacity + 1)), size, step, out.subarray(0, n)) ? 1 : 0;
+  return 0;
+};
+
 export const SIGNAL_EXTERN_SIMULATIONS: ReadonlyArray<[string, ExternFn]> = [
   [SIGNAL_WINDOW, window],
   [SIGNAL_FFT_AUTO_SCALE, autoScale],
@@ -181,4 +206,6 @@ export const SIGNAL_EXTERN_SIMULATIONS: ReadonlyArray<[string, ExternFn]> = [
   [SIGNAL_DELAY, delaySim],
   [SIGNAL_OVERLAP_ADD_INT16, overlapAddSim(SIGNAL_OVERLAP_ADD_INT16, false)],
   [SIGNAL_OVERLAP_ADD_FLOAT, overlapAddSim(SIGNAL_OVERLAP_ADD_FLOAT, true)],
+  [SIGNAL_STACKER, stackerSim],
+  [SIGNAL_FRAMER, framerSim],
 ];

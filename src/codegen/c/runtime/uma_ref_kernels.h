@@ -132,6 +132,15 @@ int32_t uma_ref_signal_overlap_add_int16(const int16_t* input, int16_t* state, i
 int32_t uma_ref_signal_overlap_add_float(const float* input, float* state, float* output, int32_t rows, int32_t frames,
                                          int32_t frame_size, int32_t frame_step);
 
+/* SignalStacker: state = [available, first frame seen, queue]; output the stacked frame then
+ * output_valid (1/0) as one more int16; an invalid output is 0. */
+int32_t uma_ref_signal_stacker(const int16_t* input, int32_t* state, int16_t* output, int32_t channels, int32_t left,
+                               int32_t right, int32_t step);
+/* SignalFramer: state = per row [available, capacity samples]; output the frames then
+ * output_valid (1/0) as one more int16; frames not ready are 0. */
+int32_t uma_ref_signal_framer(const int16_t* input, int32_t* state, int16_t* output, int32_t rows, int32_t frames,
+                              int32_t frame_size, int32_t frame_step, int32_t capacity);
+
 #ifdef __cplusplus
 }
 #endif

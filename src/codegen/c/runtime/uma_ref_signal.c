@@ -284,6 +284,60 @@ int32_t uma_ref_signal_overlap_add_float(const float* input, float* state, float
   return 0;
 }
 
+int32_t uma_ref_signal_stacker(const int16_t* input, int32_t* state, int16_t* output, int32_t channels, int32_t left,
+                               int32_t right, int32_t step) {
+  int32_t size = channels * (left + right + 1);
+  int32_t* queue = state + 2;
+  int32_t available = state[0];
+  for (int32_t c = 0; c < channels; c++) queue[available + c] = input[c];
+  available += channels;
+  if (state[1] == 0) {
+    for (int32_t k = 0; k < left; k++) {
+      for (int32_t c = 0; c < channels; c++) queue[available + c] = queue[available - channels + c];
+      available += channels;
+    }
+    state[1] = 1;
+  }
+  if (available >= size) {
+    int32_t drop = channels * step;
+    for (int32_t i = 0; i < size; i++) output[i] = (int16_t)queue[i];
+    for (int32_t i = 0; i < available - drop; i++) queue[i] = queue[i + drop];
+    available -= drop;
+    output[size] = 1;
+  } else {
+    for (int32_t i = 0; i < size; i++) output[i] = 0;
+    output[size] = 0;
+  }
+  state[0] = available;
+  return 0;
+}
+
+int32_t uma_ref_signal_framer(const int16_t* input, int32_t* state, int16_t* output, int32_t rows, int32_t frames,
+                              int32_t frame_size, int32_t frame_step, int32_t capacity) {
+  int16_t valid = 1;
+  for (int32_t r = 0; r < rows; r++) {
+    int32_t* s = state + r * (capacity + 1);
+    int32_t available = s[0];
+    for (int32_t f = 0; f < frames; f++) {
+      const int16_t* x = input + (r * frames + f) * frame_step;
+      int16_t* y = output + (r * frames + f) * frame_size;
+      for (int32_t i = 0; i < frame_step; i++) s[1 + available + i] = x[i];
+      available += frame_step;
+      if (available >= frame_size) {
+        for (int32_t i = 0; i < frame_size; i++) y[i] = (int16_t)s[1 + i];
+        for (int32_t i = 0; i < available - frame_step; i++) s[1 + i] = s[1 + i + frame_step];
+        available -= frame_step;
+      } else {
+        valid = 0;
+        for (int32_t i = 0; i < frame_size; i++) y[i] = 0;
+      }
+    }
+    s[0] = available;
+  }
+  output[rows * frames * frame_size] = valid;
+  return 0;
+}
+
 /* kissfft (v130) with FIXED_POINT=16 for power-of-two lengths: radix-4 and radix-2 stages. */
 static int16_t uma_sig_sround(int32_t x) { return uma_sig_s16((int32_t)((uint32_t)x + 16384u) >> 15); }
 

@@ -57,10 +57,10 @@ export interface ConvertedOperator {
   /**
    * State the operator keeps across invocations that is no tensor of the file (TFLite Micro
    * holds it in a persistent buffer of its own, reset to 0): the importer adds a variable
-   * constant of this type, zero-filled, named `<first output>_<suffix>`, as the call's last
+   * constant of this type, zero-filled unless `initial` gives its bytes, named `<first output>_<suffix>`, as the call's last
    * argument (the packed call's, with `packed`; else the one call's), so it is persistent state.
    */
-  readonly state?: { readonly type: TensorType; readonly suffix: string };
+  readonly state?: { readonly type: TensorType; readonly suffix: string; readonly initial?: Uint8Array };
 }
 
 export type Converter = (site: OperatorSite) => ConvertedOperator;

@@ -2,6 +2,9 @@
 import { Kernel } from '../../kernel';
 import { signalDelay } from './delay';
 import { signalEnergy } from './energy';
+import { signalFlag } from './flag';
+import { signalFramer } from './framer';
+import { signalStacker } from './stacker';
 import { signalOverlapAdd } from './overlapAdd';
 import { signalFftAutoScale, signalFftAutoScaleBits } from './fftAutoScale';
 import { signalFilterBank } from './filterBank';
@@ -25,4 +28,7 @@ export const SIGNAL_KERNELS: ReadonlyArray<[string, Kernel]> = [
   ['signal_filter_bank_log', signalFilterBankLog],
   ['signal_delay', signalDelay],
   ['signal_overlap_add', signalOverlapAdd],
+  ['signal_stacker', signalStacker],
+  ['signal_framer', signalFramer],
+  ['signal_flag', signalFlag],
 ];

@@ -2,6 +2,9 @@
 import { OperatorStrategy } from '../../strategy';
 import { signalDelayStrategy } from './delay';
 import { signalEnergyStrategy } from './energy';
+import { signalFlagStrategy } from './flag';
+import { signalFramerStrategy } from './framer';
+import { signalStackerStrategy } from './stacker';
 import { signalOverlapAddStrategy } from './overlapAdd';
 import { signalFftAutoScaleBitsStrategy, signalFftAutoScaleStrategy } from './fftAutoScale';
 import { signalFilterBankStrategy } from './filterBank';
@@ -25,4 +28,7 @@ export const SIGNAL_STRATEGIES: ReadonlyArray<[string, OperatorStrategy]> = [
   ['signal_filter_bank_log', signalFilterBankLogStrategy],
   ['signal_delay', signalDelayStrategy],
   ['signal_overlap_add', signalOverlapAddStrategy],
+  ['signal_stacker', signalStackerStrategy],
+  ['signal_framer', signalFramerStrategy],
+  ['signal_flag', signalFlagStrategy],
 ];

@@ -2,6 +2,8 @@
 import { Converter } from '../common';
 import { SIGNAL_DELAY_CODE, signalDelay } from './delay';
 import { SIGNAL_ENERGY_CODE, signalEnergy } from './energy';
+import { SIGNAL_FRAMER_CODE, signalFramer } from './framer';
+import { SIGNAL_STACKER_CODE, signalStacker } from './stacker';
 import { SIGNAL_OVERLAP_ADD_CODE, signalOverlapAdd } from './overlapAdd';
 import { SIGNAL_FFT_AUTO_SCALE_CODE, signalFftAutoScale } from './fftAutoScale';
 import { SIGNAL_FILTER_BANK_CODE, signalFilterBank } from './filterBank';
@@ -24,4 +26,6 @@ export const SIGNAL_CONVERTERS: ReadonlyArray<[string, Converter]> = [
   [SIGNAL_FILTER_BANK_LOG_CODE, signalFilterBankLog],
   [SIGNAL_DELAY_CODE, signalDelay],
   [SIGNAL_OVERLAP_ADD_CODE, signalOverlapAdd],
+  [SIGNAL_STACKER_CODE, signalStacker],
+  [SIGNAL_FRAMER_CODE, signalFramer],
 ];
