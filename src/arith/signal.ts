@@ -385,6 +385,8 @@ export function framer(input: ArrayLike<number>, state: Int32Array, frameSize: n
 /** What kiss_fftr_alloc computes: the complex FFT's twiddles, kiss_fftr's super twiddles, factors. */
 export interface RfftTables {
   readonly fftLength: number;
+  /** kiss_fftr_alloc(..., inverse_fft = 1): the inverse transform's (conjugate) twiddles. */
+  readonly inverse?: boolean;
   /** ncfft complex twiddles, then ncfft / 2 super twiddles (3 * ncfft int16). */
   readonly twiddles: Int16Array;
   /** kf_factor's radix / remaining-length pairs. */
@@ -405,11 +407,12 @@ function cexp(out: Int16Array, at: number, phase: number): void {
   out[at + 1] = Math.floor(0.5 + 32767 * Math.sin(phase));
 }
 
-export function rfftTables(fftLength: number): RfftTables {
+export function rfftTables(fftLength: number, inverse = false): RfftTables {
   const ncfft = fftLength >> 1;
   const twiddles = new Int16Array(3 * ncfft);
-  for (let i = 0; i < ncfft; i++) cexp(twiddles, 2 * i, (-2 * 3.141592653589793 * i) / ncfft);
-  for (let i = 0; i < ncfft / 2; i++) cexp(twiddles, 2 * ncfft + 2 * i, -3.141592653589793 * ((i + 1) / ncfft + 0.5));
+  const sign = inverse ? -1 : 1;
+  for (let i = 0; i < ncfft; i++) cexp(twiddles, 2 * i, sign * ((-2 * 3.141592653589793 * i) / ncfft));
+  for (let i = 0; i < ncfft / 2; i++) cexp(twiddles, 2 * ncfft + 2 * i, sign * (-3.141592653589793 * ((i + 1) / ncfft + 0.5)));
   // kf_factor: powers of 4 first, then 2 (no odd factors in a power of two).
   const factors: number[] = [];
   let n = ncfft;
@@ -418,7 +421,7 @@ export function rfftTables(fftLength: number): RfftTables {
     n /= p;
     factors.push(p, n);
   } while (n > 1);
-  return { fftLength, twiddles, factors: Int32Array.from(factors) };
+  return { fftLength, inverse, twiddles, factors: Int32Array.from(factors) };
 }
 
 const sround = (x: number): number => s16((x + 16384) >> 15);
@@ -446,7 +449,7 @@ function bfly2(out: Int16Array, base: number, fstride: number, tw: Int16Array, m
   }
 }
 
-function bfly4(out: Int16Array, base: number, fstride: number, tw: Int16Array, m: number): void {
+function bfly4(out: Int16Array, base: number, fstride: number, tw: Int16Array, m: number, inverse: boolean): void {
   for (let u = 0; u < m; u++) {
     const f0 = 2 * (base + u);
     const f1 = f0 + 2 * m;
@@ -472,15 +475,16 @@ function bfly4(out: Int16Array, base: number, fstride: number, tw: Int16Array, m
     out[f2 + 1] = s16(out[f0 + 1] - s3[1]);
     out[f0] = s16(out[f0] + s3[0]);
     out[f0 + 1] = s16(out[f0 + 1] + s3[1]);
-    out[f1] = s16(s5[0] + s4[1]);
-    out[f1 + 1] = s16(s5[1] - s4[0]);
-    out[f3] = s16(s5[0] - s4[1]);
-    out[f3 + 1] = s16(s5[1] + s4[0]);
+    const sign = inverse ? -1 : 1;
+    out[f1] = s16(s5[0] + sign * s4[1]);
+    out[f1 + 1] = s16(s5[1] - sign * s4[0]);
+    out[f3] = s16(s5[0] - sign * s4[1]);
+    out[f3 + 1] = s16(s5[1] + sign * s4[0]);
   }
 }
 
 /** kf_work: the decimation-in-time recursion over the factors, input stride 1. */
-function kfWork(out: Int16Array, outBase: number, input: ArrayLike<number>, inBase: number, fstride: number, factors: Int32Array, fi: number, tw: Int16Array): void {
+function kfWork(out: Int16Array, outBase: number, input: ArrayLike<number>, inBase: number, fstride: number, factors: Int32Array, fi: number, tw: Int16Array, inverse: boolean): void {
   const p = factors[fi];
   const m = factors[fi + 1];
   for (let q = 0; q < p; q++) {
@@ -488,10 +492,10 @@ function kfWork(out: Int16Array, outBase: number, input: ArrayLike<number>, inBa
       out[2 * (outBase + q)] = input[2 * (inBase + q * fstride)];
       out[2 * (outBase + q) + 1] = input[2 * (inBase + q * fstride) + 1];
     } else {
-      kfWork(out, outBase + q * m, input, inBase + q * fstride, fstride * p, factors, fi + 2, tw);
+      kfWork(out, outBase + q * m, input, inBase + q * fstride, fstride * p, factors, fi + 2, tw, inverse);
     }
   }
-  if (p === 4) bfly4(out, outBase, fstride, tw, m);
+  if (p === 4) bfly4(out, outBase, fstride, tw, m, inverse);
   else bfly2(out, outBase, fstride, tw, m);
 }
 
@@ -501,7 +505,7 @@ function kfWork(out: Int16Array, outBase: number, input: ArrayLike<number>, inBa
  */
 export function rfftInt16Frame(t: RfftTables, time: ArrayLike<number>, freq: Int16Array, tmp: Int16Array): void {
   const ncfft = t.fftLength >> 1;
-  kfWork(tmp, 0, time, 0, 1, t.factors, 0, t.twiddles);
+  kfWork(tmp, 0, time, 0, 1, t.factors, 0, t.twiddles, false);
   const tdc = Int16Array.of(tmp[0], tmp[1]);
   fixdiv(tdc, 0, 2);
   freq[0] = s16(tdc[0] + tdc[1]);
@@ -546,5 +550,51 @@ export function rfftInt16(t: RfftTables, input: ArrayLike<number>, inputLength: 
     work.fill(0);
     for (let i = 0; i < inputLength; i++) work[i] = input[r * inputLength + i];
     rfftInt16Frame(t, work, output.subarray(r * (n + 2), (r + 1) * (n + 2)), tmp);
+  }
+}
+
+/**
+ * kiss_fftri on one frame of fftLength / 2 + 1 complex bins (`freq`, fftLength + 2 int16) into
+ * fftLength samples; `tmp` holds the complex FFT's input (fftLength int16). `t` from
+ * rfftTables(fftLength, true).
+ */
+export function irfftInt16Frame(t: RfftTables, freq: ArrayLike<number>, time: Int16Array, tmp: Int16Array): void {
+  const ncfft = t.fftLength >> 1;
+  tmp[0] = s16(freq[0] + freq[2 * ncfft]);
+  tmp[1] = s16(freq[0] - freq[2 * ncfft]);
+  fixdiv(tmp, 0, 2);
+  const fk = new Int16Array(2);
+  const fnkc = new Int16Array(2);
+  const sup = 2 * ncfft;
+  for (let k = 1; k <= ncfft / 2; k++) {
+    fk[0] = freq[2 * k];
+    fk[1] = freq[2 * k + 1];
+    fnkc[0] = freq[2 * (ncfft - k)];
+    fnkc[1] = s16(-freq[2 * (ncfft - k) + 1]);
+    fixdiv(fk, 0, 2);
+    fixdiv(fnkc, 0, 2);
+    const fekr = s16(fk[0] + fnkc[0]);
+    const feki = s16(fk[1] + fnkc[1]);
+    const tr = s16(fk[0] - fnkc[0]);
+    const ti = s16(fk[1] - fnkc[1]);
+    const w = sup + 2 * (k - 1);
+    const fokr = sround(tr * t.twiddles[w] - ti * t.twiddles[w + 1]);
+    const foki = sround(tr * t.twiddles[w + 1] + ti * t.twiddles[w]);
+    tmp[2 * k] = s16(fekr + fokr);
+    tmp[2 * k + 1] = s16(feki + foki);
+    tmp[2 * (ncfft - k)] = s16(fekr - fokr);
+    tmp[2 * (ncfft - k) + 1] = s16(-s16(feki - foki));
+  }
+  kfWork(time, 0, tmp, 0, 1, t.factors, 0, t.twiddles, true);
+}
+
+/** TFLite Micro's int16 IRFFT kernel: each row of fftLength + 2 int16 (complex bins) into fftLength samples; `scratch` fftLength int16. */
+export function irfftInt16(t: RfftTables, input: ArrayLike<number>, output: Int16Array, scratch: Int16Array): void {
+  const n = t.fftLength;
+  const rows = Math.floor(input.length / (n + 2));
+  const frame = new Int16Array(n + 2);
+  for (let r = 0; r < rows; r++) {
+    for (let i = 0; i < n + 2; i++) frame[i] = input[r * (n + 2) + i];
+    irfftInt16Frame(t, frame, output.subarray(r * n, (r + 1) * n), scratch.subarray(0, n));
   }
 }

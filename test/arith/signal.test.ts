@@ -5,6 +5,7 @@
 import {
   applyWindow,
   fftAutoScale,
+  irfftInt16,
   filterBank,
   filterBankLog,
   filterBankSqrt,
@@ -34,7 +35,7 @@ import {
   WINDOW_16,
   WINDOW_32,
 } from '../ops/signalVectors';
-import { RFFT_512_GOLDEN, RFFT_512_INPUT } from '../ops/signalRfft512';
+import { IRFFT_512_GOLDEN, RFFT_512_GOLDEN, RFFT_512_INPUT } from '../ops/signalRfft512';
 
 describe('TFLite Micro signal library arithmetic', () => {
   it('window: both TFLM goldens, and one weight run repeated over outer dimensions', () => {
@@ -83,6 +84,15 @@ describe('TFLite Micro signal library arithmetic', () => {
     const out = new Int16Array(514);
     rfftInt16(rfftTables(512), RFFT_512_INPUT, 512, out, new Int16Array(1024));
     expect(Array.from(out)).toEqual(RFFT_512_GOLDEN);
+  });
+
+  it('int16 irfft of 512: TFLM\'s golden exactly; of 64: the flat spectrum is an impulse', () => {
+    const out = new Int16Array(512);
+    irfftInt16(rfftTables(512, true), RFFT_512_GOLDEN, out, new Int16Array(512));
+    expect(Array.from(out)).toEqual(IRFFT_512_GOLDEN);
+    const impulse = new Int16Array(64);
+    irfftInt16(rfftTables(64, true), RFFT_64_IMPULSE.golden, impulse, new Int16Array(64));
+    expect(Array.from(impulse)).toEqual([256, ...new Array<number>(63).fill(0)]);
   });
 
   it('energy: the three TFLM index ranges, other bins 0', () => {

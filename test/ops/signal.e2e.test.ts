@@ -43,7 +43,7 @@ import {
   SQRT_16,
   WINDOW_32,
 } from './signalVectors';
-import { RFFT_512_GOLDEN, RFFT_512_INPUT } from './signalRfft512';
+import { IRFFT_512_GOLDEN, RFFT_512_GOLDEN, RFFT_512_INPUT } from './signalRfft512';
 
 class HostOnlyBackend extends UmaBackend {
   readonly targetName = 'host_only';
@@ -76,6 +76,7 @@ const OPS: OpSpec[] = [
     options: signalOptions({ snr_shift: 6 }),
   },
   { code: 'SignalFilterBankLog', inputs: [{ name: 'x', shape: [32], dtype: 'uint32' }], outputs: [{ name: 'y', shape: [32], dtype: 'int16' }], options: signalOptions({ input_correction_bits: 3, output_scale: 1600 }) },
+  { code: 'SignalIrfft', inputs: [{ name: 'x', shape: [1, 514], dtype: 'int16' }], outputs: [{ name: 'y', shape: [1, 512], dtype: 'int16' }], options: signalOptions({ T: 7, fft_length: 512 }) },
 ];
 
 const INPUTS = [
@@ -90,6 +91,7 @@ const INPUTS = [
   u32(PCAN_MIX.input),
   u32(PCAN_MIX.noise),
   u32(LOG_32.input),
+  i16(RFFT_512_GOLDEN),
 ];
 
 function registry(): BackendRegistry {
@@ -102,7 +104,7 @@ describe('signal-library operators under gcc', () => {
   it("every operator on TFLM's vectors: the interpreter equals the goldens, the C equals the interpreter byte for byte", () => {
     const graph = importTflite(manyOpsModel(OPS), 'signal_ops.tflite');
     const expected = interpret(graph, INPUTS);
-    expect(expected).toHaveLength(11);
+    expect(expected).toHaveLength(12);
     expect(asI16(expected[0])).toEqual(WINDOW_32.golden);
     expect(asI16(expected[1])).toEqual(AUTO_SCALE_BITS.golden);
     expect(asI32(expected[2])).toEqual([AUTO_SCALE_BITS.bits]);
@@ -114,9 +116,10 @@ describe('signal-library operators under gcc', () => {
     expect(asU32(expected[8])).toEqual(SPECTRAL_SUBTRACTION_32.noise);
     expect(asU32(expected[9])).toEqual(PCAN_MIX.golden);
     expect(asI16(expected[10])).toEqual(LOG_32.golden);
+    expect(asI16(expected[11])).toEqual(IRFFT_512_GOLDEN);
     const result = compileModel(graph, { backend: 'host_only', registry: registry() });
     const code = result.artifacts.files.map((f) => f.content).join('\n');
-    for (const k of ['window', 'fft_auto_scale', 'fft_auto_scale_bits', 'rfft_int16', 'energy', 'filter_bank', 'filter_bank_sqrt', 'spectral_subtraction', 'pcan', 'filter_bank_log']) {
+    for (const k of ['window', 'fft_auto_scale', 'fft_auto_scale_bits', 'rfft_int16', 'energy', 'filter_bank', 'filter_bank_sqrt', 'spectral_subtraction', 'pcan', 'filter_bank_log', 'irfft_int16']) {
       expect(code).toContain(`uma_ref_signal_${k}(`);
     }
     // The signal kernels ship in their own source; the noise estimate is persistent state, not a planned buffer.

@@ -33,7 +33,7 @@ import {
   WINDOW_16,
   WINDOW_32,
 } from './signalVectors';
-import { RFFT_512_GOLDEN, RFFT_512_INPUT } from './signalRfft512';
+import { IRFFT_512_GOLDEN, RFFT_512_GOLDEN, RFFT_512_INPUT } from './signalRfft512';
 
 const run = (model: Uint8Array, inputs: Uint8Array[]): Uint8Array[] => interpret(importTflite(model, 'signal.tflite'), inputs);
 
@@ -63,6 +63,15 @@ describe('signal-library operators in the interpreter (TFLM goldens)', () => {
     expect(asI16(run(model64, [i16(RFFT_64_IMPULSE.input)])[0])).toEqual(RFFT_64_IMPULSE.golden);
     const model512 = oneOpModel('SignalRfft', [{ name: 'x', shape: [1, 512], dtype: 'int16' }], [{ name: 'y', shape: [1, 514], dtype: 'int16' }], signalOptions({ T: 7, fft_length: 512 }));
     expect(asI16(run(model512, [i16(RFFT_512_INPUT)])[0])).toEqual(RFFT_512_GOLDEN);
+  });
+
+  it('SignalIrfft (int16): the 512-point golden, two rows at once, and the 64-point flat spectrum', () => {
+    const model = oneOpModel('SignalIrfft', [{ name: 'x', shape: [2, 514], dtype: 'int16' }], [{ name: 'y', shape: [2, 512], dtype: 'int16' }], signalOptions({ T: 7, fft_length: 512 }));
+    expect(asI16(run(model, [i16([...RFFT_512_GOLDEN, ...RFFT_512_GOLDEN])])[0])).toEqual([...IRFFT_512_GOLDEN, ...IRFFT_512_GOLDEN]);
+    const model64 = oneOpModel('SignalIrfft', [{ name: 'x', shape: [66], dtype: 'int16' }], [{ name: 'y', shape: [64], dtype: 'int16' }], signalOptions({ T: 7, fft_length: 64 }));
+    expect(asI16(run(model64, [i16(RFFT_64_IMPULSE.golden)])[0])).toEqual([256, ...new Array<number>(63).fill(0)]);
+    const float = oneOpModel('SignalIrfft', [{ name: 'x', shape: [66], dtype: 'float32' }], [{ name: 'y', shape: [64], dtype: 'float32' }], signalOptions({ T: 0, fft_length: 64 }));
+    expect(() => importTflite(float, 'irfft.tflite')).toThrow(/tensor type T = 0 \(uma-ts runs the int16 IRFFT/);
   });
 
   it('SignalEnergy: the three index ranges', () => {
@@ -275,7 +284,7 @@ describe('signal-library operator errors', () => {
   });
 
   it('an unknown Signal custom code is still refused by name', () => {
-    const m = oneOpModel('SignalIrfft', [{ name: 'x', shape: [66], dtype: 'int16' }], [{ name: 'y', shape: [64], dtype: 'int16' }], signalOptions({ T: 7, fft_length: 64 }));
-    expect(load(m)).toThrow(/unsupported TFLite custom operator 'SignalIrfft'/);
+    const m = oneOpModel('SignalNotAnOp', [{ name: 'x', shape: [66], dtype: 'int16' }], [{ name: 'y', shape: [64], dtype: 'int16' }], signalOptions({ T: 7, fft_length: 64 }));
+    expect(load(m)).toThrow(/unsupported TFLite custom operator 'SignalNotAnOp'/);
   });
 });

@@ -261,6 +261,7 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
   signal_fft_auto_scale: { args: ['input'], attrs: [], doc: 'SignalFftAutoScale output 0: the 1-d int16 input shifted left as far as its largest magnitude allows' },
   signal_fft_auto_scale_bits: { args: ['input'], attrs: [], doc: 'SignalFftAutoScale output 1: the int32 scalar shift output 0 got' },
   signal_rfft: { args: ['input'], attrs: ['fft_length'], doc: 'SignalRfft (int16): kissfft fixed-point real FFT of each zero-padded row; fft_length + 2 int16 (re, im) per row' },
+  signal_irfft: { args: ['input'], attrs: ['fft_length'], doc: 'SignalIrfft (int16): kissfft fixed-point inverse real FFT of each row of fft_length / 2 + 1 complex bins; fft_length int16 per row' },
   signal_energy: { args: ['input'], attrs: ['start_index', 'end_index'], doc: 'SignalEnergy: uint32 re^2 + im^2 of the complex int16 bins [start, end), other bins 0' },
   signal_filter_bank: {
     args: ['input', 'weights', 'unweights', 'channel_frequency_starts', 'channel_weight_starts', 'channel_widths'],

@@ -54,6 +54,15 @@ function rfft(attrs: Attrs, args: readonly TensorType[]): TensorType {
   return { shape: [...input.shape.slice(0, -1), n + 2], dtype: 'int16' };
 }
 
+function irfft(attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const op = 'signal_irfft';
+  const input = need(op, args, 0, 'int16', 'any', 'input');
+  const n = intAttr(op, attrs, 'fft_length', args);
+  const last = input.shape[input.shape.length - 1];
+  if (input.shape.length < 1 || last !== n + 2) fail(op, `rows of ${last} int16 must be fft_length + 2 = ${n + 2} (complex bins)`, args);
+  return { shape: [...input.shape.slice(0, -1), n], dtype: 'int16' };
+}
+
 function energy(attrs: Attrs, args: readonly TensorType[]): TensorType {
   const op = 'signal_energy';
   const input = need(op, args, 0, 'int16', 1, 'input');
@@ -172,6 +181,7 @@ export const SIGNAL_RULES = {
   signal_fft_auto_scale: autoScale,
   signal_fft_auto_scale_bits: autoScaleBits,
   signal_rfft: rfft,
+  signal_irfft: irfft,
   signal_energy: energy,
   signal_filter_bank: filterBank,
   signal_filter_bank_square_root: squareRoot,

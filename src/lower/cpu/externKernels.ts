@@ -35,6 +35,7 @@ export const SIGNAL_OVERLAP_ADD_INT16 = 'uma_ref_signal_overlap_add_int16';
 export const SIGNAL_OVERLAP_ADD_FLOAT = 'uma_ref_signal_overlap_add_float';
 export const SIGNAL_STACKER = 'uma_ref_signal_stacker';
 export const SIGNAL_FRAMER = 'uma_ref_signal_framer';
+export const SIGNAL_IRFFT_INT16 = 'uma_ref_signal_irfft_int16';
 /** The signal-library kernels (uma_ref_signal.c), TFLite Micro's signal/src. */
 export const SIGNAL_KERNELS: readonly string[] = [
   SIGNAL_WINDOW,
@@ -52,6 +53,7 @@ export const SIGNAL_KERNELS: readonly string[] = [
   SIGNAL_OVERLAP_ADD_FLOAT,
   SIGNAL_STACKER,
   SIGNAL_FRAMER,
+  SIGNAL_IRFFT_INT16,
 ];
 export const QUANTIZE_ROWS_F32_ASYM_TFLITE = 'uma_ref_quantize_rows_f32_asym_tflite';
 
@@ -290,6 +292,11 @@ export const EXTERN_KERNELS: readonly ExternKernel[] = [
     name: SIGNAL_FRAMER,
     params: ['input: const int16_t*', 'state: int32_t*', 'output: int16_t*', 'rows: int32_t', 'frames: int32_t', 'frame_size: int32_t', 'frame_step: int32_t', 'capacity: int32_t'],
     doc: "TFLite Micro's SignalFramer over per-row queue states; packed output: the frames then output_valid.",
+  },
+  {
+    name: SIGNAL_IRFFT_INT16,
+    params: ['input: const int16_t*', 'output: int16_t*', 'scratch: int16_t*', 'twiddles: const int16_t*', 'factors: const int32_t*', 'rows: int32_t', 'fft_length: int32_t'],
+    doc: "TFLite Micro's int16 SignalIrfft: kissfft's FIXED_POINT=16 inverse real FFT (kiss_fftri) per row (tables of rfftTables(n, true)).",
   },
   {
     name: QUANTIZE_ROWS_F32_ASYM,

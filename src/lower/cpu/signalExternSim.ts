@@ -7,6 +7,7 @@ import {
   delay,
   framer,
   framerCapacity,
+  irfftInt16,
   overlapAdd,
   stacker,
   stackerStateLength,
@@ -34,6 +35,7 @@ import {
   SIGNAL_FILTER_BANK_LOG,
   SIGNAL_FILTER_BANK_SQRT,
   SIGNAL_FRAMER,
+  SIGNAL_IRFFT_INT16,
   SIGNAL_STACKER,
   SIGNAL_PCAN,
   SIGNAL_RFFT_INT16,
@@ -192,6 +194,21 @@ const framerSim: ExternFn = (args) => {
   return 0;
 };
 
+/** The factor pairs up to the one whose remaining length is 1. */
+function factorPairs(all: Int32Array): Int32Array {
+  let used = 0;
+  while (used < all.length && (used === 0 || all[used - 1] !== 1)) used += 2;
+  return all.subarray(0, used);
+}
+
+const irfft: ExternFn = (args) => {
+  const { int, view } = argsOf(SIGNAL_IRFFT_INT16, args);
+  const [rows, n] = [int(5), int(6)];
+  const tables = { fftLength: n, inverse: true, twiddles: view(Int16Array, 3, 3 * (n >> 1)), factors: factorPairs(view(Int32Array, 4, 2 * Math.max(1, Math.round(Math.log2(n >> 1))))) };
+  irfftInt16(tables, view(Int16Array, 0, rows * (n + 2)), view(Int16Array, 1, rows * n), view(Int16Array, 2, n));
+  return 0;
+};
+
 export const SIGNAL_EXTERN_SIMULATIONS: ReadonlyArray<[string, ExternFn]> = [
   [SIGNAL_WINDOW, window],
   [SIGNAL_FFT_AUTO_SCALE, autoScale],
@@ -208,4 +225,5 @@ export const SIGNAL_EXTERN_SIMULATIONS: ReadonlyArray<[string, ExternFn]> = [
   [SIGNAL_OVERLAP_ADD_FLOAT, overlapAddSim(SIGNAL_OVERLAP_ADD_FLOAT, true)],
   [SIGNAL_STACKER, stackerSim],
   [SIGNAL_FRAMER, framerSim],
+  [SIGNAL_IRFFT_INT16, irfft],
 ];

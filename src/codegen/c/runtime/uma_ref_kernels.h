@@ -141,6 +141,12 @@ int32_t uma_ref_signal_stacker(const int16_t* input, int32_t* state, int16_t* ou
 int32_t uma_ref_signal_framer(const int16_t* input, int32_t* state, int16_t* output, int32_t rows, int32_t frames,
                               int32_t frame_size, int32_t frame_step, int32_t capacity);
 
+/* SignalIrfft (int16): kissfft's fixed-point inverse real FFT (kiss_fftri) of each row of
+ * fft_length / 2 + 1 complex bins; twiddles and factors as for the RFFT, but the inverse
+ * transform's (rfftTables(n, true)); scratch fft_length int16. */
+int32_t uma_ref_signal_irfft_int16(const int16_t* input, int16_t* output, int16_t* scratch, const int16_t* twiddles,
+                                   const int32_t* factors, int32_t rows, int32_t fft_length);
+
 #ifdef __cplusplus
 }
 #endif

@@ -369,7 +369,7 @@ static void uma_sig_bfly2(int16_t* out, int32_t fstride, const int16_t* tw, int3
   }
 }
 
-static void uma_sig_bfly4(int16_t* out, int32_t fstride, const int16_t* tw, int32_t m) {
+static void uma_sig_bfly4(int16_t* out, int32_t fstride, const int16_t* tw, int32_t m, int32_t inverse) {
   for (int32_t u = 0; u < m; u++) {
     int16_t* f0 = out + 2 * u;
     int16_t* f1 = f0 + 2 * m;
@@ -395,14 +395,22 @@ static void uma_sig_bfly4(int16_t* out, int32_t fstride, const int16_t* tw, int3
     f2[1] = uma_sig_s16(f0[1] - s3[1]);
     f0[0] = uma_sig_s16(f0[0] + s3[0]);
     f0[1] = uma_sig_s16(f0[1] + s3[1]);
-    f1[0] = uma_sig_s16(s5[0] + s4[1]);
-    f1[1] = uma_sig_s16(s5[1] - s4[0]);
-    f3[0] = uma_sig_s16(s5[0] - s4[1]);
-    f3[1] = uma_sig_s16(s5[1] + s4[0]);
+    if (inverse) {
+      f1[0] = uma_sig_s16(s5[0] - s4[1]);
+      f1[1] = uma_sig_s16(s5[1] + s4[0]);
+      f3[0] = uma_sig_s16(s5[0] + s4[1]);
+      f3[1] = uma_sig_s16(s5[1] - s4[0]);
+    } else {
+      f1[0] = uma_sig_s16(s5[0] + s4[1]);
+      f1[1] = uma_sig_s16(s5[1] - s4[0]);
+      f3[0] = uma_sig_s16(s5[0] - s4[1]);
+      f3[1] = uma_sig_s16(s5[1] + s4[0]);
+    }
   }
 }
 
-static void uma_sig_kf_work(int16_t* out, const int16_t* in, int32_t fstride, const int32_t* factors, const int16_t* tw) {
+static void uma_sig_kf_work(int16_t* out, const int16_t* in, int32_t fstride, const int32_t* factors, const int16_t* tw,
+                            int32_t inverse) {
   int32_t p = factors[0];
   int32_t m = factors[1];
   for (int32_t q = 0; q < p; q++) {
@@ -410,11 +418,11 @@ static void uma_sig_kf_work(int16_t* out, const int16_t* in, int32_t fstride, co
       out[2 * q] = in[2 * q * fstride];
       out[2 * q + 1] = in[2 * q * fstride + 1];
     } else {
-      uma_sig_kf_work(out + 2 * q * m, in + 2 * q * fstride, fstride * p, factors + 2, tw);
+      uma_sig_kf_work(out + 2 * q * m, in + 2 * q * fstride, fstride * p, factors + 2, tw, inverse);
     }
   }
   if (p == 4) {
-    uma_sig_bfly4(out, fstride, tw, m);
+    uma_sig_bfly4(out, fstride, tw, m, inverse);
   } else {
     uma_sig_bfly2(out, fstride, tw, m);
   }
@@ -429,7 +437,7 @@ int32_t uma_ref_signal_rfft_int16(const int16_t* input, int16_t* output, int16_t
   for (int32_t r = 0; r < rows; r++) {
     int16_t* freq = output + r * (fft_length + 2);
     for (int32_t i = 0; i < fft_length; i++) work[i] = i < input_length ? input[r * input_length + i] : 0;
-    uma_sig_kf_work(tmp, work, 1, factors, twiddles);
+    uma_sig_kf_work(tmp, work, 1, factors, twiddles, 0);
     int16_t tdc[2] = {tmp[0], tmp[1]};
     uma_sig_fixdiv(tdc, 2);
     freq[0] = uma_sig_s16(tdc[0] + tdc[1]);
@@ -452,6 +460,37 @@ int32_t uma_ref_signal_rfft_int16(const int16_t* input, int16_t* output, int16_t
       freq[2 * (ncfft - k)] = uma_sig_s16((f1k[0] - tw[0]) >> 1);
       freq[2 * (ncfft - k) + 1] = uma_sig_s16((tw[1] - f1k[1]) >> 1);
     }
+  }
+  return 0;
+}
+
+int32_t uma_ref_signal_irfft_int16(const int16_t* input, int16_t* output, int16_t* scratch, const int16_t* twiddles,
+                                   const int32_t* factors, int32_t rows, int32_t fft_length) {
+  int32_t ncfft = fft_length / 2;
+  int16_t* tmp = scratch;
+  const int16_t* super_twiddles = twiddles + 2 * ncfft;
+  for (int32_t r = 0; r < rows; r++) {
+    const int16_t* freq = input + r * (fft_length + 2);
+    tmp[0] = uma_sig_s16(freq[0] + freq[2 * ncfft]);
+    tmp[1] = uma_sig_s16(freq[0] - freq[2 * ncfft]);
+    uma_sig_fixdiv(tmp, 2);
+    for (int32_t k = 1; k <= ncfft / 2; k++) {
+      int16_t fk[2] = {freq[2 * k], freq[2 * k + 1]};
+      int16_t fnkc[2] = {freq[2 * (ncfft - k)], uma_sig_s16(-freq[2 * (ncfft - k) + 1])};
+      int16_t fek[2], t[2], fok[2];
+      uma_sig_fixdiv(fk, 2);
+      uma_sig_fixdiv(fnkc, 2);
+      fek[0] = uma_sig_s16(fk[0] + fnkc[0]);
+      fek[1] = uma_sig_s16(fk[1] + fnkc[1]);
+      t[0] = uma_sig_s16(fk[0] - fnkc[0]);
+      t[1] = uma_sig_s16(fk[1] - fnkc[1]);
+      uma_sig_cmul(fok, t, super_twiddles + 2 * (k - 1));
+      tmp[2 * k] = uma_sig_s16(fek[0] + fok[0]);
+      tmp[2 * k + 1] = uma_sig_s16(fek[1] + fok[1]);
+      tmp[2 * (ncfft - k)] = uma_sig_s16(fek[0] - fok[0]);
+      tmp[2 * (ncfft - k) + 1] = uma_sig_s16(-uma_sig_s16(fek[1] - fok[1]));
+    }
+    uma_sig_kf_work(output + r * fft_length, tmp, 1, factors, twiddles, 1);
   }
   return 0;
 }

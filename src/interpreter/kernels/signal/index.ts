@@ -4,6 +4,7 @@ import { signalDelay } from './delay';
 import { signalEnergy } from './energy';
 import { signalFlag } from './flag';
 import { signalFramer } from './framer';
+import { signalIrfft } from './irfft';
 import { signalStacker } from './stacker';
 import { signalOverlapAdd } from './overlapAdd';
 import { signalFftAutoScale, signalFftAutoScaleBits } from './fftAutoScale';
@@ -31,4 +32,5 @@ export const SIGNAL_KERNELS: ReadonlyArray<[string, Kernel]> = [
   ['signal_stacker', signalStacker],
   ['signal_framer', signalFramer],
   ['signal_flag', signalFlag],
+  ['signal_irfft', signalIrfft],
 ];

@@ -4,6 +4,7 @@ import { signalDelayStrategy } from './delay';
 import { signalEnergyStrategy } from './energy';
 import { signalFlagStrategy } from './flag';
 import { signalFramerStrategy } from './framer';
+import { signalIrfftStrategy } from './irfft';
 import { signalStackerStrategy } from './stacker';
 import { signalOverlapAddStrategy } from './overlapAdd';
 import { signalFftAutoScaleBitsStrategy, signalFftAutoScaleStrategy } from './fftAutoScale';
@@ -31,4 +32,5 @@ export const SIGNAL_STRATEGIES: ReadonlyArray<[string, OperatorStrategy]> = [
   ['signal_stacker', signalStackerStrategy],
   ['signal_framer', signalFramerStrategy],
   ['signal_flag', signalFlagStrategy],
+  ['signal_irfft', signalIrfftStrategy],
 ];

@@ -3,6 +3,7 @@ import { Converter } from '../common';
 import { SIGNAL_DELAY_CODE, signalDelay } from './delay';
 import { SIGNAL_ENERGY_CODE, signalEnergy } from './energy';
 import { SIGNAL_FRAMER_CODE, signalFramer } from './framer';
+import { SIGNAL_IRFFT_CODE, signalIrfft } from './irfft';
 import { SIGNAL_STACKER_CODE, signalStacker } from './stacker';
 import { SIGNAL_OVERLAP_ADD_CODE, signalOverlapAdd } from './overlapAdd';
 import { SIGNAL_FFT_AUTO_SCALE_CODE, signalFftAutoScale } from './fftAutoScale';
@@ -28,4 +29,5 @@ export const SIGNAL_CONVERTERS: ReadonlyArray<[string, Converter]> = [
   [SIGNAL_OVERLAP_ADD_CODE, signalOverlapAdd],
   [SIGNAL_STACKER_CODE, signalStacker],
   [SIGNAL_FRAMER_CODE, signalFramer],
+  [SIGNAL_IRFFT_CODE, signalIrfft],
 ];
