@@ -97,6 +97,41 @@ describe('int8 DIV (TFLite Micro; LiteRT has no int8 DIV to compare with)', () =
   });
 });
 
+describe('int32 DIV (TFLite Micro: C integer division, truncating; audio_preprocessor.py\'s truncatediv)', () => {
+  function model(activation: 'NONE' | 'RELU', quantized = false): Uint8Array {
+    const w = new TfliteWriter();
+    const quant = quantized ? { scale: [1], zeroPoint: [0] } : undefined;
+    const a = w.addInput({ name: 'a', shape: [2, 4], dtype: 'int32', quant });
+    const b = w.addInput({ name: 'b', shape: [4], dtype: 'int32' });
+    const y = w.addTensor({ name: 'y', shape: [2, 4], dtype: 'int32' });
+    w.addOperator({ op: 'DIV', inputs: [a, b], outputs: [y], options: tfliteOptions.div(activation) });
+    w.markOutput(y);
+    return w.finish();
+  }
+  const i32 = (v: number[]): Uint8Array => new Uint8Array(Int32Array.from(v).buffer);
+
+  it('truncates toward zero (negative quotients too), broadcasts, clamps to RELU; the lowering agrees', () => {
+    const inputs = [i32([7, -7, 7, -7, 2147483647, -2147483648, 1000, -1]), i32([2, 2, -2, -3])];
+    for (const [activation, expected] of [
+      ['NONE', [3, -3, -3, 2, 1073741823, -1073741824, -500, 0]],
+      ['RELU', [3, 0, 0, 2, 1073741823, 0, 0, 0]],
+    ] as const) {
+      const module = importTflite(model(activation), 'div32.tflite');
+      const reference = interpret(module, inputs);
+      expect(Array.from(new Int32Array(reference[0].slice().buffer))).toEqual(expected);
+      const lowered = runMain(lowerForCpu(module), inputs, { externs: LOWERING_EXTERN_SIMULATIONS });
+      expect(Buffer.from(lowered[0]).equals(Buffer.from(reference[0]))).toBe(true);
+    }
+  });
+
+  it('a zero divisor and INT32_MIN / -1 (undefined in C) fail in the interpreter; quantized int32 inputs are refused at import', () => {
+    const module = importTflite(model('NONE'), 'div32.tflite');
+    expect(() => interpret(module, [i32([1, 2, 3, 4, 5, 6, 7, 8]), i32([1, 0, 1, 1])])).toThrow(/int32 division by zero/);
+    expect(() => interpret(module, [i32([-2147483648, 2, 3, 4, 5, 6, 7, 8]), i32([-1, 1, 1, 1])])).toThrow(/INT32_MIN \/ -1/);
+    expect(() => importTflite(model('NONE', true), 'div32q.tflite')).toThrow(/quantized int32 input 0 .* on DIV at operator #0/);
+  });
+});
+
 describe('quantized ADD and SUB with an output scale TFLite Micro refuses', () => {
   /** One `op` on two [4] tensors of `dtype`, input scales 1, output scale `outScale`. */
   function model(op: 'ADD' | 'SUB', dtype: 'int8' | 'int16', outScale: number): Uint8Array {

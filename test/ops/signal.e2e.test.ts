@@ -236,7 +236,7 @@ function composeChain(p: ChainParams, frames: readonly number[][]): { features: 
     pcan(denoised, noise, t.gainLut, 6, gained);
     const features = new Int16Array(p.channels);
     filterBankLog(gained, 64, 3, features);
-    const int8 = Array.from(features, (f) => Math.max(Math.min(f * 256 - 128 * 666, 127), -128));
+    const int8 = Array.from(features, (f) => Math.max(Math.min(Math.trunc((f * 256 + 333) / 666) - 128, 127), -128));
     return { features: Array.from(features), int8, noise: Array.from(noise) };
   });
 }
@@ -272,6 +272,8 @@ describe('the micro_speech preprocessor chain', () => {
       // The estimate moves from frame to frame, and features are not all clamped to one value.
       expect(composed[3].noise).not.toEqual(composed[0].noise);
       expect(new Set(composed[1].features).size).toBeGreaterThan(2);
+      // The int8 features are not all clamped either.
+      expect(new Set(composed.flatMap((c) => c.int8)).size).toBeGreaterThan(2);
       const report = verifyModel(graph, { backend: 'host_only', registry: registry(), invocations: frames.map((f) => [i16(f)]) });
       expect(report.failure).toBeUndefined();
       expect(report.comparisons.filter((c) => !c.equal)).toEqual([]);

@@ -118,8 +118,9 @@ export const CHAIN_SPECTRAL = {
 
 /**
  * The preprocessor graph on one frame: int16 [1, windowSamples] in; outputs the log features
- * (int16 [channels]), an int8 rescale of them in the shape of audio_preprocessor.py's int8 tail
- * (CAST, MUL, ADD, MINIMUM, MAXIMUM, CAST; its truncating DIV left out) and the noise estimate.
+ * (int16 [channels]), their int8 rescale as audio_preprocessor.py's int8 tail computes it
+ * ((x * 256 + 333) truncating-divided by 666, - 128, clamped to [-128, 127]: CAST, MUL, ADD,
+ * DIV, ADD, MINIMUM, MAXIMUM, CAST) and the noise estimate.
  */
 export function chainModel(p: ChainParams, t: ChainTables = chainTables(p)): Uint8Array {
   const w = new TfliteWriter();
@@ -187,8 +188,12 @@ export function chainModel(p: ChainParams, t: ChainTables = chainTables(p)): Uin
   w.addOperator({ op: 'CAST', inputs: [features], outputs: [wide] });
   const times = tensor('features_x256', [c], 'int32');
   w.addOperator({ op: 'MUL', inputs: [wide, konst('k256', [], 'int32', [256])], outputs: [times] });
+  const rounded = tensor('features_rounded', [c], 'int32');
+  w.addOperator({ op: 'ADD', inputs: [times, konst('k333', [], 'int32', [333])], outputs: [rounded] });
+  const divided = tensor('features_divided', [c], 'int32');
+  w.addOperator({ op: 'DIV', inputs: [rounded, konst('k666', [], 'int32', [666])], outputs: [divided] });
   const shifted = tensor('features_shifted', [c], 'int32');
-  w.addOperator({ op: 'ADD', inputs: [times, konst('k_minus', [], 'int32', [-128 * 666])], outputs: [shifted] });
+  w.addOperator({ op: 'ADD', inputs: [divided, konst('k_minus128', [], 'int32', [-128])], outputs: [shifted] });
   const low = tensor('features_low', [c], 'int32');
   w.addOperator({ op: 'MINIMUM', inputs: [shifted, konst('k127', [], 'int32', [127])], outputs: [low] });
   const clamped = tensor('features_clamped', [c], 'int32');

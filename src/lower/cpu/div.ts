@@ -8,19 +8,17 @@ import { add, binary, bufferLoad, intImm, lt, max, select, sub } from '../../ir/
 import { sanitizeName } from '../names';
 import { OperatorStrategy } from '../strategy';
 import { activationAttr } from './attrs';
-import { floatOutputStage } from './convCommon';
-import { elementwiseNest, narrow, requireDtypes } from './elementwise';
+import { elementwiseNest, narrow, requireDtypes, unquantizedBinaryNest } from './elementwise';
 import { quantizedActivationRange, quantOf } from './quantParams';
 import { i32, qMultiplyShift, withConstTable } from './tirHelpers';
 
 export const divStrategy: OperatorStrategy = (input) => {
   const { call } = input;
-  const dtype = requireDtypes(input, ['float32', 'int8'], 'div');
+  const dtype = requireDtypes(input, ['float32', 'int8', 'int32'], 'div');
   const activation = activationAttr(call);
-  if (dtype === 'float32') {
-    const finish = floatOutputStage(activation);
-    return elementwiseNest(input, ([a, b]) => finish(binary('Div', a, b)));
-  }
+  // float32 and int32 (C's truncating division; the interpreter refuses a zero divisor).
+  const unquantized = unquantizedBinaryNest(input, dtype, (a, b) => binary('Div', a, b));
+  if (unquantized !== undefined) return unquantized;
   const q1 = quantOf(call, input.argTypes[0], 'lhs');
   const q2 = quantOf(call, input.argTypes[1], 'rhs');
   const qo = quantOf(call, call.type, 'output');

@@ -13,7 +13,7 @@ export const ELEMENTWISE_DTYPES: Readonly<Record<string, readonly DType[]>> = {
   add: ['float32', 'int8', 'int16', 'int32'],
   sub: ['float32', 'int8', 'int16', 'int32'],
   mul: ['float32', 'int8', 'int16', 'int32'],
-  div: ['float32', 'int8'],
+  div: ['float32', 'int8', 'int32'],
   maximum: ['float32', 'int8', 'int16', 'int32', 'int64'],
   minimum: ['float32', 'int8', 'int16', 'int32', 'int64'],
   squared_difference: ['float32', 'int8', 'int16', 'int32'],
@@ -63,6 +63,12 @@ export const arithmetic =
     if (op === 'sub') requireAddRescale(site);
     // TFLM's MUL Prepare (mul_common.cc) requires every int16 zero point to be 0.
     if (op === 'mul') checkInt16ZeroPoints(site);
+    // TFLM's int32 DIV (plain integer division) requires unquantized inputs.
+    if (op === 'div' && site.outputType.dtype === 'int32') {
+      [0, 1].forEach((i) => {
+        if (inputType(site, i, `input ${i}`).quant !== undefined) unsupportedParameter(site, `quantized int32 input ${i} (TFLite Micro's int32 DIV takes unquantized tensors)`);
+      });
+    }
     const opts = options(site, optionsType, ArithmeticOptions);
     return { op, attrs: { activation: quantizedActivation(site, opts?.fusedActivation ?? 0) }, argPositions: [0, 1] };
   };
