@@ -281,4 +281,13 @@ describe('the micro_speech preprocessor chain', () => {
       expect(report.ok).toBe(true);
     });
   }
+
+  it('on Cortex-M55 (arm-none-eabi-gcc, QEMU): the 64-point chain over 3 invocations, byte-exact with the interpreter', () => {
+    const p = { windowSamples: 48, fftLength: 64, channels: 8, seed: 3 };
+    const graph = importTflite(chainModel(p), 'audio_preprocessor.tflite');
+    const report = verifyModel(graph, { backend: 'host_only', registry: registry(), target: 'cortex-m55', invocations: randomFrames(p, 3, 11).map((f) => [i16(f)]) });
+    expect(report.failure).toBeUndefined();
+    expect(report.comparisons).toHaveLength(9);
+    expect(report.comparisons.filter((c) => !c.equal)).toEqual([]);
+  });
 });
