@@ -11,7 +11,7 @@ import { join } from 'path';
 import { ModelFormatError, UnsupportedOperatorError } from '../../src/errors';
 import { checkTflite, importTflite } from '../../src/frontend/tflite';
 import { MAX_CONTROL_FLOW_NESTING, MAX_INLINED_OPERATORS } from '../../src/frontend/tflite/controlFlow';
-import { TfliteSubgraphWriter, TfliteWriter, tfliteOptions } from '../../src/frontend/tflite/writer';
+import { flexbufferOptions, TfliteSubgraphWriter, TfliteWriter, tfliteOptions } from '../../src/frontend/tflite/writer';
 import { interpret } from '../../src/interpreter';
 import { inspectReport } from '../../src/cli/inspect';
 import { errorOf } from '../helpers/errorOf';
@@ -144,6 +144,16 @@ describe('refused control flow', () => {
       },
     });
     expect(refusal(withState, UnsupportedOperatorError)).toContain("body subgraph 2 holds variable tensor #3 'state'; state inside control flow is not supported");
+    // A stateful signal operator keeps its state in the operator (no tensor): refused too.
+    const withDelay = accumulate({
+      body: (_w, body, v) => {
+        const x = body.addConstant({ name: 'x16', shape: [4], dtype: 'int16', data: [1, 2, 3, 4] });
+        const y = body.addTensor({ name: 'y16', shape: [4], dtype: 'int16' });
+        body.addOperator({ op: 'CUSTOM', customCode: 'SignalDelay', inputs: [x], outputs: [y], customOptions: flexbufferOptions({ delay_length: { int: 2 } }) });
+        return countAndAdd(body, v);
+      },
+    });
+    expect(refusal(withDelay, UnsupportedOperatorError)).toContain('body subgraph 2 holds SignalDelay at operator #0, which keeps state across invocations; state inside control flow is not supported');
   });
 
   it('a loop value whose shape the body changes', () => {

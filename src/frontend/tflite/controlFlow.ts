@@ -25,6 +25,7 @@ import { initEvaluationWork, largestInitTensorBytes } from './initWork';
 import { ImportOperator, RESOURCE_VARIABLE_BUILTINS } from './resourceVariables';
 import { Model, Operator, OperatorCode, SubGraph } from './schema';
 import { subgraphCallsOf } from './subgraphCalls';
+import { STATEFUL_SIGNAL_CODES } from './converters/signal';
 import { FreshNames, FunctionBuilder, SubgraphReader } from './subgraphBuilder';
 
 export const CONTROL_FLOW_BUILTINS: ReadonlySet<number> = new Set([BuiltinOperatorCode.WHILE, BuiltinOperatorCode.IF]);
@@ -495,7 +496,12 @@ export class ControlFlow {
     const t = sub.tensors.findIndex((tensor) => tensor.isVariable);
     if (t >= 0) this.refuse(op, where, `${label} holds variable tensor #${t} '${sub.tensors[t].name}'; state inside control flow is not supported`);
     sub.subgraph.operators.forEach((inner, j) => {
-      const builtin = this.codes[inner.opcodeIndex]?.effectiveBuiltinCode ?? -1;
+      const code = this.codes[inner.opcodeIndex];
+      const builtin = code?.effectiveBuiltinCode ?? -1;
+      const custom = builtin === BuiltinOperatorCode.CUSTOM ? code?.customCode : null;
+      if (custom && STATEFUL_SIGNAL_CODES.has(custom)) {
+        this.refuse(op, where, `${label} holds ${custom} at operator #${j}, which keeps state across invocations; state inside control flow is not supported`);
+      }
       if (RESOURCE_VARIABLE_BUILTINS.has(builtin)) {
         this.refuse(
           op,

@@ -15,6 +15,18 @@ import { SIGNAL_PCAN_CODE, signalPcan } from './pcan';
 import { SIGNAL_RFFT_CODE, signalRfft } from './rfft';
 import { SIGNAL_WINDOW_CODE, signalWindow } from './window';
 
+/**
+ * Signal operators that keep state across invocations (ConvertedOperator.state): refused inside
+ * control-flow subgraphs, whose copies would each get a state of their own.
+ */
+export const STATEFUL_SIGNAL_CODES: ReadonlySet<string> = new Set([
+  SIGNAL_FILTER_BANK_SPECTRAL_SUBTRACTION_CODE,
+  SIGNAL_DELAY_CODE,
+  SIGNAL_OVERLAP_ADD_CODE,
+  SIGNAL_STACKER_CODE,
+  SIGNAL_FRAMER_CODE,
+]);
+
 export const SIGNAL_CONVERTERS: ReadonlyArray<[string, Converter]> = [
   [SIGNAL_WINDOW_CODE, signalWindow],
   [SIGNAL_FFT_AUTO_SCALE_CODE, signalFftAutoScale],
