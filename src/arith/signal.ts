@@ -396,7 +396,7 @@ export interface RfftTables {
 /** The lengths the int16 RFFT supports: powers of two from 4 to 2^15. */
 export function rfftLengthProblem(fftLength: number): string | undefined {
   if (!Number.isInteger(fftLength) || fftLength < 4 || fftLength > 32768 || (fftLength & (fftLength - 1)) !== 0) {
-    return `fft_length ${fftLength} (uma-ts supports powers of two from 4 to 32768 for the int16 RFFT)`;
+    return `fft_length ${fftLength} (uma-ts supports powers of two from 4 to 32768 for the RFFT and IRFFT)`;
   }
   return undefined;
 }
@@ -596,5 +596,218 @@ export function irfftInt16(t: RfftTables, input: ArrayLike<number>, output: Int1
   for (let r = 0; r < rows; r++) {
     for (let i = 0; i < n + 2; i++) frame[i] = input[r * (n + 2) + i];
     irfftInt16Frame(t, frame, output.subarray(r * n, (r + 1) * n), scratch.subarray(0, n));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The int32 (kissfft FIXED_POINT=32: Q31, int64 products) and float32 real FFTs and their
+// inverses, the same radix-4/2 structure with the type's arithmetic.
+
+/** kissfft's scalar arithmetic for one build (FIXED_POINT=32, or float). */
+interface KissArith {
+  /** C_MUL: (ar + i ai)(br + i bi). */
+  mul(ar: number, ai: number, br: number, bi: number): [number, number];
+  /** C_FIXDIV's DIVSCALAR (identity for float). */
+  fixdiv(v: number, div: number): number;
+  add(a: number, b: number): number;
+  sub(a: number, b: number): number;
+  /** HALF_OF(a + b) / HALF_OF(a - b) as kiss_fftr computes them. */
+  half(sum: number): number;
+  neg(a: number): number;
+  /** kf_cexp's value of cos / sin(phase). */
+  trig(v: number): number;
+}
+
+const Q31_MAX = 2147483647;
+const sround31 = (p: bigint): number => Number(BigInt.asIntN(32, (p + (1n << 30n)) >> 31n));
+
+const INT32_ARITH: KissArith = {
+  mul: (ar, ai, br, bi) => [sround31(BigInt(ar) * BigInt(br) - BigInt(ai) * BigInt(bi)), sround31(BigInt(ar) * BigInt(bi) + BigInt(ai) * BigInt(br))],
+  fixdiv: (v, div) => sround31(BigInt(v) * BigInt(Math.trunc(Q31_MAX / div))),
+  add: (a, b) => (a + b) | 0,
+  sub: (a, b) => (a - b) | 0,
+  half: (sum) => sum >> 1,
+  neg: (a) => -a | 0,
+  trig: (v) => Math.floor(0.5 + Q31_MAX * v),
+};
+
+const { fround } = Math;
+const FLOAT_ARITH: KissArith = {
+  mul: (ar, ai, br, bi) => [fround(fround(ar * br) - fround(ai * bi)), fround(fround(ar * bi) + fround(ai * br))],
+  fixdiv: (v) => v,
+  add: (a, b) => fround(a + b),
+  sub: (a, b) => fround(a - b),
+  half: (sum) => fround(sum * 0.5),
+  neg: (a) => -a,
+  trig: (v) => fround(v),
+};
+
+export type WideFftType = 'int32' | 'float32';
+
+function arithOf(type: WideFftType): KissArith {
+  return type === 'int32' ? INT32_ARITH : FLOAT_ARITH;
+}
+
+/** rfftTables for the int32 or float32 build: twiddles as that build's kf_cexp computes them (int32, or float32 bits as numbers). */
+export function wideFftTwiddles(type: WideFftType, fftLength: number, inverse: boolean): number[] {
+  const a = arithOf(type);
+  const ncfft = fftLength >> 1;
+  const sign = inverse ? -1 : 1;
+  const out: number[] = [];
+  const cexp = (phase: number): void => {
+    out.push(a.trig(Math.cos(phase)), a.trig(Math.sin(phase)));
+  };
+  for (let i = 0; i < ncfft; i++) cexp(sign * ((-2 * 3.141592653589793 * i) / ncfft));
+  for (let i = 0; i < ncfft / 2; i++) cexp(sign * (-3.141592653589793 * ((i + 1) / ncfft + 0.5)));
+  return out;
+}
+
+type Cpx = Int32Array | Float32Array;
+
+function wideBfly2(a: KissArith, out: Cpx, base: number, fstride: number, tw: ArrayLike<number>, m: number): void {
+  for (let u = 0; u < m; u++) {
+    const f = 2 * (base + u);
+    const g = 2 * (base + u + m);
+    out[f] = a.fixdiv(out[f], 2);
+    out[f + 1] = a.fixdiv(out[f + 1], 2);
+    out[g] = a.fixdiv(out[g], 2);
+    out[g + 1] = a.fixdiv(out[g + 1], 2);
+    const t = 2 * u * fstride;
+    const [tr, ti] = a.mul(out[g], out[g + 1], tw[t], tw[t + 1]);
+    out[g] = a.sub(out[f], tr);
+    out[g + 1] = a.sub(out[f + 1], ti);
+    out[f] = a.add(out[f], tr);
+    out[f + 1] = a.add(out[f + 1], ti);
+  }
+}
+
+function wideBfly4(a: KissArith, out: Cpx, base: number, fstride: number, tw: ArrayLike<number>, m: number, inverse: boolean): void {
+  for (let u = 0; u < m; u++) {
+    const f0 = 2 * (base + u);
+    const f1 = f0 + 2 * m;
+    const f2 = f0 + 4 * m;
+    const f3 = f0 + 6 * m;
+    for (const f of [f0, f1, f2, f3]) {
+      out[f] = a.fixdiv(out[f], 4);
+      out[f + 1] = a.fixdiv(out[f + 1], 4);
+    }
+    const s0 = a.mul(out[f1], out[f1 + 1], tw[2 * u * fstride], tw[2 * u * fstride + 1]);
+    const s1 = a.mul(out[f2], out[f2 + 1], tw[4 * u * fstride], tw[4 * u * fstride + 1]);
+    const s2 = a.mul(out[f3], out[f3 + 1], tw[6 * u * fstride], tw[6 * u * fstride + 1]);
+    const s5 = [a.sub(out[f0], s1[0]), a.sub(out[f0 + 1], s1[1])];
+    out[f0] = a.add(out[f0], s1[0]);
+    out[f0 + 1] = a.add(out[f0 + 1], s1[1]);
+    const s3 = [a.add(s0[0], s2[0]), a.add(s0[1], s2[1])];
+    const s4 = [a.sub(s0[0], s2[0]), a.sub(s0[1], s2[1])];
+    out[f2] = a.sub(out[f0], s3[0]);
+    out[f2 + 1] = a.sub(out[f0 + 1], s3[1]);
+    out[f0] = a.add(out[f0], s3[0]);
+    out[f0 + 1] = a.add(out[f0 + 1], s3[1]);
+    if (inverse) {
+      out[f1] = a.sub(s5[0], s4[1]);
+      out[f1 + 1] = a.add(s5[1], s4[0]);
+      out[f3] = a.add(s5[0], s4[1]);
+      out[f3 + 1] = a.sub(s5[1], s4[0]);
+    } else {
+      out[f1] = a.add(s5[0], s4[1]);
+      out[f1 + 1] = a.sub(s5[1], s4[0]);
+      out[f3] = a.sub(s5[0], s4[1]);
+      out[f3 + 1] = a.add(s5[1], s4[0]);
+    }
+  }
+}
+
+function wideKfWork(a: KissArith, out: Cpx, outBase: number, input: ArrayLike<number>, inBase: number, fstride: number, factors: ArrayLike<number>, fi: number, tw: ArrayLike<number>, inverse: boolean): void {
+  const p = factors[fi];
+  const m = factors[fi + 1];
+  for (let q = 0; q < p; q++) {
+    if (m === 1) {
+      out[2 * (outBase + q)] = input[2 * (inBase + q * fstride)];
+      out[2 * (outBase + q) + 1] = input[2 * (inBase + q * fstride) + 1];
+    } else {
+      wideKfWork(a, out, outBase + q * m, input, inBase + q * fstride, fstride * p, factors, fi + 2, tw, inverse);
+    }
+  }
+  if (p === 4) wideBfly4(a, out, outBase, fstride, tw, m, inverse);
+  else wideBfly2(a, out, outBase, fstride, tw, m);
+}
+
+/**
+ * TFLite Micro's int32 / float32 RFFT kernel (kiss_fftr of the FIXED_POINT=32 or float build)
+ * over rows of `inputLength` samples zero-padded to fft_length; `twiddles` from
+ * wideFftTwiddles(type, n, false), `factors` from rfftTables(n).factors.
+ */
+export function rfftWide(type: WideFftType, fftLength: number, twiddles: ArrayLike<number>, factors: ArrayLike<number>, input: ArrayLike<number>, inputLength: number, output: Cpx): void {
+  const a = arithOf(type);
+  const n = fftLength;
+  const ncfft = n >> 1;
+  const make = (k: number): Cpx => (type === 'int32' ? new Int32Array(k) : new Float32Array(k));
+  const work = make(n);
+  const tmp = make(n);
+  const rows = Math.floor(input.length / inputLength);
+  for (let r = 0; r < rows; r++) {
+    work.fill(0);
+    for (let i = 0; i < inputLength; i++) work[i] = input[r * inputLength + i];
+    const freq = output.subarray(r * (n + 2), (r + 1) * (n + 2));
+    wideKfWork(a, tmp, 0, work, 0, 1, factors, 0, twiddles, false);
+    const tdcr = a.fixdiv(tmp[0], 2);
+    const tdci = a.fixdiv(tmp[1], 2);
+    freq[0] = a.add(tdcr, tdci);
+    freq[2 * ncfft] = a.sub(tdcr, tdci);
+    freq[1] = 0;
+    freq[2 * ncfft + 1] = 0;
+    for (let k = 1; k <= ncfft / 2; k++) {
+      const fpkr = a.fixdiv(tmp[2 * k], 2);
+      const fpki = a.fixdiv(tmp[2 * k + 1], 2);
+      const fpnkr = a.fixdiv(tmp[2 * (ncfft - k)], 2);
+      const fpnki = a.fixdiv(a.neg(tmp[2 * (ncfft - k) + 1]), 2);
+      const f1r = a.add(fpkr, fpnkr);
+      const f1i = a.add(fpki, fpnki);
+      const f2r = a.sub(fpkr, fpnkr);
+      const f2i = a.sub(fpki, fpnki);
+      const w = 2 * ncfft + 2 * (k - 1);
+      const [twr, twi] = a.mul(f2r, f2i, twiddles[w], twiddles[w + 1]);
+      freq[2 * k] = a.half(a.add(f1r, twr));
+      freq[2 * k + 1] = a.half(a.add(f1i, twi));
+      freq[2 * (ncfft - k)] = a.half(a.sub(f1r, twr));
+      freq[2 * (ncfft - k) + 1] = a.half(a.sub(twi, f1i));
+    }
+  }
+}
+
+/**
+ * TFLite Micro's int32 / float32 IRFFT kernel (kiss_fftri; float then divided by fft_length):
+ * rows of fft_length + 2 values into fft_length; `twiddles` from wideFftTwiddles(type, n, true).
+ */
+export function irfftWide(type: WideFftType, fftLength: number, twiddles: ArrayLike<number>, factors: ArrayLike<number>, input: ArrayLike<number>, output: Cpx): void {
+  const a = arithOf(type);
+  const n = fftLength;
+  const ncfft = n >> 1;
+  const tmp = type === 'int32' ? new Int32Array(n) : new Float32Array(n);
+  const rows = Math.floor(input.length / (n + 2));
+  for (let r = 0; r < rows; r++) {
+    const x = r * (n + 2);
+    tmp[0] = a.fixdiv(a.add(input[x], input[x + 2 * ncfft]), 2);
+    tmp[1] = a.fixdiv(a.sub(input[x], input[x + 2 * ncfft]), 2);
+    for (let k = 1; k <= ncfft / 2; k++) {
+      const fkr = a.fixdiv(input[x + 2 * k], 2);
+      const fki = a.fixdiv(input[x + 2 * k + 1], 2);
+      const fnkcr = a.fixdiv(input[x + 2 * (ncfft - k)], 2);
+      const fnkci = a.fixdiv(a.neg(input[x + 2 * (ncfft - k) + 1]), 2);
+      const fekr = a.add(fkr, fnkcr);
+      const feki = a.add(fki, fnkci);
+      const tr = a.sub(fkr, fnkcr);
+      const ti = a.sub(fki, fnkci);
+      const w = 2 * ncfft + 2 * (k - 1);
+      const [fokr, foki] = a.mul(tr, ti, twiddles[w], twiddles[w + 1]);
+      tmp[2 * k] = a.add(fekr, fokr);
+      tmp[2 * k + 1] = a.add(feki, foki);
+      tmp[2 * (ncfft - k)] = a.sub(fekr, fokr);
+      tmp[2 * (ncfft - k) + 1] = a.neg(a.sub(feki, foki));
+    }
+    const time = output.subarray(r * n, (r + 1) * n);
+    wideKfWork(a, time, 0, tmp, 0, 1, factors, 0, twiddles, true);
+    // TFLM's float IRFFT divides kissfft's unscaled output by fft_length (in float).
+    if (type === 'float32') for (let i = 0; i < n; i++) time[i] = fround(time[i] / n);
   }
 }

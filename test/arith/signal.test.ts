@@ -6,6 +6,9 @@ import {
   applyWindow,
   fftAutoScale,
   irfftInt16,
+  irfftWide,
+  rfftWide,
+  wideFftTwiddles,
   filterBank,
   filterBankLog,
   filterBankSqrt,
@@ -93,6 +96,32 @@ describe('TFLite Micro signal library arithmetic', () => {
     const impulse = new Int16Array(64);
     irfftInt16(rfftTables(64, true), RFFT_64_IMPULSE.golden, impulse, new Int16Array(64));
     expect(Array.from(impulse)).toEqual([256, ...new Array<number>(63).fill(0)]);
+  });
+
+  it("int32 and float32 rfft/irfft: TFLM's 64-point goldens (impulse; flat spectrum), and a round trip", () => {
+    const factors = rfftTables(64).factors;
+    const impulse = [16384, ...new Array<number>(63).fill(0)];
+    const f = new Float32Array(66);
+    rfftWide('float32', 64, wideFftTwiddles('float32', 64, false), factors, impulse, 64, f);
+    // (Some imaginary parts are -0, as in C's float arithmetic; TFLM compares them as numbers.)
+    expect(Array.from(f, (v) => v + 0)).toEqual(Array.from({ length: 66 }, (_, i) => (i % 2 === 0 ? 16384 : 0)));
+    const q = new Int32Array(66);
+    rfftWide('int32', 64, wideFftTwiddles('int32', 64, false), factors, impulse, 64, q);
+    expect(Array.from(q)).toEqual(Array.from({ length: 66 }, (_, i) => (i % 2 === 0 ? 256 : 0)));
+    const flat = Array.from({ length: 66 }, (_, i) => (i % 2 === 0 ? 256 : 0));
+    const tf = new Float32Array(64);
+    irfftWide('float32', 64, wideFftTwiddles('float32', 64, true), factors, flat, tf);
+    expect(Array.from(tf, (v) => v + 0)).toEqual([256, ...new Array<number>(63).fill(0)]);
+    const tq = new Int32Array(64);
+    irfftWide('int32', 64, wideFftTwiddles('int32', 64, true), factors, flat, tq);
+    expect(Array.from(tq)).toEqual([256, ...new Array<number>(63).fill(0)]);
+    // A float round trip returns the signal (kissfft float is accurate to a few ulps here).
+    const signal = Array.from({ length: 64 }, (_, i) => Math.fround(Math.sin(i / 3) * 100 + (i % 5)));
+    const spectrum = new Float32Array(66);
+    rfftWide('float32', 64, wideFftTwiddles('float32', 64, false), factors, signal, 64, spectrum);
+    const back = new Float32Array(64);
+    irfftWide('float32', 64, wideFftTwiddles('float32', 64, true), factors, spectrum, back);
+    back.forEach((v, i) => expect(v).toBeCloseTo(signal[i], 3));
   });
 
   it('energy: the three TFLM index ranges, other bins 0', () => {

@@ -77,6 +77,11 @@ const OPS: OpSpec[] = [
   },
   { code: 'SignalFilterBankLog', inputs: [{ name: 'x', shape: [32], dtype: 'uint32' }], outputs: [{ name: 'y', shape: [32], dtype: 'int16' }], options: signalOptions({ input_correction_bits: 3, output_scale: 1600 }) },
   { code: 'SignalIrfft', inputs: [{ name: 'x', shape: [1, 514], dtype: 'int16' }], outputs: [{ name: 'y', shape: [1, 512], dtype: 'int16' }], options: signalOptions({ T: 7, fft_length: 512 }) },
+  // int32 and float32 FFTs of the 512-point int16 test signal (as values of the type), there and back.
+  { code: 'SignalRfft', inputs: [{ name: 'x', shape: [2, 512], dtype: 'int32' }], outputs: [{ name: 'y', shape: [2, 514], dtype: 'int32' }], options: signalOptions({ T: 2, fft_length: 512 }) },
+  { code: 'SignalIrfft', inputs: [{ name: 'x', shape: [1, 514], dtype: 'int32' }], outputs: [{ name: 'y', shape: [1, 512], dtype: 'int32' }], options: signalOptions({ T: 2, fft_length: 512 }) },
+  { code: 'SignalRfft', inputs: [{ name: 'x', shape: [1, 512], dtype: 'float32' }], outputs: [{ name: 'y', shape: [1, 514], dtype: 'float32' }], options: signalOptions({ T: 0, fft_length: 512 }) },
+  { code: 'SignalIrfft', inputs: [{ name: 'x', shape: [1, 514], dtype: 'float32' }], outputs: [{ name: 'y', shape: [1, 512], dtype: 'float32' }], options: signalOptions({ T: 0, fft_length: 512 }) },
 ];
 
 const INPUTS = [
@@ -92,6 +97,10 @@ const INPUTS = [
   u32(PCAN_MIX.noise),
   u32(LOG_32.input),
   i16(RFFT_512_GOLDEN),
+  i32([...RFFT_512_INPUT.map((v) => v * 65536), ...RFFT_512_INPUT.map((v) => -v * 131072)]),
+  i32(RFFT_512_GOLDEN.map((v) => v * 65536)),
+  new Uint8Array(Float32Array.from(RFFT_512_INPUT).buffer),
+  new Uint8Array(Float32Array.from(RFFT_512_GOLDEN).buffer),
 ];
 
 function registry(): BackendRegistry {
@@ -104,7 +113,13 @@ describe('signal-library operators under gcc', () => {
   it("every operator on TFLM's vectors: the interpreter equals the goldens, the C equals the interpreter byte for byte", () => {
     const graph = importTflite(manyOpsModel(OPS), 'signal_ops.tflite');
     const expected = interpret(graph, INPUTS);
-    expect(expected).toHaveLength(12);
+    expect(expected).toHaveLength(16);
+    // The wide FFTs agree with the int16 ones where they should: the float spectrum's bins are
+    // within 1% of the int16 golden times fft_length, and the float IRFFT of that golden is within 3 of its int16 IRFFT (truncations of Q15).
+    const floatSpectrum = new Float32Array(expected[14].slice().buffer);
+    RFFT_512_GOLDEN.forEach((g, i) => expect(Math.abs(floatSpectrum[i] / 512 - g)).toBeLessThan(3 + Math.abs(g) * 0.01));
+    const floatTime = new Float32Array(expected[15].slice().buffer);
+    IRFFT_512_GOLDEN.forEach((g, i) => expect(Math.abs(floatTime[i] - g)).toBeLessThan(3));
     expect(asI16(expected[0])).toEqual(WINDOW_32.golden);
     expect(asI16(expected[1])).toEqual(AUTO_SCALE_BITS.golden);
     expect(asI32(expected[2])).toEqual([AUTO_SCALE_BITS.bits]);
@@ -119,7 +134,7 @@ describe('signal-library operators under gcc', () => {
     expect(asI16(expected[11])).toEqual(IRFFT_512_GOLDEN);
     const result = compileModel(graph, { backend: 'host_only', registry: registry() });
     const code = result.artifacts.files.map((f) => f.content).join('\n');
-    for (const k of ['window', 'fft_auto_scale', 'fft_auto_scale_bits', 'rfft_int16', 'energy', 'filter_bank', 'filter_bank_sqrt', 'spectral_subtraction', 'pcan', 'filter_bank_log', 'irfft_int16']) {
+    for (const k of ['window', 'fft_auto_scale', 'fft_auto_scale_bits', 'rfft_int16', 'energy', 'filter_bank', 'filter_bank_sqrt', 'spectral_subtraction', 'pcan', 'filter_bank_log', 'irfft_int16', 'rfft_i32', 'irfft_i32', 'rfft_f32', 'irfft_f32']) {
       expect(code).toContain(`uma_ref_signal_${k}(`);
     }
     // The signal kernels ship in their own source; the noise estimate is persistent state, not a planned buffer.

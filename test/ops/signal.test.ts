@@ -8,7 +8,7 @@ import { ModelFormatError, UnsupportedOperatorError } from '../../src/errors';
 import { importTflite } from '../../src/frontend/tflite';
 import { createSession, interpret } from '../../src/interpreter';
 import { spectralSubtraction } from '../../src/arith/signal';
-import { asI16, asI32, asU32, asU64, i16, oneOpModel, signalOptions, signalOptionsWithExtra, u32, u64 } from './signalModels';
+import { asI16, asI32, asU32, asU64, i16, i32, oneOpModel, signalOptions, signalOptionsWithExtra, u32, u64 } from './signalModels';
 import {
   AUTO_SCALE_BITS,
   AUTO_SCALE_SMALL,
@@ -70,8 +70,25 @@ describe('signal-library operators in the interpreter (TFLM goldens)', () => {
     expect(asI16(run(model, [i16([...RFFT_512_GOLDEN, ...RFFT_512_GOLDEN])])[0])).toEqual([...IRFFT_512_GOLDEN, ...IRFFT_512_GOLDEN]);
     const model64 = oneOpModel('SignalIrfft', [{ name: 'x', shape: [66], dtype: 'int16' }], [{ name: 'y', shape: [64], dtype: 'int16' }], signalOptions({ T: 7, fft_length: 64 }));
     expect(asI16(run(model64, [i16(RFFT_64_IMPULSE.golden)])[0])).toEqual([256, ...new Array<number>(63).fill(0)]);
-    const float = oneOpModel('SignalIrfft', [{ name: 'x', shape: [66], dtype: 'float32' }], [{ name: 'y', shape: [64], dtype: 'float32' }], signalOptions({ T: 0, fft_length: 64 }));
-    expect(() => importTflite(float, 'irfft.tflite')).toThrow(/tensor type T = 0 \(uma-ts runs the int16 IRFFT/);
+    const uint8 = oneOpModel('SignalIrfft', [{ name: 'x', shape: [66], dtype: 'int16' }], [{ name: 'y', shape: [64], dtype: 'int16' }], signalOptions({ T: 3, fft_length: 64 }));
+    expect(() => importTflite(uint8, 'irfft.tflite')).toThrow(/tensor type T = 3 \(SignalIrfft takes int16, int32 or float32\)/);
+  });
+
+  it("SignalRfft and SignalIrfft of int32 and float32: TFLM's 64-point goldens", () => {
+    const f32 = (v: number[]): Uint8Array => new Uint8Array(Float32Array.from(v).buffer);
+    const asF32 = (b: Uint8Array): number[] => Array.from(new Float32Array(b.slice().buffer), (v) => v + 0);
+    const impulse = [16384, ...new Array<number>(63).fill(0)];
+    const flat = Array.from({ length: 66 }, (_, i) => (i % 2 === 0 ? 256 : 0));
+    for (const [dtype, T, bytes, read, scale] of [
+      ['int32', 2, i32, asI32, 64],
+      ['float32', 0, f32, asF32, 1],
+    ] as const) {
+      const rfft = oneOpModel('SignalRfft', [{ name: 'x', shape: [1, 64], dtype }], [{ name: 'y', shape: [1, 66], dtype }], signalOptions({ T, fft_length: 64 }));
+      expect(read(run(rfft, [bytes(impulse)])[0])).toEqual(Array.from({ length: 66 }, (_, i) => (i % 2 === 0 ? 16384 / scale : 0)));
+      const irfft = oneOpModel('SignalIrfft', [{ name: 'x', shape: [2, 66], dtype }], [{ name: 'y', shape: [2, 64], dtype }], signalOptions({ T, fft_length: 64 }));
+      const row = [256, ...new Array<number>(63).fill(0)];
+      expect(read(run(irfft, [bytes([...flat, ...flat])])[0])).toEqual([...row, ...row]);
+    }
   });
 
   it('SignalEnergy: the three index ranges', () => {

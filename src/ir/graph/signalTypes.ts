@@ -45,22 +45,29 @@ function autoScaleBits(_attrs: Attrs, args: readonly TensorType[]): TensorType {
   return { shape: [], dtype: 'int32' };
 }
 
+const FFT_DTYPES: readonly DType[] = ['int16', 'int32', 'float32'];
+
+function fftInput(op: string, args: readonly TensorType[]): TensorType {
+  if (!FFT_DTYPES.includes(args[0].dtype)) fail(op, 'input must be int16, int32 or float32', args);
+  return args[0];
+}
+
 function rfft(attrs: Attrs, args: readonly TensorType[]): TensorType {
   const op = 'signal_rfft';
-  const input = need(op, args, 0, 'int16', 'any', 'input');
+  const input = fftInput(op, args);
   const n = intAttr(op, attrs, 'fft_length', args);
   const last = input.shape[input.shape.length - 1];
   if (input.shape.length < 1 || last > n) fail(op, `rows of ${last} samples must fit fft_length ${n}`, args);
-  return { shape: [...input.shape.slice(0, -1), n + 2], dtype: 'int16' };
+  return { shape: [...input.shape.slice(0, -1), n + 2], dtype: input.dtype };
 }
 
 function irfft(attrs: Attrs, args: readonly TensorType[]): TensorType {
   const op = 'signal_irfft';
-  const input = need(op, args, 0, 'int16', 'any', 'input');
+  const input = fftInput(op, args);
   const n = intAttr(op, attrs, 'fft_length', args);
   const last = input.shape[input.shape.length - 1];
   if (input.shape.length < 1 || last !== n + 2) fail(op, `rows of ${last} int16 must be fft_length + 2 = ${n + 2} (complex bins)`, args);
-  return { shape: [...input.shape.slice(0, -1), n], dtype: 'int16' };
+  return { shape: [...input.shape.slice(0, -1), n], dtype: input.dtype };
 }
 
 function energy(attrs: Attrs, args: readonly TensorType[]): TensorType {

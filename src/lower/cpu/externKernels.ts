@@ -36,6 +36,10 @@ export const SIGNAL_OVERLAP_ADD_FLOAT = 'uma_ref_signal_overlap_add_float';
 export const SIGNAL_STACKER = 'uma_ref_signal_stacker';
 export const SIGNAL_FRAMER = 'uma_ref_signal_framer';
 export const SIGNAL_IRFFT_INT16 = 'uma_ref_signal_irfft_int16';
+export const SIGNAL_RFFT_INT32 = 'uma_ref_signal_rfft_i32';
+export const SIGNAL_IRFFT_INT32 = 'uma_ref_signal_irfft_i32';
+export const SIGNAL_RFFT_FLOAT = 'uma_ref_signal_rfft_f32';
+export const SIGNAL_IRFFT_FLOAT = 'uma_ref_signal_irfft_f32';
 /** The signal-library kernels (uma_ref_signal.c), TFLite Micro's signal/src. */
 export const SIGNAL_KERNELS: readonly string[] = [
   SIGNAL_WINDOW,
@@ -54,7 +58,31 @@ export const SIGNAL_KERNELS: readonly string[] = [
   SIGNAL_STACKER,
   SIGNAL_FRAMER,
   SIGNAL_IRFFT_INT16,
+  SIGNAL_RFFT_INT32,
+  SIGNAL_IRFFT_INT32,
+  SIGNAL_RFFT_FLOAT,
+  SIGNAL_IRFFT_FLOAT,
 ];
+
+function wideFftKernels(): ExternKernel[] {
+  return (
+    [
+      ['int32_t', SIGNAL_RFFT_INT32, SIGNAL_IRFFT_INT32, 'int32 (kissfft FIXED_POINT=32: Q31 with int64 products)'],
+      ['float', SIGNAL_RFFT_FLOAT, SIGNAL_IRFFT_FLOAT, 'float32 (kissfft float; the IRFFT divided by fft_length, as TFLite Micro)'],
+    ] as const
+  ).flatMap(([t, rfft, irfft, what]) => [
+    {
+      name: rfft,
+      params: [`input: const ${t}*`, `output: ${t}*`, `scratch: ${t}*`, `twiddles: const ${t}*`, 'factors: const int32_t*', 'rows: int32_t', 'input_length: int32_t', 'fft_length: int32_t'],
+      doc: `TFLite Micro's ${what} SignalRfft, power-of-two lengths.`,
+    },
+    {
+      name: irfft,
+      params: [`input: const ${t}*`, `output: ${t}*`, `scratch: ${t}*`, `twiddles: const ${t}*`, 'factors: const int32_t*', 'rows: int32_t', 'fft_length: int32_t'],
+      doc: `TFLite Micro's ${what} SignalIrfft, power-of-two lengths.`,
+    },
+  ]);
+}
 export const QUANTIZE_ROWS_F32_ASYM_TFLITE = 'uma_ref_quantize_rows_f32_asym_tflite';
 
 /** The LSTM kernels' operands: the int8 and 16x8 kernels differ only in activation and bias types. */
@@ -298,6 +326,7 @@ export const EXTERN_KERNELS: readonly ExternKernel[] = [
     params: ['input: const int16_t*', 'output: int16_t*', 'scratch: int16_t*', 'twiddles: const int16_t*', 'factors: const int32_t*', 'rows: int32_t', 'fft_length: int32_t'],
     doc: "TFLite Micro's int16 SignalIrfft: kissfft's FIXED_POINT=16 inverse real FFT (kiss_fftri) per row (tables of rfftTables(n, true)).",
   },
+  ...wideFftKernels(),
   {
     name: QUANTIZE_ROWS_F32_ASYM,
     params: ['input: const float*', 'output: int8_t*', 'scales: float*', 'zero_points: int32_t*', 'rows: int32_t', 'row_length: int32_t'],

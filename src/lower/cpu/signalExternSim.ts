@@ -8,6 +8,8 @@ import {
   framer,
   framerCapacity,
   irfftInt16,
+  irfftWide,
+  rfftWide,
   overlapAdd,
   stacker,
   stackerStateLength,
@@ -35,7 +37,11 @@ import {
   SIGNAL_FILTER_BANK_LOG,
   SIGNAL_FILTER_BANK_SQRT,
   SIGNAL_FRAMER,
+  SIGNAL_IRFFT_FLOAT,
   SIGNAL_IRFFT_INT16,
+  SIGNAL_IRFFT_INT32,
+  SIGNAL_RFFT_FLOAT,
+  SIGNAL_RFFT_INT32,
   SIGNAL_STACKER,
   SIGNAL_PCAN,
   SIGNAL_RFFT_INT16,
@@ -209,6 +215,24 @@ const irfft: ExternFn = (args) => {
   return 0;
 };
 
+function wideFftSim(name: string, type: 'int32' | 'float32', inverse: boolean): ExternFn {
+  return (args) => {
+    const { int, view } = argsOf(name, args);
+    const ctor = type === 'int32' ? Int32Array : Float32Array;
+    const rows = int(5);
+    const n = inverse ? int(6) : int(7);
+    const twiddles = view<Int32Array | Float32Array>(ctor, 3, 3 * (n >> 1));
+    const factors = factorPairs(view(Int32Array, 4, 2 * Math.max(1, Math.round(Math.log2(n >> 1)))));
+    if (inverse) {
+      irfftWide(type, n, twiddles, factors, view<Int32Array | Float32Array>(ctor, 0, rows * (n + 2)), view<Int32Array | Float32Array>(ctor, 1, rows * n));
+    } else {
+      const inputLength = int(6);
+      rfftWide(type, n, twiddles, factors, view<Int32Array | Float32Array>(ctor, 0, rows * inputLength), inputLength, view<Int32Array | Float32Array>(ctor, 1, rows * (n + 2)));
+    }
+    return 0;
+  };
+}
+
 export const SIGNAL_EXTERN_SIMULATIONS: ReadonlyArray<[string, ExternFn]> = [
   [SIGNAL_WINDOW, window],
   [SIGNAL_FFT_AUTO_SCALE, autoScale],
@@ -226,4 +250,8 @@ export const SIGNAL_EXTERN_SIMULATIONS: ReadonlyArray<[string, ExternFn]> = [
   [SIGNAL_STACKER, stackerSim],
   [SIGNAL_FRAMER, framerSim],
   [SIGNAL_IRFFT_INT16, irfft],
+  [SIGNAL_RFFT_INT32, wideFftSim(SIGNAL_RFFT_INT32, 'int32', false)],
+  [SIGNAL_IRFFT_INT32, wideFftSim(SIGNAL_IRFFT_INT32, 'int32', true)],
+  [SIGNAL_RFFT_FLOAT, wideFftSim(SIGNAL_RFFT_FLOAT, 'float32', false)],
+  [SIGNAL_IRFFT_FLOAT, wideFftSim(SIGNAL_IRFFT_FLOAT, 'float32', true)],
 ];

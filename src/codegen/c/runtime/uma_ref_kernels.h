@@ -147,6 +147,18 @@ int32_t uma_ref_signal_framer(const int16_t* input, int32_t* state, int16_t* out
 int32_t uma_ref_signal_irfft_int16(const int16_t* input, int16_t* output, int16_t* scratch, const int16_t* twiddles,
                                    const int32_t* factors, int32_t rows, int32_t fft_length);
 
+/* SignalRfft / SignalIrfft of int32 (kissfft FIXED_POINT=32) and float32: as the int16 ones,
+ * twiddles of the type (src/arith/signal.ts wideFftTwiddles); the float IRFFT divides by
+ * fft_length as TFLite Micro's does. Scratch: 2 * fft_length (rfft), fft_length (irfft). */
+int32_t uma_ref_signal_rfft_i32(const int32_t* input, int32_t* output, int32_t* scratch, const int32_t* twiddles,
+                                const int32_t* factors, int32_t rows, int32_t input_length, int32_t fft_length);
+int32_t uma_ref_signal_irfft_i32(const int32_t* input, int32_t* output, int32_t* scratch, const int32_t* twiddles,
+                                 const int32_t* factors, int32_t rows, int32_t fft_length);
+int32_t uma_ref_signal_rfft_f32(const float* input, float* output, float* scratch, const float* twiddles,
+                                const int32_t* factors, int32_t rows, int32_t input_length, int32_t fft_length);
+int32_t uma_ref_signal_irfft_f32(const float* input, float* output, float* scratch, const float* twiddles,
+                                 const int32_t* factors, int32_t rows, int32_t fft_length);
+
 #ifdef __cplusplus
 }
 #endif

@@ -494,3 +494,182 @@ int32_t uma_ref_signal_irfft_int16(const int16_t* input, int16_t* output, int16_
   }
   return 0;
 }
+
+/* kissfft's FIXED_POINT=32 (Q31, int64 products) and float builds, power-of-two lengths: the
+ * radix-4/2 code above over each type's arithmetic (src/arith/signal.ts rfftWide/irfftWide). */
+static int32_t uma_sig_sround31(int64_t x) { return (int32_t)(uint32_t)(uint64_t)((x + ((int64_t)1 << 30)) >> 31); }
+static void uma_sig_mul_i32(int32_t* r, int32_t ar, int32_t ai, int32_t br, int32_t bi) {
+  int32_t re = uma_sig_sround31((int64_t)ar * br - (int64_t)ai * bi);
+  int32_t im = uma_sig_sround31((int64_t)ar * bi + (int64_t)ai * br);
+  r[0] = re;
+  r[1] = im;
+}
+static int32_t uma_sig_fixdiv_i32(int32_t v, int32_t div) { return uma_sig_sround31((int64_t)v * (2147483647 / div)); }
+static int32_t uma_sig_add_i32(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
+static int32_t uma_sig_sub_i32(int32_t a, int32_t b) { return (int32_t)((uint32_t)a - (uint32_t)b); }
+static int32_t uma_sig_half_i32(int32_t sum) { return sum >> 1; }
+static int32_t uma_sig_neg_i32(int32_t a) { return (int32_t)(0u - (uint32_t)a); }
+static int32_t uma_sig_unscale_i32(int32_t v, int32_t n) {
+  (void)n;
+  return v;
+}
+
+static void uma_sig_mul_f32(float* r, float ar, float ai, float br, float bi) {
+  float p1 = ar * br;
+  float p2 = ai * bi;
+  float p3 = ar * bi;
+  float p4 = ai * br;
+  r[0] = p1 - p2;
+  r[1] = p3 + p4;
+}
+static float uma_sig_fixdiv_f32(float v, int32_t div) {
+  (void)div;
+  return v;
+}
+static float uma_sig_add_f32(float a, float b) { return a + b; }
+static float uma_sig_sub_f32(float a, float b) { return a - b; }
+/* kissfft's HALF_OF(x) is x * .5 in double: scaling by a half is exact, so x * 0.5f is the same float. */
+static float uma_sig_half_f32(float sum) { return sum * 0.5f; }
+static float uma_sig_neg_f32(float a) { return -a; }
+/* TFLM's float IRFFT divides kissfft's unscaled output by fft_length. */
+static float uma_sig_unscale_f32(float v, int32_t n) { return v / (float)n; }
+
+#define UMA_SIG_WIDE_FFT(S, T)                                                                                       \
+  static void uma_sig_bfly2_##S(T* out, int32_t fstride, const T* tw, int32_t m) {                                   \
+    for (int32_t u = 0; u < m; u++) {                                                                                \
+      T* a = out + 2 * u;                                                                                            \
+      T* b = out + 2 * (u + m);                                                                                      \
+      T t[2];                                                                                                        \
+      a[0] = uma_sig_fixdiv_##S(a[0], 2);                                                                            \
+      a[1] = uma_sig_fixdiv_##S(a[1], 2);                                                                            \
+      b[0] = uma_sig_fixdiv_##S(b[0], 2);                                                                            \
+      b[1] = uma_sig_fixdiv_##S(b[1], 2);                                                                            \
+      uma_sig_mul_##S(t, b[0], b[1], tw[2 * u * fstride], tw[2 * u * fstride + 1]);                                  \
+      b[0] = uma_sig_sub_##S(a[0], t[0]);                                                                            \
+      b[1] = uma_sig_sub_##S(a[1], t[1]);                                                                            \
+      a[0] = uma_sig_add_##S(a[0], t[0]);                                                                            \
+      a[1] = uma_sig_add_##S(a[1], t[1]);                                                                            \
+    }                                                                                                                \
+  }                                                                                                                  \
+  static void uma_sig_bfly4_##S(T* out, int32_t fstride, const T* tw, int32_t m, int32_t inverse) {                  \
+    for (int32_t u = 0; u < m; u++) {                                                                                \
+      T* f[4];                                                                                                       \
+      T s0[2], s1[2], s2[2], s3[2], s4[2], s5[2];                                                                    \
+      for (int32_t j = 0; j < 4; j++) {                                                                              \
+        f[j] = out + 2 * (u + j * m);                                                                                \
+        f[j][0] = uma_sig_fixdiv_##S(f[j][0], 4);                                                                    \
+        f[j][1] = uma_sig_fixdiv_##S(f[j][1], 4);                                                                    \
+      }                                                                                                              \
+      uma_sig_mul_##S(s0, f[1][0], f[1][1], tw[2 * u * fstride], tw[2 * u * fstride + 1]);                           \
+      uma_sig_mul_##S(s1, f[2][0], f[2][1], tw[4 * u * fstride], tw[4 * u * fstride + 1]);                           \
+      uma_sig_mul_##S(s2, f[3][0], f[3][1], tw[6 * u * fstride], tw[6 * u * fstride + 1]);                           \
+      s5[0] = uma_sig_sub_##S(f[0][0], s1[0]);                                                                       \
+      s5[1] = uma_sig_sub_##S(f[0][1], s1[1]);                                                                       \
+      f[0][0] = uma_sig_add_##S(f[0][0], s1[0]);                                                                     \
+      f[0][1] = uma_sig_add_##S(f[0][1], s1[1]);                                                                     \
+      s3[0] = uma_sig_add_##S(s0[0], s2[0]);                                                                         \
+      s3[1] = uma_sig_add_##S(s0[1], s2[1]);                                                                         \
+      s4[0] = uma_sig_sub_##S(s0[0], s2[0]);                                                                         \
+      s4[1] = uma_sig_sub_##S(s0[1], s2[1]);                                                                         \
+      f[2][0] = uma_sig_sub_##S(f[0][0], s3[0]);                                                                     \
+      f[2][1] = uma_sig_sub_##S(f[0][1], s3[1]);                                                                     \
+      f[0][0] = uma_sig_add_##S(f[0][0], s3[0]);                                                                     \
+      f[0][1] = uma_sig_add_##S(f[0][1], s3[1]);                                                                     \
+      if (inverse) {                                                                                                 \
+        f[1][0] = uma_sig_sub_##S(s5[0], s4[1]);                                                                     \
+        f[1][1] = uma_sig_add_##S(s5[1], s4[0]);                                                                     \
+        f[3][0] = uma_sig_add_##S(s5[0], s4[1]);                                                                     \
+        f[3][1] = uma_sig_sub_##S(s5[1], s4[0]);                                                                     \
+      } else {                                                                                                       \
+        f[1][0] = uma_sig_add_##S(s5[0], s4[1]);                                                                     \
+        f[1][1] = uma_sig_sub_##S(s5[1], s4[0]);                                                                     \
+        f[3][0] = uma_sig_sub_##S(s5[0], s4[1]);                                                                     \
+        f[3][1] = uma_sig_add_##S(s5[1], s4[0]);                                                                     \
+      }                                                                                                              \
+    }                                                                                                                \
+  }                                                                                                                  \
+  static void uma_sig_kf_work_##S(T* out, const T* in, int32_t fstride, const int32_t* factors, const T* tw,         \
+                                  int32_t inverse) {                                                                 \
+    int32_t p = factors[0];                                                                                          \
+    int32_t m = factors[1];                                                                                          \
+    for (int32_t q = 0; q < p; q++) {                                                                                \
+      if (m == 1) {                                                                                                  \
+        out[2 * q] = in[2 * q * fstride];                                                                            \
+        out[2 * q + 1] = in[2 * q * fstride + 1];                                                                    \
+      } else {                                                                                                       \
+        uma_sig_kf_work_##S(out + 2 * q * m, in + 2 * q * fstride, fstride * p, factors + 2, tw, inverse);           \
+      }                                                                                                              \
+    }                                                                                                                \
+    if (p == 4) {                                                                                                    \
+      uma_sig_bfly4_##S(out, fstride, tw, m, inverse);                                                               \
+    } else {                                                                                                         \
+      uma_sig_bfly2_##S(out, fstride, tw, m);                                                                        \
+    }                                                                                                                \
+  }                                                                                                                  \
+  int32_t uma_ref_signal_rfft_##S(const T* input, T* output, T* scratch, const T* twiddles, const int32_t* factors,  \
+                                  int32_t rows, int32_t input_length, int32_t fft_length) {                          \
+    int32_t ncfft = fft_length / 2;                                                                                  \
+    T* work = scratch;                                                                                               \
+    T* tmp = scratch + fft_length;                                                                                   \
+    const T* sup = twiddles + 2 * ncfft;                                                                             \
+    for (int32_t r = 0; r < rows; r++) {                                                                             \
+      T* freq = output + r * (fft_length + 2);                                                                       \
+      for (int32_t i = 0; i < fft_length; i++) work[i] = i < input_length ? input[r * input_length + i] : (T)0;      \
+      uma_sig_kf_work_##S(tmp, work, 1, factors, twiddles, 0);                                                       \
+      T tdcr = uma_sig_fixdiv_##S(tmp[0], 2);                                                                        \
+      T tdci = uma_sig_fixdiv_##S(tmp[1], 2);                                                                        \
+      freq[0] = uma_sig_add_##S(tdcr, tdci);                                                                         \
+      freq[2 * ncfft] = uma_sig_sub_##S(tdcr, tdci);                                                                 \
+      freq[1] = (T)0;                                                                                                \
+      freq[2 * ncfft + 1] = (T)0;                                                                                    \
+      for (int32_t k = 1; k <= ncfft / 2; k++) {                                                                     \
+        T fpkr = uma_sig_fixdiv_##S(tmp[2 * k], 2);                                                                  \
+        T fpki = uma_sig_fixdiv_##S(tmp[2 * k + 1], 2);                                                              \
+        T fpnkr = uma_sig_fixdiv_##S(tmp[2 * (ncfft - k)], 2);                                                       \
+        T fpnki = uma_sig_fixdiv_##S(uma_sig_neg_##S(tmp[2 * (ncfft - k) + 1]), 2);                                  \
+        T f1r = uma_sig_add_##S(fpkr, fpnkr);                                                                        \
+        T f1i = uma_sig_add_##S(fpki, fpnki);                                                                        \
+        T tw[2];                                                                                                     \
+        uma_sig_mul_##S(tw, uma_sig_sub_##S(fpkr, fpnkr), uma_sig_sub_##S(fpki, fpnki), sup[2 * (k - 1)],            \
+                        sup[2 * (k - 1) + 1]);                                                                       \
+        freq[2 * k] = uma_sig_half_##S(uma_sig_add_##S(f1r, tw[0]));                                                 \
+        freq[2 * k + 1] = uma_sig_half_##S(uma_sig_add_##S(f1i, tw[1]));                                             \
+        freq[2 * (ncfft - k)] = uma_sig_half_##S(uma_sig_sub_##S(f1r, tw[0]));                                       \
+        freq[2 * (ncfft - k) + 1] = uma_sig_half_##S(uma_sig_sub_##S(tw[1], f1i));                                   \
+      }                                                                                                              \
+    }                                                                                                                \
+    return 0;                                                                                                        \
+  }                                                                                                                  \
+  int32_t uma_ref_signal_irfft_##S(const T* input, T* output, T* scratch, const T* twiddles, const int32_t* factors, \
+                                   int32_t rows, int32_t fft_length) {                                               \
+    int32_t ncfft = fft_length / 2;                                                                                  \
+    T* tmp = scratch;                                                                                                \
+    const T* sup = twiddles + 2 * ncfft;                                                                             \
+    for (int32_t r = 0; r < rows; r++) {                                                                             \
+      const T* x = input + r * (fft_length + 2);                                                                     \
+      T* y = output + r * fft_length;                                                                                \
+      tmp[0] = uma_sig_fixdiv_##S(uma_sig_add_##S(x[0], x[2 * ncfft]), 2);                                           \
+      tmp[1] = uma_sig_fixdiv_##S(uma_sig_sub_##S(x[0], x[2 * ncfft]), 2);                                           \
+      for (int32_t k = 1; k <= ncfft / 2; k++) {                                                                     \
+        T fkr = uma_sig_fixdiv_##S(x[2 * k], 2);                                                                     \
+        T fki = uma_sig_fixdiv_##S(x[2 * k + 1], 2);                                                                 \
+        T fnkcr = uma_sig_fixdiv_##S(x[2 * (ncfft - k)], 2);                                                         \
+        T fnkci = uma_sig_fixdiv_##S(uma_sig_neg_##S(x[2 * (ncfft - k) + 1]), 2);                                    \
+        T fekr = uma_sig_add_##S(fkr, fnkcr);                                                                        \
+        T feki = uma_sig_add_##S(fki, fnkci);                                                                        \
+        T fok[2];                                                                                                    \
+        uma_sig_mul_##S(fok, uma_sig_sub_##S(fkr, fnkcr), uma_sig_sub_##S(fki, fnkci), sup[2 * (k - 1)],             \
+                        sup[2 * (k - 1) + 1]);                                                                       \
+        tmp[2 * k] = uma_sig_add_##S(fekr, fok[0]);                                                                  \
+        tmp[2 * k + 1] = uma_sig_add_##S(feki, fok[1]);                                                              \
+        tmp[2 * (ncfft - k)] = uma_sig_sub_##S(fekr, fok[0]);                                                        \
+        tmp[2 * (ncfft - k) + 1] = uma_sig_neg_##S(uma_sig_sub_##S(feki, fok[1]));                                   \
+      }                                                                                                              \
+      uma_sig_kf_work_##S(y, tmp, 1, factors, twiddles, 1);                                                          \
+      for (int32_t i = 0; i < fft_length; i++) y[i] = uma_sig_unscale_##S(y[i], fft_length);                         \
+    }                                                                                                                \
+    return 0;                                                                                                        \
+  }
+
+UMA_SIG_WIDE_FFT(i32, int32_t)
+UMA_SIG_WIDE_FFT(f32, float)

@@ -4,7 +4,6 @@ import { signalDelayStrategy } from './delay';
 import { signalEnergyStrategy } from './energy';
 import { signalFlagStrategy } from './flag';
 import { signalFramerStrategy } from './framer';
-import { signalIrfftStrategy } from './irfft';
 import { signalStackerStrategy } from './stacker';
 import { signalOverlapAddStrategy } from './overlapAdd';
 import { signalFftAutoScaleBitsStrategy, signalFftAutoScaleStrategy } from './fftAutoScale';
@@ -13,7 +12,7 @@ import { signalFilterBankLogStrategy } from './filterBankLog';
 import { signalFilterBankSpectralSubtractionStrategy } from './filterBankSpectralSubtraction';
 import { signalFilterBankSquareRootStrategy } from './filterBankSquareRoot';
 import { signalPcanStrategy } from './pcan';
-import { signalRfftStrategy } from './rfft';
+import { signalIrfftStrategy, signalRfftStrategy } from './fft';
 import { signalWindowStrategy } from './window';
 
 export const SIGNAL_STRATEGIES: ReadonlyArray<[string, OperatorStrategy]> = [

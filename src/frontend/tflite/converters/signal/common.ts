@@ -5,6 +5,7 @@
  */
 import { DType, TensorType } from '../../../../ir/graph/types';
 import { flexMapSize, FlexScalar, readFlexMap } from '../../flexOptions';
+import { TensorTypeCode } from '../../schema';
 import { formatError, inputType, OperatorSite, unsupportedParameter } from '../common';
 
 export interface SignalOptions {
@@ -70,4 +71,12 @@ export function constantInt16(site: OperatorSite, k: number, role: string): Int1
   const copy = new Uint8Array(bytes.length);
   copy.set(bytes);
   return new Int16Array(copy.buffer, 0, copy.length >> 1);
+}
+
+/** The tensor type of option T of an FFT operator (TFLite's TensorType codes: int16, int32 or float32). */
+export function fftType(site: OperatorSite, t: number): DType {
+  if (t === TensorTypeCode.INT16) return 'int16';
+  if (t === TensorTypeCode.INT32) return 'int32';
+  if (t === TensorTypeCode.FLOAT32) return 'float32';
+  return unsupportedParameter(site, `tensor type T = ${t} (${site.tfliteName} takes int16, int32 or float32)`);
 }

@@ -1,22 +1,20 @@
 /**
- * SignalRfft → signal_rfft: the int16 real FFT (kissfft fixed point) of each row of the input,
- * zero-padded to fft_length; fft_length / 2 + 1 complex int16 bins per row. Options T (the
- * tensor type) and fft_length; float32 and int32 RFFTs are not supported yet.
+ * SignalRfft → signal_rfft: the real FFT (kissfft) of each row of the input,
+ * zero-padded to fft_length; fft_length / 2 + 1 complex bins per row. Options T (the
+ * tensor type: int16, int32 (kissfft FIXED_POINT=32) or float32) and fft_length.
  */
 import { rfftLengthProblem } from '../../../../arith/signal';
-import { TensorTypeCode } from '../../schema';
 import { Converter, formatError, unsupportedParameter } from '../common';
-import { input, output, requireCounts, signalOptions } from './common';
+import { fftType, input, output, requireCounts, signalOptions } from './common';
 
 export const SIGNAL_RFFT_CODE = 'SignalRfft';
 
 export const signalRfft: Converter = (site) => {
   requireCounts(site, 1, 1);
   const options = signalOptions(site, ['T', 'fft_length']);
-  const t = options.int('T');
-  if (t !== TensorTypeCode.INT16) unsupportedParameter(site, `tensor type T = ${t} (uma-ts runs the int16 RFFT, T = ${TensorTypeCode.INT16})`);
-  const x = input(site, 0, 'int16', '>=1', 'input');
-  const out = output(site, 0, 'int16', '>=1', 'output');
+  const dtype = fftType(site, options.int('T'));
+  const x = input(site, 0, dtype, '>=1', 'input');
+  const out = output(site, 0, dtype, '>=1', 'output');
   const fftLength = options.int('fft_length');
   const problem = rfftLengthProblem(fftLength);
   if (problem !== undefined) unsupportedParameter(site, problem);
