@@ -42,7 +42,7 @@ describe('pattern matching', () => {
     expect(matchAt(conv.hasDtype('int8'), 'c2')).toBeDefined();
     expect(matchAt(conv.hasDtype('float32'), 'c2')).toBeUndefined();
     // A misspelt dtype would match nothing, silently: refused where the pattern is built.
-    expect(() => conv.hasDtype('float128' as never)).toThrow("hasDtype: unknown dtype 'float128' (one of int8, uint8, int16, int32, int64, float32, bool)");
+    expect(() => conv.hasDtype('float128' as never)).toThrow("hasDtype: unknown dtype 'float128' (one of int8, uint8, int16, int32, uint32, int64, uint64, float32, bool)");
   });
 
   it('matches nested calls and collects the body in topological order', () => {
