@@ -28,8 +28,9 @@ const { fround, trunc } = Math;
 
 /**
  * Brings a number to the range of `dtype` as a C cast would (floats truncate toward zero
- * first). int64 is kept as an exact integer only up to 2^53, which covers the accumulators
- * the supported models need.
+ * first). int64 (and uint64) is kept as an exact integer only up to 2^53, which covers the
+ * accumulators the supported models need; the signal kernels' uint64 values are read by their
+ * runtime-kernel twins straight from memory, as bigints.
  */
 export function wrapTo(dtype: ScalarDType): (v: number) => number {
   switch (dtype) {
