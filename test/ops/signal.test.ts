@@ -4,7 +4,7 @@
  * the spectral subtraction's noise estimate carries over between invocations of a session;
  * bad options and tensors are one-line typed errors naming the operator.
  */
-import { ModelFormatError, UnsupportedOperatorError } from '../../src/errors';
+import { ModelFormatError, UmaError, UnsupportedOperatorError } from '../../src/errors';
 import { importTflite } from '../../src/frontend/tflite';
 import { createSession, interpret } from '../../src/interpreter';
 import { spectralSubtraction } from '../../src/arith/signal';
@@ -298,6 +298,32 @@ describe('signal-library operator errors', () => {
       signalOptions({ snr_shift: 6 }),
     );
     expect(load(pcan)).toThrow(/gain_lut of 100 entries \(the gain function reads up to 125\) on SignalPCAN at operator #0/);
+  });
+
+  it('damaged option bytes (every truncation, every single-byte change) end in a typed error or an import', () => {
+    const base = SPECTRAL_SUBTRACTION_OPTIONS_16;
+    const attempt = (options: Uint8Array): string => {
+      const model = oneOpModel('SignalFilterBankSpectralSubtraction', [{ name: 'x', shape: [16], dtype: 'uint32' }], [{ name: 'y', shape: [16], dtype: 'uint32' }, { name: 'n', shape: [16], dtype: 'uint32' }], options);
+      try {
+        importTflite(model, 'damaged.tflite');
+        return 'ok';
+      } catch (e) {
+        if (!(e instanceof UmaError)) throw e;
+        expect(e.message).not.toContain('\n');
+        return e.constructor.name;
+      }
+    };
+    const outcomes = new Set<string>();
+    for (let n = 0; n < base.length; n++) outcomes.add(attempt(base.slice(0, n)));
+    for (let i = 0; i < base.length; i++) for (const v of [0x00, 0xff, base[i] ^ 0x10]) outcomes.add(attempt(Uint8Array.from(base, (b, k) => (k === i ? v : b))));
+    expect(outcomes.has('ok')).toBe(true);
+    expect(outcomes.has('ModelFormatError')).toBe(true);
+  });
+
+  it('a state too large to allocate (a huge delay_length) is a one-line unsupported error', () => {
+    const model = oneOpModel('SignalDelay', [{ name: 'x', shape: [4, 4], dtype: 'int16' }], [{ name: 'y', shape: [4, 4], dtype: 'int16' }], signalOptions({ delay_length: 2 ** 30 }));
+    expect(load(model)).toThrow(UnsupportedOperatorError);
+    expect(load(model)).toThrow(/^unsupported state of 8589934592 bytes \(shape \[4294967296\]\) on SignalDelay at operator #0 in bad\.tflite/);
   });
 
   it('an unknown Signal custom code is still refused by name', () => {

@@ -65,8 +65,14 @@ export function readFlexMap(bytes: Uint8Array, keys: readonly string[], source: 
  * TFLite Micro's signal kernels read their options by position in the sorted map, so a map with
  * other entries would shift what they read.
  */
-export function flexMapSize(bytes: Uint8Array): number {
+export function flexMapSize(bytes: Uint8Array, source: string, offset: number, what: string): number {
   const copy = new Uint8Array(bytes.length);
   copy.set(bytes);
-  return toReference(copy.buffer).length();
+  try {
+    const size = toReference(copy.buffer).length();
+    if (!Number.isInteger(size) || size < 0) throw new Error(`its size reads as ${String(size)}`);
+    return size;
+  } catch (e) {
+    throw modelFormatError(source, offset, `${what} is not a valid flexbuffer map: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }

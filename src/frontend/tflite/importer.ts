@@ -21,7 +21,7 @@ import { BuiltinOperatorCode, builtinOperatorName } from './builtinOperators';
 import { ConvertedOperator, OperatorSite, convertCustomOperator, convertOperator, isSupportedBuiltin, isSupportedCustom } from './converters';
 import { Model, Operator, OperatorCode, TensorTypeCode } from './schema';
 import { float16ConstantAsFloat32 } from './tensors';
-import { FreshNames, FunctionBuilder, SubgraphReader } from './subgraphBuilder';
+import { FreshNames, FunctionBuilder, MAX_VARIABLE_BYTES, SubgraphReader } from './subgraphBuilder';
 import { RESOURCE_VARIABLE_BUILTINS, ResourceVariables } from './resourceVariables';
 import { CONTROL_FLOW_BUILTINS, ControlFlow } from './controlFlow';
 import { checkSubgraphCalls } from './subgraphCalls';
@@ -110,7 +110,11 @@ function addPackedCall(
  * The variable constant of an operator's own state (ConvertedOperator.state): zero-filled (or
  * its `initial` bytes), as TFLite Micro resets it, named `<first output>_<suffix>` (suffixed until unique). Returns its name.
  */
-function addOperatorState(r: SubgraphReader, b: FunctionBuilder, state: NonNullable<ConvertedOperator['state']>, firstOutput: string): string {
+function addOperatorState(r: SubgraphReader, b: FunctionBuilder, state: NonNullable<ConvertedOperator['state']>, firstOutput: string, where: string, offset: number): string {
+  const bytes = tensorBytes(state.type);
+  if (!(bytes <= MAX_VARIABLE_BYTES)) {
+    throw new UnsupportedOperatorError(`unsupported state of ${bytes} bytes (shape [${state.type.shape}]) on ${where} in ${r.source}: at most ${MAX_VARIABLE_BYTES}`, { file: r.source, offset });
+  }
   const taken = new Set([...r.names, ...b.nodes.map((n) => n.name)]);
   let name = `${firstOutput}_${state.suffix}`;
   for (let k = 1; taken.has(name); k++) name = `${firstOutput}_${state.suffix}_${k}`;
@@ -199,7 +203,7 @@ function importOperator(
     throw modelFormatError(r.source, op.pos, `${where} has ${outputs.length} outputs, expected ${perOutput ? perOutput.length : 1}`);
   }
   const origin = { tflite_operator: tfliteName, tflite_index: index };
-  const stateName = converted.state ? addOperatorState(r, b, converted.state, r.names[outputs[0]]) : null;
+  const stateName = converted.state ? addOperatorState(r, b, converted.state, r.names[outputs[0]], where, op.pos) : null;
   if (stateName !== null && !converted.packed && perOutput) throw new Error(`${where}: operator state needs one call (or a packed call)`);
   // Without a packed call, the one call takes the state as its last argument.
   const stateArgs = stateName !== null && !converted.packed ? [stateName] : [];

@@ -9,7 +9,7 @@ import { Model, SubGraph, Tensor } from './schema';
 import { constantData, int4ConstantAsInt8, tensorType, uniqueTensorNames } from './tensors';
 
 /** Larger variable tensors only come from corrupt shapes; refuse before allocating them. */
-const MAX_VARIABLE_BYTES = 1 << 30;
+export const MAX_VARIABLE_BYTES = 1 << 30;
 
 /** Per-import state of one subgraph: its tensors, their names and cached types. */
 export class SubgraphReader {

@@ -18,9 +18,10 @@ export function signalOptions(site: OperatorSite, keys: readonly string[]): Sign
   const bytes = site.operator.customOptions;
   if (!bytes || bytes.length === 0) formatError(site, `missing custom_options (the flexbuffer map of ${keys.join(', ')})`);
   if (site.operator.customOptionsFormat !== 0) unsupportedParameter(site, `custom_options_format ${site.operator.customOptionsFormat}`);
-  const map = readFlexMap(bytes, keys, site.source, site.operator.pos, `custom_options of ${site.tfliteName} at operator #${site.index}`);
+  const what = `custom_options of ${site.tfliteName} at operator #${site.index}`;
+  const map = readFlexMap(bytes, keys, site.source, site.operator.pos, what);
   for (const key of keys) if (!map.has(key)) formatError(site, `custom_options has no ${key}`);
-  const size = flexMapSize(bytes);
+  const size = flexMapSize(bytes, site.source, site.operator.pos, what);
   if (size !== keys.length) {
     formatError(site, `custom_options holds ${size} entries, expected ${keys.length} (${keys.join(', ')}): TFLite Micro reads them by position`);
   }
