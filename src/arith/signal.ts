@@ -424,6 +424,12 @@ export function rfftTables(fftLength: number, inverse = false): RfftTables {
   return { fftLength, inverse, twiddles, factors: Int32Array.from(factors) };
 }
 
+/** The length of rfftTables(n).factors: one (radix, remaining) pair per radix-4 stage, and one for a final radix 2. */
+export function rfftFactorCount(fftLength: number): number {
+  const k = Math.round(Math.log2(fftLength >> 1));
+  return 2 * Math.ceil(k / 2);
+}
+
 const sround = (x: number): number => s16((x + 16384) >> 15);
 
 /** C_FIXDIV(c, div): both parts times SAMP_MAX / div, rounded. */

@@ -15,6 +15,7 @@ import {
   log32,
   msb32,
   pcan,
+  rfftFactorCount,
   rfftInt16,
   rfftTables,
   spectralSubtraction,
@@ -122,6 +123,10 @@ describe('TFLite Micro signal library arithmetic', () => {
     const back = new Float32Array(64);
     irfftWide('float32', 64, wideFftTwiddles('float32', 64, true), factors, spectrum, back);
     back.forEach((v, i) => expect(v).toBeCloseTo(signal[i], 3));
+  });
+
+  it('rfftFactorCount matches the tables for every supported length', () => {
+    for (let n = 4; n <= 32768; n *= 2) expect(rfftFactorCount(n)).toBe(rfftTables(n).factors.length);
   });
 
   it('energy: the three TFLM index ranges, other bins 0', () => {

@@ -20,6 +20,7 @@ import {
   filterBankSqrt,
   pcan,
   PCAN_GAIN_LUT_ENTRIES,
+  rfftFactorCount,
   rfftInt16,
   spectralSubtraction,
   spectrumToEnergy,
@@ -90,13 +91,7 @@ const autoScaleBits: ExternFn = (args) => {
 const rfft: ExternFn = (args) => {
   const { int, view } = argsOf(SIGNAL_RFFT_INT16, args);
   const [rows, inputLength, fftLength] = [int(5), int(6), int(7)];
-  const stages = Math.round(Math.log2(fftLength >> 1));
-  const factorCount = 2 * Math.max(1, stages);
-  const allFactors = view(Int32Array, 4, factorCount);
-  // The factor pairs end at the pair whose remaining length is 1.
-  let used = 0;
-  while (used < factorCount && (used === 0 || allFactors[used - 1] !== 1)) used += 2;
-  const tables = { fftLength, twiddles: view(Int16Array, 3, 3 * (fftLength >> 1)), factors: allFactors.subarray(0, used) };
+  const tables = { fftLength, twiddles: view(Int16Array, 3, 3 * (fftLength >> 1)), factors: view(Int32Array, 4, rfftFactorCount(fftLength)) };
   rfftInt16(tables, view(Int16Array, 0, rows * inputLength), inputLength, view(Int16Array, 1, rows * (fftLength + 2)), view(Int16Array, 2, 2 * fftLength));
   return 0;
 };
@@ -200,17 +195,10 @@ const framerSim: ExternFn = (args) => {
   return 0;
 };
 
-/** The factor pairs up to the one whose remaining length is 1. */
-function factorPairs(all: Int32Array): Int32Array {
-  let used = 0;
-  while (used < all.length && (used === 0 || all[used - 1] !== 1)) used += 2;
-  return all.subarray(0, used);
-}
-
 const irfft: ExternFn = (args) => {
   const { int, view } = argsOf(SIGNAL_IRFFT_INT16, args);
   const [rows, n] = [int(5), int(6)];
-  const tables = { fftLength: n, inverse: true, twiddles: view(Int16Array, 3, 3 * (n >> 1)), factors: factorPairs(view(Int32Array, 4, 2 * Math.max(1, Math.round(Math.log2(n >> 1))))) };
+  const tables = { fftLength: n, inverse: true, twiddles: view(Int16Array, 3, 3 * (n >> 1)), factors: view(Int32Array, 4, rfftFactorCount(n)) };
   irfftInt16(tables, view(Int16Array, 0, rows * (n + 2)), view(Int16Array, 1, rows * n), view(Int16Array, 2, n));
   return 0;
 };
@@ -222,7 +210,7 @@ function wideFftSim(name: string, type: 'int32' | 'float32', inverse: boolean): 
     const rows = int(5);
     const n = inverse ? int(6) : int(7);
     const twiddles = view<Int32Array | Float32Array>(ctor, 3, 3 * (n >> 1));
-    const factors = factorPairs(view(Int32Array, 4, 2 * Math.max(1, Math.round(Math.log2(n >> 1)))));
+    const factors = view(Int32Array, 4, rfftFactorCount(n));
     if (inverse) {
       irfftWide(type, n, twiddles, factors, view<Int32Array | Float32Array>(ctor, 0, rows * (n + 2)), view<Int32Array | Float32Array>(ctor, 1, rows * n));
     } else {
