@@ -256,12 +256,12 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
       'boxes [rows, 4] then classes, scores and the count; the importer slices the four TFLite outputs out of it',
   },
   // TFLite Micro's signal library (custom operators Signal*, the micro_speech audio front end;
-  // src/arith/signal.ts). Integer tensors only; unsigned ones are uint32/uint64.
+  // src/arith/signal.ts). Integer tensors (unsigned ones uint32/uint64), and float32 for the FFTs and overlap-add.
   signal_window: { args: ['input', 'weights'], attrs: ['shift'], doc: 'SignalWindow: int16 input times the int16 weights over its last axis, >> shift, saturated' },
   signal_fft_auto_scale: { args: ['input'], attrs: [], doc: 'SignalFftAutoScale output 0: the 1-d int16 input shifted left as far as its largest magnitude allows' },
   signal_fft_auto_scale_bits: { args: ['input'], attrs: [], doc: 'SignalFftAutoScale output 1: the int32 scalar shift output 0 got' },
-  signal_rfft: { args: ['input'], attrs: ['fft_length'], doc: 'SignalRfft (int16): kissfft fixed-point real FFT of each zero-padded row; fft_length + 2 int16 (re, im) per row' },
-  signal_irfft: { args: ['input'], attrs: ['fft_length'], doc: 'SignalIrfft (int16): kissfft fixed-point inverse real FFT of each row of fft_length / 2 + 1 complex bins; fft_length int16 per row' },
+  signal_rfft: { args: ['input'], attrs: ['fft_length'], doc: 'SignalRfft (int16, int32, float32): kissfft real FFT of each zero-padded row; fft_length + 2 values (re, im) per row' },
+  signal_irfft: { args: ['input'], attrs: ['fft_length'], doc: 'SignalIrfft (int16, int32, float32): kissfft inverse real FFT of each row of fft_length / 2 + 1 complex bins; fft_length values per row' },
   signal_energy: { args: ['input'], attrs: ['start_index', 'end_index'], doc: 'SignalEnergy: uint32 re^2 + im^2 of the complex int16 bins [start, end), other bins 0' },
   signal_filter_bank: {
     args: ['input', 'weights', 'unweights', 'channel_frequency_starts', 'channel_weight_starts', 'channel_widths'],
