@@ -233,6 +233,30 @@ describe('Stacker and Framer under gcc', () => {
   });
 });
 
+describe('signal operators on random full-range inputs', () => {
+  it('every operator, random bit patterns (int16/uint32/uint64/int32 extremes, wraps and saturations) over 3 runs: C = interpreter', () => {
+    const extra: OpSpec[] = [
+      {
+        code: 'SignalFilterBankSpectralSubtraction',
+        inputs: [{ name: 'x', shape: [8], dtype: 'uint32' }],
+        outputs: [{ name: 'y', shape: [8], dtype: 'uint32' }, { name: 'n', shape: [8], dtype: 'uint32' }],
+        options: signalOptions({ ...CHAIN_SPECTRAL, num_channels: 8, smoothing_bits: 31, clamping: true, spectral_subtraction_bits: 63 }),
+      },
+      { code: 'SignalFilterBankLog', inputs: [{ name: 'x', shape: [8], dtype: 'uint32' }], outputs: [{ name: 'y', shape: [8], dtype: 'int16' }], options: signalOptions({ input_correction_bits: 0, output_scale: -1 }) },
+      { code: 'SignalPCAN', inputs: [{ name: 'x', shape: [40], dtype: 'uint32' }, { name: 'noise', shape: [40], dtype: 'uint32' }, { name: 'lut', shape: [125], dtype: 'int16', data: PCAN_MIX.gainLut }], outputs: [{ name: 'y', shape: [40], dtype: 'uint32' }], options: signalOptions({ snr_shift: 0 }) },
+      { code: 'SignalWindow', inputs: [{ name: 'x', shape: [2, 32], dtype: 'int16' }, { name: 'w', shape: [32], dtype: 'int16', data: WINDOW_32.weights.map((w, i) => (i % 2 === 0 ? -w : w)) }], outputs: [{ name: 'y', shape: [2, 32], dtype: 'int16' }], options: signalOptions({ shift: 0 }) },
+    ];
+    const ops = OPS.concat(extra);
+    const graph = importTflite(manyOpsModel(ops), 'signal_random.tflite');
+    for (const seed of [1, 2]) {
+      const report = verifyModel(graph, { backend: 'host_only', registry: registry(), runs: 3, seed });
+      expect(report.failure).toBeUndefined();
+      expect(report.comparisons.length).toBeGreaterThan(40);
+      expect(report.comparisons.filter((c) => !c.equal || (c.dtype !== 'float32' && c.maxAbsDiff !== 0))).toEqual([]);
+    }
+  });
+});
+
 /** The chain computed operator by operator with src/arith/signal.ts (and the builtins by hand). */
 function composeChain(p: ChainParams, frames: readonly number[][]): { features: number[]; int8: number[]; noise: number[] }[] {
   const t = chainTables(p);
