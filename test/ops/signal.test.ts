@@ -34,6 +34,7 @@ import {
   WINDOW_32,
 } from './signalVectors';
 import { IRFFT_512_GOLDEN, RFFT_512_GOLDEN, RFFT_512_INPUT } from './signalRfft512';
+import { SPECTRAL_SUBTRACTION_FRAMES } from './signalSpectralFrames';
 
 const run = (model: Uint8Array, inputs: Uint8Array[]): Uint8Array[] => interpret(importTflite(model, 'signal.tflite'), inputs);
 
@@ -208,6 +209,18 @@ describe('stateful signal operators over a session (TFLM goldens, one frame per 
     const all = [...frames, ...frames, ...frames, ...frames];
     const g = OVERLAP_ADD_INT16.golden;
     expect(asI16(interpret(importTflite(rows, 'ola_rows.tflite'), [i16(all)])[0])).toEqual([...g, ...g, ...g, ...g]);
+  });
+});
+
+describe("the spectral subtraction over TFLM's multi-frame test data (the estimate carried)", () => {
+  it('eight frames through one interpreter session: every output and estimate', () => {
+    const model = oneOpModel('SignalFilterBankSpectralSubtraction', [{ name: 'x', shape: [32], dtype: 'uint32' }], [{ name: 'y', shape: [32], dtype: 'uint32' }, { name: 'noise', shape: [32], dtype: 'uint32' }], SPECTRAL_SUBTRACTION_OPTIONS_32);
+    const session = createSession(importTflite(model, 'ss.tflite'));
+    SPECTRAL_SUBTRACTION_FRAMES.forEach((f) => {
+      const [y, noise] = session.invoke([u32(f.input)]);
+      expect(asU32(y)).toEqual(f.output);
+      expect(asU32(noise)).toEqual(f.noise);
+    });
   });
 });
 
