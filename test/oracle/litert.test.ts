@@ -28,6 +28,17 @@ describe('LiteRT oracle', () => {
   w.markOutput(y);
   const written = w.finish();
 
+  // ARG_MAX over int16: TFLite's kernel has no int16 case, so LiteRT fails to prepare the
+  // node but still hands back an output buffer nobody wrote (heap left by earlier jobs).
+  const a = new TfliteWriter();
+  const ax = a.addInput({ name: 'x', shape: [3], dtype: 'int16', quant: { scale: [0.01], zeroPoint: [0] } });
+  const axis = a.addConstant({ name: 'axis', shape: [1], dtype: 'int32', data: [0] });
+  const az = a.addTensor({ name: 'z', shape: [], dtype: 'int32' });
+  a.addOperator({ op: 'ARG_MAX', inputs: [ax, axis], outputs: [az], options: tfliteOptions.argMax() });
+  a.markOutput(az);
+  const argMaxInt16 = a.finish();
+  const argMaxInput = new Uint8Array(Int16Array.of(5, 900, -3).buffer);
+
   const jobs = [
     { model: kws, inputs: [randomBytes(490, 1)] },
     { model: kws, inputs: [randomBytes(490, 2)] },
@@ -35,6 +46,7 @@ describe('LiteRT oracle', () => {
     { model: adFloat, inputs: [floatInput] },
     { model: written, inputs: [new Uint8Array(new Float32Array([0, 1, 2, -3, -4, 5]).buffer)] },
     { model: kws, inputs: [new Uint8Array(3)] },
+    { model: argMaxInt16, inputs: [argMaxInput] },
   ];
   let results: ReturnType<typeof runLiteRtBatch>;
   beforeAll(() => {
@@ -67,6 +79,15 @@ describe('LiteRT oracle', () => {
   it('reports a bad input as an error of that job only', () => {
     const r = results[5];
     expect('error' in r && r.error).toMatch(/input 0 has 3 bytes, the model expects 490/);
+  });
+
+  it('a node LiteRT fails to prepare is an error of that job, in a batch and alone', () => {
+    const alone = runLiteRtBatch([{ model: argMaxInt16, inputs: [argMaxInput] }])[0];
+    for (const r of [results[6], alone]) {
+      expect('error' in r && r.error).toMatch(/LiteRT failed to run the model: .*Node number 0 \(ARG_MAX\) failed to prepare/);
+    }
+    // Each error names its own job's LiteRT lines only.
+    expect('error' in results[5] && results[5].error).not.toMatch(/ARG_MAX/);
   });
 
   it('tolerance checks fail on real differences', () => {

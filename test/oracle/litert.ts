@@ -48,21 +48,21 @@ const RUNNER = join(__dirname, 'litertRunner.mjs');
 
 const b64 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 
-/** Runs every job in one LiteRT process; a job LiteRT rejects yields `{ error }` (with LiteRT's own ERROR lines). */
+/**
+ * Runs every job in one LiteRT process; a job LiteRT rejects yields `{ error }` with the
+ * `ERROR` lines LiteRT logged for that job only. A job whose compile or run logged an
+ * `ERROR` is an error even when LiteRT handed back outputs (they were never written).
+ */
 export function runLiteRtBatch(jobs: readonly LiteRtJob[]): LiteRtResult[] {
   const request = JSON.stringify({ jobs: jobs.map((j) => ({ model: b64(j.model), inputs: j.inputs.map(b64) })) });
   const child = spawnSync(process.execPath, [RUNNER], { input: request, maxBuffer: 1 << 30, encoding: 'utf8' });
   if (child.error) throw child.error;
   if (child.status !== 0) throw new Error(`LiteRT runner exited with ${child.status}: ${child.stderr}`);
-  const stderrErrors = child.stderr
-    .split('\n')
-    .filter((l) => l.startsWith('ERROR'))
-    .join('\n');
   const { results } = JSON.parse(child.stdout) as {
     results: ({ outputs: { elementType: number; shape: number[]; data: string }[] } | { error: string })[];
   };
   return results.map((r) => {
-    if ('error' in r) return { error: `${r.error}${stderrErrors ? `\n${stderrErrors}` : ''}` };
+    if ('error' in r) return { error: r.error };
     return {
       outputs: r.outputs.map((o) => {
         const dtype = ELEMENT_TYPES[o.elementType];

@@ -9,6 +9,13 @@
 // the script runs in this context with the CommonJS bindings it expects (require,
 // __filename, __dirname). The package's Tensor API only knows float32/int32/uint8 I/O,
 // so the runner drives the WASM model API directly (tensor buffers of any element type).
+//
+// Failures: `compileModel` and `run` do not reject when TFLite cannot prepare or invoke a
+// node (an operator or dtype the runtime lacks); they only log `ERROR:` lines to stderr and
+// hand back output buffers nobody wrote, whose bytes are whatever an earlier job left in
+// the WASM heap (so a batch of models gave different "results" from one model alone). The
+// runner therefore captures stderr per job and turns any `ERROR` line logged while that job
+// compiled or ran into that job's `{ error }`, with the lines in the message.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -27,6 +34,21 @@ globalThis.importScripts = (url) => {
   const wrapped = `(function (require, __filename, __dirname) {\n${code}\n;globalThis.ModuleFactory = ModuleFactory;\n})`;
   vm.runInThisContext(wrapped, { filename: file })(require, file, dirname(file));
 };
+
+// The stderr lines logged while the current job runs (null between jobs). Emscripten's `err`
+// is console.error bound at load, which writes through process.stderr.write.
+let jobLog = null;
+const stderrWrite = process.stderr.write.bind(process.stderr);
+process.stderr.write = (chunk, ...rest) => {
+  if (jobLog) jobLog.push(...String(chunk).split('\n').filter((l) => l.length > 0));
+  return stderrWrite(chunk, ...rest);
+};
+
+/** Throws with this job's `ERROR` lines, if it logged any since the job started. */
+function throwIfLiteRtFailed(stage) {
+  const errors = (jobLog ?? []).filter((l) => l.startsWith('ERROR'));
+  if (errors.length > 0) throw new Error(`LiteRT failed to ${stage}: ${errors.join('; ')}`);
+}
 
 const { loadLiteRt } = await import(join(dirname(corePackage), 'dist', 'index.js'));
 
@@ -60,6 +82,7 @@ async function runJob(liteRt, job) {
       webNNOptions: {},
     });
     toDelete.push(compiled);
+    throwIfLiteRtFailed('compile the model');
     // Several invocations run on the one compiled model, so its variables carry over.
     const invocations = job.invocations ?? [job.inputs];
     const runs = [];
@@ -83,9 +106,10 @@ async function runJob(liteRt, job) {
         return buffer;
       });
       const outputs = await compiled.run(0, inputs);
+      for (const buffer of outputs) toDelete.push(buffer);
+      throwIfLiteRtFailed('run the model');
       runs.push(
         outputs.map((buffer) => {
-          toDelete.push(buffer);
           const type = buffer.tensorType();
           const elementType = type.elementType().value;
           const layout = type.layout();
@@ -116,10 +140,15 @@ const request = JSON.parse(await readStdin());
 const liteRt = await loadLiteRt(wasmDir + '/');
 const results = [];
 for (const job of request.jobs) {
+  jobLog = [];
   try {
     results.push(await runJob(liteRt, job));
   } catch (e) {
-    results.push({ error: e instanceof Error ? e.message : String(e) });
+    const message = e instanceof Error ? e.message : String(e);
+    const errors = jobLog.filter((l) => l.startsWith('ERROR') && !message.includes(l));
+    results.push({ error: [message, ...errors].join('\n') });
+  } finally {
+    jobLog = null;
   }
 }
 process.stdout.write(JSON.stringify({ results }));
