@@ -328,3 +328,59 @@ describe('buffer indices of tensors uma-ts never reads', () => {
     expect(e.message).toMatch(/^corrupt TFLite file m\.tflite at byte offset \d+: tensor #1 'shape' refers to buffer 99 of 2$/);
   });
 });
+
+describe('signature defs', () => {
+  // Regression: uma-ts read no signature def, so one naming a missing subgraph or a tensor
+  // past its subgraph's tensors imported silently; LiteRT refuses to load such a file.
+  const model = (sig: (x: number, y: number) => Parameters<TfliteWriter['addSignatureDef']>[0]): Uint8Array => {
+    const w = new TfliteWriter();
+    const x = w.addInput({ name: 'x', shape: [1, 4], dtype: 'float32' });
+    const y = w.addTensor({ name: 'y', shape: [1, 4], dtype: 'float32' });
+    w.addOperator({ op: 'RELU', inputs: [x], outputs: [y] });
+    w.markOutput(y);
+    w.addSignatureDef(sig(x, y));
+    return w.finish();
+  };
+  const refusal = (bytes: Uint8Array): string => {
+    const e = errorOf(() => importTflite(bytes, 'm.tflite'));
+    expect(e).toBeInstanceOf(ModelFormatError);
+    expect(e.message).not.toContain('\n');
+    return e.message;
+  };
+
+  it('a signature naming its own subgraph and tensors imports', () => {
+    expect(() => importTflite(model((x, y) => ({ key: 'serving_default', subgraphIndex: 0, inputs: { in: x }, outputs: { out: y } })))).not.toThrow();
+  });
+
+  it('a subgraph index past the subgraphs is a ModelFormatError', () => {
+    expect(refusal(model((x, y) => ({ key: 'serving_default', subgraphIndex: 5, inputs: { in: x }, outputs: { out: y } })))).toMatch(
+      /^corrupt TFLite file m\.tflite at byte offset \d+: signature def #0 "serving_default" names subgraph 5, but the model has 1 subgraph \(LiteRT refuses such a file\)$/,
+    );
+  });
+
+  it('an input or output tensor index past the tensors is a ModelFormatError', () => {
+    expect(refusal(model((_x, y) => ({ key: 'k', subgraphIndex: 0, inputs: { in: 99 }, outputs: { out: y } })))).toContain(
+      'signature def #0 "k" input "in" names tensor 99, but subgraph 0 has 2 tensors',
+    );
+    expect(refusal(model((x) => ({ key: 'k', subgraphIndex: 0, inputs: { in: x }, outputs: { out: -1 } })))).toContain(
+      'signature def #0 "k" output "out" names tensor 4294967295, but subgraph 0 has 2 tensors',
+    );
+  });
+
+  it('other input/output counts than the subgraph has are a ModelFormatError', () => {
+    expect(refusal(model((x, y) => ({ key: 'k', subgraphIndex: 0, inputs: { a: x, b: y }, outputs: { out: y } })))).toContain(
+      'signature def #0 "k" lists 2 inputs and 1 output, but subgraph 0 has 1 input and 1 output',
+    );
+  });
+
+  it('inspect reports it too', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'uma-signature-'));
+    try {
+      const file = join(dir, 'm.tflite');
+      writeFileSync(file, model((x, y) => ({ key: 'k', subgraphIndex: 2, inputs: { in: x }, outputs: { out: y } })));
+      expect(errorOf(() => inspectReport(file)).message).toContain('signature def #0 "k" names subgraph 2, but the model has 1 subgraph');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

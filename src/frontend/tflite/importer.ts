@@ -24,6 +24,7 @@ import { float16ConstantAsFloat32 } from './tensors';
 import { FreshNames, FunctionBuilder, MAX_VARIABLE_BYTES, SubgraphReader } from './subgraphBuilder';
 import { RESOURCE_VARIABLE_BUILTINS, ResourceVariables } from './resourceVariables';
 import { CONTROL_FLOW_BUILTINS, ControlFlow } from './controlFlow';
+import { checkSignatureDefs } from './signatureDefs';
 import { checkSubgraphCalls } from './subgraphCalls';
 
 /** TFLite Micro reads int4 tensors only as the weights (input 1) of these operators with int8 inputs. */
@@ -395,6 +396,7 @@ export function checkTflite(bytes: Uint8Array, source = '<memory>'): TfliteCheck
   if (subgraphs.length === 0) {
     throw modelFormatError(source, model.pos, 'the model has no subgraphs');
   }
+  checkSignatureDefs(model, subgraphs, source);
   const codes = model.operatorCodes;
   // Subgraph indices, counts and recursion: a corrupt file is refused before anything runs.
   checkSubgraphCalls(model, codes);

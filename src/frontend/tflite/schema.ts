@@ -242,6 +242,32 @@ export class Buffer extends CheckedTable {
   }
 }
 
+/** A SignatureDef's name → tensor entry (`TensorMap`). */
+export class TensorMap extends CheckedTable {
+  get name(): string {
+    return this.string(0, `name of ${this.what}`) ?? '';
+  }
+  get tensorIndex(): number {
+    return this.uint32(1, 0);
+  }
+}
+
+/** One `signature_defs` entry: a key, its subgraph and that subgraph's input/output tensors by name. */
+export class SignatureDef extends CheckedTable {
+  get inputs(): TensorMap[] {
+    return this.tableVector(0, `input of ${this.what}`, make(TensorMap));
+  }
+  get outputs(): TensorMap[] {
+    return this.tableVector(1, `output of ${this.what}`, make(TensorMap));
+  }
+  get signatureKey(): string | null {
+    return this.string(2, `signature_key of ${this.what}`);
+  }
+  get subgraphIndex(): number {
+    return this.uint32(4, 0);
+  }
+}
+
 export class Model extends CheckedTable {
   /** Opens the root table, checking the `TFL3` identifier and every offset used. */
   static open(bytes: Uint8Array, source: string): Model {
@@ -274,6 +300,9 @@ export class Model extends CheckedTable {
   }
   get buffers(): Buffer[] {
     return this.tableVector(4, 'buffer', make(Buffer));
+  }
+  get signatureDefs(): SignatureDef[] {
+    return this.tableVector(7, 'signature def', make(SignatureDef));
   }
 }
 
