@@ -10,7 +10,9 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { ModelFormatError, UnsupportedOperatorError } from '../../src/errors';
 import { checkTflite, importTflite } from '../../src/frontend/tflite';
-import { MAX_CONTROL_FLOW_NESTING, MAX_INLINED_OPERATORS } from '../../src/frontend/tflite/controlFlow';
+import { ControlFlow, MAX_CONTROL_FLOW_NESTING, MAX_INLINED_OPERATORS } from '../../src/frontend/tflite/controlFlow';
+import { SubGraph } from '../../src/frontend/tflite/schema';
+import { GraphNode } from '../../src/ir/graph/types';
 import { flexbufferOptions, TfliteSubgraphWriter, TfliteWriter, tfliteOptions } from '../../src/frontend/tflite/writer';
 import { interpret } from '../../src/interpreter';
 import { inspectReport } from '../../src/cli/inspect';
@@ -203,6 +205,96 @@ describe('refused control flow', () => {
     expect(refusal(passThroughIf([1]), UnsupportedOperatorError)).toBe(
       "unsupported IF at operator #0 (then subgraph 1, else subgraph 2) in cf.tflite: output 0 is int32; a condition known only at run time selects between the branches' outputs, which uma-ts does for float32, int8, int16",
     );
+  });
+});
+
+/** x [1] → WHILE(i = 0, v = FILL([n], 1)) while i < trips: v + 1 → SUM(v) + x. The loop value is known at import, and folded every iteration. */
+function bigFoldedLoop(n: number, trips: number): Uint8Array {
+  const w = new TfliteWriter('big', 'main');
+  const x = w.addInput({ name: 'x', shape: [1], dtype: 'float32' });
+  const v0 = w.addTensor({ name: 'v0', shape: [n], dtype: 'float32' });
+  const dims = w.addConstant({ name: 'dims', shape: [1], dtype: 'int32', data: [n] });
+  w.addOperator({ op: 'FILL', inputs: [dims, w.addConstant({ name: 'one', shape: [], dtype: 'float32', data: [1] })], outputs: [v0] });
+  const cond = w.addSubgraph('cond');
+  const body = w.addSubgraph('body');
+  const ci = cond.addInput({ name: 'i', shape: [1], dtype: 'int32' });
+  cond.addInput({ name: 'v', shape: [n], dtype: 'float32' });
+  const more = cond.addTensor({ name: 'more', shape: [1], dtype: 'bool' });
+  cond.addOperator({ op: 'LESS', inputs: [ci, cond.addConstant({ name: 'trips', shape: [1], dtype: 'int32', data: [trips] })], outputs: [more] });
+  cond.markOutput(more);
+  const bi = body.addInput({ name: 'i', shape: [1], dtype: 'int32' });
+  const bv = body.addInput({ name: 'v', shape: [n], dtype: 'float32' });
+  const i2 = body.addTensor({ name: 'i_next', shape: [1], dtype: 'int32' });
+  body.addOperator({ op: 'ADD', inputs: [bi, body.addConstant({ name: 'one', shape: [1], dtype: 'int32', data: [1] })], outputs: [i2], options: tfliteOptions.add() });
+  const v2 = body.addTensor({ name: 'v_next', shape: [n], dtype: 'float32' });
+  body.addOperator({ op: 'ADD', inputs: [bv, body.addConstant({ name: 'step', shape: [], dtype: 'float32', data: [1] })], outputs: [v2], options: tfliteOptions.add() });
+  body.markOutput(i2);
+  body.markOutput(v2);
+  const iEnd = w.addTensor({ name: 'i_end', shape: [1], dtype: 'int32' });
+  const vEnd = w.addTensor({ name: 'v_end', shape: [n], dtype: 'float32' });
+  w.addOperator({ op: 'WHILE', inputs: [w.addConstant({ name: 'i0', shape: [1], dtype: 'int32', data: [0] }), v0], outputs: [iEnd, vEnd], options: tfliteOptions.while({ cond: cond.index, body: body.index }) });
+  const sum = w.addTensor({ name: 'sum', shape: [1], dtype: 'float32' });
+  w.addOperator({ op: 'SUM', inputs: [vEnd, w.addConstant({ name: 'axis', shape: [1], dtype: 'int32', data: [0] })], outputs: [sum], options: tfliteOptions.reducer(true) });
+  const y = w.addTensor({ name: 'y', shape: [1], dtype: 'float32' });
+  w.addOperator({ op: 'ADD', inputs: [sum, x], outputs: [y], options: tfliteOptions.add() });
+  w.markOutput(y);
+  return w.finish();
+}
+
+describe('import cost of big and many loops', () => {
+  // Regression: every iteration's folded loop values stayed in main's node list until the
+  // loop ended, so a loop over a big tensor known at import held all its copies: 4 GB before
+  // the work cap refused a 64 MiB value looped 70 times.
+  it('a loop over a big value known at import keeps a bounded number of its copies', () => {
+    const n = 1 << 19; // 2 MiB of float32
+    const trips = 48; // 96 MiB folded in all, past the 64 MiB after which a loop prunes
+    const proto = ControlFlow.prototype as unknown as { inline: (...args: unknown[]) => unknown };
+    const inline = proto.inline;
+    let most = 0;
+    const spy = jest.spyOn(proto, 'inline').mockImplementation(function (this: unknown, ...args: unknown[]) {
+      const out = inline.apply(this, args);
+      const nodes = args[2] as GraphNode[];
+      most = Math.max(most, nodes.reduce((sum, node) => sum + (node.kind === 'constant' ? node.data.length : 0), 0));
+      return out;
+    });
+    try {
+      const module = importTflite(bigFoldedLoop(n, trips), 'big.tflite');
+      // every element is trips + 1; their float32 sum is near n times that
+      expect(floats(interpret(module, [f32([0.5])])[0])[0] / (n * (trips + 1))).toBeCloseTo(1, 1);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(most).toBeGreaterThan(0);
+    expect(most).toBeLessThanOrEqual(2 ** 26 + 2 * 4 * n);
+  });
+
+  // Regression: each WHILE/IF parsed its subgraph's whole operator list to see which of its
+  // outputs anything reads, so 2000 one-trip loops in main took 10 s (quadratic).
+  it('thousands of loops in one subgraph read its operator list a bounded number of times', () => {
+    const loops = 600;
+    const w = new TfliteWriter('many', 'main');
+    let v = w.addInput({ name: 'x', shape: [2], dtype: 'float32' });
+    const { cond, body } = addLoopSubgraphs(w, {});
+    const i0 = w.addConstant({ name: 'i0', shape: [1], dtype: 'int32', data: [0] });
+    const one = w.addConstant({ name: 'n', shape: [1], dtype: 'int32', data: [1] });
+    for (let k = 0; k < loops; k++) {
+      const outs = [w.addTensor({ name: `i${k}`, shape: [1], dtype: 'int32' }), w.addTensor({ name: `n${k}`, shape: [1], dtype: 'int32' }), w.addTensor({ name: `acc${k}`, shape: [2], dtype: 'float32' })];
+      w.addOperator({ op: 'WHILE', inputs: [i0, one, v], outputs: outs, options: tfliteOptions.while({ cond: cond.index, body: body.index }) });
+      v = outs[2];
+    }
+    w.markOutput(v);
+    const model = w.finish();
+    const spy = jest.spyOn(SubGraph.prototype, 'operators', 'get');
+    try {
+      const module = importTflite(model, 'many.tflite');
+      expect(floats(interpret(module, [f32([1, -2])])[0])).toEqual([1 + 0.5 * loops, -2 + 0.5 * loops]);
+      // main's list (the cond's and body's are short and read per iteration)
+      const mainReads = spy.mock.results.filter((r) => (r.value as unknown[]).length === loops).length;
+      expect(mainReads).toBeGreaterThan(0);
+      expect(mainReads).toBeLessThan(10);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 

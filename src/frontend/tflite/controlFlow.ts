@@ -46,6 +46,8 @@ export const MAX_INLINED_OPERATORS = 8192;
 const MAX_FOLD_WORK = 2 ** 30;
 /** The largest tensor such an evaluation may compute. */
 const MAX_FOLD_TENSOR_BYTES = 2 ** 28;
+/** Bytes folded by a WHILE's iterations after which it drops the values no loop value needs any more. */
+const PRUNE_FOLDED_BYTES = 2 ** 26;
 /** Control flow nested deeper is refused (each level is a few stack frames of the importer). */
 export const MAX_CONTROL_FLOW_NESTING = 16;
 
@@ -93,12 +95,16 @@ class NodeIndex {
 export class ControlFlow {
   private inlined = 0;
   private work = 0;
+  /** Bytes of the values folded at import so far (fold), for inlineWhile's pruning. */
+  private foldedBytes = 0;
   private depth = 0;
   private readonly readers = new Map<number, SubgraphReader>();
   private subgraphs?: readonly SubGraph[];
   /** Constant tensors per subgraph, keyed by its table's position in the file. */
   private readonly constants = new Map<number, Set<number>>();
   private readonly indices = new WeakMap<GraphNode[], NodeIndex>();
+  /** Per subgraph (its table's position in the file): the tensors something reads (readTensors). */
+  private readonly reads = new Map<number, ReadonlySet<number>>();
   /** Per node list: whether a node's value is computed from read-only constants only. */
   private readonly statics = new WeakMap<GraphNode[], Map<string, boolean>>();
 
@@ -162,6 +168,7 @@ export class ControlFlow {
     const site = this.siteName(r, op, where);
     const shared = new Map<number, string>();
     let current = values;
+    let foldedAtPrune = this.foldedBytes;
     for (let iteration = 0; this.condition(cond, current, op, where, condLabel); iteration++) {
       const label = `${bodyLabel}, iteration ${iteration}`;
       this.spend(Math.max(1, body.subgraph.operators.length), op, where, `${label}`);
@@ -169,6 +176,14 @@ export class ControlFlow {
       // The cond saw these values and said true: unchanged, it says so forever (TFLite would hang).
       if (next.every((v, k) => sameValue(v, current[k]))) this.refuse(op, where, `${label} leaves every loop value as it was while ${condLabel} is true: the loop never ends`);
       current = next;
+      // Every iteration's folded loop values stay in the node list until defineOutputs prunes
+      // it: a loop over big tensors known at import (a FILL, updated each iteration) held all
+      // their copies, 4 GB before the work cap refused it. Past PRUNE_FOLDED_BYTES folded since
+      // the last time, what the current values do not need goes now.
+      if (this.foldedBytes - foldedAtPrune > PRUNE_FOLDED_BYTES) {
+        this.pruneExcept(b.nodes, start, current);
+        foldedAtPrune = this.foldedBytes;
+      }
     }
     const loopValues = current;
     this.defineOutputs(r, b, op, where, start, (k, name, type) => this.valueNode(loopValues[k], name, type));
@@ -349,6 +364,7 @@ export class ControlFlow {
       this.refuse(op, where, `cannot evaluate '${name}' at import: ${e.message}`);
     }
     index.replace({ kind: 'constant', name, type: call.type, data });
+    this.foldedBytes += data.length;
     return data;
   }
 
@@ -420,7 +436,7 @@ export class ControlFlow {
     start: number,
     node: (k: number, name: string, type: TensorType) => GraphNode,
   ): void {
-    const read = new Set([...r.subgraph.operators.flatMap((o) => o.inputs), ...r.subgraph.outputs]);
+    const read = this.readTensors(r);
     const end = b.nodes.length;
     op.outputs.forEach((t, k) => {
       if (!read.has(t)) return;
@@ -429,6 +445,18 @@ export class ControlFlow {
       if (defined.kind === 'constant') b.folded.set(t, defined.data);
     });
     this.prune(b.nodes, start, end);
+  }
+
+  /**
+   * The tensors of `r`'s subgraph that an operator or the subgraph's outputs read, found once
+   * per subgraph: a subgraph of thousands of WHILE/IF operators asks for every one of them,
+   * and parsing its whole operator list each time made import quadratic (2000 one-trip loops
+   * in main took 10 s).
+   */
+  private readTensors(r: SubgraphReader): ReadonlySet<number> {
+    let read = this.reads.get(r.subgraph.pos);
+    if (!read) this.reads.set(r.subgraph.pos, (read = new Set([...r.subgraph.operators.flatMap((o) => o.inputs), ...r.subgraph.outputs])));
+    return read;
   }
 
   /** A value as the node of tensor `name`: its bytes when known, else a view of its node. */
@@ -444,6 +472,22 @@ export class ControlFlow {
     for (let i = nodes.length - 1; i >= start; i--) {
       const n = nodes[i];
       if (i < end && !needed.has(n.name)) continue;
+      keep[i] = true;
+      if (n.kind === 'call') for (const a of n.args) needed.add(a);
+    }
+    let w = start;
+    for (let i = start; i < nodes.length; i++) if (keep[i]) nodes[w++] = nodes[i];
+    nodes.length = w;
+    this.index(nodes).reset();
+  }
+
+  /** Removes the nodes from `start` on that none of `values` needs, directly or not. */
+  private pruneExcept(nodes: GraphNode[], start: number, values: readonly Value[]): void {
+    const needed = new Set(values.map((v) => v.name));
+    const keep = nodes.map((_, i) => i < start);
+    for (let i = nodes.length - 1; i >= start; i--) {
+      const n = nodes[i];
+      if (!needed.has(n.name)) continue;
       keep[i] = true;
       if (n.kind === 'call') for (const a of n.args) needed.add(a);
     }
