@@ -9,7 +9,13 @@
  * quantized outputs within ±1 LSB and float outputs within a small relative tolerance
  * (`expectCloseToLiteRt`). Limits seen: no variable tensors (resource variables with
  * CALL_ONCE do run, and carry over across `runLiteRtInvocations`), no dynamic shapes
- * (`shape_signature` with -1), per-channel bias quantization must name axis 0.
+ * (`shape_signature` with -1), per-channel bias quantization must name axis 0. LiteRT's WHILE
+ * copies the body's outputs over its inputs in place, so a body that passes its input j
+ * through as output k != j (a swap) reads input j already overwritten; TFLite Micro copies
+ * through the operator's outputs and keeps the values apart, as uma-ts does. XNNPack's float
+ * EXP/LOG/SIN/COS/TANH/LOGISTIC are approximations (sin of 1e10 gives -7093, of 1e30 NaN;
+ * subnormals read as 0; exp saturates at FLT_MAX), so extreme float inputs are compared
+ * against the generated C, not LiteRT.
  */
 import { spawnSync } from 'child_process';
 import { join } from 'path';
