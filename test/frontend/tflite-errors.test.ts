@@ -256,6 +256,33 @@ describe('operators writing constant tensors', () => {
     ok.markOutput(empty);
     expect(() => importTflite(ok.finish(), 'm.tflite')).not.toThrow();
   });
+
+  // Regression: WHILE and IF returned before the check, so a loop writing its result into a
+  // constant imported (TFLite Micro leaves a constant in the read-only flatbuffer).
+  it('a WHILE or IF writing a constant is refused too', () => {
+    for (const op of ['WHILE', 'IF'] as const) {
+      const w = new TfliteWriter();
+      const x = w.addInput({ name: 'x', shape: [2], dtype: 'float32' });
+      const k = w.addConstant({ name: 'k', shape: [2], dtype: 'float32', data: [5, 6] });
+      const a = w.addSubgraph('a');
+      const b = w.addSubgraph('b');
+      if (op === 'WHILE') {
+        a.markOutput(a.addConstant({ name: 'false', shape: [1], dtype: 'bool', data: [0] }));
+        a.addInput({ name: 'v', shape: [2], dtype: 'float32' });
+        b.markOutput(b.addInput({ name: 'v', shape: [2], dtype: 'float32' }));
+        w.addOperator({ op, inputs: [x], outputs: [k], options: tfliteOptions.while({ cond: a.index, body: b.index }) });
+      } else {
+        for (const sg of [a, b]) sg.markOutput(sg.addInput({ name: 'v', shape: [2], dtype: 'float32' }));
+        w.addOperator({ op, inputs: [w.addConstant({ name: 'c', shape: [1], dtype: 'bool', data: [1] }), x], outputs: [k], options: tfliteOptions.if({ then: a.index, else: b.index }) });
+      }
+      const y = w.addTensor({ name: 'y', shape: [2], dtype: 'float32' });
+      w.addOperator({ op: 'ADD', inputs: [k, x], outputs: [y], options: tfliteOptions.add() });
+      w.markOutput(y);
+      const e = errorOf(() => importTflite(w.finish(), 'm.tflite'));
+      expect(e).toBeInstanceOf(ModelFormatError);
+      expect(e.message).toMatch(new RegExp(`^corrupt TFLite file m\\.tflite at byte offset \\d+: ${op} at operator #0 writes tensor #1 'k', which holds constant data$`));
+    }
+  });
 });
 
 describe('model inputs with data in the file', () => {

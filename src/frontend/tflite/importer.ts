@@ -123,6 +123,20 @@ function addOperatorState(r: SubgraphReader, b: FunctionBuilder, state: NonNulla
   return name;
 }
 
+/**
+ * A tensor with data in the file is a constant (read-only to TFLite, never planned by TFLite
+ * Micro, which leaves it in the flatbuffer): an operator writing one is a corrupt model, and
+ * later operators would disagree on its value (shape-like inputs read the file's data, the
+ * rest the operator's result). WHILE and IF outputs included.
+ */
+function refuseConstantOutputs(r: SubgraphReader, op: Operator, where: string): void {
+  for (const o of op.outputs) {
+    r.tensor(o, where, op.pos);
+    const data = r.tensors[o].isVariable ? null : r.constant(o);
+    if (data !== null && data.length > 0) throw modelFormatError(r.source, op.pos, `${where} writes tensor #${o} '${r.tensors[o].name}', which holds constant data`);
+  }
+}
+
 function importOperator(
   r: SubgraphReader,
   b: FunctionBuilder,
@@ -138,6 +152,7 @@ function importOperator(
   if (customCode !== null ? !isSupportedCustom(customCode) : !isSupportedBuiltin(builtin)) unsupported(code, builtin, index, op, r.source);
   if (CONTROL_FLOW_BUILTINS.has(builtin)) {
     if (!flow) unsupported(code, builtin, index, op, r.source);
+    refuseConstantOutputs(r, op, `${builtinOperatorName(builtin)} at operator #${index}`);
     flow.importOperator(r, b, builtin, op, index);
     return;
   }
@@ -161,15 +176,8 @@ function importOperator(
     r.tensor(t, where, op.pos);
     return r.type(t, `input of ${where}`);
   });
-  for (const o of outputs) r.tensor(o, where, op.pos);
+  refuseConstantOutputs(r, op, where);
   const outputTypes = outputs.map((o) => r.type(o, `output of ${where}`));
-  // A tensor with data in the file is a constant (read-only to TFLite, never planned by TFLite
-  // Micro): an operator writing one is a corrupt model, and later operators would disagree on
-  // its value (shape-like inputs read the file's data, the rest the operator's result).
-  for (const o of outputs) {
-    const data = r.tensors[o].isVariable ? null : r.constant(o);
-    if (data !== null && data.length > 0) throw modelFormatError(r.source, op.pos, `${where} writes tensor #${o} '${r.tensors[o].name}', which holds constant data`);
-  }
 
   const site: OperatorSite = {
     index,
