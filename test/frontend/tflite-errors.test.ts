@@ -7,6 +7,7 @@ import { RawTflite } from './rawTflite';
 import { errorOf } from '../helpers/errorOf';
 import { inspectReport } from '../../src/cli/inspect';
 import { TfliteWriter, tfliteOptions } from '../../src/frontend/tflite/writer';
+import { Model } from '../../src/frontend/tflite/schema';
 
 const MODELS = join(__dirname, '..', '..', 'models');
 const HELLO = join(MODELS, 'hello_world_int8.tflite');
@@ -398,6 +399,13 @@ describe('signature defs', () => {
     expect(refusal(model((x, y) => ({ key: 'k', subgraphIndex: 0, inputs: { a: x, b: y }, outputs: { out: y } })))).toContain(
       'signature def #0 "k" lists 2 inputs and 1 output, but subgraph 0 has 1 input and 1 output',
     );
+  });
+
+  it('a damaged input or output entry is named by its signature and position', () => {
+    const bytes = model((x, y) => ({ key: 'k', subgraphIndex: 0, inputs: { in: x }, outputs: { out: y } }));
+    const entry = Model.open(bytes, 'm.tflite').signatureDefs[0].outputs[0].pos;
+    new DataView(bytes.buffer, bytes.byteOffset).setInt32(entry, -1000000, true);
+    expect(refusal(bytes)).toMatch(/^corrupt TFLite file m\.tflite at byte offset \d+: signature def #0 output #0 table's vtable would start at byte \d+, outside the \d+-byte file$/);
   });
 
   it('inspect reports it too', () => {

@@ -255,10 +255,10 @@ export class TensorMap extends CheckedTable {
 /** One `signature_defs` entry: a key, its subgraph and that subgraph's input/output tensors by name. */
 export class SignatureDef extends CheckedTable {
   get inputs(): TensorMap[] {
-    return this.tableVector(0, `input of ${this.what}`, make(TensorMap));
+    return this.tableVector(0, `${this.what} input`, make(TensorMap));
   }
   get outputs(): TensorMap[] {
-    return this.tableVector(1, `output of ${this.what}`, make(TensorMap));
+    return this.tableVector(1, `${this.what} output`, make(TensorMap));
   }
   get signatureKey(): string | null {
     return this.string(2, `signature_key of ${this.what}`);
