@@ -401,6 +401,15 @@ describe('signature defs', () => {
     );
   });
 
+  it("a signature input or output that is not the subgraph's own is a ModelFormatError", () => {
+    expect(refusal(model((x, y) => ({ key: 'k', subgraphIndex: 0, inputs: { in: y }, outputs: { out: x } })))).toContain(
+      'signature def #0 "k" input "in" names tensor 1, which is not an input of subgraph 0 (LiteRT refuses such a file)',
+    );
+    expect(refusal(model((x) => ({ key: 'k', subgraphIndex: 0, inputs: { in: x }, outputs: { out: x } })))).toContain(
+      'signature def #0 "k" output "out" names tensor 0, which is not an output of subgraph 0',
+    );
+  });
+
   it('a damaged input or output entry is named by its signature and position', () => {
     const bytes = model((x, y) => ({ key: 'k', subgraphIndex: 0, inputs: { in: x }, outputs: { out: y } }));
     const entry = Model.open(bytes, 'm.tflite').signatureDefs[0].outputs[0].pos;

@@ -1,8 +1,9 @@
 /**
  * The model's `signature_defs`, checked before import. uma-ts compiles subgraph 0 by its own
  * input and output lists and reads no signature, but a signature naming a subgraph the file
- * lacks, a tensor index past its subgraph's tensors, or other input/output counts than its
- * subgraph has is a damaged file: LiteRT refuses to load it (model_load.cc, "Signature does
+ * lacks, a tensor index past its subgraph's tensors, other input/output counts than its
+ * subgraph has, or a tensor that is not one of the subgraph's inputs (outputs) as a signature
+ * input (output) is a damaged file: LiteRT refuses to load it (model_load.cc, "Signature does
  * not refer to a valid subgraph index" and the like), so uma-ts refuses it too, rather than
  * compile a file the runtime it stands in for rejects.
  */
@@ -31,12 +32,19 @@ export function checkSignatureDefs(model: Model, subgraphs: readonly SubGraph[],
         if (t >= tensorCount) fail(`${role} ${JSON.stringify(m.name)} names tensor ${t}, but subgraph ${index} has ${plural(tensorCount, 'tensor')}`);
       }
     }
-    const want = [subgraph.inputs.length, subgraph.outputs.length];
-    if (inputs.length !== want[0] || outputs.length !== want[1]) {
+    const own = { input: subgraph.inputs, output: subgraph.outputs };
+    if (inputs.length !== own.input.length || outputs.length !== own.output.length) {
       fail(
         `lists ${plural(inputs.length, 'input')} and ${plural(outputs.length, 'output')}, but subgraph ${index} has ` +
-          `${plural(want[0], 'input')} and ${plural(want[1], 'output')}`,
+          `${plural(own.input.length, 'input')} and ${plural(own.output.length, 'output')}`,
       );
+    }
+    // LiteRT maps each signature name to one of the subgraph's own inputs or outputs, and fails
+    // to compile a model whose signature names another tensor ("Input name ... was not found").
+    for (const [role, maps] of [['input', inputs], ['output', outputs]] as const) {
+      for (const m of maps) {
+        if (!own[role].includes(m.tensorIndex)) fail(`${role} ${JSON.stringify(m.name)} names tensor ${m.tensorIndex}, which is not ${role === 'input' ? 'an input' : 'an output'} of subgraph ${index}`);
+      }
     }
   });
 }
