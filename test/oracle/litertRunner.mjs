@@ -15,7 +15,8 @@
 // hand back output buffers nobody wrote, whose bytes are whatever an earlier job left in
 // the WASM heap (so a batch of models gave different "results" from one model alone). The
 // runner therefore captures stderr per job and turns any `ERROR` line logged while that job
-// compiled or ran into that job's `{ error }`, with the lines in the message.
+// compiled or ran into that job's `{ error }`, with the lines in the message (lines logged
+// elsewhere, as a 0-byte input buffer's harmless "Failed to get num packed bytes", do not count).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -44,9 +45,15 @@ process.stderr.write = (chunk, ...rest) => {
   return stderrWrite(chunk, ...rest);
 };
 
-/** Throws with this job's `ERROR` lines, if it logged any since the job started. */
-function throwIfLiteRtFailed(stage) {
-  const errors = (jobLog ?? []).filter((l) => l.startsWith('ERROR'));
+/** Where the current job's log stands: a stage's lines are the ones logged after it. */
+const logMark = () => (jobLog ?? []).length;
+
+/**
+ * Throws with the `ERROR` lines logged since `mark` (by compileModel or run; an input buffer of
+ * 0 bytes logs one on creation that is harmless, so only these two stages count).
+ */
+function throwIfLiteRtFailed(stage, mark) {
+  const errors = (jobLog ?? []).slice(mark).filter((l) => l.startsWith('ERROR'));
   if (errors.length > 0) throw new Error(`LiteRT failed to ${stage}: ${errors.join('; ')}`);
 }
 
@@ -74,6 +81,7 @@ async function runJob(liteRt, job) {
   try {
     const model = wasm.loadModel(env.liteRtEnvironment, ptr, bytes.length);
     toDelete.push(model);
+    const compileMark = logMark();
     const compiled = await wasm.compileModel(env.liteRtEnvironment, model, {
       environment: env,
       accelerator: 'wasm',
@@ -82,7 +90,7 @@ async function runJob(liteRt, job) {
       webNNOptions: {},
     });
     toDelete.push(compiled);
-    throwIfLiteRtFailed('compile the model');
+    throwIfLiteRtFailed('compile the model', compileMark);
     // Several invocations run on the one compiled model, so its variables carry over.
     const invocations = job.invocations ?? [job.inputs];
     const runs = [];
@@ -105,9 +113,10 @@ async function runJob(liteRt, job) {
         buffer.unlock();
         return buffer;
       });
+      const runMark = logMark();
       const outputs = await compiled.run(0, inputs);
       for (const buffer of outputs) toDelete.push(buffer);
-      throwIfLiteRtFailed('run the model');
+      throwIfLiteRtFailed('run the model', runMark);
       runs.push(
         outputs.map((buffer) => {
           const type = buffer.tensorType();
