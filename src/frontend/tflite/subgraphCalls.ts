@@ -6,6 +6,7 @@
  * (controlFlow.ts) never loops forever or recurses without end.
  */
 import { BuiltinOperatorCode, builtinOperatorName } from './builtinOperators';
+import { findCycleFrom } from '../../util/cycle';
 import { modelFormatError } from './flatbuf';
 import { BuiltinOptionsType, CallOnceOptions, IfOptions, Model, Operator, OperatorCode, SubGraph, WhileOptions } from './schema';
 
@@ -112,34 +113,8 @@ export function checkSubgraphCalls(model: Model, codes: readonly OperatorCode[])
       checkCounts(subgraphs, source, op, builtin, calls, where);
     });
   }
-  const cycle = findCycle(callees);
+  const cycle = findCycleFrom(callees, [0]);
   if (cycle) {
     throw modelFormatError(source, subgraphs[cycle[0]].pos, `subgraph ${cycle[0]} runs itself (${cycle.join(' → ')}); TFLite control flow cannot recurse`);
   }
-}
-
-/** A cycle of the call graph from subgraph 0 (its subgraphs, first repeated last), or null. Depth-first, with an explicit stack. */
-function findCycle(callees: readonly number[][]): number[] | null {
-  const state = new Uint8Array(callees.length); // 0 new, 1 on the path, 2 done
-  const path: number[] = [0];
-  const next: number[] = [0];
-  state[0] = 1;
-  while (path.length > 0) {
-    const s = path[path.length - 1];
-    const k = next[next.length - 1]++;
-    if (k >= callees[s].length) {
-      state[s] = 2;
-      path.pop();
-      next.pop();
-      continue;
-    }
-    const c = callees[s][k];
-    if (state[c] === 1) return [...path.slice(path.indexOf(c)), c];
-    if (state[c] === 0) {
-      state[c] = 1;
-      path.push(c);
-      next.push(0);
-    }
-  }
-  return null;
 }

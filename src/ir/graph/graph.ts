@@ -5,6 +5,7 @@
  */
 import { Graph } from '@dagrejs/graphlib';
 import { GraphStructureError } from '../../errors';
+import { findCycleFrom } from '../../util/cycle';
 import { CallNode, GraphFunction, GraphNode, IRModule } from './types';
 
 export type DataflowGraph = Graph<string, GraphNode, { argIndex: number }>;
@@ -69,41 +70,16 @@ function usesByPosition(fn: GraphFunction): number[][] {
 
 /**
  * One cycle as a path `[a, b, ..., a]` starting at its least name, or null when the function
- * is acyclic. A depth-first search with an explicit stack: graphlib's cycle search recursed
- * once per node of a path and overflowed the stack on a 20,000-operator chain.
+ * is acyclic (`findCycleFrom`, no recursion: graphlib's cycle search recursed
+ * once per node of a path and overflowed the stack on a 20,000-operator chain).
  */
 export function findCycle(fn: GraphFunction): string[] | null {
-  const uses = usesByPosition(fn);
-  const state = new Uint8Array(fn.nodes.length); // 0 new, 1 on the path, 2 done
-  for (let root = 0; root < fn.nodes.length; root++) {
-    if (state[root] !== 0) continue;
-    const path = [root];
-    const next = [0];
-    state[root] = 1;
-    while (path.length > 0) {
-      const v = path[path.length - 1];
-      const k = next[next.length - 1]++;
-      if (k >= uses[v].length) {
-        state[v] = 2;
-        path.pop();
-        next.pop();
-        continue;
-      }
-      const w = uses[v][k];
-      if (state[w] === 1) {
-        const names = path.slice(path.indexOf(w)).map((i) => fn.nodes[i].name);
-        const least = names.indexOf([...names].sort()[0]);
-        const rotated = [...names.slice(least), ...names.slice(0, least)];
-        return [...rotated, rotated[0]];
-      }
-      if (state[w] === 0) {
-        state[w] = 1;
-        path.push(w);
-        next.push(0);
-      }
-    }
-  }
-  return null;
+  const cycle = findCycleFrom(usesByPosition(fn), fn.nodes.keys());
+  if (cycle === null) return null;
+  const names = cycle.slice(0, -1).map((i) => fn.nodes[i].name);
+  const least = names.indexOf([...names].sort()[0]);
+  const rotated = [...names.slice(least), ...names.slice(0, least)];
+  return [...rotated, rotated[0]];
 }
 
 export function assertAcyclic(fn: GraphFunction): void {
