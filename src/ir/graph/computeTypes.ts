@@ -1,11 +1,6 @@
 /** Type rules of transpose_conv2d and batch_matmul. */
-import { TypeInferenceError } from '../../errors';
 import { Attrs, TensorType, tensorElements } from './types';
-
-function fail(op: string, problem: string, args: readonly TensorType[]): never {
-  const shapes = args.map((t) => `[${t.shape.join(', ')}] ${t.dtype}`).join(', ');
-  throw new TypeInferenceError(`${op}: ${problem} (arguments: ${shapes})`, { op });
-}
+import { typeRuleFail as fail } from './typeRuleErrors';
 
 function ints(op: string, attrs: Attrs, name: string, length: number, args: readonly TensorType[]): number[] {
   const v = attrs[name];

@@ -3,13 +3,8 @@
  * broadcast_to, gather and the resizes.
  */
 import { bilinearIntegerAxis } from '../../arith/resize';
-import { TypeInferenceError } from '../../errors';
 import { Attrs, DType, TensorType } from './types';
-
-function fail(op: string, problem: string, args: readonly TensorType[]): never {
-  const shapes = args.map((t) => `[${t.shape.join(', ')}] ${t.dtype}`).join(', ');
-  throw new TypeInferenceError(`${op}: ${problem} (arguments: ${shapes})`, { op });
-}
+import { typeRuleFail as fail } from './typeRuleErrors';
 
 function ints(op: string, attrs: Attrs, name: string, length: number, args: readonly TensorType[], min = 0): number[] {
   const v = attrs[name];

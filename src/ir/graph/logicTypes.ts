@@ -2,14 +2,9 @@
  * Type rules of the comparisons (bool output), the logical operators (bool in and out) and
  * select (bool condition, the value operands' dtype out); operands broadcast numpy-style.
  */
-import { TypeInferenceError } from '../../errors';
 import { broadcastAll } from './broadcast';
 import { Attrs, TensorType } from './types';
-
-function fail(op: string, problem: string, args: readonly TensorType[]): never {
-  const shapes = args.map((t) => `[${t.shape.join(', ')}] ${t.dtype}`).join(', ');
-  throw new TypeInferenceError(`${op}: ${problem} (arguments: ${shapes})`, { op });
-}
+import { typeRuleFail as fail } from './typeRuleErrors';
 
 function broadcastOf(op: string, args: readonly TensorType[]): number[] {
   const shape = broadcastAll(args.map((a) => a.shape));

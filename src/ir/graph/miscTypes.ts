@@ -2,19 +2,8 @@
  * Type rules of the small structural and indexing operators: reverse, zeros_like, fill,
  * shape, gather_nd, embedding_lookup, l2_pool2d, cumsum and broadcast_args.
  */
-import { TypeInferenceError } from '../../errors';
 import { Attrs, TensorType, tensorElements } from './types';
-
-function fail(op: string, problem: string, args: readonly TensorType[]): never {
-  const shapes = args.map((t) => `[${t.shape.join(', ')}] ${t.dtype}`).join(', ');
-  throw new TypeInferenceError(`${op}: ${problem} (arguments: ${shapes})`, { op });
-}
-
-function intAttr(op: string, attrs: Attrs, name: string, args: readonly TensorType[]): number {
-  const v = attrs[name];
-  if (typeof v !== 'number' || !Number.isInteger(v)) fail(op, `attribute ${name} must be an integer, got ${JSON.stringify(v)}`, args);
-  return v;
-}
+import { typeRuleFail as fail, intAttrOf as intAttr } from './typeRuleErrors';
 
 function reverse(attrs: Attrs, args: readonly TensorType[]): TensorType {
   const [input] = args;

@@ -5,13 +5,8 @@
  * Micro only reads the output's element count), so the declared shape wins when the
  * counts agree.
  */
-import { TypeInferenceError } from '../../errors';
 import { Attrs, DType, TensorType, tensorElements } from './types';
-
-function fail(op: string, problem: string, args: readonly TensorType[]): never {
-  const shapes = args.map((t) => `[${t.shape.join(', ')}] ${t.dtype}`).join(', ');
-  throw new TypeInferenceError(`${op}: ${problem} (arguments: ${shapes})`, { op });
-}
+import { typeRuleFail as fail } from './typeRuleErrors';
 
 /** The reduced axes of `attrs[name]`, checked against the input rank. */
 export function reductionAxes(op: string, attrs: Attrs, name: string, rank: number, args: readonly TensorType[]): number[] {

@@ -2,19 +2,8 @@
  * Type rules of TFLite Micro's signal-library operators (`signal_*`, ops.ts): the tensor
  * types and ranks their Prepare functions require, and the output each computes.
  */
-import { TypeInferenceError } from '../../errors';
 import { Attrs, DType, TensorType, tensorElements } from './types';
-
-function fail(op: string, problem: string, args: readonly TensorType[]): never {
-  const shapes = args.map((t) => `[${t.shape.join(', ')}] ${t.dtype}`).join(', ');
-  throw new TypeInferenceError(`${op}: ${problem} (arguments: ${shapes})`, { op });
-}
-
-function intAttr(op: string, attrs: Attrs, name: string, args: readonly TensorType[]): number {
-  const v = attrs[name];
-  if (typeof v !== 'number' || !Number.isInteger(v)) fail(op, `attribute ${name} must be an integer, got ${JSON.stringify(v)}`, args);
-  return v;
-}
+import { typeRuleFail as fail, intAttrOf as intAttr } from './typeRuleErrors';
 
 function need(op: string, args: readonly TensorType[], k: number, dtype: DType, rank: number | 'any', role: string): TensorType {
   const t = args[k];

@@ -21,15 +21,7 @@ import { MISC_RULES } from './miscTypes';
 import { SIGNAL_RULES } from './signalTypes';
 import { LOGIC_RULES } from './logicTypes';
 import { VARIABLE_RULES } from './variableTypes';
-
-function fmt(t: TensorType): string {
-  return `[${t.shape.join(', ')}] ${t.dtype}`;
-}
-
-function fail(op: string, problem: string, argTypes: readonly TensorType[]): never {
-  const shapes = argTypes.map(fmt).join(', ');
-  throw new TypeInferenceError(`${op}: ${problem} (arguments: ${shapes})`, { op });
-}
+import { typeRuleFail as fail, formatTensorType as fmt } from './typeRuleErrors';
 
 function pair(op: string, attrs: Attrs, name: string, fallback?: [number, number]): [number, number] {
   const v = attrs[name] ?? fallback;
