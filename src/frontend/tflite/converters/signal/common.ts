@@ -3,6 +3,7 @@
  * read them (FlexbufferWrapper::ElementAsInt32 / ElementAsBool by position in the sorted map,
  * so the map must hold exactly the kernel's keys), and Prepare's type and rank checks.
  */
+import { rfftLengthProblem } from '../../../../arith/signal';
 import { DType, TensorType } from '../../../../ir/graph/types';
 import { flexMapSize, FlexScalar, readFlexMap } from '../../flexOptions';
 import { TensorTypeCode } from '../../schema';
@@ -75,9 +76,25 @@ export function constantInt16(site: OperatorSite, k: number, role: string): Int1
 }
 
 /** The tensor type of option T of an FFT operator (TFLite's TensorType codes: int16, int32 or float32). */
-export function fftType(site: OperatorSite, t: number): DType {
+function fftType(site: OperatorSite, t: number): DType {
   if (t === TensorTypeCode.INT16) return 'int16';
   if (t === TensorTypeCode.INT32) return 'int32';
   if (t === TensorTypeCode.FLOAT32) return 'float32';
   return unsupportedParameter(site, `tensor type T = ${t} (${site.tfliteName} takes int16, int32 or float32)`);
+}
+
+/**
+ * What SignalRfft and SignalIrfft read alike: one input and one output of the options' type T,
+ * and fft_length, a length their kissfft supports.
+ */
+export function fftSite(site: OperatorSite): { readonly x: TensorType; readonly out: TensorType; readonly fftLength: number } {
+  requireCounts(site, 1, 1);
+  const options = signalOptions(site, ['T', 'fft_length']);
+  const dtype = fftType(site, options.int('T'));
+  const x = input(site, 0, dtype, '>=1', 'input');
+  const out = output(site, 0, dtype, '>=1', 'output');
+  const fftLength = options.int('fft_length');
+  const problem = rfftLengthProblem(fftLength);
+  if (problem !== undefined) unsupportedParameter(site, problem);
+  return { x, out, fftLength };
 }

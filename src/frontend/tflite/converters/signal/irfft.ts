@@ -3,21 +3,13 @@
  * of each row of fft_length / 2 + 1 complex bins into fft_length samples. Options T (int16,
  * int32 or float32; the float32 output divided by fft_length, as TFLite Micro) and fft_length.
  */
-import { rfftLengthProblem } from '../../../../arith/signal';
-import { Converter, formatError, unsupportedParameter } from '../common';
-import { fftType, input, output, requireCounts, signalOptions } from './common';
+import { Converter, formatError } from '../common';
+import { fftSite } from './common';
 
 export const SIGNAL_IRFFT_CODE = 'SignalIrfft';
 
 export const signalIrfft: Converter = (site) => {
-  requireCounts(site, 1, 1);
-  const options = signalOptions(site, ['T', 'fft_length']);
-  const dtype = fftType(site, options.int('T'));
-  const x = input(site, 0, dtype, '>=1', 'input');
-  const out = output(site, 0, dtype, '>=1', 'output');
-  const fftLength = options.int('fft_length');
-  const problem = rfftLengthProblem(fftLength);
-  if (problem !== undefined) unsupportedParameter(site, problem);
+  const { x, out, fftLength } = fftSite(site);
   const last = x.shape[x.shape.length - 1];
   if (last !== fftLength + 2) formatError(site, `rows of ${last} values, expected fft_length + 2 = ${fftLength + 2} (fft_length / 2 + 1 complex bins)`);
   const expected = [...x.shape.slice(0, -1), fftLength];

@@ -3,21 +3,13 @@
  * zero-padded to fft_length; fft_length / 2 + 1 complex bins per row. Options T (the
  * tensor type: int16, int32 (kissfft FIXED_POINT=32) or float32) and fft_length.
  */
-import { rfftLengthProblem } from '../../../../arith/signal';
-import { Converter, formatError, unsupportedParameter } from '../common';
-import { fftType, input, output, requireCounts, signalOptions } from './common';
+import { Converter, formatError } from '../common';
+import { fftSite } from './common';
 
 export const SIGNAL_RFFT_CODE = 'SignalRfft';
 
 export const signalRfft: Converter = (site) => {
-  requireCounts(site, 1, 1);
-  const options = signalOptions(site, ['T', 'fft_length']);
-  const dtype = fftType(site, options.int('T'));
-  const x = input(site, 0, dtype, '>=1', 'input');
-  const out = output(site, 0, dtype, '>=1', 'output');
-  const fftLength = options.int('fft_length');
-  const problem = rfftLengthProblem(fftLength);
-  if (problem !== undefined) unsupportedParameter(site, problem);
+  const { x, out, fftLength } = fftSite(site);
   const rank = x.shape.length;
   const last = x.shape[rank - 1];
   if (last > fftLength) formatError(site, `rows of ${last} samples are longer than fft_length ${fftLength}`);
