@@ -181,7 +181,7 @@ export class ControlFlow {
       // their copies, 4 GB before the work cap refused it. Past PRUNE_FOLDED_BYTES folded since
       // the last time, what the current values do not need goes now.
       if (this.foldedBytes - foldedAtPrune > PRUNE_FOLDED_BYTES) {
-        this.pruneExcept(b.nodes, start, current);
+        this.prune(b.nodes, start, b.nodes.length, current.map((v) => v.name));
         foldedAtPrune = this.foldedBytes;
       }
     }
@@ -465,29 +465,16 @@ export class ControlFlow {
     return { kind: 'call', name, callee: { kind: 'op', op: 'reshape' }, args: [v.name], attrs: {}, type };
   }
 
-  /** Removes the nodes in [start, end) that no node from `end` on reads, directly or not. */
-  private prune(nodes: GraphNode[], start: number, end: number): void {
-    const needed = new Set<string>();
-    const keep = nodes.map((n, i) => i < start || i >= end);
+  /**
+   * Removes the nodes in [start, end) that nothing needs: nodes from `end` on stay, and so does
+   * whatever they or the nodes named `roots` read, directly or not.
+   */
+  private prune(nodes: GraphNode[], start: number, end: number, roots: readonly string[] = []): void {
+    const needed = new Set(roots);
+    const keep = nodes.map((_, i) => i < start || i >= end);
     for (let i = nodes.length - 1; i >= start; i--) {
       const n = nodes[i];
-      if (i < end && !needed.has(n.name)) continue;
-      keep[i] = true;
-      if (n.kind === 'call') for (const a of n.args) needed.add(a);
-    }
-    let w = start;
-    for (let i = start; i < nodes.length; i++) if (keep[i]) nodes[w++] = nodes[i];
-    nodes.length = w;
-    this.index(nodes).reset();
-  }
-
-  /** Removes the nodes from `start` on that none of `values` needs, directly or not. */
-  private pruneExcept(nodes: GraphNode[], start: number, values: readonly Value[]): void {
-    const needed = new Set(values.map((v) => v.name));
-    const keep = nodes.map((_, i) => i < start);
-    for (let i = nodes.length - 1; i >= start; i--) {
-      const n = nodes[i];
-      if (!needed.has(n.name)) continue;
+      if (!keep[i] && !needed.has(n.name)) continue;
       keep[i] = true;
       if (n.kind === 'call') for (const a of n.args) needed.add(a);
     }
