@@ -81,6 +81,14 @@ const PLACED_FIELDS = 4;
  * (a memmove of the pool's placed entries), which sets with short rows would not earn back.
  */
 const KEEP_PLACED_ORDER_FROM_DEGREE = 128;
+/**
+ * ...and only where a buffer's neighbours are a fair share of all buffers (conflicts per buffer
+ * over the buffer count): the walk passes every placed buffer below the gap it finds, so on
+ * 100,000 short-lived buffers (200 neighbours each, 0.2% of them) the greedy starts became
+ * quadratic (firstGapBySpans and the insertions took 27 of a 30 s plan). The sets it was kept
+ * for have 3.7% (10,000-buffer mixed seeds 1 and 12) to 22% (long lifetimes s52).
+ */
+const KEEP_PLACED_ORDER_MIN_DENSITY = 1 / 64;
 // The walk passes placed buffers that are not neighbours too; still, on every set measured
 // (2,000- and 10,000-buffer long, medium and mixed ones) it took no more CPU than the sort, also
 // where neighbours are a tenth of the placed buffers. Kept from 32 or 8 conflicts per buffer,
@@ -260,7 +268,8 @@ export class PlacementEngine {
     this.sortKeys = new Float64Array(maxDegree);
     this.rowKeySorted = new Uint8Array(n).fill(1);
     this.nearlyComplete = adj.length >= (n * (n - 1)) / 2;
-    this.keepsPlacedOrder = this.nearlyComplete || adj.length >= KEEP_PLACED_ORDER_FROM_DEGREE * n;
+    this.keepsPlacedOrder =
+      this.nearlyComplete || (adj.length >= KEEP_PLACED_ORDER_FROM_DEGREE * n && adj.length >= KEEP_PLACED_ORDER_MIN_DENSITY * n * n);
     this.placedByOffset = Array.from({ length: this.keepsPlacedOrder ? this.nPools : 0 }, () => new Int32Array(n));
     this.placedCount = new Int32Array(this.nPools);
     this.collectedAt = new Int32Array(this.keepsPlacedOrder ? n : 0);
