@@ -28,12 +28,30 @@ function scalarOf(ref: Reference): FlexScalar | undefined {
  * absent or holds null or a non-scalar is left out, as flexbuffers' lookup gives Null there.
  */
 export function readFlexMap(bytes: Uint8Array, keys: readonly string[], source: string, offset: number, what: string): ReadonlyMap<string, FlexScalar> {
+  return readFlexMapEntries(bytes, keys, source, offset, what).values;
+}
+
+/**
+ * readFlexMap's values and the number of entries the map holds (TFLite Micro's signal kernels
+ * read their options by position in the sorted map, so a map with other entries would shift
+ * what they read).
+ */
+export function readFlexMapEntries(
+  bytes: Uint8Array,
+  keys: readonly string[],
+  source: string,
+  offset: number,
+  what: string,
+): { readonly values: ReadonlyMap<string, FlexScalar>; readonly size: number } {
   const copy = new Uint8Array(bytes.length);
   copy.set(bytes);
   const map = new Map<string, FlexScalar>();
+  let size: number;
   try {
     const root = toReference(copy.buffer);
     if (!root.isMap()) throw new Error('the root is not a map');
+    size = root.length();
+    if (!Number.isInteger(size) || size < 0) throw new Error(`its size reads as ${String(size)}`);
     for (const key of keys) {
       let ref: Reference;
       try {
@@ -57,22 +75,6 @@ export function readFlexMap(bytes: Uint8Array, keys: readonly string[], source: 
           : String(e);
     throw modelFormatError(source, offset, `${what} is not a valid flexbuffer map: ${reason}`);
   }
-  return map;
+  return { values: map, size };
 }
 
-/**
- * The number of entries of the flexbuffer map (read after `readFlexMap` accepted the buffer).
- * TFLite Micro's signal kernels read their options by position in the sorted map, so a map with
- * other entries would shift what they read.
- */
-export function flexMapSize(bytes: Uint8Array, source: string, offset: number, what: string): number {
-  const copy = new Uint8Array(bytes.length);
-  copy.set(bytes);
-  try {
-    const size = toReference(copy.buffer).length();
-    if (!Number.isInteger(size) || size < 0) throw new Error(`its size reads as ${String(size)}`);
-    return size;
-  } catch (e) {
-    throw modelFormatError(source, offset, `${what} is not a valid flexbuffer map: ${e instanceof Error ? e.message : String(e)}`);
-  }
-}

@@ -5,7 +5,7 @@
  */
 import { rfftLengthProblem } from '../../../../arith/signal';
 import { DType, TensorType } from '../../../../ir/graph/types';
-import { flexMapSize, FlexScalar, readFlexMap } from '../../flexOptions';
+import { FlexScalar, readFlexMapEntries } from '../../flexOptions';
 import { TensorTypeCode } from '../../schema';
 import { formatError, inputType, OperatorSite, unsupportedParameter } from '../common';
 
@@ -20,9 +20,8 @@ export function signalOptions(site: OperatorSite, keys: readonly string[]): Sign
   if (!bytes || bytes.length === 0) formatError(site, `missing custom_options (the flexbuffer map of ${keys.join(', ')})`);
   if (site.operator.customOptionsFormat !== 0) unsupportedParameter(site, `custom_options_format ${site.operator.customOptionsFormat}`);
   const what = `custom_options of ${site.tfliteName} at operator #${site.index}`;
-  const map = readFlexMap(bytes, keys, site.source, site.operator.pos, what);
+  const { values: map, size } = readFlexMapEntries(bytes, keys, site.source, site.operator.pos, what);
   for (const key of keys) if (!map.has(key)) formatError(site, `custom_options has no ${key}`);
-  const size = flexMapSize(bytes, site.source, site.operator.pos, what);
   if (size !== keys.length) {
     formatError(site, `custom_options holds ${size} entries, expected ${keys.length} (${keys.join(', ')}): TFLite Micro reads them by position`);
   }
