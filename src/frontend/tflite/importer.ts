@@ -119,7 +119,7 @@ function addOperatorState(r: SubgraphReader, b: FunctionBuilder, state: NonNulla
   const taken = new Set([...r.names, ...b.nodes.map((n) => n.name)]);
   let name = `${firstOutput}_${state.suffix}`;
   for (let k = 1; taken.has(name); k++) name = `${firstOutput}_${state.suffix}_${k}`;
-  b.addNode({ kind: 'constant', name, type: state.type, data: state.initial ?? new Uint8Array(tensorBytes(state.type)), variable: true });
+  b.addNode({ kind: 'constant', name, type: state.type, data: state.initial ?? new Uint8Array(bytes), variable: true });
   return name;
 }
 
