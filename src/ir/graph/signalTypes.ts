@@ -160,11 +160,14 @@ function framerRule(attrs: Attrs, args: readonly TensorType[]): TensorType {
   return { shape: [(tensorElements(input) / step) * size + 1], dtype: 'int16' };
 }
 
-function flagRule(attrs: Attrs, args: readonly TensorType[]): TensorType {
-  const packed = need('signal_flag', args, 0, 'int16', 1, 'packed');
+function flagRule(attrs: Attrs, args: readonly TensorType[], declared?: TensorType): TensorType {
+  // int16: Stacker's and Framer's packed outputs; int8: CIRCULAR_BUFFER's.
+  const packed = args[0];
+  if ((packed.dtype !== 'int16' && packed.dtype !== 'int8') || packed.shape.length !== 1) fail('signal_flag', 'packed must be a 1-d int16 or int8', args);
   const index = intAttr('signal_flag', attrs, 'index', args);
   if (index < 0 || index >= packed.shape[0]) fail('signal_flag', `index ${index} outside the packed output`, args);
-  return { shape: [], dtype: 'bool' };
+  // A scalar, or any shape of one element as declared (CIRCULAR_BUFFER's valid output may be [1]).
+  return { shape: declared && tensorElements(declared) === 1 ? [...declared.shape] : [], dtype: 'bool' };
 }
 
 export const SIGNAL_RULES = {
