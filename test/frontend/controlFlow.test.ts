@@ -156,6 +156,16 @@ describe('refused control flow', () => {
       },
     });
     expect(refusal(withDelay, UnsupportedOperatorError)).toContain('body subgraph 2 holds SignalDelay at operator #0, which keeps state across invocations; state inside control flow is not supported');
+    // So is CIRCULAR_BUFFER (its period counter lives in the operator), even on a non-variable output.
+    const withBuffer = accumulate({
+      body: (_w, body, v) => {
+        const x = body.addConstant({ name: 'x8', shape: [1, 1, 1, 2], dtype: 'int8', data: [1, 2] });
+        const y = body.addTensor({ name: 'y8', shape: [1, 5, 1, 2], dtype: 'int8' });
+        body.addOperator({ op: 'CUSTOM', customCode: 'CIRCULAR_BUFFER', inputs: [x], outputs: [y] });
+        return countAndAdd(body, v);
+      },
+    });
+    expect(refusal(withBuffer, UnsupportedOperatorError)).toContain('body subgraph 2 holds CIRCULAR_BUFFER at operator #0, which keeps state across invocations; state inside control flow is not supported');
   });
 
   it('a loop value whose shape the body changes', () => {

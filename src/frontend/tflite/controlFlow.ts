@@ -26,6 +26,7 @@ import { ImportOperator, RESOURCE_VARIABLE_BUILTINS } from './resourceVariables'
 import { Model, Operator, OperatorCode, SubGraph } from './schema';
 import { subgraphCallsOf } from './subgraphCalls';
 import { STATEFUL_SIGNAL_CODES } from './converters/signal';
+import { CIRCULAR_BUFFER_CODE } from './converters/circularBuffer';
 import { FreshNames, FunctionBuilder, SubgraphReader } from './subgraphBuilder';
 
 export const CONTROL_FLOW_BUILTINS: ReadonlySet<number> = new Set([BuiltinOperatorCode.WHILE, BuiltinOperatorCode.IF]);
@@ -530,7 +531,7 @@ export class ControlFlow {
       const code = this.codes[inner.opcodeIndex];
       const builtin = code?.effectiveBuiltinCode ?? -1;
       const custom = builtin === BuiltinOperatorCode.CUSTOM ? code?.customCode : null;
-      if (custom && STATEFUL_SIGNAL_CODES.has(custom)) {
+      if (custom && (STATEFUL_SIGNAL_CODES.has(custom) || custom === CIRCULAR_BUFFER_CODE)) {
         this.refuse(op, where, `${label} holds ${custom} at operator #${j}, which keeps state across invocations; state inside control flow is not supported`);
       }
       if (RESOURCE_VARIABLE_BUILTINS.has(builtin)) {

@@ -59,6 +59,7 @@ import { select } from './select';
 import { readVariable, assignVariable } from './resourceVariable';
 import { broadcastArgs } from './broadcastArgs';
 import { SIGNAL_KERNELS } from './signal';
+import { circularBuffer } from './circularBuffer';
 
 export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['conv2d', conv2d],
@@ -129,6 +130,7 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['logical_not', logicalNot],
   ['select', select],
   ['detection_postprocess', detectionPostprocess],
+  ['circular_buffer', circularBuffer],
   ['read_variable', readVariable],
   ['assign_variable', assignVariable],
   ['broadcast_args', broadcastArgs],

@@ -1,6 +1,6 @@
 /**
  * Type rules of the small structural and indexing operators: reverse, zeros_like, fill,
- * shape, gather_nd, embedding_lookup, l2_pool2d, cumsum and broadcast_args.
+ * shape, gather_nd, embedding_lookup, l2_pool2d, cumsum, broadcast_args and circular_buffer.
  */
 import { Attrs, TensorType, tensorElements } from './types';
 import { typeRuleFail as fail, intAttrOf as intAttr } from './typeRuleErrors';
@@ -116,7 +116,27 @@ export function broadcastShapeValues(left: readonly number[], right: readonly nu
   return conflict ? { values, conflict } : { values };
 }
 
+/**
+ * circular_buffer(input, state): TFLite Micro's CIRCULAR_BUFFER; `state` is int32 [1 + n] (the
+ * period counter, then the n values of the output buffer), the result int8 [n + 1]: the buffer,
+ * then the ready flag. The shifted slots must fit the buffer and the input hold one slot.
+ */
+function circularBuffer(attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const op = 'circular_buffer';
+  const [input, state] = args;
+  if (input.dtype !== 'int8') fail(op, 'input must be int8', args);
+  if (state.dtype !== 'int32' || state.shape.length !== 1 || state.shape[0] < 1) fail(op, 'state must be a 1-d int32 [1 + buffer values]', args);
+  const slots = intAttr(op, attrs, 'num_slots', args);
+  const depth = intAttr(op, attrs, 'depth', args);
+  const cyclesMax = intAttr(op, attrs, 'cycles_max', args);
+  const values = state.shape[0] - 1;
+  if (slots < 1 || depth < 0 || slots * depth > values || tensorElements(input) < depth) fail(op, `num_slots ${slots} of depth ${depth} must fit the input and the state's ${values} values`, args);
+  if (cyclesMax < 1) fail(op, `cycles_max ${cyclesMax} must be at least 1`, args);
+  return { shape: [values + 1], dtype: 'int8' };
+}
+
 export const MISC_RULES = {
+  circular_buffer: circularBuffer,
   reverse,
   zeros_like: zerosLike,
   fill,

@@ -303,7 +303,14 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
     attrs: ['frame_size', 'frame_step'],
     doc: 'SignalFramer: `state` (variable int32, per row: available, queue) updated in place; packed int16 [frames, output_valid]',
   },
-  signal_flag: { args: ['packed'], attrs: ['index'], doc: 'a bool scalar: element `index` of a packed int16 signal output is not 0 (Stacker/Framer output_valid)' },
+  signal_flag: { args: ['packed'], attrs: ['index'], doc: 'a bool scalar: element `index` of a packed int16 or int8 output is not 0 (Stacker/Framer output_valid, CIRCULAR_BUFFER ready)' },
+  circular_buffer: {
+    args: ['input', 'state'],
+    attrs: ['num_slots', 'depth', 'cycles_max'],
+    doc:
+      "CIRCULAR_BUFFER (TFLite Micro's custom op): `state` (variable int32: the period counter, then the output buffer's values) updated in place, " +
+      'the oldest of num_slots slots of depth values dropped and the input appended; packed int8 [buffer, ready]',
+  },
   signal_filter_bank_log: { args: ['input'], attrs: ['output_scale', 'input_correction_bits'], doc: 'SignalFilterBankLog: int16 Log32(x << input_correction_bits, output_scale), at most INT16_MAX' },
   // Resource variables (TFLite VAR_HANDLE / READ_VARIABLE / ASSIGN_VARIABLE): `variable` is a
   // variable ConstantNode; `after` is the previous access of the same variable, so every

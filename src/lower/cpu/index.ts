@@ -59,6 +59,7 @@ import { selectStrategy } from './select';
 import { assignVariableStrategy, readVariableStrategy } from './resourceVariable';
 import { broadcastArgsStrategy } from './broadcastArgs';
 import { SIGNAL_STRATEGIES } from './signal';
+import { circularBufferStrategy } from './circularBuffer';
 
 export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<string, OperatorStrategy>([
   ['conv2d', conv2dStrategy],
@@ -129,6 +130,7 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['logical_not', logicalNotStrategy],
   ['select', selectStrategy],
   ['detection_postprocess', detectionPostprocessStrategy],
+  ['circular_buffer', circularBufferStrategy],
   ['read_variable', readVariableStrategy],
   ['assign_variable', assignVariableStrategy],
   ['broadcast_args', broadcastArgsStrategy],

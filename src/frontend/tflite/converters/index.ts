@@ -44,6 +44,7 @@ import { zerosLike } from './zerosLike';
 import { fill } from './fill';
 import { shape } from './shape';
 import { SIGNAL_CONVERTERS } from './signal';
+import { CIRCULAR_BUFFER_CODE, circularBuffer } from './circularBuffer';
 import { broadcastArgs } from './broadcastArgs';
 import { gatherNd } from './gatherNd';
 import { embeddingLookup } from './embeddingLookup';
@@ -175,7 +176,11 @@ export function convertOperator(builtin: number, site: OperatorSite): ConvertedO
 }
 
 /** Converters of custom operators (BuiltinOperator CUSTOM), by custom code. */
-const CUSTOM_CONVERTERS: ReadonlyMap<string, Converter> = new Map<string, Converter>([[DETECTION_POSTPROCESS_CODE, detectionPostprocess], ...SIGNAL_CONVERTERS]);
+const CUSTOM_CONVERTERS: ReadonlyMap<string, Converter> = new Map<string, Converter>([
+  [DETECTION_POSTPROCESS_CODE, detectionPostprocess],
+  [CIRCULAR_BUFFER_CODE, circularBuffer],
+  ...SIGNAL_CONVERTERS,
+]);
 
 /** Every supported custom code (docs/operators.md lists them). */
 export function supportedCustomCodes(): string[] {
