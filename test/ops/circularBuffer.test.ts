@@ -166,6 +166,24 @@ describe('CIRCULAR_BUFFER refusals', () => {
     expect(e.message).toMatch(/^unsupported cycles_max 0 with an output of shape \[1,3,2,96\] .* on CIRCULAR_BUFFER at operator #0/);
   });
 
+  it("damaged custom_options (TFLM's config, truncated or with a byte changed) import or fail with a typed one-line error, never a crash", () => {
+    const outcomes = new Set<string>();
+    const attempt = (options: Uint8Array): void => {
+      try {
+        importTflite(model([{ depth: 3, slots: 4, valid: true, options }]), 'bad.tflite');
+        outcomes.add('ok');
+      } catch (e) {
+        if (!(e instanceof UmaError)) throw e;
+        expect(e.message).not.toContain('\n');
+        outcomes.add(e.constructor.name);
+      }
+    };
+    for (let n = 1; n < TFLM_CONFIG.length; n++) attempt(TFLM_CONFIG.slice(0, n));
+    for (let i = 0; i < TFLM_CONFIG.length; i++) for (const v of [0x00, 0xff, TFLM_CONFIG[i] ^ 0x10]) attempt(Uint8Array.from(TFLM_CONFIG, (b, k) => (k === i ? v : b)));
+    expect(outcomes.has('ok')).toBe(true);
+    expect(outcomes.has('ModelFormatError')).toBe(true);
+  });
+
   it('bad types, shapes, counts and options are typed one-line errors', () => {
     const cases: [BufferSpec, typeof UmaError, RegExp][] = [
       [{ depth: 3, slots: 4, dtype: 'int16', valid: true }, UnsupportedOperatorError, /^unsupported type int16 \(TFLite Micro's CIRCULAR_BUFFER takes int8\) on CIRCULAR_BUFFER at operator #0/],
