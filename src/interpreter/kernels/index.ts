@@ -60,6 +60,7 @@ import { readVariable, assignVariable } from './resourceVariable';
 import { broadcastArgs } from './broadcastArgs';
 import { SIGNAL_KERNELS } from './signal';
 import { circularBuffer } from './circularBuffer';
+import { basicClassifier } from './basicClassifier';
 
 export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['conv2d', conv2d],
@@ -131,6 +132,7 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['select', select],
   ['detection_postprocess', detectionPostprocess],
   ['circular_buffer', circularBuffer],
+  ['basic_classifier', basicClassifier],
   ['read_variable', readVariable],
   ['assign_variable', assignVariable],
   ['broadcast_args', broadcastArgs],

@@ -1,6 +1,7 @@
 /**
  * Type rules of the small structural and indexing operators: reverse, zeros_like, fill,
- * shape, gather_nd, embedding_lookup, l2_pool2d, cumsum, broadcast_args and circular_buffer.
+ * shape, gather_nd, embedding_lookup, l2_pool2d, cumsum, broadcast_args, circular_buffer and
+ * basic_classifier.
  */
 import { Attrs, TensorType, tensorElements } from './types';
 import { typeRuleFail as fail, intAttrOf as intAttr } from './typeRuleErrors';
@@ -135,7 +136,24 @@ function circularBuffer(attrs: Attrs, args: readonly TensorType[]): TensorType {
   return { shape: [values + 1], dtype: 'int8' };
 }
 
+/**
+ * basic_classifier(input, target_indices, thresholds), all int32: attribute `output` 0 gives
+ * the bool `detected` per target, 1 the int32 value read at each target index.
+ */
+function basicClassifier(attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const op = 'basic_classifier';
+  const [input, indices, thresholds] = args;
+  if (args.some((t) => t.dtype !== 'int32')) fail(op, 'input, target_indices and thresholds must be int32', args);
+  if (input.shape.length < 1 || input.shape.length > 2 || indices.shape.length !== 1 || thresholds.shape.length !== 1 || thresholds.shape[0] !== indices.shape[0]) {
+    fail(op, 'input must be 1-d or 2-d, target_indices and thresholds 1-d of one length', args);
+  }
+  const out = intAttr(op, attrs, 'output', args);
+  if (out !== 0 && out !== 1) fail(op, `output ${out} must be 0 (detected) or 1 (target_posteriors)`, args);
+  return { shape: [indices.shape[0]], dtype: out === 0 ? 'bool' : 'int32' };
+}
+
 export const MISC_RULES = {
+  basic_classifier: basicClassifier,
   circular_buffer: circularBuffer,
   reverse,
   zeros_like: zerosLike,

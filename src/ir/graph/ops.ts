@@ -304,6 +304,11 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
     doc: 'SignalFramer: `state` (variable int32, per row: available, queue) updated in place; packed int16 [frames, output_valid]',
   },
   signal_flag: { args: ['packed'], attrs: ['index'], doc: 'a bool scalar: element `index` of a packed int16 or int8 output is not 0 (Stacker/Framer output_valid, CIRCULAR_BUFFER ready)' },
+  basic_classifier: {
+    args: ['input', 'target_indices', 'thresholds'],
+    attrs: ['output'],
+    doc: "BasicClassifier (TFLite Micro's custom op), one output per call: `output` 0 = input[target_indices[i]] >= thresholds[i] (bool), 1 = input[target_indices[i]] (the input read flat)",
+  },
   circular_buffer: {
     args: ['input', 'state'],
     attrs: ['num_slots', 'depth', 'cycles_max'],

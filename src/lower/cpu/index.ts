@@ -60,6 +60,7 @@ import { assignVariableStrategy, readVariableStrategy } from './resourceVariable
 import { broadcastArgsStrategy } from './broadcastArgs';
 import { SIGNAL_STRATEGIES } from './signal';
 import { circularBufferStrategy } from './circularBuffer';
+import { basicClassifierStrategy } from './basicClassifier';
 
 export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<string, OperatorStrategy>([
   ['conv2d', conv2dStrategy],
@@ -131,6 +132,7 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['select', selectStrategy],
   ['detection_postprocess', detectionPostprocessStrategy],
   ['circular_buffer', circularBufferStrategy],
+  ['basic_classifier', basicClassifierStrategy],
   ['read_variable', readVariableStrategy],
   ['assign_variable', assignVariableStrategy],
   ['broadcast_args', broadcastArgsStrategy],

@@ -45,6 +45,7 @@ import { fill } from './fill';
 import { shape } from './shape';
 import { SIGNAL_CONVERTERS } from './signal';
 import { CIRCULAR_BUFFER_CODE, circularBuffer } from './circularBuffer';
+import { BASIC_CLASSIFIER_CODE, basicClassifier } from './basicClassifier';
 import { broadcastArgs } from './broadcastArgs';
 import { gatherNd } from './gatherNd';
 import { embeddingLookup } from './embeddingLookup';
@@ -179,6 +180,7 @@ export function convertOperator(builtin: number, site: OperatorSite): ConvertedO
 const CUSTOM_CONVERTERS: ReadonlyMap<string, Converter> = new Map<string, Converter>([
   [DETECTION_POSTPROCESS_CODE, detectionPostprocess],
   [CIRCULAR_BUFFER_CODE, circularBuffer],
+  [BASIC_CLASSIFIER_CODE, basicClassifier],
   ...SIGNAL_CONVERTERS,
 ]);
 
