@@ -249,6 +249,7 @@ export const BuiltinOperatorCode = {
   FILL: 94,
   SHAPE: 77,
   BROADCAST_ARGS: 145,
+  DYNAMIC_UPDATE_SLICE: 151,
   GATHER_ND: 107,
   EMBEDDING_LOOKUP: 7,
   L2_POOL_2D: 12,

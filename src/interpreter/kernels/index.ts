@@ -61,6 +61,7 @@ import { broadcastArgs } from './broadcastArgs';
 import { SIGNAL_KERNELS } from './signal';
 import { circularBuffer } from './circularBuffer';
 import { basicClassifier } from './basicClassifier';
+import { dynamicUpdateSlice } from './dynamicUpdateSlice';
 
 export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['conv2d', conv2d],
@@ -133,6 +134,7 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['detection_postprocess', detectionPostprocess],
   ['circular_buffer', circularBuffer],
   ['basic_classifier', basicClassifier],
+  ['dynamic_update_slice', dynamicUpdateSlice],
   ['read_variable', readVariable],
   ['assign_variable', assignVariable],
   ['broadcast_args', broadcastArgs],

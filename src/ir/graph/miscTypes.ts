@@ -1,9 +1,9 @@
 /**
  * Type rules of the small structural and indexing operators: reverse, zeros_like, fill,
- * shape, gather_nd, embedding_lookup, l2_pool2d, cumsum, broadcast_args, circular_buffer and
- * basic_classifier.
+ * shape, gather_nd, embedding_lookup, l2_pool2d, cumsum, broadcast_args, circular_buffer,
+ * basic_classifier and dynamic_update_slice.
  */
-import { Attrs, TensorType, tensorElements } from './types';
+import { Attrs, DType, TensorType, tensorElements } from './types';
 import { typeRuleFail as fail, intAttrOf as intAttr } from './typeRuleErrors';
 
 function reverse(attrs: Attrs, args: readonly TensorType[]): TensorType {
@@ -152,7 +152,23 @@ function basicClassifier(attrs: Attrs, args: readonly TensorType[]): TensorType 
   return { shape: [indices.shape[0]], dtype: out === 0 ? 'bool' : 'int32' };
 }
 
+/** TFLite Micro's DYNAMIC_UPDATE_SLICE: its operand types and RuntimeShape's small size (its index arrays). */
+export const DTYPES_OF_DYNAMIC_UPDATE_SLICE: readonly DType[] = ['float32', 'int8', 'int16', 'int32'];
+export const MAX_DYNAMIC_UPDATE_SLICE_RANK = 6;
+
+/** dynamic_update_slice(operand, update, start_indices): the operand's type. */
+function dynamicUpdateSlice(_attrs: Attrs, args: readonly TensorType[]): TensorType {
+  const op = 'dynamic_update_slice';
+  const [operand, update, indices] = args;
+  const rank = operand.shape.length;
+  if (!DTYPES_OF_DYNAMIC_UPDATE_SLICE.includes(operand.dtype) || update.dtype !== operand.dtype) fail(op, 'operand and update must share a float32, int8, int16 or int32 type', args);
+  if ((indices.dtype !== 'int32' && indices.dtype !== 'int64') || indices.shape.length !== 1 || indices.shape[0] !== rank) fail(op, `start_indices must be int32 or int64 [${rank}]`, args);
+  if (rank > MAX_DYNAMIC_UPDATE_SLICE_RANK || update.shape.length !== rank || update.shape.some((d, i) => d > operand.shape[i])) fail(op, 'update must have the operand rank (at most 6) and fit in it', args);
+  return { shape: [...operand.shape], dtype: operand.dtype };
+}
+
 export const MISC_RULES = {
+  dynamic_update_slice: dynamicUpdateSlice,
   basic_classifier: basicClassifier,
   circular_buffer: circularBuffer,
   reverse,

@@ -304,6 +304,11 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
     doc: 'SignalFramer: `state` (variable int32, per row: available, queue) updated in place; packed int16 [frames, output_valid]',
   },
   signal_flag: { args: ['packed'], attrs: ['index'], doc: 'a bool scalar: element `index` of a packed int16 or int8 output is not 0 (Stacker/Framer output_valid, CIRCULAR_BUFFER ready)' },
+  dynamic_update_slice: {
+    args: ['operand', 'update', 'start_indices'],
+    attrs: [],
+    doc: 'DYNAMIC_UPDATE_SLICE: the operand with `update` written from `start_indices` (read at run time, each clamped into [0, operand dim - update dim])',
+  },
   basic_classifier: {
     args: ['input', 'target_indices', 'thresholds'],
     attrs: ['output'],

@@ -61,6 +61,7 @@ import { broadcastArgsStrategy } from './broadcastArgs';
 import { SIGNAL_STRATEGIES } from './signal';
 import { circularBufferStrategy } from './circularBuffer';
 import { basicClassifierStrategy } from './basicClassifier';
+import { dynamicUpdateSliceStrategy } from './dynamicUpdateSlice';
 
 export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<string, OperatorStrategy>([
   ['conv2d', conv2dStrategy],
@@ -133,6 +134,7 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['detection_postprocess', detectionPostprocessStrategy],
   ['circular_buffer', circularBufferStrategy],
   ['basic_classifier', basicClassifierStrategy],
+  ['dynamic_update_slice', dynamicUpdateSliceStrategy],
   ['read_variable', readVariableStrategy],
   ['assign_variable', assignVariableStrategy],
   ['broadcast_args', broadcastArgsStrategy],

@@ -46,6 +46,7 @@ import { shape } from './shape';
 import { SIGNAL_CONVERTERS } from './signal';
 import { CIRCULAR_BUFFER_CODE, circularBuffer } from './circularBuffer';
 import { BASIC_CLASSIFIER_CODE, basicClassifier } from './basicClassifier';
+import { dynamicUpdateSlice } from './dynamicUpdateSlice';
 import { broadcastArgs } from './broadcastArgs';
 import { gatherNd } from './gatherNd';
 import { embeddingLookup } from './embeddingLookup';
@@ -137,6 +138,7 @@ const CONVERTERS: ReadonlyMap<number, Converter> = new Map<number, Converter>([
   [BuiltinOperatorCode.ZEROS_LIKE, zerosLike],
   [BuiltinOperatorCode.FILL, fill],
   [BuiltinOperatorCode.SHAPE, shape],
+  [BuiltinOperatorCode.DYNAMIC_UPDATE_SLICE, dynamicUpdateSlice],
   [BuiltinOperatorCode.GATHER_ND, gatherNd],
   [BuiltinOperatorCode.EMBEDDING_LOOKUP, embeddingLookup],
   [BuiltinOperatorCode.L2_POOL_2D, l2Pool2d],
