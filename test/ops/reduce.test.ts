@@ -1,5 +1,5 @@
 /**
- * MEAN, SUM, REDUCE_MAX, REDUCE_MIN, ARG_MAX, ARG_MIN: interpreter (TFLite Micro reference
+ * MEAN, SUM, REDUCE_MAX, REDUCE_MIN, REDUCE_ALL, REDUCE_ANY, ARG_MAX, ARG_MIN: interpreter (TFLite Micro reference
  * semantics) vs TIR evaluator vs generated C, float32, int8 and int16, with TFLite Micro's
  * kernel-test figures where they exist.
  */
@@ -9,6 +9,10 @@ import { f32, float32Bytes, i8, int8Bytes, q } from '../lower/helpers';
 import { expectCRunsByteExact, expectTirMatches, interpretCase, OpCase } from './opCases';
 
 const i16 = (shape: number[], scale: number, zp = 0): TensorType => tensorType(shape, 'int16', q(scale, zp));
+
+const b8 = (shape: number[]): TensorType => tensorType(shape, 'bool');
+/** Rows: all true, one false, all false. */
+const BOOLS_3x4 = Uint8Array.from([1, 1, 1, 1, 1, 0, 1, 1, 0, 0, 0, 0]);
 
 function reduceCase(op: string, input: TensorType, axes: number[], keep: boolean, out: TensorType, label = ''): OpCase {
   return { label: `${op} ${label || `[${input.shape}] ${input.dtype} axes [${axes}]${keep ? ' keep' : ''}`}`, op, input, out, attrs: { axes, keep_dims: keep } };
@@ -40,6 +44,11 @@ const CASES: OpCase[] = [
   reduceCase('reduce_min', f32([2, 3, 4]), [1], true, f32([2, 1, 4])),
   reduceCase('reduce_min', i8([4, 6], 0.05, 2), [0, 1], false, i8([], 0.05, 2), 'int8 all axes'),
   reduceCase('reduce_min', i16([3, 5], 0.01), [0], false, i16([5], 0.01), 'int16'),
+  // REDUCE_ALL / REDUCE_ANY (bool; data given, so that rows of every kind occur)
+  { ...reduceCase('reduce_all', b8([3, 4]), [1], false, b8([3])), data: BOOLS_3x4 },
+  { ...reduceCase('reduce_any', b8([3, 4]), [1], true, b8([3, 1])), data: BOOLS_3x4 },
+  { ...reduceCase('reduce_all', b8([2, 3, 2]), [0, 2], false, b8([3])), data: Uint8Array.from([1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1]) },
+  { ...reduceCase('reduce_any', b8([2, 3, 2]), [0, 2], false, b8([3])), data: Uint8Array.from([0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0]) },
   // ARG_MAX / ARG_MIN
   { label: 'arg_max float int32 last axis', op: 'arg_max', input: f32([2, 3, 5]), out: tensorType([2, 3], 'int32'), attrs: { axis: 2 } },
   { label: 'arg_max int8 int64 axis 1', op: 'arg_max', input: i8([2, 6, 3], 0.1), out: tensorType([2, 3], 'int64'), attrs: { axis: 1 } },
@@ -85,6 +94,20 @@ describe('reductions: TFLite Micro kernel-test figures', () => {
     expect(Array.from(new Int8Array(interpretCase({ ...c, data: int8Bytes([1, 2, -1, -2]) }).buffer))).toEqual([1, -1]);
   });
 
+  it('REDUCE_ALL and REDUCE_ANY per row: all true, one false, all false', () => {
+    const all = reduceCase('reduce_all', b8([3, 4]), [1], false, b8([3]));
+    const any = reduceCase('reduce_any', b8([3, 4]), [1], false, b8([3]));
+    expect(Array.from(interpretCase({ ...all, data: BOOLS_3x4 }))).toEqual([1, 0, 0]);
+    expect(Array.from(interpretCase({ ...any, data: BOOLS_3x4 }))).toEqual([1, 1, 0]);
+  });
+
+  it('REDUCE_ALL over no elements is true, REDUCE_ANY false', () => {
+    const all = reduceCase('reduce_all', b8([2, 0]), [1], false, b8([2]));
+    const any = reduceCase('reduce_any', b8([2, 0]), [1], false, b8([2]));
+    expect(Array.from(interpretCase({ ...all, data: new Uint8Array(0) }))).toEqual([1, 1]);
+    expect(Array.from(interpretCase({ ...any, data: new Uint8Array(0) }))).toEqual([0, 0]);
+  });
+
   it('ARG_MAX keeps the first of equal maxima', () => {
     const c: OpCase = { label: '', op: 'arg_max', input: f32([1, 4]), out: tensorType([1], 'int32'), attrs: { axis: 1 }, data: float32Bytes([1, 7, 7, 3]) };
     expect(Array.from(new Int32Array(interpretCase(c).buffer))).toEqual([1]);
@@ -96,6 +119,9 @@ describe('reductions: generated C vs interpreter (gcc)', () => {
     expectCRunsByteExact(CASES.filter((c) => c.input.dtype === 'float32'), 3);
   });
   it('int8 and int16 cases', () => {
-    expectCRunsByteExact(CASES.filter((c) => c.input.dtype !== 'float32'), 5);
+    expectCRunsByteExact(CASES.filter((c) => c.input.dtype !== 'float32' && c.input.dtype !== 'bool'), 5);
+  });
+  it('bool cases (REDUCE_ALL, REDUCE_ANY)', () => {
+    expectCRunsByteExact(CASES.filter((c) => c.input.dtype === 'bool'), 7);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * MEAN, SUM, REDUCE_MAX, REDUCE_MIN, ARG_MAX, ARG_MIN, TRANSPOSE_CONV, BATCH_MATMUL and the
+ * MEAN, SUM, REDUCE_MAX, REDUCE_MIN, REDUCE_ALL, REDUCE_ANY, ARG_MAX, ARG_MIN, TRANSPOSE_CONV, BATCH_MATMUL and the
  * layout operators (DEPTH_TO_SPACE ... RESIZE_NEAREST_NEIGHBOR) as
  * TFLite files (built with the writer) through the importer, against LiteRT (the real
  * TensorFlow Lite runtime): float within a small relative tolerance, quantized within ±1 LSB.
@@ -39,6 +39,8 @@ function inputBytes(spec: Spec, seed: number): Uint8Array {
   if (spec.dtype === 'int16') return new Uint8Array(Int16Array.from(ints(seed, n, -32768, 32767)).buffer);
   if (spec.dtype === 'uint8') return Uint8Array.from(ints(seed, n, 0, 255));
   if (spec.dtype === 'int32') return new Uint8Array(Int32Array.from(ints(seed, n, 0, 1)).buffer);
+  // Mostly true (5 in 6), so that REDUCE_ALL meets rows of both answers.
+  if (spec.dtype === 'bool') return Uint8Array.from(ints(seed, n, 0, 5), (v) => (v > 0 ? 1 : 0));
   throw new Error(`no input data for ${spec.dtype}`);
 }
 
@@ -148,6 +150,21 @@ function cases(): Case[] {
 
 describeAgainstLiteRt('reductions, TRANSPOSE_CONV and BATCH_MATMUL against LiteRT', cases, { tolerance: { lsb: 1, rel: 1e-5, abs: 1e-5 }, varied: false });
 
+/** REDUCE_ALL / REDUCE_ANY: bool, so compared exactly (one LSB would let any answer pass). */
+function logicalCases(): Case[] {
+  const reducer = (keep: boolean) => tfliteOptions.reducer(keep);
+  const bools = (shape: number[], data: number[]): Operand => ({ shape, dtype: 'bool', data });
+  return [
+    model('REDUCE_ALL bool last axis', 'REDUCE_ALL', [x([6, 3], 'bool'), axis([1])], { shape: [6], dtype: 'bool' }, reducer(false), 60),
+    model('REDUCE_ALL bool axes [0, -1] keep_dims', 'REDUCE_ALL', [x([2, 3, 2], 'bool'), axis([0, -1])], { shape: [1, 3, 1], dtype: 'bool' }, reducer(true), 61),
+    model('REDUCE_ALL bool every axis', 'REDUCE_ALL', [x([2, 2], 'bool'), axis([0, 1])], { shape: [], dtype: 'bool' }, reducer(false), 62),
+    model('REDUCE_ANY bool axis 0', 'REDUCE_ANY', [bools([3, 4], [0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 1, 0]), axis([0])], { shape: [4], dtype: 'bool' }, reducer(false), 63),
+    model('REDUCE_ANY bool input, middle axis keep_dims', 'REDUCE_ANY', [x([2, 4, 3], 'bool'), axis([1])], { shape: [2, 1, 3], dtype: 'bool' }, reducer(true), 64),
+  ];
+}
+
+describeAgainstLiteRt('REDUCE_ALL and REDUCE_ANY against LiteRT', logicalCases, { tolerance: { lsb: 0, rel: 0, abs: 0 }, varied: false });
+
 describe('unsupported parameters are one-line errors naming operator, index and parameter', () => {
   it('MEAN with a runtime axis tensor', () => {
     const c = model('', 'MEAN', [x([2, 3], 'float32'), { input: true, shape: [1], dtype: 'int32' }], { shape: [2], dtype: 'float32' }, tfliteOptions.reducer(false), 1);
@@ -156,6 +173,14 @@ describe('unsupported parameters are one-line errors naming operator, index and 
   it('REDUCE_MAX int8 with another output quantization', () => {
     const c = model('', 'REDUCE_MAX', [x([2, 3], 'int8', qi8(0.1)), axis([1])], { shape: [2], dtype: 'int8', quant: qi8(0.2) }, tfliteOptions.reducer(false), 1);
     expect(() => importTflite(c.model, 'm.tflite')).toThrow(/^unsupported input and output quantization that differ on REDUCE_MAX at operator #0 in m\.tflite$/);
+  });
+  it('REDUCE_ALL of an int8 tensor (TFLite takes bool only)', () => {
+    const c = model('', 'REDUCE_ALL', [x([2, 3], 'int8', qi8(0.1)), axis([1])], { shape: [2], dtype: 'int8', quant: qi8(0.1) }, tfliteOptions.reducer(false), 1);
+    expect(() => importTflite(c.model, 'm.tflite')).toThrow(/^unsupported input dtype int8 on REDUCE_ALL at operator #0 in m\.tflite$/);
+  });
+  it('REDUCE_ANY writing an int32 output from bool', () => {
+    const c = model('', 'REDUCE_ANY', [x([2, 3], 'bool'), axis([1])], { shape: [2], dtype: 'int32' }, tfliteOptions.reducer(false), 1);
+    expect(() => importTflite(c.model, 'm.tflite')).toThrow(/^unsupported output dtype int32 for a bool input on REDUCE_ANY at operator #0 in m\.tflite$/);
   });
   it('TRANSPOSE_CONV with a uint8 input', () => {
     const c = model(

@@ -220,6 +220,8 @@ export const BuiltinOperatorCode = {
   SUM: 74,
   REDUCE_MAX: 82,
   REDUCE_MIN: 89,
+  REDUCE_ANY: 91,
+  REDUCE_ALL: 140,
   ARG_MAX: 56,
   ARG_MIN: 79,
   TRANSPOSE_CONV: 67,

@@ -22,6 +22,7 @@ import { dequantize } from './dequantize';
 import { avgPool2d, maxPool2d } from './pool2d';
 import { mean } from './mean';
 import { quantize } from './quantize';
+import { reduceAll, reduceAny } from './reduceLogical';
 import { reduceMax, reduceMin } from './reduceMinMax';
 import { reshape } from './reshape';
 import { softmax } from './softmax';
@@ -95,6 +96,8 @@ export const KERNELS: ReadonlyMap<string, Kernel> = new Map<string, Kernel>([
   ['sum', sum],
   ['reduce_max', reduceMax],
   ['reduce_min', reduceMin],
+  ['reduce_all', reduceAll],
+  ['reduce_any', reduceAny],
   ['arg_max', argMax],
   ['arg_min', argMin],
   ['transpose_conv2d', transposeConv2d],

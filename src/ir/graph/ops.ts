@@ -138,6 +138,8 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
   sum: { args: ['input'], attrs: ['axes', 'keep_dims'], doc: 'sum over `axes`' },
   reduce_max: { args: ['input'], attrs: ['axes', 'keep_dims'], doc: 'maximum over `axes`' },
   reduce_min: { args: ['input'], attrs: ['axes', 'keep_dims'], doc: 'minimum over `axes`' },
+  reduce_all: { args: ['input'], attrs: ['axes', 'keep_dims'], doc: 'logical and (bool) over `axes`; true over no elements' },
+  reduce_any: { args: ['input'], attrs: ['axes', 'keep_dims'], doc: 'logical or (bool) over `axes`; false over no elements' },
   arg_max: { args: ['input'], attrs: ['axis'], doc: 'index of the first maximum along `axis` (removed); int32 or int64 output' },
   arg_min: { args: ['input'], attrs: ['axis'], doc: 'index of the first minimum along `axis` (removed); int32 or int64 output' },
   transpose_conv2d: {

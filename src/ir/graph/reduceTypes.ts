@@ -1,5 +1,6 @@
 /**
- * Type rules of the reductions (mean, sum, reduce_max, reduce_min) and arg_max/arg_min.
+ * Type rules of the reductions (mean, sum, reduce_max, reduce_min, reduce_all, reduce_any) and
+ * arg_max/arg_min.
  * `axes`/`axis` are resolved at import (non-negative, distinct), so the rules only check them.
  * A reduction's output may be declared with another layout of the same elements (TFLite
  * Micro only reads the output's element count), so the declared shape wins when the
@@ -27,11 +28,12 @@ function withDeclaredLayout(shape: number[], dtype: DType, declared?: TensorType
 }
 
 const REDUCE_DTYPES: readonly DType[] = ['float32', 'int8', 'int16', 'int32'];
+const LOGICAL_DTYPES: readonly DType[] = ['bool'];
 
-function reduce(op: string) {
+function reduce(op: string, dtypes: readonly DType[] = REDUCE_DTYPES) {
   return (attrs: Attrs, args: readonly TensorType[], declared?: TensorType): TensorType => {
     const [input] = args;
-    if (!REDUCE_DTYPES.includes(input.dtype)) fail(op, `input dtype ${input.dtype} is not supported`, args);
+    if (!dtypes.includes(input.dtype)) fail(op, `input dtype ${input.dtype} is not supported`, args);
     const axes = reductionAxes(op, attrs, 'axes', input.shape.length, args);
     // A mean of no elements divides by zero (fuzzed: the generated C trapped, the interpreter gave 0).
     if (op === 'mean' && axes.some((a) => input.shape[a] === 0)) fail(op, `reduces an axis of length 0 of shape [${input.shape}]`, args);
@@ -59,6 +61,8 @@ export const REDUCE_RULES = {
   sum: reduce('sum'),
   reduce_max: reduce('reduce_max'),
   reduce_min: reduce('reduce_min'),
+  reduce_all: reduce('reduce_all', LOGICAL_DTYPES),
+  reduce_any: reduce('reduce_any', LOGICAL_DTYPES),
   arg_max: argReduce('arg_max'),
   arg_min: argReduce('arg_min'),
 };

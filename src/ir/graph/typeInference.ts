@@ -529,12 +529,12 @@ const DATA_ROLES: ReadonlySet<string> = new Set(['input', 'params', 'lhs']);
 /**
  * Operators whose output is defined without reading that argument: concatenation's other
  * inputs, PAD's pad value, SHAPE, and reductions that start from a value of their own (a
- * SUM of nothing is 0, a REDUCE_MAX the type's lowest: TFLite's ReduceGeneric). Every other
+ * SUM of nothing is 0, a REDUCE_MAX the type's lowest, a REDUCE_ALL true: TFLite's ReduceGeneric). Every other
  * operator with elements to write and none to read was refused nowhere and went wrong
  * everywhere (fuzzed: ARG_MAX over an axis of length 0 made ill-formed TIR, GATHER and
  * RESIZE from an empty tensor read out of bounds in the C).
  */
-const FROM_NOTHING: ReadonlySet<string> = new Set(['concatenate', 'pack', 'pad', 'shape', 'sum', 'reduce_max', 'reduce_min']);
+const FROM_NOTHING: ReadonlySet<string> = new Set(['concatenate', 'pack', 'pad', 'shape', 'sum', 'reduce_max', 'reduce_min', 'reduce_all', 'reduce_any']);
 
 function sameShape(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);

@@ -22,6 +22,7 @@ import { depthwiseConv2dStrategy } from './depthwiseConv2d';
 import { avgPool2dStrategy, maxPool2dStrategy } from './pool';
 import { meanStrategy } from './mean';
 import { dequantizeStrategy, quantizeStrategy } from './quantize';
+import { reduceAllStrategy, reduceAnyStrategy } from './reduceLogical';
 import { reduceMaxStrategy, reduceMinStrategy } from './reduceMinMax';
 import { reshapeStrategy } from './reshape';
 import { softmaxStrategy } from './softmax';
@@ -95,6 +96,8 @@ export const CPU_STRATEGIES: ReadonlyMap<string, OperatorStrategy> = new Map<str
   ['sum', sumStrategy],
   ['reduce_max', reduceMaxStrategy],
   ['reduce_min', reduceMinStrategy],
+  ['reduce_all', reduceAllStrategy],
+  ['reduce_any', reduceAnyStrategy],
   ['arg_max', argMaxStrategy],
   ['arg_min', argMinStrategy],
   ['transpose_conv2d', transposeConv2dStrategy],

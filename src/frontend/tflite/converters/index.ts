@@ -110,6 +110,8 @@ const CONVERTERS: ReadonlyMap<number, Converter> = new Map<number, Converter>([
   [BuiltinOperatorCode.SUM, reduce('sum')],
   [BuiltinOperatorCode.REDUCE_MAX, reduce('reduce_max')],
   [BuiltinOperatorCode.REDUCE_MIN, reduce('reduce_min')],
+  [BuiltinOperatorCode.REDUCE_ALL, reduce('reduce_all')],
+  [BuiltinOperatorCode.REDUCE_ANY, reduce('reduce_any')],
   [BuiltinOperatorCode.ARG_MAX, argMinMax('arg_max')],
   [BuiltinOperatorCode.ARG_MIN, argMinMax('arg_min')],
   [BuiltinOperatorCode.TRANSPOSE_CONV, transposeConv],

@@ -1,6 +1,7 @@
 /**
- * MEAN, SUM, REDUCE_MAX, REDUCE_MIN → mean / sum / reduce_max / reduce_min. The axis input
- * must be constant; it becomes `axes` resolved as TFLite Micro's ResolveAxis does.
+ * MEAN, SUM, REDUCE_MAX, REDUCE_MIN, REDUCE_ALL, REDUCE_ANY → mean / sum / reduce_max /
+ * reduce_min / reduce_all / reduce_any. The axis input must be constant; it becomes `axes`
+ * resolved as TFLite Micro's ResolveAxis does.
  */
 import { ReducerOptions, BuiltinOptionsType } from '../schema';
 import { Converter, inputType, options, requireRescaleQuantization, unsupportedParameter } from './common';
@@ -11,10 +12,15 @@ const SUPPORTED: Readonly<Record<string, readonly string[]>> = {
   sum: ['float32', 'int8', 'int16'],
   reduce_max: ['float32', 'int8', 'int16'],
   reduce_min: ['float32', 'int8', 'int16'],
+  // TFLite's PrepareAllOrAny takes bool only.
+  reduce_all: ['bool'],
+  reduce_any: ['bool'],
 };
 
+type ReduceOp = 'mean' | 'sum' | 'reduce_max' | 'reduce_min' | 'reduce_all' | 'reduce_any';
+
 export const reduce =
-  (op: 'mean' | 'sum' | 'reduce_max' | 'reduce_min'): Converter =>
+  (op: ReduceOp): Converter =>
   (site) => {
     const input = inputType(site, 0, 'input');
     if (!SUPPORTED[op].includes(input.dtype)) unsupportedParameter(site, `input dtype ${input.dtype}`);
