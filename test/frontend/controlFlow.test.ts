@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import { ModelFormatError, UnsupportedOperatorError } from '../../src/errors';
+import { ModelFormatError, TypeInferenceError, UnsupportedOperatorError } from '../../src/errors';
 import { checkTflite, importTflite } from '../../src/frontend/tflite';
 import { ControlFlow, MAX_CONTROL_FLOW_NESTING, MAX_INLINED_OPERATORS } from '../../src/frontend/tflite/controlFlow';
 import { SubGraph } from '../../src/frontend/tflite/schema';
@@ -97,7 +97,7 @@ describe('IF', () => {
 });
 
 /** The error importing `model` gives: one line, of `type`. */
-function refusal(model: Uint8Array, type: typeof ModelFormatError | typeof UnsupportedOperatorError): string {
+function refusal(model: Uint8Array, type: typeof ModelFormatError | typeof UnsupportedOperatorError | typeof TypeInferenceError): string {
   const e = errorOf(() => importTflite(model, 'cf.tflite'));
   expect(e).toBeInstanceOf(type);
   expect(e.message).not.toContain('\n');
@@ -387,5 +387,138 @@ describe('corrupt subgraph references', () => {
       },
     });
     expect(refusal(indirect, ModelFormatError)).toContain('subgraph 2 runs itself (2 → 3 → 2)');
+  });
+});
+
+/**
+ * TFLite Micro prepares every subgraph of the file and LiteRT every subgraph WHILE/IF can run,
+ * so an operator they cannot prepare is refused wherever it sits: in the branch a known
+ * condition does not take, in the body of a loop that runs 0 times, or in code whose result
+ * nothing reads (pruned after inlining). A subgraph nothing runs at all is not read.
+ */
+describe('code that never runs, and code nothing reads', () => {
+  const F = { shape: [2], dtype: 'float32' } as const;
+  type Fill = (sg: TfliteSubgraphWriter, a: number) => number;
+  /** CONCATENATION on axis 5 of a rank-1 tensor: what no TFLite runtime prepares. */
+  const badAxis: Fill = (sg, a) => {
+    const o = sg.addTensor({ name: 'o', ...F });
+    sg.addOperator({ op: 'CONCATENATION', inputs: [a, a], outputs: [o], options: tfliteOptions.concatenation(5) });
+    return o;
+  };
+  /** ADD of [2] and [3] into [2]: shapes that do not broadcast. */
+  const badAdd: Fill = (sg, a) => {
+    const o = sg.addTensor({ name: 'o', ...F });
+    sg.addOperator({ op: 'ADD', inputs: [a, sg.addConstant({ name: 'b3', shape: [3], dtype: 'float32', data: [1, 2, 3] })], outputs: [o], options: tfliteOptions.add() });
+    return o;
+  };
+  const unknownOp: Fill = (sg, a) => {
+    const o = sg.addTensor({ name: 'o', ...F });
+    sg.addOperator({ op: 'MATRIX_DIAG', inputs: [a], outputs: [o] });
+    return o;
+  };
+  const relu: Fill = (sg, a) => {
+    const o = sg.addTensor({ name: 'r', ...F });
+    sg.addOperator({ op: 'RELU', inputs: [a], outputs: [o] });
+    return o;
+  };
+
+  /** x → IF(flag, x) → y: `then` and `else` fill the branches. */
+  const ifOn = (flag: boolean, thenFill: Fill, elseFill: Fill): Uint8Array => {
+    const w = new TfliteWriter('m', 'main');
+    const x = w.addInput({ name: 'x', ...F });
+    const [t, e] = [w.addSubgraph('t'), w.addSubgraph('e')];
+    t.markOutput(thenFill(t, t.addInput({ name: 'a', ...F })));
+    e.markOutput(elseFill(e, e.addInput({ name: 'a', ...F })));
+    const y = w.addTensor({ name: 'y', ...F });
+    const c = w.addConstant({ name: 'c', shape: [1], dtype: 'bool', data: [flag ? 1 : 0] });
+    w.addOperator({ op: 'IF', inputs: [c, x], outputs: [y], options: tfliteOptions.if({ then: t.index, else: e.index }) });
+    w.markOutput(y);
+    return w.finish();
+  };
+
+  /** x → WHILE(x) whose cond is the constant false: the body (`fill`) never runs. */
+  const zeroTrips = (fill: Fill): Uint8Array => {
+    const w = new TfliteWriter('m', 'main');
+    const x = w.addInput({ name: 'x', ...F });
+    const [c, b] = [w.addSubgraph('c'), w.addSubgraph('b')];
+    c.addInput({ name: 'v', ...F });
+    c.markOutput(c.addConstant({ name: 'f', shape: [1], dtype: 'bool', data: [0] }));
+    b.markOutput(fill(b, b.addInput({ name: 'v', ...F })));
+    const y = w.addTensor({ name: 'y', ...F });
+    w.addOperator({ op: 'WHILE', inputs: [x], outputs: [y], options: tfliteOptions.while({ cond: c.index, body: b.index }) });
+    w.markOutput(y);
+    return w.finish();
+  };
+
+  it('an operator no runtime prepares, in the branch a constant condition does not take or a body that runs 0 times', () => {
+    expect(refusal(ifOn(true, relu, badAxis), ModelFormatError)).toMatch(
+      /^corrupt TFLite file cf\.tflite at byte offset \d+: IF at operator #0 \(then subgraph 1, else subgraph 2\): else subgraph 2 \(not taken\): axis 5 is out of range for rank 1 \(CONCATENATION at operator #0\)$/,
+    );
+    expect(refusal(ifOn(false, badAxis, relu), ModelFormatError)).toContain('then subgraph 1 (not taken): axis 5 is out of range for rank 1 (CONCATENATION at operator #0)');
+    expect(refusal(zeroTrips(badAxis), ModelFormatError)).toMatch(
+      /^corrupt TFLite file cf\.tflite at byte offset \d+: WHILE at operator #0 \(cond subgraph 1, body subgraph 2\): body subgraph 2 \(0 iterations\): axis 5 is out of range for rank 1 \(CONCATENATION at operator #0\)$/,
+    );
+    // The same operator in a branch that runs says the same, without "(not taken)".
+    expect(refusal(ifOn(false, relu, badAxis), ModelFormatError)).toContain('IF at operator #0 (then subgraph 1, else subgraph 2): else subgraph 2: axis 5 is out of range');
+  });
+
+  it('an unsupported operator or shapes that do not fit there, listed by inspect under the IF or WHILE', () => {
+    expect(refusal(ifOn(true, relu, unknownOp), UnsupportedOperatorError)).toBe(
+      'unsupported IF at operator #0 (then subgraph 1, else subgraph 2) in cf.tflite: else subgraph 2 (not taken): TFLite operator MATRIX_DIAG (builtin 113) at operator #0',
+    );
+    expect(checkTflite(zeroTrips(unknownOp), 'cf.tflite').unsupported.map((u) => [u.operator, u.index])).toEqual([['WHILE', 0]]);
+    expect(refusal(ifOn(true, relu, badAdd), TypeInferenceError)).toBe(
+      "cf.tflite: IF at operator #0 (then subgraph 1, else subgraph 2): else subgraph 2 (not taken): 'y/else/o': add: shapes do not broadcast (arguments: [2] float32, [3] float32)",
+    );
+    expect(refusal(zeroTrips(badAdd), TypeInferenceError)).toContain("body subgraph 2 (0 iterations): 'y/0/o': add: shapes do not broadcast");
+  });
+
+  it('a branch or body that could run is accepted and adds nothing to main', () => {
+    const ops = (model: Uint8Array) => calls(model).map((n) => (n.kind === 'call' && n.callee.kind === 'op' ? `${n.callee.op} ${n.name}` : ''));
+    const taken = ifOn(true, relu, (sg, a) => relu(sg, relu(sg, a)));
+    expect(ops(taken)).toEqual(['relu y/then/r', 'reshape y']);
+    expect(floats(interpret(importTflite(taken, 'cf.tflite'), [f32([1, -2])])[0])).toEqual([1, 0]);
+    const skipped = zeroTrips(relu);
+    expect(ops(skipped)).toEqual(['reshape y']);
+    expect(floats(interpret(importTflite(skipped, 'cf.tflite'), [f32([1, -2])])[0])).toEqual([1, -2]);
+  });
+
+  it('a type error in code that runs but whose result nothing reads (pruned after inlining)', () => {
+    // IF (true) with a second output main never reads, computed by the bad ADD.
+    const w = new TfliteWriter('m', 'main');
+    const x = w.addInput({ name: 'x', ...F });
+    const [t, e] = [w.addSubgraph('t'), w.addSubgraph('e')];
+    const ta = t.addInput({ name: 'a', ...F });
+    t.markOutput(ta);
+    t.markOutput(badAdd(t, ta));
+    const ea = e.addInput({ name: 'a', ...F });
+    e.markOutput(ea);
+    e.markOutput(ea);
+    const [y, z] = [w.addTensor({ name: 'y', ...F }), w.addTensor({ name: 'z', ...F })];
+    w.addOperator({ op: 'IF', inputs: [w.addConstant({ name: 'c', shape: [1], dtype: 'bool', data: [1] }), x], outputs: [y, z], options: tfliteOptions.if({ then: t.index, else: e.index }) });
+    w.markOutput(y);
+    expect(refusal(w.finish(), TypeInferenceError)).toBe(
+      "cf.tflite: IF at operator #0 (then subgraph 1, else subgraph 2): then subgraph 1: 'y/then/o': add: shapes do not broadcast (arguments: [2] float32, [3] float32)",
+    );
+    // A body computing it on the side, not as a loop value.
+    const side = accumulate({
+      body: (_w, body, v) => {
+        badAdd(body, v.acc);
+        return countAndAdd(body, v);
+      },
+    });
+    expect(refusal(side, TypeInferenceError)).toMatch(/^cf\.tflite: WHILE at operator #0 \(cond subgraph 1, body subgraph 2\): body subgraph 2, iteration 0: '[^']+\/0\/o': add: shapes do not broadcast/);
+  });
+
+  it('a subgraph nothing runs is not read, as LiteRT (TFLite Micro, which prepares every subgraph, would refuse it)', () => {
+    const w = new TfliteWriter('m', 'main');
+    const x = w.addInput({ name: 'x', ...F });
+    const y = w.addTensor({ name: 'y', ...F });
+    w.addOperator({ op: 'RELU', inputs: [x], outputs: [y] });
+    w.markOutput(y);
+    const other = w.addSubgraph('other');
+    other.markOutput(badAxis(other, other.addInput({ name: 'a', ...F })));
+    const graph = importTflite(w.finish(), 'cf.tflite');
+    expect(floats(interpret(graph, [f32([1, -2])])[0])).toEqual([1, 0]);
   });
 });

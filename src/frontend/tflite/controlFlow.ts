@@ -12,14 +12,21 @@
  *   both (they are pure: no state, no resource variable) and each output is a `select`.
  *
  * Constants of a subgraph are added once per operator site and shared by its copies. Nodes a
- * copy computed that no output needs (the counter chain once folded) are removed. The unrolled
+ * copy computed that no output needs (the counter chain once folded) are removed, after their
+ * types were checked: TFLite prepares every operator, whether its result is read or not.
+ * TFLite Micro prepares every subgraph, so code that never runs is checked too: the branch
+ * a known condition does not take, and the body of a loop that runs 0 times, are inlined once
+ * into a scratch node list on the values they would get, checked, and dropped (once per
+ * subgraph, as TFLite Micro prepares each once). The unrolled
  * size is capped (MAX_INLINED_OPERATORS) so a loop of a million steps is refused, not built.
  * Subgraph indices, counts and recursion were checked before import (subgraphCalls.ts).
  */
 import { SELECT_DTYPES } from '../../arith/comparison';
-import { UmaError, UnsupportedOperatorError } from '../../errors';
+import { ModelFormatError, TypeInferenceError, UmaError, UnsupportedOperatorError } from '../../errors';
 import { interpret } from '../../interpreter/interpret';
+import { checkFunctionTypes } from '../../ir/graph/typeInference';
 import { CallNode, GraphFunction, GraphNode, TensorType, tensorElements } from '../../ir/graph/types';
+import { modelFormatError } from './flatbuf';
 import { BuiltinOperatorCode, builtinOperatorName } from './builtinOperators';
 import { initEvaluationWork, largestInitTensorBytes } from './initWork';
 import { ImportOperator, RESOURCE_VARIABLE_BUILTINS } from './resourceVariables';
@@ -108,6 +115,8 @@ export class ControlFlow {
   private readonly reads = new Map<number, ReadonlySet<number>>();
   /** Per node list: whether a node's value is computed from read-only constants only. */
   private readonly statics = new WeakMap<GraphNode[], Map<string, boolean>>();
+  /** Subgraphs (their table's position in the file) imported at least once, run or only checked. */
+  private readonly imported = new Set<number>();
 
   constructor(
     private readonly model: Model,
@@ -170,7 +179,8 @@ export class ControlFlow {
     const shared = new Map<number, string>();
     let current = values;
     let foldedAtPrune = this.foldedBytes;
-    for (let iteration = 0; this.condition(cond, current, op, where, condLabel); iteration++) {
+    let iteration = 0;
+    for (; this.condition(cond, current, op, where, condLabel); iteration++) {
       const label = `${bodyLabel}, iteration ${iteration}`;
       this.spend(Math.max(1, body.subgraph.operators.length), op, where, `${label}`);
       const next = this.inline(body, current, b.nodes, `${site}/${iteration}`, shared, site, op, where, label);
@@ -188,6 +198,7 @@ export class ControlFlow {
     }
     const loopValues = current;
     this.defineOutputs(r, b, op, where, start, (k, name, type) => this.valueNode(loopValues[k], name, type));
+    if (iteration === 0) this.checkUnrun(body, values, `${site}/0`, `${bodyLabel} (0 iterations)`, op, where);
   }
 
   private inlineIf(r: SubgraphReader, b: FunctionBuilder, op: Operator, where: string): void {
@@ -217,8 +228,12 @@ export class ControlFlow {
       return this.inline(branch.sub, args, b.nodes, `${site}/${role}`, new Map(), `${site}/${role}`, op, where, branch.label);
     };
     if (condition.known) {
-      const outs = inlineBranch(branches[condition.known[0] !== 0 ? 0 : 1], condition.known[0] !== 0 ? 'then' : 'else');
+      const taken = condition.known[0] !== 0 ? 0 : 1;
+      const roles = ['then', 'else'];
+      const outs = inlineBranch(branches[taken], roles[taken]);
       this.defineOutputs(r, b, op, where, start, (k, name, type) => this.valueNode(outs[k], name, type));
+      const other = branches[1 - taken];
+      this.checkUnrun(other.sub, args, `${site}/${roles[1 - taken]}`, `${other.label} (not taken)`, op, where);
       return;
     }
     // A run-time condition: both branches run, the condition picks each output's bytes (TFLite
@@ -272,7 +287,9 @@ export class ControlFlow {
         sb.define(t, { kind: 'var', name: cond.names[t], type }, `input ${k} of ${label}`);
       }
     });
+    this.imported.add(cond.subgraph.pos);
     cond.subgraph.operators.forEach((condOp, j) => this.importInner(cond, sb, condOp, j, op, where, label));
+    this.checkTypes(sb.nodes, 0, where, label);
     const out = cond.subgraph.outputs[0];
     sb.require(out, `output of ${label}`);
     const value = this.fold(sb.nodes, cond.names[out], op, where);
@@ -305,6 +322,8 @@ export class ControlFlow {
     where: string,
     label: string,
   ): Value[] {
+    this.imported.add(sub.subgraph.pos);
+    const before = nodes.length;
     const inputTensors = sub.subgraph.inputs;
     const position = new Map(inputTensors.map((t, k) => [t, k]));
     const constants = this.constantTensors(sub);
@@ -326,20 +345,94 @@ export class ControlFlow {
     // A constant an earlier copy added is the same node.
     for (const t of constants) if (!position.has(t) && index.get(names[t]) !== undefined) ib.bind(t);
     sub.subgraph.operators.forEach((innerOp, j) => this.importInner(copy, ib, innerOp, j, op, where, label));
+    // Before anything prunes them: a node no output needs is still an operator TFLite prepares.
+    this.checkTypes(nodes, before, where, label);
     return sub.subgraph.outputs.map((t) => {
       ib.require(t, `output of ${label}`);
       return { name: names[t], known: this.fold(nodes, names[t], op, where) };
     });
   }
 
-  /** Imports one operator of a cond, body or branch; its refusal names the control-flow operator too. */
+  /**
+   * Imports one operator of a cond, body or branch; its refusal, corrupt-file or type error
+   * names the control-flow operator and the subgraph too (the operator's index alone does not
+   * say which subgraph it is in).
+   */
   private importInner(r: SubgraphReader, b: FunctionBuilder, op: Operator, index: number, owner: Operator, where: string, label: string): void {
     try {
       this.importOther(r, b, op, index);
     } catch (e) {
-      if (!(e instanceof UnsupportedOperatorError)) throw e;
-      this.refuse(owner, where, `${label}: ${this.reason(e.message)}`);
+      if (e instanceof UnsupportedOperatorError) this.refuse(owner, where, `${label}: ${this.reason(e.message)}`);
+      throw this.within(e, where, label);
     }
+  }
+
+  /**
+   * A corrupt-file or type error raised inside subgraph `label` of the operator `where`, with
+   * both named before its problem as refusals name them; any other error unchanged.
+   */
+  private within(e: unknown, where: string, label: string): unknown {
+    if (e instanceof ModelFormatError && e.context.offset !== undefined) {
+      const head = `corrupt TFLite file ${this.source} at byte offset ${e.context.offset}: `;
+      const problem = e.message.startsWith(head) ? e.message.slice(head.length) : e.message;
+      return modelFormatError(this.source, e.context.offset, `${where}: ${label}: ${problem}`);
+    }
+    if (e instanceof TypeInferenceError) {
+      const head = `${this.source}: `;
+      const problem = e.message.startsWith(head) ? e.message.slice(head.length) : e.message;
+      return new TypeInferenceError(`${head}${where}: ${label}: ${problem}`, { ...e.context, file: this.source });
+    }
+    return e;
+  }
+
+  /**
+   * Checks the types of the calls in `nodes` from position `from` on, as compile checks main's
+   * (checkFunctionTypes): nodes before `from` that they read count as given. Refuses naming
+   * the control-flow operator and the subgraph (`label`).
+   */
+  private checkTypes(nodes: readonly GraphNode[], from: number, where: string, label: string): void {
+    const range = nodes.slice(from);
+    const inside = new Set(range.map((n) => n.name));
+    const given = new Map<string, GraphNode>();
+    const index = this.index(nodes as GraphNode[]);
+    for (const n of range) {
+      if (n.kind !== 'call') continue;
+      for (const a of n.args) {
+        if (inside.has(a) || given.has(a)) continue;
+        const node = index.get(a);
+        if (node) given.set(a, { kind: 'var', name: a, type: node.type });
+      }
+    }
+    const fn: GraphFunction = { name: label, params: [...given.keys()], nodes: [...given.values(), ...range], outputs: [], attrs: {} };
+    try {
+      checkFunctionTypes(fn);
+    } catch (e) {
+      if (!(e instanceof TypeInferenceError)) throw e;
+      throw new TypeInferenceError(`${this.source}: ${where}: ${e.message}`, { ...e.context, file: this.source });
+    }
+  }
+
+  /**
+   * Checks subgraph `sub`, which this operator never runs (the branch a known condition does
+   * not take, the body of a loop that runs 0 times), as TFLite Micro prepares it all the
+   * same: inlined once on `inputs` into a scratch node list, which is then dropped, so every
+   * refusal the subgraph would meet if it ran is met. A subgraph imported before (run or
+   * checked) is not checked again: TFLite Micro prepares each subgraph once.
+   */
+  private checkUnrun(sub: SubgraphReader, inputs: readonly Value[], prefix: string, label: string, op: Operator, where: string): void {
+    if (this.imported.has(sub.subgraph.pos)) return;
+    // The input values as the scratch list's own nodes: their bytes when known, else opaque.
+    const scratch: GraphNode[] = [];
+    const placed = new Set<string>();
+    sub.subgraph.inputs.forEach((t, k) => {
+      const v = inputs[k];
+      if (placed.has(v.name)) return;
+      placed.add(v.name);
+      const type = sub.type(t);
+      scratch.push(v.known ? { kind: 'constant', name: v.name, type, data: v.known } : { kind: 'var', name: v.name, type });
+    });
+    this.spend(Math.max(1, sub.subgraph.operators.length), op, where, label);
+    this.inline(sub, inputs, scratch, prefix, new Map(), prefix, op, where, label);
   }
 
   /**
@@ -353,6 +446,14 @@ export class ControlFlow {
     const index = this.index(nodes);
     const call = index.get(name) as CallNode;
     const fn: GraphFunction = { name: 'fold', params: [], nodes: this.closure(index, name), outputs: [name], attrs: {} };
+    // The interpreter runs what compile would have type-checked: a copy's nodes are checked
+    // when it is complete, but a nested WHILE or IF folds its operands before that.
+    try {
+      checkFunctionTypes({ ...fn, name: `folding '${name}' at import` });
+    } catch (e) {
+      if (!(e instanceof TypeInferenceError)) throw e;
+      throw new TypeInferenceError(`${this.source}: ${where}: ${e.message}`, { ...e.context, file: this.source });
+    }
     const largest = largestInitTensorBytes(fn);
     if (largest > MAX_FOLD_TENSOR_BYTES) this.refuse(op, where, `folding '${name}' at import computes a tensor of ${largest} bytes, more than 256 MiB`);
     this.work += initEvaluationWork(fn);
