@@ -218,8 +218,12 @@ describe('refused control flow', () => {
   });
 });
 
-/** x [1] → WHILE(i = 0, v = FILL([n], 1)) while i < trips: v + 1 → SUM(v) + x. The loop value is known at import, and folded every iteration. */
-function bigFoldedLoop(n: number, trips: number): Uint8Array {
+/**
+ * x [1] → WHILE(i = 0, v = FILL([n], 1)) while i < trips: v + 1 → SUM(v) + x. The loop value
+ * is known at import (folded every iteration when small). With `condReads` the cond is
+ * REDUCE_MAX(v) < trips + 1 instead, which reads the value.
+ */
+function bigFoldedLoop(n: number, trips: number, condReads = false): Uint8Array {
   const w = new TfliteWriter('big', 'main');
   const x = w.addInput({ name: 'x', shape: [1], dtype: 'float32' });
   const v0 = w.addTensor({ name: 'v0', shape: [n], dtype: 'float32' });
@@ -228,9 +232,15 @@ function bigFoldedLoop(n: number, trips: number): Uint8Array {
   const cond = w.addSubgraph('cond');
   const body = w.addSubgraph('body');
   const ci = cond.addInput({ name: 'i', shape: [1], dtype: 'int32' });
-  cond.addInput({ name: 'v', shape: [n], dtype: 'float32' });
+  const cv = cond.addInput({ name: 'v', shape: [n], dtype: 'float32' });
   const more = cond.addTensor({ name: 'more', shape: [1], dtype: 'bool' });
-  cond.addOperator({ op: 'LESS', inputs: [ci, cond.addConstant({ name: 'trips', shape: [1], dtype: 'int32', data: [trips] })], outputs: [more] });
+  if (condReads) {
+    const top = cond.addTensor({ name: 'top', shape: [1], dtype: 'float32' });
+    cond.addOperator({ op: 'REDUCE_MAX', inputs: [cv, cond.addConstant({ name: 'axis', shape: [1], dtype: 'int32', data: [0] })], outputs: [top], options: tfliteOptions.reducer(true) });
+    cond.addOperator({ op: 'LESS', inputs: [top, cond.addConstant({ name: 'limit', shape: [1], dtype: 'float32', data: [trips + 1] })], outputs: [more] });
+  } else {
+    cond.addOperator({ op: 'LESS', inputs: [ci, cond.addConstant({ name: 'trips', shape: [1], dtype: 'int32', data: [trips] })], outputs: [more] });
+  }
   cond.markOutput(more);
   const bi = body.addInput({ name: 'i', shape: [1], dtype: 'int32' });
   const bv = body.addInput({ name: 'v', shape: [n], dtype: 'float32' });
@@ -256,8 +266,8 @@ describe('import cost of big and many loops', () => {
   // loop ended, so a loop over a big tensor known at import held all its copies: 4 GB before
   // the work cap refused a 64 MiB value looped 70 times.
   it('a loop over a big value known at import keeps a bounded number of its copies', () => {
-    const n = 1 << 19; // 2 MiB of float32
-    const trips = 48; // 96 MiB folded in all, past the 64 MiB after which a loop prunes
+    const n = 1 << 18; // 1 MiB of float32, folded (up to 1 MiB is)
+    const trips = 70; // 70 MiB folded in all, past the 64 MiB after which a loop prunes
     const proto = ControlFlow.prototype as unknown as { inline: (...args: unknown[]) => unknown };
     const inline = proto.inline;
     let most = 0;
@@ -276,6 +286,28 @@ describe('import cost of big and many loops', () => {
     }
     expect(most).toBeGreaterThan(0);
     expect(most).toBeLessThanOrEqual(2 ** 26 + 2 * 4 * n);
+  });
+
+  // Regression: a loop over a 256 MiB value known at import that only counted folded the value
+  // every iteration, 30 s and 2.1 GB before the work cap refused it. A value over 1 MiB that no
+  // cond reads is left to run time (sizes checked before anything is computed); one a cond
+  // reads is folded, within 64 MiB and 2^28 element operations.
+  it('a big loop value nothing at import needs is not folded; one a cond reads is, within limits checked first', () => {
+    const huge = importTflite(bigFoldedLoop(1 << 26, 20), 'big.tflite');
+    const ops = huge.functions.get('main')!.nodes.flatMap((n) => (n.kind === 'call' && n.callee.kind === 'op' ? [n.callee.op] : []));
+    // FILL, one ADD per iteration, the output view, SUM and ADD, computed at run time
+    expect(ops.filter((op) => op === 'add').length).toBe(21);
+    expect(ops).toContain('fill');
+    // values just over 1 MiB, left to run time too, give what folding them gave
+    const n = (1 << 18) + 8;
+    const module = importTflite(bigFoldedLoop(n, 4), 'big.tflite');
+    expect(floats(interpret(module, [f32([0.25])])[0])).toEqual([Math.fround(n * 5 + 0.25)]);
+    // a cond reading such a value folds it: the loop unrolls and nothing of it is left
+    const read = importTflite(bigFoldedLoop(n, 4, true), 'big.tflite');
+    expect(read.functions.get('main')!.nodes.filter((k) => k.kind === 'call').length).toBe(2);
+    expect(floats(interpret(read, [f32([0.25])])[0])).toEqual([Math.fround(n * 5 + 0.25)]);
+    // past 64 MiB, refused before anything is computed
+    expect(refusal(bigFoldedLoop((1 << 24) + 1, 3, true), UnsupportedOperatorError)).toMatch(/cond subgraph 1.*: folding '[^']+' at import computes a tensor of 67108868 bytes, more than 64 MiB$/);
   });
 
   // Regression: each WHILE/IF parsed its subgraph's whole operator list to see which of its

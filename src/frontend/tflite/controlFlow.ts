@@ -25,7 +25,7 @@ import { SELECT_DTYPES } from '../../arith/comparison';
 import { ModelFormatError, TypeInferenceError, UmaError, UnsupportedOperatorError } from '../../errors';
 import { interpret } from '../../interpreter/interpret';
 import { checkFunctionTypes } from '../../ir/graph/typeInference';
-import { CallNode, GraphFunction, GraphNode, TensorType, tensorElements } from '../../ir/graph/types';
+import { CallNode, GraphFunction, GraphNode, TensorType, tensorBytes, tensorElements } from '../../ir/graph/types';
 import { modelFormatError } from './flatbuf';
 import { BuiltinOperatorCode, builtinOperatorName } from './builtinOperators';
 import { initEvaluationWork, largestInitTensorBytes } from './initWork';
@@ -50,10 +50,22 @@ export const CONTROL_FLOW_BUILTINS: ReadonlySet<number> = new Set([BuiltinOperat
  * about 14 s.
  */
 export const MAX_INLINED_OPERATORS = 8192;
-/** Element operations (initWork.ts) spent evaluating conds and folding loop values at import, in all. */
-const MAX_FOLD_WORK = 2 ** 30;
-/** The largest tensor such an evaluation may compute. */
-const MAX_FOLD_TENSOR_BYTES = 2 ** 28;
+/**
+ * Element operations (initWork.ts) spent evaluating conds and folding loop values at import, in
+ * all: a few seconds of the interpreter (its element-wise kernels take 15-30 ns an operation;
+ * 2^30 took 15-30 s to refuse a cond reading a 64 MiB value).
+ */
+const MAX_FOLD_WORK = 2 ** 28;
+/** The largest tensor such an evaluation may compute (the interpreter holds several copies of it). */
+const MAX_FOLD_TENSOR_BYTES = 2 ** 26;
+/**
+ * The largest tensor computed to fold a value nothing at import needs (a loop value the cond
+ * does not read, a branch's argument): a bigger one is left to run time, as any value computed
+ * from the model's inputs is. Folding a 256 MiB value every iteration of a loop that only
+ * counts took 30 s and 2 GB before the work cap refused it; the unroll needs only the counter.
+ * Shapes, axes and counters are far smaller.
+ */
+const EAGER_FOLD_BYTES = 2 ** 20;
 /** Bytes folded by a WHILE's iterations after which it drops the values no loop value needs any more. */
 const PRUNE_FOLDED_BYTES = 2 ** 26;
 /** Control flow nested deeper is refused (each level is a few stack frames of the importer). */
@@ -180,7 +192,7 @@ export class ControlFlow {
     let current = values;
     let foldedAtPrune = this.foldedBytes;
     let iteration = 0;
-    for (; this.condition(cond, current, op, where, condLabel); iteration++) {
+    for (; this.condition(cond, current, b.nodes, op, where, condLabel); iteration++) {
       const label = `${bodyLabel}, iteration ${iteration}`;
       this.spend(Math.max(1, body.subgraph.operators.length), op, where, `${label}`);
       const next = this.inline(body, current, b.nodes, `${site}/${iteration}`, shared, site, op, where, label);
@@ -219,7 +231,8 @@ export class ControlFlow {
         if (!sameType(mine, theirs)) this.refuse(op, where, `output ${k} is ${fmt(mine)} but output ${k} of ${label} is ${fmt(theirs)}; uma-ts needs static shapes`);
       });
     }
-    const [condition] = this.operands(r, b, [condTensor], op, where);
+    // The branch to inline depends on it: computed at import however big its inputs are.
+    const [condition] = this.operands(r, b, [condTensor], op, where, true);
     const args = this.operands(r, b, op.inputs.slice(1), op, where);
     const start = b.nodes.length;
     const site = this.siteName(r, op, where);
@@ -265,17 +278,21 @@ export class ControlFlow {
   /**
    * The operator's input tensors as values, each given a node first; one computed from
    * constants only (a limit main adds up, a condition main compares) is folded, so a loop
-   * over it unrolls and an IF on it inlines one branch.
+   * over it unrolls and an IF on it inlines one branch (`required`: however big, see fold).
    */
-  private operands(r: SubgraphReader, b: FunctionBuilder, tensors: readonly number[], op: Operator, where: string): Value[] {
+  private operands(r: SubgraphReader, b: FunctionBuilder, tensors: readonly number[], op: Operator, where: string, required = false): Value[] {
     return tensors.map((t) => {
       b.require(t, where);
-      return { name: r.names[t], known: this.fold(b.nodes, r.names[t], op, where) };
+      return { name: r.names[t], known: this.fold(b.nodes, r.names[t], op, where, required) };
     });
   }
 
-  /** Whether the cond subgraph, evaluated at import on the loop values, is true. */
-  private condition(cond: SubgraphReader, values: readonly Value[], op: Operator, where: string, label: string): boolean {
+  /**
+   * Whether the cond subgraph, evaluated at import on the loop values, is true. A loop value
+   * the cond reads that is computed from constants but was too big to fold eagerly (fold) is
+   * folded now, in `nodes` (where the values live), and `values` gets its bytes.
+   */
+  private condition(cond: SubgraphReader, values: Value[], nodes: GraphNode[], op: Operator, where: string, label: string): boolean {
     const sb = new FunctionBuilder(cond);
     cond.subgraph.inputs.forEach((t, k) => {
       const v = values[k];
@@ -292,10 +309,17 @@ export class ControlFlow {
     this.checkTypes(sb.nodes, 0, where, label);
     const out = cond.subgraph.outputs[0];
     sb.require(out, `output of ${label}`);
-    const value = this.fold(sb.nodes, cond.names[out], op, where);
+    const value = this.fold(sb.nodes, cond.names[out], op, where, true);
     if (value === null) {
       // The loop values the cond reads that are known only at run time.
       const read = new Set(this.closure(this.index(sb.nodes), cond.names[out]).map((n) => n.name));
+      let foldedNow = false;
+      cond.subgraph.inputs.forEach((t, k) => {
+        if (values[k].known || !read.has(cond.names[t])) return;
+        const known = this.fold(nodes, values[k].name, op, where, true);
+        if (known) [values[k], foldedNow] = [{ name: values[k].name, known }, true];
+      });
+      if (foldedNow) return this.condition(cond, values, nodes, op, where, label);
       const runtime = cond.subgraph.inputs.flatMap((t, k) => (!values[k].known && read.has(cond.names[t]) ? [k] : []));
       this.refuse(
         op,
@@ -438,14 +462,20 @@ export class ControlFlow {
   /**
    * The bytes of node `name` when known at import: a read-only constant, or a call computed
    * from such constants only, which is evaluated by the interpreter and becomes a constant in
-   * its place (so its inputs' nodes may be pruned). Null for anything run-time.
+   * its place (so its inputs' nodes may be pruned). Null for anything run-time, and, unless
+   * `required` (a cond's result, an IF's condition, a loop value a cond reads), for a value
+   * whose evaluation computes a tensor past EAGER_FOLD_BYTES: sizes are checked before
+   * anything is computed.
    */
-  private fold(nodes: GraphNode[], name: string, op: Operator, where: string): Uint8Array | null {
+  private fold(nodes: GraphNode[], name: string, op: Operator, where: string, required = false): Uint8Array | null {
     const known = this.knownValue(nodes, name);
     if (known || !this.isStatic(nodes, name)) return known;
     const index = this.index(nodes);
     const call = index.get(name) as CallNode;
+    if (!required && tensorBytes(call.type) > EAGER_FOLD_BYTES) return null;
     const fn: GraphFunction = { name: 'fold', params: [], nodes: this.closure(index, name), outputs: [name], attrs: {} };
+    const largest = largestInitTensorBytes(fn);
+    if (!required && largest > EAGER_FOLD_BYTES) return null;
     // The interpreter runs what compile would have type-checked: a copy's nodes are checked
     // when it is complete, but a nested WHILE or IF folds its operands before that.
     try {
@@ -454,10 +484,14 @@ export class ControlFlow {
       if (!(e instanceof TypeInferenceError)) throw e;
       throw new TypeInferenceError(`${this.source}: ${where}: ${e.message}`, { ...e.context, file: this.source });
     }
-    const largest = largestInitTensorBytes(fn);
-    if (largest > MAX_FOLD_TENSOR_BYTES) this.refuse(op, where, `folding '${name}' at import computes a tensor of ${largest} bytes, more than 256 MiB`);
-    this.work += initEvaluationWork(fn);
-    if (this.work > MAX_FOLD_WORK) this.refuse(op, where, `evaluating its control flow at import would take more than 2^30 element operations`);
+    if (largest > MAX_FOLD_TENSOR_BYTES) this.refuse(op, where, `folding '${name}' at import computes a tensor of ${largest} bytes, more than ${MAX_FOLD_TENSOR_BYTES / 2 ** 20} MiB`);
+    const work = initEvaluationWork(fn);
+    if (this.work + work > MAX_FOLD_WORK) {
+      // A value only folded for convenience stays a run-time computation; a needed one cannot.
+      if (!required) return null;
+      this.refuse(op, where, `evaluating its control flow at import would take more than 2^${Math.log2(MAX_FOLD_WORK)} element operations`);
+    }
+    this.work += work;
     let data: Uint8Array;
     try {
       [data] = interpret({ functions: new Map([[fn.name, fn]]), source: this.source }, [], fn.name);
