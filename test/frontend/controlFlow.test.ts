@@ -542,6 +542,48 @@ describe('code that never runs, and code nothing reads', () => {
     expect(refusal(side, TypeInferenceError)).toMatch(/^cf\.tflite: WHILE at operator #0 \(cond subgraph 1, body subgraph 2\): body subgraph 2, iteration 0: '[^']+\/0\/o': add: shapes do not broadcast/);
   });
 
+  it('a loop in code that never runs is checked once, not unrolled: a run-time or huge trip count is no refusal there, a bad operator is', () => {
+    /** IF(true, x, n): then RELU(x); else WHILE(i < limit) { i + 1, fill(v) } with limit n (run time) or 10^6. */
+    const deadLoop = (limit: 'runtime' | 'huge', fill: Fill): Uint8Array => {
+      const w = new TfliteWriter('m', 'main');
+      const x = w.addInput({ name: 'x', ...F });
+      const n = w.addInput({ name: 'n', shape: [1], dtype: 'int32' });
+      const [t, e, c, b] = ['t', 'e', 'c', 'b'].map((k) => w.addSubgraph(k));
+      const I = { shape: [1], dtype: 'int32' } as const;
+      const ci = c.addInput({ name: 'i', ...I });
+      const cl = c.addInput({ name: 'l', ...I });
+      c.addInput({ name: 'v', ...F });
+      const more = c.addTensor({ name: 'more', shape: [1], dtype: 'bool' });
+      c.addOperator({ op: 'LESS', inputs: [ci, cl], outputs: [more] });
+      c.markOutput(more);
+      const bi = b.addInput({ name: 'i', ...I });
+      const bl = b.addInput({ name: 'l', ...I });
+      const bv = b.addInput({ name: 'v', ...F });
+      const i2 = b.addTensor({ name: 'i2', ...I });
+      b.addOperator({ op: 'ADD', inputs: [bi, b.addConstant({ name: 'one', ...I, data: [1] })], outputs: [i2], options: tfliteOptions.add() });
+      [i2, bl, fill(b, bv)].forEach((o) => b.markOutput(o));
+      t.addInput({ name: 'n', ...I });
+      t.markOutput(relu(t, t.addInput({ name: 'a', ...F })));
+      const en = e.addInput({ name: 'n', ...I });
+      const ea = e.addInput({ name: 'a', ...F });
+      const top = limit === 'runtime' ? en : e.addConstant({ name: 'big', ...I, data: [1_000_000] });
+      const outs = [e.addTensor({ name: 'iE', ...I }), e.addTensor({ name: 'lE', ...I }), e.addTensor({ name: 'vE', ...F })];
+      e.addOperator({ op: 'WHILE', inputs: [e.addConstant({ name: 'i0', ...I, data: [0] }), top, ea], outputs: outs, options: tfliteOptions.while({ cond: c.index, body: b.index }) });
+      e.markOutput(outs[2]);
+      const y = w.addTensor({ name: 'y', ...F });
+      w.addOperator({ op: 'IF', inputs: [w.addConstant({ name: 'flag', shape: [1], dtype: 'bool', data: [1] }), n, x], outputs: [y], options: tfliteOptions.if({ then: t.index, else: e.index }) });
+      w.markOutput(y);
+      return w.finish();
+    };
+    for (const limit of ['runtime', 'huge'] as const) {
+      const graph = importTflite(deadLoop(limit, relu), 'cf.tflite');
+      expect(floats(interpret(graph, [f32([1, -2]), new Uint8Array(4)])[0])).toEqual([1, 0]);
+      expect(refusal(deadLoop(limit, badAxis), ModelFormatError)).toContain(
+        'IF at operator #0 (then subgraph 1, else subgraph 2): else subgraph 2 (not taken): WHILE at operator #0 (cond subgraph 3, body subgraph 4): body subgraph 4 (not run): axis 5 is out of range for rank 1 (CONCATENATION at operator #1)',
+      );
+    }
+  });
+
   it('a subgraph nothing runs is not read, as LiteRT (TFLite Micro, which prepares every subgraph, would refuse it)', () => {
     const w = new TfliteWriter('m', 'main');
     const x = w.addInput({ name: 'x', ...F });

@@ -129,6 +129,8 @@ export class ControlFlow {
   private readonly statics = new WeakMap<GraphNode[], Map<string, boolean>>();
   /** Subgraphs (their table's position in the file) imported at least once, run or only checked. */
   private readonly imported = new Set<number>();
+  /** Above 0 while code that never runs is checked (checkUnrun): its WHILE/IF are checked, not run. */
+  private checking = 0;
 
   constructor(
     private readonly model: Model,
@@ -188,6 +190,14 @@ export class ControlFlow {
     const values = this.operands(r, b, op.inputs, op, where);
     const start = b.nodes.length;
     const site = this.siteName(r, op, where);
+    if (this.checking > 0) {
+      // Inside code that never runs: its cond and body are checked once each, not unrolled (a
+      // trip count known only at run time, or of millions, is no reason to refuse what never runs).
+      this.checkUnrun(cond, values, `${site}/cond`, `${condLabel} (not run)`, op, where);
+      this.checkUnrun(body, values, `${site}/0`, `${bodyLabel} (not run)`, op, where);
+      this.defineOutputs(r, b, op, where, start, (_k, name, type) => ({ kind: 'var', name, type }));
+      return;
+    }
     const shared = new Map<number, string>();
     let current = values;
     let foldedAtPrune = this.foldedBytes;
@@ -230,6 +240,16 @@ export class ControlFlow {
         const [mine, theirs] = [this.tensorType(r, t, op, where, `output ${k}`), this.tensorType(sub, sub.subgraph.outputs[k], op, where, `output ${k} of ${label}`)];
         if (!sameType(mine, theirs)) this.refuse(op, where, `output ${k} is ${fmt(mine)} but output ${k} of ${label} is ${fmt(theirs)}; uma-ts needs static shapes`);
       });
+    }
+    if (this.checking > 0) {
+      // Inside code that never runs: both branches checked once, whatever the condition.
+      b.require(condTensor, where);
+      const values = this.operands(r, b, op.inputs.slice(1), op, where);
+      const first = b.nodes.length;
+      const at = this.siteName(r, op, where);
+      branches.forEach(({ sub, label }, k) => this.checkUnrun(sub, values, `${at}/${k === 0 ? 'then' : 'else'}`, `${label} (not run)`, op, where));
+      this.defineOutputs(r, b, op, where, first, (_k, name, type) => ({ kind: 'var', name, type }));
+      return;
     }
     // The branch to inline depends on it: computed at import however big its inputs are.
     const [condition] = this.operands(r, b, [condTensor], op, where, true);
@@ -440,7 +460,9 @@ export class ControlFlow {
    * Checks subgraph `sub`, which this operator never runs (the branch a known condition does
    * not take, the body of a loop that runs 0 times), as TFLite Micro prepares it all the
    * same: inlined once on `inputs` into a scratch node list, which is then dropped, so every
-   * refusal the subgraph would meet if it ran is met. A subgraph imported before (run or
+   * operator in it meets the refusals it would meet if it ran. Its own WHILE and IF are
+   * checked the same way rather than run (`checking`), so the check takes one copy of each
+   * subgraph at most and counts toward no unroll cap. A subgraph imported before (run or
    * checked) is not checked again: TFLite Micro prepares each subgraph once.
    */
   private checkUnrun(sub: SubgraphReader, inputs: readonly Value[], prefix: string, label: string, op: Operator, where: string): void {
@@ -455,8 +477,12 @@ export class ControlFlow {
       const type = sub.type(t);
       scratch.push(v.known ? { kind: 'constant', name: v.name, type, data: v.known } : { kind: 'var', name: v.name, type });
     });
-    this.spend(Math.max(1, sub.subgraph.operators.length), op, where, label);
-    this.inline(sub, inputs, scratch, prefix, new Map(), prefix, op, where, label);
+    this.checking++;
+    try {
+      this.inline(sub, inputs, scratch, prefix, new Map(), prefix, op, where, label);
+    } finally {
+      this.checking--;
+    }
   }
 
   /**
