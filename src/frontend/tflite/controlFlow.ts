@@ -104,10 +104,15 @@ class NodeIndex {
     this.nodes[this.positions.get(node.name)!] = node;
   }
 
-  /** After nodes were removed: positions are rebuilt on the next lookup. */
-  reset(): void {
-    this.positions.clear();
-    this.seen = 0;
+  /**
+   * Before the nodes from position `start` on are removed or moved: their positions are
+   * forgotten and rebuilt on the next lookup; the ones before `start` stay. (Clearing them all
+   * made every WHILE/IF in a long main rebuild the whole index: quadratic, seconds for a few
+   * hundred nested operators.)
+   */
+  forgetFrom(start: number): void {
+    for (let i = start; i < this.seen; i++) this.positions.delete(this.nodes[i].name);
+    this.seen = Math.min(this.seen, start);
   }
 }
 
@@ -131,6 +136,8 @@ export class ControlFlow {
   private readonly imported = new Set<number>();
   /** Above 0 while code that never runs is checked (checkUnrun): its WHILE/IF are checked, not run. */
   private checking = 0;
+  /** Per subgraph (its table's position in the file): its operators, parsed once (operatorsOf). */
+  private readonly operatorLists = new Map<number, readonly Operator[]>();
 
   constructor(
     private readonly model: Model,
@@ -204,7 +211,7 @@ export class ControlFlow {
     let iteration = 0;
     for (; this.condition(cond, current, b.nodes, op, where, condLabel); iteration++) {
       const label = `${bodyLabel}, iteration ${iteration}`;
-      this.spend(Math.max(1, body.subgraph.operators.length), op, where, `${label}`);
+      this.spend(Math.max(1, this.operatorsOf(body).length), op, where, `${label}`);
       const next = this.inline(body, current, b.nodes, `${site}/${iteration}`, shared, site, op, where, label);
       // The cond saw these values and said true: unchanged, it says so forever (TFLite would hang).
       if (next.every((v, k) => sameValue(v, current[k]))) this.refuse(op, where, `${label} leaves every loop value as it was while ${condLabel} is true: the loop never ends`);
@@ -257,7 +264,7 @@ export class ControlFlow {
     const start = b.nodes.length;
     const site = this.siteName(r, op, where);
     const inlineBranch = (branch: (typeof branches)[number], role: string): Value[] => {
-      this.spend(Math.max(1, branch.sub.subgraph.operators.length), op, where, branch.label);
+      this.spend(Math.max(1, this.operatorsOf(branch.sub).length), op, where, branch.label);
       return this.inline(branch.sub, args, b.nodes, `${site}/${role}`, new Map(), `${site}/${role}`, op, where, branch.label);
     };
     if (condition.known) {
@@ -325,7 +332,7 @@ export class ControlFlow {
       }
     });
     this.imported.add(cond.subgraph.pos);
-    cond.subgraph.operators.forEach((condOp, j) => this.importInner(cond, sb, condOp, j, op, where, label));
+    this.operatorsOf(cond).forEach((condOp, j) => this.importInner(cond, sb, condOp, j, op, where, label));
     this.checkTypes(sb.nodes, 0, where, label);
     const out = cond.subgraph.outputs[0];
     sb.require(out, `output of ${label}`);
@@ -388,7 +395,7 @@ export class ControlFlow {
     });
     // A constant an earlier copy added is the same node.
     for (const t of constants) if (!position.has(t) && index.get(names[t]) !== undefined) ib.bind(t);
-    sub.subgraph.operators.forEach((innerOp, j) => this.importInner(copy, ib, innerOp, j, op, where, label));
+    this.operatorsOf(sub).forEach((innerOp, j) => this.importInner(copy, ib, innerOp, j, op, where, label));
     // Before anything prunes them: a node no output needs is still an operator TFLite prepares.
     this.checkTypes(nodes, before, where, label);
     return sub.subgraph.outputs.map((t) => {
@@ -617,7 +624,7 @@ export class ControlFlow {
    */
   private readTensors(r: SubgraphReader): ReadonlySet<number> {
     let read = this.reads.get(r.subgraph.pos);
-    if (!read) this.reads.set(r.subgraph.pos, (read = new Set([...r.subgraph.operators.flatMap((o) => o.inputs), ...r.subgraph.outputs])));
+    if (!read) this.reads.set(r.subgraph.pos, (read = new Set([...this.operatorsOf(r).flatMap((o) => o.inputs), ...r.subgraph.outputs])));
     return read;
   }
 
@@ -640,10 +647,21 @@ export class ControlFlow {
       keep[i] = true;
       if (n.kind === 'call') for (const a of n.args) needed.add(a);
     }
+    this.index(nodes).forgetFrom(start);
     let w = start;
     for (let i = start; i < nodes.length; i++) if (keep[i]) nodes[w++] = nodes[i];
     nodes.length = w;
-    this.index(nodes).reset();
+  }
+
+  /**
+   * A subgraph's operators, parsed once: the accessor parses the whole vector on every call,
+   * and a loop asked for its body's and cond's on every iteration (a third of the import time
+   * of a fuzzed file of nested loops).
+   */
+  private operatorsOf(sub: SubgraphReader): readonly Operator[] {
+    let ops = this.operatorLists.get(sub.subgraph.pos);
+    if (!ops) this.operatorLists.set(sub.subgraph.pos, (ops = sub.subgraph.operators));
+    return ops;
   }
 
   private index(nodes: GraphNode[]): NodeIndex {
@@ -688,7 +706,7 @@ export class ControlFlow {
   private refuseState(op: Operator, where: string, sub: SubgraphReader, label: string): void {
     const t = sub.tensors.findIndex((tensor) => tensor.isVariable);
     if (t >= 0) this.refuse(op, where, `${label} holds variable tensor #${t} '${sub.tensors[t].name}'; state inside control flow is not supported`);
-    sub.subgraph.operators.forEach((inner, j) => {
+    this.operatorsOf(sub).forEach((inner, j) => {
       const code = this.codes[inner.opcodeIndex];
       const builtin = code?.effectiveBuiltinCode ?? -1;
       const custom = builtin === BuiltinOperatorCode.CUSTOM ? code?.customCode : null;
