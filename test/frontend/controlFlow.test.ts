@@ -17,7 +17,7 @@ import { flexbufferOptions, TfliteSubgraphWriter, TfliteWriter, tfliteOptions } 
 import { interpret } from '../../src/interpreter';
 import { inspectReport } from '../../src/cli/inspect';
 import { errorOf } from '../helpers/errorOf';
-import { accumulateLoop as accumulate, addLoopSubgraphs, countAndAdd, ifModel, loopInputs, nestedLoopModel, rnnLoopModel } from './controlFlowModels';
+import { accumulateLoop as accumulate, addLoopSubgraphs, badAdd, badAxis, countAndAdd, Fill, ifModel, ifOn, loopInputs, nestedLoopModel, relu, rnnLoopModel, TWO_FLOATS as F, unknownOp, unreferencedSubgraph, zeroTrips } from './controlFlowModels';
 
 const f32 = (values: number[]) => new Uint8Array(Float32Array.from(values).buffer);
 const floats = (bytes: Uint8Array) => Array.from(new Float32Array(bytes.slice().buffer));
@@ -446,59 +446,6 @@ describe('corrupt subgraph references', () => {
  * nothing reads (pruned after inlining). A subgraph nothing runs at all is not read.
  */
 describe('code that never runs, and code nothing reads', () => {
-  const F = { shape: [2], dtype: 'float32' } as const;
-  type Fill = (sg: TfliteSubgraphWriter, a: number) => number;
-  /** CONCATENATION on axis 5 of a rank-1 tensor: what no TFLite runtime prepares. */
-  const badAxis: Fill = (sg, a) => {
-    const o = sg.addTensor({ name: 'o', ...F });
-    sg.addOperator({ op: 'CONCATENATION', inputs: [a, a], outputs: [o], options: tfliteOptions.concatenation(5) });
-    return o;
-  };
-  /** ADD of [2] and [3] into [2]: shapes that do not broadcast. */
-  const badAdd: Fill = (sg, a) => {
-    const o = sg.addTensor({ name: 'o', ...F });
-    sg.addOperator({ op: 'ADD', inputs: [a, sg.addConstant({ name: 'b3', shape: [3], dtype: 'float32', data: [1, 2, 3] })], outputs: [o], options: tfliteOptions.add() });
-    return o;
-  };
-  const unknownOp: Fill = (sg, a) => {
-    const o = sg.addTensor({ name: 'o', ...F });
-    sg.addOperator({ op: 'MATRIX_DIAG', inputs: [a], outputs: [o] });
-    return o;
-  };
-  const relu: Fill = (sg, a) => {
-    const o = sg.addTensor({ name: 'r', ...F });
-    sg.addOperator({ op: 'RELU', inputs: [a], outputs: [o] });
-    return o;
-  };
-
-  /** x → IF(flag, x) → y: `then` and `else` fill the branches. */
-  const ifOn = (flag: boolean, thenFill: Fill, elseFill: Fill): Uint8Array => {
-    const w = new TfliteWriter('m', 'main');
-    const x = w.addInput({ name: 'x', ...F });
-    const [t, e] = [w.addSubgraph('t'), w.addSubgraph('e')];
-    t.markOutput(thenFill(t, t.addInput({ name: 'a', ...F })));
-    e.markOutput(elseFill(e, e.addInput({ name: 'a', ...F })));
-    const y = w.addTensor({ name: 'y', ...F });
-    const c = w.addConstant({ name: 'c', shape: [1], dtype: 'bool', data: [flag ? 1 : 0] });
-    w.addOperator({ op: 'IF', inputs: [c, x], outputs: [y], options: tfliteOptions.if({ then: t.index, else: e.index }) });
-    w.markOutput(y);
-    return w.finish();
-  };
-
-  /** x → WHILE(x) whose cond is the constant false: the body (`fill`) never runs. */
-  const zeroTrips = (fill: Fill): Uint8Array => {
-    const w = new TfliteWriter('m', 'main');
-    const x = w.addInput({ name: 'x', ...F });
-    const [c, b] = [w.addSubgraph('c'), w.addSubgraph('b')];
-    c.addInput({ name: 'v', ...F });
-    c.markOutput(c.addConstant({ name: 'f', shape: [1], dtype: 'bool', data: [0] }));
-    b.markOutput(fill(b, b.addInput({ name: 'v', ...F })));
-    const y = w.addTensor({ name: 'y', ...F });
-    w.addOperator({ op: 'WHILE', inputs: [x], outputs: [y], options: tfliteOptions.while({ cond: c.index, body: b.index }) });
-    w.markOutput(y);
-    return w.finish();
-  };
-
   it('an operator no runtime prepares, in the branch a constant condition does not take or a body that runs 0 times', () => {
     expect(refusal(ifOn(true, relu, badAxis), ModelFormatError)).toMatch(
       /^corrupt TFLite file cf\.tflite at byte offset \d+: IF at operator #0 \(then subgraph 1, else subgraph 2\): else subgraph 2 \(not taken\): axis 5 is out of range for rank 1 \(CONCATENATION at operator #0\)$/,
@@ -602,14 +549,7 @@ describe('code that never runs, and code nothing reads', () => {
   });
 
   it('a subgraph nothing runs is not read, as LiteRT (TFLite Micro, which prepares every subgraph, would refuse it)', () => {
-    const w = new TfliteWriter('m', 'main');
-    const x = w.addInput({ name: 'x', ...F });
-    const y = w.addTensor({ name: 'y', ...F });
-    w.addOperator({ op: 'RELU', inputs: [x], outputs: [y] });
-    w.markOutput(y);
-    const other = w.addSubgraph('other');
-    other.markOutput(badAxis(other, other.addInput({ name: 'a', ...F })));
-    const graph = importTflite(w.finish(), 'cf.tflite');
+    const graph = importTflite(unreferencedSubgraph(badAxis), 'cf.tflite');
     expect(floats(interpret(graph, [f32([1, -2])])[0])).toEqual([1, 0]);
   });
 });

@@ -261,3 +261,83 @@ export function nestedLoopModel(): Uint8Array {
     },
   });
 }
+
+/** The float32 [2] tensor the never-run-code models pass around. */
+export const TWO_FLOATS = { shape: [2], dtype: 'float32' } as const;
+const F = TWO_FLOATS;
+
+/** Adds an operator on `a` to a subgraph and returns its output tensor. */
+export type Fill = (sg: TfliteSubgraphWriter, a: number) => number;
+
+/** CONCATENATION on axis 5 of a rank-1 tensor: what no TFLite runtime prepares. */
+export const badAxis: Fill = (sg, a) => {
+  const o = sg.addTensor({ name: 'o', ...F });
+  sg.addOperator({ op: 'CONCATENATION', inputs: [a, a], outputs: [o], options: tfliteOptions.concatenation(5) });
+  return o;
+};
+
+/** ADD of [2] and [3] into [2]: shapes that do not broadcast. */
+export const badAdd: Fill = (sg, a) => {
+  const o = sg.addTensor({ name: 'o', ...F });
+  sg.addOperator({ op: 'ADD', inputs: [a, sg.addConstant({ name: 'b3', shape: [3], dtype: 'float32', data: [1, 2, 3] })], outputs: [o], options: tfliteOptions.add() });
+  return o;
+};
+
+/** An operator uma-ts does not support. */
+export const unknownOp: Fill = (sg, a) => {
+  const o = sg.addTensor({ name: 'o', ...F });
+  sg.addOperator({ op: 'MATRIX_DIAG', inputs: [a], outputs: [o] });
+  return o;
+};
+
+export const relu: Fill = (sg, a) => {
+  const o = sg.addTensor({ name: 'r', ...F });
+  sg.addOperator({ op: 'RELU', inputs: [a], outputs: [o] });
+  return o;
+};
+
+/** x → IF(flag, x) → y: `thenFill` and `elseFill` fill the branches. */
+export function ifOn(flag: boolean, thenFill: Fill, elseFill: Fill): Uint8Array {
+  const w = new TfliteWriter('m', 'main');
+  const x = w.addInput({ name: 'x', ...F });
+  const [t, e] = [w.addSubgraph('t'), w.addSubgraph('e')];
+  t.markOutput(thenFill(t, t.addInput({ name: 'a', ...F })));
+  e.markOutput(elseFill(e, e.addInput({ name: 'a', ...F })));
+  const y = w.addTensor({ name: 'y', ...F });
+  const c = w.addConstant({ name: 'c', shape: [1], dtype: 'bool', data: [flag ? 1 : 0] });
+  w.addOperator({ op: 'IF', inputs: [c, x], outputs: [y], options: tfliteOptions.if({ then: t.index, else: e.index }) });
+  w.markOutput(y);
+  return w.finish();
+}
+
+/** x → WHILE(x) whose cond is the constant false: the body (`fill`) never runs. */
+export function zeroTrips(fill: Fill): Uint8Array {
+  const w = new TfliteWriter('m', 'main');
+  const x = w.addInput({ name: 'x', ...F });
+  const [c, b] = [w.addSubgraph('c'), w.addSubgraph('b')];
+  c.addInput({ name: 'v', ...F });
+  c.markOutput(c.addConstant({ name: 'f', shape: [1], dtype: 'bool', data: [0] }));
+  b.markOutput(fill(b, b.addInput({ name: 'v', ...F })));
+  const y = w.addTensor({ name: 'y', ...F });
+  w.addOperator({ op: 'WHILE', inputs: [x], outputs: [y], options: tfliteOptions.while({ cond: c.index, body: b.index }) });
+  w.markOutput(y);
+  return w.finish();
+}
+
+/** x → RELU → y, plus a subgraph no operator runs holding `fill` (named by a signature def when `signature`). */
+export function unreferencedSubgraph(fill: Fill, signature = false): Uint8Array {
+  const w = new TfliteWriter('m', 'main');
+  const x = w.addInput({ name: 'x', ...F });
+  const y = w.addTensor({ name: 'y', ...F });
+  w.addOperator({ op: 'RELU', inputs: [x], outputs: [y] });
+  w.markOutput(y);
+  const other = w.addSubgraph('other');
+  const a = other.addInput({ name: 'a', ...F });
+  const o = fill(other, a);
+  other.markOutput(o);
+  if (signature) {
+    w.addSignatureDef({ key: 'other', subgraphIndex: 1, inputs: { a }, outputs: { o } });
+    w.addSignatureDef({ key: 'serving_default', subgraphIndex: 0, inputs: { x }, outputs: { y } });
+  }
+  return w.finish();
+}
