@@ -87,6 +87,11 @@ export function parseNpy(bytes: Uint8Array, spec: TensorSpec, file: string): Uin
   const headerLen = major === 1 ? view.getUint16(8, true) : view.getUint32(8, true);
   const start = major === 1 ? 10 : 12;
   const header = new TextDecoder().decode(bytes.slice(start, start + headerLen));
+  // NumPy's literal_eval keeps a repeated key's last value; the file is damaged either way, so
+  // it is refused rather than read another way than NumPy reads it.
+  for (const key of ['descr', 'fortran_order', 'shape']) {
+    if ((header.match(new RegExp(`'${key}'\\s*:`, 'g')) ?? []).length > 1) fail(`malformed .npy header: '${key}' is given more than once`);
+  }
   const descr = /'descr':\s*'([^']+)'/.exec(header)?.[1];
   const fortran = /'fortran_order':\s*(True|False)/.exec(header)?.[1];
   const shapeText = /'shape':\s*\(([^)]*)\)/.exec(header)?.[1];

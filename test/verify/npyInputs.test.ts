@@ -29,4 +29,14 @@ describe('.npy inputs', () => {
     bytes[6] = major;
     expect(() => parseNpy(bytes, spec, 'x.npy')).toThrow(`x.npy: .npy format version ${major}.0 (NumPy writes 1.0, 2.0 and 3.0)`);
   });
+
+  it.each(['descr', 'shape'])("a header naming '%s' twice is refused (NumPy reads the last, the first was read)", (key) => {
+    const bytes = Buffer.from(npyInt8([1, 6], data));
+    const text = bytes.toString('latin1');
+    const extra = key === 'descr' ? "'descr': '<f4', " : "'shape': (6, 1), ";
+    // Same header length: the extra entry takes the place of padding.
+    const patched = text.replace('{', `{${extra}`).replace(' '.repeat(extra.length) + '\n', '\n');
+    expect(patched.length).toBe(text.length);
+    expect(() => parseNpy(Buffer.from(patched, 'latin1'), spec, 'x.npy')).toThrow(`x.npy: malformed .npy header: '${key}' is given more than once`);
+  });
 });
