@@ -327,29 +327,28 @@ export function resolveTopAtBound(
 
 /**
  * The re-solve at the bound once more, after the mirrored finish (finishMirrored), on a plan the
- * finish lowered to within LATE_RESOLVE_MAX_GAP of the bound: first the plan's top, then its
- * mirror's (its bottom), each within LATE_RESOLVE_WORK (past the call's budget, as the finish).
- * The re-solve at the bound before the finish saw the plan further above (dense sets skip it
- * past DENSE_RESOLVE_MAX_GAP), where it frees nearly every buffer; the finish leaves a few holes,
- * near the top or the bottom. A fit is the optimum, proven.
+ * finish lowered to within LATE_RESOLVE_MAX_GAP of the bound: the plan's top, within
+ * LATE_RESOLVE_WORK (past the call's budget, as the finish). The re-solve at the bound before
+ * the finish saw the plan further above (dense sets skip it past DENSE_RESOLVE_MAX_GAP), where it
+ * frees nearly every buffer; the finish leaves a few holes near the top. A fit is the optimum,
+ * proven.
  *
  * Dense sets only (auto.ts): a sparse set had the re-solve at the bound before the finish
  * whatever its gap. On the 532 held-out sets it runs on 29 dense ones, and 5 more plans reach
  * the bound: long s55 and s58, medium s43, mixed 171 and 226 (all dense); the other plans are
- * the same. The fits took 1-5M units. With 12M per orientation (the re-solve at the bound's own
- * budget) as many fitted, other ones (mixed 145 instead of medium 43). On sparse sets too, it
- * fitted none more, and its misses took 6-8M units more on two of the slowest held-out plans
- * (mixed 1 and 238, 0.01-0.02% above the bound: about 0.05 s of a cold plan).
+ * the same. The fits took 1-5M units. With 12M (the re-solve at the bound's own budget) as many
+ * fitted, other ones (mixed 145 instead of medium 43). On sparse sets too, it fitted none more,
+ * and its misses took 6-8M units more on two of the slowest held-out plans (mixed 1 and 238,
+ * 0.01-0.02% above the bound: about 0.05 s of a cold plan). Until the twenty-fourth session a
+ * miss went on to the mirror's top, within 4M units more; all five fits were of the plan's own
+ * top, so that 4M, spent on about 24 dense sets for nothing, went.
  */
 const LATE_RESOLVE_MAX_GAP = 0.001;
 const LATE_RESOLVE_WORK = 4_000_000;
 
 export function lateResolveAtBound(core: ExactCore, plan: { offsets: Float64Array; total: number }, bound: number): { offsets: Float64Array; total: number } | undefined {
   if (plan.total - bound > LATE_RESOLVE_MAX_GAP * bound) return undefined;
-  const top = core.resolveTop(plan.offsets, bound, LATE_RESOLVE_WORK, TOP_HOLE_SHARES);
-  if (top) return top;
-  const mirrored = core.mirror(plan.offsets);
-  return mirrored ? core.resolveTop(mirrored, bound, LATE_RESOLVE_WORK, TOP_HOLE_SHARES) : undefined;
+  return core.resolveTop(plan.offsets, bound, LATE_RESOLVE_WORK, TOP_HOLE_SHARES);
 }
 
 /**
