@@ -62,11 +62,11 @@ import { alignmentInPool, IndexedPlan, IndexedProblem, indexProblem, poolsExhaus
 import { searchWithinLimits } from './withinLimits';
 import { skylinePlacement } from './skyline';
 import { ExactCore } from './exactCore';
-import { CallBudget, DENSE_DEGREE, isDense, POOL_CALL_MIN_WORK } from './callBudget';
+import { CallBudget, DENSE_DEGREE, isDense, POOL_CALL_MIN_WORK, SMALL_PROBLEM } from './callBudget';
 import { initialOrders, NamedOrder, tflmOrder, URGENCY_ORDER, urgencyOrder } from './orderings';
 import { BottleneckClimb, bottleneckClimbApplies, VELA_SEED } from './bottleneckClimb';
 import { iteratedSearch } from './iteratedSearch';
-import { earlyResolveAtBound, finalTolerantDives, finishAboveBound, finishMirrored, lateResolveAtBound, resolveTopAtBound, runCoreSteps } from './coreSteps';
+import { earlyResolveAtBound, finalTolerantDives, finishAboveBound, finishMirrored, finishSecondStart, lateResolveAtBound, resolveTopAtBound, runCoreSteps } from './coreSteps';
 import { PlacementEngine } from './placement';
 import { intervalsOf, multiPoolLowerBound, packPools, rebalancePools, repackChoices } from './multiPool';
 import { splitByProfiles } from './profileSplit';
@@ -614,11 +614,14 @@ export function autoSearch(
   // of every re-solve's reach until mirrored, and it only lowers the total. The push-down comes second
   // because a plan with its gaps filled leaves the re-solve a smaller region (measured: two
   // dense sets that the re-solve packed at the bound missed it when pushed down first).
+  let firstFinishStillLowering = false;
   if (core && coreOn && minCallWork === undefined && best > provenLowerBound) {
     const offsets = plan ? plan.offset : engine.offset.slice();
     // A re-solve's fit is at the bound, below best: always taken.
     const resolved = resolveTopAtBound(core, { offsets, total: best }, provenLowerBound, dense);
-    let finished = resolved ?? finishMirrored(core, finishAboveBound(core, offsets, provenLowerBound, dense, deadline), provenLowerBound, dense, deadline);
+    let finished: { offsets: Float64Array; total: number; stillLowering?: boolean } =
+      resolved ?? finishMirrored(core, finishAboveBound(core, offsets, provenLowerBound, dense, deadline), provenLowerBound, dense, deadline);
+    firstFinishStillLowering = finished.stillLowering === true;
     // A dense plan the finish brought near the bound: the re-solve at the bound it skipped further
     // above (lateResolveAtBound).
     if (dense && !resolved && finished.total < best && finished.total > provenLowerBound) finished = lateResolveAtBound(core, finished, provenLowerBound) ?? finished;
@@ -633,6 +636,18 @@ export function autoSearch(
     if (lifted && lifted.total < best) {
       plan = onePoolPlan(lifted.offsets);
       best = lifted.total;
+      winner = 'exact core';
+    }
+  }
+  // Still above the bound: the finish once more, from a second start (the urgency order's
+  // first-fit plan, finishSecondStart), kept when smaller. Large calls only: measured on
+  // 2,000-buffer sets, where the other finishing steps' limits (coreSteps.ts) pay for it; dense
+  // ones only where the first finish's mirrored rounds had stopped lowering the plan.
+  if (core && coreOn && minCallWork === undefined && problem.count > SMALL_PROBLEM && best > provenLowerBound && !(dense && firstFinishStillLowering)) {
+    const second = finishSecondStart(core, urgencyOrder(problem)!, provenLowerBound, dense, deadline);
+    if (second && second.total < best) {
+      plan = onePoolPlan(second.offsets);
+      best = second.total;
       winner = 'exact core';
     }
   }

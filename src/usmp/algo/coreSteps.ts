@@ -460,21 +460,63 @@ export function finishMirrored(
   bound: number,
   dense: boolean,
   deadline: number,
-): { offsets: Float64Array; total: number } {
-  const roundWork = (dense ? DENSE_FINAL_DESCENT_WORK : FINAL_DESCENT_WORK) * MIRROR_ROUND_SHARE;
-  const work = dense ? DENSE_MIRROR_WORK : FINAL_DESCENT_WORK;
+  scale = 1,
+): { offsets: Float64Array; total: number; stillLowering?: boolean } {
+  const roundWork = (dense ? DENSE_FINAL_DESCENT_WORK : FINAL_DESCENT_WORK) * MIRROR_ROUND_SHARE * scale;
+  const work = (dense ? DENSE_MIRROR_WORK : FINAL_DESCENT_WORK) * scale;
   const stopAt = core.work + work;
   let best = plan;
   // Not where a push-down alone costs more than the whole step (`plan` is finishAboveBound's,
   // which pushed down last): on 10,000 long-lived buffers the rounds took 0.36 s more of a 0.7 s
   // plan, with a clock there (auto.ts UNCAPPED_UP_TO) that then cut in.
   if (core.lastPushDownWork >= work) return plan;
-  for (let round = 0; round < MIRROR_ROUNDS && best.total > bound && core.work < stopAt && performance.now() < deadline; round++) {
+  let rounds = 0;
+  for (; rounds < MIRROR_ROUNDS && best.total > bound && core.work < stopAt && performance.now() < deadline; rounds++) {
     const mirrored = core.mirror(best.offsets);
-    if (!mirrored) break;
+    if (!mirrored) return best;
     const finished = finishAboveBound(core, mirrored, bound, dense, deadline, Math.min(stopAt - core.work, roundWork));
-    if (finished.total >= best.total) break;
+    if (finished.total >= best.total) return best;
     best = finished;
   }
-  return best;
+  // The rounds ended on a round that lowered the plan: out of work, or of rounds (finishSecondStart).
+  return rounds > 0 ? { ...best, stillLowering: true } : best;
+}
+
+/**
+ * The finish from a second start, on a large call still above the bound after every other step
+ * (auto.ts): the urgency order (Vela's start) placed first fit, pushed down and its top
+ * re-solved below it (finishAboveBound); on sparse sets then mirrored in turns (finishMirrored),
+ * within SECOND_START_SCALE of the first finish's work. The finish lowers a plan locally; where
+ * the call's plan came from the core's dives and every step of the finish failed on it (uniform
+ * seed 71: the first dive's plan, 1.20% above the bound, kept to the end), the same finish from
+ * another plan, far above the bound, often ends lower (there 0.29%, below Vela 3.10's 0.73%).
+ * Dense sets: no mirrored rounds (36M units there), the descent with the first finish's 12M
+ * (long s52 reaches its bound that way, the plan 96 bytes above it before; with 6M it did not),
+ * and only where the first finish's mirrored rounds stopped on a round that found nothing
+ * (stillLowering unset): where they were still lowering the plan when their work ran out, more
+ * of the same was the better bet, and among them are the slowest dense plans (mixed 68, long 20:
+ * 60-90 ms more of a cold plan, for nothing); of 16 such sets among the 532 held-out ones it
+ * lowered one (long 47, 0.72% -> 0.58% above the bound).
+ */
+const SECOND_START_SCALE = 0.25;
+
+export function finishSecondStart(
+  core: ExactCore,
+  order: Int32Array,
+  bound: number,
+  dense: boolean,
+  deadline: number,
+): { offsets: Float64Array; total: number } | undefined {
+  const descentWork = dense ? DENSE_FINAL_DESCENT_WORK : FINAL_DESCENT_WORK * SECOND_START_SCALE;
+  const work = dense ? descentWork : 2 * descentWork;
+  // As finishMirrored: not where a push-down alone (the last one of this problem, the first
+  // finish's) costs more than the whole step, nor past a clock (the push-down of a 10,000-buffer
+  // set takes 0.2-0.3 s).
+  if (core.lastPushDownWork >= work || performance.now() >= deadline) return undefined;
+  // Offsets that rank the buffers in `order`: the push-down that starts finishAboveBound drops
+  // them in that order, each to the lowest offset clear of those dropped before (first fit).
+  const ranks = new Float64Array(order.length);
+  order.forEach((b, k) => (ranks[b] = k));
+  const finished = finishAboveBound(core, ranks, bound, dense, deadline, descentWork);
+  return dense ? finished : finishMirrored(core, finished, bound, false, deadline, SECOND_START_SCALE);
 }
