@@ -23,16 +23,18 @@
  *        steps to pay);
  *     d. sparse sets still above the bound: a few tolerant dives (coreSteps.ts), kept when smaller;
  *     e. any set still above the bound: the top of the plan re-solved by the core at the bound
- *        (ExactCore.resolveTop, topRegion.ts; a dense set of more than 500 buffers only within
- *        0.1% of it), the buffers above its holes placed again over the others; a fit is the
- *        optimum, proven; else the plan pushed down and its top
+ *        (ExactCore.resolveTop, topRegion.ts; a set of more than 500 buffers only within 0.1%
+ *        of it when dense, 2% when sparse), the buffers above its holes placed again over the
+ *        others; a fit is the optimum, proven; else the plan pushed down and its top
  *        re-solved below it (finishAboveBound), then the same on the plan upside down, in turns
  *        while it lowers the plan (finishMirrored, mirror.ts);
  *     f. a plan still above the bound by less than an alignment: lift moves (liftMoves.ts), a
  *        buffer with a large rounding moved to the top of the busiest moment (tried on the
  *        plans of steps b and c and on the best greedy start too: a lift to the bound there
  *        ends the call; so does a short re-solve of the top at the bound, tried on the plan of
- *        step b).
+ *        step b);
+ *     g. still above the bound (more than 500 buffers): the finish of step e once more, from the
+ *        urgency order's first-fit plan (finishSecondStart), kept when smaller.
  *  4. Otherwise (several pools, size limits, conflict lists, or `exactCore: false`): where it
  *     applies and is affordable, the Vela-style bottleneck climb (bottleneckClimb.ts, Vela's
  *     own choices: its plan is at most Vela's), then the local search from the best plan so far,
