@@ -36,6 +36,7 @@ import {
   Var,
 } from '../ir/tir/nodes';
 import { candidatePoolNames, funcTarget, isGlobalScope } from './assignPoolInfo';
+import { CompactConflicts, compactBufferInfos } from './compactConflicts';
 import { shareIdenticalConstants } from './identicalConstants';
 import { lcm } from './stackBound';
 import { BufferInfo, PoolInfo, PoolKind, UnplannedAllocate } from './types';
@@ -381,38 +382,30 @@ interface Interval {
 }
 
 /**
- * Sweep over the workspace intervals as TVM does: at equal ticks starts come before ends,
- * so intervals that share a statement conflict. Each newly started buffer records every
- * open one and each open one records it.
+ * The most workspace bytes live at once, by a sweep as TVM's: at equal ticks starts come before
+ * ends, so intervals that share a statement are live together. (The conflicts themselves are
+ * the same overlaps, kept as ranges: compactConflicts.ts.)
  */
-function sweepConflicts(intervals: readonly Interval[]): { conflicts: Map<BufferRecord, string[]>; maxLive: number } {
-  type Event = { tick: number; start: boolean; order: number; interval: Interval };
+function maxLiveBytes(intervals: readonly Interval[]): number {
+  type Event = { tick: number; start: boolean; order: number; sizeBytes: number };
   const events: Event[] = [];
   intervals.forEach((interval, order) => {
-    events.push({ tick: interval.first, start: true, order, interval });
-    events.push({ tick: interval.last, start: false, order, interval });
+    const sizeBytes = interval.record.sizeBytes;
+    events.push({ tick: interval.first, start: true, order, sizeBytes });
+    events.push({ tick: interval.last, start: false, order, sizeBytes });
   });
   events.sort((a, b) => a.tick - b.tick || (a.start === b.start ? a.order - b.order : a.start ? -1 : 1));
-  const conflicts = new Map<BufferRecord, string[]>(intervals.map((i) => [i.record, []]));
-  const open = new Set<BufferRecord>();
   let live = 0;
   let maxLive = 0;
   for (const ev of events) {
-    const r = ev.interval.record;
     if (ev.start) {
-      for (const o of open) {
-        conflicts.get(o)!.push(r.name);
-        conflicts.get(r)!.push(o.name);
-      }
-      open.add(r);
-      live += r.sizeBytes;
+      live += ev.sizeBytes;
       maxLive = Math.max(maxLive, live);
     } else {
-      open.delete(r);
-      live -= r.sizeBytes;
+      live -= ev.sizeBytes;
     }
   }
-  return { conflicts, maxLive };
+  return maxLive;
 }
 
 function freeze(i: MutableInstance): CallInstance {
@@ -450,26 +443,28 @@ export function extractBufferInfo(module: TirModule, pools: readonly PoolInfo[])
   );
   const planned = intervals.filter((i) => !sameAs.has(i.record.name));
   const constants = planned.filter((i) => i.record.kind === 'constant');
-  const { conflicts, maxLive } = sweepConflicts(workspace);
-  // Constants are all initialised before main runs and live until it ends: every constant
-  // conflicts with every other constant and with no workspace buffer.
-  for (const c of constants) {
-    conflicts.set(
-      c.record,
-      constants.filter((o) => o !== c).map((o) => o.record.name),
-    );
-  }
-  const buffers: BufferInfo[] = planned.map(({ record, first, last }) => ({
-    name: record.name,
-    sizeBytes: record.sizeBytes,
-    alignment: alignmentOf(record),
-    poolCandidates: record.candidates,
-    conflicts: conflicts.get(record)!,
-    kind: record.kind,
-    liveRange: [first, last] as const,
-    func: record.func,
-    target: reportedTarget(record, funcTarget(module.functions.get(record.func)!)),
-  }));
+  const maxLive = maxLiveBytes(workspace);
+  // Workspace buffers conflict where their live ranges overlap; constants are all initialised
+  // before main runs and live until it ends: every constant conflicts with every other constant
+  // and with no workspace buffer. Kept as ranges and one clique, listed only when read.
+  const conflicts = new CompactConflicts(
+    Float64Array.from(planned, (i) => i.first),
+    Float64Array.from(planned, (i) => i.last),
+    Uint8Array.from(planned, (i) => (i.record.kind === 'constant' ? 1 : 0)),
+  );
+  const buffers = compactBufferInfos(
+    conflicts,
+    planned.map(({ record, first, last }) => ({
+      name: record.name,
+      sizeBytes: record.sizeBytes,
+      alignment: alignmentOf(record),
+      poolCandidates: record.candidates,
+      kind: record.kind,
+      liveRange: [first, last] as const,
+      func: record.func,
+      target: reportedTarget(record, funcTarget(module.functions.get(record.func)!)),
+    })),
+  );
   const sites = new Map<string, BufferSite>(
     records.map((r) => [
       r.name,

@@ -59,6 +59,7 @@ import { asIntervalGroup, lowerBoundOfBuffers } from '../conflicts';
 import { oneWayConflicts } from '../verify';
 import { recordOptimality } from '../optimality';
 import { BufferInfo, BufferPlan, PlanningAlgorithm, PlanningOptions, PoolAllocation } from '../types';
+import { ascending, compactPartOf, restrictCompact } from '../compactConflicts';
 import { IntervalConflicts, intervalGroupOf } from '../intervalConflicts';
 import { alignmentInPool, IndexedPlan, IndexedProblem, indexProblem, poolsExhaustedError, toBufferPlan } from './indexed';
 import { searchWithinLimits } from './withinLimits';
@@ -850,9 +851,14 @@ function planWithoutZeroSize(
   const zero = new Set(buffers.filter((b) => b.sizeBytes === 0).map((b) => b.name));
   const sized = buffers.filter((b) => b.sizeBytes > 0);
   // A group stays a group, each buffer with its own candidate pools (a JSON set's vary).
+  const compact = compactPartOf(buffers);
   const rest: BufferInfo[] = intervalGroupOf(buffers)
     ? asIntervalGroup(sized)
-    : sized.map((b) => ({ ...b, conflicts: b.conflicts.filter((c) => !zero.has(c)) }));
+    : compact && ascending(compact.indices)
+      ? sized.length === 0
+        ? []
+        : restrictCompact(sized, compactPartOf(sized)!)
+      : sized.map((b) => ({ ...b, conflicts: b.conflicts.filter((c) => !zero.has(c)) }));
   const { plan, stats } = planAutoCall(rest, memoryPressure, options, minCallWork);
   const all = new Map<string, PoolAllocation>();
   for (const b of buffers) all.set(b.name, zero.has(b.name) ? { pool: b.poolCandidates[0].name, offset: 0 } : plan.get(b.name)!);

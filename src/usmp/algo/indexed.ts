@@ -5,6 +5,7 @@
  */
 import { lcm } from '../stackBound';
 import { MemoryPlanningError } from '../../errors';
+import { ascending, CompactConflicts, compactPartOf } from '../compactConflicts';
 import { intervalGroupOf, IntervalConflicts } from '../intervalConflicts';
 import { BufferInfo, BufferPlan, PoolAllocation, PoolInfo } from '../types';
 
@@ -15,11 +16,17 @@ export interface IndexedProblem {
   readonly alignments: Float64Array;
   /**
    * Conflicts exactly as given: directional, repeats kept (TVM planners rely on both). For an
-   * interval group they are the rows of its sweep-line adjacency, built on first read.
+   * interval group they are the rows of its sweep-line adjacency, for a compiled model's buffers
+   * (compactConflicts.ts) the rows of their lists; both built on first read.
    */
   readonly conflicts: readonly Int32Array[];
   /** Set when the buffers are one interval group: conflicts are the overlapping live ranges. */
   readonly intervals?: IntervalConflicts;
+  /**
+   * Set when the buffers are a compiled model's (or a part of them, in their order): the same
+   * conflicts as ranges and the constants' clique, index k being buffer k (compactConflicts.ts).
+   */
+  readonly compact?: CompactConflicts;
   /** Distinct pools by name, in first-seen order. */
   readonly pools: readonly PoolInfo[];
   /** Per buffer: pool indices in preference order. */
@@ -59,6 +66,9 @@ export function indexProblem(buffers: readonly BufferInfo[]): IndexedProblem {
   const alignments = new Float64Array(count);
   const conflicts: Int32Array[] = [];
   const intervals = intervalGroupOf(buffers);
+  // A compiled model's buffers (or a part of them): their rows come from the ranges and the
+  // constants' clique, index based and only when read (compactConflicts.ts).
+  const compact = intervals ? undefined : compactPartOf(buffers);
   const candidates: Int32Array[] = [];
   buffers.forEach((b, i) => {
     if (!(b.sizeBytes >= 0) || !Number.isSafeInteger(b.sizeBytes)) {
@@ -87,7 +97,7 @@ export function indexProblem(buffers: readonly BufferInfo[]): IndexedProblem {
       if (!listed.includes(pi)) listed.push(pi);
     }
     candidates.push(Int32Array.from(listed));
-    if (intervals) return;
+    if (intervals || compact) return;
     const conf = new Int32Array(b.conflicts.length);
     b.conflicts.forEach((name, k) => {
       const j = indexOf.get(name);
@@ -103,6 +113,20 @@ export function indexProblem(buffers: readonly BufferInfo[]): IndexedProblem {
 
   const poolLimits = Float64Array.from(pools, poolLimitOf);
   const base = { buffers, count, sizes, alignments, pools, candidates, poolLimits, nameRank: rankNames(buffers) };
+  if (compact) {
+    const part = compact.whole ? compact.set : compact.set.restrict(compact.indices);
+    let listed: Int32Array[] | undefined;
+    const ordered = compact.whole || ascending(compact.indices);
+    return {
+      ...base,
+      ...(ordered ? { compact: part } : {}),
+      get conflicts() {
+        // A part out of the set's order lists its range conflicts in the set's order of ties.
+        listed ??= ordered ? rowsOf(part.csr(), count) : remappedRows(compact.set, compact.indices);
+        return listed;
+      },
+    };
+  }
   if (!intervals) return { ...base, conflicts };
   let rows: Int32Array[] | undefined;
   return {
@@ -116,6 +140,17 @@ export function indexProblem(buffers: readonly BufferInfo[]): IndexedProblem {
       return rows;
     },
   };
+}
+
+function rowsOf(csr: { readonly start: Int32Array; readonly adj: Int32Array }, count: number): Int32Array[] {
+  return Array.from({ length: count }, (_, i) => csr.adj.subarray(csr.start[i], csr.start[i + 1]));
+}
+
+/** The rows of the part of `set` at `part` (its indices there, any order), in the part's indices. */
+function remappedRows(set: CompactConflicts, part: Int32Array): Int32Array[] {
+  const at = new Int32Array(set.count).fill(-1);
+  part.forEach((i, k) => (at[i] = k));
+  return Array.from(part, (i) => Int32Array.from(Array.from(set.row(i)).filter((j) => at[j] >= 0), (j) => at[j]));
 }
 
 /**

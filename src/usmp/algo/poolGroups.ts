@@ -9,6 +9,7 @@
  * 2976 bytes, TVM's hill_climb 2944; planned alone, 2902 at its bound, proven).
  */
 import { asIntervalGroup } from '../conflicts';
+import { ascending, compactPartOf, restrictCompact } from '../compactConflicts';
 import { intervalGroupOf } from '../intervalConflicts';
 import { BufferInfo } from '../types';
 
@@ -44,6 +45,9 @@ export function independentPoolGroups(buffers: readonly BufferInfo[]): BufferInf
   const groups = [...byRoot.values()];
   // An interval group's parts stay interval groups (conflicts from the ranges, no lists built).
   if (intervalGroupOf(buffers)) return groups.map((g) => asIntervalGroup(g));
+  // A compiled model's parts stay compact: the same lists, built only if read.
+  const compact = compactPartOf(buffers);
+  if (compact && ascending(compact.indices)) return groups.map((g) => restrictCompact(g, compactPartOf(g)!));
   return groups.map((g) => {
     const names = new Set(g.map((b) => b.name));
     return g.map((b) => ({ ...b, conflicts: b.conflicts.filter((c) => names.has(c)) }));
