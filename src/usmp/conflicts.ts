@@ -5,6 +5,7 @@
  */
 import { checkInterval, IntervalConflicts, intervalGroupOf, registerIntervalGroup } from './intervalConflicts';
 import { alignedPeakOfBuffers, alignmentInAnyPool, roundUpTo, stackHeightBound } from './stackBound';
+import { CompactPart, compactPartOf } from './compactConflicts';
 import { ListedConflicts } from './listedConflicts';
 import { BufferInfo, PoolInfo } from './types';
 import { maxOf } from '../util/extrema';
@@ -124,6 +125,11 @@ function sharedBound(buffers: readonly BufferInfo[], stacks: number, rangesConfl
   if (intervals && rangesConflict) return alignedPeakOfBuffers(buffers, stacks);
   if (!intervals) return greedyCliqueBound(buffers, stacks);
   const peak = memoryPressureOfIntervals(intervals);
+  const compact = compactPartOf(buffers);
+  if (compact) {
+    const bound = compactBound(buffers, compact, peak, stacks);
+    if (bound !== undefined) return bound;
+  }
   // Listed pairs that all overlap in time make a subgraph of the interval graph: each of its
   // cliques is live at one moment (pairwise overlapping intervals share a point), so none
   // outweighs the peak. Where the peak's buffers are also all listed both ways, the peak is the
@@ -186,21 +192,38 @@ function listedPairsOverlap(buffers: readonly BufferInfo[]): boolean {
   return true;
 }
 
+/**
+ * sharedBound of a part of a compiled model's buffers, all of one class, from the ranges: what
+ * the lists would give, without reading them (undefined for a part of both classes). Buffers
+ * live at one time are all mutually listed in either class, so the first peak time's buffers
+ * are the peak's clique. Range members' lists are their overlaps: that clique's height is the
+ * bound. The constants' lists join all of them whatever their ranges: unless all ranges share
+ * a time, the bound is the greater of that and of the whole clique (greedyCliqueBound's answer
+ * where every buffer lists every other).
+ */
+function compactBound(buffers: readonly BufferInfo[], part: CompactPart, peak: number, stacks: number): number | undefined {
+  const clique = part.set.clique[part.indices[0]];
+  for (const i of part.indices) if (part.set.clique[i] !== clique) return undefined;
+  const peakTime = peakTimes(buffers, peak)[0];
+  const atPeak = buffers.filter((b) => b.liveRange![0] <= peakTime && peakTime <= b.liveRange![1]);
+  const peakBound = cliqueHeight(atPeak, stacks);
+  if (clique === 0) return peakBound;
+  let latestFirst = -Infinity;
+  let earliestLast = Infinity;
+  for (const b of buffers) {
+    latestFirst = Math.max(latestFirst, b.liveRange![0]);
+    earliestLast = Math.min(earliestLast, b.liveRange![1]);
+  }
+  // Intervals that pairwise overlap share a time: every listed pair overlaps (listedPairsOverlap).
+  if (latestFirst <= earliestLast) return peakBound;
+  return Math.max(peakBound, maxOf(buffers.map((b) => b.sizeBytes)), cliqueHeight(buffers, stacks));
+}
+
 /** Peak times examined by peakIsClique (each costs a pass over the buffers). */
 const PEAK_TIMES_CHECKED = 8;
 
 /** The buffers live at a time point where `peak` bytes are live, if they are all mutually listed. */
 function peakClique(buffers: readonly BufferInfo[], peak: number): BufferInfo[] | undefined {
-  const events: [number, number][] = [];
-  for (const b of buffers) events.push([b.liveRange![0], b.sizeBytes], [b.liveRange![1] + 1, -b.sizeBytes]);
-  events.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  const peakTimes: number[] = [];
-  let live = 0;
-  for (let k = 0; k < events.length && peakTimes.length < PEAK_TIMES_CHECKED; k++) {
-    live += events[k][1];
-    const lastAtTime = k + 1 === events.length || events[k + 1][0] !== events[k][0];
-    if (lastAtTime && live === peak) peakTimes.push(events[k][0]);
-  }
   // Only the buffers live at a peak time need their lists as sets.
   const sets = new Map<BufferInfo, Set<string>>();
   const listed = (b: BufferInfo): Set<string> => {
@@ -208,11 +231,26 @@ function peakClique(buffers: readonly BufferInfo[], peak: number): BufferInfo[] 
     if (!set) sets.set(b, (set = new Set(b.conflicts)));
     return set;
   };
-  for (const t of peakTimes) {
+  for (const t of peakTimes(buffers, peak)) {
     const at = buffers.filter((b) => b.liveRange![0] <= t && t <= b.liveRange![1]);
     if (at.every((a) => at.every((b) => a === b || (listed(a).has(b.name) && listed(b).has(a.name))))) return at;
   }
   return undefined;
+}
+
+/** The first PEAK_TIMES_CHECKED times at which `peak` bytes are live. */
+function peakTimes(buffers: readonly BufferInfo[], peak: number): number[] {
+  const events: [number, number][] = [];
+  for (const b of buffers) events.push([b.liveRange![0], b.sizeBytes], [b.liveRange![1] + 1, -b.sizeBytes]);
+  events.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const times: number[] = [];
+  let live = 0;
+  for (let k = 0; k < events.length && times.length < PEAK_TIMES_CHECKED; k++) {
+    live += events[k][1];
+    const lastAtTime = k + 1 === events.length || events[k + 1][0] !== events[k][0];
+    if (lastAtTime && live === peak) times.push(events[k][0]);
+  }
+  return times;
 }
 
 const CLIQUE_SEEDS = 64;

@@ -11,6 +11,7 @@
  */
 import { MAX_BYTE_COUNT } from '../config/numbers';
 import { MemoryPlanningError, PlanVerificationError } from '../errors';
+import { CompactPart, compactPartOf } from './compactConflicts';
 import { intervalGroupOf } from './intervalConflicts';
 import { ListedConflicts } from './listedConflicts';
 import { stableOrderByValue } from './algo/permutation';
@@ -96,6 +97,10 @@ export function verifyPlan(buffers: readonly BufferInfo[], plan: BufferPlan, poo
     verifyLiveRangeOverlaps(buffers, plan);
     return;
   }
+  // A compiled model's buffers: checked from the ranges and the constants' clique; only a plan
+  // that fails is walked list by list, for the same error as before.
+  const compact = compactPartOf(buffers);
+  if (compact && compactOverlapFree(buffers, plan, compact)) return;
   // Whether a pair is listed both ways is asked only of pairs that overlap, so a valid plan
   // needs no set of every buffer's list.
   const listed = new Map<string, Set<string>>();
@@ -148,6 +153,19 @@ function eventsInOrder(first: Float64Array, last: Float64Array): Int32Array {
  * buffer's live range, size and placement (none of the planners' structures).
  */
 function verifyLiveRangeOverlaps(buffers: readonly BufferInfo[], plan: BufferPlan): void {
+  const pair = liveRangeOverlap(buffers, plan);
+  if (!pair) return;
+  const [bi, bj] = [buffers[pair[0]], buffers[pair[1]]];
+  const [a, o] = [plan.get(bi.name)!, plan.get(bj.name)!];
+  throw new PlanVerificationError(
+    `conflicting buffers overlap in pool '${a.pool}': '${bi.name}' [${a.offset}, ${a.offset + bi.sizeBytes}) live [${bi.liveRange![0]}, ${bi.liveRange![1]}] ` +
+      `and '${bj.name}' [${o.offset}, ${o.offset + bj.sizeBytes}) live [${bj.liveRange![0]}, ${bj.liveRange![1]}]`,
+    { buffer: bi.name, pool: a.pool, other: bj.name },
+  );
+}
+
+/** The first pair of buffers (indices) found live at once and overlapping in one pool, if any. */
+function liveRangeOverlap(buffers: readonly BufferInfo[], plan: BufferPlan): [number, number] | undefined {
   const n = buffers.length;
   const start = new Float64Array(n);
   const end = new Float64Array(n);
@@ -169,15 +187,6 @@ function verifyLiveRangeOverlaps(buffers: readonly BufferInfo[], plan: BufferPla
   const live = Array.from({ length: poolNames.size }, () => ({ ids: new Int32Array(n), count: 0 }));
   const before = (i: number, j: number) => start[i] < start[j] || (start[i] === start[j] && end[i] < end[j]);
   const overlap = (i: number, j: number) => start[i] < end[j] && start[j] < end[i];
-  const report = (i: number, j: number): never => {
-    const [bi, bj] = [buffers[i], buffers[j]];
-    const pool = plan.get(bi.name)!.pool;
-    throw new PlanVerificationError(
-      `conflicting buffers overlap in pool '${pool}': '${bi.name}' [${start[i]}, ${end[i]}) live [${first[i]}, ${last[i]}] ` +
-        `and '${bj.name}' [${start[j]}, ${end[j]}) live [${first[j]}, ${last[j]}]`,
-      { buffer: bi.name, pool, other: bj.name },
-    );
-  };
   for (const k of events) {
     const i = k < n ? k : k - n;
     const set = live[poolOf[i]];
@@ -191,8 +200,8 @@ function verifyLiveRangeOverlaps(buffers: readonly BufferInfo[], plan: BufferPla
       else hi = mid;
     }
     if (k < n) {
-      if (lo > 0 && overlap(ids[lo - 1], i)) report(i, ids[lo - 1]);
-      if (lo < set.count && overlap(ids[lo], i)) report(i, ids[lo]);
+      if (lo > 0 && overlap(ids[lo - 1], i)) return [i, ids[lo - 1]];
+      if (lo < set.count && overlap(ids[lo], i)) return [i, ids[lo]];
       ids.copyWithin(lo + 1, lo, set.count);
       ids[lo] = i;
       set.count++;
@@ -203,6 +212,55 @@ function verifyLiveRangeOverlaps(buffers: readonly BufferInfo[], plan: BufferPla
       set.count--;
     }
   }
+  return undefined;
+}
+
+/**
+ * Whether no two conflicting buffers of a compact part overlap: its range members by the sweep
+ * above, its clique members per pool in offset order (each sized one must start at or above
+ * the highest end before it; a zero-sized one overlaps only a sized one strictly around it).
+ */
+function compactOverlapFree(buffers: readonly BufferInfo[], plan: BufferPlan, part: CompactPart): boolean {
+  const ranged: BufferInfo[] = [];
+  const byPool = new Map<string, BufferInfo[]>();
+  buffers.forEach((b, k) => {
+    if (part.set.clique[part.indices[k]] === 0) {
+      ranged.push(b);
+      return;
+    }
+    const pool = plan.get(b.name)!.pool;
+    const members = byPool.get(pool);
+    if (members) members.push(b);
+    else byPool.set(pool, [b]);
+  });
+  if (ranged.length > 1 && liveRangeOverlap(ranged, plan)) return false;
+  for (const members of byPool.values()) if (!disjointInOnePool(members, plan)) return false;
+  return true;
+}
+
+function disjointInOnePool(members: readonly BufferInfo[], plan: BufferPlan): boolean {
+  const sized = members.filter((b) => b.sizeBytes > 0).map((b) => ({ start: plan.get(b.name)!.offset, end: plan.get(b.name)!.offset + b.sizeBytes }));
+  sized.sort((x, y) => x.start - y.start);
+  let highestEnd = -Infinity;
+  for (const s of sized) {
+    if (s.start < highestEnd) return false;
+    highestEnd = Math.max(highestEnd, s.end);
+  }
+  // Sized ones are apart now, so in start order their ends ascend too: only the last one starting
+  // below a zero-sized buffer's offset can reach past it.
+  for (const b of members) {
+    if (b.sizeBytes > 0) continue;
+    const at = plan.get(b.name)!.offset;
+    let lo = 0;
+    let hi = sized.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sized[mid].start < at) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0 && at < sized[lo - 1].end) return false;
+  }
+  return true;
 }
 
 /** Size of each pool a plan uses: the highest end offset of the buffers placed in it. */
@@ -247,8 +305,9 @@ export function unlistedOverlaps(buffers: readonly BufferInfo[], limit = 5): str
 
 /** Conflicts listed in one direction only, as `a -> b` (a lists b, b does not list a). */
 export function oneWayConflicts(buffers: readonly BufferInfo[]): string[] {
-  // Live-range conflicts are symmetric by construction (and may be too many to list).
-  if (intervalGroupOf(buffers)) return [];
+  // Live-range and compiled models' conflicts are symmetric by construction (and may be too
+  // many to list); so is any part of them.
+  if (intervalGroupOf(buffers) || compactPartOf(buffers)) return [];
   const n = buffers.length;
   const rows = new ListedConflicts(buffers);
   const { start, listed } = rows;
