@@ -63,6 +63,9 @@ export function intervalsOf(problem: IndexedProblem, adjStart: Int32Array, adj: 
     last[b] = r[1];
   }
   const intervals = new IntervalConflicts(first, last);
+  // A compiled model's workspace buffers conflict exactly where their ranges overlap (the
+  // engine's rows were built from those ranges): nothing to compare.
+  if (problem.compact && problem.compact.classSizes().clique === 0) return intervals;
   if (intervals.entryCount() !== adj.length) return undefined;
   const rows = intervals.adjacency();
   for (let b = 0; b <= problem.count; b++) if (rows.start[b] !== adjStart[b]) return undefined;

@@ -6,6 +6,7 @@
  * keeps a committed copy so that a rejected move is undone in time proportional to what changed.
  */
 import { alignmentInPool, IndexedProblem, roundUp } from './indexed';
+import { symmetricRows } from '../compactConflicts';
 import { PlacedOverlaps } from './placedOverlaps';
 import { stableOrderByValue, swapInPermutation } from './permutation';
 
@@ -23,6 +24,8 @@ function symmetricAdjacency(problem: IndexedProblem): { start: Int32Array; adj: 
     const { start, adj } = problem.intervals.adjacency();
     return { start, adj: adj.slice() };
   }
+  // A compiled model's conflicts: the same rows from its ranges and constants' clique.
+  if (problem.compact) return symmetricRows(problem.compact);
   const n = problem.count;
   const { conflicts } = problem;
   const degree = new Int32Array(n + 1);
