@@ -896,6 +896,8 @@ function planAutoCall(
   if (problem.intervals && problem.intervals.entryCount() > MAX_ADJACENCY_ENTRIES) {
     return planDenseIntervals(problem, problem.intervals, autoLowerBound(buffers, memoryPressure));
   }
+  const compactDense = denseCompactIntervals(buffers);
+  if (compactDense) return planDenseIntervals(problem, compactDense, autoLowerBound(buffers, memoryPressure));
   const engine = new PlacementEngine(problem);
   // Conflicts that are exactly the live-range overlaps (an interval group, or conflict lists
   // that say the same, as a JSON buffer set with live ranges; read before a search re-sorts the
@@ -1021,6 +1023,29 @@ function planPoolGroups(
  * (4 bytes each, twice): a 20k all-live set has 400M. Such sets are planned on skylines instead.
  */
 const MAX_ADJACENCY_ENTRIES = 25_000_000;
+
+/**
+ * A compiled model's part of one class with more conflicts than MAX_ADJACENCY_ENTRIES, as the
+ * intervals planDenseIntervals stacks on: its workspace buffers' live ranges, or, for its
+ * constants' clique, one common time (every constant sits on top of all placed before it).
+ * Parts below the limit keep the lists' path, and their plans (compactConflicts.ts).
+ */
+function denseCompactIntervals(buffers: readonly BufferInfo[]): IntervalConflicts | undefined {
+  const part = compactPartOf(buffers);
+  if (!part) return undefined;
+  const { set, indices } = part;
+  const clique = set.clique[indices[0]];
+  for (const i of indices) if (set.clique[i] !== clique) return undefined;
+  const n = indices.length;
+  if (clique === 1) {
+    return n * (n - 1) > MAX_ADJACENCY_ENTRIES ? new IntervalConflicts(new Float64Array(n), new Float64Array(n)) : undefined;
+  }
+  const ranges = new IntervalConflicts(
+    Float64Array.from(indices, (i) => set.first[i]),
+    Float64Array.from(indices, (i) => set.last[i]),
+  );
+  return ranges.entryCount() > MAX_ADJACENCY_ENTRIES ? ranges : undefined;
+}
 
 /** The best of the TFLM size order and the urgency order, each stacked on skylines. */
 function planDenseIntervals(problem: IndexedProblem, intervals: IntervalConflicts, lowerBound: number) {
