@@ -6,7 +6,8 @@
  * table per set, one summary line per irregular family and an overall verdict on the targets of
  * `auto`: the bound on every CNN-like set; on every irregular set no larger than either
  * reference, within 1 s, greedy phase within 50 ms; mean overhead <= 0.10% on the uniform family.
- * Also times a host-only compile of a 4 MB MobileNetV2 (`compileTime.ts`, target < 10 s).
+ * Also times a host-only compile of a 4 MB MobileNetV2 (`compileTime.ts`, target < 10 s), and
+ * of two wide models (5,000 buffers live at once, 20,000 distinct constants) with their peak RSS.
  */
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -16,7 +17,7 @@ import { intervalsToBufferInfos, memoryPressureOfIntervals } from '../src/usmp/c
 import { poolSizesOfPlan, verifyPlan } from '../src/usmp/verify';
 import { BufferInfo, BufferPlan, PoolInfo } from '../src/usmp/types';
 import { coldRunSection } from './coldRuns';
-import { compileTimeBench } from './compileTime';
+import { compileTimeBench, wideCompileBench } from './compileTime';
 import { BenchSet, benchSets, portfolioSets } from './generators';
 import { runModelTable } from './modelTable';
 import { portfolioSection, scaleSection } from './portfolio';
@@ -158,6 +159,7 @@ function main(): void {
   console.log('');
   const compileFailure = compileTimeBench();
   if (compileFailure) fail(compileFailure);
+  for (const f of wideCompileBench()) fail(f);
   const familyLines: string[] = [];
   for (const [name, f] of families) {
     const mean = f.overheads.reduce((a, b) => a + b, 0) / f.overheads.length;
