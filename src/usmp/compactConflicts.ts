@@ -292,11 +292,19 @@ export function compactPartOf(buffers: readonly BufferInfo[]): CompactPart | und
 /**
  * `buffers` (a part of a compact set, in the set's order) as a compact set of their own: new
  * BufferInfos with the same fields, each listing only the conflicts inside the part, in the same
- * order as before. What `b.conflicts.filter(inPart)` gives, without the lists.
+ * order as before. What `b.conflicts.filter(inPart)` gives, without the lists; `edit` may change
+ * the other fields (a buffer pinned to one pool).
  */
-export function restrictCompact(buffers: readonly BufferInfo[], part: CompactPart): BufferInfo[] {
+export function restrictCompact(
+  buffers: readonly BufferInfo[],
+  part: CompactPart,
+  edit: (fields: Omit<BufferInfo, 'conflicts'>, k: number) => Omit<BufferInfo, 'conflicts'> = (fields) => fields,
+): BufferInfo[] {
   const set = part.whole ? part.set : part.set.restrict(part.indices);
-  return compactBufferInfos(set, buffers.map(fieldsOf));
+  return compactBufferInfos(
+    set,
+    buffers.map((b, k) => edit(fieldsOf(b), k)),
+  );
 }
 
 /** A BufferInfo's own fields but its conflicts (read as descriptors: a getter is not called). */

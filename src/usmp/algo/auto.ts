@@ -958,6 +958,9 @@ function pinnedWithinLimits(problem: IndexedProblem, engine: PlacementEngine, in
     searchWithinLimits(problem, engine.adjStart, engine.adj, ORDER_SEARCH_WORK, true)?.pool ??
     (intervals ? exactPoolChoices(problem, intervals, ORDER_SEARCH_WORK) : undefined);
   if (!pool) return undefined;
+  // A compiled model's buffers stay compact (a spread would read, and keep, every list).
+  const compact = compactPartOf(problem.buffers);
+  if (compact && ascending(compact.indices)) return restrictCompact(problem.buffers, compact, (f, i) => ({ ...f, poolCandidates: [problem.pools[pool[i]]] }));
   return problem.buffers.map((b, i) => ({ ...b, poolCandidates: [problem.pools[pool[i]]] }));
 }
 
