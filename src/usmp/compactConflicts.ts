@@ -5,7 +5,8 @@
  * TVM's sweep lists them), and a constant with every other constant (live for the whole run; its
  * list in buffer order). Written out as lists of names that is n^2 entries for n buffers live at
  * once: 5,000 ADDs feeding one CONCATENATION (5,000 workspace buffers and 5,000 distinct
- * constants) held 50M names, two of the 2 GB and most of the 59 s its compile took.
+ * constants) held 50M names, and its compile took 2.1 GB and 73 s, 46 s of them planning (most
+ * of that reading the lists) and 15 s collecting garbage.
  *
  * Here they are first/last uses and a class per buffer; `BufferInfo.conflicts` is a lazy getter
  * building the same list (same names, same order) when something reads it, so custom planners
@@ -22,6 +23,7 @@ export class CompactConflicts {
   private rangeOrder?: Int32Array;
   private cliqueCache?: Int32Array;
   private csrCache?: { readonly start: Int32Array; readonly adj: Int32Array };
+  private rangeCache?: { readonly start: Int32Array; readonly adj: Int32Array };
 
   constructor(
     readonly first: Float64Array,
@@ -63,12 +65,6 @@ export class CompactConflicts {
     return (this.rangeOrder = sortedByKey(Int32Array.from(members), this.first));
   }
 
-  /** Whether buffers i and j conflict. */
-  conflict(i: number, j: number): boolean {
-    if (i === j || this.clique[i] !== this.clique[j]) return false;
-    return this.clique[i] === 1 || (this.first[i] <= this.last[j] && this.first[j] <= this.last[i]);
-  }
-
   /** Directed conflict entries (each conflicting pair counted twice), without listing any. */
   entryCount(): number {
     const { clique, range } = this.classSizes();
@@ -88,24 +84,19 @@ export class CompactConflicts {
     });
   }
 
-  /** Buffer i's conflicts in list order (one row, without building the others). */
+  /**
+   * Buffer i's conflicts in list order. A constant's row is made on its own (as long as the
+   * list it stands for); a workspace buffer's comes from the rows of all of them, swept once
+   * (a row at a time, a planner reading every list of a 50,000-buffer chain would scan n^2).
+   */
   row(i: number): Int32Array {
-    if (this.csrCache) return this.csrCache.adj.subarray(this.csrCache.start[i], this.csrCache.start[i + 1]);
-    if (this.clique[i] === 1) {
-      const members = this.cliqueMembers();
-      const out = new Int32Array(members.length - 1);
-      let k = 0;
-      for (const j of members) if (j !== i) out[k++] = j;
-      return out;
-    }
-    const order = this.rangeMembersByFirst();
-    const out: number[] = [];
-    // Members start in this order: past i's last use, none overlaps it any more.
-    for (let k = 0; k < order.length && this.first[order[k]] <= this.last[i]; k++) {
-      const j = order[k];
-      if (j !== i && this.last[j] >= this.first[i]) out.push(j);
-    }
-    return Int32Array.from(out);
+    const rows = this.csrCache ?? (this.clique[i] === 0 ? this.rows(false) : undefined);
+    if (rows) return rows.adj.subarray(rows.start[i], rows.start[i + 1]);
+    const members = this.cliqueMembers();
+    const out = new Int32Array(members.length - 1);
+    let k = 0;
+    for (const j of members) if (j !== i) out[k++] = j;
+    return out;
   }
 
   /**
@@ -113,10 +104,15 @@ export class CompactConflicts {
    * sweep over the range members in order of first use whose open list stays in that order.
    */
   csr(): { readonly start: Int32Array; readonly adj: Int32Array } {
-    if (this.csrCache) return this.csrCache;
+    return this.csrCache ?? this.rows(true);
+  }
+
+  /** The rows as CSR; `withClique`: the clique's rows too, else they are left empty. */
+  private rows(withClique: boolean): { readonly start: Int32Array; readonly adj: Int32Array } {
+    if (!withClique && this.rangeCache) return this.rangeCache;
     const n = this.count;
     const start = new Int32Array(n + 1);
-    const members = this.cliqueMembers();
+    const members = withClique ? this.cliqueMembers() : new Int32Array(0);
     const order = this.rangeMembersByFirst();
     const degrees = this.rangeDegrees();
     const degree = new Int32Array(n);
@@ -127,7 +123,15 @@ export class CompactConflicts {
     const fill = start.slice(0, n);
     for (const i of members) for (const j of members) if (j !== i) adj[fill[i]++] = j;
     sweepRanges(order, this.first, this.last, fill, adj);
-    return (this.csrCache = { start, adj });
+    const rows = { start, adj };
+    // Built with the clique (or without one), the rows are complete: the workspace rows need no copy.
+    if (withClique || this.cliqueMembers().length === 0) {
+      this.csrCache = rows;
+      this.rangeCache = undefined;
+    } else {
+      this.rangeCache = rows;
+    }
+    return rows;
   }
 }
 
