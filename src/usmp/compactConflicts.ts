@@ -24,6 +24,7 @@ export class CompactConflicts {
   private cliqueCache?: Int32Array;
   private csrCache?: { readonly start: Int32Array; readonly adj: Int32Array };
   private rangeCache?: { readonly start: Int32Array; readonly adj: Int32Array };
+  private intervalsCache?: IntervalConflicts;
 
   constructor(
     readonly first: Float64Array,
@@ -63,6 +64,21 @@ export class CompactConflicts {
     const members: number[] = [];
     for (let i = 0; i < this.count; i++) if (this.clique[i] === 0) members.push(i);
     return (this.rangeOrder = sortedByKey(Int32Array.from(members), this.first));
+  }
+
+  /**
+   * The range members (ascending) as interval conflicts, index k being the k-th of them: the
+   * whole set when it has no clique. Kept, so the engine's rows and the exact core's share
+   * one sweep.
+   */
+  rangeIntervals(): IntervalConflicts {
+    if (this.intervalsCache) return this.intervalsCache;
+    const ranged: number[] = [];
+    for (let i = 0; i < this.count; i++) if (this.clique[i] === 0) ranged.push(i);
+    return (this.intervalsCache = new IntervalConflicts(
+      Float64Array.from(ranged, (i) => this.first[i]),
+      Float64Array.from(ranged, (i) => this.last[i]),
+    ));
   }
 
   /** Directed conflict entries (each conflicting pair counted twice), without listing any. */
@@ -146,10 +162,8 @@ export function symmetricRows(set: CompactConflicts): { start: Int32Array; adj: 
   const members = set.cliqueMembers();
   const ranged: number[] = [];
   for (let i = 0; i < n; i++) if (set.clique[i] === 0) ranged.push(i);
-  const local = new IntervalConflicts(
-    Float64Array.from(ranged, (i) => set.first[i]),
-    Float64Array.from(ranged, (i) => set.last[i]),
-  ).adjacency();
+  // Read, not changed: the rows are copied out below.
+  const local = set.rangeIntervals().adjacency();
   const start = new Int32Array(n + 1);
   const degree = new Int32Array(n);
   for (const i of members) degree[i] = members.length - 1;

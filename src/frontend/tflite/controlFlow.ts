@@ -43,11 +43,12 @@ export const CONTROL_FLOW_BUILTINS: ReadonlySet<number> = new Set([BuiltinOperat
  * empty body that never ends is caught too). What the importer accepts must compile in
  * reasonable time: the traversals of the AoT main (one nested Allocate per intermediate
  * tensor) loop over that nest rather than recurse (tir/scope.ts), so its depth is no limit.
- * The time is: one step still grows with the square of the operator count (every constant
- * conflicts with every other, and planning lists those pairs; identical constants, such as
- * the body's tables repeated per iteration, are planned once). A 6-operator int8 RNN body
- * unrolled to 8192 operators compiles to C in about 6 s of CPU (vanilla backend), to 16384 in
- * about 14 s.
+ * The time is: planning grew with the square of the distinct constants (every constant
+ * conflicts with every other) while it listed those pairs; it keeps them as one clique now
+ * (usmp/compactConflicts.ts; identical constants, such as the body's tables repeated per
+ * iteration, are planned once anyway). Measured while it listed them: a 6-operator int8 RNN
+ * body unrolled to 8192 operators compiled to C in about 6 s of CPU (vanilla backend), to 16384
+ * in about 14 s.
  */
 export const MAX_INLINED_OPERATORS = 8192;
 /**

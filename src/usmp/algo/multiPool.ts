@@ -62,10 +62,10 @@ export function intervalsOf(problem: IndexedProblem, adjStart: Int32Array, adj: 
     first[b] = r[0];
     last[b] = r[1];
   }
-  const intervals = new IntervalConflicts(first, last);
   // A compiled model's workspace buffers conflict exactly where their ranges overlap (the
-  // engine's rows were built from those ranges): nothing to compare.
-  if (problem.compact && problem.compact.classSizes().clique === 0) return intervals;
+  // engine's rows were built from those ranges, the same as these): nothing to compare.
+  if (problem.compact && problem.compact.classSizes().clique === 0) return problem.compact.rangeIntervals();
+  const intervals = new IntervalConflicts(first, last);
   if (intervals.entryCount() !== adj.length) return undefined;
   const rows = intervals.adjacency();
   for (let b = 0; b <= problem.count; b++) if (rows.start[b] !== adjStart[b]) return undefined;
