@@ -173,3 +173,46 @@ describe('compact conflicts of a compiled model', () => {
     );
   });
 });
+
+describe('a compiled model part past 25M conflict entries', () => {
+  // 5,001 buffers of one class are 25,005,000 directed entries: stacked on skylines, with no
+  // list read (the getters would build 25M names).
+  const n = 5001;
+  function part(constant: boolean) {
+    const set = new CompactConflicts(new Float64Array(n).fill(constant ? 7 : 0), new Float64Array(n).fill(constant ? 7 : 3), new Uint8Array(n).fill(constant ? 1 : 0));
+    const fields = Array.from({ length: n }, (_, i) => ({
+      name: `b${i}`,
+      sizeBytes: 4 + (i % 3) * 4,
+      alignment: 4,
+      poolCandidates: [constant ? CONSTANTS : WORKSPACE],
+      kind: constant ? ('constant' as const) : ('workspace' as const),
+      liveRange: [constant ? i : 0, constant ? i : 3] as const,
+    }));
+    const buffers = compactBufferInfos(set, fields);
+    // Counts the reads of any list (the registered objects' own getters, wrapped in place).
+    const reads = { count: 0 };
+    for (const b of buffers) {
+      const own = Object.getOwnPropertyDescriptor(b, 'conflicts')!.get!;
+      Object.defineProperty(b, 'conflicts', {
+        enumerable: true,
+        get() {
+          reads.count++;
+          return own.call(b);
+        },
+      });
+    }
+    return { buffers, reads };
+  }
+
+  it.each([true, false])('is stacked without its lists (constants: %s)', (constant) => {
+    const { buffers, reads } = part(constant);
+    expect(compactPartOf(buffers)!.set.entryCount()).toBe(n * (n - 1));
+    const plan = getPlanningAlgorithm('auto')(buffers, 0);
+    verifyPlan(buffers, plan);
+    // All live at once: every buffer on top of the others, each at a multiple of the pool's alignment.
+    const alignment = constant ? CONSTANTS.alignment : WORKSPACE.alignment;
+    const stacked = buffers.reduce((sum, b) => sum + Math.ceil(b.sizeBytes / alignment) * alignment, 0);
+    expect(Math.max(...buffers.map((b) => plan.get(b.name)!.offset + b.sizeBytes))).toBeLessThanOrEqual(stacked);
+    expect(reads.count).toBe(0);
+  });
+});
