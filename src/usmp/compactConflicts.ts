@@ -14,6 +14,7 @@
  * groups and `auto` recognise a registered set (or a part of one) and work from the ranges and
  * classes instead, with the same results.
  */
+import { countAtMost, countBelow } from '../util/sortedSearch';
 import { IntervalConflicts } from './intervalConflicts';
 import { BufferInfo } from './types';
 
@@ -96,7 +97,7 @@ export class CompactConflicts {
     const lasts = Float64Array.from(order, (i) => this.last[i]).sort();
     return Int32Array.from(order, (i) => {
       // Members starting no later than i ends, minus those ending before i starts, minus i.
-      return upperBound(firsts, this.last[i]) - lowerBound(lasts, this.first[i]) - 1;
+      return countAtMost(firsts, this.last[i]) - countBelow(lasts, this.first[i]) - 1;
     });
   }
 
@@ -223,30 +224,6 @@ function sweepRanges(order: Int32Array, first: Float64Array, last: Float64Array,
 /** `members` ordered by key[member], ties by member (a stable sort of ascending members). */
 function sortedByKey(members: Int32Array, key: Float64Array): Int32Array {
   return Int32Array.from(Array.from(members).sort((a, b) => key[a] - key[b] || a - b));
-}
-
-/** Entries of sorted `a` that are <= t. */
-function upperBound(a: Float64Array, t: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid] <= t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** Entries of sorted `a` that are < t. */
-function lowerBound(a: Float64Array, t: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid] < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 interface Member {

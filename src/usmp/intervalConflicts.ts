@@ -9,6 +9,7 @@
  * directed conflicts, which must never be materialised as lists.
  */
 import { MemoryPlanningError } from '../errors';
+import { countAtMost } from '../util/sortedSearch';
 import { BufferInfo } from './types';
 
 /** Sorted distinct values of `a` and `b` together. */
@@ -20,18 +21,6 @@ function distinctTimes(a: Float64Array, b: Float64Array): Float64Array {
   let m = 0;
   for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[m++] = all[i];
   return all.slice(0, m);
-}
-
-/** Number of entries of sorted `a` that are <= t (upper bound). */
-function countAtMost(a: Float64Array, t: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid] <= t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**
