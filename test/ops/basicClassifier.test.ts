@@ -3,24 +3,13 @@
  * (kernels/basic_classifier_test.cc): the interpreter equals the goldens and the generated C,
  * compiled by gcc, equals the interpreter byte for byte; then the forms uma-ts refuses.
  */
-import { BackendRegistry } from '../../src/backend/registry';
-import { UmaBackend } from '../../src/backend/umaBackend';
 import { ModelFormatError, UmaError, UnsupportedOperatorError } from '../../src/errors';
 import { importTflite } from '../../src/frontend/tflite';
 import { TfliteWriter } from '../../src/frontend/tflite/writer';
 import { interpret } from '../../src/interpreter';
 import { verifyModel } from '../../src/verify/verifyModel';
+import { hostOnlyRegistry } from '../helpers/hostOnlyRegistry';
 import { importRefusal } from '../helpers/importRefusal';
-
-class HostOnlyBackend extends UmaBackend {
-  readonly targetName = 'host_only';
-}
-
-function registry(): BackendRegistry {
-  const r = new BackendRegistry();
-  r.register(HostOnlyBackend);
-  return r;
-}
 
 interface ClassifierCase {
   readonly name: string;
@@ -76,7 +65,7 @@ describe('BasicClassifier on TFLite Micro goldens', () => {
     const [detected, posteriors] = interpret(graph, [i32(c.input)]);
     expect(Array.from(detected)).toEqual(c.detected.map((d) => (d ? 1 : 0)));
     expect(asI32(posteriors)).toEqual(c.posteriors);
-    const report = verifyModel(graph, { backend: 'host_only', registry: registry(), invocations: [[i32(c.input)], [i32(c.input.map((v) => v * 3 - 7))]] });
+    const report = verifyModel(graph, { backend: 'host_only', registry: hostOnlyRegistry(), invocations: [[i32(c.input)], [i32(c.input.map((v) => v * 3 - 7))]] });
     expect(report.failure).toBeUndefined();
     expect(report.comparisons).toHaveLength(4);
     expect(report.comparisons.filter((cmp) => !cmp.equal)).toEqual([]);
@@ -89,7 +78,7 @@ describe('BasicClassifier on TFLite Micro goldens', () => {
     const [detected, posteriors] = interpret(graph, inputs);
     expect(Array.from(detected)).toEqual([1, 1, 1, 1]);
     expect(asI32(posteriors)).toEqual([-1, -2147483648, 2147483647, 2147483647]);
-    const report = verifyModel(graph, { backend: 'host_only', registry: registry(), invocations: [inputs], seed: 3 });
+    const report = verifyModel(graph, { backend: 'host_only', registry: hostOnlyRegistry(), invocations: [inputs], seed: 3 });
     expect(report.failure).toBeUndefined();
     expect(report.comparisons.filter((cmp) => !cmp.equal)).toEqual([]);
   });

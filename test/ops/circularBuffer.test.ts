@@ -5,24 +5,13 @@
  * compiled by gcc and invoked as many times on one loaded program, equals the interpreter byte
  * for byte. Then the forms uma-ts refuses, each a one-line typed error naming the operator.
  */
-import { BackendRegistry } from '../../src/backend/registry';
-import { UmaBackend } from '../../src/backend/umaBackend';
 import { ModelFormatError, UmaError, UnsupportedOperatorError } from '../../src/errors';
 import { importTflite } from '../../src/frontend/tflite';
 import { flexbufferOptions, TfliteWriter, tfliteOptions, WriterTensor } from '../../src/frontend/tflite/writer';
 import { createSession } from '../../src/interpreter';
 import { verifyModel } from '../../src/verify/verifyModel';
+import { hostOnlyRegistry } from '../helpers/hostOnlyRegistry';
 import { importRefusal } from '../helpers/importRefusal';
-
-class HostOnlyBackend extends UmaBackend {
-  readonly targetName = 'host_only';
-}
-
-function registry(): BackendRegistry {
-  const r = new BackendRegistry();
-  r.register(HostOnlyBackend);
-  return r;
-}
 
 /** circular_buffer_flexbuffers_generated_data.cc: the map { cycles_max: 1 }, byte for byte. */
 const TFLM_CONFIG = Uint8Array.from([
@@ -114,7 +103,7 @@ describe('CIRCULAR_BUFFER on TFLite Micro goldens', () => {
 
   it('the generated C over the same invocations on one loaded program equals the interpreter byte for byte', () => {
     const graph = importTflite(model([length4, everyIteration, length5]), 'cb.tflite');
-    const report = verifyModel(graph, { backend: 'host_only', registry: registry(), invocations });
+    const report = verifyModel(graph, { backend: 'host_only', registry: hostOnlyRegistry(), invocations });
     expect(report.failure).toBeUndefined();
     expect(report.timesNs).toHaveLength(invocations.length);
     expect(report.comparisons).toHaveLength(4 * invocations.length);
@@ -134,7 +123,7 @@ describe('CIRCULAR_BUFFER on TFLite Micro goldens', () => {
     expect(asI8(seen[0][2])).toEqual([7, 7, 10, 20, 7, 7, 7, 7]);
     expect(asI8(seen[1][2])).toEqual([10, 20, 11, 21, 7, 7, 7, 7]);
     expect(asI8(seen[1][3])).toEqual([50, 60, 51, 61, 7, 7, 7, 7]);
-    const report = verifyModel(graph, { backend: 'host_only', registry: registry(), invocations: runs });
+    const report = verifyModel(graph, { backend: 'host_only', registry: hostOnlyRegistry(), invocations: runs });
     expect(report.failure).toBeUndefined();
     expect(report.timesNs).toHaveLength(runs.length);
     expect(report.comparisons).toHaveLength(4 * runs.length);
@@ -161,7 +150,7 @@ describe('CIRCULAR_BUFFER feeding the graph', () => {
     expect(seen.map((o) => o[1][0])).toEqual([0, 1, 0, 1, 0, 1]);
     // The first invocation: two slots still at the zero point (0.0 + 0.0 -> z's zero point 2), then the input doubled.
     expect(asI8(seen[0][0]).slice(0, 12)).toEqual(Array(12).fill(2));
-    const report = verifyModel(graph, { backend: 'host_only', registry: registry(), target: 'cortex-m55', invocations: runs });
+    const report = verifyModel(graph, { backend: 'host_only', registry: hostOnlyRegistry(), target: 'cortex-m55', invocations: runs });
     expect(report.failure).toBeUndefined();
     // Section sizes come only from the cortex-m55 build: the program did run under QEMU.
     expect(report.sections).toBeDefined();

@@ -4,24 +4,13 @@
  * and the generated C, compiled by gcc, equals the interpreter byte for byte, clamped start
  * indices (negative, past the end, int64 beyond 32 bits) included; then the refusals.
  */
-import { BackendRegistry } from '../../src/backend/registry';
-import { UmaBackend } from '../../src/backend/umaBackend';
 import { ModelFormatError, UmaError, UnsupportedOperatorError } from '../../src/errors';
 import { importTflite } from '../../src/frontend/tflite';
 import { TfliteWriter, WriterDType } from '../../src/frontend/tflite/writer';
 import { interpret } from '../../src/interpreter';
 import { verifyModel } from '../../src/verify/verifyModel';
+import { hostOnlyRegistry } from '../helpers/hostOnlyRegistry';
 import { importRefusal } from '../helpers/importRefusal';
-
-class HostOnlyBackend extends UmaBackend {
-  readonly targetName = 'host_only';
-}
-
-function registry(): BackendRegistry {
-  const r = new BackendRegistry();
-  r.register(HostOnlyBackend);
-  return r;
-}
 
 type DataType = 'float32' | 'int8' | 'int16' | 'int32';
 
@@ -50,7 +39,7 @@ function values(dtype: DataType, b: Uint8Array): number[] {
 
 /** C = interpreter over every given input set, byte for byte. */
 function expectCMatches(graph: ReturnType<typeof importTflite>, invocations: Uint8Array[][]): void {
-  const report = verifyModel(graph, { backend: 'host_only', registry: registry(), invocations });
+  const report = verifyModel(graph, { backend: 'host_only', registry: hostOnlyRegistry(), invocations });
   expect(report.failure).toBeUndefined();
   expect(report.comparisons).toHaveLength(invocations.length);
   expect(report.comparisons.filter((c) => !c.equal)).toEqual([]);

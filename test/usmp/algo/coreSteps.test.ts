@@ -8,6 +8,7 @@ import { descendByRegions, finishAboveBound, finishMirrored, resolveTopAtBound }
 import { ExactCore } from '../../../src/usmp/algo/exactCore';
 import { IntervalConflicts } from '../../../src/usmp/intervalConflicts';
 import { mediumLifetimes } from '../../../bench/generators';
+import { checkedTop } from './helpers';
 
 type Intervals = ReturnType<typeof mediumLifetimes>;
 
@@ -28,22 +29,6 @@ function coreOf(set: Intervals, align: number[]): ExactCore {
       Float64Array.from(set.intervals, (iv) => iv.last),
     ),
   });
-}
-
-/** Throws naming the first clash or misalignment of `offsets`; returns the plan's top. */
-function checkedTop(set: Intervals, align: number[], offsets: Float64Array): number {
-  const ivs = set.intervals;
-  let top = 0;
-  for (let a = 0; a < ivs.length; a++) {
-    if (!Number.isSafeInteger(offsets[a]) || offsets[a] < 0 || offsets[a] % align[a] !== 0) throw new Error(`buffer ${a} at ${offsets[a]}, alignment ${align[a]}`);
-    top = Math.max(top, offsets[a] + ivs[a].size);
-    for (let b = a + 1; b < ivs.length; b++) {
-      const live = ivs[a].first <= ivs[b].last && ivs[b].first <= ivs[a].last;
-      const apart = offsets[a] + ivs[a].size <= offsets[b] || offsets[b] + ivs[b].size <= offsets[a];
-      if (live && !apart) throw new Error(`buffers ${a} and ${b} overlap`);
-    }
-  }
-  return top;
 }
 
 function liveBound(set: Intervals): number {

@@ -35,3 +35,29 @@ export function poolSize(bufs: readonly BufferInfo[], plan: BufferPlan, poolName
 export function offsets(plan: BufferPlan): Record<string, number> {
   return Object.fromEntries([...plan].map(([k, v]) => [k, v.offset]));
 }
+
+/** Intervals of a bench set (first and last use, inclusive, and size). */
+export interface IntervalSet {
+  readonly intervals: readonly { readonly first: number; readonly last: number; readonly size: number }[];
+}
+
+/**
+ * The top of a one-pool plan of `set` at `offsets`, after checking it on its own terms: every
+ * offset a safe non-negative multiple of its buffer's alignment (`align[i]`, or one alignment
+ * for all), and no two buffers live at once overlapping. Throws naming the first failure.
+ */
+export function checkedTop(set: IntervalSet, align: number | readonly number[], offsets: Float64Array): number {
+  const ivs = set.intervals;
+  const alignment = (i: number) => (typeof align === 'number' ? align : align[i]);
+  let top = 0;
+  for (let a = 0; a < ivs.length; a++) {
+    if (!Number.isSafeInteger(offsets[a]) || offsets[a] < 0 || offsets[a] % alignment(a) !== 0) throw new Error(`buffer ${a} at ${offsets[a]}, alignment ${alignment(a)}`);
+    top = Math.max(top, offsets[a] + ivs[a].size);
+    for (let b = a + 1; b < ivs.length; b++) {
+      const live = ivs[a].first <= ivs[b].last && ivs[b].first <= ivs[a].last;
+      const apart = offsets[a] + ivs[a].size <= offsets[b] || offsets[b] + ivs[b].size <= offsets[a];
+      if (live && !apart) throw new Error(`buffers ${a} and ${b} overlap`);
+    }
+  }
+  return top;
+}

@@ -15,7 +15,7 @@ import { urgencyOrder } from '../../../src/usmp/algo/orderings';
 import { intervalsToBufferInfos, lowerBoundOfBuffers } from '../../../src/usmp/conflicts';
 import { IntervalConflicts } from '../../../src/usmp/intervalConflicts';
 import { poolSizesOfPlan, verifyPlan } from '../../../src/usmp/verify';
-import { pool } from './helpers';
+import { checkedTop, pool } from './helpers';
 
 type Intervals = ReturnType<typeof mediumLifetimes>;
 
@@ -38,22 +38,6 @@ function coreOf(set: Intervals): ExactCore {
   });
 }
 
-/** Throws naming the first clash or misalignment; returns the plan's top. */
-function checkedTop(set: Intervals, offsets: Float64Array): number {
-  const ivs = set.intervals;
-  let top = 0;
-  for (let a = 0; a < ivs.length; a++) {
-    if (!Number.isSafeInteger(offsets[a]) || offsets[a] < 0 || offsets[a] % 16 !== 0) throw new Error(`buffer ${a} at ${offsets[a]}`);
-    top = Math.max(top, offsets[a] + ivs[a].size);
-    for (let b = a + 1; b < ivs.length; b++) {
-      const live = ivs[a].first <= ivs[b].last && ivs[b].first <= ivs[a].last;
-      const apart = offsets[a] + ivs[a].size <= offsets[b] || offsets[b] + ivs[b].size <= offsets[a];
-      if (live && !apart) throw new Error(`buffers ${a} and ${b} overlap`);
-    }
-  }
-  return top;
-}
-
 describe('the finish from a second start', () => {
   it.each([false, true])('returns a valid plan, at or above the bound, no larger than the urgency placement, the same from a second core (dense: %s)', (dense) => {
     for (const seed of [1, 2, 3]) {
@@ -62,13 +46,13 @@ describe('the finish from a second start', () => {
       const order = urgencyOrder(indexProblem(buffersOf(set)))!;
       const core = coreOf(set);
       const out = finishSecondStart(core, order, bound, dense, Infinity)!;
-      expect(checkedTop(set, out.offsets)).toBe(out.total);
+      expect(checkedTop(set, 16, out.offsets)).toBe(out.total);
       expect(out.total).toBeGreaterThanOrEqual(bound);
       // The urgency order placed first fit (the push-down of offsets in that order).
       const ranks = new Float64Array(order.length);
       order.forEach((b, k) => (ranks[b] = k));
       const placed = coreOf(set).pushDown(ranks);
-      expect(checkedTop(set, placed.offsets)).toBe(placed.total);
+      expect(checkedTop(set, 16, placed.offsets)).toBe(placed.total);
       expect(out.total).toBeLessThanOrEqual(placed.total);
       const again = finishSecondStart(coreOf(set), order, bound, dense, Infinity)!;
       expect([...again.offsets]).toEqual([...out.offsets]);
