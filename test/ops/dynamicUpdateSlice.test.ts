@@ -2,7 +2,8 @@
  * DYNAMIC_UPDATE_SLICE on TFLite Micro's kernel test cases (kernels/dynamic_update_slice_test.cc,
  * operand, update and start indices all read at run time): the interpreter equals the goldens
  * and the generated C, compiled by gcc, equals the interpreter byte for byte, clamped start
- * indices (negative, past the end, int64 beyond 32 bits) included; then the refusals.
+ * indices (negative, past the end, int64 beyond 32 bits) included; the same operator on random
+ * shapes and start indices (in range and clamped) against LiteRT; then the refusals.
  */
 import { ModelFormatError, UmaError, UnsupportedOperatorError } from '../../src/errors';
 import { importTflite } from '../../src/frontend/tflite';
@@ -11,6 +12,8 @@ import { interpret } from '../../src/interpreter';
 import { verifyModel } from '../../src/verify/verifyModel';
 import { hostOnlyRegistry } from '../helpers/hostOnlyRegistry';
 import { importRefusal } from '../helpers/importRefusal';
+import { seededRandom } from '../../src/util/random';
+import { describeAgainstLiteRt, LiteRtCase } from './liteRtComparison';
 
 type DataType = 'float32' | 'int8' | 'int16' | 'int32';
 
@@ -91,6 +94,36 @@ describe('DYNAMIC_UPDATE_SLICE on TFLite Micro goldens', () => {
     expect(values('int8', interpret(empty, emptyInputs)[0])).toEqual([1, 2, 3, 4, 5, 6]);
   });
 });
+
+/**
+ * Random operands, updates and start indices (a third of them outside the operand, so clamped)
+ * in every type and rank 1-4, as LiteRT (TensorFlow Lite's kernel, which clamps as TFLite
+ * Micro's) runs them: exact, the values are copied.
+ */
+function liteRtCases(): LiteRtCase[] {
+  const r = seededRandom(2026);
+  const int = (lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
+  const dtypes: DataType[] = ['float32', 'int8', 'int16', 'int32'];
+  return Array.from({ length: 12 }, (_, k) => {
+    const dtype = dtypes[k % dtypes.length];
+    const indexType = k % 3 === 2 ? 'int64' : 'int32';
+    const rank = 1 + (k % 4);
+    const shape = Array.from({ length: rank }, () => int(1, 5));
+    // No empty update: LiteRT cannot make a buffer of no bytes (the C = interpreter test has one).
+    const updateShape = shape.map((d) => int(1, d));
+    const starts = shape.map((d) => (r() < 1 / 3 ? int(-4, -1) * (r() < 0.5 ? 1 : -1) * d : int(0, d)));
+    const count = (dims: number[]) => dims.reduce((a, b) => a * b, 1);
+    const data = (n: number) => Array.from({ length: n }, () => (dtype === 'float32' ? int(-500, 500) / 8 : int(-100, 100)));
+    return {
+      name: `${dtype} [${shape}] <- [${updateShape}] at [${starts}] (${indexType})`,
+      model: model(dtype, shape, updateShape, indexType),
+      inputs: [bytes(dtype, data(count(shape))), bytes(dtype, data(count(updateShape))), bytes(indexType, starts)],
+      outDtype: dtype,
+    };
+  });
+}
+
+describeAgainstLiteRt('DYNAMIC_UPDATE_SLICE against LiteRT', liteRtCases, { tolerance: { lsb: 0, rel: 0, abs: 0 }, varied: false });
 
 describe('DYNAMIC_UPDATE_SLICE refusals', () => {
   const refusal = (m: Uint8Array): UmaError => importRefusal(m);
