@@ -5,7 +5,6 @@
  * models well past that with the TFLite writer and run them through the whole pipeline.
  */
 import { BackendRegistry } from '../../src/backend/registry';
-import { UmaBackend } from '../../src/backend/umaBackend';
 import { compileModel } from '../../src/driver/compile';
 import { importTflite } from '../../src/frontend/tflite';
 import { TfliteWriter, tfliteOptions } from '../../src/frontend/tflite/writer';
@@ -15,10 +14,7 @@ import { MAIN_PRIM_FUNC } from '../../src/ir/tir/nodes';
 import { scopeChain } from '../../src/ir/tir/scope';
 import { LOWERING_EXTERN_SIMULATIONS } from '../../src/lower/cpu';
 import { expectRunsByteExact } from './harness';
-
-class HostOnlyBackend extends UmaBackend {
-  readonly targetName = 'host_only';
-}
+import { HostOnlyBackend } from '../helpers/hostOnlyRegistry';
 
 const SHAPE = [1, 8];
 const Q = { scale: [0.05], zeroPoint: [3] };

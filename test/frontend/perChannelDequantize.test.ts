@@ -5,7 +5,6 @@
  * channel used the first channel's scale (TFLite Micro's kernel does so too), silently.
  */
 import { BackendRegistry } from '../../src/backend/registry';
-import { UmaBackend } from '../../src/backend/umaBackend';
 import { compileModel } from '../../src/driver/compile';
 import { importTflite } from '../../src/frontend/tflite';
 import { TfliteWriter, tfliteOptions, WriterQuantization } from '../../src/frontend/tflite/writer';
@@ -13,10 +12,8 @@ import { interpret } from '../../src/interpreter';
 import { ConstantNode, MAIN_FUNCTION } from '../../src/ir/graph/types';
 import { expectRunsByteExact } from '../e2e/harness';
 import { firstMismatch, runLiteRtBatch } from '../oracle/litert';
+import { HostOnlyBackend } from '../helpers/hostOnlyRegistry';
 
-class HostOnlyBackend extends UmaBackend {
-  readonly targetName = 'host_only';
-}
 const registry = new BackendRegistry();
 registry.register(HostOnlyBackend);
 

@@ -9,7 +9,6 @@
  */
 import { AccelBackend } from '../../backends/accel';
 import { BackendRegistry } from '../../src/backend/registry';
-import { UmaBackend } from '../../src/backend/umaBackend';
 import { compileModel } from '../../src/driver/compile';
 import { importTflite } from '../../src/frontend/tflite';
 import { TfliteWriter, tfliteOptions } from '../../src/frontend/tflite/writer';
@@ -20,10 +19,8 @@ import { parsePoolsJson } from '../../src/usmp/pools';
 import { PoolInfo } from '../../src/usmp/types';
 import { parsePins } from '../../passes/poolPinning/pinsFile';
 import * as fs from 'fs';
+import { HostOnlyBackend } from '../helpers/hostOnlyRegistry';
 
-class HostOnlyBackend extends UmaBackend {
-  readonly targetName = 'host_only';
-}
 const registry = new BackendRegistry();
 registry.register(HostOnlyBackend);
 registry.register(AccelBackend);

@@ -9,13 +9,9 @@ import { AccelBackend } from '../../backends/accel';
 import { DmaLocalBackend } from '../../backends/dma_local';
 import { VanillaBackend } from '../../backends/vanilla';
 import { BackendRegistry } from '../../src/backend/registry';
-import { UmaBackend } from '../../src/backend/umaBackend';
 import { defaultPools, parsePoolsJson } from '../../src/usmp/pools';
 import { PoolInfo } from '../../src/usmp/types';
-
-class HostOnlyBackend extends UmaBackend {
-  readonly targetName = 'host_only';
-}
+import { HostOnlyBackend } from '../helpers/hostOnlyRegistry';
 
 export function bundledBackendRegistry(): BackendRegistry {
   const registry = new BackendRegistry();

@@ -9,7 +9,6 @@
 import * as fs from 'fs';
 import { AccelBackend } from '../../backends/accel';
 import { BackendRegistry } from '../../src/backend/registry';
-import { UmaBackend } from '../../src/backend/umaBackend';
 import { compileModel } from '../../src/driver/compile';
 import { importTflite } from '../../src/frontend/tflite';
 import { TfliteWriter, tfliteOptions, WriterQuantization } from '../../src/frontend/tflite/writer';
@@ -19,10 +18,8 @@ import { parsePoolsJson } from '../../src/usmp/pools';
 import { seededRandom } from '../../src/util/random';
 import { expectRunsByteExact } from '../e2e/harness';
 import { elementsOf, firstMismatch, runLiteRtBatch } from '../oracle/litert';
+import { HostOnlyBackend } from '../helpers/hostOnlyRegistry';
 
-class HostOnlyBackend extends UmaBackend {
-  readonly targetName = 'host_only';
-}
 const registry = new BackendRegistry();
 registry.register(HostOnlyBackend);
 registry.register(AccelBackend);

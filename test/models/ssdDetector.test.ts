@@ -8,7 +8,6 @@
 import * as fs from 'fs';
 import { AccelBackend } from '../../backends/accel';
 import { BackendRegistry } from '../../src/backend/registry';
-import { UmaBackend } from '../../src/backend/umaBackend';
 import { compileModel } from '../../src/driver/compile';
 import { importTflite } from '../../src/frontend/tflite';
 import { interpret } from '../../src/interpreter';
@@ -19,10 +18,7 @@ import { layerByLayer } from './liteRtLayers';
 import { buildNet, NetMode } from './netBuilder';
 import { floats } from './realisticNets';
 import { SSD_OPTIONS, ssdDetectorOf } from './ssdNet';
-
-class HostOnlyBackend extends UmaBackend {
-  readonly targetName = 'host_only';
-}
+import { HostOnlyBackend } from '../helpers/hostOnlyRegistry';
 
 const registry = new BackendRegistry();
 registry.register(HostOnlyBackend);

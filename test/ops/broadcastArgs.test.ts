@@ -6,7 +6,6 @@
  * evaluator and gcc), and agree with LiteRT.
  */
 import { BackendRegistry } from '../../src/backend/registry';
-import { UmaBackend } from '../../src/backend/umaBackend';
 import { compileModel } from '../../src/driver/compile';
 import { checkTflite, importTflite } from '../../src/frontend/tflite';
 import { TfliteWriter, tfliteOptions } from '../../src/frontend/tflite/writer';
@@ -18,6 +17,7 @@ import { LOWERING_EXTERN_SIMULATIONS } from '../../src/lower/cpu';
 import { expectRunsByteExact } from '../e2e/harness';
 import { lowerForCpu } from '../lower/helpers';
 import { describeAgainstLiteRt, LiteRtCase } from './liteRtComparison';
+import { HostOnlyBackend } from '../helpers/hostOnlyRegistry';
 
 type Dt = 'int32' | 'int64';
 /** An operand: a model input with its run-time values, or a constant. */
@@ -185,10 +185,6 @@ describeAgainstLiteRt(
   ],
   { tolerance: { lsb: 0, rel: 0, abs: 0 }, varied: false },
 );
-
-class HostOnlyBackend extends UmaBackend {
-  readonly targetName = 'host_only';
-}
 
 describe('BROADCAST_ARGS compiled and run under gcc', () => {
   it('every run-time case byte-exact with the interpreter (one build)', () => {

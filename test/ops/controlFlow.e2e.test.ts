@@ -7,16 +7,12 @@
 import { BackendRegistry } from '../../src/backend/registry';
 import { UnsupportedOperatorError } from '../../src/errors';
 import { MAX_INLINED_OPERATORS } from '../../src/frontend/tflite/controlFlow';
-import { UmaBackend } from '../../src/backend/umaBackend';
 import { compileModel } from '../../src/driver/compile';
 import { importTflite } from '../../src/frontend/tflite';
 import { interpret } from '../../src/interpreter';
 import { expectRunsByteExact } from '../e2e/harness';
 import { ifModel, nestedLoopModel, rnnLoopModel } from '../frontend/controlFlowModels';
-
-class HostOnlyBackend extends UmaBackend {
-  readonly targetName = 'host_only';
-}
+import { HostOnlyBackend } from '../helpers/hostOnlyRegistry';
 
 function expectCompiledMatches(model: Uint8Array, inputs: Uint8Array[], name: string): void {
   const registry = new BackendRegistry();

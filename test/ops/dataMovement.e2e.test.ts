@@ -1,6 +1,5 @@
 import { VanillaBackend } from '../../backends/vanilla';
 import { BackendRegistry } from '../../src/backend/registry';
-import { UmaBackend } from '../../src/backend/umaBackend';
 import { compileModel } from '../../src/driver/compile';
 import { importTflite } from '../../src/frontend/tflite';
 import { TfliteWriter, tfliteOptions } from '../../src/frontend/tflite/writer';
@@ -10,12 +9,9 @@ import { expectRunsByteExact } from '../e2e/harness';
 import { firstMismatch, runLiteRt } from '../oracle/litert';
 import { DATA_MOVEMENT_CASES } from './dataMovementCases';
 import { combinedTflite, Q8, randomInputs } from './tfliteModels';
+import { HostOnlyBackend } from '../helpers/hostOnlyRegistry';
 
 /** A backend that offloads nothing: every operator runs on the host CPU strategies. */
-class HostOnlyBackend extends UmaBackend {
-  readonly targetName = 'host_only';
-}
-
 const registry = new BackendRegistry();
 registry.register(HostOnlyBackend);
 registry.register(VanillaBackend);

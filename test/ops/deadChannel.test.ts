@@ -11,7 +11,6 @@ import { importTflite } from '../../src/frontend/tflite';
 import { interpret } from '../../src/interpreter';
 import * as fs from 'fs';
 import { BackendRegistry } from '../../src/backend/registry';
-import { UmaBackend } from '../../src/backend/umaBackend';
 import { AccelBackend } from '../../backends/accel';
 import { DmaLocalBackend } from '../../backends/dma_local';
 import { VanillaBackend } from '../../backends/vanilla';
@@ -19,9 +18,7 @@ import { compileModel } from '../../src/driver/compile';
 import { parsePoolsJson } from '../../src/usmp/pools';
 import { expectRunsByteExact, fixedInput } from '../e2e/harness';
 import { runLiteRtBatch } from '../oracle/litert';
-class HostOnlyBackend extends UmaBackend {
-  readonly targetName = 'host_only';
-}
+import { HostOnlyBackend } from '../helpers/hostOnlyRegistry';
 const registry = new BackendRegistry();
 [HostOnlyBackend, AccelBackend, DmaLocalBackend, VanillaBackend].forEach((b) => registry.register(b));
 function model(op: 'CONV_2D' | 'DEPTHWISE_CONV_2D' | 'FULLY_CONNECTED'): Uint8Array {

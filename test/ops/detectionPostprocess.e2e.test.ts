@@ -5,7 +5,6 @@
  * outputs also match TFLM's test goldens.
  */
 import { BackendRegistry } from '../../src/backend/registry';
-import { UmaBackend } from '../../src/backend/umaBackend';
 import { compileModel } from '../../src/driver/compile';
 import { importTflite } from '../../src/frontend/tflite';
 import { interpret } from '../../src/interpreter';
@@ -22,12 +21,9 @@ import {
   TFLM_SCORES_BACKGROUND,
   TFLM_SCORES_TIES,
 } from './detectionPostprocessModels';
+import { HostOnlyBackend } from '../helpers/hostOnlyRegistry';
 
 const SPECIAL_SCORES = [0, NaN, 0.5, -0, Infinity, NaN, 0, -Infinity, 0.25, 0, 0.5, 0.5, 0, NaN, NaN, 0, -0, 0.125];
-
-class HostOnlyBackend extends UmaBackend {
-  readonly targetName = 'host_only';
-}
 
 describe('TFLite_Detection_PostProcess under gcc', () => {
   it('every output of eight operators byte-exact with the interpreter', () => {

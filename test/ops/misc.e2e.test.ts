@@ -9,16 +9,12 @@ import { join } from 'path';
 import { BackendRegistry } from '../../src/backend/registry';
 import { memoryIO } from '../../src/cli/io';
 import { main } from '../../src/cli/main';
-import { UmaBackend } from '../../src/backend/umaBackend';
 import { compileModel } from '../../src/driver/compile';
 import { importTflite } from '../../src/frontend/tflite';
 import { TfliteWriter, tfliteOptions } from '../../src/frontend/tflite/writer';
 import { interpret } from '../../src/interpreter';
 import { expectRunsByteExact } from '../e2e/harness';
-
-class HostOnlyBackend extends UmaBackend {
-  readonly targetName = 'host_only';
-}
+import { HostOnlyBackend } from '../helpers/hostOnlyRegistry';
 
 /**
  * x[1,4,4,2] → L2_POOL_2D → REVERSE_V2(axis 2) → CUMSUM(axis 3, exclusive) (output 0);

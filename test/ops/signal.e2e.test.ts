@@ -6,7 +6,6 @@
  * interpreter session, which equals a step-by-step composition of the signal arithmetic.
  */
 import { BackendRegistry } from '../../src/backend/registry';
-import { UmaBackend } from '../../src/backend/umaBackend';
 import { compileModel } from '../../src/driver/compile';
 import { importTflite } from '../../src/frontend/tflite';
 import { createSession, interpret } from '../../src/interpreter';
@@ -48,10 +47,7 @@ import {
 } from './signalVectors';
 import { IRFFT_512_GOLDEN, RFFT_512_GOLDEN, RFFT_512_INPUT } from './signalRfft512';
 import { SPECTRAL_SUBTRACTION_FRAMES } from './signalSpectralFrames';
-
-class HostOnlyBackend extends UmaBackend {
-  readonly targetName = 'host_only';
-}
+import { HostOnlyBackend } from '../helpers/hostOnlyRegistry';
 
 const OPS: OpSpec[] = [
   { code: 'SignalWindow', inputs: [{ name: 'x', shape: [1, 32], dtype: 'int16' }, { name: 'w', shape: [32], dtype: 'int16', data: WINDOW_32.weights }], outputs: [{ name: 'y', shape: [1, 32], dtype: 'int16' }], options: signalOptions({ shift: 8 }) },

@@ -4,7 +4,6 @@
  * repeat with the same quantization, compiled, checked under gcc and reported.
  */
 import { BackendRegistry } from '../../src/backend/registry';
-import { UmaBackend } from '../../src/backend/umaBackend';
 import { compileModel } from '../../src/driver/compile';
 import { importTflite } from '../../src/frontend/tflite';
 import { TfliteWriter } from '../../src/frontend/tflite/writer';
@@ -14,6 +13,7 @@ import { formatMemoryReport } from '../../src/report/memoryReport';
 import { ConstantRecord, shareIdenticalConstants } from '../../src/usmp/identicalConstants';
 import { PoolInfo } from '../../src/usmp/types';
 import { expectRunsByteExact } from '../e2e/harness';
+import { HostOnlyBackend } from '../helpers/hostOnlyRegistry';
 
 const pool = (name: string): PoolInfo => ({ name, kind: 'constant', targetAccess: { c: 'ro' }, alignment: 16, internal: true });
 const FLASH = pool('flash');
@@ -62,10 +62,6 @@ describe('shareIdenticalConstants', () => {
     ]);
   });
 });
-
-class HostOnlyBackend extends UmaBackend {
-  readonly targetName = 'host_only';
-}
 
 /** int8 x -> (TANH -> LOGISTIC) x `repeats`, every tensor at the same quantization. */
 function repeatedActivations(repeats: number): Uint8Array {
