@@ -37,6 +37,7 @@ import {
 } from '../ir/tir/nodes';
 import { candidatePoolNames, funcTarget, isGlobalScope } from './assignPoolInfo';
 import { CompactConflicts, compactBufferInfos } from './compactConflicts';
+import { memoryPressureOfIntervals } from './conflicts';
 import { shareIdenticalConstants } from './identicalConstants';
 import { lcm } from './stackBound';
 import { BufferInfo, PoolInfo, PoolKind, UnplannedAllocate } from './types';
@@ -381,33 +382,6 @@ interface Interval {
   readonly last: number;
 }
 
-/**
- * The most workspace bytes live at once, by a sweep as TVM's: at equal ticks starts come before
- * ends, so intervals that share a statement are live together. (The conflicts themselves are
- * the same overlaps, kept as ranges: compactConflicts.ts.)
- */
-function maxLiveBytes(intervals: readonly Interval[]): number {
-  type Event = { tick: number; start: boolean; order: number; sizeBytes: number };
-  const events: Event[] = [];
-  intervals.forEach((interval, order) => {
-    const sizeBytes = interval.record.sizeBytes;
-    events.push({ tick: interval.first, start: true, order, sizeBytes });
-    events.push({ tick: interval.last, start: false, order, sizeBytes });
-  });
-  events.sort((a, b) => a.tick - b.tick || (a.start === b.start ? a.order - b.order : a.start ? -1 : 1));
-  let live = 0;
-  let maxLive = 0;
-  for (const ev of events) {
-    if (ev.start) {
-      live += ev.sizeBytes;
-      maxLive = Math.max(maxLive, live);
-    } else {
-      live -= ev.sizeBytes;
-    }
-  }
-  return maxLive;
-}
-
 function freeze(i: MutableInstance): CallInstance {
   return { func: i.func, id: i.id, calls: i.calls.map(freeze) };
 }
@@ -443,7 +417,9 @@ export function extractBufferInfo(module: TirModule, pools: readonly PoolInfo[])
   );
   const planned = intervals.filter((i) => !sameAs.has(i.record.name));
   const constants = planned.filter((i) => i.record.kind === 'constant');
-  const maxLive = maxLiveBytes(workspace);
+  // Statement indices are integers, so a range ending where another starts shares that
+  // statement with it: both live, as TVM's sweep counts them.
+  const maxLive = memoryPressureOfIntervals(workspace.map((i) => ({ sizeBytes: i.record.sizeBytes, firstUse: i.first, lastUse: i.last })));
   // Workspace buffers conflict where their live ranges overlap; constants are all initialised
   // before main runs and live until it ends: every constant conflicts with every other constant
   // and with no workspace buffer. Kept as ranges and one clique, listed only when read.

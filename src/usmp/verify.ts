@@ -12,6 +12,7 @@
 import { MAX_BYTE_COUNT } from '../config/numbers';
 import { MemoryPlanningError, PlanVerificationError } from '../errors';
 import { CompactPart, compactPartOf } from './compactConflicts';
+import { countBelow } from '../util/sortedSearch';
 import { intervalGroupOf } from './intervalConflicts';
 import { ListedConflicts } from './listedConflicts';
 import { stableOrderByValue } from './algo/permutation';
@@ -241,6 +242,7 @@ function compactOverlapFree(buffers: readonly BufferInfo[], plan: BufferPlan, pa
 function disjointInOnePool(members: readonly BufferInfo[], plan: BufferPlan): boolean {
   const sized = members.filter((b) => b.sizeBytes > 0).map((b) => ({ start: plan.get(b.name)!.offset, end: plan.get(b.name)!.offset + b.sizeBytes }));
   sized.sort((x, y) => x.start - y.start);
+  const starts = Float64Array.from(sized, (s) => s.start);
   let highestEnd = -Infinity;
   for (const s of sized) {
     if (s.start < highestEnd) return false;
@@ -251,14 +253,8 @@ function disjointInOnePool(members: readonly BufferInfo[], plan: BufferPlan): bo
   for (const b of members) {
     if (b.sizeBytes > 0) continue;
     const at = plan.get(b.name)!.offset;
-    let lo = 0;
-    let hi = sized.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (sized[mid].start < at) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo > 0 && at < sized[lo - 1].end) return false;
+    const below = countBelow(starts, at);
+    if (below > 0 && at < sized[below - 1].end) return false;
   }
   return true;
 }
