@@ -14,7 +14,7 @@ import { DEFAULT_PLANNING_ALGORITHM, getPlanningAlgorithm } from '../usmp/algo/r
 import { BufferSet, parseBufferSet } from '../usmp/bufferSet';
 import { BufferPlan, PlanningOptions } from '../usmp/types';
 import { lowerBoundOfBuffers } from '../usmp/conflicts';
-import { planOptimality } from '../usmp/optimality';
+import { planOptimality, TIME_CAP_NOTE } from '../usmp/optimality';
 import { oneWayConflicts, poolSizesOfPlan, unlistedOverlaps, verifyPlan } from '../usmp/verify';
 import { CliIO } from './io';
 import { maxOf } from '../util/extrema';
@@ -32,6 +32,8 @@ export interface MemoryPlanReport {
   readonly provenLowerBound: number;
   /** How far above provenLowerBound the total is, in percent. */
   readonly gapPercent: number;
+  /** Present (true) when the planner's clock cut in: the plan depends on the machine's speed. */
+  readonly timeCapReached?: true;
   readonly planMs: number;
 }
 
@@ -98,6 +100,7 @@ export function planBufferSet(set: BufferSet, algorithm: string, options: Planni
     provenOptimal: optimality.provenOptimal,
     provenLowerBound: optimality.lowerBoundBytes,
     gapPercent: optimality.gapPercent,
+    ...(optimality.timeCapReached ? { timeCapReached: true as const } : {}),
     planMs: Math.round(planMs * 1000) / 1000,
   };
 }
@@ -126,6 +129,7 @@ export function formatPlanReport(report: MemoryPlanReport, set: BufferSet): stri
     report.provenOptimal
       ? 'optimality: proven optimal'
       : `optimality: not proven; at most ${total - report.provenLowerBound} bytes (${report.gapPercent.toFixed(2)}%) above the optimum (proven lower bound ${report.provenLowerBound})`,
+    ...(report.timeCapReached ? [`search: ${TIME_CAP_NOTE}`] : []),
     '',
     ...table(['pool', 'size'], report.pools.map((p) => [nameCell(p.name), String(p.size)])),
     '',

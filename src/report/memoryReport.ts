@@ -5,7 +5,7 @@
  * bound beside the model's tensor-level one (what TFLite Micro's arena planner counts), so
  * operator scratch such as a padded copy shows as overhead instead of hiding in the bound.
  */
-import { PlanOptimality, planOptimality } from '../usmp/optimality';
+import { PlanOptimality, planOptimality, TIME_CAP_NOTE } from '../usmp/optimality';
 import { TensorLowerBound } from '../ir/graph/liveness';
 import { alignedPeakOfBuffers, alignmentIn, roundUpTo, stackHeightBound } from '../usmp/stackBound';
 import { BufferInfo, BufferPlan, PlannedPool, UsmpResult } from '../usmp/types';
@@ -193,11 +193,15 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
-/** One line: proven optimal, or the gap left to the best proven lower bound. */
+/**
+ * One line: proven optimal, or the gap left to the best proven lower bound; and when the
+ * planner's clock cut in, that the plan depends on the machine's speed.
+ */
 export function optimalityLine(o: PlanOptimality): string {
-  return o.provenOptimal
+  const line = o.provenOptimal
     ? 'Optimality: proven optimal'
     : `Optimality: not proven; at most ${o.gapBytes} bytes (${o.gapPercent.toFixed(2)}%) above the optimum (proven lower bound ${o.lowerBoundBytes})`;
+  return o.timeCapReached ? `${line}; ${TIME_CAP_NOTE}` : line;
 }
 
 export function formatMemoryReport(r: MemoryReport, options: { buffers?: boolean } = {}): string {

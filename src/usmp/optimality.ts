@@ -15,14 +15,32 @@ export interface PlanOptimality {
   readonly gapBytes: number;
   /** gapBytes / lowerBoundBytes in percent, 2 decimals. */
   readonly gapPercent: number;
+  /**
+   * Present (true) when the planner's wall clock ran out before it ended (auto: `timeBudgetMs`,
+   * or its safety cap above 5,000 buffers): the plan may then depend on the machine's speed.
+   */
+  readonly timeCapReached?: true;
 }
 
-const recorded = new WeakMap<BufferPlan, { provenOptimal: boolean; lowerBound: number }>();
-
-/** Called by a planner on the plan it returns: what it proved about that plan. */
-export function recordOptimality(plan: BufferPlan, provenOptimal: boolean, lowerBound: number): void {
-  recorded.set(plan, { provenOptimal, lowerBound });
+/** What a planner recorded on a plan (recordOptimality). */
+interface Recorded {
+  readonly provenOptimal: boolean;
+  readonly lowerBound: number;
+  readonly timeCapReached: boolean;
 }
+
+const recorded = new WeakMap<BufferPlan, Recorded>();
+
+/**
+ * Called by a planner on the plan it returns: what it proved about that plan, and whether its
+ * clock cut the search short.
+ */
+export function recordOptimality(plan: BufferPlan, provenOptimal: boolean, lowerBound: number, timeCapReached = false): void {
+  recorded.set(plan, { provenOptimal, lowerBound, timeCapReached });
+}
+
+/** The note a report shows when the planner's clock cut in (PlanOptimality.timeCapReached). */
+export const TIME_CAP_NOTE = 'ended by the time cap: the plan depends on machine speed';
 
 /**
  * The optimality of `plan` whose pools total `totalBytes`, given the lower bound `lowerBound`.
@@ -30,7 +48,8 @@ export function recordOptimality(plan: BufferPlan, provenOptimal: boolean, lower
  * pressure nobody verified).
  */
 export function planOptimality(plan: BufferPlan, totalBytes: number, lowerBound: number, useRecordedProof = true): PlanOptimality {
-  const proof = useRecordedProof ? recorded.get(plan) : undefined;
+  const record = recorded.get(plan);
+  const proof = useRecordedProof ? record : undefined;
   const bound = Math.max(lowerBound, proof?.lowerBound ?? 0);
   const provenOptimal = totalBytes <= bound || (proof?.provenOptimal ?? false);
   const best = provenOptimal ? totalBytes : bound;
@@ -40,5 +59,7 @@ export function planOptimality(plan: BufferPlan, totalBytes: number, lowerBound:
     lowerBoundBytes: best,
     gapBytes,
     gapPercent: best > 0 ? Math.round((10000 * gapBytes) / best) / 100 : 0,
+    // Not a proof: said whatever bound the report rests on.
+    ...(record?.timeCapReached ? { timeCapReached: true as const } : {}),
   };
 }

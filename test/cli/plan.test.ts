@@ -4,6 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { main } from '../../src/cli/main';
 import { memoryIO } from '../../src/cli/io';
+import { randomIntervals as randomBenchSet } from '../../bench/generators';
 
 const schema = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'schemas', 'memory-plan.schema.json'), 'utf8'));
 const validatePlan = new Ajv({ strict: false }).compile(schema);
@@ -109,6 +110,19 @@ describe('uma-ts plan optimality', () => {
     expect(g.gapPercent).toBeCloseTo(((total - 400) / 400) * 100, 2);
     const text = await run(write('opt2.txt', '10 0 0\n10 0 0\n'), '--algorithm', 'auto');
     expect(text.out.split('\n')[2]).toBe('optimality: proven optimal');
+    expect(text.out).not.toContain('time cap');
+    expect(JSON.parse((await run(write('opt3.txt', CHAIN), '--json')).out)).not.toHaveProperty('timeCapReached');
+  });
+
+  test('says when the time budget ended the search: the plan then depends on machine speed', async () => {
+    // 2,000 buffers of the bench's shape: planning them takes longer than 1 ms on any machine.
+    const file = write('capped.txt', randomBenchSet(3).intervals.map((iv) => `${iv.size} ${iv.first} ${iv.last}`).join('\n') + '\n');
+    const text = await run(file, '--time-budget', '1');
+    expect(text.code).toBe(0);
+    expect(text.out.split('\n')[3]).toBe('search: ended by the time cap: the plan depends on machine speed');
+    const doc = JSON.parse((await run(file, '--time-budget', '1', '--json')).out);
+    expect(validatePlan(doc)).toBe(true);
+    expect(doc.timeCapReached).toBe(true);
   });
 });
 

@@ -14,4 +14,11 @@ describe('plan optimality', () => {
     recordOptimality(proven, true, 110);
     expect(planOptimality(proven, 110, 100)).toEqual({ provenOptimal: true, lowerBoundBytes: 110, gapBytes: 0, gapPercent: 0 });
   });
+
+  test("a planner's clock that cut in is reported, even where its proof is not used", () => {
+    const cut = new Map();
+    recordOptimality(cut, true, 110, true);
+    expect(planOptimality(cut, 110, 100)).toEqual({ provenOptimal: true, lowerBoundBytes: 110, gapBytes: 0, gapPercent: 0, timeCapReached: true });
+    expect(planOptimality(cut, 110, 100, false)).toEqual({ provenOptimal: false, lowerBoundBytes: 100, gapBytes: 10, gapPercent: 10, timeCapReached: true });
+  });
 });

@@ -50,8 +50,9 @@
  * Conflicts count in either direction (a plan must keep every listed pair apart), pools are
  * tried in preference order with their size hints, and offsets honour both the buffer's and
  * the pool's alignment. Reproducible: every step is bounded by work budgets (counted steps,
- * scaled to the problem size), so the plan depends on the input and seed only; the wall-clock
- * `timeBudgetMs` is a safety cap for huge inputs.
+ * scaled to the problem size), so the plan depends on the input and seed only; the wall clock
+ * (`timeBudgetMs`, or by default a safety cap above 5,000 buffers, safetyClock.ts) is a safety
+ * net that says when it cut in (AutoStats.timeCapReached).
  */
 import { performance } from 'node:perf_hooks';
 import { MemoryPlanningError } from '../../errors';
@@ -77,14 +78,8 @@ import { exactPoolChoices } from './poolChoices';
 import { seededRandom } from './seededRandom';
 import { independentPoolGroups } from './poolGroups';
 import { lowerPoolTops, preferEarlierPools } from './preferPools';
+import { timeCapMs, timeCapReached } from './safetyClock';
 
-/**
- * A safety cap only, for problems above UNCAPPED_UP_TO buffers: the work budgets end the search
- * well before it on normal sizes.
- */
-export const DEFAULT_TIME_BUDGET_MS = 1000;
-/** Problems up to this many buffers have no default wall-clock cap (plans independent of speed). */
-export const UNCAPPED_UP_TO = 5000;
 /**
  * Default search budget in full-placement equivalents (one full placement costs n plus the
  * adjacency size in work units), with a floor so that small problems still get a real search.
@@ -159,6 +154,11 @@ export interface AutoStats {
   /** Work units the search spent (see PlacementEngine.work). */
   readonly work: number;
   readonly initialOrder: string;
+  /**
+   * The wall clock (`timeBudgetMs`, or the safety cap above UNCAPPED_UP_TO buffers,
+   * safetyClock.ts) ran out before the call ended: the plan may depend on the machine's speed.
+   */
+  readonly timeCapReached: boolean;
 }
 
 interface Start {
@@ -419,10 +419,10 @@ export function autoSearch(
 ): { engine: PlacementEngine; stats: AutoStats; plan?: IndexedPlan } {
   engine.setExcessTargets(lowerBound);
   // The budget covers the whole call, set-up and starting orders included. Unless given, there
-  // is no clock at all up to UNCAPPED_UP_TO buffers: the counted budgets end every step, so the
-  // plan is the same on any machine, however busy.
-  const cap = options.timeBudgetMs ?? (problem.count <= UNCAPPED_UP_TO ? Infinity : DEFAULT_TIME_BUDGET_MS);
-  const deadline = startedAt + cap;
+  // is no clock up to UNCAPPED_UP_TO buffers, and above that only a safety cap the counted
+  // budgets end every step well before (safetyClock.ts): the plan is the same on any machine,
+  // however busy.
+  const deadline = startedAt + timeCapMs(problem.count, options.timeBudgetMs);
   // Dense interval sets with the core (long lifetimes): each engine placement walks hundreds of
   // thousands of conflict entries, so the greedy phase places the size order alone (TFLM's
   // plan, the one to stay under) and there is no local search; the core's dives (points better
@@ -462,6 +462,7 @@ export function autoSearch(
       provenOptimal: true,
       provenLowerBound: bound,
       coreWork: c.work,
+      timeCapReached: timeCapReached(startedAt, deadline),
     };
     return { engine, stats, plan: onePoolPlan(offsets) };
   };
@@ -681,6 +682,7 @@ export function autoSearch(
       provenOptimal: best <= provenLowerBound,
       provenLowerBound,
       coreWork,
+      timeCapReached: timeCapReached(startedAt, deadline),
     },
   };
 }
@@ -886,6 +888,7 @@ function planAutoCall(
       provenOptimal: true,
       provenLowerBound: 0,
       coreWork: 0,
+      timeCapReached: false,
     };
     return { plan: new Map(), stats };
   }
@@ -1017,6 +1020,7 @@ function planPoolGroups(
     provenOptimal,
     provenLowerBound: provenOptimal ? finalTotal : Math.max(lowerBound, sum((s) => s.provenLowerBound)),
     coreWork: sum((s) => s.coreWork),
+    timeCapReached: parts.some((s) => s.timeCapReached),
   };
   return { plan: plan as BufferPlan, stats };
 }
@@ -1076,12 +1080,14 @@ function planDenseIntervals(problem: IndexedProblem, intervals: IntervalConflict
     provenOptimal: best!.total <= lowerBound,
     provenLowerBound: lowerBound,
     coreWork: 0,
+    // No clock: two skyline placements.
+    timeCapReached: false,
   };
   return { plan: toBufferPlan(problem, best!.plan), stats };
 }
 
 export const autoPlanner: PlanningAlgorithm = (buffers, memoryPressure, options) => {
   const { plan, stats } = planAuto(buffers, memoryPressure, options);
-  recordOptimality(plan, stats.provenOptimal, stats.provenLowerBound);
+  recordOptimality(plan, stats.provenOptimal, stats.provenLowerBound, stats.timeCapReached);
   return plan;
 };

@@ -11,8 +11,8 @@
  *     below that capacity fits, a spent probe budget (unknown) moves the search up. Dense sets
  *     of more than SMALL_PROBLEM buffers with a dive's plan descend by re-solving its top
  *     instead (descendByRegions).
- * Not gated by the clock unless one is in play (given, or the cap above UNCAPPED_UP_TO buffers):
- * the core's own budget bounds it, and the plan must not depend on speed.
+ * Not gated by the clock unless one is in play (given, or the safety cap above UNCAPPED_UP_TO
+ * buffers, safetyClock.ts): the core's own budget bounds it, and the plan must not depend on speed.
  */
 import { performance } from 'node:perf_hooks';
 import { CallBudget, SMALL_PROBLEM } from './callBudget';
@@ -468,7 +468,7 @@ export function finishMirrored(
   let best = plan;
   // Not where a push-down alone costs more than the whole step (`plan` is finishAboveBound's,
   // which pushed down last): on 10,000 long-lived buffers the rounds took 0.36 s more of a 0.7 s
-  // plan, with a clock there (auto.ts UNCAPPED_UP_TO) that then cut in.
+  // plan, with a 1 s clock there then (safetyClock.ts) that cut in.
   if (core.lastPushDownWork >= work) return plan;
   let rounds = 0;
   for (; rounds < MIRROR_ROUNDS && best.total > bound && core.work < stopAt && performance.now() < deadline; rounds++) {

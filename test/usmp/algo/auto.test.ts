@@ -10,6 +10,9 @@ import { ExactCore } from '../../../src/usmp/algo/exactCore';
 import { longLifetimes, mediumLifetimes, mixedFamily, packedRectangles, randomIntervals as randomBenchSet } from '../../../bench/generators';
 import { compareWithReferences } from '../../../bench/portfolio';
 import { tflmGreedyPlan } from '../../../bench/reference/tflmGreedy';
+import { timeCapMs, UNCAPPED_UP_TO } from '../../../src/usmp/algo/safetyClock';
+import { planOptimality } from '../../../src/usmp/optimality';
+import { optimalityLine } from '../../../src/report/memoryReport';
 
 function randomIntervals(seed: number, count: number, ops: number) {
   const r = seededRandom(seed);
@@ -157,6 +160,49 @@ describe('auto', () => {
     expect(c.stats.iterations).toBe(a.stats.iterations);
     expect(c.stats.climbIterations).toBe(a.stats.climbIterations);
     expect(c.stats.work).toBe(a.stats.work);
+  });
+
+  test('above 5,000 buffers the counted budgets end the call, not the clock: the same plan with the default safety cap as with none', () => {
+    // 5,200 buffers: the default clock was 1 s there, and cut in under load (the plan then
+    // depended on speed). Now the safety cap lies far beyond what the counted work takes.
+    const intervals = benchIntervals(2, 5200, 2080);
+    const bufs = intervalsToBufferInfos(intervals, [pool('ws')]);
+    const bound = memoryPressureOfIntervals(intervals);
+    const capped = planAuto(bufs, bound);
+    const unbounded = planAuto(bufs, bound, { timeBudgetMs: 1e9 });
+    verifyPlan(bufs, capped.plan);
+    // The greedy starts missed the bound: the core's search ran, checking the clock as it went.
+    expect(capped.stats.initialTotal).toBeGreaterThan(bound);
+    expect(capped.stats.coreWork).toBeGreaterThan(0);
+    expect(capped.stats.timeCapReached).toBe(false);
+    expect(unbounded.stats.timeCapReached).toBe(false);
+    expect(capped.stats.coreWork).toBe(unbounded.stats.coreWork);
+    expect(capped.stats.work).toBe(unbounded.stats.work);
+    expect([...capped.plan]).toEqual([...unbounded.plan]);
+  });
+
+  test('a clock that runs out says so: the stats, the recorded optimality and its report line', () => {
+    const intervals = benchIntervals(3, 2000, 800);
+    const bufs = intervalsToBufferInfos(intervals, [pool('ws')]);
+    const bound = memoryPressureOfIntervals(intervals);
+    // 1 ms: indexing 2,000 buffers alone takes longer.
+    expect(planAuto(bufs, bound, { timeBudgetMs: 1 }).stats.timeCapReached).toBe(true);
+    // A zero budget asks for the greedy phase alone, whatever the speed: no cut.
+    expect(planAuto(bufs, bound, { timeBudgetMs: 0 }).stats.timeCapReached).toBe(false);
+    const cut = getPlanningAlgorithm('auto')(bufs, bound, { timeBudgetMs: 1 });
+    const optimality = planOptimality(cut, poolSize(bufs, cut, 'ws'), bound);
+    expect(optimality.timeCapReached).toBe(true);
+    expect(optimalityLine(optimality)).toMatch(/; ended by the time cap: the plan depends on machine speed$/);
+    const small = intervalsToBufferInfos(intervals.slice(0, 50), [pool('ws')]);
+    const uncut = getPlanningAlgorithm('auto')(small, 0);
+    expect(planOptimality(uncut, poolSize(small, uncut, 'ws'), 0)).not.toHaveProperty('timeCapReached');
+  });
+
+  test('the default clock: none up to 5,000 buffers, a safety cap of seconds above', () => {
+    expect(timeCapMs(UNCAPPED_UP_TO, undefined)).toBe(Infinity);
+    expect(timeCapMs(UNCAPPED_UP_TO + 1, undefined)).toBeGreaterThanOrEqual(10_000);
+    expect(timeCapMs(100_000, undefined)).toBeGreaterThan(timeCapMs(10_000, undefined));
+    expect(timeCapMs(100_000, 50)).toBe(50);
   });
 
   test('dense sets (over 130 conflicts per buffer) go to the core\'s dives and descent, no local search, and stay at or below TFLM', () => {
