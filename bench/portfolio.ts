@@ -6,8 +6,12 @@
  *    reporting overhead over the lower bound, how many plans are proven optimal, and time;
  *  - scale: `uma-ts plan` on 100k interval buffers and on a 20k all-live set with
  *    greedy_by_size and the default algorithm, in a child process, with its time and peak RSS.
+ * Above 5,000 buffers (the 10,000-buffer sets) each plan is made again with no clock at all: the
+ * counted budgets must end the call, not auto's safety cap (safetyClock.ts), so both plans are
+ * the same.
  * Returns the failed checks (2,000-buffer sets: auto no worse than either reference, under 1 s;
- * scale: greedy under 10 s, auto under 30 s, each under 1 GB).
+ * above 5,000 buffers: ended by the counted work, the same plan without a clock; scale: greedy
+ * under 10 s, auto under 30 s, each under 1 GB).
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -15,6 +19,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { AutoStats, planAuto } from '../src/usmp/algo/auto';
+import { UNCAPPED_UP_TO } from '../src/usmp/algo/safetyClock';
 import { getPlanningAlgorithm } from '../src/usmp/algo/registry';
 import { seededRandom } from '../src/usmp/algo/seededRandom';
 import { intervalsToBufferInfos, lowerBoundOfBuffers } from '../src/usmp/conflicts';
@@ -49,6 +54,9 @@ interface FamilyLine {
   compared: number;
   /** Whether the references compared include Vela (run up to 2,000 buffers). */
   withVela: boolean;
+  /** Above UNCAPPED_UP_TO buffers (checked: the sets checked), the sets whose call ended by its counted work (endedByWork). */
+  byWork: number;
+  checked: number;
 }
 
 /** The set's intervals as buffers of one arena (aligned as the set says, else to 16 bytes). */
@@ -63,6 +71,7 @@ function arenaBuffers(set: BenchSet): BufferInfo[] {
 /** One arena planned by `auto`, with TFLite Micro's greedy plan and (up to 2,000 buffers) Vela's beside it. */
 export interface ReferenceComparison {
   readonly buffers: BufferInfo[];
+  readonly plan: BufferPlan;
   readonly bound: number;
   readonly auto: number;
   readonly stats: AutoStats;
@@ -86,7 +95,7 @@ export function compareWithReferences(set: BenchSet): ReferenceComparison {
   const tflm = end(tflmGreedyPlan(set.intervals.map((iv) => ({ ...iv, size: Math.ceil(iv.size / alignment) * alignment, alignment }))).offsets);
   const refs: RefInterval[] = set.intervals.map((iv) => ({ ...iv, alignment }));
   const vela = set.intervals.length <= 2000 ? end(velaPlan(refs).offsets) : NaN;
-  return { buffers, bound, auto: total(buffers, plan), stats, ms, tflm, vela };
+  return { buffers, bound, plan, auto: total(buffers, plan), stats, ms, tflm, vela };
 }
 
 /** A set as the multi-pool family with pins plans it (coldRuns.ts writes it out as JSON). */
@@ -107,14 +116,34 @@ function withPins(set: BenchSet, buffers: readonly BufferInfo[]): BufferInfo[] {
   });
 }
 
+/**
+ * Above UNCAPPED_UP_TO buffers: whether the call ended by its counted work, not the safety
+ * clock: the clock did not run out, and the same buffers planned with no clock at all give the
+ * same plan. The line's note, and a failed check otherwise.
+ */
+function endedByWork(name: string, buffers: readonly BufferInfo[], bound: number, plan: BufferPlan, stats: AutoStats, fails: string[]): boolean {
+  const again = planAuto(buffers, bound, { timeBudgetMs: Infinity }).plan;
+  const same = buffers.every((b) => {
+    const x = plan.get(b.name)!;
+    const y = again.get(b.name)!;
+    return x.pool === y.pool && x.offset === y.offset;
+  });
+  if (stats.timeCapReached) fails.push(`FAIL ${name}: auto's safety clock cut in (the plan depends on speed)`);
+  if (!same) fails.push(`FAIL ${name}: auto planned otherwise without a clock`);
+  return same && !stats.timeCapReached;
+}
+const byWorkNote = (ok: boolean) => (ok ? '  ended by work (same plan, no clock)' : '  ENDED BY THE CLOCK');
+
 export function portfolioSection(sets: readonly BenchSet[]): string[] {
   const fails: string[] = [];
   const families = new Map<string, FamilyLine>();
-  const note = (family: string, overhead: number, proven: boolean, ms: number, ahead?: boolean, withVela = false) => {
-    const f = families.get(family) ?? { sets: 0, overheads: [], proven: 0, maxMs: 0, ahead: 0, compared: 0, withVela };
+  const note = (family: string, overhead: number, proven: boolean, ms: number, ahead?: boolean, withVela = false, byWork?: boolean) => {
+    const f = families.get(family) ?? { sets: 0, overheads: [], proven: 0, maxMs: 0, ahead: 0, compared: 0, withVela, byWork: 0, checked: 0 };
     f.sets++;
     f.overheads.push(overhead);
     if (proven) f.proven++;
+    if (byWork !== undefined) f.checked++;
+    if (byWork) f.byWork++;
     f.maxMs = Math.max(f.maxMs, ms);
     if (ahead !== undefined) {
       f.compared++;
@@ -125,14 +154,16 @@ export function portfolioSection(sets: readonly BenchSet[]): string[] {
   console.log('\nportfolio families (auto vs TFLite Micro greedy and Vela 3.10 HillClimb)');
   for (const set of sets) {
     const n = set.intervals.length;
-    const { buffers, bound, auto: autoTotal, stats, ms, tflm, vela } = compareWithReferences(set);
+    const { buffers, bound, plan, auto: autoTotal, stats, ms, tflm, vela } = compareWithReferences(set);
     const family = `${set.family} ${n}`;
     const best = Math.min(tflm, Number.isNaN(vela) ? Infinity : vela);
-    note(family, pct(autoTotal, bound), stats.provenOptimal, ms, autoTotal <= best, !Number.isNaN(vela));
+    const byWork = n > UNCAPPED_UP_TO ? endedByWork(set.name, buffers, bound, plan, stats, fails) : undefined;
+    note(family, pct(autoTotal, bound), stats.provenOptimal, ms, autoTotal <= best, !Number.isNaN(vela), byWork);
     console.log(
       `  ${set.name.padEnd(24)} bound ${String(bound).padStart(9)}  auto ${pct(autoTotal, bound).toFixed(3).padStart(7)}% ` +
         `${stats.provenOptimal ? 'proven ' : 'gap    '} ${stats.strategy.padEnd(16)} ${ms.toFixed(0).padStart(5)} ms  ` +
-        `TFLM ${pct(tflm, bound).toFixed(3).padStart(7)}%  Vela ${Number.isNaN(vela) ? '      -' : pct(vela, bound).toFixed(3).padStart(7)}%`,
+        `TFLM ${pct(tflm, bound).toFixed(3).padStart(7)}%  Vela ${Number.isNaN(vela) ? '      -' : pct(vela, bound).toFixed(3).padStart(7)}%` +
+        (byWork !== undefined ? byWorkNote(byWork) : ''),
     );
     if (n <= 2000) {
       if (autoTotal > tflm) fails.push(`FAIL ${set.name}: auto ${autoTotal} B > TFLM greedy ${tflm} B`);
@@ -153,11 +184,13 @@ export function portfolioSection(sets: readonly BenchSet[]): string[] {
         // TVM's greedy fills the SRAM with free buffers before the pinned ones: no plan.
       }
       const pinnedTotal = total(pinned, r.plan);
-      note(`multi-pool with pins ${n}`, pct(pinnedTotal, pinnedBound), r.stats.provenOptimal, pinnedMs);
+      const pinnedByWork = n > UNCAPPED_UP_TO ? endedByWork(`${set.name} +pins`, pinned, pinnedBound, r.plan, r.stats, fails) : undefined;
+      note(`multi-pool with pins ${n}`, pct(pinnedTotal, pinnedBound), r.stats.provenOptimal, pinnedMs, undefined, false, pinnedByWork);
       console.log(
         `  ${`${set.name} +pins`.padEnd(24)} bound ${String(pinnedBound).padStart(9)}  auto ${pct(pinnedTotal, pinnedBound).toFixed(3).padStart(7)}% ` +
           `${r.stats.provenOptimal ? 'proven ' : 'gap    '} ${r.stats.strategy.padEnd(16)} ${pinnedMs.toFixed(0).padStart(5)} ms  ` +
-          `greedy_by_size ${Number.isNaN(greedy) ? 'fails' : `${pct(greedy, pinnedBound).toFixed(3)}%`}`,
+          `greedy_by_size ${Number.isNaN(greedy) ? 'fails' : `${pct(greedy, pinnedBound).toFixed(3)}%`}` +
+          (pinnedByWork !== undefined ? byWorkNote(pinnedByWork) : ''),
       );
       if (n <= 2000 && pinnedMs > 1000) fails.push(`FAIL ${set.name} +pins: auto took ${pinnedMs.toFixed(0)} ms (> 1 s)`);
     }
@@ -168,6 +201,7 @@ export function portfolioSection(sets: readonly BenchSet[]): string[] {
       `  ${name}: ${f.sets} sets, auto mean overhead ${mean.toFixed(3)}% (max ${Math.max(...f.overheads).toFixed(3)}%), ` +
         `proven optimal ${f.proven}/${f.sets}, ` +
         (f.compared > 0 ? `<= the best of TFLM${f.withVela ? ' and Vela' : ''} on ${f.ahead}/${f.compared}, ` : '') +
+        (f.checked > 0 ? `ended by work ${f.byWork}/${f.checked}, ` : '') +
         `max time ${f.maxMs.toFixed(0)} ms`,
     );
   }
