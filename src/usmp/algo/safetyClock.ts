@@ -10,9 +10,9 @@
  * with the conflicts, not the budget). It is set well above what the counted budgets take, so
  * that a normal run never reaches it, even on a loaded machine: on the bench's 10,000-buffer
  * sets (uniform, heavy-tailed, long lifetimes, multi-pool with pins, mixed seeds 1-12) a call
- * takes 0.2-1.3 s of CPU in one process, and up to about twice that in wall time with two
- * other planners on the two cores; 100,000 random intervals (the bench's scale set) 4.5 s of
- * CPU, 8.5 s of wall time so loaded. Until the twenty-fifth session the default was 1 s above
+ * takes 0.2-1.3 s of CPU in one process, and up to 3 s of wall time with two other planners
+ * on the two cores (load 8-10); 100,000 random intervals (the bench's scale set) 4.5 s of CPU,
+ * 8.5 s of wall time so loaded. Until the twenty-fifth session the default was 1 s above
  * 5,000 buffers, and it cut in on most of those sets: their plans changed with the load (the
  * multi-pool 10,000-buffer set gave 0.109%, 0.440% and 0.035% above its bound with one build).
  */
