@@ -163,7 +163,7 @@ export function register(program: Command, io: CliIO): void {
     .argument('<file>', "buffer set: text intervals, JSON (schemas/buffer-set.schema.json) or MiniMalloc's CSV (id,lower,upper,size)", pathValue)
     .option('-a, --algorithm <name>', 'memory planning algorithm', nonEmptyValue, DEFAULT_PLANNING_ALGORITHM)
     .option('--json', 'print the plan as JSON (schemas/memory-plan.schema.json)')
-    .option('--time-budget <ms>', 'search time budget for searching planners', nonNegativeInt('time-budget'))
+    .option('--time-budget <ms>', 'search time budget for searching planners (auto: a safety cap; by default none up to 5,000 buffers, above that 10 s or 0.5 ms per buffer)', nonNegativeInt('time-budget'))
     .option('--seed <n>', 'seed for randomised planners', nonNegativeInt('seed'))
     .action((file: string, opts: { algorithm: string; json?: boolean; timeBudget?: number; seed?: number }) => {
       const set = readBufferSet(file);
