@@ -33,7 +33,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { IntervalConflicts, timeIndex } from '../intervalConflicts';
-import { buffersByOffset, TopRegion, topRegion } from './topRegion';
+import { buffersByOffset, PlanLayout, planLayout, TopRegion, topRegion } from './topRegion';
 import { seededRandom } from './seededRandom';
 import { MaxTree, RANGE_QUERY_WORK } from './maxTree';
 import { alignmentGcd, gcd, roundUpTo } from '../stackBound';
@@ -593,9 +593,11 @@ export class ExactCore {
     // not cover that could not place a region either. (Where most buffers live through most
     // sections, 2,000 buffers hold 4M members: each try cost 0.1 s past the budget.)
     const leastRegionWork = this.tables.n + 4 * this.tables.members.length;
+    let layout: PlanLayout | undefined;
     for (const share of holeShares) {
       if (this.work + leastRegionWork >= limit || performance.now() >= this.deadline) return undefined;
-      const region = topRegion(this.tables, offsets, byOffset.order, capacity, share);
+      layout ??= planLayout(this.tables, offsets, byOffset.order);
+      const region = topRegion(this.tables, layout, capacity, share);
       if (!region) {
         this.work += this.tables.n;
         continue;

@@ -38,20 +38,58 @@ export interface TopRegion {
 }
 
 /**
- * The buffers of `offsets` (a valid plan; `byOffset` its buffers in offset order, ties by index)
- * to place again for a packing under `capacity` (see above). `holeShare` scales the holes each
- * section may keep below its kept buffers (1: all its slack). Undefined when nothing would be
- * freed, or everything (that is the whole problem again).
+ * What topRegion reads of a plan whatever the hole share: its buffers' tops, each section's
+ * members in offset order and live bytes. Built once for the shares a re-solve tries in turn
+ * (building them took about half of freeAboveHoles' time, once per share).
  */
-export function topRegion(tables: CoreTables, offsets: Float64Array, byOffset: Int32Array, capacity: number, holeShare = 1): TopRegion | undefined {
-  const { n, sizes, adjStart, adj } = tables;
+export interface PlanLayout {
+  readonly offsets: Float64Array;
+  /** The buffers in offset order, ties by index (buffersByOffset). */
+  readonly byOffset: Int32Array;
+  readonly top: Float64Array;
+  /** Per section (memStart's ranges), its members in offset order. */
+  readonly ordered: Int32Array;
+  /** Per section, its members' bytes (summed in offset order), or stacked height. */
+  readonly live: Float64Array;
+}
+
+/** The layout of `offsets` (a valid plan; `byOffset` its buffers in offset order, ties by index). */
+export function planLayout(tables: CoreTables, offsets: Float64Array, byOffset: Int32Array): PlanLayout {
+  const { sizes, secFrom, secTo, sectionCount, memStart, members, sectionStack, sectionBytes } = tables;
   const top = Float64Array.from(offsets, (o, b) => o + sizes[b]);
+  // Each section's members in offset order: one pass over the buffers in offset order.
+  const fill = memStart.slice(0, sectionCount);
+  const ordered = new Int32Array(members.length);
+  for (const b of byOffset) for (let s = secFrom[b]; s <= secTo[b]; s++) ordered[fill[s]++] = b;
+  // Sizes that are not multiples of the alignments' gcd: stacked heights (see the header).
+  const stacked = sectionStack !== sectionBytes;
+  const live = new Float64Array(sectionCount);
+  for (let s = 0; s < sectionCount; s++) {
+    if (stacked) live[s] = sectionStack[s];
+    else {
+      let bytes = 0;
+      for (let k = memStart[s]; k < memStart[s + 1]; k++) bytes += sizes[ordered[k]];
+      live[s] = bytes;
+    }
+  }
+  return { offsets, byOffset, top, ordered, live };
+}
+
+/**
+ * The buffers of the plan `layout` to place again for a packing under `capacity` (see above).
+ * `holeShare` scales the holes each section may keep below its kept buffers (1: all its
+ * slack). Undefined when nothing would be freed, or everything (that is the whole problem again).
+ */
+export function topRegion(tables: CoreTables, layout: PlanLayout, capacity: number, holeShare = 1): TopRegion | undefined {
+  const { n, adjStart, adj } = tables;
+  const { offsets, byOffset, top } = layout;
   const isFree = new Uint8Array(n);
+  const walked = new Uint8Array(n);
   let work = n;
-  work += freeAboveHoles(tables, offsets, top, byOffset, capacity, holeShare, isFree);
+  work += freeAboveHoles(tables, layout, capacity, holeShare, isFree);
   let floors = new Float64Array(n);
   for (let round = 0; ; round++) {
-    work += closeUpwards(adjStart, adj, offsets, top, byOffset, isFree);
+    work += closeUpwards(adjStart, adj, offsets, top, byOffset, isFree, walked);
     work += floorsOf(tables, top, isFree, floors);
     if (round === REPAIR_ROUNDS) break;
     const freed = freeHoldingUp(tables, top, isFree, floors, capacity);
@@ -77,27 +115,12 @@ export function buffersByOffset(offsets: Float64Array): { order: Int32Array; wor
  * Per section, walking its buffers up in offset order: once the holes passed exceed the
  * section's share of slack, every buffer of it ending above that height is freed. Returns the work.
  */
-function freeAboveHoles(
-  tables: CoreTables,
-  offsets: Float64Array,
-  top: Float64Array,
-  byOffset: Int32Array,
-  capacity: number,
-  holeShare: number,
-  isFree: Uint8Array,
-): number {
-  const { sizes, alignments, secFrom, secTo, sectionCount, memStart, members, sectionStack, sectionBytes } = tables;
-  // Sizes that are not multiples of the alignments' gcd: stacked heights (see the header).
+function freeAboveHoles(tables: CoreTables, layout: PlanLayout, capacity: number, holeShare: number, isFree: Uint8Array): number {
+  const { alignments, sectionCount, memStart, members, sectionStack, sectionBytes } = tables;
+  const { offsets, top, ordered, live } = layout;
   const stacked = sectionStack !== sectionBytes;
-  // Each section's members in offset order: one pass over the buffers in offset order.
-  const fill = memStart.slice(0, sectionCount);
-  const ordered = new Int32Array(members.length);
-  for (const b of byOffset) for (let s = secFrom[b]; s <= secTo[b]; s++) ordered[fill[s]++] = b;
   for (let s = 0; s < sectionCount; s++) {
-    let live = 0;
-    if (stacked) live = sectionStack[s];
-    else for (let k = memStart[s]; k < memStart[s + 1]; k++) live += sizes[ordered[k]];
-    const allowed = (capacity - live) * holeShare;
+    const allowed = (capacity - live[s]) * holeShare;
     let height = 0;
     let holes = 0;
     let cut = Infinity;
@@ -122,16 +145,22 @@ function freeAboveHoles(
   return 3 * members.length;
 }
 
-/** Frees every buffer on top of a freed conflict (in offset order, so transitively). Returns the work. */
-function closeUpwards(adjStart: Int32Array, adj: Int32Array, offsets: Float64Array, top: Float64Array, byOffset: Int32Array, isFree: Uint8Array): number {
+/**
+ * Frees every buffer on top of a freed conflict (in offset order, so transitively). Returns the
+ * work, every freed row as if read. A row `walked` in an earlier round is not read again: no
+ * buffer is ever kept again, so all it frees is free already.
+ */
+function closeUpwards(adjStart: Int32Array, adj: Int32Array, offsets: Float64Array, top: Float64Array, byOffset: Int32Array, isFree: Uint8Array, walked: Uint8Array): number {
   let work = byOffset.length;
   for (const b of byOffset) {
     if (!isFree[b]) continue;
+    work += adjStart[b + 1] - adjStart[b];
+    if (walked[b]) continue;
+    walked[b] = 1;
     for (let k = adjStart[b]; k < adjStart[b + 1]; k++) {
       const j = adj[k];
       if (!isFree[j] && offsets[j] >= top[b]) isFree[j] = 1;
     }
-    work += adjStart[b + 1] - adjStart[b];
   }
   return work;
 }

@@ -1,7 +1,7 @@
 import { CoreTables } from '../../../src/usmp/algo/coreRun';
 import { ExactCore } from '../../../src/usmp/algo/exactCore';
 import { seededRandom } from '../../../src/usmp/algo/seededRandom';
-import { buffersByOffset, topRegion } from '../../../src/usmp/algo/topRegion';
+import { buffersByOffset, planLayout, topRegion } from '../../../src/usmp/algo/topRegion';
 import { IntervalConflicts } from '../../../src/usmp/intervalConflicts';
 
 interface Set {
@@ -59,6 +59,7 @@ function coreOf(s: Set): ExactCore {
 }
 
 const tablesOf = (core: ExactCore) => (core as unknown as { tables: CoreTables }).tables;
+const layoutOf = (tables: CoreTables, offsets: Float64Array) => planLayout(tables, offsets, buffersByOffset(offsets).order);
 
 /** Peak live bytes: the lower bound. */
 function liveBound(s: Set): number {
@@ -99,7 +100,7 @@ describe('top region (re-solving the top of a plan)', () => {
       const bound = liveBound(s);
       const total = totalOf(s, offsets);
       const tables = tablesOf(coreOf(s));
-      const region = topRegion(tables, offsets, buffersByOffset(offsets).order, bound);
+      const region = topRegion(tables, layoutOf(tables, offsets), bound);
       if (total === bound) {
         // Every section keeps its holes: nothing to free.
         expect(region).toBeUndefined();
@@ -131,7 +132,8 @@ describe('top region (re-solving the top of a plan)', () => {
     for (let seed = 61; seed <= 90; seed++) {
       const s = randomSet(seed, 40, 30);
       const offsets = firstFitPlan(s, seed);
-      const region = topRegion(tablesOf(coreOf(s)), offsets, buffersByOffset(offsets).order, liveBound(s), 0);
+      const tables = tablesOf(coreOf(s));
+      const region = topRegion(tables, layoutOf(tables, offsets), liveBound(s), 0);
       const free = new Set(region?.free ?? []);
       for (let t = 0; t <= Math.max(...s.last); t++) {
         const live = s.sizes.map((_, b) => b).filter((b) => s.first[b] <= t && t <= s.last[b]);
@@ -159,11 +161,11 @@ describe('top region (re-solving the top of a plan)', () => {
     // stack avoids, so no hole share frees anything (bare bytes counted 28 bytes of holes
     // against 97 - 69 = 28 of slack, and freed the stack at any share below 1).
     const packed = Float64Array.from([64, 0, 32]);
-    for (const share of [1, 0.5, 0]) expect(topRegion(tables, packed, buffersByOffset(packed).order, 97, share)).toBeUndefined();
+    for (const share of [1, 0.5, 0]) expect(topRegion(tables, layoutOf(tables, packed), 97, share)).toBeUndefined();
     // The 33-byte one at the bottom: the stack ends at 98, a byte above 97, with no hole but
     // its roundings. The buffer ending above the capacity is freed; the others stay.
     const wrongTop = Float64Array.from([0, 48, 80]);
-    const region = topRegion(tables, wrongTop, buffersByOffset(wrongTop).order, 97, 0.5);
+    const region = topRegion(tables, layoutOf(tables, wrongTop), 97, 0.5);
     expect(region && [...region.free]).toEqual([2]);
     expect(region && [...region.floors]).toEqual([80]);
   });
@@ -177,7 +179,7 @@ describe('top region (re-solving the top of a plan)', () => {
     const tables = tablesOf(coreOf(s));
     expect(tables.adj.length).toBe(n * (n - 1));
     const offsets = Float64Array.from({ length: n }, (_, b) => 16 * b + (b === n - 1 ? 16 : 0));
-    const region = topRegion(tables, offsets, buffersByOffset(offsets).order, 16 * n);
+    const region = topRegion(tables, layoutOf(tables, offsets), 16 * n);
     expect(region && [...region.free]).toEqual([n - 1]);
     expect(region && [...region.floors]).toEqual([16 * (n - 1)]);
     // The passes over the buffers and the section members, and the freed row, a few times.
@@ -226,7 +228,7 @@ describe('top region (re-solving the top of a plan)', () => {
       const offsets = firstFitPlan(s, seed).map((o, b) => (kept.includes(b) ? 0 : o + shift));
       expectValid(s, offsets);
       const core = coreOf(s);
-      const region = topRegion(tablesOf(core), offsets, buffersByOffset(offsets).order, liveBound(s));
+      const region = topRegion(tablesOf(core), layoutOf(tablesOf(core), offsets), liveBound(s));
       expect(region?.free.length).toBe(n - kept.length);
       const before = core.work;
       expect(core.resolveTop(offsets, liveBound(s), 2_000_000, [1])).toBeUndefined();
