@@ -480,8 +480,10 @@ export class ExactCore {
     const near = new Int32Array(n);
     let count = n;
     let total = 0;
+    // The dive's work, added to the core's on the way out (whole numbers: the sum is the same).
+    let work = 0;
     while (count > 0) {
-      this.work += count;
+      work += count;
       let low = Infinity;
       let nearCount = 0;
       let kept = 0;
@@ -522,14 +524,18 @@ export class ExactCore {
         }
         frontierCount = kept;
       }
-      if (low + restTree.max() >= abortAt) return Infinity;
+      if (low + restTree.max() >= abortAt) {
+        this.work += work;
+        return Infinity;
+      }
       // The busiest, ties by preorder (ranks are distinct, so the order of `near` does not matter).
       let b = -1;
       let bestBusy = -Infinity;
+      const lowest = low + tolerance;
       for (let i = 0; i < nearCount; i++) {
         const c = near[i];
-        if (minOffset[c] > low + tolerance) continue;
-        this.work += RANGE_QUERY_WORK;
+        if (minOffset[c] > lowest) continue;
+        work += RANGE_QUERY_WORK;
         if (busyStale[c]) {
           // At most busyOf[c] now: below the best, or equal and later in the preorder, it loses.
           if (busyOf[c] < bestBusy || (busyOf[c] === bestBusy && pre[c] > pre[b])) continue;
@@ -564,8 +570,9 @@ export class ExactCore {
         }
       }
       restTree.addRange(rest, secFrom[b], secTo[b], -sizes[b]);
-      this.work += 1 + adjStart[b + 1] - adjStart[b] + secTo[b] - secFrom[b] + 1;
+      work += 1 + adjStart[b + 1] - adjStart[b] + secTo[b] - secFrom[b] + 1;
     }
+    this.work += work;
     return total;
   }
 

@@ -25,7 +25,7 @@ export class MaxTree {
     for (let l = (lo + size) >> 1, r = (hi + size) >> 1; l >= 1; l >>= 1, r >>= 1) {
       let changed = false;
       for (let k = l; k <= r; k++) {
-        const m = Math.max(t[2 * k], t[2 * k + 1]);
+        const m = greater(t[2 * k], t[2 * k + 1]);
         if (t[k] !== m) {
           t[k] = m;
           changed = true;
@@ -40,13 +40,22 @@ export class MaxTree {
   }
   /** The largest value in [lo, hi]. */
   rangeMax(lo: number, hi: number): number {
+    const t = this.t;
     let m = -Infinity;
     for (let l = lo + this.size, r = hi + this.size + 1; l < r; l >>= 1, r >>= 1) {
-      if (l & 1) m = Math.max(m, this.t[l++]);
-      if (r & 1) m = Math.max(m, this.t[--r]);
+      if (l & 1) m = greater(m, t[l++]);
+      if (r & 1) m = greater(m, t[--r]);
     }
     return m;
   }
+}
+
+/**
+ * The larger of two values, never NaN (byte counts and -Infinity): Math.max's result, where
+ * Math.max itself also tests for NaN and -0 (the trees are most of the exact core's dives).
+ */
+function greater(a: number, b: number): number {
+  return a >= b ? a : b;
 }
 
 /** Work units charged for one range-max query (a few tree levels). */
