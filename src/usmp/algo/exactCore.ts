@@ -161,8 +161,12 @@ const MAX_REGION_SHARE = 0.8;
  * 1.09 s, uniform 15 and mixed 12 about 16 ms less, long s14 the same (its dives' cost is
  * their conflicts); in a warm process, the final dives of sparse sets 20-30% faster with 1/4
  * or 1/10 than with 1 or 2 (larger frontiers) or 0 (rebuilt at every rise of the window).
+ * Measured again (twenty-fifth session; warm, the dives' CPU time, least of five): 1/8 against
+ * 1/4 4-6% faster on mixed 2 and 78, the same on long 51; 1/16 against 1/8 2-5% faster on
+ * mixed 2, 78 and medium 3; 1/16 against 1/4 5-6% on uniform 15 and 71, within 1-2% on mixed
+ * 1 and 12, medium 1 and long 14; 1/32 within 1% of 1/16, 1/2 4% slower than 1/4.
  */
-const FRONTIER_MARGIN = 1 / 4;
+const FRONTIER_MARGIN = 1 / 16;
 
 export class ExactCore {
   /** Work spent so far (candidate scans, conflict and section updates). */
