@@ -24,6 +24,7 @@
  */
 import { LowFrontier } from './lowFrontier';
 import { MaxTree, RANGE_QUERY_WORK } from './maxTree';
+import { PairLog } from './pairLog';
 import { orderByColumnsDescending, swapEntries, swapInPermutation } from './permutation';
 
 export type RunResult = 'fits' | 'infeasible' | 'unknown';
@@ -236,9 +237,9 @@ export class CoreRun {
   private readonly slotPre: Int32Array;
   private readonly slotFrom: Int32Array;
   private unplacedCount: number;
-  /** Undo logs: (buffer, old minOffset) and (section, old witness), with a mark per level. */
-  private readonly logMin: number[] = doubleStack();
-  private readonly logWit: number[] = [];
+  /** Undo logs: (buffer, old minOffset) and (section, old witness), with a mark per level (their lengths). */
+  private readonly logMin = new PairLog();
+  private readonly logWit = new PairLog();
   /**
    * Witnesses: per live section, an unplaced buffer that can still sit low enough for the
    * section's remaining bytes to fit under the capacity (minOffset <= C - rest). Each buffer
@@ -725,7 +726,7 @@ export class CoreRun {
     // The segment's sections hold their remaining bytes above b's offset (its level's
     // ceiling); each must also hold them above the lowest offset its unplaced buffers can take.
     if (!this.recheck(b)) return false;
-    for (let k = raisedFrom; k < logMin.length; k += 2) if (!this.recheck(logMin[k])) return false;
+    for (let k = raisedFrom; k < logMin.length; k += 2) if (!this.recheck(logMin.at(k))) return false;
     return true;
   }
 
@@ -800,8 +801,8 @@ export class CoreRun {
     const { sizes, secFrom, secTo, rest, restTree, minOffset, logMin, logWit } = this;
     this.work += 1 + SECTION_UPDATE_WORK * (secTo[b] - secFrom[b] + 1) + (logMin.length - minMark + logWit.length - witMark) / 2;
     while (logWit.length > witMark) {
-      const old = logWit.pop()!;
-      const sec = logWit.pop()!;
+      const old = logWit.pop();
+      const sec = logWit.pop();
       this.unlink(sec);
       this.link(sec, old);
     }
@@ -812,8 +813,8 @@ export class CoreRun {
     const { frontier } = this;
     const reach = frontier === undefined ? -Infinity : frontier.reach;
     while (logMin.length > minMark) {
-      const old = logMin.pop()!;
-      const j = logMin.pop()!;
+      const old = logMin.pop();
+      const j = logMin.pop();
       minOffset[j] = old;
       this.slotOffset[this.slot[j]] = old;
       if (old <= reach) frontier!.admit(j);
