@@ -22,6 +22,7 @@
  * exponentially. Pruning inside a segment reads only the segment: its dominance height and the
  * bytes its sections still hold above the current offset.
  */
+import { gathered } from './gathered';
 import { LowFrontier } from './lowFrontier';
 import { MaxTree, RANGE_QUERY_WORK } from './maxTree';
 import { PairLog } from './pairLog';
@@ -605,7 +606,7 @@ export class CoreRun {
     // In index order, so that orderByColumnsDescending's ties by position are ties by index.
     segment.sort();
     const ranked = orderByColumnsDescending(
-      order.heuristic.map((key) => (key === 'T' ? this.busiestOf(segment) : Float64Array.from(segment, (b) => order.keys[key][b]))),
+      order.heuristic.map((key) => (key === 'T' ? this.busiestOf(segment) : gathered(order.keys[key], segment))),
       segment.length,
     );
     for (let rank = 0; rank < segment.length; rank++) {
@@ -632,7 +633,9 @@ export class CoreRun {
   /** Per buffer of `segment`: the most bytes still to place in one of its sections. */
   private busiestOf(segment: Int32Array): Float64Array {
     const { restTree, secFrom, secTo } = this;
-    return Float64Array.from(segment, (b) => restTree.rangeMax(secFrom[b], secTo[b]));
+    const busiest = new Float64Array(segment.length);
+    for (let i = 0; i < segment.length; i++) busiest[i] = restTree.rangeMax(secFrom[segment[i]], secTo[segment[i]]);
+    return busiest;
   }
 
   private link(sec: number, w: number): void {

@@ -42,6 +42,7 @@ import { mirroredOffsets } from './mirror';
 import { liftAboveBound } from './liftMoves';
 import { CoreRun, CoreTables, PreorderKey, RunResult, SegmentOrder, roundUp } from './coreRun';
 import { orderByColumnsDescending } from './permutation';
+import { gathered } from './gathered';
 
 export interface CoreProblem {
   readonly count: number;
@@ -195,8 +196,8 @@ export class ExactCore {
     // Sections: between consecutive distinct times t_k, a buffer [f, l] covers t_k for f <= t_k <= l.
     const times = problem.intervals.times();
     const sectionCount = times.length;
-    const secFrom = Int32Array.from(problem.intervals.first, (t) => timeIndex(times, t));
-    const secTo = Int32Array.from(problem.intervals.last, (t) => timeIndex(times, t));
+    const secFrom = timeIndices(times, problem.intervals.first);
+    const secTo = timeIndices(times, problem.intervals.last);
     const live = new Float64Array(sectionCount + 1);
     liveBytes(secFrom, secTo, problem.sizes, live);
     this.sectionBytes = live.subarray(0, sectionCount);
@@ -375,7 +376,8 @@ export class ExactCore {
   private rankBy(heuristic: readonly PreorderKey[], noise: Float64Array | undefined): Int32Array {
     const { keys } = this;
     const n = this.problem.count;
-    const primary = Float64Array.from(keys[heuristic[0]], (v, b) => (noise ? v * noise[b] : v));
+    const primary = keys[heuristic[0]].slice(0, n);
+    if (noise) for (let b = 0; b < n; b++) primary[b] *= noise[b];
     const columns = [primary, ...heuristic.slice(1).map((k) => keys[k])];
     const order = orderByColumnsDescending(columns, n);
     const rank = new Int32Array(n);
@@ -633,12 +635,9 @@ export class ExactCore {
     const { sizes, alignments, intervals } = this.problem;
     const sub = new ExactCore({
       count: free.length,
-      sizes: Float64Array.from(free, (b) => sizes[b]),
-      alignments: Float64Array.from(free, (b) => alignments[b]),
-      intervals: new IntervalConflicts(
-        Float64Array.from(free, (b) => intervals.first[b]),
-        Float64Array.from(free, (b) => intervals.last[b]),
-      ),
+      sizes: gathered(sizes, free),
+      alignments: gathered(alignments, free),
+      intervals: new IntervalConflicts(gathered(intervals.first, free), gathered(intervals.last, free)),
       floors,
     });
     sub.deadline = this.deadline;
@@ -706,6 +705,13 @@ class Tables implements CoreTables {
  */
 
 /** Per section, into `live`: the bytes of the buffers live in it (prefix sums of +size/-size). */
+/** Per time of `at`, its section: the index of the last of `times` at or before it. */
+function timeIndices(times: Float64Array, at: Float64Array): Int32Array {
+  const out = new Int32Array(at.length);
+  for (let i = 0; i < at.length; i++) out[i] = timeIndex(times, at[i]);
+  return out;
+}
+
 function liveBytes(secFrom: Int32Array, secTo: Int32Array, sizes: Float64Array, live: Float64Array): void {
   for (let b = 0; b < secFrom.length; b++) {
     live[secFrom[b]] += sizes[b];
@@ -729,7 +735,9 @@ function liveBytes(secFrom: Int32Array, secTo: Int32Array, sizes: Float64Array, 
  */
 function stackedSizesOf(problem: CoreProblem): Float64Array {
   const g = alignmentGcd(problem.alignments);
-  return Float64Array.from(problem.sizes, (size) => roundUpTo(size, g));
+  const stacked = new Float64Array(problem.sizes.length);
+  for (let b = 0; b < stacked.length; b++) stacked[b] = roundUpTo(problem.sizes[b], g);
+  return stacked;
 }
 
 /**

@@ -28,5 +28,7 @@ export function mirroredOffsets(input: MirrorInput, offsets: Float64Array): Floa
   let total = 0;
   for (let b = 0; b < n; b++) total = Math.max(total, offsets[b] + sizes[b]);
   const top = roundUp(total, alignment);
-  return Float64Array.from(offsets, (o, b) => top - o - roundUp(sizes[b], alignment));
+  const mirrored = new Float64Array(offsets.length);
+  for (let b = 0; b < offsets.length; b++) mirrored[b] = top - offsets[b] - roundUp(sizes[b], alignment);
+  return mirrored;
 }

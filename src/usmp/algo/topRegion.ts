@@ -23,6 +23,7 @@
  * hold up its freed ones, and the closure and floors are taken again (a few rounds).
  */
 import { CoreTables, roundUp } from './coreRun';
+import { gathered } from './gathered';
 import { stableOrderByValue } from './permutation';
 
 /** Rounds of freeing the kept buffers that hold up a section's freed ones (see above). */
@@ -56,11 +57,16 @@ export interface PlanLayout {
 /** The layout of `offsets` (a valid plan; `byOffset` its buffers in offset order, ties by index). */
 export function planLayout(tables: CoreTables, offsets: Float64Array, byOffset: Int32Array): PlanLayout {
   const { sizes, secFrom, secTo, sectionCount, memStart, members, sectionStack, sectionBytes } = tables;
-  const top = Float64Array.from(offsets, (o, b) => o + sizes[b]);
+  // Index loops, not TypedArray.from or for-of (see gathered.ts): this runs a few times per plan.
+  const top = new Float64Array(offsets.length);
+  for (let b = 0; b < offsets.length; b++) top[b] = offsets[b] + sizes[b];
   // Each section's members in offset order: one pass over the buffers in offset order.
   const fill = memStart.slice(0, sectionCount);
   const ordered = new Int32Array(members.length);
-  for (const b of byOffset) for (let s = secFrom[b]; s <= secTo[b]; s++) ordered[fill[s]++] = b;
+  for (let k = 0; k < byOffset.length; k++) {
+    const b = byOffset[k];
+    for (let s = secFrom[b]; s <= secTo[b]; s++) ordered[fill[s]++] = b;
+  }
   // Sizes that are not multiples of the alignments' gcd: stacked heights (see the header).
   const stacked = sectionStack !== sectionBytes;
   const live = new Float64Array(sectionCount);
@@ -87,7 +93,7 @@ export function topRegion(tables: CoreTables, layout: PlanLayout, capacity: numb
   const walked = new Uint8Array(n);
   let work = n;
   work += freeAboveHoles(tables, layout, capacity, holeShare, isFree);
-  let floors = new Float64Array(n);
+  const floors = new Float64Array(n);
   for (let round = 0; ; round++) {
     work += closeUpwards(adjStart, adj, offsets, top, byOffset, isFree, walked);
     work += floorsOf(tables, top, isFree, floors);
@@ -101,8 +107,7 @@ export function topRegion(tables: CoreTables, layout: PlanLayout, capacity: numb
   if (count === 0 || count === n) return undefined;
   const free = new Int32Array(count);
   for (let b = 0, k = 0; b < n; b++) if (isFree[b]) free[k++] = b;
-  floors = Float64Array.from(free, (b) => floors[b]);
-  return { free, floors, work };
+  return { free, floors: gathered(floors, free), work };
 }
 
 /** The buffers by offset, ties by index (what topRegion walks); the work, in the core's units, is n log n. */
