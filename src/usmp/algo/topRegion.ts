@@ -56,29 +56,46 @@ export interface PlanLayout {
 
 /** The layout of `offsets` (a valid plan; `byOffset` its buffers in offset order, ties by index). */
 export function planLayout(tables: CoreTables, offsets: Float64Array, byOffset: Int32Array): PlanLayout {
-  const { sizes, secFrom, secTo, sectionCount, memStart, members, sectionStack, sectionBytes } = tables;
-  // Index loops, not TypedArray.from or for-of (see gathered.ts): this runs a few times per plan.
+  const { sizes, secFrom, secTo, memStart, members, sectionStack, sectionBytes } = tables;
+  const top = topsOf(offsets, sizes);
+  const ordered = membersInOrder(secFrom, secTo, memStart, members.length, byOffset);
+  // Sizes that are not multiples of the alignments' gcd: stacked heights (see the header).
+  const live = sectionStack !== sectionBytes ? sectionStack : bytesInOrder(memStart, ordered, sizes);
+  return { offsets, byOffset, top, ordered, live };
+}
+
+// planLayout's loops, each in a function of its own with nothing after it: V8 compiles such a
+// loop on stack replacement at a plan's first calls and threw that code away at whatever
+// came next with no feedback yet (a cold mixed plan deoptimized freeAboveHoles, the function
+// that held them, 12 times). Index loops, not TypedArray.from or for-of (see gathered.ts).
+
+/** Per buffer, the end of its place. */
+function topsOf(offsets: Float64Array, sizes: Float64Array): Float64Array {
   const top = new Float64Array(offsets.length);
   for (let b = 0; b < offsets.length; b++) top[b] = offsets[b] + sizes[b];
-  // Each section's members in offset order: one pass over the buffers in offset order.
-  const fill = memStart.slice(0, sectionCount);
-  const ordered = new Int32Array(members.length);
+  return top;
+}
+
+/** Each section's members in offset order: one pass over the buffers in offset order. */
+function membersInOrder(secFrom: Int32Array, secTo: Int32Array, memStart: Int32Array, count: number, byOffset: Int32Array): Int32Array {
+  const fill = memStart.slice(0, memStart.length - 1);
+  const ordered = new Int32Array(count);
   for (let k = 0; k < byOffset.length; k++) {
     const b = byOffset[k];
     for (let s = secFrom[b]; s <= secTo[b]; s++) ordered[fill[s]++] = b;
   }
-  // Sizes that are not multiples of the alignments' gcd: stacked heights (see the header).
-  const stacked = sectionStack !== sectionBytes;
-  const live = new Float64Array(sectionCount);
-  for (let s = 0; s < sectionCount; s++) {
-    if (stacked) live[s] = sectionStack[s];
-    else {
-      let bytes = 0;
-      for (let k = memStart[s]; k < memStart[s + 1]; k++) bytes += sizes[ordered[k]];
-      live[s] = bytes;
-    }
+  return ordered;
+}
+
+/** Per section, its members' bytes, summed in offset order. */
+function bytesInOrder(memStart: Int32Array, ordered: Int32Array, sizes: Float64Array): Float64Array {
+  const live = new Float64Array(memStart.length - 1);
+  for (let s = 0; s < live.length; s++) {
+    let bytes = 0;
+    for (let k = memStart[s]; k < memStart[s + 1]; k++) bytes += sizes[ordered[k]];
+    live[s] = bytes;
   }
-  return { offsets, byOffset, top, ordered, live };
+  return live;
 }
 
 /**
@@ -124,6 +141,8 @@ function freeAboveHoles(tables: CoreTables, layout: PlanLayout, capacity: number
   const { alignments, sectionCount, memStart, members, sectionStack, sectionBytes } = tables;
   const { offsets, top, ordered, live } = layout;
   const stacked = sectionStack !== sectionBytes;
+  // Nothing with feedback after the loop (see planLayout's loops).
+  const work = 3 * members.length;
   for (let s = 0; s < sectionCount; s++) {
     const allowed = (capacity - live[s]) * holeShare;
     let height = 0;
@@ -147,7 +166,7 @@ function freeAboveHoles(tables: CoreTables, layout: PlanLayout, capacity: number
     }
     if (cut < Infinity) for (let k = memStart[s]; k < memStart[s + 1]; k++) if (top[ordered[k]] > cut) isFree[ordered[k]] = 1;
   }
-  return 3 * members.length;
+  return work;
 }
 
 /**
