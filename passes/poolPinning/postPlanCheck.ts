@@ -10,7 +10,7 @@
  * config defines allows nothing).
  */
 import { PlanVerificationError } from '../../src/errors';
-import { Expr, LetStmt, MAIN_PRIM_FUNC, PrimFunc, Stmt, TirModule, Var } from '../../src/ir/tir/nodes';
+import { Allocate, AllocateConst, Expr, LetStmt, MAIN_PRIM_FUNC, PrimFunc, Stmt, TirModule, Var } from '../../src/ir/tir/nodes';
 import { StmtExprVisitor } from '../../src/ir/tir/visitor';
 import { readOperatorRecords } from '../../src/ir/tir/operators';
 import { HOST_TARGET } from '../../src/lower/strategy';
@@ -46,8 +46,24 @@ export interface OperandViolation {
   readonly undefinedPools?: readonly string[];
 }
 
+/**
+ * A buffer the planner left out of every pool (a `local` array, a constant without a constant
+ * pool, ...) handed by an offloaded function to one of its target's kernels: the device would
+ * read or write memory that is in no pool at all, typically the host CPU's stack.
+ */
+export interface UnpooledKernelArg {
+  readonly func: string;
+  readonly target: string;
+  readonly kernel: string;
+  readonly buffer: string;
+  /** What the buffer is instead: `a 'local' array`, `a constant array`. */
+  readonly what: string;
+}
+
 export interface PostPlanReport {
   readonly violations: readonly AccessViolation[];
+  /** Kernel arguments of offloaded functions that lie in no pool (`UnpooledKernelArg`). */
+  readonly unpooled: readonly UnpooledKernelArg[];
   /** Only when the check was given operand constraints (pool pinning off). */
   readonly operandViolations?: readonly OperandViolation[];
   readonly misplaced: readonly { buffer: string; func: string; pool: string; allowed: readonly string[] }[];
@@ -79,6 +95,7 @@ export function checkPoolAccess(
   const violations = new Map<string, AccessViolation>();
   const operandViolations = new Map<string, OperandViolation>();
   const placement = new Map<string, string>();
+  const unpooled = new Map<string, UnpooledKernelArg>();
 
   const visit = (name: string, env: ReadonlyMap<number, string>, depth: number): void => {
     const f: PrimFunc | undefined = module.functions.get(name);
@@ -95,7 +112,18 @@ export function checkPoolAccess(
     }
     const calls: { callee: string; args: readonly Expr[] }[] = [];
     const used: Var[] = [];
+    // Allocates the offset rewrite left in place: they are in no pool (C locals, const arrays).
+    const unplanned = new Map<number, string>();
+    const kernelArgs: { kernel: string; args: readonly Expr[] }[] = [];
     class Walker extends StmtExprVisitor {
+      override visitAllocate(s: Allocate): void {
+        unplanned.set(s.bufferVar.id, `a '${s.storageScope}' array`);
+        super.visitAllocate(s);
+      }
+      override visitAllocateConst(s: AllocateConst): void {
+        unplanned.set(s.bufferVar.id, 'a constant array');
+        super.visitAllocateConst(s);
+      }
       override visitLetStmt(s: LetStmt): void {
         const v = s.value;
         if (v.kind === 'Call' && v.op === POOL_PTR && v.args[0]?.kind === 'Var') {
@@ -113,6 +141,8 @@ export function checkPoolAccess(
         const callee = calleeOf(e);
         if (callee !== undefined && module.functions.has(callee)) {
           calls.push({ callee, args: (e as { args: readonly Expr[] }).args.slice(1) });
+        } else if (callee !== undefined) {
+          kernelArgs.push({ kernel: callee, args: (e as { args: readonly Expr[] }).args.slice(1) });
         }
         super.visitExpr(e);
       }
@@ -122,6 +152,18 @@ export function checkPoolAccess(
     }
     new Walker().visitStmt(f.body);
 
+    if (target !== HOST_TARGET) {
+      // The device reaches memory through the pointers its kernels get: one into an unplanned
+      // buffer (the host's stack, say) escapes every pool, and no pool check can see it.
+      for (const k of kernelArgs) {
+        for (const a of k.args) {
+          const v = pointerVar(a);
+          const what = v === undefined ? undefined : unplanned.get(v.id);
+          if (v === undefined || what === undefined) continue;
+          unpooled.set(`${name}|${k.kernel}|${v.name}`, { func: name, target, kernel: k.kernel, buffer: v.name, what });
+        }
+      }
+    }
     if (name !== MAIN_PRIM_FUNC) {
       // Operands an operator writes (outputs, scratch) need read-write access; the rest
       // need some access.
@@ -207,10 +249,26 @@ export function checkPoolAccess(
   }
   return {
     violations: [...violations.values()],
+    unpooled: [...unpooled.values()],
     ...(operandConstraints !== undefined ? { operandViolations: [...operandViolations.values()] } : {}),
     misplaced,
     placement,
   };
+}
+
+/** The buffer a kernel argument points into: the handle itself, or `address_of(buf[i])`. */
+function pointerVar(e: Expr): Var | undefined {
+  if (e.kind === 'Var') return e.dtype === 'handle' ? e : undefined;
+  if (e.kind === 'Call' && e.op === 'tir.address_of' && e.args[0]?.kind === 'BufferLoad') return e.args[0].buffer.data;
+  if (e.kind === 'Call' && e.op === 'tir.tvm_access_ptr' && e.args[1]?.kind === 'Var') return e.args[1];
+  return undefined;
+}
+
+export function describeUnpooled(u: UnpooledKernelArg): string {
+  return (
+    `${u.func} (target ${u.target}) passes '${u.buffer}' to kernel '${u.kernel}', but '${u.buffer}' is ${u.what} of ${u.func}, ` +
+    `in no memory pool, so ${u.target} cannot reach it (allocate it with global scope: the planner then puts it in a pool ${u.target} reaches)`
+  );
 }
 
 export function describeViolation(v: AccessViolation): string {
@@ -242,7 +300,7 @@ export function describeMisplaced(m: PostPlanReport['misplaced'][number]): strin
 /** Throws when the planned program breaks an access rule; the message lists every breach. */
 export function assertPoolAccess(module: TirModule, pools: readonly PoolInfo[], solution?: PinningSolution): PostPlanReport {
   const report = checkPoolAccess(module, pools, solution);
-  const lines = [...report.violations.map(describeViolation), ...report.misplaced.map(describeMisplaced)];
+  const lines = [...report.violations.map(describeViolation), ...report.unpooled.map(describeUnpooled), ...report.misplaced.map(describeMisplaced)];
   if (lines.length > 0) {
     // The pinning pass guaranteed a legal placement: a breach is a compiler bug, not output.
     throw new PlanVerificationError(`planned program breaks pool access rules:\n  ${lines.join('\n  ')}`);

@@ -47,7 +47,7 @@ import {
   runPoolPinning,
   traceOperands,
 } from '../../passes/poolPinning';
-import { assertPoolAccess, checkPoolAccess, describeOperandViolation, describeViolation, PostPlanReport } from '../../passes/poolPinning/postPlanCheck';
+import { assertPoolAccess, checkPoolAccess, describeOperandViolation, describeUnpooled, describeViolation, PostPlanReport } from '../../passes/poolPinning/postPlanCheck';
 
 export type CompileStage =
   | 'import'
@@ -246,6 +246,7 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
   const warnings = [
     ...(pinning?.warnings ?? []),
     ...access.violations.map((v) => `${describeViolation(v)} (pool pinning is off)`),
+    ...access.unpooled.map((u) => `${describeUnpooled(u)} (pool pinning is off)`),
     ...(access.operandViolations ?? []).map((v) => `${describeOperandViolation(v)} (pool pinning is off)`),
   ];
 
