@@ -11,6 +11,7 @@ import type { CodegenHooks } from './codegen';
 import type { GraphPass, TirPass } from './passes';
 import { stmtShapeProblem } from '../ir/tir/nodeShape';
 import { firstTirProblem } from '../ir/tir/wellFormed';
+import { ATTR_OPERATORS, staleOperandName } from '../ir/tir/operators';
 import { HOST_TARGET, OperatorStrategy } from '../lower/strategy';
 import { describeThrown, firstLine, isThenable } from '../util/thrown';
 
@@ -101,6 +102,18 @@ export function checkTirPassResult(target: string, pass: TirPass, knownTargets: 
       const out = pass.run(module, ctx);
       const problem = firstTirProblem(out, module);
       if (problem) throw fail(problem.func, `ill-formed: ${problem.message}`);
+      for (const [name, f] of out.functions) {
+        // Only what the pass changed: records it never touched stay the lowering's.
+        if (module.functions.get(name) === f) continue;
+        const stale = staleOperandName(f);
+        if (stale !== undefined) {
+          throw fail(
+            name,
+            `with an operator record naming ${stale}, which is no buffer of the function any more: operand constraints and pins on it would bind nothing ` +
+              `(keep the buffer's name, or update the records with withOperatorRecords, attribute '${ATTR_OPERATORS}')`,
+          );
+        }
+      }
       // A function's target decides its pools and its codegen: one the pass set must be one
       // uma-ts knows.
       for (const [name, f] of out.functions) {

@@ -45,7 +45,8 @@ type Failing =
   | 'graphPassProxy'
   | 'tirPassRetargets'
   | 'graphPassDropsFunction'
-  | 'graphPassDropsParams';
+  | 'graphPassDropsParams'
+  | 'tirPassRenamesParam';
 
 function failingPass<P extends GraphPass | TirPass>(name: string, phase: P['phase'], run: P['run']): P {
   return { name, phase, run } as P;
@@ -98,6 +99,12 @@ function hookyBackend(fail: Failing): new () => UmaBackend {
       if (fail === 'graphPassDropsParams') {
         const noParams = (m: IRModule): IRModule => ({ ...m, functions: new Map([...m.functions].map(([n, f]) => [n, { ...f, params: [] }])) });
         this.registerGraphPass('pre_partitioning', failingPass<GraphPass>('hooky.NoParams', 'pre_partitioning', noParams));
+      }
+      if (fail === 'tirPassRenamesParam') {
+        // The parameter keeps its variable but not its name: the operator records, which name
+        // operands, no longer find it, so the pinning pass lost the constraints on it unseen.
+        const renamed = (f: PrimFunc): PrimFunc => ({ ...f, params: f.params.map((p, i) => (i === 0 ? { ...p, name: `${p.name}_renamed` } : p)) });
+        this.registerTirPass(1, failingPass<TirPass>('hooky.Rename', 1, (m) => ({ ...m, functions: new Map([...m.functions].map(([n, f]) => [n, renamed(f)])) })));
       }
       if (fail === 'tirPassDropsFunctions') this.registerTirPass(0, failingPass<TirPass>('hooky.Drop', 0, (m) => ({ ...m, functions: new Map() })));
       const sources: Partial<Record<Failing, CodegenHooks['runtimeSources']>> = {
@@ -170,6 +177,10 @@ describe('a backend hook that throws', () => {
     ['tirPassOutOfRange', /^backend hooky: TIR pass 'hooky\.Oob' \(phase 1\) left hooky_main_0 ill-formed: stores to \S+ at element 1000000, outside the \d+ int8 elements of \S+$/],
     ['tirPassDropsFunctions', /^backend hooky: TIR pass 'hooky\.Drop' \(phase 0\) left __tvm_main__ ill-formed: calls hooky_main_0, which is no longer in the module$/],
     ['tirPassRetargets', /^backend hooky: TIR pass 'hooky\.Ghost' \(phase 1\) left hooky_main_0 with target 'ghost', which no backend registers$/],
+    [
+      'tirPassRenamesParam',
+      /^backend hooky: TIR pass 'hooky\.Rename' \(phase 1\) left hooky_main_0 with an operator record naming input 0 'serving_default_dense_input_0' of hooky.dense '[^']+', which is no buffer of the function any more: operand constraints and pins on it would bind nothing \(keep the buffer's name, or update the records with withOperatorRecords, attribute 'uma\.operators'\)$/,
+    ],
     ['graphPassDropsFunction', /^backend hooky: graph pass 'hooky\.DropFn' \(post_partitioning_1\) left main ill-formed: '[^']+' calls 'hooky_main_0', which the module does not hold$/],
     ['graphPassDropsParams', /^backend hooky: graph pass 'hooky\.NoParams' \(pre_partitioning\) left main ill-formed: variable '[^']+' is not a parameter$/],
     ['includesNumber', /^backend hooky: codegen includes\(\) returned 42, not a string of C$/],

@@ -6,6 +6,7 @@
  * per-operand constraints after lowering without a side channel.
  */
 import { PrimFunc } from './nodes';
+import { postOrderVisit } from './visitor';
 
 export const ATTR_OPERATORS = 'uma.operators';
 
@@ -48,4 +49,29 @@ export function operatorAliases(r: OperatorRecord): string[] {
   const names = [r.op, r.name];
   if (r.composite) names.push(r.composite);
   return names;
+}
+
+/**
+ * The first input or output an operator record of `f` names that is no variable of `f`, as
+ * `input 0 'x' of npu2.fc 'y'`, or undefined. Pool pinning finds an operand's buffer by this
+ * name: a pass that renamed or removed the buffer without updating the records would make the
+ * backend's constraints and the user's pins on it silently bind nothing. (Scratch may go: a
+ * pass that drops a dead scratch buffer loses nothing to constrain.)
+ */
+export function staleOperandName(f: PrimFunc): string | undefined {
+  const records = readOperatorRecords(f);
+  if (records.length === 0) return undefined;
+  const names = new Set(f.params.map((p) => p.name));
+  // Operands are parameters or allocations: the names they are defined by, not those of uses.
+  postOrderVisit(f, (n) => {
+    if (n.kind === 'Allocate' || n.kind === 'AllocateConst') names.add(n.bufferVar.name);
+    else if (n.kind === 'LetStmt') names.add(n.var.name);
+  });
+  for (const r of records) {
+    for (const [role, list] of [['input', r.inputs], ['output', r.outputs]] as const) {
+      const i = list.findIndex((name) => !names.has(name));
+      if (i >= 0) return `${role} ${i} '${list[i]}' of ${operatorLabel(r)} '${r.name}'`;
+    }
+  }
+  return undefined;
 }
