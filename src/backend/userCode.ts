@@ -11,7 +11,7 @@ import type { CodegenHooks } from './codegen';
 import type { GraphPass, TirPass } from './passes';
 import { stmtShapeProblem } from '../ir/tir/nodeShape';
 import { firstTirProblem } from '../ir/tir/wellFormed';
-import { ATTR_OPERATORS, staleOperandName } from '../ir/tir/operators';
+import { operatorRecordsProblem } from '../ir/tir/operators';
 import { HOST_TARGET, OperatorStrategy } from '../lower/strategy';
 import { describeThrown, firstLine, isThenable } from '../util/thrown';
 
@@ -105,14 +105,8 @@ export function checkTirPassResult(target: string, pass: TirPass, knownTargets: 
       for (const [name, f] of out.functions) {
         // Only what the pass changed: records it never touched stay the lowering's.
         if (module.functions.get(name) === f) continue;
-        const stale = staleOperandName(f);
-        if (stale !== undefined) {
-          throw fail(
-            name,
-            `with an operator record naming ${stale}, which is no buffer of the function any more: operand constraints and pins on it would bind nothing ` +
-              `(keep the buffer's name, or update the records with withOperatorRecords, attribute '${ATTR_OPERATORS}')`,
-          );
-        }
+        const records = operatorRecordsProblem(f);
+        if (records !== undefined) throw fail(name, `with ${records}`);
       }
       // A function's target decides its pools and its codegen: one the pass set must be one
       // uma-ts knows.

@@ -46,7 +46,8 @@ type Failing =
   | 'tirPassRetargets'
   | 'graphPassDropsFunction'
   | 'graphPassDropsParams'
-  | 'tirPassRenamesParam';
+  | 'tirPassRenamesParam'
+  | 'tirPassBreaksRecords';
 
 function failingPass<P extends GraphPass | TirPass>(name: string, phase: P['phase'], run: P['run']): P {
   return { name, phase, run } as P;
@@ -105,6 +106,10 @@ function hookyBackend(fail: Failing): new () => UmaBackend {
         // operands, no longer find it, so the pinning pass lost the constraints on it unseen.
         const renamed = (f: PrimFunc): PrimFunc => ({ ...f, params: f.params.map((p, i) => (i === 0 ? { ...p, name: `${p.name}_renamed` } : p)) });
         this.registerTirPass(1, failingPass<TirPass>('hooky.Rename', 1, (m) => ({ ...m, functions: new Map([...m.functions].map(([n, f]) => [n, renamed(f)])) })));
+      }
+      if (fail === 'tirPassBreaksRecords') {
+        const broken = (f: PrimFunc): PrimFunc => ({ ...f, attrs: { ...f.attrs, 'uma.operators': '{not json' } });
+        this.registerTirPass(1, failingPass<TirPass>('hooky.Records', 1, (m) => ({ ...m, functions: new Map([...m.functions].map(([n, f]) => [n, broken(f)])) })));
       }
       if (fail === 'tirPassDropsFunctions') this.registerTirPass(0, failingPass<TirPass>('hooky.Drop', 0, (m) => ({ ...m, functions: new Map() })));
       const sources: Partial<Record<Failing, CodegenHooks['runtimeSources']>> = {
@@ -176,6 +181,7 @@ describe('a backend hook that throws', () => {
     ['strategyReturnsString', /^backend hooky: strategy for dense \(call '[^']+'\) returned the string "for \(;;\)", not a statement$/],
     ['tirPassOutOfRange', /^backend hooky: TIR pass 'hooky\.Oob' \(phase 1\) left hooky_main_0 ill-formed: stores to \S+ at element 1000000, outside the \d+ int8 elements of \S+$/],
     ['tirPassDropsFunctions', /^backend hooky: TIR pass 'hooky\.Drop' \(phase 0\) left __tvm_main__ ill-formed: calls hooky_main_0, which is no longer in the module$/],
+    ['tirPassBreaksRecords', /^backend hooky: TIR pass 'hooky\.Records' \(phase 1\) left hooky_main_0 with attribute 'uma\.operators' that is not JSON \(.+\)$/],
     ['tirPassRetargets', /^backend hooky: TIR pass 'hooky\.Ghost' \(phase 1\) left hooky_main_0 with target 'ghost', which no backend registers$/],
     [
       'tirPassRenamesParam',

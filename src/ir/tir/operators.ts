@@ -52,25 +52,46 @@ export function operatorAliases(r: OperatorRecord): string[] {
 }
 
 /**
- * The first input or output an operator record of `f` names that is no variable of `f`, as
- * `input 0 'x' of npu2.fc 'y'`, or undefined. Pool pinning finds an operand's buffer by this
- * name: a pass that renamed or removed the buffer without updating the records would make the
- * backend's constraints and the user's pins on it silently bind nothing. (Scratch may go: a
- * pass that drops a dead scratch buffer loses nothing to constrain.)
+ * What is wrong with the operator records of `f` as a pass left them, as the end of `left <f>
+ * with ...`, or undefined. Pool pinning reads them to find each operand's buffer by name: records
+ * that do not parse stopped it with a raw SyntaxError, and a pass that renamed or removed an
+ * input or output without updating them made the backend's constraints and the user's pins on
+ * it silently bind nothing. (Scratch may go: a dropped dead scratch buffer has nothing to
+ * constrain.)
  */
-export function staleOperandName(f: PrimFunc): string | undefined {
-  const records = readOperatorRecords(f);
-  if (records.length === 0) return undefined;
-  const names = new Set(f.params.map((p) => p.name));
+export function operatorRecordsProblem(f: PrimFunc): string | undefined {
+  const raw = f.attrs[ATTR_OPERATORS];
+  if (raw === undefined) return undefined;
+  const attr = `attribute '${ATTR_OPERATORS}'`;
+  if (typeof raw !== 'string') return `${attr} of type ${typeof raw}, not the JSON string of its operator records`;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (e) {
+    return `${attr} that is not JSON (${(e as Error).message})`;
+  }
+  const names = (v: unknown) => Array.isArray(v) && v.every((n) => typeof n === 'string');
+  if (!Array.isArray(parsed)) return `${attr} that is not an array of operator records`;
+  const bad = parsed.findIndex(
+    (r: Partial<OperatorRecord> | null) =>
+      typeof r !== 'object' || r === null || typeof r.name !== 'string' || typeof r.op !== 'string' || !names(r.inputs) || !names(r.outputs) || !names(r.scratch),
+  );
+  if (bad >= 0) return `${attr} whose entry ${bad} is not an operator record ({ name, op, target, inputs, outputs, scratch })`;
+  const defined = new Set(f.params.map((p) => p.name));
   // Operands are parameters or allocations: the names they are defined by, not those of uses.
   postOrderVisit(f, (n) => {
-    if (n.kind === 'Allocate' || n.kind === 'AllocateConst') names.add(n.bufferVar.name);
-    else if (n.kind === 'LetStmt') names.add(n.var.name);
+    if (n.kind === 'Allocate' || n.kind === 'AllocateConst') defined.add(n.bufferVar.name);
+    else if (n.kind === 'LetStmt') defined.add(n.var.name);
   });
-  for (const r of records) {
+  for (const r of parsed as OperatorRecord[]) {
     for (const [role, list] of [['input', r.inputs], ['output', r.outputs]] as const) {
-      const i = list.findIndex((name) => !names.has(name));
-      if (i >= 0) return `${role} ${i} '${list[i]}' of ${operatorLabel(r)} '${r.name}'`;
+      const i = list.findIndex((name) => !defined.has(name));
+      if (i >= 0) {
+        return (
+          `an operator record naming ${role} ${i} '${list[i]}' of ${operatorLabel(r)} '${r.name}', which is no buffer of the function any more: ` +
+          `operand constraints and pins on it would bind nothing (keep the buffer's name, or update the records with withOperatorRecords, ${attr})`
+        );
+      }
     }
   }
   return undefined;
