@@ -108,7 +108,11 @@ export class BodyLowering {
       }
       const strategy = this.strategyFor(this.target, op);
       if (!strategy) {
-        throw new LoweringError(`no strategy for op '${op}' on target '${this.target}' (${call.name} in ${this.funcName})`, {
+        // Inside a composite the author usually registered the composite's strategy under
+        // another name: say which composite came without one, and both names that would do.
+        const composite =
+          partOf === undefined ? '' : `, inside composite ${partOf}, which has no strategy either: register one for '${partOf}' or for '${op}'`;
+        throw new LoweringError(`no strategy for op '${op}' on target '${this.target}' (${call.name} in ${this.funcName}${composite})`, {
           op,
           target: this.target,
           func: this.funcName,
