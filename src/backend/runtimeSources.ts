@@ -22,7 +22,13 @@ export function findRuntimeDir(moduleDir: string, files: readonly string[], targ
   const candidates = runtimeDirCandidates(moduleDir, relative);
   const dir = candidates.find((d) => files.every((f) => fs.existsSync(path.join(d, f))));
   if (dir === undefined) {
-    throw new CodegenError(`${target} runtime files ${files.join(', ')} not found (looked in ${candidates.join(', ')})`, { target });
+    // Per folder, what is missing: a misspelt name among present files reads differently
+    // from a folder that is not there at all.
+    const looked = candidates.map((d) => {
+      if (!fs.existsSync(d)) return `${d}: no such directory`;
+      return `${d}: lacks ${files.filter((f) => !fs.existsSync(path.join(d, f))).join(', ')}`;
+    });
+    throw new CodegenError(`${target} runtime files ${files.join(', ')} not found (looked in ${looked.join('; ')})`, { target });
   }
   return dir;
 }

@@ -21,6 +21,10 @@ describe('backend runtime sources', () => {
       expect(readRuntimeSources(moduleDir, ['k.h'], 'x')).toEqual([{ name: 'k.h', content: 'int k(void);\n' }]);
       expect(() => readRuntimeSources(moduleDir, ['missing.c'], 'x')).toThrow(CodegenError);
       expect(() => readRuntimeSources(moduleDir, ['missing.c'], 'x')).toThrow(/x runtime files missing.c not found \(looked in /);
+      // Each folder says what it lacks: here only the misspelt file, next to one that is there.
+      expect(() => readRuntimeSources(moduleDir, ['k.h', 'kk.c'], 'x')).toThrow(
+        `x runtime files k.h, kk.c not found (looked in ${path.join(moduleDir, 'runtime')}: no such directory; ${path.join(root, 'backends', 'x', 'runtime')}: lacks kk.c)`,
+      );
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }
