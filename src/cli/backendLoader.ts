@@ -37,6 +37,11 @@ function isBackendClass(value: unknown): value is new () => UmaBackend {
   return typeof value === 'function' && value.prototype instanceof UmaBackend;
 }
 
+/** A class, or an instance as `BackendRegistry.register` also takes (`export const npu = new Npu()`). */
+function isBackendExport(value: unknown): value is UmaBackend | (new () => UmaBackend) {
+  return isBackendClass(value) || value instanceof UmaBackend;
+}
+
 /**
  * Registers what one user module provides; returns the targets it added. A `register` that
  * returns a promise (an `async function`) is awaited, and its rejection is reported as a
@@ -66,10 +71,10 @@ export async function loadBackendModule(registry: BackendRegistry, file: string)
       const result: unknown = (register as (r: BackendRegistry) => unknown)(registry);
       if (isThenable(result)) await result;
     } else {
-      const classes = Object.values(exports).filter(isBackendClass);
+      const classes = Object.values(exports).filter(isBackendExport);
       if (classes.length === 0) {
         throw new ConfigError(
-          `--backend-module ${file}: exports neither a register(registry) function nor a UmaBackend subclass ` +
+          `--backend-module ${file}: exports neither a register(registry) function nor a UmaBackend subclass or instance ` +
             '(the class must extend the UmaBackend of this uma-ts installation)',
           { file },
         );
@@ -85,7 +90,12 @@ export async function loadBackendModule(registry: BackendRegistry, file: string)
     throw new ConfigError(`--backend-module ${file}: registering its backends failed: ${describeThrown(e)}`, { file });
   }
   await settleUserPromises();
-  return registry.targets().filter((t) => !before.has(t));
+  const added = registry.targets().filter((t) => !before.has(t));
+  // Else the compile stops at "unknown target", as if the module had never been given.
+  if (added.length === 0) {
+    throw new ConfigError(`--backend-module ${file}: its register(registry) registered no backend (call registry.register(YourBackend) in it)`, { file });
+  }
+  return added;
 }
 
 /** A registry with the example backends and the given user modules, in that order. */

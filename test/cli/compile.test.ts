@@ -242,6 +242,28 @@ exports.register = (registry) => { registry.register(new Mine()); };`,
     expect(code).toBe(0);
   });
 
+  it('loads a backend module exporting an instance, and refuses a register(registry) that registers nothing', async () => {
+    const instance = path.join(dir, 'instance_module.js');
+    fs.writeFileSync(
+      instance,
+      `const { UmaBackend } = require(${JSON.stringify(UMA_BACKEND)});
+class Mine extends UmaBackend { constructor() { super(); this.targetName = 'mine_instance'; } }
+exports.mine = new Mine();`,
+    );
+    const ok = await runCli(['compile', HELLO, '--backend', 'mine_instance', '--backend-module', instance, '--out', path.join(dir, 'mine_instance')]);
+    expect(ok.err).not.toContain('error:');
+    expect(ok.code).toBe(0);
+
+    // An async register that forgot its registry.register (or awaited it away) said only
+    // "unknown target", as if the module had not been given at all.
+    const nothing = path.join(dir, 'registers_nothing.js');
+    fs.writeFileSync(nothing, 'exports.register = async (registry) => { void registry; };');
+    const none = await runCli(['compile', HELLO, '--backend', 'mine', '--backend-module', nothing, '--out', path.join(dir, 'nothing')]);
+    expect(none.code).toBe(1);
+    expect(none.err).toContain(`error: --backend-module ${nothing}: its register(registry) registered no backend (call registry.register(YourBackend) in it)`);
+    expect(fs.existsSync(path.join(dir, 'nothing'))).toBe(false);
+  });
+
   it('uses the bundled backend\'s pools file when no pools are given (accel on person_detect)', async () => {
     const out = path.join(dir, 'accel');
     const { code, out: stdout, err } = await runCli(['compile', path.join(ROOT, 'models', 'person_detect.tflite'), '--backend', 'accel', '--out', out]);
