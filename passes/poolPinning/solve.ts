@@ -414,9 +414,13 @@ export function suggestFix(steps: readonly ConstraintStep[], pools: readonly Poo
   }
   const kind = disjoint.find(([a, b]) => (a.kind === 'pool-kind') !== (b.kind === 'pool-kind'));
   if (kind !== undefined) {
-    const wanted = (kind[0].kind === 'pool-kind' ? kind[1] : kind[0]).allowed;
-    const wrongKind = pools.filter((p) => wanted.includes(p.name)).map((p) => `'${p.name}' is a ${p.kind} pool`);
-    return `pin this buffer to a pool of the right kind (${wrongKind.join(', ') || 'see the pools config'})`;
+    const [byKind, other] = kind[0].kind === 'pool-kind' ? kind : [kind[1], kind[0]];
+    const wrongKind = pools.filter((p) => other.allowed.includes(p.name)).map((p) => `'${p.name}' is a ${p.kind} pool`);
+    const why = wrongKind.join(', ') || 'see the pools config';
+    // Only a pin is the user's to change; a backend constraint naming the wrong kind of pool
+    // for this operand is the backend's mistake (a weight pool for an activation, say).
+    if (other.kind !== 'pin') return `"${other.description}" allows only pools of the wrong kind (${why}; this buffer needs ${byKind.description})`;
+    return `pin this buffer to a pool of the right kind (${why})`;
   }
   const pair = disjoint.find(([a, b]) => a.kind !== 'target-access' && b.kind !== 'target-access') ?? disjoint[0];
   if (pair !== undefined) {

@@ -197,6 +197,13 @@ describe('suggestFix', () => {
     expect(suggestFix(steps, pools)).toBe('remove one of the contradictory constraints ("pin b" / "operand c")');
   });
 
+  it('blames a backend constraint, not a pin, when it names only pools of the wrong kind', () => {
+    const kinds = [pool('act', { c: 'rw', npu: 'rw' }), pool('wei', { c: 'ro', npu: 'ro' }, 'constant')];
+    const steps = [step('pool-kind', ['act'], { description: 'workspace pools' }), step('operand', ['wei'], { description: 'input 0 of npu.fc must be in {wei}' })];
+    expect(suggestFix(steps, kinds)).toBe('"input 0 of npu.fc must be in {wei}" allows only pools of the wrong kind (\'wei\' is a constant pool; this buffer needs workspace pools)');
+    expect(suggestFix([steps[0], step('pin', ['wei'])], kinds)).toBe("pin this buffer to a pool of the right kind ('wei' is a constant pool)");
+  });
+
   it('grants every target that lacks access, when only access excludes a pool', () => {
     const steps = [
       step('target-access', ['a'], { target: 'npu', needs: 'ro' }),
