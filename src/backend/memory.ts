@@ -127,13 +127,25 @@ export function validateMemoryDecl(target: string, decl: unknown): MemoryDecl {
  * has a strategy for (`op` may be a `*` glob over these). A misspelt name would otherwise
  * match nothing, and the operands would silently land in pools the hardware cannot reach.
  */
-export function checkConstrainedOps(target: string, decl: MemoryDecl, offloaded: readonly string[]): void {
+export function checkConstrainedOps(
+  target: string,
+  decl: MemoryDecl,
+  offloaded: readonly string[],
+  /** Operator -> the composites that hold it and are lowered whole by their own strategy. */
+  insideComposites: ReadonlyMap<string, readonly string[]> = new Map(),
+): void {
   decl.operandConstraints.forEach((c, i) => {
     if (offloaded.some((name) => globMatches(c.op, name))) return;
     const close = offloaded.filter((name) => name.toLowerCase() === c.op.toLowerCase());
+    // The operator is offloaded, but only within composites whose strategy lowers them as one
+    // unit: the operands there are the composite's, so the constraint must name the composite.
+    const holders = insideComposites.get(c.op) ?? [];
+    const why =
+      holders.length > 0
+        ? `, which the target runs only inside ${holders.map((h) => `'${h}'`).join(', ')}, lowered whole by ${holders.length === 1 ? 'its' : 'their'} composite strategy: constrain ${holders.map((h) => `'${h}'`).join(' or ')} instead`
+        : `, which the target never offloads${close.length > 0 ? ` (did you mean '${close[0]}'?)` : ''}`;
     throw new RegistrationError(
-      `target '${target}': operand constraint /operandConstraints/${i} names '${c.op}', which the target never offloads` +
-        `${close.length > 0 ? ` (did you mean '${close[0]}'?)` : ''}; known: ${offloaded.join(', ') || 'none'}`,
+      `target '${target}': operand constraint /operandConstraints/${i} names '${c.op}'${why}; known: ${offloaded.join(', ') || 'none'}`,
       { target, op: c.op, jsonPath: `/operandConstraints/${i}` },
     );
   });

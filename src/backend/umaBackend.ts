@@ -213,11 +213,21 @@ export abstract class UmaBackend {
     return [...new Set([...this.patternEntries.map((p) => p.composite), ...this.supported.keys(), ...this.strategies.keys()])];
   }
 
+  /** Operator -> composites holding it whose own strategy lowers them whole (for error hints). */
+  private opsInsideWholeComposites(): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    for (const p of this.patternEntries) {
+      if (!this.strategies.has(p.composite)) continue;
+      for (const op of patternOps(p.pattern)) out.set(op, [...(out.get(op) ?? []), p.composite]);
+    }
+    return out;
+  }
+
   /** Everything registered, as JSON valid against `schemas/backend-manifest.schema.json`. */
   manifest(): BackendManifest {
     const mem = this.memoryDecl();
     // Checked here, once everything is registered: registerMemory may come before the patterns.
-    checkConstrainedOps(this.targetName, mem, this.offloadedNames());
+    checkConstrainedOps(this.targetName, mem, this.offloadedNames(), this.opsInsideWholeComposites());
     return checkedManifest(this.targetName, {
       target: this.targetName,
       attrs: this.targetAttrs().map((d) => ({ name: d.name, type: d.type, default: d.default })),

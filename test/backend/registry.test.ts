@@ -246,6 +246,17 @@ describe('operand constraints name what the target offloads', () => {
     expect(() => new BackendRegistry().register(backend)).toThrow(/names 'conv2d', which the target never offloads; known: dense/);
   });
 
+  it('an operator offloaded only inside a composite lowered whole: the constraint must name the composite', () => {
+    const backend = new ConfigurableBackend('npu', (r) => {
+      r.pattern('fc', isOp('dense')(wildcard(), isConstant()));
+      r.strategy('npu.fc', () => evaluate(0));
+      r.memory(memory('dense'));
+    });
+    expect(() => new BackendRegistry().register(backend)).toThrow(
+      "target 'npu': operand constraint /operandConstraints/0 names 'dense', which the target runs only inside 'npu.fc', lowered whole by its composite strategy: constrain 'npu.fc' instead; known: npu.fc",
+    );
+  });
+
   it('accepts composites, supported operators, strategy keys and globs over them, in any registration order', () => {
     const reg = new BackendRegistry();
     reg.register(
