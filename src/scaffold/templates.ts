@@ -36,7 +36,8 @@ export class __Camel__Backend extends UmaBackend {
 
   constructor() {
     super();
-    // Target attributes: \`--dimension=32\` in a target string overrides the default.
+    // Target attributes: \`--target-attr dimension=32\` (uma-ts compile/run) or
+    // \`targetAttrs: { dimension: 32 }\` (compileModel) overrides the default.
     this.registerTargetAttr('dimension', 16);
 
     // Graph patterns: matches become composites '__snake__.<name>' and are offloaded.

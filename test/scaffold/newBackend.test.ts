@@ -101,6 +101,9 @@ describe('uma-ts new-backend writes a working skeleton', () => {
       const imports = [...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]);
       for (const spec of imports) expect(['../../src', 'fs', 'path', '.'].includes(spec) || /^\.\/[a-z]+$/.test(spec)).toBe(true);
     }
+    // The flag the comment tells the author about is the CLI's (it said `--dimension=32`
+    // "in a target string", which no command takes).
+    expect(backend).toContain('`--target-attr dimension=32` (uma-ts compile/run)');
     const leftovers = sources.map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('\n');
     expect(leftovers).not.toMatch(/__(snake|Camel|camel|SNAKE|API)__/);
   });
