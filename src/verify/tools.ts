@@ -8,12 +8,13 @@ import { VerifyError } from '../errors';
 export function firstErrorLine(text: string): string {
   const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
   const real = lines.filter((l) => !/^collect2:/.test(l));
-  return (
-    real.find((l) => /\berror\b/i.test(l)) ??
-    real.find((l) => /undefined reference|multiple definition|overflowed|will not fit/.test(l)) ??
-    lines[0] ??
-    '(no output)'
-  );
+  const found = real.find((l) => /\berror\b/i.test(l)) ?? real.find((l) => /undefined reference|multiple definition|overflowed|will not fit/.test(l));
+  if (found === undefined) return lines[0] ?? '(no output)';
+  // gcc quotes the offending source line under a diagnostic (`35 | code`). The build directory
+  // is removed before the user reads the error, so "default_lib0.c:35:22" alone points nowhere:
+  // the line itself shows which code it was (a backend hook's C expression, say).
+  const quoted = /^(\d+) \| (.*)$/.exec(lines[lines.indexOf(found) + 1] ?? '');
+  return quoted !== null && quoted[2].trim() !== '' ? `${found} (line ${quoted[1]}: ${quoted[2].trim()})` : found;
 }
 
 /**

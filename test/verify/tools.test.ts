@@ -57,4 +57,21 @@ describe('runTool', () => {
     const cc = script('badcc', 'echo "x.c:1: error: boom" >&2; exit 1');
     expect(errorOf(() => runTool([cc], dir, 'C build')).message).toBe('C build failed: x.c:1: error: boom');
   });
+
+  it("quotes the source line gcc shows under the error: the build directory is gone when the user reads it", () => {
+    // What gcc prints for a backend's registerPool hook that returned `npu2_register(act_mem)`.
+    const cc = script(
+      'gcclike',
+      [
+        "echo \"default_lib0.c: In function 'tvmgen_default_run':\" >&2",
+        "echo \"default_lib0.c:35:22: error: 'act_mem' undeclared (first use in this function)\" >&2",
+        "echo '   35 |   if ((npu2_register(act_mem)) != 0) return -1;' >&2",
+        "echo '      |                      ^~~~~~~' >&2",
+        'exit 1',
+      ].join('\n'),
+    );
+    expect(errorOf(() => runTool([cc], dir, 'C build')).message).toBe(
+      "C build failed: default_lib0.c:35:22: error: 'act_mem' undeclared (first use in this function) (line 35: if ((npu2_register(act_mem)) != 0) return -1;)",
+    );
+  });
 });
