@@ -101,8 +101,25 @@ export function buildAndRunHost(
     throw new VerifyError(`running the program failed: ${r.error.message}`);
   }
   const run = { status: r.status ?? (r.signal ? 128 : 1), stdout: r.stdout, stderr: r.stderr };
-  if (r.signal) run.stderr = `${run.stderr}killed by ${r.signal}\n`;
+  // First, so the failure quotes it rather than whatever the program printed before dying.
+  if (r.signal) run.stderr = `${KILLED_BY}${r.signal}${SIGNAL_HINTS[r.signal] ?? ''}\n${run.stderr}`;
   return run;
+}
+
+const KILLED_BY = 'killed by ';
+
+/** What a crash of the generated program usually means, for the signals a memory error raises. */
+const SIGNAL_HINTS: Readonly<Record<string, string>> = {
+  SIGSEGV:
+    ': an access outside every buffer, or a write into a constant pool (the host build keeps constants in read-only memory), e.g. by a kernel given the wrong pointer',
+  SIGBUS: ': a misaligned or out-of-range access, e.g. by a kernel given the wrong pointer',
+};
+
+/** Why a program that did not exit 0 stopped: `the program exited with status 3: <trap>`, or `was killed by SIGSEGV: ...`. */
+export function programStopped(status: number, stderr: string): string {
+  const first = stderr.split('\n').find((l) => l.trim() !== '')?.trim();
+  if (first?.startsWith(KILLED_BY)) return `the program was ${first}`;
+  return `the program exited with status ${status}${first ? `: ${first}` : ''}`;
 }
 
 /** Writes the MLF output and the harness to `dir`, builds and runs it. */

@@ -20,7 +20,7 @@ import { indexInputBounds } from './indexInputs';
 import { randomInvocations } from './inputs';
 import { buildCortexM55, runCortexM55, SectionSizes } from './cortexM55';
 import { VerifyTarget } from './harnessMain';
-import { buildAndRunHost, RunCompiledOptions, RunCompiledResult } from './runCompiled';
+import { buildAndRunHost, programStopped, RunCompiledOptions, RunCompiledResult } from './runCompiled';
 import { bundledPools, defaultRegistry, OutputComparison, VerifyOptions, verifyPoolsFile } from './verifyModel';
 import { makeTemporaryDir } from '../util/temporaryDir';
 import { alignUp } from '../util/align';
@@ -174,8 +174,7 @@ export function verifyApplication(models: readonly (Omit<ApplicationModel, 'mode
     ...(verifyPoolsFile(options) !== undefined ? { poolsFile: verifyPoolsFile(options) } : {}),
   });
   const tolerance = options.floatTolerance ?? DEFAULT_FLOAT_TOLERANCE;
-  const firstErr = run.stderr.split('\n').find((l) => l.trim() !== '')?.trim();
-  const stopped = run.status !== 0 ? `the program exited with status ${run.status}${firstErr ? `: ${firstErr}` : ''}` : undefined;
+  const stopped = run.status !== 0 ? programStopped(run.status, run.stderr) : undefined;
   const results: ModelVerification[] = app.models.map((m, idx) => {
     const session = createSession(graphs[idx]);
     const expected = invocations[idx].map((inputs) => session.invoke(inputs));

@@ -21,7 +21,7 @@ import { SectionSizes } from './cortexM55';
 import { VerifyTarget } from './harnessMain';
 import { indexInputBounds } from './indexInputs';
 import { randomInvocations } from './inputs';
-import { runCompiled } from './runCompiled';
+import { programStopped, runCompiled } from './runCompiled';
 import { isVariableUpdate } from '../ir/graph/ops';
 
 export interface VerifyOptions {
@@ -232,7 +232,7 @@ export function verifyModel(model: string | IRModule, options: VerifyOptions): V
 function describeFailure(run: ReturnType<typeof runCompiled>, runs: number): string | undefined {
   const firstErr = run.stderr.split('\n').find((l) => l.trim() !== '')?.trim();
   if (run.runFailure) return `run ${run.runFailure.run} returned ${run.runFailure.code} (a kernel reported failure)${firstErr ? `: ${firstErr}` : ''}`;
-  if (run.status !== 0) return `the program exited with status ${run.status}${firstErr ? `: ${firstErr}` : ''}`;
+  if (run.status !== 0) return programStopped(run.status, run.stderr);
   if (run.outputs.length !== runs) return `the program printed outputs of ${run.outputs.length} of ${runs} runs`;
   return undefined;
 }
