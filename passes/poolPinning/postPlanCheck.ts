@@ -10,7 +10,7 @@
  * config defines allows nothing).
  */
 import { PlanVerificationError } from '../../src/errors';
-import { Allocate, AllocateConst, Expr, LetStmt, MAIN_PRIM_FUNC, PrimFunc, Stmt, TirModule, Var } from '../../src/ir/tir/nodes';
+import { Allocate, AllocateConst, BufferStore, Expr, LetStmt, MAIN_PRIM_FUNC, PrimFunc, Stmt, TirModule, Var } from '../../src/ir/tir/nodes';
 import { StmtExprVisitor } from '../../src/ir/tir/visitor';
 import { readOperatorRecords } from '../../src/ir/tir/operators';
 import { HOST_TARGET } from '../../src/lower/strategy';
@@ -114,8 +114,14 @@ export function checkPoolAccess(
     const used: Var[] = [];
     // Allocates the offset rewrite left in place: they are in no pool (C locals, const arrays).
     const unplanned = new Map<number, string>();
+    // What the body stores into, whatever the operator records say it only reads.
+    const stored = new Set<number>();
     const kernelArgs: { kernel: string; args: readonly Expr[] }[] = [];
     class Walker extends StmtExprVisitor {
+      override visitBufferStore(s: BufferStore): void {
+        stored.add(s.buffer.data.id);
+        super.visitBufferStore(s);
+      }
       override visitAllocate(s: Allocate): void {
         unplanned.set(s.bufferVar.id, `a '${s.storageScope}' array`);
         super.visitAllocate(s);
@@ -175,7 +181,7 @@ export function checkPoolAccess(
         const pool = poolName ? poolByName.get(poolName) : undefined;
         if (!pool) continue;
         const access = pool.targetAccess[target];
-        const writes = written.has(v.name);
+        const writes = written.has(v.name) || stored.has(v.id);
         if (access === undefined || (writes && access !== 'rw')) {
           violations.set(`${name}|${v.name}`, {
             func: name,

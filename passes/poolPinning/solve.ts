@@ -188,7 +188,7 @@ export function solvePoolPinning(
       // A function that only reads a buffer may use a read-only pool; one that writes it, or
       // whose operands are unknown, needs read-write access.
       const funcUses = usesByFunc.get(a.func) ?? [];
-      const readOnly = funcUses.length > 0 && funcUses.every((u) => u.role === 'input') && buffer.func !== a.func;
+      const readOnly = funcUses.length > 0 && funcUses.every((u) => u.role === 'input') && buffer.func !== a.func && a.stores !== true;
       const mode = readOnly || buffer.origin === 'constant' ? 'reads' : 'writes';
       steps.push({
         kind: 'target-access',

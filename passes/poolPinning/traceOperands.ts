@@ -8,7 +8,7 @@
  * `candidate_memory_pools` annotation lives on that statement: a function called twice
  * contributes the constraints of both calls to its internal allocates.
  */
-import { Allocate, AllocateConst, ANN_INPUT_TENSOR, ANN_OUTPUT_TENSOR, ATTR_PARAM_TENSORS, Expr, MAIN_PRIM_FUNC, PrimFunc, Stmt, TirModule, Var } from '../../src/ir/tir/nodes';
+import { Allocate, AllocateConst, ANN_INPUT_TENSOR, ANN_OUTPUT_TENSOR, ATTR_PARAM_TENSORS, BufferStore, Expr, MAIN_PRIM_FUNC, PrimFunc, Stmt, TirModule, Var } from '../../src/ir/tir/nodes';
 import { OperatorRecord, readOperatorRecords } from '../../src/ir/tir/operators';
 import { StmtExprVisitor } from '../../src/ir/tir/visitor';
 import { dtypeBytes } from '../../src/ir/tir/dtype';
@@ -48,6 +48,11 @@ export interface TargetAccess {
   readonly buffer: TracedBuffer;
   readonly func: string;
   readonly target: string;
+  /**
+   * The function's body stores into the buffer, whatever its operator records say: a strategy
+   * that writes an operand it is recorded as only reading still needs read-write access.
+   */
+  readonly stores?: boolean;
 }
 
 export interface OperandTrace {
@@ -73,14 +78,16 @@ function calleeName(e: Expr): string | undefined {
   return first && first.kind === 'StringImm' ? first.value : undefined;
 }
 
-/** The allocates a function owns and the var ids its body reads or writes through. */
+/** The allocates a function owns, the var ids its body reads or writes through, and those it stores to. */
 function scanFunction(f: PrimFunc): {
   allocs: (Allocate | AllocateConst)[];
   used: Set<number>;
+  stored: Set<number>;
   calls: { callee: string; args: readonly Expr[] }[];
 } {
   const allocs: (Allocate | AllocateConst)[] = [];
   const used = new Set<number>();
+  const stored = new Set<number>();
   const calls: { callee: string; args: readonly Expr[] }[] = [];
   class Scanner extends StmtExprVisitor {
     // The binding site itself is not a use: its fields are not visited (its body is, next).
@@ -93,6 +100,10 @@ function scanFunction(f: PrimFunc): {
     override visitVar(v: Var): void {
       used.add(v.id);
     }
+    override visitBufferStore(s: BufferStore): void {
+      stored.add(s.buffer.data.id);
+      super.visitBufferStore(s);
+    }
     override visitExpr(e: Expr): void {
       const callee = calleeName(e);
       if (callee !== undefined) calls.push({ callee, args: (e as { args: readonly Expr[] }).args.slice(1) });
@@ -100,7 +111,7 @@ function scanFunction(f: PrimFunc): {
     }
   }
   new Scanner().visitStmt(f.body);
-  return { allocs, used, calls };
+  return { allocs, used, stored, calls };
 }
 
 function isPlannable(s: Allocate | AllocateConst): boolean {
@@ -170,7 +181,7 @@ export function traceOperands(module: TirModule): OperandTrace {
     if (name !== MAIN_PRIM_FUNC) {
       for (const [varId, buffer] of scope) {
         if (!scan.used.has(varId)) continue;
-        accesses.set(`${buffer.key}|${name}`, { buffer, func: name, target });
+        accesses.set(`${buffer.key}|${name}`, { buffer, func: name, target, ...(scan.stored.has(varId) ? { stores: true } : {}) });
       }
     }
 
