@@ -55,6 +55,16 @@ export interface UnmatchedPin {
   readonly context: Record<string, unknown>;
 }
 
+/** `; did you mean 'conv2d'? operators here: ...`: the names an operator pin can use in this program. */
+function operatorNamesHint(op: string, operands: readonly OperandUse[]): string {
+  const names = [...new Set(operands.flatMap((u) => [u.operator.op, ...(u.operator.composite ? [u.operator.composite] : [])]))].sort();
+  if (names.length === 0) return '';
+  const loose = (n: string) => n.toLowerCase().replace(/[^a-z0-9.*]/g, '');
+  const close = names.find((n) => loose(n) === loose(op));
+  const shown = names.length > 20 ? [...names.slice(0, 20), '...'] : names;
+  return `${close !== undefined ? `; did you mean '${close}'?` : ''} (operators here: ${shown.join(', ')}; or a node name)`;
+}
+
 /** The refusal of a pin that matches nothing; `where`: 'the program', or the application's models. */
 export function unmatchedPinError(pin: UnmatchedPin, where = 'the program'): PoolConstraintError {
   return new PoolConstraintError(`${pin.subject} matches no ${pin.what} of ${where}`, pin.context);
@@ -269,7 +279,13 @@ export function solvePoolPinning(
   });
   constraints.operands.forEach((c, i) => {
     if (!operandHits.has(i) && c.source.startsWith('pins')) {
-      unmatched({ subject: `${c.source}: operator pin '${c.op}' (${describeSelector(c)})`, what: 'operand', context: { op: c.op } });
+      const subject = `${c.source}: operator pin '${c.op}' (${describeSelector(c)})`;
+      // Alone (not shared by several models), say what the pin could have named: authors
+      // reach for TFLite's names (CONV_2D) where the program says conv2d.
+      if (constraints.sharedByModels !== true) {
+        throw new PoolConstraintError(`${subject} matches no operand of the program${operatorNamesHint(c.op, trace.operands)}`, { op: c.op });
+      }
+      unmatched({ subject, what: 'operand', context: { op: c.op } });
     } else if (!operandHits.has(i)) checkOperandIndex(c, trace.operands);
   });
   return { decisions, external, warnings, notes, ioRequirements, ...(unmatchedPins.length > 0 ? { unmatchedPins } : {}) };

@@ -102,6 +102,11 @@ describe('pool pinning on the seed network', () => {
     );
     const nothing = parsePins(JSON.stringify({ pins: [{ tensor: 'no_such_tensor', pools: ['act_mem'] }] }), 'pins.json');
     expect(() => runPoolPinning(seedModule(), SEED_POOLS, nothing)).toThrow(/matches no buffer/);
+    // TFLite's name for an operator is not the program's: say which names it could use.
+    const tflite = parsePins(JSON.stringify({ pins: [{ operator: 'STRIDED_SLICE', pools: ['act_mem'] }] }), 'pins.json');
+    expect(() => runPoolPinning(seedModule(), SEED_POOLS, tflite)).toThrow(
+      /^pins pins.json #0: operator pin 'STRIDED_SLICE' \(every operand\) matches no operand of the program; did you mean 'strided_slice'\? \(operators here: [^)]*strided_slice[^)]*; or a node name\)$/,
+    );
   });
 
   it('names what a pins file got wrong in the kind of pin it wrote (fuzzed: an empty operator was told it lacked a tensor)', () => {
