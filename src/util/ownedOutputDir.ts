@@ -246,7 +246,12 @@ function checkCwdOutside(target: string, shown: string): void {
 export function checkInputsOutside(target: string, inputs: readonly string[], shown: string = target): void {
   const root = realOrResolved(target);
   for (const input of inputs) {
-    if (!isWithin(root, realOrResolved(input))) continue;
+    const file = realOrResolved(input);
+    if (!isWithin(root, file)) continue;
+    // `--out pools.json`: the output path is the input file itself, not a directory holding it.
+    if (file === root) {
+      throw new FileAccessError(`output path ${shown} is the input file ${input}; writing the output there would replace it: choose another --out`, { file: shown });
+    }
     throw new FileAccessError(
       `output directory ${shown} contains the input file ${input}; replacing the directory would delete it: choose another --out or move the input`,
       { file: shown },

@@ -11,7 +11,7 @@ const fsModule = require('fs') as typeof import('fs');
 import * as os from 'os';
 import * as path from 'path';
 import { FileAccessError } from '../../src/errors';
-import { checkReplaceable, OUTPUT_MARKER, recoverLeftovers, writeOwnedDirectory } from '../../src/util/ownedOutputDir';
+import { checkInputsOutside, checkReplaceable, OUTPUT_MARKER, recoverLeftovers, writeOwnedDirectory } from '../../src/util/ownedOutputDir';
 
 function fill(content: string) {
   return (d: string): void => {
@@ -257,5 +257,17 @@ describe('an earlier output that cannot be removed', () => {
     // Removable again: the next write clears it and reports nothing.
     expect(writeOwnedDirectory(target, fill('v4'))).toEqual([]);
     expect(fs.readdirSync(dir)).toEqual(['out']);
+  });
+});
+
+describe('inputs inside the output', () => {
+  it('--out naming an input file itself says so, not that the "directory" contains it', () => {
+    const pools = path.join(dir, 'pools.json');
+    fs.writeFileSync(pools, '{}');
+    expect(errorOf(() => checkInputsOutside(pools, [pools], 'pools.json')).message).toBe(
+      `output path pools.json is the input file ${pools}; writing the output there would replace it: choose another --out`,
+    );
+    expect(errorOf(() => checkInputsOutside(dir, [pools], 'd')).message).toMatch(/^output directory d contains the input file /);
+    expect(fs.readFileSync(pools, 'utf8')).toBe('{}');
   });
 });
