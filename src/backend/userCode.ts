@@ -105,7 +105,7 @@ export function checkTirPassResult(target: string, pass: TirPass, knownTargets: 
       for (const [name, f] of out.functions) {
         // Only what the pass changed: records it never touched stay the lowering's.
         if (module.functions.get(name) === f) continue;
-        const records = operatorRecordsProblem(f);
+        const records = operatorRecordsProblem(f, module.functions.get(name));
         if (records !== undefined) throw fail(name, `with ${records}`);
       }
       // A function's target decides its pools and its codegen: one the pass set must be one

@@ -185,7 +185,7 @@ describe('a backend hook that throws', () => {
     ['tirPassRetargets', /^backend hooky: TIR pass 'hooky\.Ghost' \(phase 1\) left hooky_main_0 with target 'ghost', which no backend registers$/],
     [
       'tirPassRenamesParam',
-      /^backend hooky: TIR pass 'hooky\.Rename' \(phase 1\) left hooky_main_0 with an operator record naming input 0 'serving_default_dense_input_0' of hooky.dense '[^']+', which is no buffer of the function any more: operand constraints and pins on it would bind nothing \(keep the buffer's name, or update the records with withOperatorRecords, attribute 'uma\.operators'\)$/,
+      /^backend hooky: TIR pass 'hooky\.Rename' \(phase 1\) left hooky_main_0 with an operator record naming input 0 'serving_default_dense_input_0' of hooky.dense '[^']+', which the pass renamed 'serving_default_dense_input_0_renamed': operand constraints and pins on it would bind nothing \(keep the buffer's name, or update the records with withOperatorRecords, attribute 'uma\.operators'\)$/,
     ],
     ['graphPassDropsFunction', /^backend hooky: graph pass 'hooky\.DropFn' \(post_partitioning_1\) left main ill-formed: '[^']+' calls 'hooky_main_0', which the module does not hold$/],
     ['graphPassDropsParams', /^backend hooky: graph pass 'hooky\.NoParams' \(pre_partitioning\) left main ill-formed: variable '[^']+' is not a parameter$/],

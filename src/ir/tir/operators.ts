@@ -51,15 +51,26 @@ export function operatorAliases(r: OperatorRecord): string[] {
   return names;
 }
 
+/** Names of the buffers a function defines (params, allocations, lets) with their var ids. */
+function definedBuffers(f: PrimFunc): Map<string, number> {
+  const defined = new Map(f.params.map((p) => [p.name, p.id] as const));
+  // Operands are parameters or allocations: the names they are defined by, not those of uses.
+  postOrderVisit(f, (n) => {
+    if (n.kind === 'Allocate' || n.kind === 'AllocateConst') defined.set(n.bufferVar.name, n.bufferVar.id);
+    else if (n.kind === 'LetStmt') defined.set(n.var.name, n.var.id);
+  });
+  return defined;
+}
+
 /**
- * What is wrong with the operator records of `f` as a pass left them, as the end of `left <f>
- * with ...`, or undefined. Pool pinning reads them to find each operand's buffer by name: records
- * that do not parse stopped it with a raw SyntaxError, and a pass that renamed or removed an
- * input or output without updating them made the backend's constraints and the user's pins on
- * it silently bind nothing. (Scratch may go: a dropped dead scratch buffer has nothing to
- * constrain.)
+ * What is wrong with the operator records of `f` as a pass left them (`before`: the function
+ * it was given), as the end of `left <f> with ...`, or undefined. Pool pinning reads them to
+ * find each operand's buffer by name: records that do not parse stopped it with a raw
+ * SyntaxError, and a pass that renamed an input or output (same variable, new name) without
+ * updating them made the backend's constraints and the user's pins on it silently bind nothing.
+ * A buffer the pass removed altogether leaves nothing to constrain, and is let go.
  */
-export function operatorRecordsProblem(f: PrimFunc): string | undefined {
+export function operatorRecordsProblem(f: PrimFunc, before?: PrimFunc): string | undefined {
   const raw = f.attrs[ATTR_OPERATORS];
   if (raw === undefined) return undefined;
   const attr = `attribute '${ATTR_OPERATORS}'`;
@@ -77,18 +88,18 @@ export function operatorRecordsProblem(f: PrimFunc): string | undefined {
       typeof r !== 'object' || r === null || typeof r.name !== 'string' || typeof r.op !== 'string' || !names(r.inputs) || !names(r.outputs) || !names(r.scratch),
   );
   if (bad >= 0) return `${attr} whose entry ${bad} is not an operator record ({ name, op, target, inputs, outputs, scratch })`;
-  const defined = new Set(f.params.map((p) => p.name));
-  // Operands are parameters or allocations: the names they are defined by, not those of uses.
-  postOrderVisit(f, (n) => {
-    if (n.kind === 'Allocate' || n.kind === 'AllocateConst') defined.add(n.bufferVar.name);
-    else if (n.kind === 'LetStmt') defined.add(n.var.name);
-  });
+  if (before === undefined) return undefined;
+  const now = definedBuffers(f);
+  const then = definedBuffers(before);
+  const nameNow = new Map([...now].map(([name, id]) => [id, name] as const));
   for (const r of parsed as OperatorRecord[]) {
     for (const [role, list] of [['input', r.inputs], ['output', r.outputs]] as const) {
-      const i = list.findIndex((name) => !defined.has(name));
-      if (i >= 0) {
+      for (let i = 0; i < list.length; i++) {
+        const id = then.get(list[i]);
+        const renamed = now.has(list[i]) || id === undefined ? undefined : nameNow.get(id);
+        if (renamed === undefined) continue;
         return (
-          `an operator record naming ${role} ${i} '${list[i]}' of ${operatorLabel(r)} '${r.name}', which is no buffer of the function any more: ` +
+          `an operator record naming ${role} ${i} '${list[i]}' of ${operatorLabel(r)} '${r.name}', which the pass renamed '${renamed}': ` +
           `operand constraints and pins on it would bind nothing (keep the buffer's name, or update the records with withOperatorRecords, ${attr})`
         );
       }
