@@ -11,6 +11,7 @@ import type { CodegenHooks } from './codegen';
 import type { GraphPass, TirPass } from './passes';
 import { stmtShapeProblem } from '../ir/tir/nodeShape';
 import { firstTirProblem } from '../ir/tir/wellFormed';
+import { mayWriteBuffers } from '../ir/tir/analysis';
 import { operatorRecordsProblem } from '../ir/tir/operators';
 import { HOST_TARGET, OperatorStrategy } from '../lower/strategy';
 import { describeThrown, firstLine, isThenable } from '../util/thrown';
@@ -130,6 +131,16 @@ export function guardStrategy(target: string, op: string, strategy: OperatorStra
     if (problem) {
       const what = problem.path === '' ? problem.message : `a statement whose ${problem.path} is ${problem.message}`;
       throw new BackendHookError(`backend ${target}: ${hook} returned ${what}`, { target, hook, op });
+    }
+    // A body that neither stores into its output nor hands it to any call never computes it
+    // (a kernel given the weights as its output pointer, say): the output would stay whatever
+    // the pool held, and a write through the wrong pointer may be to memory it cannot write.
+    const inPlace = input.args.some((a) => a.data.id === input.out.data.id);
+    if (!inPlace && !mayWriteBuffers(body).has(input.out.data.id)) {
+      throw new BackendHookError(
+        `backend ${target}: ${hook} returned a statement that never writes its output '${input.out.name}': no store into it, and no call is given it`,
+        { target, hook, op },
+      );
     }
     return body;
   };

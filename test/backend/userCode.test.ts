@@ -47,7 +47,9 @@ type Failing =
   | 'graphPassDropsFunction'
   | 'graphPassDropsParams'
   | 'tirPassRenamesParam'
-  | 'tirPassBreaksRecords';
+  | 'tirPassBreaksRecords'
+  | 'strategyIgnoresOutput'
+  | 'tirPassDropsBody';
 
 function failingPass<P extends GraphPass | TirPass>(name: string, phase: P['phase'], run: P['run']): P {
   return { name, phase, run } as P;
@@ -72,6 +74,9 @@ function hookyBackend(fail: Failing): new () => UmaBackend {
         },
         strategyPromise: () => Promise.reject(new Error('later')) as never,
         strategyReturnsString: () => 'for (;;)' as never,
+        // A kernel handed the weights where its output goes: the output is never computed.
+        strategyIgnoresOutput: (input: Parameters<typeof vanillaDenseStrategy>[0]) =>
+          tir.evaluate(tir.callExtern('k', [input.args[0].data, input.args[1].data, input.args[1].data])),
       } as const;
       this.registerOperatorStrategy('dense', strategies[fail as keyof typeof strategies] ?? vanillaDenseStrategy);
       if (fail === 'graphPass') this.registerGraphPass('pre_partitioning', failingPass<GraphPass>('hooky.Break', 'pre_partitioning', () => boom()));
@@ -110,6 +115,10 @@ function hookyBackend(fail: Failing): new () => UmaBackend {
       if (fail === 'tirPassBreaksRecords') {
         const broken = (f: PrimFunc): PrimFunc => ({ ...f, attrs: { ...f.attrs, 'uma.operators': '{not json' } });
         this.registerTirPass(1, failingPass<TirPass>('hooky.Records', 1, (m) => ({ ...m, functions: new Map([...m.functions].map(([n, f]) => [n, broken(f)])) })));
+      }
+      if (fail === 'tirPassDropsBody') {
+        const emptied = (f: PrimFunc): PrimFunc => ({ ...f, body: tir.evaluate(0) });
+        this.registerTirPass(1, failingPass<TirPass>('hooky.Empty', 1, (m) => ({ ...m, functions: new Map([...m.functions].map(([n, f]) => [n, emptied(f)])) })));
       }
       if (fail === 'tirPassDropsFunctions') this.registerTirPass(0, failingPass<TirPass>('hooky.Drop', 0, (m) => ({ ...m, functions: new Map() })));
       const sources: Partial<Record<Failing, CodegenHooks['runtimeSources']>> = {
@@ -181,6 +190,11 @@ describe('a backend hook that throws', () => {
     ['strategyReturnsString', /^backend hooky: strategy for dense \(call '[^']+'\) returned the string "for \(;;\)", not a statement$/],
     ['tirPassOutOfRange', /^backend hooky: TIR pass 'hooky\.Oob' \(phase 1\) left hooky_main_0 ill-formed: stores to \S+ at element 1000000, outside the \d+ int8 elements of \S+$/],
     ['tirPassDropsFunctions', /^backend hooky: TIR pass 'hooky\.Drop' \(phase 0\) left __tvm_main__ ill-formed: calls hooky_main_0, which is no longer in the module$/],
+    [
+      'strategyIgnoresOutput',
+      /^backend hooky: strategy for dense \(call '[^']+'\) returned a statement that never writes its output '\w+': no store into it, and no call is given it$/,
+    ],
+    ['tirPassDropsBody', /^backend hooky: TIR pass 'hooky\.Empty' \(phase 1\) left hooky_main_0 with output 0 '\w+' of hooky\.dense '[^']+' never written any more: no store into it, and no call is given it$/],
     ['tirPassBreaksRecords', /^backend hooky: TIR pass 'hooky\.Records' \(phase 1\) left hooky_main_0 with attribute 'uma\.operators' that is not JSON \(.+\)$/],
     ['tirPassRetargets', /^backend hooky: TIR pass 'hooky\.Ghost' \(phase 1\) left hooky_main_0 with target 'ghost', which no backend registers$/],
     [

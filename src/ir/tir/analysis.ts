@@ -142,3 +142,41 @@ export function countStatements(root: Root): number {
   );
   return n;
 }
+
+/**
+ * The var ids of the buffers `root` can produce the contents of: each store's buffer, and each
+ * buffer a call is given a pointer to (the handle, `address_of(buf[i])`, `tvm_access_ptr`, or a
+ * name bound to one first), which the call may write. A buffer not in the set is never computed.
+ */
+export function mayWriteBuffers(root: Root): Set<number> {
+  const ids = new Set<number>();
+  const pointee = (e: Expr): number | undefined => {
+    if (e.kind === 'Var') return e.id;
+    if (e.kind === 'Call' && e.op === 'tir.address_of' && e.args[0]?.kind === 'BufferLoad') return e.args[0].buffer.data.id;
+    if (e.kind === 'Call' && e.op === 'tir.tvm_access_ptr' && e.args[1]?.kind === 'Var') return e.args[1].id;
+    return undefined;
+  };
+  visitRoot(
+    new (class extends StmtExprVisitor {
+      override enterStmt(s: Stmt): void {
+        if (s.kind === 'BufferStore') ids.add(s.buffer.data.id);
+        // A pointer bound to a name first (`let p = out`) may be written through that name.
+        if (s.kind === 'LetStmt') {
+          const id = pointee(s.value);
+          if (id !== undefined) ids.add(id);
+        }
+      }
+      override visitCall(e: Call): void {
+        if (e.op !== 'tir.address_of') {
+          for (const a of e.args) {
+            const id = pointee(a);
+            if (id !== undefined) ids.add(id);
+          }
+        }
+        super.visitCall(e);
+      }
+    })(),
+    root,
+  );
+  return ids;
+}

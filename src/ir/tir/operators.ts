@@ -5,8 +5,9 @@
  * like any other attribute) so whole-program passes such as pool pinning can apply
  * per-operand constraints after lowering without a side channel.
  */
-import { PrimFunc } from './nodes';
+import { PrimFunc, Var } from './nodes';
 import { postOrderVisit } from './visitor';
+import { mayWriteBuffers } from './analysis';
 
 export const ATTR_OPERATORS = 'uma.operators';
 
@@ -51,13 +52,13 @@ export function operatorAliases(r: OperatorRecord): string[] {
   return names;
 }
 
-/** Names of the buffers a function defines (params, allocations, lets) with their var ids. */
-function definedBuffers(f: PrimFunc): Map<string, number> {
-  const defined = new Map(f.params.map((p) => [p.name, p.id] as const));
+/** The buffers a function defines (params, allocations, lets) by name. */
+function definedBuffers(f: PrimFunc): Map<string, Var> {
+  const defined = new Map(f.params.map((p) => [p.name, p] as const));
   // Operands are parameters or allocations: the names they are defined by, not those of uses.
   postOrderVisit(f, (n) => {
-    if (n.kind === 'Allocate' || n.kind === 'AllocateConst') defined.set(n.bufferVar.name, n.bufferVar.id);
-    else if (n.kind === 'LetStmt') defined.set(n.var.name, n.var.id);
+    if (n.kind === 'Allocate' || n.kind === 'AllocateConst') defined.set(n.bufferVar.name, n.bufferVar);
+    else if (n.kind === 'LetStmt') defined.set(n.var.name, n.var);
   });
   return defined;
 }
@@ -91,17 +92,26 @@ export function operatorRecordsProblem(f: PrimFunc, before?: PrimFunc): string |
   if (before === undefined) return undefined;
   const now = definedBuffers(f);
   const then = definedBuffers(before);
-  const nameNow = new Map([...now].map(([name, id]) => [id, name] as const));
+  const nameNow = new Map([...now].map(([name, v]) => [v.id, name] as const));
+  const writtenBefore = mayWriteBuffers(before);
+  const writtenNow = mayWriteBuffers(f);
   for (const r of parsed as OperatorRecord[]) {
     for (const [role, list] of [['input', r.inputs], ['output', r.outputs]] as const) {
       for (let i = 0; i < list.length; i++) {
-        const id = then.get(list[i]);
-        const renamed = now.has(list[i]) || id === undefined ? undefined : nameNow.get(id);
-        if (renamed === undefined) continue;
-        return (
-          `an operator record naming ${role} ${i} '${list[i]}' of ${operatorLabel(r)} '${r.name}', which the pass renamed '${renamed}': ` +
-          `operand constraints and pins on it would bind nothing (keep the buffer's name, or update the records with withOperatorRecords, ${attr})`
-        );
+        const old = then.get(list[i]);
+        const renamed = now.has(list[i]) || old === undefined ? undefined : nameNow.get(old.id);
+        if (renamed !== undefined) {
+          return (
+            `an operator record naming ${role} ${i} '${list[i]}' of ${operatorLabel(r)} '${r.name}', which the pass renamed '${renamed}': ` +
+            `operand constraints and pins on it would bind nothing (keep the buffer's name, or update the records with withOperatorRecords, ${attr})`
+          );
+        }
+        // An output the function computed before the pass and no longer does (the pass dropped
+        // the nest or the kernel call writing it): the program would return stale memory.
+        const v = now.get(list[i]);
+        if (role === 'output' && v !== undefined && old !== undefined && writtenBefore.has(old.id) && !writtenNow.has(v.id)) {
+          return `output ${i} '${list[i]}' of ${operatorLabel(r)} '${r.name}' never written any more: no store into it, and no call is given it`;
+        }
       }
     }
   }
