@@ -308,7 +308,9 @@ export function assertPoolAccess(module: TirModule, pools: readonly PoolInfo[], 
   const report = checkPoolAccess(module, pools, solution);
   const lines = [...report.violations.map(describeViolation), ...report.unpooled.map(describeUnpooled), ...report.misplaced.map(describeMisplaced)];
   if (lines.length > 0) {
-    // The pinning pass guaranteed a legal placement: a breach is a compiler bug, not output.
+    // The pinning pass guaranteed a legal placement: a breach is a compiler bug, not output;
+    // except `unpooled`, which no placement can fix: the backend hands its kernel a buffer it
+    // kept out of planning.
     throw new PlanVerificationError(`planned program breaks pool access rules:\n  ${lines.join('\n  ')}`);
   }
   return report;
