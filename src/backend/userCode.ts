@@ -11,7 +11,7 @@ import type { CodegenHooks } from './codegen';
 import type { GraphPass, TirPass } from './passes';
 import { stmtShapeProblem } from '../ir/tir/nodeShape';
 import { firstTirProblem } from '../ir/tir/wellFormed';
-import { mayWriteBuffers } from '../ir/tir/analysis';
+import { mayWriteBuffers, storedBuffers } from '../ir/tir/analysis';
 import { operatorRecordsProblem } from '../ir/tir/operators';
 import { HOST_TARGET, OperatorStrategy } from '../lower/strategy';
 import { describeThrown, firstLine, isThenable } from '../util/thrown';
@@ -139,6 +139,16 @@ export function guardStrategy(target: string, op: string, strategy: OperatorStra
     if (!inPlace && !mayWriteBuffers(body).has(input.out.data.id)) {
       throw new BackendHookError(
         `backend ${target}: ${hook} returned a statement that never writes its output '${input.out.name}': no store into it, and no call is given it`,
+        { target, hook, op },
+      );
+    }
+    // An input is the producer's output, which other operators may read after this one: a
+    // store into it changes what they see (and needs write access where a read would do).
+    const stored = storedBuffers(body);
+    const clobbered = input.args.findIndex((a) => a.data.id !== input.out.data.id && stored.has(a.data.id));
+    if (clobbered >= 0) {
+      throw new BackendHookError(
+        `backend ${target}: ${hook} returned a statement that stores into its input ${clobbered} '${input.args[clobbered].name}', which it may only read: write the output (or a scratch buffer) instead`,
         { target, hook, op },
       );
     }

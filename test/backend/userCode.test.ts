@@ -49,6 +49,7 @@ type Failing =
   | 'tirPassRenamesParam'
   | 'tirPassBreaksRecords'
   | 'strategyIgnoresOutput'
+  | 'strategyClobbersInput'
   | 'tirPassDropsBody';
 
 function failingPass<P extends GraphPass | TirPass>(name: string, phase: P['phase'], run: P['run']): P {
@@ -74,6 +75,9 @@ function hookyBackend(fail: Failing): new () => UmaBackend {
         },
         strategyPromise: () => Promise.reject(new Error('later')) as never,
         strategyReturnsString: () => 'for (;;)' as never,
+        // The dense loops, then a store into the activation it reads (another operator's output).
+        strategyClobbersInput: (input: Parameters<typeof vanillaDenseStrategy>[0]) =>
+          tir.seq([vanillaDenseStrategy(input), tir.bufferStore(input.args[0], 0, input.args[0].shape.map(() => 0))]),
         // A kernel handed the weights where its output goes: the output is never computed.
         strategyIgnoresOutput: (input: Parameters<typeof vanillaDenseStrategy>[0]) =>
           tir.evaluate(tir.callExtern('k', [input.args[0].data, input.args[1].data, input.args[1].data])),
@@ -193,6 +197,10 @@ describe('a backend hook that throws', () => {
     [
       'strategyIgnoresOutput',
       /^backend hooky: strategy for dense \(call '[^']+'\) returned a statement that never writes its output '\w+': no store into it, and no call is given it$/,
+    ],
+    [
+      'strategyClobbersInput',
+      /^backend hooky: strategy for dense \(call '[^']+'\) returned a statement that stores into its input 0 '\w+', which it may only read: write the output \(or a scratch buffer\) instead$/,
     ],
     ['tirPassDropsBody', /^backend hooky: TIR pass 'hooky\.Empty' \(phase 1\) left hooky_main_0 with output 0 '\w+' of hooky\.dense '[^']+' never written any more: no store into it, and no call is given it$/],
     ['tirPassBreaksRecords', /^backend hooky: TIR pass 'hooky\.Records' \(phase 1\) left hooky_main_0 with attribute 'uma\.operators' that is not JSON \(.+\)$/],

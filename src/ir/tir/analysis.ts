@@ -180,3 +180,17 @@ export function mayWriteBuffers(root: Root): Set<number> {
   );
   return ids;
 }
+
+/** The var ids of the buffers `root` stores into (BufferStore only; calls are not counted). */
+export function storedBuffers(root: Root): Set<number> {
+  const ids = new Set<number>();
+  visitRoot(
+    new (class extends StmtExprVisitor {
+      override enterStmt(s: Stmt): void {
+        if (s.kind === 'BufferStore') ids.add(s.buffer.data.id);
+      }
+    })(),
+    root,
+  );
+  return ids;
+}
