@@ -38,6 +38,29 @@ describe('data movement: unsupported parameters are one-line errors naming opera
       'unsupported new_axis_mask 1 (TFLite Micro ignores it) on STRIDED_SLICE at operator #0 in m.tflite',
     ],
     [
+      // Fuzzed (opfuzz2): the refusal was a shape clash naming the slice's [0, 4].
+      'a shrunk axis with a negative stride',
+      {
+        name: 's',
+        op: 'STRIDED_SLICE',
+        inputs: [t([4, 4], 'int8'), i32c([1, 0]), i32c([2, 4]), i32c([-1, 1])],
+        outputs: [t([4], 'int8')],
+        options: tfliteOptions.stridedSlice({ shrinkAxisMask: 1 }),
+      } as SingleOp,
+      "unsupported shrink_axis_mask on axis 0 with begin 1 and stride -1: TFLite Micro's kernel copies no element of that axis, so it never writes the output (a shrunk axis needs a positive stride and a begin inside the axis) on STRIDED_SLICE at operator #0 in m.tflite",
+    ],
+    [
+      'a shrunk axis whose begin is past the axis',
+      {
+        name: 's',
+        op: 'STRIDED_SLICE',
+        inputs: [t([4, 4], 'int8'), i32c([0, 7]), i32c([4, 8]), i32c([1, 1])],
+        outputs: [t([4], 'int8')],
+        options: tfliteOptions.stridedSlice({ shrinkAxisMask: 2 }),
+      } as SingleOp,
+      "unsupported shrink_axis_mask on axis 1 with begin 7 and stride 1: TFLite Micro's kernel copies no element of that axis, so it never writes the output (a shrunk axis needs a positive stride and a begin inside the axis) on STRIDED_SLICE at operator #0 in m.tflite",
+    ],
+    [
       'int8 concatenation inputs with another scale',
       {
         name: 'c',

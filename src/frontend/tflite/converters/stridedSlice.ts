@@ -64,11 +64,25 @@ export const stridedSlice: Converter = (site) => {
   if (opts && opts.ellipsisMask !== 0) unsupportedParameter(site, `ellipsis_mask ${opts.ellipsisMask} (TFLite Micro ignores it)`);
   if (opts && opts.newAxisMask !== 0) unsupportedParameter(site, `new_axis_mask ${opts.newAxisMask} (TFLite Micro ignores it)`);
   const { begin, end, strides } = parameters(site, input.shape.length);
+  const shrink = opts?.shrinkAxisMask ?? 0;
   const r = resolveStridedSlice(input.shape, begin, end, strides, {
     begin: opts?.beginMask ?? 0,
     end: opts?.endMask ?? 0,
-    shrink: opts?.shrinkAxisMask ?? 0,
+    shrink,
     offset: opts?.offset ?? false,
+  });
+  // A shrunk axis TFLite Micro's copy loop never enters (a negative stride stops it at once; a
+  // begin past the axis starts it at its end) leaves the whole output unwritten, though the
+  // declared shape, without that axis, has elements: nothing uma-ts could reproduce. Said here,
+  // not later as a shape clash with the slice's [.., 0, ..].
+  const emptyAnyway = r.sizes.some((n, axis) => n === 0 && !(shrink & (1 << axis)));
+  r.sizes.forEach((n, axis) => {
+    if (n === 0 && shrink & (1 << axis) && !emptyAnyway) {
+      unsupportedParameter(
+        site,
+        `shrink_axis_mask on axis ${axis} with begin ${begin[axis]} and stride ${strides[axis]}: TFLite Micro's kernel copies no element of that axis, so it never writes the output (a shrunk axis needs a positive stride and a begin inside the axis)`,
+      );
+    }
   });
   return sliceCall(r.begin, strides, r.sizes);
 };
