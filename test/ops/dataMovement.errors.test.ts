@@ -105,6 +105,22 @@ describe('data movement: unsupported parameters are one-line errors naming opera
       'unsupported paddings [3, 0] of axis 0 (REFLECT of size 3 allows 0..2) on MIRROR_PAD at operator #0 in m.tflite',
     ],
     [
+      // Fuzzed (opfuzz2): these named the dtype but not the ones the operator takes.
+      'an int32 DEPTH_TO_SPACE',
+      { name: 'd', op: 'DEPTH_TO_SPACE', inputs: [t([1, 1, 1, 4], 'int32')], outputs: [t([1, 2, 2, 1], 'int32')], options: tfliteOptions.depthToSpace(2) } as SingleOp,
+      'unsupported input dtype int32 (supported: float32, int8) on DEPTH_TO_SPACE at operator #0 in m.tflite',
+    ],
+    [
+      'a bool GATHER',
+      { name: 'g', op: 'GATHER', inputs: [t([3], 'bool'), i32c([0, 2])], outputs: [t([2], 'bool')], options: tfliteOptions.gather(0) } as SingleOp,
+      'unsupported input dtype bool (supported: float32, int8, int16, int32) on GATHER at operator #0 in m.tflite',
+    ],
+    [
+      'an int32 ARG_MAX',
+      { name: 'a', op: 'ARG_MAX', inputs: [t([2, 3], 'int32'), i32c([1])], outputs: [t([2], 'int32')], options: tfliteOptions.argMax() } as SingleOp,
+      'unsupported input dtype int32 (supported: float32, int8, int16) on ARG_MAX at operator #0 in m.tflite',
+    ],
+    [
       'an int32 TRANSPOSE',
       { name: 'f', op: 'TRANSPOSE', inputs: [t([2, 3], 'int32'), i32c([1, 0])], outputs: [t([3, 2], 'int32')] } as SingleOp,
       'unsupported input dtype int32 (supported: float32, int8, int16) on TRANSPOSE at operator #0 in m.tflite',

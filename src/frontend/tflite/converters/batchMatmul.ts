@@ -1,11 +1,11 @@
 /** BATCH_MATMUL → batch_matmul (float32, int8, int16 with zero points 0 as TFLite Micro). */
 import { BatchMatMulOptions, BuiltinOptionsType } from '../schema';
-import { Converter, inputType, options, requireWideRequantize, unsupportedParameter } from './common';
+import { Converter, inputType, options, requireWideRequantize, unsupportedParameter, requireDtype } from './common';
 
 export const batchMatmul: Converter = (site) => {
   const lhs = inputType(site, 0, 'lhs');
   const rhs = inputType(site, 1, 'rhs');
-  if (lhs.dtype !== 'float32' && lhs.dtype !== 'int8' && lhs.dtype !== 'int16') unsupportedParameter(site, `input dtype ${lhs.dtype}`);
+  requireDtype(site, lhs, ['float32', 'int8', 'int16'], 'input');
   if (rhs.dtype !== lhs.dtype || site.outputType.dtype !== lhs.dtype) {
     unsupportedParameter(site, `dtypes lhs ${lhs.dtype} / rhs ${rhs.dtype} / output ${site.outputType.dtype} (hybrid)`);
   }

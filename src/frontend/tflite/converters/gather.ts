@@ -1,12 +1,12 @@
 /** GATHER → gather (indices read at run time; batch_dims resolved to [0, axis] as TFLite Micro's Prepare). */
 import { BuiltinOptionsType, GatherOptions } from '../schema';
-import { Converter, formatError, inputType, options, unsupportedParameter } from './common';
+import { Converter, formatError, inputType, options, unsupportedParameter, requireDtype } from './common';
 import { constantInts } from './constants';
 
 export const gather: Converter = (site) => {
   const input = inputType(site, 0, 'input');
   const indices = inputType(site, 1, 'indices');
-  if (!['float32', 'int8', 'int16', 'int32'].includes(input.dtype)) unsupportedParameter(site, `input dtype ${input.dtype}`);
+  requireDtype(site, input, ['float32', 'int8', 'int16', 'int32'], 'input');
   if (indices.dtype !== 'int32' && indices.dtype !== 'int64') unsupportedParameter(site, `indices dtype ${indices.dtype}`);
   const opts = options(site, BuiltinOptionsType.GatherOptions, GatherOptions);
   const rank = input.shape.length;

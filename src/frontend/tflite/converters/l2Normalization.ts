@@ -1,10 +1,10 @@
 /** L2_NORMALIZATION → l2_normalization (float32, int8; no fused activation, as TFLite Micro). */
 import { BuiltinOptionsType, L2NormOptions } from '../schema';
-import { activation, Converter, inputType, options, unsupportedParameter } from './common';
+import { activation, Converter, inputType, options, unsupportedParameter, requireDtype } from './common';
 
 export const l2Normalization: Converter = (site) => {
   const input = inputType(site, 0, 'input');
-  if (input.dtype !== 'float32' && input.dtype !== 'int8') unsupportedParameter(site, `input dtype ${input.dtype}`);
+  requireDtype(site, input, ['float32', 'int8'], 'input');
   if (site.outputType.dtype !== input.dtype) unsupportedParameter(site, `output dtype ${site.outputType.dtype}`);
   if (input.shape.length > 4) unsupportedParameter(site, `rank-${input.shape.length} input (at most 4)`);
   const act = activation(site, options(site, BuiltinOptionsType.L2NormOptions, L2NormOptions)?.fusedActivation ?? 0);

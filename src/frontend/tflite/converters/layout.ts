@@ -4,14 +4,14 @@
  * attributes.
  */
 import { BlockSizeOptions, BuiltinOptionsType } from '../schema';
-import { Converter, formatError, inputType, OperatorSite, options, unsupportedParameter } from './common';
+import { Converter, formatError, inputType, OperatorSite, options, unsupportedParameter, requireDtype } from './common';
 import { constantInts } from './constants';
 
 const MOVABLE = ['float32', 'int8'];
 
 function movable(site: OperatorSite, dtypes: readonly string[] = MOVABLE) {
   const input = inputType(site, 0, 'input');
-  if (!dtypes.includes(input.dtype)) unsupportedParameter(site, `input dtype ${input.dtype}`);
+  requireDtype(site, input, dtypes, 'input');
   if (site.outputType.dtype !== input.dtype) unsupportedParameter(site, `output dtype ${site.outputType.dtype} for a ${input.dtype} input`);
   const q = input.quant;
   const oq = site.outputType.quant;

@@ -4,7 +4,7 @@
  * resolved as TFLite Micro's ResolveAxis does.
  */
 import { ReducerOptions, BuiltinOptionsType } from '../schema';
-import { Converter, inputType, options, requireRescaleQuantization, unsupportedParameter } from './common';
+import { Converter, inputType, options, requireRescaleQuantization, unsupportedParameter, requireDtype } from './common';
 import { constantInts, resolveAxes } from './constants';
 
 const SUPPORTED: Readonly<Record<string, readonly string[]>> = {
@@ -23,7 +23,7 @@ export const reduce =
   (op: ReduceOp): Converter =>
   (site) => {
     const input = inputType(site, 0, 'input');
-    if (!SUPPORTED[op].includes(input.dtype)) unsupportedParameter(site, `input dtype ${input.dtype}`);
+    requireDtype(site, input, SUPPORTED[op], 'input');
     if (site.outputType.dtype !== input.dtype) {
       unsupportedParameter(site, `output dtype ${site.outputType.dtype} for a ${input.dtype} input`);
     }

@@ -3,14 +3,14 @@
  * agree with the output tensor (the new size is the output type).
  */
 import { BuiltinOptionsType, ResizeBilinearOptions, ResizeNearestNeighborOptions } from '../schema';
-import { Converter, formatError, inputType, options, unsupportedParameter } from './common';
+import { Converter, formatError, inputType, options, unsupportedParameter, requireDtype } from './common';
 import { constantInts } from './constants';
 
 const resize =
   (op: 'resize_nearest_neighbor' | 'resize_bilinear', dtypes: readonly string[]): Converter =>
   (site) => {
     const input = inputType(site, 0, 'input');
-    if (!dtypes.includes(input.dtype)) unsupportedParameter(site, `input dtype ${input.dtype}`);
+    requireDtype(site, input, dtypes, 'input');
     if (input.shape.length !== 4) unsupportedParameter(site, `rank-${input.shape.length} input (only 4-d NHWC)`);
     if (site.outputType.dtype !== input.dtype) unsupportedParameter(site, `output dtype ${site.outputType.dtype}`);
     const size = constantInts(site, 1, 'size');

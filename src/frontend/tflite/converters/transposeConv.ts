@@ -5,7 +5,7 @@
  */
 import { resolvePadding } from '../padding';
 import { BuiltinOptionsType, TransposeConvOptions } from '../schema';
-import { quantizedActivation, Converter, formatError, inputType, positive, requiredOptions, requireWideRequantize, spatial, unsupportedParameter } from './common';
+import { quantizedActivation, Converter, formatError, inputType, positive, requiredOptions, requireWideRequantize, spatial, unsupportedParameter, requireDtype } from './common';
 import { constantInts } from './constants';
 import { paddingMode } from './window';
 
@@ -18,7 +18,7 @@ export const transposeConv: Converter = (site) => {
   const opts = requiredOptions(site, BuiltinOptionsType.TransposeConvOptions, TransposeConvOptions);
   const weight = inputType(site, 1, 'weight');
   const input = inputType(site, 2, 'input');
-  if (DTYPES[input.dtype] === undefined) unsupportedParameter(site, `input dtype ${input.dtype}`);
+  requireDtype(site, input, Object.keys(DTYPES), 'input');
   if (weight.dtype !== DTYPES[input.dtype]) unsupportedParameter(site, `weight dtype ${weight.dtype} with a ${input.dtype} input`);
   const bias = site.inputTypes[3];
   if (bias && !BIAS[input.dtype].includes(bias.dtype)) unsupportedParameter(site, `bias dtype ${bias.dtype} with a ${input.dtype} input`);
