@@ -5,12 +5,13 @@ import { OperatorStrategy } from '../strategy';
 import { activationAttr } from './attrs';
 import { elementwiseNest, narrow, requireDtypes, unquantizedBinaryNest } from './elementwise';
 import { quantizedActivationRange, quantOf } from './quantParams';
-import { i32, qMultiplyShift } from './tirHelpers';
+import { i32, qMultiplyShift, wrapI32 } from './tirHelpers';
 
 export const mulStrategy: OperatorStrategy = (input) => {
   const { call } = input;
   const dtype = requireDtypes(input, ['float32', 'int32', 'int8', 'int16'], 'mul');
-  const unquantized = unquantizedBinaryNest(input, dtype, mul);
+  // int32 wraps as TFLite's int32 mul does in practice (a C signed overflow is undefined).
+  const unquantized = unquantizedBinaryNest(input, dtype, dtype === 'int32' ? wrapI32(mul) : mul);
   if (unquantized !== undefined) return unquantized;
   const activation = activationAttr(call);
   const q1 = quantOf(call, input.argTypes[0], 'lhs');

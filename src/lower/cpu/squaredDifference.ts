@@ -5,12 +5,15 @@ import { OperatorStrategy } from '../strategy';
 import { loweringFail } from './attrs';
 import { elementwiseNest, narrow, requireDtypes } from './elementwise';
 import { quantOf } from './quantParams';
-import { i32, qMultiplyShift } from './tirHelpers';
+import { i32, qMultiplyShift, wrapI32 } from './tirHelpers';
 
 export const squaredDifferenceStrategy: OperatorStrategy = (input) => {
   const { call } = input;
   const dtype = requireDtypes(input, ['float32', 'int32', 'int8', 'int16'], 'squared_difference');
-  if (dtype === 'float32' || dtype === 'int32') return elementwiseNest(input, ([a, b]) => mul(sub(a, b), sub(a, b)));
+  if (dtype === 'float32') return elementwiseNest(input, ([a, b]) => mul(sub(a, b), sub(a, b)));
+  // int32 (a - b)^2 wraps as the interpreter's (TFLite's int32 arithmetic in practice); a C
+  // signed overflow would be undefined.
+  if (dtype === 'int32') return elementwiseNest(input, ([a, b]) => wrapI32(mul)(wrapI32(sub)(a, b), wrapI32(sub)(a, b)));
   const q1 = quantOf(call, input.argTypes[0], 'lhs');
   const q2 = quantOf(call, input.argTypes[1], 'rhs');
   const qo = quantOf(call, call.type, 'output');

@@ -61,6 +61,16 @@ export function addWrapI32(a: Expr, b: Expr): Expr {
   return cast('int32', add(cast('int64', a), cast('int64', b)));
 }
 
+/**
+ * int32 `op(a, b)` (add, sub or mul) wrapping modulo 2^32, as TFLite's int32 ADD, SUB, MUL and
+ * SQUARED_DIFFERENCE do in practice and the interpreter does (`| 0`, `Math.imul`): computed on
+ * uint32 operands, whose arithmetic C defines modulo 2^32, and converted back (C:
+ * `uma_wrap_i32`). A plain int32 op on model data can overflow, undefined behaviour in C.
+ */
+export function wrapI32(op: (a: Expr, b: Expr) => Expr): (a: ExprLike, b: ExprLike) => Expr {
+  return (a, b) => cast('int32', op(cast('uint32', i32(a)), cast('uint32', i32(b))));
+}
+
 /** TFLite `MultiplyByQuantizedMultiplier(x, multiplier, shift)` as the TIR intrinsic. */
 export function qMultiplyShift(x: Expr, multiplier: ExprLike, shift: ExprLike): Expr {
   return call('tir.q_multiply_shift', 'int32', [x, multiplier, shift]);

@@ -16,7 +16,7 @@ import { OpLoweringInput, OperatorStrategy } from '../strategy';
 import { loweringFail, numberAttr } from './attrs';
 import { BindValue, elementwiseNest, int8LookupNest, narrow, requireDtypes } from './elementwise';
 import { quantOf } from './quantParams';
-import { clamp, i32, qMultiplyShift, withConstTable } from './tirHelpers';
+import { clamp, i32, qMultiplyShift, withConstTable, wrapI32 } from './tirHelpers';
 
 const F = floatImm;
 const gt = (a: Expr, b: Expr): Expr => binary('GT', a, b);
@@ -78,9 +78,11 @@ const FLOAT_EXPRESSIONS: Readonly<Record<string, (x: Expr, alpha: number, bind: 
   square: (x) => mul(x, x),
 };
 
+// INT32_MIN has no int32 negation: -x and |x| wrap to it, as the interpreter's `-x | 0` and
+// TFLite's C++ in practice (a C signed overflow, and abs(INT32_MIN), are undefined).
 const INT32_EXPRESSIONS: Readonly<Record<string, (x: Expr) => Expr>> = {
-  neg: (x) => sub(0, x),
-  abs: (x) => call('tir.abs', 'int32', [x]),
+  neg: (x) => wrapI32(sub)(0, x),
+  abs: (x) => select(lt(x, 0), wrapI32(sub)(0, x), x),
 };
 
 /** int16 loops for the quantized ops TFLite Micro runs on int16 (a 64Ki-entry table would not fit). */
