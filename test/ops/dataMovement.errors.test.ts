@@ -142,6 +142,17 @@ describe('data movement: unsupported parameters are one-line errors naming opera
     expect(e.message).toMatch(/size_splits \[5,-1\] do not split axis 1 of length 3 \(SPLIT_V at operator #0\)$/);
   });
 
+  it('STRIDED_SLICE declaring another size than its slice names the shape without the shrunk axes (fuzzed: showed [3, 1])', () => {
+    const e = importErrorOf({
+      name: 's',
+      op: 'STRIDED_SLICE',
+      inputs: [t([4, 4], 'int8'), i32c([1, 2]), i32c([4, 3]), i32c([1, 1])],
+      outputs: [t([4], 'int8')],
+      options: tfliteOptions.stridedSlice({ shrinkAxisMask: 2 }),
+    });
+    expect(e.message).toMatch(/output declared \[4\], but the slice gives \[3\] \(shrunk axes dropped\) \(STRIDED_SLICE at operator #0\)$/);
+  });
+
   it('inspect labels each output of a multi-output operator with the original', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'uma-dm-'));
     try {
