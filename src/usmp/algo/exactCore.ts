@@ -703,7 +703,6 @@ class Tables implements CoreTables {
  * of about 14 ms each per cold multi-pool plan).
  */
 
-/** Per section, into `live`: the bytes of the buffers live in it (prefix sums of +size/-size). */
 /** Per time of `at`, its section: the index of the last of `times` at or before it. */
 function timeIndices(times: Float64Array, at: Float64Array): Int32Array {
   const out = new Int32Array(at.length);
@@ -711,6 +710,7 @@ function timeIndices(times: Float64Array, at: Float64Array): Int32Array {
   return out;
 }
 
+/** Per section, into `live`: the bytes of the buffers live in it (prefix sums of +size/-size). */
 function liveBytes(secFrom: Int32Array, secTo: Int32Array, sizes: Float64Array, live: Float64Array): void {
   for (let b = 0; b < secFrom.length; b++) {
     live[secFrom[b]] += sizes[b];

@@ -25,6 +25,7 @@ import { alignedLivePeak, alignmentInAnyPool } from '../stackBound';
 import { IntervalConflicts, timeIndex } from '../intervalConflicts';
 import { BufferInfo, BufferPlan } from '../types';
 import { ExactCore } from './exactCore';
+import { gathered } from './gathered';
 import { finishAboveBound } from './coreSteps';
 import { alignmentInPool, IndexedPlan, IndexedProblem } from './indexed';
 
@@ -149,12 +150,9 @@ interface PoolResult {
 export function poolCore(problem: IndexedProblem, intervals: IntervalConflicts, p: number, m: readonly number[]): ExactCore {
   return new ExactCore({
     count: m.length,
-    sizes: Float64Array.from(m, (b) => problem.sizes[b]),
+    sizes: gathered(problem.sizes, m),
     alignments: Float64Array.from(m, (b) => alignmentInPool(problem, b, p)),
-    intervals: new IntervalConflicts(
-      Float64Array.from(m, (b) => intervals.first[b]),
-      Float64Array.from(m, (b) => intervals.last[b]),
-    ),
+    intervals: new IntervalConflicts(gathered(intervals.first, m), gathered(intervals.last, m)),
   });
 }
 
