@@ -13,6 +13,7 @@ import { PlanVerificationError } from '../../src/errors';
 import { Allocate, AllocateConst, BufferStore, Expr, LetStmt, MAIN_PRIM_FUNC, PrimFunc, Stmt, TirModule, Var } from '../../src/ir/tir/nodes';
 import { StmtExprVisitor } from '../../src/ir/tir/visitor';
 import { readOperatorRecords } from '../../src/ir/tir/operators';
+import { pointedBuffer } from '../../src/ir/tir/analysis';
 import { HOST_TARGET } from '../../src/lower/strategy';
 import { PoolInfo } from '../../src/usmp/types';
 import { OperandPin } from './constraints';
@@ -163,7 +164,8 @@ export function checkPoolAccess(
       // buffer (the host's stack, say) escapes every pool, and no pool check can see it.
       for (const k of kernelArgs) {
         for (const a of k.args) {
-          const v = pointerVar(a);
+          // Only the unplanned allocates' buffer vars are looked up: a scalar var never matches.
+          const v = pointedBuffer(a);
           const what = v === undefined ? undefined : unplanned.get(v.id);
           if (v === undefined || what === undefined) continue;
           unpooled.set(`${name}|${k.kernel}|${v.name}`, { func: name, target, kernel: k.kernel, buffer: v.name, what });
@@ -262,13 +264,6 @@ export function checkPoolAccess(
   };
 }
 
-/** The buffer a kernel argument points into: the handle itself, or `address_of(buf[i])`. */
-function pointerVar(e: Expr): Var | undefined {
-  if (e.kind === 'Var') return e.dtype === 'handle' ? e : undefined;
-  if (e.kind === 'Call' && e.op === 'tir.address_of' && e.args[0]?.kind === 'BufferLoad') return e.args[0].buffer.data;
-  if (e.kind === 'Call' && e.op === 'tir.tvm_access_ptr' && e.args[1]?.kind === 'Var') return e.args[1];
-  return undefined;
-}
 
 export function describeUnpooled(u: UnpooledKernelArg): string {
   return (

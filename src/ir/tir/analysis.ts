@@ -144,18 +144,24 @@ export function countStatements(root: Root): number {
 }
 
 /**
+ * The var a call argument points into: the var itself (a buffer handle), `address_of(buf[i])`'s
+ * buffer, or `tvm_access_ptr`'s. Undefined for any other expression.
+ */
+export function pointedBuffer(e: Expr): Var | undefined {
+  if (e.kind === 'Var') return e;
+  if (e.kind === 'Call' && e.op === 'tir.address_of' && e.args[0]?.kind === 'BufferLoad') return e.args[0].buffer.data;
+  if (e.kind === 'Call' && e.op === 'tir.tvm_access_ptr' && e.args[1]?.kind === 'Var') return e.args[1];
+  return undefined;
+}
+
+/**
  * The var ids of the buffers `root` can produce the contents of: each store's buffer, and each
  * buffer a call is given a pointer to (the handle, `address_of(buf[i])`, `tvm_access_ptr`, or a
  * name bound to one first), which the call may write. A buffer not in the set is never computed.
  */
 export function mayWriteBuffers(root: Root): Set<number> {
   const ids = new Set<number>();
-  const pointee = (e: Expr): number | undefined => {
-    if (e.kind === 'Var') return e.id;
-    if (e.kind === 'Call' && e.op === 'tir.address_of' && e.args[0]?.kind === 'BufferLoad') return e.args[0].buffer.data.id;
-    if (e.kind === 'Call' && e.op === 'tir.tvm_access_ptr' && e.args[1]?.kind === 'Var') return e.args[1].id;
-    return undefined;
-  };
+  const pointee = (e: Expr): number | undefined => pointedBuffer(e)?.id;
   visitRoot(
     new (class extends StmtExprVisitor {
       override enterStmt(s: Stmt): void {

@@ -9,7 +9,7 @@ import { add, bufferLoad, bufferStore, cast, floatImm, mul, seq, sub } from '../
 import { Expr, Stmt } from '../../ir/tir/nodes';
 import { OperatorStrategy } from '../strategy';
 import { loweringFail, numberAttr } from './attrs';
-import { accLoad, accStore, addWrapI32, clamp, i32, loopNest, qMultiplyShift, reshapedView, staticShape, withAccumulator } from './tirHelpers';
+import { accLoad, accStore, clamp, i32, loopNest, qMultiplyShift, reshapedView, staticShape, withAccumulator, wrapI32 } from './tirHelpers';
 
 export const cumsumStrategy: OperatorStrategy = (input) => {
   const { call, out } = input;
@@ -26,7 +26,7 @@ export const cumsumStrategy: OperatorStrategy = (input) => {
   let term: (v: Expr) => Expr;
   let result: (acc: Expr) => Expr;
   // The int8 accumulator wraps (a long axis of extreme values overflows int32), as TFLite's does.
-  let accumulate: (acc: Expr, v: Expr) => Expr = addWrapI32;
+  let accumulate: (acc: Expr, v: Expr) => Expr = wrapI32(add);
   if (out.dtype === 'float32') {
     accumulate = add;
     init = floatImm(0);

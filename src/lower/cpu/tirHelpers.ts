@@ -53,17 +53,8 @@ export function clamp(x: ExprLike, lo: ExprLike, hi: ExprLike): Expr {
 }
 
 /**
- * int32 a + b wrapping modulo 2^32, as TFLite's int32 accumulators do in practice: summed in
- * int64 and narrowed (C: `uma_wrap_i32`), since a plain int32 `+` that overflows is undefined
- * behaviour in C.
- */
-export function addWrapI32(a: Expr, b: Expr): Expr {
-  return cast('int32', add(cast('int64', a), cast('int64', b)));
-}
-
-/**
- * int32 `op(a, b)` (add, sub or mul) wrapping modulo 2^32, as TFLite's int32 ADD, SUB, MUL and
- * SQUARED_DIFFERENCE do in practice and the interpreter does (`| 0`, `Math.imul`): computed on
+ * int32 `op(a, b)` (add, sub or mul) wrapping modulo 2^32, as TFLite's int32 ADD, SUB, MUL,
+ * SQUARED_DIFFERENCE and accumulators (CUMSUM's) do in practice and the interpreter does (`| 0`, `Math.imul`): computed on
  * uint32 operands, whose arithmetic C defines modulo 2^32, and converted back (C:
  * `uma_wrap_i32`). A plain int32 op on model data can overflow, undefined behaviour in C.
  */
