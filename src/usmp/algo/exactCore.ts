@@ -144,6 +144,25 @@ const RESTART_SEED = 0x5eed;
  * (every section's slack counts) mostly dynamic; above it, static first, which measured better.
  */
 const BOUND_RUNS = 'dds';
+/**
+ * At the bound, from the run BOUND_VARIED_FROM on, every run is dynamic and varies A and W-A-T
+ * in turn (indices into PREORDERS); the runs before follow BOUND_RUNS over PREORDERS as above.
+ * A fit at the bound comes from one run's first dive, so the varied runs are a lottery whose
+ * odds differ by kind. Logged over every run of the bound's decision on uniform 2,000-buffer
+ * sets 15, 71 and 136 (440, 176 and 272 runs to their fits, at 1.97G, 786M and 1.21G units):
+ * the static runs and the dynamic ones varying E stopped lowest (median depths 361-771 and
+ * 534-863 levels of 2,000), the dynamic ones varying A and W-A-T deepest (731-1,135 for A,
+ * 785-1,038 for W-A-T; 9-21 of 30-74 runs past 1,200 levels each, the others 0-9), and all
+ * three fits were dynamic runs varying A. The decision at the bound on 100 fresh uniform sets
+ * (seeds 141-240, not among the 532 held-out ones), fits within 48M units (about a call's bound
+ * share) and 200M: 69 and 77 as before, 70 and 87 so. From the first varied run on (6) it was
+ * 71 and 87, but three mixed held-out sets lost the bound (97, 180, 185): their fit, as that of
+ * uniform 73, 75, 83 and 117, is run 7's (dynamic, varying A), which that rotation gave other
+ * random factors; from run 8 every plan of the 532 keeps its total (see memory-planner.md,
+ * twenty-sixth session).
+ */
+const BOUND_VARIED = [1, 4];
+const BOUND_VARIED_FROM = 8;
 const SLACK_RUNS = 's';
 /**
  * The top's re-solve (resolveTop) skips a region freeing more than this share of the buffers.
@@ -351,8 +370,11 @@ export class ExactCore {
         result = this.advance(longRuns[k], turnLimit, out);
       } else {
         const r = shortRuns++;
-        const pre = r < PREORDERS.length ? this.fixedRank(r) : this.variedRank(PREORDERS[r % PREORDERS.length], random);
-        result = this.advance(this.newRun(part, pre, pattern[r % pattern.length] === 'd', capacity, undefined), turnLimit, out);
+        // At the bound, late runs: dynamic, varying BOUND_VARIED in turn (see there).
+        const late = pattern === BOUND_RUNS && r >= BOUND_VARIED_FROM;
+        const base = late ? BOUND_VARIED[(r - BOUND_VARIED_FROM) % BOUND_VARIED.length] : r % PREORDERS.length;
+        const pre = r < PREORDERS.length ? this.fixedRank(r) : this.variedRank(PREORDERS[base], random);
+        result = this.advance(this.newRun(part, pre, late || pattern[r % pattern.length] === 'd', capacity, undefined), turnLimit, out);
       }
       if (result !== 'unknown' || this.work >= limit) return result;
       if (this.deadline !== Infinity && performance.now() >= this.deadline) return 'unknown';
