@@ -1,7 +1,7 @@
 /**
  * stableOrderByValue: positions in ascending value order, ties by position, whichever way it
- * sorts (packed double keys, packed 64-bit keys for values past a double's exact range, or a
- * comparator for the rest).
+ * sorts (packed 32-bit keys, packed double keys, packed 64-bit keys for values past a double's
+ * exact range, or a comparator for the rest).
  */
 import fc from 'fast-check';
 import { stableOrderByValue } from '../../../src/usmp/algo/permutation';
@@ -18,12 +18,17 @@ function ordered(values: readonly number[]): number[] {
 
 describe('stableOrderByValue', () => {
   const small = fc.integer({ min: 0, max: 20 });
+  // Past 32-bit keys once scaled by the positions (2^26 * 64 = 2^32), within doubles' range.
+  const mid = fc.integer({ min: 0, max: 20 }).map((k) => 2 ** 26 + k);
+  const negative = fc.integer({ min: -20, max: 20 });
   const huge = fc.integer({ min: 0, max: 40 }).map((k) => 2 ** 47 + k * 2 ** 20);
   const beyond = fc.integer({ min: 0, max: 5 }).map((k) => 2 ** 60 + k * 2 ** 50);
   const fraction = fc.integer({ min: 0, max: 9 }).map((k) => k / 4);
 
   it.each([
-    ['whole values packed in doubles', small],
+    ['small whole values packed in 32 bits', small],
+    ['whole values packed in doubles', mid],
+    ['negative whole values (packed doubles)', negative],
     ['values past the exact range of packed doubles (64-bit keys)', huge],
     ['values past 64-bit keys (comparator)', beyond],
     ['fractions (comparator)', fraction],
@@ -34,5 +39,13 @@ describe('stableOrderByValue', () => {
       }),
       { seed: FUZZ_SEED + 51, numRuns: 100 },
     );
+  });
+
+  it('packs keys into 32 bits up to the last that fits, and past it into doubles, in the same order', () => {
+    // 4 positions (scale 4): the greatest key of values up to 2^30 - 1 is 2^32 - 1.
+    for (const top of [2 ** 30 - 1, 2 ** 30, 2 ** 30 + 1]) {
+      const values = [top, 0, top, top - 1];
+      expect(ordered(values)).toEqual(reference(values));
+    }
   });
 });
