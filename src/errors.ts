@@ -45,6 +45,8 @@ export class LoweringError extends UmaError {}
 export class PoolConstraintError extends UmaError {}
 /** The memory planner could not place a buffer (pools too small, unknown algorithm, ...). */
 export class MemoryPlanningError extends UmaError {}
+/** TVM's pool overflow message, kept verbatim so users can search for it (driver/poolOverflow.ts). */
+export const POOLS_EXHAUSTED = 'the space available in the provided pools exceeded when trying to allocate the buffer';
 /** A plan that fails verification: a planner bug, never user output. */
 export class PlanVerificationError extends UmaError {}
 /** Code generation failed (missing kernel, unsupported dtype, ...). */

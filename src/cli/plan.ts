@@ -6,8 +6,8 @@
 import { Command } from 'commander';
 import { nonEmptyValue, pathValue } from './optionValues';
 import { performance } from 'node:perf_hooks';
-import { ConfigError, MemoryPlanningError, PlanVerificationError } from '../errors';
-import { POOLS_EXHAUSTED } from '../driver/poolOverflow';
+// POOLS_EXHAUSTED from errors, not driver/poolOverflow, which loads the TIR's modules (5 ms a start).
+import { ConfigError, MemoryPlanningError, PlanVerificationError, POOLS_EXHAUSTED } from '../errors';
 import { MAX_BYTE_COUNT } from '../config/numbers';
 import { CONFIG_FILE_LIMIT_BYTES, readInputText } from '../util/files';
 import { DEFAULT_PLANNING_ALGORITHM, getPlanningAlgorithm } from '../usmp/algo/registry';

@@ -4,12 +4,12 @@
  * that writes it), each pool it was allowed with its limit and the bytes the plan would need
  * there (planned again without limits), and why every other pool was excluded.
  */
-import { MemoryPlanningError } from '../errors';
+import { MemoryPlanningError, POOLS_EXHAUSTED } from '../errors';
 import { PinningSolution } from '../../passes/poolPinning';
 import { PlannedPool, PoolInfo } from '../usmp/types';
 import { operatorLabel } from '../ir/tir/operators';
 
-export const POOLS_EXHAUSTED = 'the space available in the provided pools exceeded when trying to allocate the buffer';
+export { POOLS_EXHAUSTED };
 
 function describeBuffer(
   name: string,
