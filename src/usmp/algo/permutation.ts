@@ -28,55 +28,78 @@ export function swapEntries(values: Float64Array | Int32Array, i: number, j: num
 /**
  * The positions 0..m-1 of `values` in ascending value order, ties by position, into
  * `out.subarray(0, m)` (returned); `keys` is scratch of at least m. Whole values make each
- * (value, position) pair one exact double, value * scale + position, which sorts numerically
+ * (value, position) pair one exact number, value * scale + position, which sorts numerically
  * with no comparator called per pair (several times faster); otherwise a comparator sort.
  */
 export function stableOrderByValue(values: ArrayLike<number>, m: number, keys: Float64Array, out: Int32Array): Int32Array {
-  const idx = out.subarray(0, m);
+  stableOrderInto(values, m, keys, out);
+  return out.subarray(0, m);
+}
+
+/**
+ * stableOrderByValue's order into out[0..m-1], returning `out` itself (its entries from m on
+ * left as they were): the placement engine's row sorts, about 20,000 per cold plan, call this
+ * and make no view of `out` each time.
+ */
+export function stableOrderInto(values: ArrayLike<number>, m: number, keys: Float64Array, out: Int32Array): Int32Array {
   let scale = 1;
   while (scale < m) scale *= 2;
-  let exact = true;
-  let least = 0;
-  let greatest = 0;
-  for (let i = 0; i < m && exact; i++) {
-    const v = values[i];
-    exact = Number.isInteger(v) && v * scale < MAX_EXACT_KEY;
-    if (v < least) least = v;
-    if (v > greatest) greatest = v;
+  if (u32Keys.length < m) {
+    u32Keys = new Uint32Array(Math.max(m, 2 * u32Keys.length));
+    u32Views = [];
   }
-  if (exact && least >= 0 && (greatest + 1) * scale <= U32_KEYS) return orderByU32Keys(values, m, scale, idx);
+  // Whole values from 0 to this one pack with their positions into 32 bits: (value + 1) * scale <= 2^32.
+  const greatest = U32_KEYS / scale - 1;
+  const k32 = u32Keys;
+  let packed = 0;
+  for (; packed < m; packed++) {
+    const v = values[packed];
+    if (!(v >= 0 && v <= greatest && Math.floor(v) === v)) break;
+    k32[packed] = v * scale + packed;
+  }
+  if (packed === m) {
+    sortU32Keys(m);
+    const low = scale - 1;
+    for (let s = 0; s < m; s++) out[s] = k32[s] & low;
+    return out;
+  }
+  const idx = out.subarray(0, m);
+  let exact = true;
+  for (let i = 0; i < m && exact; i++) exact = Number.isInteger(values[i]) && values[i] * scale < MAX_EXACT_KEY;
   if (exact) {
     const k = keys.subarray(0, m);
     for (let i = 0; i < m; i++) k[i] = values[i] * scale + i;
     k.sort();
     for (let s = 0; s < m; s++) idx[s] = k[s] - Math.floor(k[s] / scale) * scale;
-    return idx;
+    return out;
   }
-  if (fitsWideKeys(values, m, scale)) return orderByWideKeys(values, m, scale, idx);
-  for (let i = 0; i < m; i++) idx[i] = i;
-  return idx.sort((x, y) => values[x] - values[y] || x - y);
+  if (fitsWideKeys(values, m, scale)) orderByWideKeys(values, m, scale, idx);
+  else {
+    for (let i = 0; i < m; i++) idx[i] = i;
+    idx.sort((x, y) => values[x] - values[y] || x - y);
+  }
+  return out;
 }
 
 /** Packed keys below this fit a Uint32Array. */
 const U32_KEYS = 2 ** 32;
 
-/** Scratch of orderByU32Keys, grown as needed. */
-let u32Keys = new Uint32Array(0);
-
 /**
- * stableOrderByValue's order where every packed key fits 32 bits (offsets of a few MB in rows
- * of up to a few hundred entries; ranks and times): V8 sorts a Uint32Array with std::sort's
- * own compare, a Float64Array through a compare function called per pair (for NaN and -0),
- * about 2.3 times slower on 16-300 keys. The same keys, so the same order.
+ * Scratch for packed keys that fit 32 bits, grown as needed, and its views of each length
+ * asked for (made once: a view per sort was about a sixth of a row sort's time). V8 sorts a
+ * Uint32Array with std::sort's own compare, a Float64Array through a compare function called
+ * per pair (for NaN and -0), about 2.3 times slower on 16-300 keys; the same keys, so the same
+ * order. The placement engine's rows (offsets of a few MB, up to a few hundred entries), the
+ * push-down's and the preorders' keys fit.
  */
-function orderByU32Keys(values: ArrayLike<number>, m: number, scale: number, idx: Int32Array): Int32Array {
-  if (u32Keys.length < m) u32Keys = new Uint32Array(Math.max(m, 2 * u32Keys.length));
-  const k = u32Keys.subarray(0, m);
-  for (let i = 0; i < m; i++) k[i] = values[i] * scale + i;
-  k.sort();
-  const low = scale - 1;
-  for (let s = 0; s < m; s++) idx[s] = k[s] & low;
-  return idx;
+let u32Keys = new Uint32Array(0);
+let u32Views: Uint32Array[] = [];
+
+/** Sorts u32Keys[0..m-1]. */
+function sortU32Keys(m: number): void {
+  let view = u32Views[m];
+  if (view === undefined) view = u32Views[m] = u32Keys.subarray(0, m);
+  view.sort();
 }
 
 /** Scratch of orderByWideKeys, grown as needed. */

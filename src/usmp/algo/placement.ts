@@ -8,7 +8,7 @@
 import { alignmentInPool, IndexedProblem, roundUp } from './indexed';
 import { symmetricRows } from '../compactConflicts';
 import { PlacedOverlaps } from './placedOverlaps';
-import { stableOrderByValue, swapInPermutation } from './permutation';
+import { stableOrderInto, swapInPermutation } from './permutation';
 
 /**
  * Conflicts listed in either direction, without repeats or self loops, as CSR arrays with each
@@ -501,7 +501,7 @@ export class PlacementEngine {
 
   /** Sorts the m collected neighbours by offset (stable, by collection order) into sortIdx. */
   private sortCollected(m: number): Int32Array {
-    return stableOrderByValue(this.nbOffset, m, this.sortKeys, this.sortIdx);
+    return stableOrderInto(this.nbOffset, m, this.sortKeys, this.sortIdx);
   }
 
   /**
@@ -812,7 +812,7 @@ export class PlacementEngine {
       nbId[i] = j;
       nbOffset[i] = offset[j];
     }
-    const idx = stableOrderByValue(nbOffset, m, this.sortKeys, this.sortIdx);
+    const idx = stableOrderInto(nbOffset, m, this.sortKeys, this.sortIdx);
     for (let s = 0; s < m; s++) adj[lo + s] = nbId[idx[s]];
   }
 

@@ -4,7 +4,7 @@
  * exact range, or a comparator for the rest).
  */
 import fc from 'fast-check';
-import { stableOrderByValue } from '../../../src/usmp/algo/permutation';
+import { stableOrderByValue, stableOrderInto } from '../../../src/usmp/algo/permutation';
 import { FUZZ_SEED } from '../../fuzz/harness';
 
 function reference(values: readonly number[]): number[] {
@@ -46,6 +46,17 @@ describe('stableOrderByValue', () => {
     for (const top of [2 ** 30 - 1, 2 ** 30, 2 ** 30 + 1]) {
       const values = [top, 0, top, top - 1];
       expect(ordered(values)).toEqual(reference(values));
+    }
+  });
+
+  it('stableOrderInto: the same order into the first m entries of out, the rest untouched, whichever way it sorts', () => {
+    for (const values of [[5, 1, 5, 0, 3], [2 ** 30, 7, 2 ** 30, 7], [2 ** 60, 1, 0], [0.5, 0.25, 0.5], [-2, 3, -2]]) {
+      const m = values.length;
+      const out = new Int32Array(m + 3).fill(-7);
+      const returned = stableOrderInto(Float64Array.from(values), m, new Float64Array(m), out);
+      expect(returned).toBe(out);
+      expect(Array.from(out.subarray(0, m))).toEqual(reference(values));
+      expect(Array.from(out.subarray(m))).toEqual([-7, -7, -7]);
     }
   });
 });
