@@ -68,6 +68,7 @@ import { skylinePlacement } from './skyline';
 import { ExactCore } from './exactCore';
 import { CallBudget, DENSE_DEGREE, isDense, POOL_CALL_MIN_WORK, SMALL_PROBLEM } from './callBudget';
 import { initialOrders, NamedOrder, tflmOrder, URGENCY_ORDER, urgencyOrder } from './orderings';
+import { stableOrderByValue } from './permutation';
 import { BottleneckClimb, bottleneckClimbApplies, VELA_SEED } from './bottleneckClimb';
 import { iteratedSearch } from './iteratedSearch';
 import { earlyResolveAtBound, finalTolerantDives, finishAboveBound, finishMirrored, finishSecondStart, lateResolveAtBound, resolveTopAtBound, runCoreSteps } from './coreSteps';
@@ -324,7 +325,8 @@ function firstFitStart(engine: PlacementEngine, order: Int32Array, name: string)
  * lands at or below its offset there (its slot is still free when its turn comes).
  */
 function offsetOrder(offsets: Float64Array): Int32Array {
-  return Int32Array.from({ length: offsets.length }, (_, i) => i).sort((x, y) => offsets[x] - offsets[y] || x - y);
+  const n = offsets.length;
+  return stableOrderByValue(offsets, n, new Float64Array(n), new Int32Array(n));
 }
 
 /**

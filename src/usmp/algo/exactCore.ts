@@ -767,9 +767,11 @@ function stackedSizesOf(problem: CoreProblem): Float64Array {
  */
 function saversOf(problem: CoreProblem, stackedSizes: Float64Array, secFrom: Int32Array, secTo: Int32Array, memStart: Int32Array): Int32Array {
   const { sizes } = problem;
-  const saving = (b: number): number => stackedSizes[b] - sizes[b];
+  const saving = new Float64Array(sizes.length);
+  for (let b = 0; b < sizes.length; b++) saving[b] = stackedSizes[b] - sizes[b];
   // One sort of the buffers, not one per section: dense sets have millions of member entries.
-  const bySaving = Int32Array.from(sizes, (_, b) => b).sort((x, y) => saving(y) - saving(x) || x - y);
+  // Packed ranks (no comparator called per pair): most saving first, ties by index.
+  const bySaving = orderByColumnsDescending([saving], sizes.length);
   const savers = new Int32Array(memStart[memStart.length - 1]);
   fillMembers(secFrom, secTo, memStart, savers, bySaving);
   return savers;
