@@ -42,27 +42,9 @@ export function stableOrderByValue(values: ArrayLike<number>, m: number, keys: F
  * and make no view of `out` each time.
  */
 export function stableOrderInto(values: ArrayLike<number>, m: number, keys: Float64Array, out: Int32Array): Int32Array {
+  if (orderByU32Keys(values, m, out)) return out;
   let scale = 1;
   while (scale < m) scale *= 2;
-  if (u32Keys.length < m) {
-    u32Keys = new Uint32Array(Math.max(m, 2 * u32Keys.length));
-    u32Views = [];
-  }
-  // Whole values from 0 to this one pack with their positions into 32 bits: (value + 1) * scale <= 2^32.
-  const greatest = U32_KEYS / scale - 1;
-  const k32 = u32Keys;
-  let packed = 0;
-  for (; packed < m; packed++) {
-    const v = values[packed];
-    if (!(v >= 0 && v <= greatest && Math.floor(v) === v)) break;
-    k32[packed] = v * scale + packed;
-  }
-  if (packed === m) {
-    sortU32Keys(m);
-    const low = scale - 1;
-    for (let s = 0; s < m; s++) out[s] = k32[s] & low;
-    return out;
-  }
   const idx = out.subarray(0, m);
   let exact = true;
   for (let i = 0; i < m && exact; i++) exact = Number.isInteger(values[i]) && values[i] * scale < MAX_EXACT_KEY;
@@ -95,12 +77,36 @@ const U32_KEYS = 2 ** 32;
 let u32Keys = new Uint32Array(0);
 let u32Views: Uint32Array[] = [];
 
-/** Sorts u32Keys[0..m-1]. */
-function sortU32Keys(m: number): void {
+/**
+ * stableOrderInto's order into out[0..m-1] by packed 32-bit keys, when every value is whole,
+ * at least 0 and packs with its position into 32 bits; false (out's entries then undefined)
+ * otherwise.
+ */
+function orderByU32Keys(values: ArrayLike<number>, m: number, out: Int32Array): boolean {
+  let scale = 1;
+  while (scale < m) scale *= 2;
+  if (u32Keys.length < m) {
+    u32Keys = new Uint32Array(Math.max(m, 2 * u32Keys.length));
+    u32Views = [];
+  }
+  // Whole values from 0 to this one pack with their positions into 32 bits: (value + 1) * scale <= 2^32.
+  const greatest = U32_KEYS / scale - 1;
+  const k32 = u32Keys;
+  for (let i = 0; i < m; i++) {
+    const v = values[i];
+    if (!(v >= 0 && v <= greatest && Math.floor(v) === v)) return false;
+    k32[i] = v * scale + i;
+  }
   let view = u32Views[m];
-  if (view === undefined) view = u32Views[m] = u32Keys.subarray(0, m);
+  if (view === undefined) view = u32Views[m] = k32.subarray(0, m);
   view.sort();
+  const low = scale - 1;
+  for (let s = 0; s < m; s++) out[s] = k32[s] & low;
+  return true;
 }
+
+/** Scratch of denseRanksDescending's order, grown as needed. */
+let rankOrder = new Int32Array(0);
 
 /** Scratch of orderByWideKeys, grown as needed. */
 let wideKeys = new BigUint64Array(0);
@@ -158,6 +164,23 @@ function addRanks(composite: Float64Array, n: number, rank: Float64Array, radix:
  * values share one). Returns the count of distinct values, or -1 when one is NaN.
  */
 function denseRanksDescending(values: Float64Array, n: number, rank: Float64Array): number {
+  if (rankOrder.length < n) rankOrder = new Int32Array(Math.max(n, 2 * rankOrder.length));
+  // Values that pack into 32-bit keys: ranks read off their order in one pass, with no copy of
+  // the values and no search per value (about 4,000 calls of 10-30 values per plan).
+  if (orderByU32Keys(values, n, rankOrder)) {
+    let count = 0;
+    let previous = 0;
+    for (let s = 0; s < n; s++) {
+      const i = rankOrder[s];
+      if (s === 0 || values[i] !== previous) {
+        count++;
+        previous = values[i];
+      }
+      rank[i] = count - 1;
+    }
+    for (let i = 0; i < n; i++) rank[i] = count - 1 - rank[i];
+    return count;
+  }
   const distinct = values.slice(0, n).sort();
   if (n > 0 && Number.isNaN(distinct[n - 1])) return -1;
   let count = 0;

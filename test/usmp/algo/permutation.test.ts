@@ -4,7 +4,7 @@
  * exact range, or a comparator for the rest).
  */
 import fc from 'fast-check';
-import { stableOrderByValue, stableOrderInto } from '../../../src/usmp/algo/permutation';
+import { orderByColumnsDescending, stableOrderByValue, stableOrderInto } from '../../../src/usmp/algo/permutation';
 import { FUZZ_SEED } from '../../fuzz/harness';
 
 function reference(values: readonly number[]): number[] {
@@ -58,5 +58,31 @@ describe('stableOrderByValue', () => {
       expect(Array.from(out.subarray(0, m))).toEqual(reference(values));
       expect(Array.from(out.subarray(m))).toEqual([-7, -7, -7]);
     }
+  });
+});
+
+describe('orderByColumnsDescending', () => {
+  const small = fc.integer({ min: 0, max: 6 });
+  const large = fc.integer({ min: 0, max: 6 }).map((k) => 2 ** 40 + k * 2 ** 30);
+  const fraction = fc.integer({ min: -6, max: 6 }).map((k) => k / 3);
+
+  it.each([
+    ['small whole values (ranks from 32-bit keys)', small],
+    ['large whole values (ranks by search)', large],
+    ['fractions and negatives (ranks by search)', fraction],
+  ])('%s: each column descending, ties by the next, then by position', (_, value) => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 3 }), fc.array(fc.tuple(value, value, value), { minLength: 0, maxLength: 200 }), (k, rows) => {
+        const columns = [0, 1, 2].slice(0, k).map((c) => Float64Array.from(rows, (r) => r[c]));
+        const expected = rows
+          .map((_, i) => i)
+          .sort((a, b) => {
+            for (const col of columns) if (col[a] !== col[b]) return col[b] - col[a];
+            return a - b;
+          });
+        expect(Array.from(orderByColumnsDescending(columns, rows.length))).toEqual(expected);
+      }),
+      { seed: FUZZ_SEED + 52, numRuns: 100 },
+    );
   });
 });
