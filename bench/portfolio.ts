@@ -60,7 +60,7 @@ interface FamilyLine {
 }
 
 /** The set's intervals as buffers of one arena (aligned as the set says, else to 16 bytes). */
-function arenaBuffers(set: BenchSet): BufferInfo[] {
+export function arenaBuffers(set: BenchSet): BufferInfo[] {
   const alignment = set.alignment ?? ALIGNMENT;
   return intervalsToBufferInfos(
     set.intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment })),
