@@ -66,7 +66,7 @@ import { alignmentInPool, IndexedPlan, IndexedProblem, indexProblem, poolsExhaus
 import { searchWithinLimits } from './withinLimits';
 import { skylinePlacement } from './skyline';
 import { ExactCore } from './exactCore';
-import { CallBudget, DENSE_DEGREE, isDense, POOL_CALL_MIN_WORK, SMALL_PROBLEM } from './callBudget';
+import { CALL_WORK_CEILING, CallBudget, DENSE_DEGREE, isDense, POOL_CALL_MIN_WORK, SMALL_PROBLEM } from './callBudget';
 import { initialOrders, NamedOrder, tflmOrder, URGENCY_ORDER, urgencyOrder } from './orderings';
 import { stableOrderByValue } from './permutation';
 import { BottleneckClimb, bottleneckClimbApplies, VELA_SEED } from './bottleneckClimb';
@@ -599,8 +599,11 @@ export function autoSearch(
   }
   // A whole call's last step (a pool's re-plan inside a multi-pool call is only a part of one,
   // whose second is spent already).
+  // The steps after the call's budget share one ceiling of the whole call's core work
+  // (CALL_WORK_CEILING, callBudget.ts): each gets at most what is left of it.
+  const ceiling = CALL_WORK_CEILING;
   if (core && coreOn && !dense && minCallWork === undefined && best > provenLowerBound) {
-    const dive = finalTolerantDives(core, best, deadline);
+    const dive = finalTolerantDives(core, best, deadline, undefined, ceiling);
     if (dive) {
       plan = onePoolPlan(dive.offsets);
       best = dive.total;
@@ -624,13 +627,16 @@ export function autoSearch(
   if (core && coreOn && minCallWork === undefined && best > provenLowerBound) {
     const offsets = plan ? plan.offset : engine.offset.slice();
     // A re-solve's fit is at the bound, below best: always taken.
-    const resolved = resolveTopAtBound(core, { offsets, total: best }, provenLowerBound, dense);
+    const resolved = resolveTopAtBound(core, { offsets, total: best }, provenLowerBound, dense, ceiling);
     let finished: { offsets: Float64Array; total: number; stillLowering?: boolean } =
-      resolved ?? finishMirrored(core, finishAboveBound(core, offsets, provenLowerBound, dense, deadline), provenLowerBound, dense, deadline);
+      resolved ??
+      (core.work + core.lastPushDownWork < ceiling
+        ? finishMirrored(core, finishAboveBound(core, offsets, provenLowerBound, dense, deadline, undefined, ceiling), provenLowerBound, dense, deadline, 1, ceiling)
+        : { offsets, total: best });
     firstFinishStillLowering = finished.stillLowering === true;
     // A dense plan the finish brought near the bound: the re-solve at the bound it skipped further
     // above (lateResolveAtBound).
-    if (dense && !resolved && finished.total < best && finished.total > provenLowerBound) finished = lateResolveAtBound(core, finished, provenLowerBound) ?? finished;
+    if (dense && !resolved && finished.total < best && finished.total > provenLowerBound) finished = lateResolveAtBound(core, finished, provenLowerBound, ceiling) ?? finished;
     if (finished.total < best) {
       plan = onePoolPlan(finished.offsets);
       best = finished.total;
@@ -650,7 +656,7 @@ export function autoSearch(
   // 2,000-buffer sets, where the other finishing steps' limits (coreSteps.ts) pay for it; dense
   // ones only where the first finish's mirrored rounds had stopped lowering the plan.
   if (core && coreOn && minCallWork === undefined && problem.count > SMALL_PROBLEM && best > provenLowerBound && !(dense && firstFinishStillLowering)) {
-    const second = finishSecondStart(core, urgencyOrder(problem)!, provenLowerBound, dense, deadline);
+    const second = finishSecondStart(core, urgencyOrder(problem)!, provenLowerBound, dense, deadline, ceiling);
     if (second && second.total < best) {
       plan = onePoolPlan(second.offsets);
       best = second.total;

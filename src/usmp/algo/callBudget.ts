@@ -67,6 +67,30 @@ export const POOL_CALL_MIN_WORK = 5_000_000;
 const POOL_CALL_MAX_WORK = 20_000_000;
 const ENGINE_UNIT_COST = 4;
 /**
+ * The ceiling of a whole call's core work (ExactCore.work, `coreWork` in the stats): the steps
+ * under the budget above (the bound, the dives, the descent, the search) and the ones after it,
+ * which have budgets of their own (coreSteps.ts: the final tolerant dives, the re-solves of the
+ * top, the finish and its mirrored rounds, the late re-solve, the second start). Those add up
+ * past the budget by what the push-downs cost, which no budget covers (each finish and each
+ * mirrored round starts with one, and on lifetimes up to 400 operators of 800 one costs about
+ * 9M units against 4.7M on the bench's long-lifetimes sets) and by the re-solves' set-up: a
+ * held-out campaign (twenty-sixth session) found calls of 150-169M units on the issue's shape
+ * with long lifetimes and on bursty schedules, 1.03-1.05 s of a cold `uma-ts plan` on one core,
+ * where the 532 held-out sets' calls end at 150.2M (long 51). Under the ceiling each late step
+ * gets at most what is left of it, and the late re-solve and the second start run whole or not
+ * at all (their push-down as the last one cost, plus their work), since cut short they spend the
+ * time and end above the call's plan. 150M is the lowest that keeps every plan of the 532
+ * held-out sets: long 11's second start, which lowers it by 64 bytes, needs 147M, and with 140M
+ * long 11 and long 52 (which its second start takes to the bound) end larger. Measured on the
+ * 112 held-out sets of the campaign whose calls took more than 110M units: the 11 above 150M
+ * now 133-148M, 3 plans larger (iss250 19 0.0004% -> 0.0037%, burst 14 0.0011% -> 0.024%,
+ * n5000 1 0.0009% -> 0.0115% above the bound; their second starts had lowered them), 109 the
+ * same offsets, none above TFLite Micro's plan. Cold, on one core (medians of five, alternating
+ * with the build before): iss400 15 1.05 -> 0.96 s, burst 14 1.05 -> 0.99 s, long 51 0.97 ->
+ * 0.90 s; iss250 11 (148.7M, under the ceiling) 1.05 -> 1.03 s, as its units cost more time.
+ */
+export const CALL_WORK_CEILING = 150_000_000;
+/**
  * Shares of what is left at each step. Sparse sets: on random interval sets most bounds are
  * reached within a few dives and a few need dozens, so the bound gets the most; dense sets
  * (long lifetimes): the bound is out of reach on most, though reachable within about 20M units

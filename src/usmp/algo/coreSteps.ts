@@ -251,13 +251,16 @@ export function finalTolerantDives(
   best: number,
   deadline: number,
   workLimit = FINAL_DIVES_WORK,
+  ceiling = Infinity,
 ): { offsets: Float64Array; total: number } | undefined {
   const meanSize = core.meanSize();
   const stopAt = core.work + workLimit;
+  // Under the call's ceiling (CALL_WORK_CEILING), a dive starts only when one fits.
+  const lastStart = ceiling - core.diveWork();
   let found: { offsets: Float64Array; total: number } | undefined;
   for (let p = 0; p < SPARSE_FINAL_PREORDERS && performance.now() < deadline; p++) {
     for (const tolerance of SPARSE_FINAL_TOLERANCES) {
-      if (core.work >= stopAt) return found;
+      if (core.work >= stopAt || core.work > lastStart) return found;
       const dive = core.greedyDive(p, meanSize * tolerance, found?.total ?? best);
       if (dive.total < (found?.total ?? best)) found = dive;
     }
@@ -319,10 +322,12 @@ export function resolveTopAtBound(
   plan: { offsets: Float64Array; total: number },
   bound: number,
   dense: boolean,
+  ceiling = Infinity,
 ): { offsets: Float64Array; total: number } | undefined {
-  if (core.bufferCount() <= SMALL_PROBLEM) return core.resolveTop(plan.offsets, bound, TOP_RESOLVE_WORK, TOP_HOLE_SHARES);
-  if (plan.total - bound > (dense ? DENSE_RESOLVE_MAX_GAP : SPARSE_RESOLVE_MAX_GAP) * bound) return undefined;
-  return core.resolveTop(plan.offsets, bound, dense ? TOP_RESOLVE_WORK : SPARSE_TOP_RESOLVE_WORK, TOP_HOLE_SHARES);
+  const left = ceiling - core.work;
+  if (core.bufferCount() <= SMALL_PROBLEM) return left > 0 ? core.resolveTop(plan.offsets, bound, Math.min(TOP_RESOLVE_WORK, left), TOP_HOLE_SHARES) : undefined;
+  if (plan.total - bound > (dense ? DENSE_RESOLVE_MAX_GAP : SPARSE_RESOLVE_MAX_GAP) * bound || left <= 0) return undefined;
+  return core.resolveTop(plan.offsets, bound, Math.min(dense ? TOP_RESOLVE_WORK : SPARSE_TOP_RESOLVE_WORK, left), TOP_HOLE_SHARES);
 }
 
 /**
@@ -346,8 +351,14 @@ export function resolveTopAtBound(
 const LATE_RESOLVE_MAX_GAP = 0.001;
 const LATE_RESOLVE_WORK = 4_000_000;
 
-export function lateResolveAtBound(core: ExactCore, plan: { offsets: Float64Array; total: number }, bound: number): { offsets: Float64Array; total: number } | undefined {
-  if (plan.total - bound > LATE_RESOLVE_MAX_GAP * bound) return undefined;
+export function lateResolveAtBound(
+  core: ExactCore,
+  plan: { offsets: Float64Array; total: number },
+  bound: number,
+  ceiling = Infinity,
+): { offsets: Float64Array; total: number } | undefined {
+  // Whole or not at all under the call's ceiling: a cut re-solve spends its set-up for little.
+  if (plan.total - bound > LATE_RESOLVE_MAX_GAP * bound || core.work + LATE_RESOLVE_WORK > ceiling) return undefined;
   return core.resolveTop(plan.offsets, bound, LATE_RESOLVE_WORK, TOP_HOLE_SHARES);
 }
 
@@ -409,10 +420,11 @@ export function finishAboveBound(
   dense: boolean,
   deadline: number,
   work = dense ? DENSE_FINAL_DESCENT_WORK : FINAL_DESCENT_WORK,
+  ceiling = Infinity,
 ): { offsets: Float64Array; total: number } {
   const pushed = core.pushDown(offsets);
   if (pushed.total <= bound) return pushed;
-  return descendByRegions(core, pushed, bound, capacitySteps(core).stepDown, core.work + work, deadline);
+  return descendByRegions(core, pushed, bound, capacitySteps(core).stepDown, Math.min(core.work + work, ceiling), deadline);
 }
 
 /**
@@ -461,6 +473,7 @@ export function finishMirrored(
   dense: boolean,
   deadline: number,
   scale = 1,
+  ceiling = Infinity,
 ): { offsets: Float64Array; total: number; stillLowering?: boolean } {
   const roundWork = (dense ? DENSE_FINAL_DESCENT_WORK : FINAL_DESCENT_WORK) * MIRROR_ROUND_SHARE * scale;
   const work = (dense ? DENSE_MIRROR_WORK : FINAL_DESCENT_WORK) * scale;
@@ -471,10 +484,11 @@ export function finishMirrored(
   // plan, with a 1 s clock there then (safetyClock.ts) that cut in.
   if (core.lastPushDownWork >= work) return plan;
   let rounds = 0;
-  for (; rounds < MIRROR_ROUNDS && best.total > bound && core.work < stopAt && performance.now() < deadline; rounds++) {
+  // Under the call's ceiling, a round starts only when its push-down (as the last one cost) fits.
+  for (; rounds < MIRROR_ROUNDS && best.total > bound && core.work < stopAt && core.work + core.lastPushDownWork < ceiling && performance.now() < deadline; rounds++) {
     const mirrored = core.mirror(best.offsets);
     if (!mirrored) return best;
-    const finished = finishAboveBound(core, mirrored, bound, dense, deadline, Math.min(stopAt - core.work, roundWork));
+    const finished = finishAboveBound(core, mirrored, bound, dense, deadline, Math.min(stopAt - core.work, roundWork), ceiling);
     if (finished.total >= best.total) return best;
     best = finished;
   }
@@ -506,17 +520,20 @@ export function finishSecondStart(
   bound: number,
   dense: boolean,
   deadline: number,
+  ceiling = Infinity,
 ): { offsets: Float64Array; total: number } | undefined {
   const descentWork = dense ? DENSE_FINAL_DESCENT_WORK : FINAL_DESCENT_WORK * SECOND_START_SCALE;
   const work = dense ? descentWork : 2 * descentWork;
   // As finishMirrored: not where a push-down alone (the last one of this problem, the first
   // finish's) costs more than the whole step, nor past a clock (the push-down of a 10,000-buffer
   // set takes 0.2-0.3 s).
-  if (core.lastPushDownWork >= work || performance.now() >= deadline) return undefined;
+  // Nor where it would end past the call's ceiling (CALL_WORK_CEILING: its push-down as the
+  // last one cost, and its work): cut short, it spends the time and ends above the call's plan.
+  if (core.lastPushDownWork >= work || core.work + core.lastPushDownWork + work > ceiling || performance.now() >= deadline) return undefined;
   // Offsets that rank the buffers in `order`: the push-down that starts finishAboveBound drops
   // them in that order, each to the lowest offset clear of those dropped before (first fit).
   const ranks = new Float64Array(order.length);
   order.forEach((b, k) => (ranks[b] = k));
-  const finished = finishAboveBound(core, ranks, bound, dense, deadline, descentWork);
-  return dense ? finished : finishMirrored(core, finished, bound, false, deadline, SECOND_START_SCALE);
+  const finished = finishAboveBound(core, ranks, bound, dense, deadline, descentWork, ceiling);
+  return dense ? finished : finishMirrored(core, finished, bound, false, deadline, SECOND_START_SCALE, ceiling);
 }
