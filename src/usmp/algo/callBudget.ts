@@ -79,11 +79,10 @@ const ENGINE_UNIT_COST = 4;
  * where the 532 held-out sets' calls end at 150.2M (long 51). Under the ceiling each late step
  * gets at most what is left of it, and the late re-solve and the second start run whole or not
  * at all (their push-down as the last one cost, plus their work), since cut short they spend the
- * time and end above the call's plan. 150M is the lowest that keeps every plan of the 532
- * held-out sets: long 11's second start, which lowers it by 64 bytes, needs 147M, and with 140M
- * long 11 and long 52 (which its second start takes to the bound) end larger. Measured on the
- * 112 held-out sets of the campaign whose calls took more than 110M units: the 11 above 150M
- * now 133-148M, 3 plans larger (iss250 19 0.0004% -> 0.0037%, burst 14 0.0011% -> 0.024%,
+ * time and end above the call's plan. 150M keeps every plan of the 532 held-out sets: the
+ * second starts of long 11 (64 bytes lower) and long 52 (to the bound) need the call to reach
+ * about 147M, and with 140M both end larger. Measured on the 112 held-out sets of the
+ * campaign whose calls took more than 110M units: the 11 above 150M now 133-148M, 3 plans larger (iss250 19 0.0004% -> 0.0037%, burst 14 0.0011% -> 0.024%,
  * n5000 1 0.0009% -> 0.0115% above the bound; their second starts had lowered them), 109 the
  * same offsets, none above TFLite Micro's plan. Cold, on one core (medians of five, alternating
  * with the build before): iss400 15 1.05 -> 0.96 s, burst 14 1.05 -> 0.99 s, long 51 0.97 ->
