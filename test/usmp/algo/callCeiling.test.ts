@@ -8,34 +8,11 @@ import { longLifetimes, mediumLifetimes } from '../../../bench/generators';
 import { planAuto } from '../../../src/usmp/algo/auto';
 import { CALL_WORK_CEILING } from '../../../src/usmp/algo/callBudget';
 import { finalTolerantDives, finishMirrored, finishSecondStart, resolveTopAtBound } from '../../../src/usmp/algo/coreSteps';
-import { ExactCore } from '../../../src/usmp/algo/exactCore';
 import { indexProblem } from '../../../src/usmp/algo/indexed';
 import { urgencyOrder } from '../../../src/usmp/algo/orderings';
-import { intervalsToBufferInfos, lowerBoundOfBuffers } from '../../../src/usmp/conflicts';
-import { IntervalConflicts } from '../../../src/usmp/intervalConflicts';
+import { lowerBoundOfBuffers } from '../../../src/usmp/conflicts';
 import { poolSizesOfPlan, verifyPlan } from '../../../src/usmp/verify';
-import { checkedTop, pool } from './helpers';
-
-type Intervals = ReturnType<typeof mediumLifetimes>;
-
-function buffersOf(set: Intervals) {
-  return intervalsToBufferInfos(
-    set.intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment: 16 })),
-    [pool('arena', undefined, 16)],
-  );
-}
-
-function coreOf(set: Intervals): ExactCore {
-  return new ExactCore({
-    count: set.intervals.length,
-    sizes: Float64Array.from(set.intervals, (iv) => iv.size),
-    alignments: Float64Array.from(set.intervals, () => 16),
-    intervals: new IntervalConflicts(
-      Float64Array.from(set.intervals, (iv) => iv.first),
-      Float64Array.from(set.intervals, (iv) => iv.last),
-    ),
-  });
-}
+import { arenaBuffersOf as buffersOf, checkedTop, coreOfIntervals as coreOf } from './helpers';
 
 describe('the late steps under a ceiling', () => {
   it('start nothing, and spend nothing, where the ceiling is reached', () => {

@@ -1,3 +1,7 @@
+import { BenchSet } from '../../../bench/generators';
+import { ExactCore } from '../../../src/usmp/algo/exactCore';
+import { intervalsToBufferInfos } from '../../../src/usmp/conflicts';
+import { IntervalConflicts } from '../../../src/usmp/intervalConflicts';
 import { BufferInfo, BufferPlan, PoolInfo } from '../../../src/usmp/types';
 
 export function pool(name: string, sizeHintBytes?: number, alignment = 1): PoolInfo {
@@ -60,4 +64,25 @@ export function checkedTop(set: IntervalSet, align: number | readonly number[], 
     }
   }
   return top;
+}
+
+/** A bench set's intervals as buffers of one 16-byte-aligned arena. */
+export function arenaBuffersOf(set: BenchSet): BufferInfo[] {
+  return intervalsToBufferInfos(
+    set.intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment: 16 })),
+    [pool('arena', undefined, 16)],
+  );
+}
+
+/** The exact core of a bench set's intervals, every buffer aligned to 16 bytes. */
+export function coreOfIntervals(set: BenchSet): ExactCore {
+  return new ExactCore({
+    count: set.intervals.length,
+    sizes: Float64Array.from(set.intervals, (iv) => iv.size),
+    alignments: Float64Array.from(set.intervals, () => 16),
+    intervals: new IntervalConflicts(
+      Float64Array.from(set.intervals, (iv) => iv.first),
+      Float64Array.from(set.intervals, (iv) => iv.last),
+    ),
+  });
 }

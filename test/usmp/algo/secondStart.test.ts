@@ -9,34 +9,11 @@ import { longLifetimes, mediumLifetimes, randomIntervals } from '../../../bench/
 import { velaPlan } from '../../../bench/velaPlan';
 import { planAuto } from '../../../src/usmp/algo/auto';
 import { finishSecondStart } from '../../../src/usmp/algo/coreSteps';
-import { ExactCore } from '../../../src/usmp/algo/exactCore';
 import { indexProblem } from '../../../src/usmp/algo/indexed';
 import { urgencyOrder } from '../../../src/usmp/algo/orderings';
-import { intervalsToBufferInfos, lowerBoundOfBuffers } from '../../../src/usmp/conflicts';
-import { IntervalConflicts } from '../../../src/usmp/intervalConflicts';
+import { lowerBoundOfBuffers } from '../../../src/usmp/conflicts';
 import { poolSizesOfPlan, verifyPlan } from '../../../src/usmp/verify';
-import { checkedTop, pool } from './helpers';
-
-type Intervals = ReturnType<typeof mediumLifetimes>;
-
-function buffersOf(set: Intervals) {
-  return intervalsToBufferInfos(
-    set.intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment: 16 })),
-    [pool('arena', undefined, 16)],
-  );
-}
-
-function coreOf(set: Intervals): ExactCore {
-  return new ExactCore({
-    count: set.intervals.length,
-    sizes: Float64Array.from(set.intervals, (iv) => iv.size),
-    alignments: Float64Array.from(set.intervals, () => 16),
-    intervals: new IntervalConflicts(
-      Float64Array.from(set.intervals, (iv) => iv.first),
-      Float64Array.from(set.intervals, (iv) => iv.last),
-    ),
-  });
-}
+import { arenaBuffersOf as buffersOf, checkedTop, coreOfIntervals as coreOf } from './helpers';
 
 describe('the finish from a second start', () => {
   it.each([false, true])('returns a valid plan, at or above the bound, no larger than the urgency placement, the same from a second core (dense: %s)', (dense) => {
