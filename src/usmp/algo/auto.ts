@@ -35,6 +35,9 @@
  *        step b);
  *     g. still above the bound (more than 500 buffers): the finish of step e once more, from the
  *        urgency order's first-fit plan (finishSecondStart), kept when smaller.
+ *     h. still above the bound, where a run of step a came near a fit: step a's decision resumed
+ *        where its share stopped it, with the work left under the call's ceiling
+ *        (ExactCore.resumeDecision); a fit is the optimum, proven.
  *  4. Otherwise (several pools, size limits, conflict lists, or `exactCore: false`): where it
  *     applies and is affordable, the Vela-style bottleneck climb (bottleneckClimb.ts, Vela's
  *     own choices: its plan is at most Vela's), then the local search from the best plan so far,
@@ -113,6 +116,25 @@ const MIN_SEARCH_WORK = 5_000_000;
  * (a million placements of a search space of a few hundred plans).
  */
 const MAX_FLOOR_FULL_PLACEMENTS = 10_000;
+/**
+ * The bound's decision resumed at the call's end (ExactCore.resumeDecision), with the work left
+ * under the ceiling (at least RESUME_MIN_WORK), where one of its runs came near a fit: placed at
+ * least RESUME_MIN_DEPTH of its partition's buffers at once (ExactCore.pausedDepth). A fit at the
+ * bound comes from a run's first dive with little backtracking, so a decision whose deepest run
+ * stopped far down is a lottery of many more runs; one whose run came within a few percent of
+ * the top has its fit a run or two on. Measured (twenty-seventh session) on the 194 held-out
+ * sets of 2,000 buffers and fewer that ended above the bound (98 of the 532, 96 of the 336 of
+ * the campaign), resumed with whatever the ceiling left: 5 reach the bound (mixed 238, dag 7,
+ * iss250 19, blocky 5 and ramp 1, from up to 0.83% above it), every other plan the same; the
+ * deepest runs of those that fit placed 96-99.8% of their buffers, except ramp 1's (60%, its fit
+ * the resume's second run), while 174 of the 189 that missed stopped below 90%. Resumed on
+ * every set, the missed ones spent up to the ceiling for nothing (mixed 78, the slowest cold
+ * plan of the 532, 132M -> 150M units). With the gate: the four at the bound, ramp 1 not; 15
+ * dag and dagm sets resume for nothing (114-144M -> 150M units), every other plan and its work
+ * the same; warm CPU of the resumed ones under that of mixed 78.
+ */
+const RESUME_MIN_WORK = 1_000_000;
+const RESUME_MIN_DEPTH = 0.9;
 /**
  * And a ceiling: dense sets (long lifetimes: 2000 buffers with 5M conflict entries) would
  * otherwise get 500M units, many seconds; this keeps a 2000-buffer call near a second without
@@ -660,6 +682,16 @@ export function autoSearch(
     if (second && second.total < best) {
       plan = onePoolPlan(second.offsets);
       best = second.total;
+      winner = 'exact core';
+    }
+  }
+  // Still above the bound with work left under the call's ceiling: the bound's own decision goes
+  // on where its share ended (resumeDecision). A fit is the optimum; a miss changes no plan.
+  if (core && coreOn && minCallWork === undefined && best > provenLowerBound && provenLowerBound === lowerBound && core.work + RESUME_MIN_WORK < ceiling && core.pausedDepth() >= RESUME_MIN_DEPTH) {
+    const resumed = core.resumeDecision(lowerBound, ceiling - core.work);
+    if (resumed.kind === 'fits') {
+      plan = onePoolPlan(resumed.offsets);
+      best = resumed.total;
       winner = 'exact core';
     }
   }

@@ -187,6 +187,8 @@ function segmentStack(): (PendingSegment | null)[] {
 export class CoreRun {
   /** Work spent by this run (candidate scans, conflict and section updates). */
   work = 0;
+  /** The most levels the run has had open at once (each places one buffer): how near a fit it came. */
+  deepest = 0;
   private readonly sizes: Float64Array;
   private readonly stackedSizes: Float64Array;
   private readonly alignments: Float64Array;
@@ -564,6 +566,7 @@ export class CoreRun {
   }
 
   private pushLevel(keyOffset: number, keyPre: number, lo: number, hi: number, rest: PendingSegment | null, jump: number, preMark: number): void {
+    if (this.chosen.length >= this.deepest) this.deepest = this.chosen.length + 1;
     this.floorOffset.push(keyOffset);
     this.floorPre.push(keyPre);
     this.heights.push(this.levelHeight);

@@ -75,6 +75,32 @@ export type CoreOutcome =
   | { readonly kind: 'infeasible' }
   | { readonly kind: 'unknown' };
 
+/** Where solveWithRestarts is on one partition: the runs so far and the random factors' stream. */
+interface Restarts {
+  readonly random: () => number;
+  readonly longRuns: CoreRun[];
+  longTurns: number;
+  shortRuns: number;
+  longWork: number;
+  shortWork: number;
+  /** The most buffers one of its runs placed at once (CoreRun.deepest). */
+  deepest: number;
+}
+
+function newRestarts(partLength: number): Restarts {
+  return { random: seededRandom(RESTART_SEED + partLength), longRuns: [], longTurns: 0, shortRuns: 0, longWork: 0, shortWork: 0, deepest: 0 };
+}
+
+/** A decision that ran out of work: its partition, its offsets so far and its runs (resumeDecision). */
+interface PausedDecision {
+  readonly capacity: number;
+  readonly pattern: string;
+  readonly runDives: number;
+  readonly offsets: Float64Array;
+  part: number;
+  restarts: Restarts;
+}
+
 /**
  * Static preorders (PreorderKey, coreRun.ts). Measured on random interval sets: which one dives
  * straight to a fit varies from set to set, hence several.
@@ -208,6 +234,8 @@ export class ExactCore {
   private readonly fixedRanks: (Int32Array | undefined)[] = [];
   /** Buffers grouped by partition (time spans no buffer crosses). */
   private readonly partitions: Int32Array[];
+  /** The bound's decision where it ran out of work (see resumeDecision). */
+  private pausedDecision: PausedDecision | undefined;
 
   constructor(private readonly problem: CoreProblem) {
     const n = problem.count;
@@ -263,10 +291,40 @@ export class ExactCore {
     const offsets = new Float64Array(n);
     const limit = this.work + budget;
     const { floors } = problem;
+    if (pattern === BOUND_RUNS) this.pausedDecision = undefined;
     for (let b = 0; b < n; b++) if ((floors ? floors[b] : 0) + problem.sizes[b] > capacity) return { kind: 'infeasible' };
-    for (const part of this.partitions) {
-      const r = this.solveWithRestarts(part, capacity, limit, offsets, pattern, runDives);
+    return this.decideFrom({ capacity, pattern, runDives, offsets, part: 0, restarts: newRestarts(this.partitions[0]?.length ?? 0) }, limit);
+  }
+
+  /**
+   * The last decision at a capacity without slack (the bound's), when it ran out of work: it
+   * goes on from where it stopped (the partition, the next short run and its random factors),
+   * with `budget` more work. Unknown when there is none to resume.
+   */
+  resumeDecision(capacity: number, budget: number): CoreOutcome {
+    const paused = this.pausedDecision;
+    if (!paused || paused.capacity !== capacity) return { kind: 'unknown' };
+    this.pausedDecision = undefined;
+    return this.decideFrom(paused, this.work + budget);
+  }
+
+  /**
+   * How near the paused decision (resumeDecision) came to a fit: the most buffers one of its runs
+   * placed at once, as a share of its partition's (0 when none is paused).
+   */
+  pausedDepth(): number {
+    const paused = this.pausedDecision;
+    return paused ? paused.restarts.deepest / this.partitions[paused.part].length : 0;
+  }
+
+  private decideFrom(state: PausedDecision, limit: number): CoreOutcome {
+    const { capacity, pattern, runDives, offsets } = state;
+    for (; state.part < this.partitions.length; state.part++) {
+      const part = this.partitions[state.part];
+      const r = this.solveWithRestarts(part, capacity, limit, offsets, pattern, runDives, state.restarts);
+      if (r === 'unknown' && pattern === BOUND_RUNS) this.pausedDecision = state;
       if (r !== 'fits') return { kind: r };
+      state.restarts = newRestarts(this.partitions[state.part + 1]?.length ?? 0);
     }
     return { kind: 'fits', offsets, total: this.totalOf(offsets) };
   }
@@ -344,42 +402,40 @@ export class ExactCore {
    * Short runs over the preorders (fixed, then varied), the last one with all that is left;
    * small partitions: static decomposing runs over SMALL_PREORDERS, resumed in turn.
    */
-  private solveWithRestarts(part: Int32Array, capacity: number, limit: number, out: Float64Array, pattern: string, runDives: number): RunResult {
+  private solveWithRestarts(part: Int32Array, capacity: number, limit: number, out: Float64Array, pattern: string, runDives: number, state = newRestarts(part.length)): RunResult {
     const baseWork = Math.max(RUN_MIN_WORK, runDives * this.partDiveWork(part));
-    const random = seededRandom(RESTART_SEED + part.length);
+    const { random, longRuns } = state;
     // Static runs can miss a fit with zero-size buffers (see CoreProblem.sizes): not for those.
     const small = part.length <= SMALL_PARTITION && part.every((b) => this.problem.sizes[b] > 0);
     // Small partitions: the long runs and the short ones take turns (a long run goes on
     // whenever the long ones have spent at most LONG_SHARE times the short ones' work).
-    const longRuns: CoreRun[] = [];
-    let longTurns = 0;
-    let shortRuns = 0;
-    let longWork = 0;
-    let shortWork = 0;
     for (;;) {
-      const long = small && longWork <= LONG_SHARE * shortWork;
+      const long = small && state.longWork <= LONG_SHARE * state.shortWork;
       const before = this.work;
       // Too little left for two turns: the last one gets it all.
       const turnLimit = limit - this.work < 2 * baseWork ? limit : this.work + baseWork;
       let result: RunResult;
       if (long) {
-        const k = longTurns++ % SMALL_PREORDERS.length;
+        const k = state.longTurns++ % SMALL_PREORDERS.length;
         const fixed = SMALL_PREORDERS[k];
         // Each preorder's run decomposes (coreRun.ts), each segment in its own preorder.
         longRuns[k] ??= this.newRun(part, this.fixedRank(fixed), false, capacity, { heuristic: PREORDERS[fixed], keys: this.keys });
         result = this.advance(longRuns[k], turnLimit, out);
+        state.deepest = Math.max(state.deepest, longRuns[k].deepest);
       } else {
-        const r = shortRuns++;
+        const r = state.shortRuns++;
         // At the bound, late runs: dynamic, varying BOUND_VARIED in turn (see there).
         const late = pattern === BOUND_RUNS && r >= BOUND_VARIED_FROM;
         const base = late ? BOUND_VARIED[(r - BOUND_VARIED_FROM) % BOUND_VARIED.length] : r % PREORDERS.length;
         const pre = r < PREORDERS.length ? this.fixedRank(r) : this.variedRank(PREORDERS[base], random);
-        result = this.advance(this.newRun(part, pre, late || pattern[r % pattern.length] === 'd', capacity, undefined), turnLimit, out);
+        const run = this.newRun(part, pre, late || pattern[r % pattern.length] === 'd', capacity, undefined);
+        result = this.advance(run, turnLimit, out);
+        state.deepest = Math.max(state.deepest, run.deepest);
       }
       if (result !== 'unknown' || this.work >= limit) return result;
       if (this.deadline !== Infinity && performance.now() >= this.deadline) return 'unknown';
-      if (long) longWork += this.work - before;
-      else shortWork += this.work - before;
+      if (long) state.longWork += this.work - before;
+      else state.shortWork += this.work - before;
     }
   }
 

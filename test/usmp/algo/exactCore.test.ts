@@ -265,6 +265,32 @@ describe('exact core', () => {
     expect(fits.total).toBe(bound);
     verifyPlan(buffers, new Map(buffers.map((b, i) => [b.name, { pool: 'ws', offset: fits.offsets[i] }])));
   });
+
+  test('a bound decision that ran out of work resumes with the same runs where it stopped', () => {
+    // Uniform 173 (above): its bound's fit is the ninth run's, at 38.8M units. Stopped at 20M, the
+    // decision goes on from its next run with its random factors and packs the set at the bound as
+    // the whole decision does, in the same offsets.
+    const set = randomIntervals(173);
+    const ivs: LiveInterval[] = set.intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment: 16 }));
+    const bound = memoryPressureOfIntervals(ivs);
+    const { buffers, core } = coreOf(ivs);
+    expect(core.decide(bound, 20_000_000).kind).toBe('unknown');
+    // Only the decision at that capacity resumes, and a probe above it (slack) leaves it paused.
+    expect(core.resumeDecision(bound + 16, 30_000_000).kind).toBe('unknown');
+    const before = core.work;
+    expect(core.decide(bound + 4096, 1_000_000, { slack: true }).kind).not.toBe('infeasible');
+    expect(core.work).toBeGreaterThan(before);
+    const resumed = core.resumeDecision(bound, 30_000_000);
+    expect(resumed.kind).toBe('fits');
+    if (resumed.kind !== 'fits') return;
+    expect(resumed.total).toBe(bound);
+    verifyPlan(buffers, new Map(buffers.map((b, i) => [b.name, { pool: 'ws', offset: resumed.offsets[i] }])));
+    // Ended: nothing left to resume.
+    expect(core.resumeDecision(bound, 30_000_000).kind).toBe('unknown');
+    const whole = coreOf(ivs).core.decide(bound, 45_000_000);
+    expect(whole.kind).toBe('fits');
+    if (whole.kind === 'fits') expect(Array.from(resumed.offsets)).toEqual(Array.from(whole.offsets));
+  });
 });
 
 describe('spatial greedy dives', () => {

@@ -9,6 +9,7 @@ import { heldoutSet, HELDOUT_FAMILIES } from '../../../bench/heldoutFamilies';
 import { tflmGreedyPlan } from '../../../bench/reference/tflmGreedy';
 import { velaPlan } from '../../../bench/velaPlan';
 import { planAuto } from '../../../src/usmp/algo/auto';
+import { CALL_WORK_CEILING } from '../../../src/usmp/algo/callBudget';
 import { intervalsToBufferInfos, lowerBoundOfBuffers } from '../../../src/usmp/conflicts';
 import { poolSizesOfPlan, verifyPlan } from '../../../src/usmp/verify';
 import { pool } from './helpers';
@@ -53,5 +54,22 @@ describe('held-out families', () => {
     const vela = end(velaPlan(intervals.map((iv) => ({ ...iv, alignment }))).offsets);
     expect(total).toBeLessThanOrEqual(tflm);
     expect(total).toBeLessThanOrEqual(vela);
+  });
+
+  // dag 7: the call's steps left it 0.83% above its bound (Vela 3.10 0.41%) with 12.8M units
+  // left under the ceiling; the bound's decision, resumed there where its share had stopped it,
+  // packs it at the bound (proven), within the ceiling.
+  it('the bound decision resumed with the work left under the ceiling packs dag 7 at its bound', () => {
+    const { intervals, alignment } = heldoutSet('dag', 7);
+    const buffers = intervalsToBufferInfos(
+      intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment })),
+      [pool('arena', undefined, alignment)],
+    );
+    const bound = lowerBoundOfBuffers(buffers);
+    const { plan, stats } = planAuto(buffers, bound);
+    verifyPlan(buffers, plan);
+    expect(poolSizesOfPlan(buffers, plan).get('arena')).toBe(bound);
+    expect(stats.provenOptimal).toBe(true);
+    expect(stats.coreWork).toBeLessThanOrEqual(CALL_WORK_CEILING);
   });
 });
