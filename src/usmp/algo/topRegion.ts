@@ -26,6 +26,13 @@ import { CoreTables, roundUp } from './coreRun';
 import { gathered } from './gathered';
 import { stableOrderByValue } from './permutation';
 
+/*
+ * BRANCHLESS: the passes over conflict rows below test whether each conflict is freed, which is
+ * about as random as a coin on dense sets (long lifetimes: rows of 500-700 conflicts), so the
+ * processor mispredicted a branch on it about every other entry. They compute the answer as
+ * numbers instead (a comparison as 0 or 1), which V8 compiles without a branch.
+ */
+
 /** Rounds of freeing the kept buffers that hold up a section's freed ones (see above). */
 const REPAIR_ROUNDS = 4;
 
@@ -155,12 +162,14 @@ function freeAboveHoles(tables: CoreTables, layout: PlanLayout, capacity: number
         break;
       }
       const floor = stacked ? roundUp(height, alignments[b]) : height;
-      if (offsets[b] > floor) {
-        holes += offsets[b] - floor;
-        if (holes > allowed) {
-          cut = height;
-          break;
-        }
+      // A hole below b (gap > 0) is added and may pass the share; no branch on whether there
+      // is one (see BRANCHLESS; a gap of 0 or less adds 0).
+      const gap = offsets[b] - floor;
+      const hole = +(gap > 0);
+      holes += hole * gap;
+      if ((hole & +(holes > allowed)) !== 0) {
+        cut = height;
+        break;
       }
       height = Math.max(height, top[b]);
     }
@@ -181,9 +190,12 @@ function closeUpwards(adjStart: Int32Array, adj: Int32Array, offsets: Float64Arr
     work += adjStart[b + 1] - adjStart[b];
     if (walked[b]) continue;
     walked[b] = 1;
+    // Without branches (see BRANCHLESS): a kept conflict at or above b's top is freed.
+    const above = top[b];
     for (let k = adjStart[b]; k < adjStart[b + 1]; k++) {
       const j = adj[k];
-      if (!isFree[j] && offsets[j] >= top[b]) isFree[j] = 1;
+      const free = isFree[j];
+      isFree[j] = free | (+(free === 0) & +(offsets[j] >= above));
     }
   }
   return work;
@@ -202,7 +214,12 @@ function floorsOf(tables: CoreTables, top: Float64Array, isFree: Uint8Array, flo
     if (!isFree[b]) continue;
     work += adjStart[b + 1] - adjStart[b];
     let floor = 0;
-    for (let k = adjStart[b]; k < adjStart[b + 1]; k++) if (!isFree[adj[k]]) floor = Math.max(floor, top[adj[k]]);
+    // A freed conflict counts as a top of 0 (tops are at least 0): no branch on whether it is
+    // freed (see BRANCHLESS), and one on a new highest, which is rare.
+    for (let k = adjStart[b]; k < adjStart[b + 1]; k++) {
+      const kept = top[adj[k]] * +(isFree[adj[k]] === 0);
+      if (kept > floor) floor = kept;
+    }
     floors[b] = roundUp(floor, alignments[b]);
   }
   return work;
@@ -251,12 +268,14 @@ function freeHoldingUp(tables: CoreTables, top: Float64Array, isFree: Uint8Array
   let count = 0;
   for (let b = 0; b < isFree.length; b++) {
     if (threshold[b] === Infinity) continue;
+    const above = threshold[b];
     for (let a = adjStart[b]; a < adjStart[b + 1]; a++) {
+      // A kept conflict above the threshold is marked 2, without branches (see BRANCHLESS).
       const j = adj[a];
-      if (!isFree[j] && top[j] > threshold[b]) {
-        isFree[j] = 2;
-        count++;
-      }
+      const free = isFree[j];
+      const freed = +(free === 0) & +(top[j] > above);
+      isFree[j] = free | (freed << 1);
+      count += freed;
     }
   }
   // Marked 2 so that no buffer freed here frees others in the same pass, as before.
