@@ -573,15 +573,19 @@ export class ExactCore {
       let low = Infinity;
       let nearCount = 0;
       let kept = 0;
+      // The lists are filtered by writing every entry and advancing over the kept ones: no
+      // branch on placed or within reach, which went either way at random (see topRegion.ts,
+      // BRANCHLESS). Entries are written at or before the one read.
       for (let i = 0; i < frontierCount; i++) {
         const b = frontier[i];
         const o = minOffset[b];
-        if (placed[b] === 1 || o > reach) continue;
-        frontier[kept++] = b;
-        if (o <= low + tolerance) {
-          if (o < low) low = o;
-          near[nearCount++] = b;
-        }
+        const keep = +(placed[b] === 0) & +(o <= reach);
+        frontier[kept] = b;
+        kept += keep;
+        const isNear = keep & +(o <= low + tolerance);
+        near[nearCount] = b;
+        nearCount += isNear;
+        if ((isNear & +(o < low)) !== 0) low = o;
       }
       frontierCount = kept;
       // An empty frontier (low Infinity) or a window past reach: rebuilt from every unplaced buffer.
@@ -596,7 +600,8 @@ export class ExactCore {
           const b = unplaced[k];
           const o = minOffset[b];
           if (o < low) low = o;
-          if (o <= low + tolerance + margin) frontier[frontierCount++] = b;
+          frontier[frontierCount] = b;
+          frontierCount += +(o <= low + tolerance + margin);
         }
         reach = low + tolerance + margin;
         kept = 0;
@@ -604,9 +609,10 @@ export class ExactCore {
         for (let i = 0; i < frontierCount; i++) {
           const b = frontier[i];
           const o = minOffset[b];
-          if (o > reach) continue;
-          frontier[kept++] = b;
-          if (o <= low + tolerance) near[nearCount++] = b;
+          frontier[kept] = b;
+          kept += +(o <= reach);
+          near[nearCount] = b;
+          nearCount += +(o <= low + tolerance);
         }
         frontierCount = kept;
       }
