@@ -566,6 +566,7 @@ export class ExactCore {
     // Buffers within the tolerance of the lowest offset seen so far in a scan: one pass finds
     // the lowest offset and a superset of its candidates.
     const near = new Int32Array(n);
+    const oneAlignment = sharedValue(alignments);
     let count = n;
     let total = 0;
     while (count > 0) {
@@ -649,18 +650,28 @@ export class ExactCore {
       placed[b] = 1;
       const top = minOffset[b] + sizes[b];
       total = Math.max(total, top);
-      // Conflicts mostly share one alignment: their raised offset is computed once.
-      let lastAlignment = 0;
-      let raised = 0;
       offsets[b] = minOffset[b];
-      for (let ai = adjStart[b]; ai < adjStart[b + 1]; ai++) {
-        const j = adj[ai];
-        if (alignments[j] !== lastAlignment) {
-          lastAlignment = alignments[j];
-          raised = roundUp(top, lastAlignment);
+      if (oneAlignment > 0) {
+        // One alignment for all (most sets): the raised offset once, no alignment read per conflict.
+        const raised = roundUp(top, oneAlignment);
+        for (let ai = adjStart[b]; ai < adjStart[b + 1]; ai++) {
+          const j = adj[ai];
+          if (raised > minOffset[j]) minOffset[j] = raised;
+          busyStale[j] = 1;
         }
-        if (raised > minOffset[j]) minOffset[j] = raised;
-        busyStale[j] = 1;
+      } else {
+        // Conflicts mostly share one alignment: their raised offset is computed once.
+        let lastAlignment = 0;
+        let raised = 0;
+        for (let ai = adjStart[b]; ai < adjStart[b + 1]; ai++) {
+          const j = adj[ai];
+          if (alignments[j] !== lastAlignment) {
+            lastAlignment = alignments[j];
+            raised = roundUp(top, lastAlignment);
+          }
+          if (raised > minOffset[j]) minOffset[j] = raised;
+          busyStale[j] = 1;
+        }
       }
       restTree.addRange(rest, secFrom[b], secTo[b], -sizes[b]);
       this.work += candidates * RANGE_QUERY_WORK + 1 + adjStart[b + 1] - adjStart[b] + secTo[b] - secFrom[b] + 1;
@@ -789,6 +800,13 @@ class Tables implements CoreTables {
  * V8 compiled them all on stack replacement, then the whole constructor again (two compiles
  * of about 14 ms each per cold multi-pool plan).
  */
+
+/** The value every entry holds, or 0 when they differ (or there are none). */
+function sharedValue(values: Float64Array): number {
+  const first = values.length > 0 ? values[0] : 0;
+  for (let i = 1; i < values.length; i++) if (values[i] !== first) return 0;
+  return first;
+}
 
 /** Per time of `at`, its section: the index of the last of `times` at or before it. */
 function timeIndices(times: Float64Array, at: Float64Array): Int32Array {
