@@ -706,7 +706,9 @@ export class CoreRun {
     // Conflicts mostly share one alignment: their raised offset is computed once.
     let lastAlignment = 0;
     let raised = 0;
-    for (let ai = adjStart[b]; ai < adjStart[b + 1]; ai++) {
+    // The row's end read once: after a store into a typed array V8 cannot tell that another
+    // array's entries did not change (two views may share a buffer) and read it again per entry.
+    for (let ai = adjStart[b], end = adjStart[b + 1]; ai < end; ai++) {
       const j = adj[ai];
       if (placed[j]) continue;
       if (alignments[j] !== lastAlignment) {

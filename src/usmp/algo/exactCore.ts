@@ -654,7 +654,7 @@ export class ExactCore {
       if (oneAlignment > 0) {
         // One alignment for all (most sets): the raised offset once, no alignment read per conflict.
         const raised = roundUp(top, oneAlignment);
-        for (let ai = adjStart[b]; ai < adjStart[b + 1]; ai++) {
+        for (let ai = adjStart[b], end = adjStart[b + 1]; ai < end; ai++) {
           const j = adj[ai];
           if (raised > minOffset[j]) minOffset[j] = raised;
           busyStale[j] = 1;
@@ -663,7 +663,7 @@ export class ExactCore {
         // Conflicts mostly share one alignment: their raised offset is computed once.
         let lastAlignment = 0;
         let raised = 0;
-        for (let ai = adjStart[b]; ai < adjStart[b + 1]; ai++) {
+        for (let ai = adjStart[b], end = adjStart[b + 1]; ai < end; ai++) {
           const j = adj[ai];
           if (alignments[j] !== lastAlignment) {
             lastAlignment = alignments[j];

@@ -192,7 +192,7 @@ function closeUpwards(adjStart: Int32Array, adj: Int32Array, offsets: Float64Arr
     walked[b] = 1;
     // Without branches (see BRANCHLESS): a kept conflict at or above b's top is freed.
     const above = top[b];
-    for (let k = adjStart[b]; k < adjStart[b + 1]; k++) {
+    for (let k = adjStart[b], end = adjStart[b + 1]; k < end; k++) {
       const j = adj[k];
       const free = isFree[j];
       isFree[j] = free | (+(free === 0) & +(offsets[j] >= above));
@@ -216,7 +216,7 @@ function floorsOf(tables: CoreTables, top: Float64Array, isFree: Uint8Array, flo
     let floor = 0;
     // A freed conflict counts as a top of 0 (tops are at least 0): no branch on whether it is
     // freed (see BRANCHLESS), and one on a new highest, which is rare.
-    for (let k = adjStart[b]; k < adjStart[b + 1]; k++) {
+    for (let k = adjStart[b], end = adjStart[b + 1]; k < end; k++) {
       const kept = top[adj[k]] * +(isFree[adj[k]] === 0);
       if (kept > floor) floor = kept;
     }
@@ -269,7 +269,7 @@ function freeHoldingUp(tables: CoreTables, top: Float64Array, isFree: Uint8Array
   for (let b = 0; b < isFree.length; b++) {
     if (threshold[b] === Infinity) continue;
     const above = threshold[b];
-    for (let a = adjStart[b]; a < adjStart[b + 1]; a++) {
+    for (let a = adjStart[b], end = adjStart[b + 1]; a < end; a++) {
       // A kept conflict above the threshold is marked 2, without branches (see BRANCHLESS).
       const j = adj[a];
       const free = isFree[j];
