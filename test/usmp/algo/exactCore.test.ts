@@ -315,6 +315,28 @@ describe('spatial greedy dives', () => {
     expect(totals.size).toBeGreaterThan(1);
   });
 
+  // A dive over one alignment raises conflicts with one rounded offset; over several it rounds
+  // per conflict: both give valid plans with every offset on its buffer's alignment.
+  test('over one alignment and over several: valid plans, every offset aligned', () => {
+    for (const alignments of [[64], [1, 4, 16, 64]]) {
+      const r = seededRandom(alignments.length);
+      const ivs = Array.from({ length: 300 }, () => {
+        const first = Math.floor(r() * 80);
+        const alignment = alignments[Math.floor(r() * alignments.length)];
+        return { sizeBytes: 1 + Math.floor(r() * 5000), firstUse: first, lastUse: first + Math.floor(r() * 60), alignment };
+      });
+      const { buffers, core } = coreOf(ivs);
+      for (let preorder = 0; preorder < 4; preorder++) {
+        for (const tolerance of [0, 256]) {
+          const dive = core.greedyDive(preorder, tolerance);
+          verifyPlan(buffers, new Map(buffers.map((b, i) => [b.name, { pool: 'ws', offset: dive.offsets[i] }])));
+          buffers.forEach((b, i) => expect(dive.offsets[i] % ivs[i].alignment).toBe(0));
+          expect(dive.total).toBe(Math.max(...buffers.map((b, i) => dive.offsets[i] + b.sizeBytes)));
+        }
+      }
+    }
+  });
+
   test('with a tolerance: valid aligned plans (not canonical), other dives than the plain ones, the same on every call', () => {
     const r = seededRandom(34);
     const ivs = Array.from({ length: 300 }, () => {

@@ -24,4 +24,21 @@ describe('MaxTree', () => {
       }
     }
   });
+
+  // rangeMax reads node 0 (never a node of the tree) where an end of the range takes no node at
+  // a level: it must stay -Infinity, below any value, also after range additions.
+  it('answers every range of negative values, before and after range additions', () => {
+    const r = seededRandom(12);
+    for (const length of [1, 2, 5, 8, 13, 33]) {
+      const values = Float64Array.from({ length }, () => -1 - Math.floor(r() * 1000));
+      const tree = new MaxTree(values);
+      for (let step = 0; step < 3; step++) {
+        for (let a = 0; a < length; a++) {
+          for (let b = a; b < length; b++) expect(tree.rangeMax(a, b)).toBe(Math.max(...values.subarray(a, b + 1)));
+        }
+        const lo = Math.floor(r() * length);
+        tree.addRange(values, lo, lo + Math.floor(r() * (length - lo)), -Math.floor(r() * 300));
+      }
+    }
+  });
 });
