@@ -524,13 +524,13 @@ export class ExactCore {
    */
   greedyDive(preorder: number, tolerance = 0, abortAt = Infinity): { offsets: Float64Array; total: number } {
     const pre = preorder < PREORDERS.length ? this.fixedRank(preorder) : this.variedRank(PREORDERS[preorder % PREORDERS.length], this.diveRandom);
-    const minOffset = new Float64Array(this.tables.n);
-    const total = this.dive(pre, minOffset, tolerance, abortAt);
-    return { offsets: minOffset, total };
+    const offsets = new Float64Array(this.tables.n);
+    const total = this.dive(pre, offsets, tolerance, abortAt);
+    return { offsets, total };
   }
 
   /**
-   * greedyDive's placements, offsets into `minOffset`; returns the top. (Its own method: V8
+   * greedyDive's placements, offsets into `offsets`; returns the top. (Its own method: V8
    * compiles the loop on stack replacement, and such code that meets greedyDive's object
    * literal after the loop was thrown away at every dive.)
    */
