@@ -37,7 +37,10 @@
  *        urgency order's first-fit plan (finishSecondStart), kept when smaller.
  *     h. still above the bound, where a run of step a came near a fit: step a's decision resumed
  *        where its share stopped it, with the work left under the call's ceiling
- *        (ExactCore.resumeDecision); a fit is the optimum, proven.
+ *        (ExactCore.resumeDecision); a fit is the optimum, proven;
+ *     i. dense, still above the bound (more than 500 buffers), where the last mirrored round of
+ *        step e still lowered the plan (or the plan is step g's): more mirrored rounds with the
+ *        work left below the call's ceiling less a margin (LATE_ROUNDS_MARGIN), kept when smaller.
  *  4. Otherwise (several pools, size limits, conflict lists, or `exactCore: false`): where it
  *     applies and is affordable, the Vela-style bottleneck climb (bottleneckClimb.ts, Vela's
  *     own choices: its plan is at most Vela's), then the local search from the best plan so far,
@@ -646,6 +649,10 @@ export function autoSearch(
   // because a plan with its gaps filled leaves the re-solve a smaller region (measured: two
   // dense sets that the re-solve packed at the bound missed it when pushed down first).
   let firstFinishStillLowering = false;
+  // Whether the plan the finishing steps end with may still be lowered by mirrored rounds: the
+  // first finish's were still lowering it when their work ran out, or it is the second start's
+  // (dense: a descent, no rounds of its own). Elsewhere another round repeats the last one.
+  let roundsMayLower = false;
   if (core && coreOn && minCallWork === undefined && best > provenLowerBound) {
     const offsets = plan ? plan.offset : engine.offset.slice();
     // A re-solve's fit is at the bound, below best: always taken.
@@ -663,6 +670,7 @@ export function autoSearch(
       plan = onePoolPlan(finished.offsets);
       best = finished.total;
       winner = 'exact core';
+      roundsMayLower = firstFinishStillLowering;
     }
     // A plan a few bytes above the aligned bound: the wrong buffer tops its busiest moment. (The
     // search's plan, if no step after it lowered the total, was lifted as far as it goes.)
@@ -683,6 +691,7 @@ export function autoSearch(
       plan = onePoolPlan(second.offsets);
       best = second.total;
       winner = 'exact core';
+      roundsMayLower = dense;
     }
   }
   // Still above the bound with work left under the call's ceiling: the bound's own decision goes
@@ -692,6 +701,22 @@ export function autoSearch(
     if (resumed.kind === 'fits') {
       plan = onePoolPlan(resumed.offsets);
       best = resumed.total;
+      winner = 'exact core';
+    }
+  }
+  // Dense, still above the bound, with work left below the late ceiling: more mirrored rounds
+  // on the call's plan (finishMirrored), kept when smaller (LATE_ROUNDS_MARGIN). After the
+  // resumed decision: its fit is the optimum, proven, and rounds before it would leave it only
+  // the margin (on the 868 held-out sets no call runs both, so either order gives the same
+  // plans). Large calls only, as the second start: on the campaign's 500-buffer sets (n500) one
+  // took 0.57 -> 0.65 s warm (its plan 0.149% -> 0.037% above the bound), past the slowest
+  // 2,000-buffer calls.
+  const lateCeiling = ceiling - Math.max(LATE_ROUNDS_MARGIN, core?.lastPushDownWork ?? 0);
+  if (core && coreOn && dense && roundsMayLower && minCallWork === undefined && problem.count > SMALL_PROBLEM && plan && best > provenLowerBound && core.work + core.lastPushDownWork < lateCeiling) {
+    const more = finishMirrored(core, { offsets: plan.offset, total: best }, provenLowerBound, dense, deadline, 1, lateCeiling);
+    if (more.total < best) {
+      plan = onePoolPlan(more.offsets);
+      best = more.total;
       winner = 'exact core';
     }
   }
@@ -841,6 +866,24 @@ function coreBudget(n: number, share: number): number {
 
 /** The climb's 500 iterations are affordable up to this many placement work units. */
 const CLIMB_MAX_WORK = 150_000_000;
+
+/**
+ * The late mirrored rounds on dense sets (after every other step, auto.ts) stop this far below
+ * the call's ceiling (CALL_WORK_CEILING), or a push-down's work (the last one's) below it if
+ * more. A round starts only when its push-down, as the last one cost, fits below that, and its
+ * descent's re-solves stop there, but a re-solve's set-up (choosing its region, its core's
+ * tables: reads of the conflict rows, as a push-down's are) can pass its limit: by up to 1.9M
+ * units on the held-out long-lifetimes sets (push-downs of 4.7M), by 7M on a set of the
+ * campaign's issue shape with lifetimes up to 400 operators (push-downs of 10M), whose call
+ * ended at 152M with a fixed 5M. The first finish's rounds stop at their own work (36M), still
+ * lowering the plan on some dense sets, whose calls then end 13-28M units below the ceiling;
+ * the late rounds continue them only there (or where the plan is the second start's, which has
+ * no rounds on dense sets): elsewhere a round would repeat the last, failed one (the same plan
+ * finished once more in its own orientation, tried on the 14 medium sets of that kind: no plan
+ * lower). Kept when smaller, so no plan grows. See docs/memory-planner.md, twenty-seventh
+ * session, for what they gain and cost.
+ */
+const LATE_ROUNDS_MARGIN = 5_000_000;
 
 /** The exact core's offsets as a plan: everything in the one pool. */
 function onePoolPlan(offsets: Float64Array): IndexedPlan {
