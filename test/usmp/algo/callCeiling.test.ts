@@ -49,14 +49,7 @@ describe('a whole call', () => {
   // of the 532 held-out sets, whose call did 150.2M units before the ceiling (the second start,
   // which did not lower its plan, the last 16.7M of them).
   it('long-lifetimes seed 51 spends at most the ceiling, with a valid plan', () => {
-    const set = longLifetimes(51);
-    const buffers = buffersOf(set);
-    const bound = lowerBoundOfBuffers(buffers);
-    const { plan, stats } = planAuto(buffers, bound);
-    verifyPlan(buffers, plan);
-    expect(poolSizesOfPlan(buffers, plan).get('arena')).toBe(stats.finalTotal);
-    expect(stats.finalTotal).toBeGreaterThanOrEqual(bound);
-    expect(stats.coreWork).toBeLessThanOrEqual(CALL_WORK_CEILING);
+    plannedWithinCeiling(longLifetimes(51));
   });
 
   // Medium lifetimes seed 9 (2,000 buffers, lifetimes up to 160 of 800 operators, dense): the
@@ -64,15 +57,20 @@ describe('a whole call', () => {
   // bound at 137M units; the late mirrored rounds (auto.ts, LATE_ROUNDS_MARGIN) take it to
   // 0.316% with the work left below the ceiling, which they do not pass.
   it('medium-lifetimes seed 9: the late rounds lower the plan within the ceiling', () => {
-    const set = mediumLifetimes(9);
-    const buffers = buffersOf(set);
-    const bound = lowerBoundOfBuffers(buffers);
-    const { plan, stats } = planAuto(buffers, bound);
-    verifyPlan(buffers, plan);
-    const total = poolSizesOfPlan(buffers, plan).get('arena')!;
-    expect(total).toBe(stats.finalTotal);
-    expect(total).toBeGreaterThanOrEqual(bound);
+    const { total, bound } = plannedWithinCeiling(mediumLifetimes(9));
     expect(total).toBeLessThan(bound * 1.004);
-    expect(stats.coreWork).toBeLessThanOrEqual(CALL_WORK_CEILING);
   });
 });
+
+/** A whole `auto` call on a set's buffers in one arena: a valid plan, at or above the bound, within the ceiling. */
+function plannedWithinCeiling(set: Parameters<typeof buffersOf>[0]): { total: number; bound: number } {
+  const buffers = buffersOf(set);
+  const bound = lowerBoundOfBuffers(buffers);
+  const { plan, stats } = planAuto(buffers, bound);
+  verifyPlan(buffers, plan);
+  const total = poolSizesOfPlan(buffers, plan).get('arena')!;
+  expect(total).toBe(stats.finalTotal);
+  expect(total).toBeGreaterThanOrEqual(bound);
+  expect(stats.coreWork).toBeLessThanOrEqual(CALL_WORK_CEILING);
+  return { total, bound };
+}
