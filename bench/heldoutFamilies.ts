@@ -10,7 +10,7 @@
  * blocks of 8 operators. Each set's random stream is its own (heldoutSet), never one of
  * generators.ts's.
  */
-import { seededRandom } from '../src/util/random';
+import { randomInt as int, seededRandom } from '../src/util/random';
 import { BenchInterval } from './generators';
 
 export interface HeldoutSet {
@@ -22,7 +22,6 @@ export interface HeldoutSet {
 type Random = () => number;
 type Family = (random: Random) => HeldoutSet;
 
-const int = (r: Random, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
 const logUniform = (r: Random, lo: number, hi: number) => Math.round(lo * (hi / lo) ** r());
 
 const SIZE_KINDS: Record<string, (r: Random) => number> = {
