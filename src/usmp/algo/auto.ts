@@ -704,15 +704,16 @@ export function autoSearch(
       winner = 'exact core';
     }
   }
-  // Dense, still above the bound, with work left below the late ceiling: more mirrored rounds
-  // on the call's plan (finishMirrored), kept when smaller (LATE_ROUNDS_MARGIN). After the
+  // Dense, still above the bound: more mirrored rounds on the call's plan (finishMirrored, which
+  // starts a round only when its push-down fits below the late ceiling), kept when smaller
+  // (LATE_ROUNDS_MARGIN). After the
   // resumed decision: its fit is the optimum, proven, and rounds before it would leave it only
   // the margin (on the 868 held-out sets no call runs both, so either order gives the same
   // plans). Large calls only, as the second start: on the campaign's 500-buffer sets (n500) one
   // took 0.57 -> 0.65 s warm (its plan 0.149% -> 0.037% above the bound), past the slowest
   // 2,000-buffer calls.
   const lateCeiling = ceiling - Math.max(LATE_ROUNDS_MARGIN, core?.lastPushDownWork ?? 0);
-  if (core && coreOn && dense && roundsMayLower && minCallWork === undefined && problem.count > SMALL_PROBLEM && plan && best > provenLowerBound && core.work + core.lastPushDownWork < lateCeiling) {
+  if (core && coreOn && dense && roundsMayLower && minCallWork === undefined && problem.count > SMALL_PROBLEM && plan && best > provenLowerBound) {
     const more = finishMirrored(core, { offsets: plan.offset, total: best }, provenLowerBound, dense, deadline, 1, lateCeiling);
     if (more.total < best) {
       plan = onePoolPlan(more.offsets);
