@@ -243,10 +243,12 @@ function pickStart(
   return { start: best, total: bestTotal, placed, urgencyPlan: urgencyPlan.missed };
 }
 
-/** The urgency order's first-fit placement of a dense set that missed the bound. */
+/** The urgency order's smaller placement of a dense set that missed the bound (urgencyAtBound). */
 interface UrgencyPlan {
   readonly total: number;
   readonly offsets: Float64Array;
+  /** It ended within an alignment of the bound, and the lift (ExactCore.liftNearBound) missed. */
+  readonly liftTried: boolean;
 }
 
 function sameOrder(a: Int32Array, b: Int32Array): boolean {
@@ -279,6 +281,15 @@ function sameOrder(a: Int32Array, b: Int32Array): boolean {
  * 0.021% and 0.017% above it, the core's steps 0.042% and 0.053%), and the 380 dense and
  * mixed held-out sets keep their plans. It costs the rest of one placement, uncharged like
  * the check: 0.01-0.03 s of a cold plan on long-lifetime sets.
+ *
+ * The best-fit placement is handed back too when it got within an alignment of the bound (it
+ * is finished then, for the lift) and the lift missed, if below the first-fit one: on iss400
+ * seed 27 (bench/heldoutFamilies.ts: 2,000 buffers, lifetimes up to 400 of 800 operators,
+ * alignment 64) it ends 6 bytes above the bound, where the first-fit placement is 0.90% above
+ * and the core's steps and finishes end 0.113% above (Vela 3.10 0.286%); the 868 held-out
+ * sets of the regular check keep their plans. Such a plan was lifted as far as it goes
+ * already, so the lift after the finish skips it (UrgencyPlan.liftTried): on that set a lift
+ * of 12 tries costs 72M units, past the call's ceiling.
  */
 function urgencyAtBound(
   engine: PlacementEngine,
@@ -301,7 +312,7 @@ function urgencyAtBound(
     if (total <= lowerBound) return { start, total };
     // One copy serves both: the lift copies the plan before it moves anything.
     const offsets = total < Infinity ? engine.offset.slice() : undefined;
-    if (!bestFit && offsets) out.missed = { total, offsets };
+    if (offsets && (out.missed === undefined || total < out.missed.total)) out.missed = { total, offsets, liftTried: core !== undefined && total <= lowerBound + near };
     if (core && offsets && total <= lowerBound + near) {
       const lifted = atBoundOrUncharged(core, lowerBound, () => core.liftNearBound(offsets, lowerBound));
       if (lifted) return { start, total: lifted.total, lifted: lifted.offsets };
@@ -639,6 +650,7 @@ export function autoSearch(
   if (urgencyPlan && urgencyPlan.total < best) {
     plan = onePoolPlan(urgencyPlan.offsets);
     best = urgencyPlan.total;
+    if (urgencyPlan.liftTried && provenLowerBound === lowerBound) liftTried = best;
     winner = 'greedy';
   }
   // Last, on a whole call still above the proven bound: the top of the plan re-solved at that
