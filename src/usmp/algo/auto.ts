@@ -18,6 +18,9 @@
  *     b. else the core's spatial greedy dives give an upper bound (on dense sets points below
  *        any other start), and a descent on the capacity with short core runs closes the gap
  *        (an exhausted run proves a capacity infeasible and raises the proven bound);
+ *     b'. very sparse sets still above the bound (at most about 48 conflicts per buffer on 2,000
+ *        buffers): Vela 3.10's climb, uncharged; at the bound it ends the call, else its plan
+ *        replaces a larger one at the end (sparseVelaClimb);
  *     c. the local search (iteratedSearch.ts) goes on from the best plan with what is left (not on
  *        dense sets, where each placement walks hundreds of conflicts and the search gets too few
  *        steps to pay);
@@ -444,6 +447,41 @@ function climb(problem: IndexedProblem, engine: PlacementEngine, lowerBound: num
   return c;
 }
 
+/**
+ * Vela's climb is cheap where its 500 iterations cost at most this many placement units (500
+ * full placements of buffers and conflict entries: at most about 48 conflicts per buffer on
+ * 2,000 buffers).
+ */
+const CHEAP_VELA_CLIMB_WORK = 50_000_000;
+
+/**
+ * Vela 3.10's climb (bottleneckClimb.ts, widening, from the urgency order, Vela's seed) for
+ * VELA_ITERATIONS iterations, on one-pool sets where that is cheap; undefined elsewhere. Its
+ * work is not charged: every later step sees the budget it saw without it, and its plan only
+ * ends the call (at the bound, proven) or replaces a larger plan at the end (autoSearch).
+ *
+ * On such sparse sets a plan above the bound is rare, and there `auto` lost to Vela more often
+ * than anywhere else: of the 1,484 sets this sparse among `mixedFamily` seeds 1000-4999, 33
+ * were above the bound, and on three of them above Vela (seeds 1272 and 1809, where Vela is at
+ * the bound, and 2935: 2.640% above it against Vela's 2.094%), as on mixed 409 (2.227% against
+ * 1.347%). With it, 1272 and 1809 end at the bound in half the time, 2935 at Vela's plan, 409
+ * at 1.864%, and no other plan of the 1,484 changes; a call that misses takes 0.05-0.15 s more.
+ * (Taking its plan before the finishing steps instead did better on some of the 33, as low as
+ * 0.673% on mixed 409, and worse on others: see docs/memory-planner.md, twenty-eighth session.)
+ */
+function sparseVelaClimb(
+  problem: IndexedProblem,
+  engine: PlacementEngine,
+  target: number,
+  deadline: number,
+  seed = VELA_SEED,
+): { offsets: Float64Array; total: number } | undefined {
+  if (VELA_ITERATIONS * (problem.count + engine.adj.length) > CHEAP_VELA_CLIMB_WORK || !bottleneckClimbApplies(problem)) return undefined;
+  const c = new BottleneckClimb(problem, engine.adjStart, engine.adj, urgencyOrder(problem)!, seed, true);
+  c.run({ target, workLimit: Infinity, maxIterations: VELA_ITERATIONS, stallIterations: Infinity, deadline, now: () => performance.now() });
+  return { offsets: c.bestOffsets(), total: c.bestSize };
+}
+
 /** Runs the planner on an indexed problem and leaves the best placement in the engine. */
 export function autoSearch(
   problem: IndexedProblem,
@@ -487,7 +525,7 @@ export function autoSearch(
     liftedUrgency ??
     (core && deadline > startedAt && best > lowerBound ? atBoundOrUncharged(core, lowerBound, () => core.liftNearBound(engine.offset.slice(), lowerBound))?.offsets : undefined);
   // A plan at the proven bound before the search: the call ends with it.
-  const provenAt = (c: ExactCore, offsets: Float64Array, total: number, bound: number) => {
+  const provenAt = (c: ExactCore, offsets: Float64Array, total: number, bound: number, strategy: AutoStats['strategy'] = 'exact core') => {
     const stats: AutoStats = {
       lowerBound,
       initialTotal,
@@ -496,7 +534,7 @@ export function autoSearch(
       climbIterations: 0,
       work: engine.work,
       initialOrder: start.name,
-      strategy: 'exact core',
+      strategy,
       provenOptimal: true,
       provenLowerBound: bound,
       coreWork: c.work,
@@ -539,10 +577,19 @@ export function autoSearch(
       descended = true;
     }
   }
+  // Very sparse sets still above the bound: Vela's own climb, uncharged, a fit at the bound
+  // ending the call and its plan a candidate at the end (sparseVelaClimb).
+  let velaCandidate: { offsets: Float64Array; total: number } | undefined;
+  if (core && coreOn && !dense && minCallWork === undefined && problem.count > SMALL_PROBLEM && best > provenLowerBound) {
+    const vela = sparseVelaClimb(problem, engine, provenLowerBound, deadline, options.seed);
+    if (vela && vela.total <= lowerBound) return provenAt(core, vela.offsets, vela.total, lowerBound, 'bottleneck climb');
+    if (vela && vela.total < best) velaCandidate = vela;
+  }
   // Without the core: the Vela-style climb, on its own from the urgency order; its plan is the
   // one to beat (first-fit everywhere, so its order alone reproduces it). With the core it does
-  // not run: on every bench set the core's steps and the search end below Vela's plan, and the
-  // climb's iterations would take their budget (measured: worse plans, slower).
+  // not run (but for sparseVelaClimb's candidate above): on every bench set the core's steps and
+  // the search end below Vela's plan, and the climb's iterations would take their budget
+  // (measured: worse plans, slower).
   let climbed: BottleneckClimb | undefined;
   const searchWork =
     options.workBudget ??
@@ -732,6 +779,11 @@ export function autoSearch(
       best = more.total;
       winner = 'exact core';
     }
+  }
+  if (velaCandidate && velaCandidate.total < best) {
+    plan = onePoolPlan(velaCandidate.offsets);
+    best = velaCandidate.total;
+    winner = 'bottleneck climb';
   }
   const climbIterations = climbed?.iterations ?? 0;
   let coreWork = core?.work ?? 0;
