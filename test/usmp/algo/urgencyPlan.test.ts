@@ -8,9 +8,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { heldoutSet } from '../../../bench/heldoutFamilies';
-import { CALL_WORK_CEILING } from '../../../src/usmp/algo/callBudget';
 import { planAuto } from '../../../src/usmp/algo/auto';
-import { isDense } from '../../../src/usmp/algo/callBudget';
+import { CALL_WORK_CEILING, isDense } from '../../../src/usmp/algo/callBudget';
 import { ExactCore } from '../../../src/usmp/algo/exactCore';
 import { alignmentInPool, indexProblem } from '../../../src/usmp/algo/indexed';
 import { urgencyOrder } from '../../../src/usmp/algo/orderings';
