@@ -66,11 +66,11 @@ export function checkedTop(set: IntervalSet, align: number | readonly number[], 
   return top;
 }
 
-/** A bench set's intervals as buffers of one 16-byte-aligned arena. */
-export function arenaBuffersOf(set: BenchSet): BufferInfo[] {
+/** A bench set's intervals as buffers of one arena, the arena and every buffer aligned to `alignment`. */
+export function arenaBuffersOf(set: Pick<BenchSet, 'intervals'>, alignment = 16): BufferInfo[] {
   return intervalsToBufferInfos(
-    set.intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment: 16 })),
-    [pool('arena', undefined, 16)],
+    set.intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment })),
+    [pool('arena', undefined, alignment)],
   );
 }
 

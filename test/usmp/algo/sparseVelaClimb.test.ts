@@ -7,17 +7,14 @@
 import { mixedFamily } from '../../../bench/generators';
 import { velaPlan } from '../../../bench/velaPlan';
 import { planAuto } from '../../../src/usmp/algo/auto';
-import { intervalsToBufferInfos, lowerBoundOfBuffers } from '../../../src/usmp/conflicts';
+import { lowerBoundOfBuffers } from '../../../src/usmp/conflicts';
 import { poolSizesOfPlan, verifyPlan } from '../../../src/usmp/verify';
-import { pool } from './helpers';
+import { arenaBuffersOf } from './helpers';
 
 function planned(seed: number) {
   const set = mixedFamily(seed);
   const alignment = set.alignment ?? 16;
-  const buffers = intervalsToBufferInfos(
-    set.intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment })),
-    [pool('arena', undefined, alignment)],
-  );
+  const buffers = arenaBuffersOf(set, alignment);
   const bound = lowerBoundOfBuffers(buffers);
   const { plan, stats } = planAuto(buffers, bound);
   verifyPlan(buffers, plan);

@@ -16,7 +16,7 @@ import { urgencyOrder } from '../../../src/usmp/algo/orderings';
 import { PlacementEngine } from '../../../src/usmp/algo/placement';
 import { intervalsToBufferInfos, lowerBoundOfBuffers } from '../../../src/usmp/conflicts';
 import { poolSizesOfPlan, verifyPlan } from '../../../src/usmp/verify';
-import { pool } from './helpers';
+import { arenaBuffersOf, pool } from './helpers';
 
 const ALIGN = 16;
 
@@ -57,11 +57,9 @@ describe("a dense set's urgency placement", () => {
   // finishes ended 0.113% above. The smaller of the two is the call's plan, and the lift it
   // had is not repeated past the call's ceiling.
   test('its best-fit placement, within an alignment of the bound, is kept when the smaller', () => {
-    const { intervals, alignment } = heldoutSet('iss400', 27);
-    const buffers = intervalsToBufferInfos(
-      intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment })),
-      [pool('arena', undefined, alignment)],
-    );
+    const set = heldoutSet('iss400', 27);
+    const alignment = set.alignment ?? 16;
+    const buffers = arenaBuffersOf(set, alignment);
     const bound = lowerBoundOfBuffers(buffers);
     const problem = indexProblem(buffers);
     const engine = new PlacementEngine(problem);
