@@ -315,8 +315,9 @@ function urgencyAtBound(
     if (total <= lowerBound) return { start, total };
     // One copy serves both: the lift copies the plan before it moves anything.
     const offsets = total < Infinity ? engine.offset.slice() : undefined;
-    if (offsets && (out.missed === undefined || total < out.missed.total)) out.missed = { total, offsets, liftTried: core !== undefined && total <= lowerBound + near };
-    if (core && offsets && total <= lowerBound + near) {
+    const liftTried = core !== undefined && total <= lowerBound + near;
+    if (offsets && (out.missed === undefined || total < out.missed.total)) out.missed = { total, offsets, liftTried };
+    if (core && offsets && liftTried) {
       const lifted = atBoundOrUncharged(core, lowerBound, () => core.liftNearBound(offsets, lowerBound));
       if (lifted) return { start, total: lifted.total, lifted: lifted.offsets };
     }
@@ -780,6 +781,7 @@ export function autoSearch(
       winner = 'exact core';
     }
   }
+  // A very sparse set's Vela climb (sparseVelaClimb), when it ended below every step's plan.
   if (velaCandidate && velaCandidate.total < best) {
     plan = onePoolPlan(velaCandidate.offsets);
     best = velaCandidate.total;
