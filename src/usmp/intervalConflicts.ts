@@ -63,6 +63,23 @@ export class IntervalConflicts {
     this.count = first.length;
   }
 
+  /**
+   * The conflicts among `members` (indices into this set), renumbered 0..k-1 in that order. When
+   * this set's rows are built and `members` ascend, the subset's rows are read from them (the
+   * same rows, ascending, that a sweep of its ranges lists): an exact core re-solves a region of
+   * 300-1,600 buffers 10-30 times a 2,000-buffer plan, and a sweep per region built four times
+   * the entries of the whole set's rows.
+   */
+  subset(members: ArrayLike<number>): IntervalConflicts {
+    const sub = new IntervalConflicts(gatheredTimes(this.first, members), gatheredTimes(this.last, members));
+    if (this.csr && ascending(members)) {
+      const csr = restrictedRows(this.csr, this.count, members);
+      sub.csr = csr;
+      sub.degreeCache = rowLengths(csr.start);
+    }
+    return sub;
+  }
+
   /** Sorted distinct first/last times (the compressed time axis). */
   times(): Float64Array {
     return (this.timesCache ??= distinctTimes(this.first, this.last));
@@ -171,6 +188,57 @@ function rowsInIndexOrder(start: Int32Array, bucketed: Int32Array, adj: Int32Arr
   const fill = start.slice(0, n);
   for (let x = 0; x < n; x++) {
     for (let ai = start[x]; ai < start[x + 1]; ai++) adj[fill[bucketed[ai]]++] = x;
+  }
+}
+
+function gatheredTimes(times: Float64Array, at: ArrayLike<number>): Float64Array {
+  const out = new Float64Array(at.length);
+  for (let i = 0; i < at.length; i++) out[i] = times[at[i]];
+  return out;
+}
+
+function ascending(a: ArrayLike<number>): boolean {
+  for (let i = 1; i < a.length; i++) if (a[i] <= a[i - 1]) return false;
+  return true;
+}
+
+function rowLengths(start: Int32Array): Int32Array {
+  const deg = new Int32Array(start.length - 1);
+  for (let i = 0; i < deg.length; i++) deg[i] = start[i + 1] - start[i];
+  return deg;
+}
+
+/**
+ * The rows of `members` (ascending) with only members kept, renumbered by their place in
+ * `members`: the map is monotone, so each row stays ascending. One pass, the kept entries
+ * written without a branch (a conflict kept or not goes either way at random).
+ */
+function restrictedRows(csr: { readonly start: Int32Array; readonly adj: Int32Array }, n: number, members: ArrayLike<number>): { start: Int32Array; adj: Int32Array } {
+  const m = members.length;
+  const renumbered = new Int32Array(n).fill(-1);
+  let entries = 0;
+  for (let k = 0; k < m; k++) {
+    const b = members[k];
+    renumbered[b] = k;
+    entries += csr.start[b + 1] - csr.start[b];
+  }
+  const start = new Int32Array(m + 1);
+  const adj = new Int32Array(entries);
+  keepMemberEntries(csr.start, csr.adj, members, renumbered, start, adj);
+  return { start, adj: adj.subarray(0, start[m]) };
+}
+
+/** restrictedRows' pass: a function of its own with nothing after its loop (see above). */
+function keepMemberEntries(parentStart: Int32Array, parentAdj: Int32Array, members: ArrayLike<number>, renumbered: Int32Array, start: Int32Array, adj: Int32Array): void {
+  let w = 0;
+  for (let k = 0; k < members.length; k++) {
+    const b = members[k];
+    for (let ai = parentStart[b], end = parentStart[b + 1]; ai < end; ai++) {
+      const j = renumbered[parentAdj[ai]];
+      adj[w] = j;
+      w += +(j >= 0);
+    }
+    start[k + 1] = w;
   }
 }
 

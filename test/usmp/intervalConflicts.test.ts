@@ -2,7 +2,7 @@ import { MemoryPlanningError, PlanVerificationError } from '../../src/errors';
 import { getPlanningAlgorithm } from '../../src/usmp/algo/registry';
 import { seededRandom } from '../../src/usmp/algo/seededRandom';
 import { intervalsToBufferInfos, LiveInterval } from '../../src/usmp/conflicts';
-import { intervalGroupOf } from '../../src/usmp/intervalConflicts';
+import { IntervalConflicts, intervalGroupOf } from '../../src/usmp/intervalConflicts';
 import { BufferInfo, PoolInfo } from '../../src/usmp/types';
 import { verifyPlan } from '../../src/usmp/verify';
 
@@ -33,6 +33,28 @@ describe('interval conflicts', () => {
       expect(b.conflicts).toEqual(expected);
     });
     expect(Array.from(intervalGroupOf(buffers)!.degrees())).toEqual(buffers.map((b) => b.conflicts.length));
+  });
+
+  // A region's sub-core reads its rows from the whole set's (subset): they must be the rows a
+  // sweep of the members' own ranges lists, for members picked at random or not ascending.
+  test('a subset has the rows and degrees of its own ranges, read from the set or swept', () => {
+    const intervals = randomIntervals(3, 400, 150, 40);
+    const r = seededRandom(4);
+    for (const built of [true, false]) {
+      const whole = new IntervalConflicts(Float64Array.from(intervals, (iv) => iv.firstUse), Float64Array.from(intervals, (iv) => iv.lastUse));
+      if (built) whole.adjacency();
+      const ascending = intervals.map((_, i) => i).filter(() => r() < 0.4);
+      for (const members of [ascending, [...ascending].reverse(), []]) {
+        const sub = whole.subset(members);
+        const swept = new IntervalConflicts(Float64Array.from(members, (b) => whole.first[b]), Float64Array.from(members, (b) => whole.last[b]));
+        expect(Array.from(sub.first)).toEqual(Array.from(swept.first));
+        expect(Array.from(sub.degrees())).toEqual(Array.from(swept.degrees()));
+        const got = sub.adjacency();
+        const want = swept.adjacency();
+        expect(Array.from(got.start)).toEqual(Array.from(want.start));
+        expect(Array.from(got.adj)).toEqual(Array.from(want.adj));
+      }
+    }
   });
 
   // Times above 2^53 / 2^k (k: bits of the buffer count) cannot be packed with the index into

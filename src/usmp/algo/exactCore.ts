@@ -734,7 +734,7 @@ export class ExactCore {
       count: free.length,
       sizes: gathered(sizes, free),
       alignments: gathered(alignments, free),
-      intervals: new IntervalConflicts(gathered(intervals.first, free), gathered(intervals.last, free)),
+      intervals: intervals.subset(free),
       floors,
     });
     sub.deadline = this.deadline;

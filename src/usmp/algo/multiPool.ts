@@ -152,7 +152,7 @@ export function poolCore(problem: IndexedProblem, intervals: IntervalConflicts, 
     count: m.length,
     sizes: gathered(problem.sizes, m),
     alignments: Float64Array.from(m, (b) => alignmentInPool(problem, b, p)),
-    intervals: new IntervalConflicts(gathered(intervals.first, m), gathered(intervals.last, m)),
+    intervals: intervals.subset(m),
   });
 }
 
