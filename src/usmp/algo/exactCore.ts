@@ -873,10 +873,23 @@ function stackedHeights(problem: CoreProblem, stackedSizes: Float64Array, savers
   return sectionStack;
 }
 
-/** Row starts of the section members' CSR, into memStart. */
+/**
+ * Row starts of the section members' CSR, into memStart: each section's member count from
+ * +1/-1 at each buffer's ends (as liveBytes), not one increment per member entry (dense sets
+ * have millions of them, and a region's core builds these 10-30 times a plan).
+ */
 function countMembers(secFrom: Int32Array, secTo: Int32Array, memStart: Int32Array): void {
-  for (let b = 0; b < secFrom.length; b++) for (let s = secFrom[b]; s <= secTo[b]; s++) memStart[s + 1]++;
-  for (let s = 0; s < memStart.length - 1; s++) memStart[s + 1] += memStart[s];
+  const sections = memStart.length - 1;
+  const delta = new Int32Array(sections + 1);
+  for (let b = 0; b < secFrom.length; b++) {
+    delta[secFrom[b]]++;
+    delta[secTo[b] + 1]--;
+  }
+  let live = 0;
+  for (let s = 0; s < sections; s++) {
+    live += delta[s];
+    memStart[s + 1] = memStart[s] + live;
+  }
 }
 
 /** The buffers live in each section into members: each row in `order`, ascending without one. */
@@ -899,9 +912,13 @@ function lowestFloorOf(floors: Float64Array, memStart: Int32Array, members: Int3
   return lowest;
 }
 
-/** Per buffer, into crowd: the most bytes live in one of its sections. */
+/**
+ * Per buffer, into crowd: the most bytes live in one of its sections, by a range query each
+ * (a scan of its sections was one step per member entry).
+ */
 function crowding(secFrom: Int32Array, secTo: Int32Array, live: Float64Array, crowd: Float64Array): void {
-  for (let b = 0; b < secFrom.length; b++) for (let s = secFrom[b]; s <= secTo[b]; s++) if (live[s] > crowd[b]) crowd[b] = live[s];
+  const tree = new MaxTree(live);
+  for (let b = 0; b < secFrom.length; b++) crowd[b] = tree.rangeMax(secFrom[b], secTo[b]);
 }
 
 /**
