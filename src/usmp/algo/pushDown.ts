@@ -88,6 +88,8 @@ export class DropScratch {
   readonly mark: Int32Array;
   /** The last stamp handed out (stamps are never reused, so `mark` is never cleared). */
   stamp = 0;
+  /** dropInOrder: the sort work of the drops so far (see there). */
+  sortWork = 0;
   /**
    * With live-range spans (PushDownInput.secFrom): beside `placed`, each entry's offset, end and
    * span, so that a drop's walk reads them in order instead of looking each buffer up.
@@ -149,14 +151,32 @@ export function dropInOrder(
   abortAt: number,
   scratch: DropScratch,
 ): { total: number; sortWork: number } {
-  if (input.secFrom && input.secTo && scratch.placedSpans.length === SPAN_FIELDS * input.sizes.length && scratch.startsIn.length === 2 * input.sizes.length + 1) {
-    return dropBySpans(input, input.secFrom, input.secTo, order, rank, from, skip, result, abortAt, scratch);
-  }
+  // The drops are loops returning a number, the sort work counted in the scratch as they go:
+  // V8 compiles such a loop on stack replacement, and code meeting an object literal after it
+  // (or at an abort) was thrown away there, 2-3 times a cold plan.
+  scratch.sortWork = 0;
+  const total =
+    input.secFrom && input.secTo && scratch.placedSpans.length === SPAN_FIELDS * input.sizes.length && scratch.startsIn.length === 2 * input.sizes.length + 1
+      ? dropBySpans(input, input.secFrom, input.secTo, order, rank, from, skip, result, abortAt, scratch)
+      : dropByMarks(input, order, rank, from, skip, result, abortAt, scratch);
+  return { total, sortWork: scratch.sortWork };
+}
+
+/** dropInOrder's drops walking the marked list (see there); the highest end, or Infinity. */
+function dropByMarks(
+  input: PushDownInput,
+  order: Int32Array,
+  rank: Int32Array,
+  from: number,
+  skip: number,
+  result: Float64Array,
+  abortAt: number,
+  scratch: DropScratch,
+): number {
   const { sizes, alignments, adjStart, adj } = input;
   const { placed, mark } = scratch;
   let count = belowFrom(sizes, order, from, skip, result, scratch);
   let total = 0;
-  let sortWork = 0;
   for (let k = from; k < order.length; k++) {
     const b = order[k];
     if (b === skip) continue;
@@ -173,17 +193,17 @@ export function dropInOrder(
       }
     }
     const sorting = m * Math.ceil(Math.log2(m + 1));
-    sortWork += sorting;
+    scratch.sortWork += sorting;
     const size = sizes[b];
     let at = 0;
     if (size > 0) at = count <= WALK_PER_SORT_STEP * sorting ? lowestClear(placed, count, mark, stamp, sizes, result, size, alignments[b]) : lowestClearSorted(scratch, m, sizes, result, size, alignments[b]);
     result[b] = at;
     if (size > 0) count = insertByOffset(placed, count, b, result);
     const end = at + size;
-    if (end >= abortAt) return { total: Infinity, sortWork };
+    if (end >= abortAt) return Infinity;
     total = Math.max(total, end);
   }
-  return { total, sortWork };
+  return total;
 }
 
 /**
@@ -207,7 +227,7 @@ function dropBySpans(
   result: Float64Array,
   abortAt: number,
   scratch: DropScratch,
-): { total: number; sortWork: number } {
+): number {
   const { sizes, alignments, adjStart, adj } = input;
   let count = belowFrom(sizes, order, from, skip, result, scratch);
   spansOfPlaced(scratch, count, sizes, result, secFrom, secTo);
@@ -219,7 +239,6 @@ function dropBySpans(
     addAt(endsIn, scratch.placedSpans[SPAN_FIELDS * i + 3]);
   }
   let total = 0;
-  let sortWork = 0;
   for (let k = from; k < order.length; k++) {
     const b = order[k];
     if (b === skip) continue;
@@ -228,7 +247,7 @@ function dropBySpans(
     // ending before it starts (no span does both).
     const m = countAtMost(startsIn, secTo[b]) - countAtMost(endsIn, secFrom[b] - 1);
     const sorting = m * Math.ceil(Math.log2(m + 1));
-    sortWork += sorting;
+    scratch.sortWork += sorting;
     const size = sizes[b];
     let at = 0;
     if (size > 0) {
@@ -246,10 +265,10 @@ function dropBySpans(
       addAt(startsIn, secFrom[b]);
       addAt(endsIn, secTo[b]);
     }
-    if (end >= abortAt) return { total: Infinity, sortWork };
+    if (end >= abortAt) return Infinity;
     total = Math.max(total, end);
   }
-  return { total, sortWork };
+  return total;
 }
 
 /** Counts one more at section s in a Fenwick tree over sections (tree[s + 1] is section s's leaf). */

@@ -236,12 +236,22 @@ function floorsOf(tables: CoreTables, top: Float64Array, isFree: Uint8Array, flo
  * still charged per section, as the rows were read before, so the budgets and plans stay.
  */
 function freeHoldingUp(tables: CoreTables, top: Float64Array, isFree: Uint8Array, floors: Float64Array, capacity: number): { count: number; work: number } {
-  const { sizes, stackedSizes, adjStart, adj, sectionCount, memStart, members, sectionStack, sectionBytes } = tables;
+  // Per freed buffer: the lowest kept height of the failing sections it is in. (Each pass a
+  // function of its own with nothing after its loop: V8 compiled the first pass on stack
+  // replacement and threw that code away on reaching the next, 3-4 times a cold plan.)
+  const threshold = new Float64Array(isFree.length).fill(Infinity);
+  const work = failingThresholds(tables, top, isFree, floors, capacity, threshold);
+  const count = markAboveThresholds(tables.adjStart, tables.adj, top, isFree, threshold);
+  promoteMarked(isFree);
+  return { count, work };
+}
+
+/** freeHoldingUp's sections: each failing one's kept height into its freed buffers' thresholds. Returns the work. */
+function failingThresholds(tables: CoreTables, top: Float64Array, isFree: Uint8Array, floors: Float64Array, capacity: number, threshold: Float64Array): number {
+  const { sizes, stackedSizes, adjStart, sectionCount, memStart, members, sectionStack, sectionBytes } = tables;
   // Freed buffers stack above their lowest floor: stacked sizes, less the most one saves on top.
   const stacked = sectionStack !== sectionBytes;
   let work = members.length;
-  // Per freed buffer: the lowest kept height of the failing sections it is in.
-  const threshold = new Float64Array(isFree.length).fill(Infinity);
   for (let s = 0; s < sectionCount; s++) {
     let rest = 0;
     let saving = 0;
@@ -265,6 +275,11 @@ function freeHoldingUp(tables: CoreTables, top: Float64Array, isFree: Uint8Array
       work += adjStart[b + 1] - adjStart[b];
     }
   }
+  return work;
+}
+
+/** Marks 2 every kept conflict above a freed buffer's threshold; returns how many. */
+function markAboveThresholds(adjStart: Int32Array, adj: Int32Array, top: Float64Array, isFree: Uint8Array, threshold: Float64Array): number {
   let count = 0;
   for (let b = 0; b < isFree.length; b++) {
     if (threshold[b] === Infinity) continue;
@@ -278,7 +293,10 @@ function freeHoldingUp(tables: CoreTables, top: Float64Array, isFree: Uint8Array
       count += freed;
     }
   }
-  // Marked 2 so that no buffer freed here frees others in the same pass, as before.
+  return count;
+}
+
+/** Marked 2 so that no buffer freed in a pass frees others in the same pass: now freed (1). */
+function promoteMarked(isFree: Uint8Array): void {
   for (let b = 0; b < isFree.length; b++) if (isFree[b] === 2) isFree[b] = 1;
-  return { count, work };
 }
