@@ -441,7 +441,9 @@ export function finishAboveBound(
  * 0.924% -> 0.659%, mixed 0.966% -> 0.602%; above Vela 3.10's plan 9 -> 5 of the 532.
  * Without the push-down (re-solves alone) nothing was gained; push-downs alone gained about
  * half as much. Twice the work: 3 above Vela, but 0.15-0.2 s more of a cold plan where this
- * costs 0.05-0.1 s. Buffers of different alignments have no mirror (mirror.ts): then nothing.
+ * costs 0.05-0.1 s. Buffers of several alignments mirror their order (mirror.ts, mirroredOrder),
+ * which the round's push-down makes a plan; where one alignment does not divide the largest,
+ * nothing.
  */
 const MIRROR_ROUNDS = 8;
 /** Each round's work: half of finishAboveBound's. */

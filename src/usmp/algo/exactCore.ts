@@ -38,7 +38,7 @@ import { seededRandom } from './seededRandom';
 import { MaxTree, RANGE_QUERY_WORK } from './maxTree';
 import { alignmentGcd, gcd, roundUpTo } from '../stackBound';
 import { pushDown } from './pushDown';
-import { mirroredOffsets } from './mirror';
+import { mirroredOffsets, mirroredOrder } from './mirror';
 import { liftAboveBound } from './liftMoves';
 import { CoreRun, CoreTables, PreorderKey, RunResult, SegmentOrder, roundUp } from './coreRun';
 import { orderByColumnsDescending } from './permutation';
@@ -478,9 +478,13 @@ export class ExactCore {
     return r;
   }
 
-  /** A plan of this problem upside down (mirror.ts), or undefined when its alignments differ. */
+  /**
+   * A plan of this problem upside down (mirror.ts): with one alignment a plan; with several,
+   * each dividing the largest, its order only, which the caller's push-down makes a plan
+   * (mirroredOrder); undefined otherwise.
+   */
   mirror(offsets: Float64Array): Float64Array | undefined {
-    return mirroredOffsets(this.tables, offsets);
+    return mirroredOffsets(this.tables, offsets) ?? mirroredOrder(this.tables, offsets);
   }
 
   /** The largest alignment of the problem's buffers (1 at least). */

@@ -7,8 +7,9 @@
  *
  * Why: the top's re-solve (topRegion.ts) frees only the buffers above a plan's holes, so a hole
  * low in the stack at a busy moment is out of its reach; in the mirror that hole is near the top.
- * Only for a problem whose buffers share one alignment: with several, a buffer's padding could
- * reach into the next one's range.
+ * Exact only for a problem whose buffers share one alignment: with several, a buffer's padding
+ * could reach into the next one's range. Those get the plan's order upside down (mirroredOrder),
+ * which a push-down makes a plan again.
  */
 import { roundUp } from './coreRun';
 
@@ -30,5 +31,32 @@ export function mirroredOffsets(input: MirrorInput, offsets: Float64Array): Floa
   const top = roundUp(total, alignment);
   const mirrored = new Float64Array(offsets.length);
   for (let b = 0; b < offsets.length; b++) mirrored[b] = top - offsets[b] - roundUp(sizes[b], alignment);
+  return mirrored;
+}
+
+/**
+ * With several alignments, each dividing the largest, L: the same offsets T - o - s' (s' the size
+ * rounded up to the buffer's own alignment, T the total rounded up to L), each aligned, but
+ * not a plan: where a buffer's own padding reaches past the offset of a conflict above it (a
+ * smaller alignment on top of a larger), the two overlap by less than the larger alignment.
+ * Buffers apart with their padding keep apart, swapped; so the offsets are the plan's order
+ * upside down, and its push-down (pushDown.ts, which reads the order alone) a plan of it.
+ * Undefined when one alignment does not divide the largest.
+ *
+ * Measured on 30 sets of 2,000 buffers whose alignments (1, 4, 16, 64) are drawn per buffer (the
+ * issue's shape, lifetimes up to 40, 120 and 250 operators), where there had been no mirror:
+ * finished upside down in turns (coreSteps.ts, finishMirrored), 26 plans smaller, none larger,
+ * mean overhead 0.675% -> 0.576% above the bound, 0.05-0.1 s more per plan (the rounds' work).
+ */
+export function mirroredOrder(input: MirrorInput, offsets: Float64Array): Float64Array | undefined {
+  const { sizes, alignments } = input;
+  let largest = 1;
+  for (let b = 0; b < sizes.length; b++) largest = Math.max(largest, alignments[b]);
+  for (let b = 0; b < sizes.length; b++) if (largest % alignments[b] !== 0) return undefined;
+  let total = 0;
+  for (let b = 0; b < sizes.length; b++) total = Math.max(total, offsets[b] + sizes[b]);
+  const top = roundUp(total, largest);
+  const mirrored = new Float64Array(offsets.length);
+  for (let b = 0; b < offsets.length; b++) mirrored[b] = top - offsets[b] - roundUp(sizes[b], alignments[b]);
   return mirrored;
 }

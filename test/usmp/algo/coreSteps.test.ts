@@ -149,8 +149,20 @@ describe('then the plan upside down, finished again in turns', () => {
     expect(core.work).toBe(before);
   });
 
-  it('buffers of different alignments: no mirror, the plan handed in comes back at no cost', () => {
+  it('buffers of several alignments, each dividing the largest: the order mirrored and packed again, a valid plan no larger', () => {
     const { set, align } = withAlignments(mediumLifetimes(3, 300, 120), true);
+    const core = coreOf(set, align);
+    const dive = core.greedyDive(0, core.meanSize() / 4);
+    const before = core.work;
+    const out = finishMirrored(core, dive, liveBound(set), true, Infinity);
+    expect(core.work).toBeGreaterThan(before);
+    expect(checkedTop(set, align, out.offsets)).toBe(out.total);
+    expect(out.total).toBeLessThan(dive.total);
+  });
+
+  it('an alignment that does not divide the largest: no mirror, the plan handed in comes back at no cost', () => {
+    const { set } = withAlignments(mediumLifetimes(3, 300, 120), true);
+    const align = set.intervals.map((_, i) => [8, 12][i % 2]);
     const core = coreOf(set, align);
     const dive = core.greedyDive(0, core.meanSize() / 4);
     const before = core.work;
