@@ -10,6 +10,7 @@
  */
 import { MemoryPlanningError } from '../errors';
 import { countAtMost } from '../util/sortedSearch';
+import { gathered } from './algo/gathered';
 import { BufferInfo } from './types';
 
 /** Sorted distinct values of `a` and `b` together. */
@@ -71,7 +72,7 @@ export class IntervalConflicts {
    * the entries of the whole set's rows.
    */
   subset(members: ArrayLike<number>): IntervalConflicts {
-    const sub = new IntervalConflicts(gatheredTimes(this.first, members), gatheredTimes(this.last, members));
+    const sub = new IntervalConflicts(gathered(this.first, members), gathered(this.last, members));
     if (this.csr && ascending(members)) {
       const csr = restrictedRows(this.csr, this.count, members);
       sub.csr = csr;
@@ -191,12 +192,6 @@ function rowsInIndexOrder(start: Int32Array, bucketed: Int32Array, adj: Int32Arr
   }
 }
 
-function gatheredTimes(times: Float64Array, at: ArrayLike<number>): Float64Array {
-  const out = new Float64Array(at.length);
-  for (let i = 0; i < at.length; i++) out[i] = times[at[i]];
-  return out;
-}
-
 function ascending(a: ArrayLike<number>): boolean {
   for (let i = 1; i < a.length; i++) if (a[i] <= a[i - 1]) return false;
   return true;
@@ -228,7 +223,7 @@ function restrictedRows(csr: { readonly start: Int32Array; readonly adj: Int32Ar
   return { start, adj: adj.subarray(0, start[m]) };
 }
 
-/** restrictedRows' pass: a function of its own with nothing after its loop (see above). */
+/** restrictedRows' pass: a function of its own with nothing after its loop (see adjacency's passes above). */
 function keepMemberEntries(parentStart: Int32Array, parentAdj: Int32Array, members: ArrayLike<number>, renumbered: Int32Array, start: Int32Array, adj: Int32Array): void {
   let w = 0;
   for (let k = 0; k < members.length; k++) {
