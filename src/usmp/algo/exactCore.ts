@@ -38,7 +38,7 @@ import { seededRandom } from './seededRandom';
 import { MaxTree, RANGE_QUERY_WORK } from './maxTree';
 import { alignmentGcd, gcd, roundUpTo } from '../stackBound';
 import { pushDown } from './pushDown';
-import { mirroredOffsets, mirroredOrder } from './mirror';
+import { mirroredOrder } from './mirror';
 import { liftAboveBound } from './liftMoves';
 import { CoreRun, CoreTables, PreorderKey, RunResult, SegmentOrder, roundUp } from './coreRun';
 import { orderByColumnsDescending } from './permutation';
@@ -484,7 +484,7 @@ export class ExactCore {
    * (mirroredOrder); undefined otherwise.
    */
   mirror(offsets: Float64Array): Float64Array | undefined {
-    return mirroredOffsets(this.tables, offsets) ?? mirroredOrder(this.tables, offsets);
+    return mirroredOrder(this.tables, offsets);
   }
 
   /** The largest alignment of the problem's buffers (1 at least). */

@@ -19,26 +19,22 @@ export interface MirrorInput {
   readonly alignments: Float64Array;
 }
 
-/** The mirrored offsets, or undefined when the buffers' alignments differ. */
+/**
+ * The mirrored offsets, or undefined when the buffers' alignments differ. (mirroredOrder's
+ * offsets: with one alignment they are a plan.)
+ */
 export function mirroredOffsets(input: MirrorInput, offsets: Float64Array): Float64Array | undefined {
-  const { sizes, alignments } = input;
-  const n = sizes.length;
-  if (n === 0) return new Float64Array(0);
-  const alignment = alignments[0];
-  for (let b = 1; b < n; b++) if (alignments[b] !== alignment) return undefined;
-  let total = 0;
-  for (let b = 0; b < n; b++) total = Math.max(total, offsets[b] + sizes[b]);
-  const top = roundUp(total, alignment);
-  const mirrored = new Float64Array(offsets.length);
-  for (let b = 0; b < offsets.length; b++) mirrored[b] = top - offsets[b] - roundUp(sizes[b], alignment);
-  return mirrored;
+  const { alignments } = input;
+  for (let b = 1; b < alignments.length; b++) if (alignments[b] !== alignments[0]) return undefined;
+  return mirroredOrder(input, offsets);
 }
 
 /**
- * With several alignments, each dividing the largest, L: the same offsets T - o - s' (s' the size
- * rounded up to the buffer's own alignment, T the total rounded up to L), each aligned, but
- * not a plan: where a buffer's own padding reaches past the offset of a conflict above it (a
- * smaller alignment on top of a larger), the two overlap by less than the larger alignment.
+ * Offsets T - o - s' (s' the size rounded up to the buffer's own alignment, T the total rounded
+ * up to the largest alignment, L), each aligned: with one alignment the mirror above, a plan;
+ * with several, each dividing L, not a plan: where a buffer's own padding reaches past the
+ * offset of a conflict above it (a smaller alignment on top of a larger), the two overlap by
+ * less than the larger alignment.
  * Buffers apart with their padding keep apart, swapped; so the offsets are the plan's order
  * upside down, and its push-down (pushDown.ts, which reads the order alone) a plan of it.
  * Undefined when one alignment does not divide the largest.
