@@ -12,6 +12,7 @@ import type { GraphPass, TirPass } from './passes';
 import { stmtShapeProblem } from '../ir/tir/nodeShape';
 import { firstTirProblem } from '../ir/tir/wellFormed';
 import { mayWriteBuffers, storedBuffers } from '../ir/tir/analysis';
+import { clobberedInput } from './clobberedInputs';
 import { operatorRecordsProblem } from '../ir/tir/operators';
 import { HOST_TARGET, OperatorStrategy } from '../lower/strategy';
 import { describeThrown, firstLine, isThenable } from '../util/thrown';
@@ -115,6 +116,17 @@ export function checkTirPassResult(target: string, pass: TirPass, knownTargets: 
         const t = f.attrs.target;
         if (t === undefined || t === HOST_TARGET || knownTargets.includes(t) || module.functions.get(name)?.attrs.target === t) continue;
         throw fail(name, `with target '${String(t)}', which no backend registers`);
+      }
+      // As a strategy may not (guardStrategy), a pass may not make a function overwrite an
+      // input that is read after it: pinning finds the buffer a writable pool, so only a
+      // comparison of outputs would show the readers' wrong bytes.
+      const clobbered = clobberedInput(module, out);
+      if (clobbered) {
+        const { func, param, caller, argument, reader } = clobbered;
+        throw fail(
+          func,
+          `storing into its parameter '${param}', which it only read before the pass: ${caller} hands it '${argument}', which ${reader}, so that reader would see the changed bytes (write the output or a scratch buffer instead)`,
+        );
       }
       return out;
     },
