@@ -80,7 +80,7 @@ import { initialOrders, NamedOrder, tflmOrder, URGENCY_ORDER, urgencyOrder } fro
 import { stableOrderByValue } from './permutation';
 import { BottleneckClimb, bottleneckClimbApplies, VELA_SEED } from './bottleneckClimb';
 import { iteratedSearch } from './iteratedSearch';
-import { earlyResolveAtBound, finalTolerantDives, finishAboveBound, finishMirrored, finishSecondStart, lateResolveAtBound, resolveTopAtBound, runCoreSteps } from './coreSteps';
+import { earlyResolveAtBound, finalTolerantDives, finishAboveBound, finishMirrored, finishSecondStart, fitWithin, lateResolveAtBound, resolveTopAtBound, runCoreSteps } from './coreSteps';
 import { PlacementEngine } from './placement';
 import { intervalsOf, multiPoolLowerBound, packPools, rebalancePools, repackChoices } from './multiPool';
 import { splitByProfiles } from './profileSplit';
@@ -89,6 +89,7 @@ import { seededRandom } from './seededRandom';
 import { independentPoolGroups } from './poolGroups';
 import { lowerPoolTops, preferEarlierPools } from './preferPools';
 import { timeCapMs, timeCapReached } from './safetyClock';
+import { withCandidates, withoutLimit } from './withCandidates';
 
 /**
  * Default search budget in full-placement equivalents (one full placement costs n plus the
@@ -396,10 +397,12 @@ function failedFirst(engine: PlacementEngine, order: Int32Array, failed: number)
  * auto would otherwise report the pool exhausted, outside the call's budget.
  */
 const WITHIN_LIMIT_WORK = 20_000_000;
+/** Work for packedWithinLimit's greedy dives before that (a few on 2,000 buffers, all on small sets). */
+const WITHIN_LIMIT_DIVES_WORK = 5_000_000;
 
 /**
  * One size-limited pool where no greedy start and no failed-first order fits: the exact core
- * decides whether everything fits within the limit. The greedy orders can all miss a packing
+ * dives, then decides whether everything fits within the limit. The greedy orders can all miss a packing
  * that exists (fuzzed: six buffers, peak 854 bytes, a 1,006-byte pool; every start left the
  * buffer live throughout with no gap), which the core's search over canonical placements finds.
  * First-fit in the order of the core's offsets puts each buffer at or below its offset there,
@@ -408,9 +411,8 @@ const WITHIN_LIMIT_WORK = 20_000_000;
 function packedWithinLimit(problem: IndexedProblem, engine: PlacementEngine, core: ExactCore | undefined): { start: Start; total: number } | undefined {
   const limit = problem.poolLimits[0];
   if (!core || !Number.isFinite(limit)) return undefined;
-  const r = core.decide(limit, WITHIN_LIMIT_WORK);
-  if (r.kind !== 'fits') return undefined;
-  return firstFitStart(engine, offsetOrder(r.offsets), 'exact core/first-fit');
+  const offsets = fitWithin(core, limit, WITHIN_LIMIT_DIVES_WORK, WITHIN_LIMIT_WORK);
+  return offsets && firstFitStart(engine, offsetOrder(offsets), 'exact core/first-fit');
 }
 
 /** Work for searchedWithinLimits, in conflict entries scanned: about 0.1 s. */
@@ -1080,8 +1082,10 @@ function planAutoCall(
     // (Once every buffer has one candidate, choosing pools changes nothing: no second round.)
     const choice = problem.candidates.some((c) => c.length > 1);
     const pinned = e instanceof MemoryPlanningError && choice ? pinnedWithinLimits(problem, engine, intervals) : undefined;
-    if (!pinned) throw e;
-    return planPinned(pinned, memoryPressure, lowerBound, options, minCallWork);
+    if (pinned) return planPinned(pinned, memoryPressure, lowerBound, options, minCallWork);
+    const lifted = e instanceof MemoryPlanningError && !choice ? planLifted(problem, lowerBound, memoryPressure, options, minCallWork, startedAt) : undefined;
+    if (lifted) return lifted;
+    throw e;
   }
   const { stats, plan } = searched;
   if (problem.pools.length === 1) return { plan: toBufferPlan(problem, plan ?? engine), stats };
@@ -1111,10 +1115,34 @@ function pinnedWithinLimits(problem: IndexedProblem, engine: PlacementEngine, in
     searchWithinLimits(problem, engine.adjStart, engine.adj, ORDER_SEARCH_WORK, true)?.pool ??
     (intervals ? exactPoolChoices(problem, intervals, ORDER_SEARCH_WORK) : undefined);
   if (!pool) return undefined;
-  // A compiled model's buffers stay compact (a spread would read, and keep, every list).
-  const compact = compactPartOf(problem.buffers);
-  if (compact && ascending(compact.indices)) return restrictCompact(problem.buffers, compact, (f, i) => ({ ...f, poolCandidates: [problem.pools[pool[i]]] }));
-  return problem.buffers.map((b, i) => ({ ...b, poolCandidates: [problem.pools[pool[i]]] }));
+  return withCandidates(problem.buffers, (i) => [problem.pools[pool[i]]]);
+}
+
+/**
+ * One size-limited pool where no start fitted the limit, nor the rescues at it (pickStart): the
+ * same buffers planned again with the limit lifted, as a whole call (its greedy starts, then the
+ * exact core's steps), and that plan kept where it fits the limit. Without a limit those steps
+ * run from the best start; with one they never ran, as no start fitted, so a limit at what auto
+ * itself plans without one could fail: rectangles cut from a 1 MiB pool and limited to it
+ * failed on 22 of 51 sets of 120-800 buffers, 2,000-buffer sets limited to auto's own plan
+ * without a limit on 9 of 12 of long and medium lifetimes (seeds 1-6). A limit below the lower bound
+ * cannot be met: no second call there. Under a clock, the second call gets what is left of it.
+ */
+function planLifted(
+  problem: IndexedProblem,
+  lowerBound: number,
+  memoryPressure: number,
+  options: AutoPlanningOptions,
+  minCallWork: number | undefined,
+  startedAt: number,
+): { plan: BufferPlan; stats: AutoStats } | undefined {
+  const limit = problem.poolLimits[0];
+  if (problem.pools.length !== 1 || !Number.isFinite(limit) || limit < lowerBound) return undefined;
+  const open = withoutLimit(problem.pools[0]);
+  const { timeBudgetMs } = options;
+  const left = timeBudgetMs === undefined || !Number.isFinite(timeBudgetMs) ? timeBudgetMs : Math.max(1, timeBudgetMs - (performance.now() - startedAt));
+  const lifted = planAutoCall(withCandidates(problem.buffers, () => [open]), memoryPressure, { ...options, timeBudgetMs: left }, minCallWork);
+  return lifted.stats.finalTotal <= limit ? lifted : undefined;
 }
 
 /**

@@ -122,6 +122,26 @@ function longerRunsAboveBound(core: ExactCore): boolean {
   return core.bufferCount() > SMALL_PROBLEM;
 }
 
+/**
+ * Offsets that put every buffer within `capacity`, else undefined: the core's greedy dives (the
+ * fixed preorders, then varied ones; each given up once it cannot end within the capacity) for
+ * about `diveWork` units, then its decision with `decideWork`. The decision alone misses
+ * packings a dive finds at once, as the call's own steps do at the bound: on rectangles of 120
+ * buffers cut from a 1 MiB pool, the call without a limit reached its bound by a dive after its
+ * decision had spent 74M units in vain, while with the pool limited to that bound a decision of
+ * 20M-120M units found nothing (auto.ts, packedWithinLimit).
+ */
+export function fitWithin(core: ExactCore, capacity: number, diveWork: number, decideWork: number): Float64Array | undefined {
+  const diveLimit = core.work + diveWork;
+  for (let i = 0; i < MAX_DIVES && core.work < diveLimit; i++) {
+    // Sizes and offsets are whole bytes: a dive that ends below capacity + 1 fits.
+    const dive = core.greedyDive(i, 0, capacity + 1);
+    if (dive.total <= capacity) return dive.offsets;
+  }
+  const r = core.decide(capacity, decideWork);
+  return r.kind === 'fits' ? r.offsets : undefined;
+}
+
 /** Runs the core's steps from a plan of total `best` (the greedy phase's). */
 export function runCoreSteps(
   core: ExactCore,

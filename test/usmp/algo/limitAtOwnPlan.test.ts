@@ -1,0 +1,57 @@
+/**
+ * A pool limited to the size auto plans without a limit must still plan. Where no greedy start
+ * fitted the limit, auto had only its rescues at the limit (a short decision of the exact core,
+ * an order search): the steps that reach such plans without a limit (the core's dives after its
+ * decision, its descents and re-solves) never ran, and the plan failed with the pool exhausted.
+ */
+import { packedRectangles, longLifetimes } from '../../../bench/generators';
+import { fitWithin } from '../../../src/usmp/algo/coreSteps';
+import { planAuto } from '../../../src/usmp/algo/auto';
+import { intervalsToBufferInfos, lowerBoundOfBuffers } from '../../../src/usmp/conflicts';
+import { MemoryPlanningError } from '../../../src/errors';
+import { verifyPlan } from '../../../src/usmp/verify';
+import { BenchSet } from '../../../bench/generators';
+import { checkedTop, coreOfIntervals, pool, poolSize } from './helpers';
+
+function limitedBuffers(set: BenchSet, limit?: number) {
+  return intervalsToBufferInfos(
+    set.intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment: 16 })),
+    [pool('sram', limit, 16)],
+  );
+}
+
+function plannedTotal(set: BenchSet, limit?: number): number {
+  const buffers = limitedBuffers(set, limit);
+  const { plan, stats } = planAuto(buffers, lowerBoundOfBuffers(buffers));
+  verifyPlan(buffers, plan);
+  const total = poolSize(buffers, plan, 'sram');
+  expect(stats.finalTotal).toBe(total);
+  return total;
+}
+
+describe('a pool limited to what auto plans without a limit', () => {
+  // 120 rectangles cut from a 1 MiB pool over 200 operators: the bound, 1 MiB, is the optimum.
+  const packed = packedRectangles(2, 120, 200);
+
+  it('plans rectangles cut from the pool itself within it (the decision alone found no fit)', () => {
+    expect(plannedTotal(packed)).toBe(1 << 20);
+    expect(plannedTotal(packed, 1 << 20)).toBe(1 << 20);
+    // The core's own decision at 1 MiB runs out; one of its dives fits at once.
+    expect(coreOfIntervals(packed).decide(1 << 20, 20_000_000).kind).toBe('unknown');
+    const offsets = fitWithin(coreOfIntervals(packed), 1 << 20, 5_000_000, 20_000_000)!;
+    expect(checkedTop(packed, 16, offsets)).toBeLessThanOrEqual(1 << 20);
+  });
+
+  it('plans a 2,000-buffer set at the total auto reaches without a limit, above the bound', () => {
+    const set = longLifetimes(3);
+    const open = plannedTotal(set);
+    expect(open).toBeGreaterThan(lowerBoundOfBuffers(limitedBuffers(set)));
+    expect(plannedTotal(set, open)).toBe(open);
+  });
+
+  it('still fails where the limit is below the lower bound', () => {
+    const buffers = limitedBuffers(packed, (1 << 20) - 16);
+    expect(() => planAuto(buffers, lowerBoundOfBuffers(buffers))).toThrow(MemoryPlanningError);
+    expect(() => planAuto(buffers, lowerBoundOfBuffers(buffers))).toThrow(/the space available in the provided pools exceeded when trying to allocate the buffer/);
+  });
+});
