@@ -4,7 +4,9 @@
  * an order search): the steps that reach such plans without a limit (the core's dives after its
  * decision, its descents and re-solves) never ran, and the plan failed with the pool exhausted.
  */
-import { packedRectangles, longLifetimes } from '../../../bench/generators';
+import { packedRectangles, longLifetimes, randomIntervals } from '../../../bench/generators';
+import { pinnedBufferSet } from '../../../bench/portfolio';
+import { poolSizesOfPlan } from '../../../src/usmp/verify';
 import { fitWithin } from '../../../src/usmp/algo/coreSteps';
 import { planAuto } from '../../../src/usmp/algo/auto';
 import { intervalsToBufferInfos, lowerBoundOfBuffers } from '../../../src/usmp/conflicts';
@@ -53,5 +55,17 @@ describe('a pool limited to what auto plans without a limit', () => {
     const buffers = limitedBuffers(packed, (1 << 20) - 16);
     expect(() => planAuto(buffers, lowerBoundOfBuffers(buffers))).toThrow(MemoryPlanningError);
     expect(() => planAuto(buffers, lowerBoundOfBuffers(buffers))).toThrow(/the space available in the provided pools exceeded when trying to allocate the buffer/);
+  });
+
+  it('plans pools limited to their use in its own plan, as a user sizes them from the memory report', () => {
+    // The bench's set with pins (SRAM limited to a third of the bound, DRAM not): DRAM then
+    // limited to its use too. Every greedy start overflowed a pool and the plan failed.
+    const buffers = pinnedBufferSet(randomIntervals(11, 500, 200));
+    const open = poolSizesOfPlan(buffers, planAuto(buffers, lowerBoundOfBuffers(buffers)).plan);
+    const sized = new Map(buffers.flatMap((b) => b.poolCandidates).map((p) => [p.name, { ...p, sizeHintBytes: open.get(p.name) ?? 0 }]));
+    const limited = buffers.map((b) => ({ ...b, poolCandidates: b.poolCandidates.map((p) => sized.get(p.name)!) }));
+    const { plan } = planAuto(limited, lowerBoundOfBuffers(limited));
+    verifyPlan(limited, plan);
+    for (const [name, end] of poolSizesOfPlan(limited, plan)) expect(end).toBeLessThanOrEqual(open.get(name)!);
   });
 });
