@@ -209,10 +209,10 @@ function listsAreLiveRangeOverlaps(buffers: readonly BufferInfo[], listed: reado
 }
 
 /**
- * MiniMalloc's CSV when the first non-blank line is a comma-separated header of names (no
- * interval or JSON line is), JSON when the first non-blank character is `{` or `[` (no interval
- * line starts so; an array is then reported as the wrong JSON type, not as a bad interval), the
- * interval text format otherwise.
+ * MiniMalloc's CSV when the first non-blank line holds a comma and a letter and is not JSON, as
+ * a header does (no interval line does; looksLikeMiniMallocCsv), JSON when the first non-blank
+ * character is `{` or `[` (no interval line starts so; an array is then reported as the wrong
+ * JSON type, not as a bad interval), the interval text format otherwise.
  */
 export function parseBufferSet(text: string, file = '<input>'): BufferSet {
   if (looksLikeMiniMallocCsv(text)) {

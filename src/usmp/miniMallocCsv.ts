@@ -35,10 +35,18 @@ const COLUMN_NAMES: Readonly<Record<string, Column>> = {
   gaps: 'gaps',
 };
 
-/** Whether `text` looks like a MiniMalloc CSV: its first non-blank line is a header of names. */
+/**
+ * Whether `text` looks like a MiniMalloc CSV: its first non-blank line (a `#` comment left out)
+ * holds a comma and a letter, as a header does, and is not JSON. No interval line does (three
+ * integers apart by blanks), so a damaged header (a trailing comma, a spreadsheet's unnamed
+ * index column, quoted or spaced names) is still read as the CSV it was meant to be, and its
+ * error names the column, where the interval parser said "expected 'size first_use last_use'"
+ * of a file that never was one. A line of numbers with commas ("16, 0, 1") has no letter: it
+ * stays an interval line, and its error says what an interval line is.
+ */
 export function looksLikeMiniMallocCsv(text: string): boolean {
-  const first = firstNonBlankLine(text)?.line;
-  return first !== undefined && /^\s*[A-Za-z_][A-Za-z_0-9]*\s*(,\s*[A-Za-z_][A-Za-z_0-9]*\s*)+$/.test(first);
+  const first = firstNonBlankLine(text)?.line.replace(/#.*/, '').trim();
+  return first !== undefined && !/^[{[]/.test(first) && first.includes(',') && /[A-Za-z_]/.test(first);
 }
 
 export interface CsvBufferSet {
@@ -55,8 +63,11 @@ export function parseMiniMallocCsv(text: string, file: string, pool: PoolInfo): 
   const header = headerLine.split(',').map((c) => c.trim());
   const columnAt = new Map<Column, number>();
   header.forEach((name, k) => {
-    const column = COLUMN_NAMES[name];
-    if (column === undefined) fail(headerAt, `unknown column '${name}' (MiniMalloc's columns: ${Object.keys(COLUMN_NAMES).join(', ')})`);
+    if (name === '') fail(headerAt, `column ${k + 1} of the header has no name (a trailing comma, or a spreadsheet's unnamed index column?)`);
+    // An own property only: a column named 'constructor' or '__proto__' is unknown, not Object's.
+    const column =
+      (Object.prototype.hasOwnProperty.call(COLUMN_NAMES, name) ? COLUMN_NAMES[name] : undefined) ??
+      fail(headerAt, `unknown column '${name}' (MiniMalloc's columns: ${Object.keys(COLUMN_NAMES).join(', ')})`);
     const kind = column === 'end' ? 'upper' : column;
     if ([...columnAt.keys()].some((c) => (c === 'end' ? 'upper' : c) === kind)) fail(headerAt, `column '${name}' repeats another column's meaning`);
     columnAt.set(column, k);

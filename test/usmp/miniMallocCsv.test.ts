@@ -52,6 +52,24 @@ describe("MiniMalloc's CSV buffer sets", () => {
     expect(errorOf('id,lower,upper,size,gaps\nb1,0,9,4,3-5\n')).toMatch(/^set\.csv:2: buffer 'b1' has gaps/);
   });
 
+  // fz30: a header with a comma in it was read as the interval format unless every name was an
+  // identifier, so a trailing comma or a spreadsheet's index column got "expected 'size
+  // first_use last_use'"; and names of Object.prototype's members were columns nobody checked.
+  it('reads a damaged header as the CSV it was meant to be, and says which column is wrong', () => {
+    expect(errorOf('id,lower,upper,size,\nb1,0,3,4,\n')).toMatch(/^set\.csv:1: column 5 of the header has no name/);
+    expect(errorOf(',id,lower,upper,size\n0,b1,0,3,4\n')).toMatch(/^set\.csv:1: column 1 of the header has no name/);
+    expect(errorOf('"id","lower","upper","size"\n"b1",0,3,4\n')).toMatch(/^set\.csv:1: unknown column '"id"'/);
+    expect(errorOf('buffer id,lower,upper,size\nb1,0,3,4\n')).toMatch(/^set\.csv:1: unknown column 'buffer id'/);
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      expect(errorOf(`id,lower,upper,size,${name}\nb1,0,3,4,1\n`)).toMatch(new RegExp(`^set\\.csv:1: unknown column '${name}'`));
+    }
+  });
+
+  it('still reads interval lines with commas in comments, or without a letter, as intervals', () => {
+    expect(parseBufferSet('16 0 1 # conv, relu\n8 1 2\n', 'set.txt').format).toBe('intervals');
+    expect(errorOf('16, 0, 1\n')).toMatch(/^set\.csv:1: expected 'size first_use last_use'/);
+  });
+
   it('leaves the other formats alone', () => {
     expect(parseBufferSet('# size first last\n16 0 1\n32 1 2\n', 'set.txt').format).toBe('intervals');
     expect(parseBufferSet('{"pools":[{"name":"p"}],"buffers":[]}', 'set.json').format).toBe('json');
