@@ -980,8 +980,10 @@ export function planAuto(buffers: readonly BufferInfo[], memoryPressure: number,
   // stricter problem, and a plan sharing the addresses of such a pair may be smaller (two
   // 16-byte buffers, one listing the other: auto's 32 bytes were reported proven optimal, where
   // greedy_by_size's valid 16 were the optimum). Only the bound of the mutual pairs
-  // (lowerBoundOfBuffers) proves anything then.
-  if (!stats.provenOptimal || oneWayConflicts(buffers).length === 0) return result;
+  // (lowerBoundOfBuffers) proves anything then, whether or not the stricter problem was solved
+  // (a plan not proven optimal carried that problem's proven bound, above valid plans: 4 bytes
+  // where one of 3 exists).
+  if (oneWayConflicts(buffers).length === 0) return result;
   const lowerBound = autoLowerBound(buffers, memoryPressure);
   const provenOptimal = stats.finalTotal <= lowerBound;
   return { ...result, stats: { ...stats, lowerBound, provenLowerBound: provenOptimal ? stats.finalTotal : lowerBound, provenOptimal } };

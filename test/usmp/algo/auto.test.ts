@@ -3,6 +3,7 @@ import { planAuto } from '../../../src/usmp/algo/auto';
 import { getPlanningAlgorithm, listPlanningAlgorithms, registerPlanningAlgorithm } from '../../../src/usmp/algo/registry';
 import { intervalsToBufferInfos, lowerBoundOfBuffers, memoryPressureOfIntervals } from '../../../src/usmp/conflicts';
 import { poolSizesOfPlan, verifyPlan } from '../../../src/usmp/verify';
+import { parseJsonBufferSet } from '../../../src/usmp/bufferSet';
 import { seededRandom } from '../../../src/usmp/algo/seededRandom';
 import { buffers, pool, poolSize } from './helpers';
 import { indexProblem } from '../../../src/usmp/algo/indexed';
@@ -89,6 +90,35 @@ describe('auto', () => {
     // Listed both ways, the pair must be apart: 32 is the optimum, proven.
     const mutual = bufs.map((b) => ({ ...b, conflicts: [b.name === 'a' ? 'b' : 'a'] }));
     expect(planAuto(mutual, lowerBoundOfBuffers(mutual)).stats.provenOptimal).toBe(true);
+  });
+
+  test('a conflict listed one way, the plan not proven optimal: its proven bound is still no more than the mutual pairs prove', () => {
+    // Fuzzed (three pools, every pair listed one way): all four may share offset 0 of their
+    // pools, 3 bytes in all; auto keeps the pairs apart and proved 4 for that stricter problem.
+    const { buffers: bufs } = parseJsonBufferSet(
+      {
+        pools: [{ name: 'dram0' }, { name: 'L21' }, { name: 'tcm2' }],
+        buffers: [
+          { name: 'b0', size: 1, liveRange: [1, 2], candidatePools: ['dram0', 'tcm2'], conflicts: [] },
+          { name: 'b1', size: 1, liveRange: [1, 5], candidatePools: ['tcm2'], conflicts: ['b0'] },
+          { name: 'b2', size: 2, liveRange: [7, 12], candidatePools: ['L21'], conflicts: ['b3'] },
+          { name: 'b3', size: 2, liveRange: [6, 7], candidatePools: ['dram0', 'L21'], conflicts: [] },
+        ],
+      },
+      'oneway.json',
+    );
+    const valid = new Map([
+      ['b0', { pool: 'tcm2', offset: 0 }],
+      ['b1', { pool: 'tcm2', offset: 0 }],
+      ['b2', { pool: 'L21', offset: 0 }],
+      ['b3', { pool: 'L21', offset: 0 }],
+    ]);
+    expect(() => verifyPlan(bufs, valid)).not.toThrow();
+    const { plan, stats } = planAuto(bufs, lowerBoundOfBuffers(bufs));
+    verifyPlan(bufs, plan);
+    expect(stats.provenOptimal).toBe(false);
+    expect(stats.provenLowerBound).toBeLessThanOrEqual(3);
+    expect(stats.lowerBound).toBeLessThanOrEqual(3);
   });
 
   test('a tiny set whose bound is out of reach gets a search sized to it, not the floor for large sets', () => {
