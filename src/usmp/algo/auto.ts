@@ -1146,17 +1146,23 @@ function planLifted(
   startedAt: number,
 ): { plan: BufferPlan; stats: AutoStats } | undefined {
   const limits = problem.poolLimits;
-  if (sumOf(limits) < lowerBound) return undefined;
+  // Its own calls do not lift again: with k limited pools that would nest k deep.
+  if ((options as LiftingOptions)[LIFTED] || sumOf(limits) < lowerBound) return undefined;
   const limited = problem.pools.map((_, p) => p).filter((p) => Number.isFinite(limits[p]));
   // Pools are one by name (indexProblem).
   const index = new Map(problem.pools.map((q, k) => [q.name, k] as const));
   const { timeBudgetMs } = options;
-  const leftOfClock = (): AutoPlanningOptions =>
-    timeBudgetMs === undefined || !Number.isFinite(timeBudgetMs) ? options : { ...options, timeBudgetMs: Math.max(1, timeBudgetMs - (performance.now() - startedAt)) };
+  // The lifted calls are marked; the pinned ones (pools of one candidate each, whose own lifts
+  // leave no limit to lift) are not.
+  const leftOfClock = (lifting: boolean): LiftingOptions => ({
+    ...options,
+    ...(timeBudgetMs === undefined || !Number.isFinite(timeBudgetMs) ? {} : { timeBudgetMs: Math.max(1, timeBudgetMs - (performance.now() - startedAt)) }),
+    ...(lifting ? { [LIFTED]: true as const } : {}),
+  });
   for (const p of limited.reverse().slice(0, MAX_LIFTED)) {
     const pools = problem.pools.map((q, k) => (k === p ? withoutLimit(q) : q));
     const buffers = withCandidates(problem.buffers, (b) => problem.buffers[b].poolCandidates.map((q) => pools[index.get(q.name)!]));
-    const lifted = overflowAsUndefined(() => planAutoCall(buffers, memoryPressure, leftOfClock(), minCallWork));
+    const lifted = overflowAsUndefined(() => planAutoCall(buffers, memoryPressure, leftOfClock(true), minCallWork));
     if (!lifted) continue;
     if (withinLimits(problem, lifted.plan)) return judged(lifted, lowerBound);
     // Past a limit: its pool choices, free buffers then moved off the pools' peaks where the
@@ -1167,7 +1173,7 @@ function planLifted(
     const room = problem.poolLimits.map((l) => (l === Infinity ? l : Math.floor(l * (1 - LIFTED_SPLIT_MARGIN))));
     const chosen = intervals ? splitByProfiles(problem, intervals, lifts, LIFTED_SPLIT_WORK, options.seed ?? DEFAULT_SEED, room).pool : lifts;
     const pinned = withCandidates(problem.buffers, (b) => [problem.pools[chosen[b]]]);
-    const repacked = overflowAsUndefined(() => planPinned(pinned, memoryPressure, lowerBound, leftOfClock(), minCallWork));
+    const repacked = overflowAsUndefined(() => planPinned(pinned, memoryPressure, lowerBound, leftOfClock(false), minCallWork));
     if (repacked && withinLimits(problem, repacked.plan)) return repacked;
   }
   return undefined;
@@ -1181,6 +1187,10 @@ function judged(lifted: { plan: BufferPlan; stats: AutoStats }, lowerBound: numb
     stats: { ...lifted.stats, lowerBound: Math.max(lowerBound, lifted.stats.lowerBound), provenLowerBound, provenOptimal: lifted.stats.finalTotal <= provenLowerBound },
   };
 }
+
+/** Marks the options of planLifted's own calls (carried by a spread, as a symbol key is). */
+const LIFTED = Symbol('lifted');
+type LiftingOptions = AutoPlanningOptions & { readonly [LIFTED]?: true };
 
 /** Pools planLifted lifts at most, one call each. */
 const MAX_LIFTED = 3;
