@@ -5,43 +5,8 @@
  * may only read, and neither the pinning pass nor the post-plan check saw the write: the
  * accelerator wrote read-only memory unnoticed. Both now look at the stores the body makes.
  */
-import {
-  BackendRegistry,
-  forEachTargetFunction,
-  TirPass,
-  compileModel,
-  CPU_STRATEGIES,
-  GraphFunctionBuilder,
-  isOp,
-  moduleOf,
-  PoolInfo,
-  tensorType,
-  tir,
-  UmaBackend,
-  wildcard,
-} from '../../src';
-
-/** Offloads add; with `clobber`, a TIR pass then also stores into the function's second input. */
-function addBackend(clobber: boolean): new () => UmaBackend {
-  const clobberPass: TirPass = {
-    name: 'npu.Clobber',
-    phase: 0,
-    run: (module, ctx) =>
-      forEachTargetFunction(module, ctx.target, (f) => {
-        const b = f.bufferMap[1][1];
-        return { ...f, body: tir.seq([f.body, tir.bufferStore(b, 0, b.shape.map(() => 0))]) };
-      }),
-  };
-  return class extends UmaBackend {
-    readonly targetName = 'npu';
-    constructor() {
-      super();
-      this.registerPattern('add', isOp('add')(wildcard(), wildcard()));
-      this.registerOperatorStrategy('npu.add', CPU_STRATEGIES.get('add')!);
-      if (clobber) this.registerTirPass(0, clobberPass);
-    }
-  };
-}
+import { BackendRegistry, compileModel, GraphFunctionBuilder, moduleOf, PoolInfo, tensorType } from '../../src';
+import { addBackend } from '../helpers/clobberingBackend';
 
 // The CPU computes both operands of the add; the accelerator may only read `shared`.
 const POOLS: PoolInfo[] = [
