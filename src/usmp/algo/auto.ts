@@ -66,7 +66,7 @@
 import { performance } from 'node:perf_hooks';
 import { MemoryPlanningError } from '../../errors';
 import { asIntervalGroup, lowerBoundOfBuffers } from '../conflicts';
-import { oneWayConflicts } from '../verify';
+import { oneWayConflicts, poolSizesOfPlan } from '../verify';
 import { recordOptimality } from '../optimality';
 import { BufferInfo, BufferPlan, PlanningAlgorithm, PlanningOptions, PoolAllocation } from '../types';
 import { ascending, compactPartOf, restrictCompact } from '../compactConflicts';
@@ -1205,11 +1205,7 @@ const LIFTED_SPLIT_MARGIN = 0.005;
 
 /** Whether every pool of `plan` ends within its limit. */
 function withinLimits(problem: IndexedProblem, plan: BufferPlan): boolean {
-  const ends = new Map<string, number>();
-  for (const b of problem.buffers) {
-    const a = plan.get(b.name)!;
-    ends.set(a.pool, Math.max(ends.get(a.pool) ?? 0, a.offset + b.sizeBytes));
-  }
+  const ends = poolSizesOfPlan(problem.buffers, plan);
   return problem.pools.every((q, p) => (ends.get(q.name) ?? 0) <= problem.poolLimits[p]);
 }
 
