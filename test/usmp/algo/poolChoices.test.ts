@@ -1,8 +1,13 @@
+import * as fc from 'fast-check';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { planBufferSet } from '../../../src/cli/plan';
-import { intervalsOf } from '../../../src/usmp/algo/multiPool';
-import { indexProblem } from '../../../src/usmp/algo/indexed';
+import { intervalsOf, poolCore } from '../../../src/usmp/algo/multiPool';
+import { IndexedProblem, indexProblem } from '../../../src/usmp/algo/indexed';
+import { planAuto } from '../../../src/usmp/algo/auto';
+import { withCandidates } from '../../../src/usmp/algo/withCandidates';
+import { IntervalConflicts } from '../../../src/usmp/intervalConflicts';
+import { poolSizesOfPlan } from '../../../src/usmp/verify';
 import { PlacementEngine } from '../../../src/usmp/algo/placement';
 import { exactPoolChoices } from '../../../src/usmp/algo/poolChoices';
 import { searchWithinLimits } from '../../../src/usmp/algo/withinLimits';
@@ -47,5 +52,91 @@ describe('exactPoolChoices: every choice of pools, each limited pool decided by 
     const plan = new Map(report.allocations.map((a) => [a.buffer, { pool: a.pool, offset: a.offset }] as const));
     expect(() => verifyPlan(set.buffers, plan, set.pools)).not.toThrow();
     for (const p of report.pools) expect(p.size).toBeLessThanOrEqual(set.pools.find((q) => q.name === p.name)!.sizeHintBytes!);
+  });
+});
+
+/** The problem of a JSON buffer set with live ranges, and its conflicts as intervals. */
+function problemOf(doc: unknown): { problem: IndexedProblem; intervals: IntervalConflicts } {
+  const problem = indexProblem(parseBufferSet(JSON.stringify(doc), 'set.json').buffers);
+  const engine = new PlacementEngine(problem);
+  return { problem, intervals: intervalsOf(problem, engine.adjStart, engine.adj)! };
+}
+
+/** Whether every limited pool's buffers under `pool` fit its limit, by the core run to the end. */
+function choiceFits(problem: IndexedProblem, intervals: IntervalConflicts, pool: ArrayLike<number>): boolean {
+  return problem.pools.every((_, p) => {
+    const members = Array.from({ length: problem.count }, (_, b) => b).filter((b) => pool[b] === p);
+    if (problem.poolLimits[p] === Infinity || members.length === 0) return true;
+    const outcome = poolCore(problem, intervals, p, members).decide(problem.poolLimits[p], 1e9);
+    expect(outcome.kind).not.toBe('unknown');
+    return outcome.kind === 'fits';
+  });
+}
+
+/** Whether any choice of pools fits, trying every one. */
+function someChoiceFits(problem: IndexedProblem, intervals: IntervalConflicts): boolean {
+  const pool = new Int32Array(problem.count);
+  const search = (b: number): boolean =>
+    b === problem.count ? choiceFits(problem, intervals, pool) : problem.candidates[b].some((p) => ((pool[b] = p), search(b + 1)));
+  return search(0);
+}
+
+describe('exactPoolChoices: a search over choices, by live bytes, with backjumping', () => {
+  it('finds pools for a fuzzed set with far too many choices to try each (32 buffers, two pools)', () => {
+    // Fuzzed (fz30's metalim mode, zero-size buffers left out): both pools limited to their
+    // size in auto's own plan without limits; 2^22 choices, so the odometer over every choice
+    // (4,096 at most) that came before this search never started.
+    const limitedFile = path.join(__dirname, 'fixtures', 'twoPoolsLiveBytesChoice.json');
+    const limited = parseBufferSet(fs.readFileSync(limitedFile, 'utf8'), limitedFile);
+    const problem = indexProblem(limited.buffers);
+    const engine = new PlacementEngine(problem);
+    const intervals = intervalsOf(problem, engine.adjStart, engine.adj)!;
+    const pool = exactPoolChoices(problem, intervals, 20_000_000);
+    expect(pool).toBeDefined();
+    pool!.forEach((p, b) => expect(problem.candidates[b]).toContain(p));
+    expect(choiceFits(problem, intervals, pool!)).toBe(true);
+    // Pinned to those pools, auto plans every pool within its limit.
+    const pinned = withCandidates(limited.buffers, (b) => [problem.pools[pool![b]]]);
+    const sizes = poolSizesOfPlan(pinned, planAuto(pinned, 0).plan);
+    for (const q of limited.pools) expect(sizes.get(q.name) ?? 0).toBeLessThanOrEqual(q.sizeHintBytes!);
+  });
+
+  // Small sets of two or three pools, some limited: a choice is found exactly when one exists
+  // (every choice tried, each pool decided by the core to the end), and a choice found fits.
+  const smallSet = fc
+    .record({
+      pools: fc.array(fc.record({ limit: fc.option(fc.integer({ min: 16, max: 64 }), { freq: 4 }), alignment: fc.constantFrom(1, 1, 4, 16) }), { minLength: 2, maxLength: 3 }),
+      buffers: fc.array(
+        fc.record({
+          size: fc.integer({ min: 1, max: 32 }),
+          first: fc.integer({ min: 0, max: 5 }),
+          length: fc.integer({ min: 0, max: 4 }),
+          alignment: fc.constantFrom(1, 2, 8),
+          candidates: fc.uniqueArray(fc.integer({ min: 0, max: 2 }), { minLength: 1, maxLength: 3 }),
+        }),
+        { minLength: 1, maxLength: 8 },
+      ),
+    })
+    .map(({ pools, buffers }) => ({
+      pools: pools.map((q, p) => ({ name: `p${p}`, alignment: q.alignment, ...(q.limit === null ? {} : { sizeHintBytes: q.limit }) })),
+      buffers: buffers.map((b, i) => ({
+        name: `b${i}`,
+        size: b.size,
+        alignment: b.alignment,
+        liveRange: [b.first, b.first + b.length],
+        candidatePools: [...new Set(b.candidates.map((c) => `p${c % pools.length}`))],
+      })),
+    }));
+
+  it('finds a choice exactly where one exists', () => {
+    fc.assert(
+      fc.property(smallSet, (doc) => {
+        const { problem, intervals } = problemOf(doc);
+        const pool = exactPoolChoices(problem, intervals, 20_000_000);
+        expect(pool !== undefined).toBe(someChoiceFits(problem, intervals));
+        if (pool) expect(choiceFits(problem, intervals, pool)).toBe(true);
+      }),
+      { seed: 0x9001, numRuns: 300 },
+    );
   });
 });
