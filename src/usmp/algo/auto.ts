@@ -1124,7 +1124,7 @@ function pinnedWithinLimits(problem: IndexedProblem, engine: PlacementEngine, in
 /**
  * Size limits that no start fitted, nor the rescues at them (pickStart, pinnedWithinLimits): the
  * same buffers planned again as a whole call (its greedy starts, then the exact core's steps or
- * the pools' search) with one pool's limit lifted, and that plan kept where every pool fits its
+ * the pools' search) with size limits lifted, and that plan kept where every pool fits its
  * limit. Without a limit those steps run from the best start; with one they never ran, as no
  * start fitted, so a limit at what auto itself plans without it could fail. One pool:
  * rectangles cut from a 1 MiB pool and limited to it failed on 22 of 51 sets of 120-800
@@ -1132,9 +1132,12 @@ function pinnedWithinLimits(problem: IndexedProblem, engine: PlacementEngine, in
  * medium lifetimes (seeds 1-6). Several pools: the bench's sets with pins (SRAM limited to a
  * third of the bound, DRAM not) with DRAM then limited to its use in auto's plan, as a user
  * sizes a pool from the memory report, failed on 10 of 10 of 2,000 buffers (seeds 11-20), now on
- * 3 (where the pool choices a tighter SRAM leads to differ too much). Lifted in turn, from the last pool
- * (where a preference order spills), at most MAX_LIFTED pools; none where the limits add up to
- * less than the lower bound. Under a clock, each call gets what is left of it.
+ * 2 (where the pool choices a tighter SRAM leads to differ too much). With several pools
+ * limited, every limit is lifted at once first (fuzzed sets of 20-80 buffers with every pool
+ * limited to its size in auto's own plan failed on 8 of 800: no single lift fitted). Then one
+ * at a time, from the last pool (where a preference order spills), at most MAX_LIFTED pools;
+ * none where the limits add up to less than the lower bound. Under a clock, each call gets
+ * what is left of it.
  */
 function planLifted(
   problem: IndexedProblem,
@@ -1159,8 +1162,11 @@ function planLifted(
     ...(timeBudgetMs === undefined || !Number.isFinite(timeBudgetMs) ? {} : { timeBudgetMs: Math.max(1, timeBudgetMs - (performance.now() - startedAt)) }),
     ...(lifting ? { [LIFTED]: true as const } : {}),
   });
-  for (const p of limited.reverse().slice(0, MAX_LIFTED)) {
-    const pools = problem.pools.map((q, k) => (k === p ? withoutLimit(q) : q));
+  // Every limit at once first: a user who sized the pools from the memory report of a plan
+  // without limits gets that plan back (the calls count work, not time).
+  const singles = [...limited].reverse().slice(0, MAX_LIFTED).map((p) => [p]);
+  for (const lift of limited.length > 1 ? [limited, ...singles] : singles) {
+    const pools = problem.pools.map((q, k) => (lift.includes(k) ? withoutLimit(q) : q));
     const buffers = withCandidates(problem.buffers, (b) => problem.buffers[b].poolCandidates.map((q) => pools[index.get(q.name)!]));
     const lifted = overflowAsUndefined(() => planAutoCall(buffers, memoryPressure, leftOfClock(true), minCallWork));
     if (!lifted) continue;

@@ -4,6 +4,9 @@
  * an order search): the steps that reach such plans without a limit (the core's dives after its
  * decision, its descents and re-solves) never ran, and the plan failed with the pool exhausted.
  */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseBufferSet } from '../../../src/usmp/bufferSet';
 import { packedRectangles, longLifetimes, randomIntervals } from '../../../bench/generators';
 import { pinnedBufferSet } from '../../../bench/portfolio';
 import { poolSizesOfPlan } from '../../../src/usmp/verify';
@@ -67,5 +70,23 @@ describe('a pool limited to what auto plans without a limit', () => {
     const { plan } = planAuto(limited, lowerBoundOfBuffers(limited));
     verifyPlan(limited, plan);
     for (const [name, end] of poolSizesOfPlan(limited, plan)) expect(end).toBeLessThanOrEqual(open.get(name)!);
+  });
+});
+
+describe('several pools, each limited to its size in the plan auto makes without limits', () => {
+  // Fuzzed (fz30's metalim mode): 80 buffers in three pools with alignments, every pool then
+  // limited to its size in auto's own plan. No greedy start, order search or choice of pools by
+  // live bytes fitted, nor any plan with one pool's limit lifted; with every limit lifted at
+  // once, auto's own plan comes back.
+  const file = path.join(__dirname, 'fixtures', 'threePoolsOwnPlan.json');
+  const open = parseBufferSet(fs.readFileSync(file, 'utf8'), file);
+
+  it('plans them within every limit', () => {
+    const sizes = poolSizesOfPlan(open.buffers, planAuto(open.buffers, 0).plan);
+    const sized = new Map(open.pools.map((p) => [p.name, { ...p, sizeHintBytes: sizes.get(p.name) ?? 0 }]));
+    const limited = open.buffers.map((b) => ({ ...b, poolCandidates: b.poolCandidates.map((p) => sized.get(p.name)!) }));
+    const { plan } = planAuto(limited, 0);
+    verifyPlan(limited, plan);
+    for (const [name, end] of poolSizesOfPlan(limited, plan)) expect(end).toBeLessThanOrEqual(sizes.get(name)!);
   });
 });
