@@ -867,7 +867,8 @@ function packPoolByPool(
   const rounds = problem.poolLimits.some((l) => l !== Infinity) ? SPLIT_ROUNDS : SPLIT_ROUNDS.slice(0, 1);
   for (const round of rounds) {
     const from = tries.reduce((a, t) => (sumOf(t.ends) < sumOf(a.ends) ? t : a));
-    if (sumOf(from.ends) <= lowerBound * (1 + SPLIT_MIN_GAP)) break;
+    // A total past 2^53 is no plan at all (no byte count states it): no gap is too small there.
+    if (sumOf(from.ends) <= lowerBound * (1 + SPLIT_MIN_GAP) && sumOf(from.ends) <= Number.MAX_SAFE_INTEGER) break;
     const limits = problem.poolLimits.map((l) => (l === Infinity ? l : Math.floor(l * (1 - round.margin))));
     const floors = round.floored ? problem.poolLimits.map((l, p) => (l === Infinity ? 0 : from.ends[p])) : undefined;
     const split = splitByProfiles(problem, poolIntervals, from.plan.pool, PROFILE_SPLIT_WORK, seed ?? DEFAULT_SEED, limits, floors);
