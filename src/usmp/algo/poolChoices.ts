@@ -42,8 +42,16 @@ const DIVES_SHARE = 0.25;
  */
 const MAX_UNPACKED = 4;
 
+/**
+ * Buffers above which the search does not start: its blame is a bit set over depths per depth
+ * (n^2 / 8 bytes: 50 MB at 20,000 buffers), and at this size its core decisions (1M units a
+ * pool) rarely pack a choice the order search missed (a 500-buffer set: none of 20).
+ */
+const MAX_BUFFERS = 1000;
+
 /** Per buffer, the pool of a choice in which every size-limited pool fits its limit. */
 export function exactPoolChoices(problem: IndexedProblem, intervals: IntervalConflicts, budget: number): Int32Array | undefined {
+  if (problem.count > MAX_BUFFERS) return undefined;
   const { sizes, candidates, poolLimits } = problem;
   const options = candidates.map((cs, b) => [...new Set(cs)].filter((p) => sizes[b] <= poolLimits[p]));
   if (options.some((o) => o.length === 0)) return undefined;
