@@ -261,6 +261,8 @@ class PoolChoiceSearch {
 
   private addLive(b: number, p: number, bytes: number): void {
     const row = p * this.times;
+    // A backjump undoes many choices at once: each undone range counts.
+    this.work += this.to[b] - this.from[b] + 1;
     for (let t = this.from[b]; t <= this.to[b]; t++) this.live[row + t] += bytes;
   }
 
