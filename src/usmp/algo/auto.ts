@@ -1083,8 +1083,9 @@ function planAutoCall(
     );
   } catch (e) {
     if (!(e instanceof MemoryPlanningError)) throw e;
-    // (Once every buffer has one candidate, choosing pools changes nothing: no second round.)
-    const choice = problem.candidates.some((c) => c.length > 1);
+    // (Once every buffer has one candidate, choosing pools changes nothing: no second round.
+    // Limits that add up to less than the lower bound hold no plan: nothing to search.)
+    const choice = problem.candidates.some((c) => c.length > 1) && sumOf(problem.poolLimits) >= lowerBound;
     const pinned = choice ? pinnedWithinLimits(problem, engine, intervals) : undefined;
     const planned = pinned && overflowAsUndefined(() => planPinned(pinned, memoryPressure, lowerBound, options, minCallWork));
     const lifted = planned ?? planLifted(problem, poolIntervals, lowerBound, memoryPressure, options, minCallWork, startedAt);
