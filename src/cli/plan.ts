@@ -37,6 +37,18 @@ export interface MemoryPlanReport {
   readonly planMs: number;
 }
 
+/**
+ * Where every pool is limited and the limits add up to less than the lower bound, no plan can
+ * fit them, whatever the planner: said in so many words, with the bytes that are missing (the
+ * buffer that overflowed is only where one planner ran out).
+ */
+function limitsBelowBound(set: BufferSet): string {
+  if (set.pools.some((p) => p.sizeHintBytes === undefined)) return '';
+  const limits = set.pools.reduce((sum, p) => sum + p.sizeHintBytes!, 0);
+  const bound = lowerBoundOfBuffers(set.buffers);
+  return limits < bound ? `; the pools' limits add up to ${limits} bytes, below the lower bound of ${bound} bytes, so no plan fits them` : '';
+}
+
 /** A pool overflow names the buffer's size and each allowed pool's limit. */
 function withOverflowLimits<T>(set: BufferSet, run: () => T): T {
   try {
@@ -49,7 +61,7 @@ function withOverflowLimits<T>(set: BufferSet, run: () => T): T {
     const candidates = buffer.poolCandidates.filter((p, i) => buffer.poolCandidates.findIndex((q) => q.name === p.name) === i);
     const pools = candidates.map((p) => `${p.name} (${p.sizeHintBytes !== undefined ? `limit ${p.sizeHintBytes} bytes` : 'no limit'})`);
     throw new MemoryPlanningError(
-      `${POOLS_EXHAUSTED}: ${buffer.name} (${buffer.sizeBytes} bytes); allowed pools: ${pools.join(', ')}; raise a pool's sizeHintBytes or allow another pool`,
+      `${POOLS_EXHAUSTED}: ${buffer.name} (${buffer.sizeBytes} bytes); allowed pools: ${pools.join(', ')}${limitsBelowBound(set)}; raise a pool's sizeHintBytes or allow another pool`,
       e.context,
     );
   }
