@@ -1170,7 +1170,12 @@ function planLifted(
   for (const lift of limited.length > 1 ? [limited, ...singles] : singles) {
     const pools = problem.pools.map((q, k) => (lift.includes(k) ? withoutLimit(q) : q));
     const buffers = withCandidates(problem.buffers, (b) => problem.buffers[b].poolCandidates.map((q) => pools[index.get(q.name)!]));
-    const lifted = overflowAsUndefined(() => planAutoCall(buffers, memoryPressure, leftOfClock(true), minCallWork));
+    // A pressure above the lifted set's own bound is a bound of the limits (the one `uma-ts
+    // plan` computes for a JSON set with them): as the lifted call's target it would stop short
+    // of the plan made without limits (a fuzzed three-pool set, limits at that plan's sizes,
+    // failed so). Below it, it is the user's target, kept.
+    const pressure = Math.min(memoryPressure, lowerBoundOfBuffers(buffers));
+    const lifted = overflowAsUndefined(() => planAutoCall(buffers, pressure, leftOfClock(true), minCallWork));
     if (!lifted) continue;
     if (withinLimits(problem, lifted.plan)) return judged(lifted, lowerBound);
     // Past a limit: its pool choices, free buffers then moved off the pools' peaks where the

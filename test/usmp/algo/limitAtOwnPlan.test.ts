@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseBufferSet } from '../../../src/usmp/bufferSet';
+import { planBufferSet } from '../../../src/cli/plan';
 import { packedRectangles, longLifetimes, randomIntervals } from '../../../bench/generators';
 import { pinnedBufferSet } from '../../../bench/portfolio';
 import { poolSizesOfPlan } from '../../../src/usmp/verify';
@@ -88,5 +89,25 @@ describe('several pools, each limited to its size in the plan auto makes without
     const { plan } = planAuto(limited, 0);
     verifyPlan(limited, plan);
     for (const [name, end] of poolSizesOfPlan(limited, plan)) expect(end).toBeLessThanOrEqual(sizes.get(name)!);
+  });
+});
+
+describe('several pools limited to their sizes in the plan without limits, read as uma-ts plan reads them', () => {
+  // Fuzzed (fz30's metalim mode): 41 buffers (five of zero size) in three pools, conflict lists
+  // that differ from the live ranges, every pool limited to its size in the plan `uma-ts plan`
+  // makes of the same file without limits. The JSON set's memoryPressure is its lower bound
+  // with the limits (527 bytes; 412 without them), and the call with every limit lifted, given
+  // that figure as its target, stopped at another plan, past the 1-byte pool's limit.
+  const file = path.join(__dirname, 'fixtures', 'threePoolsListsOwnPlan.json');
+  const text = fs.readFileSync(file, 'utf8');
+
+  it('plans within every limit', () => {
+    const limited = parseBufferSet(text, file);
+    const doc = JSON.parse(text) as { pools: { sizeHintBytes?: number }[] };
+    doc.pools.forEach((p) => delete p.sizeHintBytes);
+    const open = planBufferSet(parseBufferSet(JSON.stringify(doc), file), 'auto');
+    for (const p of limited.pools) expect(open.pools.find((q) => q.name === p.name)!.size).toBe(p.sizeHintBytes);
+    const report = planBufferSet(limited, 'auto');
+    for (const p of report.pools) expect(p.size).toBeLessThanOrEqual(limited.pools.find((q) => q.name === p.name)!.sizeHintBytes!);
   });
 });
