@@ -43,11 +43,12 @@ const DIVES_SHARE = 0.25;
 const MAX_UNPACKED = 4;
 
 /**
- * Buffers above which the search does not start: its blame is a bit set over depths per depth
- * (n^2 / 8 bytes: 50 MB at 20,000 buffers), and at this size its core decisions (1M units a
- * pool) rarely pack a choice the order search missed (a 500-buffer set: none of 20).
+ * Buffers above which the search does not start: its blame is a bit set over depths per depth,
+ * n^2 / 8 bytes (12.5 MB at this count, over a gigabyte at 100,000). Below it the search is
+ * worth its budget even on large sets: one of the bench's 2,000-buffer sets with pins, every
+ * pool limited to its size in auto's plan, gets its pools here.
  */
-const MAX_BUFFERS = 1000;
+const MAX_BUFFERS = 10_000;
 
 /** Per buffer, the pool of a choice in which every size-limited pool fits its limit. */
 export function exactPoolChoices(problem: IndexedProblem, intervals: IntervalConflicts, budget: number): Int32Array | undefined {
