@@ -1166,15 +1166,11 @@ function planLifted(
   });
   // Every limit at once first: a user who sized the pools from the memory report of a plan
   // without limits gets that plan back (the calls count work, not time).
-  const singles = [...limited].reverse().slice(0, MAX_LIFTED).map((p) => [p]);
-  for (const lift of limited.length > 1 ? [limited, ...singles] : singles) {
+  const lifts = [...(limited.length > 1 ? [limited] : []), ...[...limited].reverse().slice(0, MAX_LIFTED).map((p) => [p])];
+  for (const lift of lifts) {
     const pools = problem.pools.map((q, k) => (lift.includes(k) ? withoutLimit(q) : q));
     const buffers = withCandidates(problem.buffers, (b) => problem.buffers[b].poolCandidates.map((q) => pools[index.get(q.name)!]));
-    // A pressure above the lifted set's own bound is a bound of the limits (the one `uma-ts
-    // plan` computes for a JSON set with them): as the lifted call's target it would stop short
-    // of the plan made without limits (a fuzzed three-pool set, limits at that plan's sizes,
-    // failed so). Below it, it is the user's target, kept.
-    const pressure = Math.min(memoryPressure, lowerBoundOfBuffers(buffers));
+    const pressure = liftedPressure(buffers, memoryPressure, lift.length === limited.length);
     const lifted = overflowAsUndefined(() => planAutoCall(buffers, pressure, leftOfClock(true), minCallWork));
     if (!lifted) continue;
     if (withinLimits(problem, lifted.plan)) return judged(lifted, lowerBound);
@@ -1182,14 +1178,25 @@ function planLifted(
     // other pools stay within their limits (profileSplit.ts), and each pool planned on its own
     // within its limit, with a whole call's work (within the call above, a pool got a part).
     if (problem.pools.length === 1) continue;
-    const lifts = Int32Array.from(problem.buffers, (b) => index.get(lifted.plan.get(b.name)!.pool)!);
+    const choices = Int32Array.from(problem.buffers, (b) => index.get(lifted.plan.get(b.name)!.pool)!);
     const room = problem.poolLimits.map((l) => (l === Infinity ? l : Math.floor(l * (1 - LIFTED_SPLIT_MARGIN))));
-    const chosen = intervals ? splitByProfiles(problem, intervals, lifts, LIFTED_SPLIT_WORK, options.seed ?? DEFAULT_SEED, room).pool : lifts;
+    const chosen = intervals ? splitByProfiles(problem, intervals, choices, LIFTED_SPLIT_WORK, options.seed ?? DEFAULT_SEED, room).pool : choices;
     const pinned = withCandidates(problem.buffers, (b) => [problem.pools[chosen[b]]]);
     const repacked = overflowAsUndefined(() => planPinned(pinned, memoryPressure, lowerBound, leftOfClock(false), minCallWork));
     if (repacked && withinLimits(problem, repacked.plan)) return repacked;
   }
   return undefined;
+}
+
+/**
+ * The target of a call with limits lifted. With every limit lifted, a pressure above the set's
+ * own bound is a bound of the limits (the one `uma-ts plan` computes for a JSON set with
+ * them): as the target it stopped the call short of the plan made without limits (a fuzzed
+ * three-pool set, limits at that plan's sizes, failed so), so the set's own bound instead. A
+ * pressure below it is the user's target, kept; so is any with a limit left.
+ */
+function liftedPressure(buffers: readonly BufferInfo[], memoryPressure: number, everyLimit: boolean): number {
+  return everyLimit ? Math.min(memoryPressure, lowerBoundOfBuffers(buffers)) : memoryPressure;
 }
 
 /** A plan of the problem with a limit lifted, its bound and proof those of the problem. */
