@@ -1065,9 +1065,8 @@ function planAutoCall(
   const poolIntervals = problem.pools.length > 1 ? intervals : undefined;
   // Live ranges that are the conflicts: the bound counts the alignment padding no plan avoids
   // (with one pool too: a JSON set's lists may say what its ranges say).
-  const lowerBound = intervals
-    ? Math.max(memoryPressure, multiPoolLowerBound(problem, intervals))
-    : autoLowerBound(buffers, memoryPressure);
+  const ownBound = intervals ? multiPoolLowerBound(problem, intervals) : lowerBoundOfBuffers(buffers);
+  const lowerBound = Math.max(memoryPressure, ownBound);
   let searched: ReturnType<typeof autoSearch>;
   try {
     searched = autoSearch(
@@ -1084,11 +1083,12 @@ function planAutoCall(
   } catch (e) {
     if (!(e instanceof MemoryPlanningError)) throw e;
     // (Once every buffer has one candidate, choosing pools changes nothing: no second round.
-    // Limits that add up to less than the lower bound hold no plan: nothing to search.)
-    const choice = problem.candidates.some((c) => c.length > 1) && sumOf(problem.poolLimits) >= lowerBound;
+    // Limits that add up to less than the set's own bound hold no plan: nothing to search. Not
+    // the pressure's: a given one is a target, and may be above what the limits hold.)
+    const choice = problem.candidates.some((c) => c.length > 1) && sumOf(problem.poolLimits) >= ownBound;
     const pinned = choice ? pinnedWithinLimits(problem, engine, intervals) : undefined;
     const planned = pinned && overflowAsUndefined(() => planPinned(pinned, memoryPressure, lowerBound, options, minCallWork));
-    const lifted = planned ?? planLifted(problem, poolIntervals, lowerBound, memoryPressure, options, minCallWork, startedAt);
+    const lifted = planned ?? planLifted(problem, poolIntervals, { lowerBound, ownBound }, memoryPressure, options, minCallWork, startedAt);
     if (lifted) return lifted;
     throw e;
   }
@@ -1144,15 +1144,16 @@ function pinnedWithinLimits(problem: IndexedProblem, engine: PlacementEngine, in
 function planLifted(
   problem: IndexedProblem,
   intervals: IntervalConflicts | undefined,
-  lowerBound: number,
+  { lowerBound, ownBound }: { readonly lowerBound: number; readonly ownBound: number },
   memoryPressure: number,
   options: AutoPlanningOptions,
   minCallWork: number | undefined,
   startedAt: number,
 ): { plan: BufferPlan; stats: AutoStats } | undefined {
   const limits = problem.poolLimits;
-  // Its own calls do not lift again: with k limited pools that would nest k deep.
-  if ((options as LiftingOptions)[LIFTED] || sumOf(limits) < lowerBound) return undefined;
+  // Its own calls do not lift again: with k limited pools that would nest k deep. Limits below
+  // the set's own bound hold no plan (below a given pressure, a target, they may).
+  if ((options as LiftingOptions)[LIFTED] || sumOf(limits) < ownBound) return undefined;
   const limited = problem.pools.map((_, p) => p).filter((p) => Number.isFinite(limits[p]));
   // Pools are one by name (indexProblem).
   const index = new Map(problem.pools.map((q, k) => [q.name, k] as const));

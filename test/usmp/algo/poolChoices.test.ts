@@ -47,6 +47,13 @@ describe('exactPoolChoices: every choice of pools, each limited pool decided by 
     expect(exactPoolChoices(problem, intervalsOf(problem, engine.adjStart, engine.adj)!, 20_000_000)).toBeUndefined();
   });
 
+  it('plans it with a target above what the limits hold (a pressure is a target, not a bound)', () => {
+    const limits = set.pools.reduce((sum, p) => sum + p.sizeHintBytes!, 0);
+    const { plan } = planAuto(set.buffers, limits + 1);
+    verifyPlan(set.buffers, plan, set.pools);
+    for (const [name, end] of poolSizesOfPlan(set.buffers, plan)) expect(end).toBeLessThanOrEqual(set.pools.find((q) => q.name === name)!.sizeHintBytes!);
+  });
+
   it("auto's plan of the fuzzed set is valid and within both limits", () => {
     const report = planBufferSet(set, 'auto');
     const plan = new Map(report.allocations.map((a) => [a.buffer, { pool: a.pool, offset: a.offset }] as const));
