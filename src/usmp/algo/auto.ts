@@ -1081,14 +1081,14 @@ function planAutoCall(
       minCallWork,
     );
   } catch (e) {
-    if (!(e instanceof MemoryPlanningError)) throw e;
-    // (Once every buffer has one candidate, choosing pools changes nothing: no second round.
-    // Limits that add up to less than the set's own bound hold no plan: nothing to search. Not
-    // the pressure's: a given one is a target, and may be above what the limits hold.)
-    const choice = problem.candidates.some((c) => c.length > 1) && sumOf(problem.poolLimits) >= ownBound;
+    // Limits that add up to less than the set's own bound hold no plan: nothing to rescue. Not
+    // the pressure's: a given one is a target, and may be above what the limits hold.
+    if (!(e instanceof MemoryPlanningError) || sumOf(problem.poolLimits) < ownBound) throw e;
+    // (Once every buffer has one candidate, choosing pools changes nothing: no second round.)
+    const choice = problem.candidates.some((c) => c.length > 1);
     const pinned = choice ? pinnedWithinLimits(problem, engine, intervals) : undefined;
     const planned = pinned && overflowAsUndefined(() => planPinned(pinned, memoryPressure, lowerBound, options, minCallWork));
-    const lifted = planned ?? planLifted(problem, poolIntervals, { lowerBound, ownBound }, memoryPressure, options, minCallWork, startedAt);
+    const lifted = planned ?? planLifted(problem, poolIntervals, lowerBound, memoryPressure, options, minCallWork, startedAt);
     if (lifted) return lifted;
     throw e;
   }
@@ -1137,23 +1137,22 @@ function pinnedWithinLimits(problem: IndexedProblem, engine: PlacementEngine, in
  * 2 (where the pool choices a tighter SRAM leads to differ too much). With several pools
  * limited, every limit is lifted at once first (fuzzed sets of 20-80 buffers with every pool
  * limited to its size in auto's own plan failed on 8 of 800: no single lift fitted). Then one
- * at a time, from the last pool (where a preference order spills), at most MAX_LIFTED pools;
- * none where the limits add up to less than the lower bound. Under a clock, each call gets
- * what is left of it.
+ * at a time, from the last pool (where a preference order spills), at most MAX_LIFTED pools.
+ * (Limits that add up to less than the set's own bound never get here.) Under a clock, each
+ * call gets what is left of it.
  */
 function planLifted(
   problem: IndexedProblem,
   intervals: IntervalConflicts | undefined,
-  { lowerBound, ownBound }: { readonly lowerBound: number; readonly ownBound: number },
+  lowerBound: number,
   memoryPressure: number,
   options: AutoPlanningOptions,
   minCallWork: number | undefined,
   startedAt: number,
 ): { plan: BufferPlan; stats: AutoStats } | undefined {
   const limits = problem.poolLimits;
-  // Its own calls do not lift again: with k limited pools that would nest k deep. Limits below
-  // the set's own bound hold no plan (below a given pressure, a target, they may).
-  if ((options as LiftingOptions)[LIFTED] || sumOf(limits) < ownBound) return undefined;
+  // Its own calls do not lift again: with k limited pools that would nest k deep.
+  if ((options as LiftingOptions)[LIFTED]) return undefined;
   const limited = problem.pools.map((_, p) => p).filter((p) => Number.isFinite(limits[p]));
   // Pools are one by name (indexProblem).
   const index = new Map(problem.pools.map((q, k) => [q.name, k] as const));
@@ -1213,7 +1212,7 @@ function judged(lifted: { plan: BufferPlan; stats: AutoStats }, lowerBound: numb
 const LIFTED = Symbol('lifted');
 type LiftingOptions = AutoPlanningOptions & { readonly [LIFTED]?: true };
 
-/** Pools planLifted lifts at most, one call each. */
+/** Pools planLifted lifts one at a time at most (after every limit at once), one call each. */
 const MAX_LIFTED = 3;
 /** Work of the pool choices by live bytes after a lifted limit (splitByProfiles). */
 const LIFTED_SPLIT_WORK = 2_000_000;
