@@ -17,6 +17,7 @@ import { intervalsToBufferInfos, lowerBoundOfBuffers } from '../../../src/usmp/c
 import { MemoryPlanningError } from '../../../src/errors';
 import { verifyPlan } from '../../../src/usmp/verify';
 import { BenchSet } from '../../../bench/generators';
+import { BufferInfo } from '../../../src/usmp/types';
 import { checkedTop, coreOfIntervals, pool, poolSize } from './helpers';
 
 function limitedBuffers(set: BenchSet, limit?: number) {
@@ -24,6 +25,12 @@ function limitedBuffers(set: BenchSet, limit?: number) {
     set.intervals.map((iv) => ({ sizeBytes: iv.size, firstUse: iv.first, lastUse: iv.last, alignment: 16 })),
     [pool('sram', limit, 16)],
   );
+}
+
+/** `buffers` with every pool limited to its size in `sizes` (0 for a pool it lacks). */
+function limitedToSizes(buffers: readonly BufferInfo[], sizes: ReadonlyMap<string, number>): BufferInfo[] {
+  const sized = new Map(buffers.flatMap((b) => b.poolCandidates).map((p) => [p.name, { ...p, sizeHintBytes: sizes.get(p.name) ?? 0 }]));
+  return buffers.map((b) => ({ ...b, poolCandidates: b.poolCandidates.map((p) => sized.get(p.name)!) }));
 }
 
 function plannedTotal(set: BenchSet, limit?: number): number {
@@ -66,8 +73,7 @@ describe('a pool limited to what auto plans without a limit', () => {
     // limited to its use too. Every greedy start overflowed a pool and the plan failed.
     const buffers = pinnedBufferSet(randomIntervals(11, 500, 200));
     const open = poolSizesOfPlan(buffers, planAuto(buffers, lowerBoundOfBuffers(buffers)).plan);
-    const sized = new Map(buffers.flatMap((b) => b.poolCandidates).map((p) => [p.name, { ...p, sizeHintBytes: open.get(p.name) ?? 0 }]));
-    const limited = buffers.map((b) => ({ ...b, poolCandidates: b.poolCandidates.map((p) => sized.get(p.name)!) }));
+    const limited = limitedToSizes(buffers, open);
     const { plan } = planAuto(limited, lowerBoundOfBuffers(limited));
     verifyPlan(limited, plan);
     for (const [name, end] of poolSizesOfPlan(limited, plan)) expect(end).toBeLessThanOrEqual(open.get(name)!);
@@ -84,8 +90,7 @@ describe('several pools, each limited to its size in the plan auto makes without
 
   it('plans them within every limit', () => {
     const sizes = poolSizesOfPlan(open.buffers, planAuto(open.buffers, 0).plan);
-    const sized = new Map(open.pools.map((p) => [p.name, { ...p, sizeHintBytes: sizes.get(p.name) ?? 0 }]));
-    const limited = open.buffers.map((b) => ({ ...b, poolCandidates: b.poolCandidates.map((p) => sized.get(p.name)!) }));
+    const limited = limitedToSizes(open.buffers, sizes);
     const { plan } = planAuto(limited, 0);
     verifyPlan(limited, plan);
     for (const [name, end] of poolSizesOfPlan(limited, plan)) expect(end).toBeLessThanOrEqual(sizes.get(name)!);
