@@ -552,7 +552,8 @@ export function autoSearch(
   // call (the bound, the dives, the descent, then the search), in core work units; without it,
   // the search has its own.
   const coreOn = core !== undefined && deadline > startedAt;
-  const callBudget = core ? new CallBudget(core, engine, problem, minCallWork, Number.isFinite(deadline)) : undefined;
+  const share = (options as SharedOptions)[WORK_SHARE] ?? 1;
+  const callBudget = core ? new CallBudget(core, engine, problem, minCallWork, Number.isFinite(deadline), share) : undefined;
   let descended = false;
   let plan: IndexedPlan | undefined;
   if (core && coreOn && callBudget) {
@@ -596,12 +597,15 @@ export function autoSearch(
   let climbed: BottleneckClimb | undefined;
   const searchWork =
     options.workBudget ??
-    Math.min(
-      poolIntervals && engine.adj.length > DENSE_DEGREE * problem.count ? MULTI_POOL_MAX_SEARCH_WORK : MAX_SEARCH_WORK,
-      Math.max(
-        Math.min(MIN_SEARCH_WORK, MAX_FLOOR_FULL_PLACEMENTS * (problem.count + engine.adj.length)),
-        (poolIntervals ? MULTI_POOL_SEARCH_FULL_PLACEMENTS : SEARCH_FULL_PLACEMENTS) * (problem.count + engine.adj.length),
-      ),
+    Math.floor(
+      share *
+        Math.min(
+          poolIntervals && engine.adj.length > DENSE_DEGREE * problem.count ? MULTI_POOL_MAX_SEARCH_WORK : MAX_SEARCH_WORK,
+          Math.max(
+            Math.min(MIN_SEARCH_WORK, MAX_FLOOR_FULL_PLACEMENTS * (problem.count + engine.adj.length)),
+            (poolIntervals ? MULTI_POOL_SEARCH_FULL_PLACEMENTS : SEARCH_FULL_PLACEMENTS) * (problem.count + engine.adj.length),
+          ),
+        ),
     );
   // Its iterations are full re-placements: on dense sets (long lifetimes) Vela's 500 of them
   // take seconds, so it runs only where they are affordable.
@@ -687,7 +691,7 @@ export function autoSearch(
   // whose second is spent already).
   // The steps after the call's budget share one ceiling of the whole call's core work
   // (CALL_WORK_CEILING, callBudget.ts): each gets at most what is left of it.
-  const ceiling = CALL_WORK_CEILING;
+  const ceiling = Math.floor(share * CALL_WORK_CEILING);
   if (core && coreOn && !dense && minCallWork === undefined && best > provenLowerBound) {
     const dive = finalTolerantDives(core, best, deadline, undefined, ceiling);
     if (dive) {
@@ -1087,7 +1091,7 @@ function planAutoCall(
     // (Once every buffer has one candidate, choosing pools changes nothing: no second round.)
     const choice = problem.candidates.some((c) => c.length > 1);
     const pinned = choice ? pinnedWithinLimits(problem, engine, intervals) : undefined;
-    const planned = pinned && overflowAsUndefined(() => planPinned(pinned, memoryPressure, lowerBound, options, minCallWork));
+    const planned = pinned && overflowAsUndefined(() => planPinned(pinned, memoryPressure, lowerBound, sharedBy(options, PINNED_RESCUE_SHARE), minCallWork));
     const lifted = planned ?? planLifted(problem, poolIntervals, lowerBound, memoryPressure, options, minCallWork, startedAt);
     if (lifted) return lifted;
     throw e;
@@ -1208,6 +1212,25 @@ function judged(lifted: { plan: BufferPlan; stats: AutoStats }, lowerBound: numb
   };
 }
 
+/**
+ * The options of a call that is a share of another's: one of several independent groups'
+ * (planPoolGroups), or a rescue's (PINNED_RESCUE_SHARE). The share of a whole call's work it may
+ * spend (its budget, its steps' ceiling, its search), 1 unless set.
+ */
+const WORK_SHARE = Symbol('workShare');
+type SharedOptions = AutoPlanningOptions & { readonly [WORK_SHARE]?: number };
+
+/** `options` for a call that may spend `share` of what the call they were given to may. */
+function sharedBy(options: AutoPlanningOptions, share: number): SharedOptions {
+  return { ...options, [WORK_SHARE]: share * ((options as SharedOptions)[WORK_SHARE] ?? 1) };
+}
+
+/**
+ * The share of a call's work for the plan of the pools a rescue chose (pinnedWithinLimits),
+ * after the call's own search, which spent its work and found none within the limits.
+ */
+const PINNED_RESCUE_SHARE = 0.5;
+
 /** Marks the options of planLifted's own calls (carried by a spread, as a symbol key is). */
 const LIFTED = Symbol('lifted');
 type LiftingOptions = AutoPlanningOptions & { readonly [LIFTED]?: true };
@@ -1269,11 +1292,21 @@ function planPoolGroups(
   const startedAt = performance.now();
   const plan = new Map<string, PoolAllocation>();
   const parts: AutoStats[] = [];
-  for (const group of groups) {
+  // One call's work for all of them (each group a call of its own took one each: four pools of
+  // 500 long-lived buffers 2.1 s), smallest first, each its part of what is left by buffers, so
+  // what a group at its bound leaves goes to the ones after it.
+  const share = (options as SharedOptions)[WORK_SHARE] ?? 1;
+  let workLeft = share * CALL_WORK_CEILING;
+  let buffersLeft = groups.reduce((n, g) => n + g.length, 0);
+  for (const group of [...groups].sort((a, b) => a.length - b.length)) {
     const timeBudgetMs = options.timeBudgetMs === undefined ? undefined : Math.max(0, options.timeBudgetMs - (performance.now() - startedAt));
-    const r = planAutoCall(group, 0, { ...options, timeBudgetMs }, minCallWork);
+    const groupShare = Math.max(0, workLeft) * (group.length / buffersLeft) / CALL_WORK_CEILING;
+    const groupOptions: SharedOptions = { ...options, timeBudgetMs, [WORK_SHARE]: groupShare };
+    const r = planAutoCall(group, 0, groupOptions, minCallWork);
     for (const [name, at] of r.plan) plan.set(name, at);
     parts.push(r.stats);
+    workLeft -= r.stats.coreWork;
+    buffersLeft -= group.length;
   }
   const sum = (of: (s: AutoStats) => number): number => parts.reduce((total, s) => total + of(s), 0);
   const lowerBound = Math.max(memoryPressure, sum((s) => s.lowerBound));

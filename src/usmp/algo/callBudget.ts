@@ -148,6 +148,7 @@ export class CallBudget {
     problem: IndexedProblem,
     minWork?: number,
     clocked = false,
+    share = 1,
   ) {
     // Under a clock (a time budget given) the small problems' larger floor could spend the
     // whole time on the bound: they keep the floor of the others.
@@ -157,7 +158,8 @@ export class CallBudget {
     this.dense = isDense(problem, engine, core);
     // The floor wins over the cap: a small problem's floor is above the cap.
     const cap = part ? POOL_CALL_MAX_WORK : this.dense ? DENSE_CALL_MAX_WORK : CALL_MAX_WORK;
-    this.total = Math.max(minWork, Math.min(cap, CALL_DIVES * core.diveWork()));
+    // A share of a call (one of several independent groups, auto.ts): that share of the budget.
+    this.total = Math.floor(share * Math.max(minWork, Math.min(cap, CALL_DIVES * core.diveWork())));
     this.coreStart = core.work;
   }
 
