@@ -49,6 +49,14 @@ function limitsBelowBound(set: BufferSet): string {
   return limits < bound ? `; the pools' limits add up to ${limits} bytes, below the lower bound of ${bound} bytes, so no plan fits them` : '';
 }
 
+/**
+ * Why no plan fits, where that is known: the limits' sum below the bound (whatever the planner),
+ * else the planner's own proof (auto's, limitShortfall.ts).
+ */
+function whyNoPlan(e: MemoryPlanningError, set: BufferSet): string {
+  return limitsBelowBound(set) || (typeof e.context.shortfall === 'string' ? `; ${e.context.shortfall}` : '');
+}
+
 /** A pool overflow names the buffer's size and each allowed pool's limit. */
 function withOverflowLimits<T>(set: BufferSet, run: () => T): T {
   try {
@@ -61,7 +69,7 @@ function withOverflowLimits<T>(set: BufferSet, run: () => T): T {
     const candidates = buffer.poolCandidates.filter((p, i) => buffer.poolCandidates.findIndex((q) => q.name === p.name) === i);
     const pools = candidates.map((p) => `${p.name} (${p.sizeHintBytes !== undefined ? `limit ${p.sizeHintBytes} bytes` : 'no limit'})`);
     throw new MemoryPlanningError(
-      `${POOLS_EXHAUSTED}: ${buffer.name} (${buffer.sizeBytes} bytes); allowed pools: ${pools.join(', ')}${limitsBelowBound(set)}; raise a pool's sizeHintBytes or allow another pool`,
+      `${POOLS_EXHAUSTED}: ${buffer.name} (${buffer.sizeBytes} bytes); allowed pools: ${pools.join(', ')}${whyNoPlan(e, set)}; raise a pool's sizeHintBytes or allow another pool`,
       e.context,
     );
   }

@@ -79,6 +79,7 @@ export function withPoolOverflowDetails<T>(
       `${POOLS_EXHAUSTED}: ${name}${buffer.text}; ` +
       `allowed pools: ${triedText.join(', ') || 'none'}` +
       (buffer.excluded.length > 0 ? `; excluded: ${buffer.excluded.join('; ')}` : '') +
+      (typeof e.context.shortfall === 'string' ? `; ${e.context.shortfall}` : '') +
       '; raise a limit (pools config) or allow another pool';
     throw new MemoryPlanningError(message, { ...e.context, buffer: name });
   }

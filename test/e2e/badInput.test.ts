@@ -236,6 +236,20 @@ describe('a pool too small', () => {
     expect(fs.readFileSync(path.join(out, 'metadata.json'), 'utf8')).toBe(metadata);
     expect(strays(['kws_out'])).toEqual([]);
   });
+
+  it('says why no plan fits where each buffer fits alone but those live together do not', async () => {
+    const out = path.join(dir, 'kws_out_8000');
+    const { code, err } = await runCli([
+      'compile', model('kws_ref_model'), '--backend', 'ghostok', '--backend-module', okModule, '--out', out,
+      '--workspace-pools', 'sram', '--workspace-pools-targets', 'sram:c,ghostok', '--workspace-pools-size-hint-bytes', 'sram:8000',
+    ]);
+    expect(code).toBe(1);
+    // The first activation alone is 8000 bytes; it and the next are live together.
+    expect(errorLine(err)).toMatch(
+      /allowed pools: sram \(limit 8000 bytes, the plan needs \d+\);.* the 2 buffer\(s\) that can only go in pool sram are live together at step \d+ of the live ranges with 16000 bytes, above its limit of 8000 bytes, so no plan fits them; raise a limit/,
+    );
+    expect(fs.existsSync(out)).toBe(false);
+  });
 });
 
 describe('a model problem found while compiling', () => {

@@ -72,6 +72,7 @@ import { BufferInfo, BufferPlan, PlanningAlgorithm, PlanningOptions, PoolAllocat
 import { ascending, compactPartOf, restrictCompact } from '../compactConflicts';
 import { IntervalConflicts, intervalGroupOf } from '../intervalConflicts';
 import { alignmentInPool, IndexedPlan, IndexedProblem, indexProblem, poolsExhaustedError, toBufferPlan } from './indexed';
+import { describeShortfall, LimitShortfall, limitShortfall } from './limitShortfall';
 import { searchWithinLimits } from './withinLimits';
 import { skylinePlacement } from './skyline';
 import { ExactCore } from './exactCore';
@@ -1069,6 +1070,8 @@ function planAutoCall(
   const poolIntervals = problem.pools.length > 1 ? intervals : undefined;
   // Live ranges that are the conflicts: the bound counts the alignment padding no plan avoids
   // (with one pool too: a JSON set's lists may say what its ranges say).
+  const shortfall = intervals && limitShortfall(problem, intervals);
+  if (shortfall) throw shortfallError(problem, shortfall);
   const ownBound = intervals ? multiPoolLowerBound(problem, intervals) : lowerBoundOfBuffers(buffers);
   const lowerBound = Math.max(memoryPressure, ownBound);
   let searched: ReturnType<typeof autoSearch>;
@@ -1110,6 +1113,13 @@ function planAutoCall(
   // judging the total by the bound itself, said proven).
   const provenOptimal = stats.provenOptimal || finalTotal <= stats.provenLowerBound;
   return { plan: toBufferPlan(problem, preferred), stats: { ...stats, finalTotal, provenOptimal } };
+}
+
+/** Pools exhausted, as TVM says it, for the largest buffer of a shortfall, with the proof in `shortfall`. */
+function shortfallError(problem: IndexedProblem, s: LimitShortfall): MemoryPlanningError {
+  const e = poolsExhaustedError(problem.buffers[s.largest]);
+  const why = describeShortfall(problem, s);
+  return new MemoryPlanningError(`${e.message}; ${why}`, { ...e.context, shortfall: why });
 }
 
 /**

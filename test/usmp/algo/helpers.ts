@@ -3,6 +3,8 @@ import { ExactCore } from '../../../src/usmp/algo/exactCore';
 import { intervalsToBufferInfos } from '../../../src/usmp/conflicts';
 import { IntervalConflicts } from '../../../src/usmp/intervalConflicts';
 import { BufferInfo, BufferPlan, PoolInfo } from '../../../src/usmp/types';
+import { IndexedProblem } from '../../../src/usmp/algo/indexed';
+import { poolCore } from '../../../src/usmp/algo/multiPool';
 
 export function pool(name: string, sizeHintBytes?: number, alignment = 1): PoolInfo {
   return { name, kind: 'workspace', targetAccess: { c: 'rw' }, sizeHintBytes, alignment, internal: true };
@@ -85,4 +87,23 @@ export function coreOfIntervals(set: BenchSet): ExactCore {
       Float64Array.from(set.intervals, (iv) => iv.last),
     ),
   });
+}
+
+/** Whether every limited pool's buffers under `pool` fit its limit, by the core run to the end. */
+export function choiceFits(problem: IndexedProblem, intervals: IntervalConflicts, pool: ArrayLike<number>): boolean {
+  return problem.pools.every((_, p) => {
+    const members = Array.from({ length: problem.count }, (_, b) => b).filter((b) => pool[b] === p);
+    if (problem.poolLimits[p] === Infinity || members.length === 0) return true;
+    const outcome = poolCore(problem, intervals, p, members).decide(problem.poolLimits[p], 1e9);
+    expect(outcome.kind).not.toBe('unknown');
+    return outcome.kind === 'fits';
+  });
+}
+
+/** Whether any choice of pools fits, trying every one. */
+export function someChoiceFits(problem: IndexedProblem, intervals: IntervalConflicts): boolean {
+  const pool = new Int32Array(problem.count);
+  const search = (b: number): boolean =>
+    b === problem.count ? choiceFits(problem, intervals, pool) : problem.candidates[b].some((p) => ((pool[b] = p), search(b + 1)));
+  return search(0);
 }

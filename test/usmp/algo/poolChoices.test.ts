@@ -2,7 +2,8 @@ import * as fc from 'fast-check';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { planBufferSet } from '../../../src/cli/plan';
-import { intervalsOf, poolCore } from '../../../src/usmp/algo/multiPool';
+import { intervalsOf } from '../../../src/usmp/algo/multiPool';
+import { choiceFits, someChoiceFits } from './helpers';
 import { IndexedProblem, indexProblem } from '../../../src/usmp/algo/indexed';
 import { planAuto } from '../../../src/usmp/algo/auto';
 import { withCandidates } from '../../../src/usmp/algo/withCandidates';
@@ -67,25 +68,6 @@ function problemOf(doc: unknown): { problem: IndexedProblem; intervals: Interval
   const problem = indexProblem(parseBufferSet(JSON.stringify(doc), 'set.json').buffers);
   const engine = new PlacementEngine(problem);
   return { problem, intervals: intervalsOf(problem, engine.adjStart, engine.adj)! };
-}
-
-/** Whether every limited pool's buffers under `pool` fit its limit, by the core run to the end. */
-function choiceFits(problem: IndexedProblem, intervals: IntervalConflicts, pool: ArrayLike<number>): boolean {
-  return problem.pools.every((_, p) => {
-    const members = Array.from({ length: problem.count }, (_, b) => b).filter((b) => pool[b] === p);
-    if (problem.poolLimits[p] === Infinity || members.length === 0) return true;
-    const outcome = poolCore(problem, intervals, p, members).decide(problem.poolLimits[p], 1e9);
-    expect(outcome.kind).not.toBe('unknown');
-    return outcome.kind === 'fits';
-  });
-}
-
-/** Whether any choice of pools fits, trying every one. */
-function someChoiceFits(problem: IndexedProblem, intervals: IntervalConflicts): boolean {
-  const pool = new Int32Array(problem.count);
-  const search = (b: number): boolean =>
-    b === problem.count ? choiceFits(problem, intervals, pool) : problem.candidates[b].some((p) => ((pool[b] = p), search(b + 1)));
-  return search(0);
 }
 
 describe('exactPoolChoices: a search over choices, by live bytes, with backjumping', () => {
