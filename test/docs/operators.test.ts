@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { builtinOperatorName } from '../../src/frontend/tflite/builtinOperators';
 import { isSupportedBuiltin, supportedCustomCodes } from '../../src/frontend/tflite/converters';
+import { NO_TFLM_KERNEL, TFLM_KERNEL_DTYPES } from '../../src/frontend/tflite/converters/tflmKernels';
 
 const DOC = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'operators.md'), 'utf8');
 
@@ -35,6 +36,12 @@ describe('docs/operators.md', () => {
       .map((l) => /^\| `([A-Za-z0-9_]+)` \|/.exec(l)?.[1])
       .filter((n): n is string => n !== undefined);
     expect([...custom].sort()).toEqual([...supportedCustomCodes()].sort());
+  });
+
+  it("names every operator whose refusal is TFLite Micro's own", () => {
+    const para = DOC.replace(/\s+/g, ' ').split('Some refusals are TFLite Micro\'s own')[1]?.split('. uma-ts computes')[0] ?? '';
+    const named = [...TFLM_KERNEL_DTYPES.keys(), ...NO_TFLM_KERNEL.keys()];
+    expect(named.filter((op) => !new RegExp(`\\b${op}\\b`).test(para))).toEqual([]);
   });
 
   it("is counted right in the README's pointer to it", () => {

@@ -118,12 +118,12 @@ describe('data movement: unsupported parameters are one-line errors naming opera
     [
       'an int32 ARG_MAX',
       { name: 'a', op: 'ARG_MAX', inputs: [t([2, 3], 'int32'), i32c([1])], outputs: [t([2], 'int32')], options: tfliteOptions.argMax() } as SingleOp,
-      'unsupported input dtype int32 (supported: float32, int8, int16) on ARG_MAX at operator #0 in m.tflite',
+      "unsupported input dtype int32 (supported: float32, int8, int16) on ARG_MAX at operator #0 in m.tflite: TFLite Micro's ARG_MAX kernel (arg_min_max.cc) does not support int32 inputs",
     ],
     [
       'an int32 TRANSPOSE',
       { name: 'f', op: 'TRANSPOSE', inputs: [t([2, 3], 'int32'), i32c([1, 0])], outputs: [t([3, 2], 'int32')] } as SingleOp,
-      'unsupported input dtype int32 (supported: float32, int8, int16) on TRANSPOSE at operator #0 in m.tflite',
+      "unsupported input dtype int32 (supported: float32, int8, int16) on TRANSPOSE at operator #0 in m.tflite: TFLite Micro's TRANSPOSE kernel (transpose.cc) does not support int32 inputs",
     ],
   ])('%s', (_name, c, message) => {
     const e = importErrorOf(c);

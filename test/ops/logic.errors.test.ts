@@ -62,7 +62,7 @@ describe('comparisons, logical ops, SELECT_V2: bad input', () => {
     expect(messageOf('LOGICAL_NOT', [f([4])], f([4]))).toMatch(/^unsupported input 0 dtype float32 \(supported: bool\) on LOGICAL_NOT/);
     const i32 = { shape: [4], dtype: 'int32' as const };
     expect(messageOf('SELECT_V2', [b([4]), i32, i32], i32)).toBe(
-      'unsupported input 1 dtype int32 (supported: float32, int8, int16) on SELECT_V2 at operator #0 in m.tflite',
+      "unsupported input 1 dtype int32 (supported: float32, int8, int16) on SELECT_V2 at operator #0 in m.tflite: TFLite Micro's SELECT_V2 kernel (select.cc) does not support int32 inputs",
     );
     expect(messageOf('SELECT_V2', [f([4]), f([4]), f([4])], f([4]))).toMatch(/^unsupported condition dtype float32 \(supported: bool\) on SELECT_V2/);
   });

@@ -125,7 +125,8 @@ describe('FLOOR_DIV and FLOOR_MOD at import', () => {
   it.each(['FLOOR_DIV', 'FLOOR_MOD'])('%s: int32 and a broadcast over 5 dimensions are rejected in one line', (op) => {
     const int32 = importErrorOf({ name: op, op, inputs: [{ shape: [4], dtype: 'int32' }, { shape: [4], dtype: 'int32' }], outputs: [{ shape: [4], dtype: 'int32' }] });
     expect(int32).toBeInstanceOf(UnsupportedOperatorError);
-    expect(int32.message).toBe(`unsupported input 0 type int32 (supported: float32) on ${op} at operator #0 in m.tflite`);
+    const file = op === 'FLOOR_DIV' ? 'floor_div.cc' : 'floor_mod.cc';
+    expect(int32.message).toBe(`unsupported input 0 type int32 (supported: float32) on ${op} at operator #0 in m.tflite: TFLite Micro's ${op} kernel (${file}) does not support int32 inputs`);
     const rank5 = importErrorOf({ name: op, op, inputs: [f([2, 1, 2, 1, 3]), f([3])], outputs: [f([2, 1, 2, 1, 3])] });
     expect(rank5.message).toBe(`unsupported broadcast over 5 axes (TFLite Micro broadcasts at most 4) on ${op} at operator #0 in m.tflite`);
     const same5: SingleOp = { name: op, op, inputs: [f([2, 1, 2, 1, 3]), f([2, 1, 2, 1, 3])], outputs: [f([2, 1, 2, 1, 3])] };

@@ -190,7 +190,7 @@ describe('what TFLite Micro does not take is a one-line error naming operator, i
     rejects(model('', 'L2_POOL_2D', [x([1, 2, 2, 1], 'int8', qi8(0.1))], out([1, 1, 1, 1], 'int8', qi8(0.1)), pool(2, 2, 'VALID'), 1), /^unsupported input dtype int8 \(supported: float32\) on L2_POOL_2D at operator #0 in m\.tflite$/);
   });
   it('CUMSUM int16', () => {
-    rejects(model('', 'CUMSUM', [x([4], 'int16', qi8(0.1)), c32([], [0])], out([4], 'int16', qi8(0.1)), tfliteOptions.cumsum(), 1), /^unsupported input dtype int16 \(supported: float32, int8\) on CUMSUM at operator #0 in m\.tflite$/);
+    rejects(model('', 'CUMSUM', [x([4], 'int16', qi8(0.1)), c32([], [0])], out([4], 'int16', qi8(0.1)), tfliteOptions.cumsum(), 1), /^unsupported input dtype int16 \(supported: float32, int8\) on CUMSUM at operator #0 in m\.tflite: TFLite Micro's CUMSUM kernel \(cumsum\.cc\) does not support int16 inputs$/);
   });
   it('CUMSUM int8 whose output rescale is not below 1', () => {
     rejects(

@@ -18,6 +18,7 @@ import { checkFunctionTypes, inferCallType } from '../../ir/graph/typeInference'
 import { modelFormatError } from './flatbuf';
 import { CallNode, GraphFunction, IRModule, MAIN_FUNCTION, TensorType, tensorBytes } from '../../ir/graph/types';
 import { BuiltinOperatorCode, builtinOperatorName } from './builtinOperators';
+import { noTflmKernel } from './converters/tflmKernels';
 import { ConvertedOperator, OperatorSite, convertCustomOperator, convertOperator, isSupportedBuiltin, isSupportedCustom } from './converters';
 import { Model, Operator, OperatorCode, TensorTypeCode } from './schema';
 import { float16ConstantAsFloat32 } from './tensors';
@@ -76,7 +77,8 @@ function unsupported(code: OperatorCode, builtin: number, index: number, op: Ope
     builtin === BuiltinOperatorCode.CUSTOM
       ? `custom operator '${code.customCode ?? ''}'`
       : `operator ${builtinOperatorName(builtin)} (builtin ${builtin})`;
-  throw new UnsupportedOperatorError(`unsupported TFLite ${name} at operator #${index} in ${source}`, {
+  const why = builtin === BuiltinOperatorCode.CUSTOM ? undefined : noTflmKernel(builtinOperatorName(builtin));
+  throw new UnsupportedOperatorError(`unsupported TFLite ${name} at operator #${index} in ${source}${why === undefined ? '' : `: ${why}`}`, {
     file: source,
     offset: op.pos,
     op: builtinOperatorName(builtin),
@@ -520,9 +522,14 @@ export function groupUnsupported(uses: readonly UnsupportedUse[]): UnsupportedGr
   for (const u of uses) {
     const g = groups.get(u.operator);
     if (g) g.count++;
-    else groups.set(u.operator, { operator: u.operator, count: 1, firstIndex: u.index, reason: u.unknownOperator ? 'operator not supported' : u.message });
+    else groups.set(u.operator, { operator: u.operator, count: 1, firstIndex: u.index, reason: u.unknownOperator ? unknownOperatorReason(u.operator) : u.message });
   }
   return [...groups.values()];
+}
+
+function unknownOperatorReason(operator: string): string {
+  const why = noTflmKernel(operator);
+  return why === undefined ? 'operator not supported' : `operator not supported: ${why}`;
 }
 
 /** The list `inspect` prints and a failed `compile` carries: one line per unsupported operator kind. */

@@ -8,6 +8,7 @@ import { FUSED_ACTIVATIONS, FusedActivation } from '../../../ir/graph/ops';
 import { AttrValue, TensorType } from '../../../ir/graph/types';
 import { CheckedBuffer, modelFormatError } from '../flatbuf';
 import { ACTIVATION_NAMES, BuiltinOptionsType, Operator } from '../schema';
+import { tflmDtypeRefusal } from './tflmKernels';
 import { activationBoundsProblem, addRescaleProblem, wideRequantizeProblem } from '../../../arith/quant-params';
 
 export interface OperatorSite {
@@ -79,9 +80,13 @@ export function requireInputCount(site: OperatorSite, count: number): void {
   if (n > count) formatError(site, `has ${n} inputs, expected ${count}`);
 }
 
-/** An operator whose parameters uma-ts does not support: names the operator, its index and the parameter. */
-export function unsupportedParameter(site: OperatorSite, problem: string): never {
-  throw new UnsupportedOperatorError(`unsupported ${problem} on ${where(site)}`, { file: site.source, op: site.tfliteName });
+/**
+ * An operator whose parameters uma-ts does not support: names the operator, its index and the
+ * parameter, then `why` when there is more to say (TFLite Micro's kernel refuses it too).
+ */
+export function unsupportedParameter(site: OperatorSite, problem: string, why?: string): never {
+  const reason = why === undefined ? '' : `: ${why}`;
+  throw new UnsupportedOperatorError(`unsupported ${problem} on ${where(site)}${reason}`, { file: site.source, op: site.tfliteName });
 }
 
 type OptionsCtor<T> = new (buf: CheckedBuffer, pos: number, what: string) => T;
@@ -156,10 +161,10 @@ export function presentInputs(site: OperatorSite, count: number): number[] {
   return kept;
 }
 
-/** Rejects a tensor dtype the operator does not support, naming operator, index and dtype. */
+/** Rejects a tensor dtype the operator does not support, naming operator, index and dtype (and TFLite Micro's refusal, where its kernel refuses the dtype). */
 export function requireDtype(site: OperatorSite, type: TensorType, allowed: readonly string[], role: string): void {
   if (!allowed.includes(type.dtype)) {
-    unsupportedParameter(site, `${role} dtype ${type.dtype} (supported: ${allowed.join(', ')})`);
+    unsupportedParameter(site, `${role} dtype ${type.dtype} (supported: ${allowed.join(', ')})`, tflmDtypeRefusal(site, role, type.dtype));
   }
 }
 

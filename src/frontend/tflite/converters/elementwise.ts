@@ -5,6 +5,7 @@
  */
 import { isPlainInt16Abs, QUANTIZED_UNARY_DTYPES, quantizedUnary } from '../../../arith/unaryQuantized';
 import { DType } from '../../../ir/graph/types';
+import { tflmDtypeRefusal } from './tflmKernels';
 import { ArithmeticOptions, BuiltinOptionsType, LeakyReluOptions } from '../schema';
 import { quantizedActivation, Converter, inputType, OperatorSite, options, requireAddRescale, requireBroadcastRank, requireRescaleQuantization, tensorQuant, unsupportedParameter } from './common';
 
@@ -49,7 +50,7 @@ function checkTypes(site: OperatorSite, op: string, inputs: number): void {
   types.forEach((t, i) => {
     if (!allowed.includes(t.dtype)) {
       const role = i === inputs ? 'output' : `input ${i}`;
-      unsupportedParameter(site, `${role} type ${t.dtype} (supported: ${allowed.join(', ')})`);
+      unsupportedParameter(site, `${role} type ${t.dtype} (supported: ${allowed.join(', ')})`, tflmDtypeRefusal(site, role, t.dtype));
     }
   });
 }
