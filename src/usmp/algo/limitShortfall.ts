@@ -18,6 +18,13 @@ import { IndexedProblem } from './indexed';
 const ALL_SUBSETS_UP_TO = 10;
 /** Limited pools a bit set of a 32-bit integer holds (as a positive number); above, no check. */
 const MAX_LIMITED_POOLS = 30;
+/**
+ * Event reads the check may spend (one pass over the restricted buffers' events per set S):
+ * with many limited pools the buffers' own sets can number as many as the buffers, and a pass
+ * each over 100,000 buffers would take minutes. Past it, the sets with the fewest pools, then all
+ * of them.
+ */
+const MAX_EVENT_READS = 50_000_000;
 
 export interface LimitShortfall {
   /** The pools of S, by index. */
@@ -42,7 +49,11 @@ export function limitShortfall(problem: IndexedProblem, intervals: IntervalConfl
   const masks = restrictedMasks(problem, bit);
   const events = eventOrder(intervals, masks);
   if (events.length === 0) return undefined;
-  for (const set of subsetsToCheck(masks, limited.length)) {
+  const sets = subsetsToCheck(masks, limited.length);
+  const affordable = Math.max(1, Math.floor(MAX_EVENT_READS / events.length));
+  // The last set is every limited pool (the most pools): kept when the others are cut.
+  const checked = sets.length <= affordable ? sets : [...sets.slice(0, affordable - 1), sets[sets.length - 1]];
+  for (const set of checked) {
     const limit = limited.reduce((sum, p, k) => (set & (1 << k) ? sum + problem.poolLimits[p] : sum), 0);
     const over = peakOverLimit(problem, intervals, masks, events, set, limit);
     if (over === undefined) continue;

@@ -10,6 +10,7 @@ import { planBufferSet } from '../../../src/cli/plan';
 import { IntervalConflicts } from '../../../src/usmp/intervalConflicts';
 import { verifyPlan } from '../../../src/usmp/verify';
 import { MemoryPlanningError, POOLS_EXHAUSTED } from '../../../src/errors';
+import { seededRandom } from '../../../src/util/random';
 
 interface Doc {
   pools: { name: string; sizeHintBytes?: number }[];
@@ -109,6 +110,26 @@ describe('limitShortfall: buffers that can only go in limited pools, live beyond
     const set = setOf(doc);
     const { plan } = planAuto(set.buffers, 0);
     verifyPlan(set.buffers, plan, set.pools);
+  });
+
+  it('bounds its passes where the sets of pools are many, keeping the one of every limited pool', () => {
+    // Twelve limited pools and 8,000 one-byte buffers live together, each in its own random set of
+    // them (about 4,000 distinct sets): a pass per set would read 64M events. Sets of ten pools
+    // already show the shortfall (about 2,000 bytes against 1,000), but past the budget the
+    // check ends with the set of all twelve.
+    const random = seededRandom(12);
+    const pools = Array.from({ length: 12 }, (_, k) => ({ name: `p${k}`, sizeHintBytes: 100 }));
+    const doc: Doc = {
+      pools,
+      buffers: Array.from({ length: 8000 }, (_, i) => {
+        const mine = pools.filter(() => random() < 0.5).map((q) => q.name);
+        return { name: `b${i}`, size: 1, candidatePools: mine.length > 0 ? mine : ['p0'], liveRange: live(0, 0) };
+      }),
+    };
+    // (The ranges as intervals directly: their 64M conflict entries are not needed.)
+    const problem = indexProblem(setOf(doc).buffers);
+    const intervals = new IntervalConflicts(new Float64Array(8000), new Float64Array(8000));
+    expect(limitShortfall(problem, intervals)).toMatchObject({ pools: pools.map((_, k) => k), bytes: 8000, limit: 1200, buffers: 8000 });
   });
 
   // Small sets of one to three pools, some limited: a shortfall is a proof (no choice of pools
