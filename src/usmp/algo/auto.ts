@@ -553,7 +553,7 @@ export function autoSearch(
   // call (the bound, the dives, the descent, then the search), in core work units; without it,
   // the search has its own.
   const coreOn = core !== undefined && deadline > startedAt;
-  const share = (options as SharedOptions)[WORK_SHARE] ?? 1;
+  const share = workShare(options);
   const callBudget = core ? new CallBudget(core, engine, problem, minCallWork, Number.isFinite(deadline), share) : undefined;
   let descended = false;
   let plan: IndexedPlan | undefined;
@@ -1068,10 +1068,11 @@ function planAutoCall(
   // exact core per pool after the search.
   const intervals = intervalsOf(problem, engine.adjStart, engine.adj);
   const poolIntervals = problem.pools.length > 1 ? intervals : undefined;
-  // Live ranges that are the conflicts: the bound counts the alignment padding no plan avoids
-  // (with one pool too: a JSON set's lists may say what its ranges say).
+  // Limits the live bytes prove too small: refused before any search (limitShortfall.ts).
   const shortfall = intervals && limitShortfall(problem, intervals);
   if (shortfall) throw shortfallError(problem, shortfall);
+  // Live ranges that are the conflicts: the bound counts the alignment padding no plan avoids
+  // (with one pool too: a JSON set's lists may say what its ranges say).
   const ownBound = intervals ? multiPoolLowerBound(problem, intervals) : lowerBoundOfBuffers(buffers);
   const lowerBound = Math.max(memoryPressure, ownBound);
   let searched: ReturnType<typeof autoSearch>;
@@ -1230,9 +1231,14 @@ function judged(lifted: { plan: BufferPlan; stats: AutoStats }, lowerBound: numb
 const WORK_SHARE = Symbol('workShare');
 type SharedOptions = AutoPlanningOptions & { readonly [WORK_SHARE]?: number };
 
+/** The share of a whole call's work `options` give (WORK_SHARE). */
+function workShare(options: AutoPlanningOptions): number {
+  return (options as SharedOptions)[WORK_SHARE] ?? 1;
+}
+
 /** `options` for a call that may spend `share` of what the call they were given to may. */
 function sharedBy(options: AutoPlanningOptions, share: number): SharedOptions {
-  return { ...options, [WORK_SHARE]: share * ((options as SharedOptions)[WORK_SHARE] ?? 1) };
+  return { ...options, [WORK_SHARE]: share * workShare(options) };
 }
 
 /**
@@ -1305,7 +1311,7 @@ function planPoolGroups(
   // One call's work for all of them (each group a call of its own took one each: four pools of
   // 500 long-lived buffers 2.1 s), smallest first, each its part of what is left by buffers, so
   // what a group at its bound leaves goes to the ones after it.
-  const share = (options as SharedOptions)[WORK_SHARE] ?? 1;
+  const share = workShare(options);
   let workLeft = share * CALL_WORK_CEILING;
   let buffersLeft = groups.reduce((n, g) => n + g.length, 0);
   for (const group of [...groups].sort((a, b) => a.length - b.length)) {
