@@ -8,6 +8,7 @@ import { checkMainTypes, checkTfliteFile, formatUnsupportedList, TfliteCheck } f
 import { activationLiveness, tensorLowerBound } from '../ir/graph/liveness';
 import { CallNode, GraphFunction, GraphNode, IRModule, MAIN_FUNCTION, TensorType, tensorBytes } from '../ir/graph/types';
 import { formatHostProblems, hostLoweringProblems } from '../driver/hostSupport';
+import { liteRtDeviations } from '../driver/liteRtDeviations';
 import { CliIO } from './io';
 import { isVariableUpdate } from '../ir/graph/ops';
 import { maxOf } from '../util/extrema';
@@ -94,6 +95,13 @@ function hostSupport(module: IRModule): string[] {
   ];
 }
 
+/** The operators whose output differs from TensorFlow Lite's, as compile warns of them. */
+function deviationLines(module: IRModule): string[] {
+  const warnings = liteRtDeviations(module);
+  if (warnings.length === 0) return [];
+  return [`outputs that differ from TensorFlow Lite's (${warnings.length}):`, ...warnings.map((w) => `  ${w}`)];
+}
+
 /**
  * ` (SPLIT #3 output 1)` for one output of a multi-output TFLite operator, ` (... #3 all
  * outputs)` for the call computing a packed tensor they are sliced from, else ''.
@@ -168,6 +176,7 @@ export function inspectReport(path: string): string {
     `liveness lower bound: ${summary.maxLiveBytes} bytes` + (peak ? ` (step ${peak.step}, ${peak.call})` : ''),
     ...tensorBoundLines(main),
     ...hostSupport(module),
+    ...deviationLines(module),
   ].join('\n');
 }
 

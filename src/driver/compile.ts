@@ -34,6 +34,7 @@ import { sanitizeName } from '../lower/names';
 import { compileToTir } from './compileToTir';
 import { withPoolOverflowDetails } from './poolOverflow';
 import { checkGraphQuantization } from './checkGraphQuantization';
+import { liteRtDeviations } from './liteRtDeviations';
 import {
   constraintsFromMemoryDecl,
   formatInsertedCopy,
@@ -108,9 +109,10 @@ export interface CompileResult {
   readonly access: PostPlanReport;
   readonly report: MemoryReport;
   /**
-   * What the user must know though the compile succeeded: an accelerator using
-   * application-owned model I/O, or (without pool pinning) accesses the access check flagged:
-   * pools a target cannot reach and operands outside their backend operand constraint.
+   * What the user must know though the compile succeeded: operators whose output differs from
+   * TensorFlow Lite's (liteRtDeviations.ts), an accelerator using application-owned model I/O,
+   * or (without pool pinning) accesses the access check flagged: pools a target cannot reach
+   * and operands outside their backend operand constraint.
    * Also in the report's `warnings`.
    */
   readonly warnings: readonly string[];
@@ -244,6 +246,7 @@ export function compileModel(model: string | IRModule, options: CompileOptions):
       ? assertPoolAccess(usmp.module, pools, pinning)
       : checkPoolAccess(usmp.module, pools, undefined, backendConstraints.operands);
   const warnings = [
+    ...liteRtDeviations(graph),
     ...(pinning?.warnings ?? []),
     ...access.violations.map((v) => `${describeViolation(v)} (pool pinning is off)`),
     ...access.unpooled.map((u) => `${describeUnpooled(u)} (pool pinning is off)`),
