@@ -6,7 +6,7 @@
 import { Command } from 'commander';
 import { pathValue } from './optionValues';
 import { compileToTir } from '../driver/compileToTir';
-import { codegenHooksOf, ioNeededByRuntimes, ioSpecs } from '../driver/compile';
+import { codegenHooksOf, ioNeededByRuntimes, ioSpecs, namingModelFile } from '../driver/compile';
 import { loadTfliteFile } from '../frontend/tflite';
 import { createIoAllocates } from '../usmp/ioAllocates';
 import { moduleTargets } from '../usmp/pipeline';
@@ -42,10 +42,13 @@ export interface PoolsExplanation {
 export async function explainModelPools(model: string, options: CommonCliOptions): Promise<PoolsExplanation> {
   const inputs = await resolveInputs(options);
   const graph = loadTfliteFile(model);
-  const { tir } = compileToTir(graph, inputs.registry, inputs.backend, {
-    mergeRegions: options.mergeRegions,
-    attrs: inputs.targetAttrs,
-  });
+  // A problem in the model found while lowering names the file, as compile's does.
+  const { tir } = namingModelFile(model, () =>
+    compileToTir(graph, inputs.registry, inputs.backend, {
+      mergeRegions: options.mergeRegions,
+      attrs: inputs.targetAttrs,
+    }),
+  );
   const targets = moduleTargets(tir);
   const memory = inputs.registry.memoryFor(inputs.backend);
   let pools: PoolInfo[] = mergeTargetAccess(inputs.pools ?? defaultPools(targets), inputs.backend, memory);

@@ -145,7 +145,7 @@ export function ioSpecs(graph: IRModule): { inputs: TensorSpec[]; outputs: Tenso
  * A problem in the model found while partitioning or lowering (a shape an operator cannot
  * take, ...) names the model file too, as the importer's errors do.
  */
-function namingModelFile<T>(source: string, run: () => T): T {
+export function namingModelFile<T>(source: string, run: () => T): T {
   try {
     return run();
   } catch (e) {

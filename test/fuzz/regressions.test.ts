@@ -319,6 +319,24 @@ describe('fuzz regressions: a requantization multiplier of 2^31 or more', () => 
   });
 });
 
+describe('fuzz regressions: explain-pools names the model file of a lowering error', () => {
+  it("as compile does (it said only \"error: mul 'y': a requantization multiplier ...\", without the file)", async () => {
+    const w = new TfliteWriter();
+    const x = w.addInput({ name: 'x', shape: [1, 4], dtype: 'int8', quant: { scale: [0.5], zeroPoint: [0] } });
+    const y = w.addTensor({ name: 'y', shape: [1, 4], dtype: 'int8', quant: { scale: [0.5 * 2 ** -32], zeroPoint: [0] } });
+    w.addOperator({ op: 'MUL', inputs: [x, x], outputs: [y], options: tfliteOptions.mul() });
+    w.markOutput(y);
+    const m = file(w.finish(), '.tflite');
+    for (const backend of ['vanilla', 'dma_local']) {
+      const r = await runCli(['explain-pools', m, '--backend', backend]);
+      assertCleanOutcome(r);
+      expect(r.code).toBe(1);
+      expect(r.problems[0]).toMatch(/a requantization multiplier of 2147483648 .* is outside the 32-bit fixed-point range/);
+      expect(r.problems[0].startsWith(`error: ${m}: `)).toBe(true);
+    }
+  });
+});
+
 describe('fuzz regressions: an operator with more inputs than it takes', () => {
   // The extra input was ignored and the model compiled; an extra output was already refused.
   it.each([
