@@ -86,6 +86,8 @@ export function parseNpy(bytes: Uint8Array, spec: TensorSpec, file: string): Uin
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const headerLen = major === 1 ? view.getUint16(8, true) : view.getUint32(8, true);
   const start = major === 1 ? 10 : 12;
+  // Said before the header is read: cut short, it reads as a malformed one or as no data at all.
+  if (start + headerLen > bytes.length) fail(`its header length ${headerLen} runs past the end of the file (${bytes.length} bytes)`);
   const header = new TextDecoder().decode(bytes.slice(start, start + headerLen));
   // NumPy's literal_eval keeps a repeated key's last value; the file is damaged either way, so
   // it is refused rather than read another way than NumPy reads it.

@@ -30,6 +30,15 @@ describe('.npy inputs', () => {
     expect(() => parseNpy(bytes, spec, 'x.npy')).toThrow(`x.npy: .npy format version ${major}.0 (NumPy writes 1.0, 2.0 and 3.0)`);
   });
 
+  it.each([1, 2])('a header length past the end of the file (format %i.0) is named as such', (major) => {
+    const bytes = npyInt8([1, 6], data, major);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const huge = bytes.length + 5;
+    if (major === 1) view.setUint16(8, huge, true);
+    else view.setUint32(8, huge, true);
+    expect(() => parseNpy(bytes, spec, 'x.npy')).toThrow(`x.npy: its header length ${huge} runs past the end of the file (${bytes.length} bytes)`);
+  });
+
   it.each(['descr', 'shape'])("a header naming '%s' twice is refused (NumPy reads the last, the first was read)", (key) => {
     const bytes = Buffer.from(npyInt8([1, 6], data));
     const text = bytes.toString('latin1');
