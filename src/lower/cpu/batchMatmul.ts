@@ -31,7 +31,9 @@ export const batchMatmulStrategy: OperatorStrategy = (input) => {
   const dtype = call.type.dtype;
   requireDType(call, [...input.argTypes, call.type], [dtype === 'float32' ? 'float32' : dtype === 'int16' ? 'int16' : 'int8'], 'batch_matmul');
   const wide = dtype === 'int16';
-  const accDType = wide ? 'int64' : 'int32';
+  // int8's int32 sum wraps modulo 2^32 (a very deep product passes it), as TFLite Micro's C and
+  // the interpreter do: a uint32 accumulator, read back as int32 once (see IntegerConvScheme).
+  const accDType = wide ? 'int64' : 'uint32';
   const outShape = staticShape(out);
   const batchRank = outShape.length - 2;
   const ls = staticShape(lhs);
@@ -55,8 +57,9 @@ export const batchMatmulStrategy: OperatorStrategy = (input) => {
       }
       const m = denseOutputMultiplier(ql!.scale, qr!.scale, qo!.scale);
       const narrow = mul(add(i32(b), -qr!.zeroPoint), add(i32(a), -ql!.zeroPoint));
-      const term = wide ? cast('int64', narrow) : narrow;
-      const result = add(qMultiplyShift(accLoad(acc), intImm(m.multiplier), intImm(m.shift)), qo!.zeroPoint);
+      const term = cast(accDType, narrow);
+      const sum = wide ? accLoad(acc) : cast('int32', accLoad(acc));
+      const result = add(qMultiplyShift(sum, intImm(m.multiplier), intImm(m.shift)), qo!.zeroPoint);
       const [lo, hi] = wide ? [-32768, 32767] : [-128, 127];
       return seq([
         accStore(acc, intImm(0, accDType)),

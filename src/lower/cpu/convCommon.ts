@@ -188,13 +188,16 @@ export function floatOutputStage(activation: FusedActivation): (acc: ExprLike) =
 }
 
 /**
- * How an integer conv-like operator accumulates: int8 in an int32 accumulator of
- * w * (x - input_zp); 16x8 (int16 activations with zero point 0, int8 weights) in the
- * accumulator TFLite Micro picks from the bias dtype, whose width also selects the
- * requantize overload (`tir.q_multiply_shift` on an int64 value is the 64-bit one).
+ * How an integer conv-like operator accumulates: int8 the int32 sum of w * (x - input_zp) and
+ * the bias, wrapping modulo 2^32 as TFLite Micro's C and the interpreter do (a bias near the
+ * int32 limit or a very deep layer passes it), so in a uint32 accumulator, C's defined modulo
+ * arithmetic at a plain add per term, read back as int32 once (`read`); a signed int32
+ * accumulator there is undefined behaviour in C. 16x8 (int16 activations with zero point 0,
+ * int8 weights) in the accumulator TFLite Micro picks from the bias dtype, whose width also
+ * selects the requantize overload (`tir.q_multiply_shift` on an int64 value is the 64-bit one).
  */
 export interface IntegerConvScheme {
-  readonly acc: 'int32' | 'int64';
+  readonly acc: 'uint32' | 'int64';
   /** -input zero point; 0 (and no add emitted) for 16x8. */
   readonly inputOffset: number;
   readonly is16x8: boolean;
@@ -202,6 +205,8 @@ export interface IntegerConvScheme {
   readonly inputTerm: (x: Expr) => Expr;
   /** A term widened to the accumulator type. */
   readonly widen: (e: Expr) => Expr;
+  /** The accumulated sum as the value the output stage requantizes (int32 or int64). */
+  readonly read: (acc: Expr) => Expr;
 }
 
 export function integerConvScheme(input: OpLoweringInput, op: Op16x8): IntegerConvScheme {
@@ -217,12 +222,21 @@ export function integerConvScheme(input: OpLoweringInput, op: Op16x8): IntegerCo
     if (inZp !== 0 || outZp !== 0) loweringFail(call, `${op}: int16 zero points must be 0 (16x8), got input ${inZp} / output ${outZp}`);
     const acc = accumulatorDType16x8(op, biasType?.dtype);
     if (!acc) loweringFail(call, `${op}: unsupported bias dtype ${biasType?.dtype} with int16 input`);
-    return { acc, inputOffset: 0, is16x8: true, inputTerm: (x) => i32(x), widen: (e) => (exprDType(e) === acc ? e : cast(acc, e)) };
+    // An int32 sum (a 16x8 operator with an int32 bias) wraps as int8's does.
+    if (acc === 'int32') return { acc: 'uint32', inputOffset: 0, is16x8: true, inputTerm: (x) => i32(x), widen: (e) => cast('uint32', i32(e)), read: (a) => cast('int32', a) };
+    return { acc, inputOffset: 0, is16x8: true, inputTerm: (x) => i32(x), widen: (e) => (exprDType(e) === acc ? e : cast(acc, e)), read: (a) => a };
   }
   requireDType(call, [inType, weightType, call.type], ['int8'], op);
   if (biasType) requireDType(call, [biasType], ['int32'], op);
   const inputOffset = -quantOf(call, inType, 'input').zeroPoint;
-  return { acc: 'int32', inputOffset, is16x8: false, inputTerm: (x) => add(i32(x), inputOffset), widen: (e) => i32(e) };
+  return {
+    acc: 'uint32',
+    inputOffset,
+    is16x8: false,
+    inputTerm: (x) => add(i32(x), inputOffset),
+    widen: (e) => cast('uint32', i32(e)),
+    read: (a) => cast('int32', a),
+  };
 }
 
 export function requireDType(call: CallNode, types: readonly TensorType[], dtypes: readonly string[], what: string): void {
@@ -318,7 +332,7 @@ export function windowedConvCompute(input: OpLoweringInput, spec: WindowedConvSp
     withAccumulator('acc', scheme.acc, (acc) =>
       windowedNests(padName, data, intImm(-scheme.inputOffset, data.dtype), geometry, padding, (region, taps) =>
         regionNest(region, taps, acc, intImm(0, scheme.acc), (x, w) => scheme.widen(mul(i32(w), scheme.inputTerm(x))), (oc) =>
-          stage(bias ? add(accLoad(acc), scheme.widen(bufferLoad(bias, [oc]))) : accLoad(acc), oc),
+          stage(scheme.read(bias ? add(accLoad(acc), scheme.widen(bufferLoad(bias, [oc]))) : accLoad(acc)), oc),
         ),
       ),
     ),
