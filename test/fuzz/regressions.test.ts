@@ -301,14 +301,19 @@ describe('fuzz regressions: uma-ts run on a model without outputs', () => {
   });
 });
 
+/** An int8 MUL whose output scale is 2^-32 of its inputs' product: a multiplier of 2^31, refused when lowered. */
+function mulPast2p31(): string {
+  const w = new TfliteWriter();
+  const x = w.addInput({ name: 'x', shape: [1, 4], dtype: 'int8', quant: { scale: [0.5], zeroPoint: [0] } });
+  const y = w.addTensor({ name: 'y', shape: [1, 4], dtype: 'int8', quant: { scale: [0.5 * 2 ** -32], zeroPoint: [0] } });
+  w.addOperator({ op: 'MUL', inputs: [x, x], outputs: [y], options: tfliteOptions.mul() });
+  w.markOutput(y);
+  return file(w.finish(), '.tflite');
+}
+
 describe('fuzz regressions: a requantization multiplier of 2^31 or more', () => {
   it('an int8 MUL whose output scale is 2^-32 of its inputs\' product is refused by compile and run (its C and the interpreter disagreed)', async () => {
-    const w = new TfliteWriter();
-    const x = w.addInput({ name: 'x', shape: [1, 4], dtype: 'int8', quant: { scale: [0.5], zeroPoint: [0] } });
-    const y = w.addTensor({ name: 'y', shape: [1, 4], dtype: 'int8', quant: { scale: [0.5 * 2 ** -32], zeroPoint: [0] } });
-    w.addOperator({ op: 'MUL', inputs: [x, x], outputs: [y], options: tfliteOptions.mul() });
-    w.markOutput(y);
-    const m = file(w.finish(), '.tflite');
+    const m = mulPast2p31();
     const out = path.join(dir, 'mul-2p31');
     for (const args of [['compile', m, '--backend', 'vanilla', '--out', out], ['run', m, '--backend', 'vanilla']]) {
       const r = await runCli(args);
@@ -321,12 +326,7 @@ describe('fuzz regressions: a requantization multiplier of 2^31 or more', () => 
 
 describe('fuzz regressions: explain-pools names the model file of a lowering error', () => {
   it("as compile does (it said only \"error: mul 'y': a requantization multiplier ...\", without the file)", async () => {
-    const w = new TfliteWriter();
-    const x = w.addInput({ name: 'x', shape: [1, 4], dtype: 'int8', quant: { scale: [0.5], zeroPoint: [0] } });
-    const y = w.addTensor({ name: 'y', shape: [1, 4], dtype: 'int8', quant: { scale: [0.5 * 2 ** -32], zeroPoint: [0] } });
-    w.addOperator({ op: 'MUL', inputs: [x, x], outputs: [y], options: tfliteOptions.mul() });
-    w.markOutput(y);
-    const m = file(w.finish(), '.tflite');
+    const m = mulPast2p31();
     for (const backend of ['vanilla', 'dma_local']) {
       const r = await runCli(['explain-pools', m, '--backend', backend]);
       assertCleanOutcome(r);
