@@ -12,7 +12,7 @@ import { OperatorStrategy } from '../strategy';
 import { loweringFail } from './attrs';
 import { requireDType } from './convCommon';
 import { quantOf } from './quantParams';
-import { accLoad, accStore, clamp, i32, loopNest, qMultiplyShift, staticShape, withAccumulator } from './tirHelpers';
+import { accLoad, accStore, clamp, i32, loopNest, qMultiplyShift, staticShape, withAccumulator, wrappedSum, WRAPPING_SUM_DTYPE, wrappingTerm } from './tirHelpers';
 
 /** Batch indices of an operand for output batch vars (right-aligned, size-1 axes read 0). */
 function batchIndex(buffer: Buffer, batchVars: readonly Var[]): Expr[] {
@@ -32,8 +32,8 @@ export const batchMatmulStrategy: OperatorStrategy = (input) => {
   requireDType(call, [...input.argTypes, call.type], [dtype === 'float32' ? 'float32' : dtype === 'int16' ? 'int16' : 'int8'], 'batch_matmul');
   const wide = dtype === 'int16';
   // int8's int32 sum wraps modulo 2^32 (a very deep product passes it), as TFLite Micro's C and
-  // the interpreter do: a uint32 accumulator, read back as int32 once (see IntegerConvScheme).
-  const accDType = wide ? 'int64' : 'uint32';
+  // the interpreter do (tirHelpers.ts, wrappingTerm/wrappedSum).
+  const accDType = wide ? 'int64' : WRAPPING_SUM_DTYPE;
   const outShape = staticShape(out);
   const batchRank = outShape.length - 2;
   const ls = staticShape(lhs);
@@ -57,8 +57,8 @@ export const batchMatmulStrategy: OperatorStrategy = (input) => {
       }
       const m = denseOutputMultiplier(ql!.scale, qr!.scale, qo!.scale);
       const narrow = mul(add(i32(b), -qr!.zeroPoint), add(i32(a), -ql!.zeroPoint));
-      const term = cast(accDType, narrow);
-      const sum = wide ? accLoad(acc) : cast('int32', accLoad(acc));
+      const term = wide ? cast('int64', narrow) : wrappingTerm(narrow);
+      const sum = wide ? accLoad(acc) : wrappedSum(accLoad(acc));
       const result = add(qMultiplyShift(sum, intImm(m.multiplier), intImm(m.shift)), qo!.zeroPoint);
       const [lo, hi] = wide ? [-32768, 32767] : [-128, 127];
       return seq([

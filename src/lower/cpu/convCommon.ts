@@ -24,6 +24,9 @@ import {
   withAccumulator,
   withInt32Table,
   withPaddedInput,
+  wrappedSum,
+  WRAPPING_SUM_DTYPE,
+  wrappingTerm,
 } from './tirHelpers';
 
 export interface WindowGeometry {
@@ -189,12 +192,10 @@ export function floatOutputStage(activation: FusedActivation): (acc: ExprLike) =
 
 /**
  * How an integer conv-like operator accumulates: int8 the int32 sum of w * (x - input_zp) and
- * the bias, wrapping modulo 2^32 as TFLite Micro's C and the interpreter do (a bias near the
- * int32 limit or a very deep layer passes it), so in a uint32 accumulator, C's defined modulo
- * arithmetic at a plain add per term, read back as int32 once (`read`); a signed int32
- * accumulator there is undefined behaviour in C. 16x8 (int16 activations with zero point 0,
- * int8 weights) in the accumulator TFLite Micro picks from the bias dtype, whose width also
- * selects the requantize overload (`tir.q_multiply_shift` on an int64 value is the 64-bit one).
+ * the bias, wrapping modulo 2^32 as TFLite Micro's C and the interpreter do (tirHelpers.ts,
+ * `wrappingTerm`/`wrappedSum`, read back once by `read`). 16x8 (int16 activations with zero
+ * point 0, int8 weights) in the accumulator TFLite Micro picks from the bias dtype, whose width
+ * also selects the requantize overload (`tir.q_multiply_shift` on an int64 value is the 64-bit one).
  */
 export interface IntegerConvScheme {
   readonly acc: 'uint32' | 'int64';
@@ -223,20 +224,13 @@ export function integerConvScheme(input: OpLoweringInput, op: Op16x8): IntegerCo
     const acc = accumulatorDType16x8(op, biasType?.dtype);
     if (!acc) loweringFail(call, `${op}: unsupported bias dtype ${biasType?.dtype} with int16 input`);
     // An int32 sum (a 16x8 operator with an int32 bias) wraps as int8's does.
-    if (acc === 'int32') return { acc: 'uint32', inputOffset: 0, is16x8: true, inputTerm: (x) => i32(x), widen: (e) => cast('uint32', i32(e)), read: (a) => cast('int32', a) };
+    if (acc === 'int32') return { acc: WRAPPING_SUM_DTYPE, inputOffset: 0, is16x8: true, inputTerm: (x) => i32(x), widen: wrappingTerm, read: wrappedSum };
     return { acc, inputOffset: 0, is16x8: true, inputTerm: (x) => i32(x), widen: (e) => (exprDType(e) === acc ? e : cast(acc, e)), read: (a) => a };
   }
   requireDType(call, [inType, weightType, call.type], ['int8'], op);
   if (biasType) requireDType(call, [biasType], ['int32'], op);
   const inputOffset = -quantOf(call, inType, 'input').zeroPoint;
-  return {
-    acc: 'uint32',
-    inputOffset,
-    is16x8: false,
-    inputTerm: (x) => add(i32(x), inputOffset),
-    widen: (e) => cast('uint32', i32(e)),
-    read: (a) => cast('int32', a),
-  };
+  return { acc: WRAPPING_SUM_DTYPE, inputOffset, is16x8: false, inputTerm: (x) => add(i32(x), inputOffset), widen: wrappingTerm, read: wrappedSum };
 }
 
 export function requireDType(call: CallNode, types: readonly TensorType[], dtypes: readonly string[], what: string): void {

@@ -17,10 +17,10 @@ import { OperatorStrategy, OpLoweringInput } from '../strategy';
 import { activationAttr, loweringFail, numberAttr } from './attrs';
 import { floatOutputStage, requireDType } from './convCommon';
 import { dtypeRange, quantOf } from './quantParams';
-import { accAdd, accLoad, accStore, clamp, elementCount, i32, loopNest, qMultiplyShift, reshapedView, staticShape, withAccumulator, withScratch } from './tirHelpers';
+import { accAdd, accLoad, accStore, clamp, elementCount, i32, loopNest, qMultiplyShift, reshapedView, staticShape, withAccumulator, withScratch, wrappedSum, WRAPPING_SUM_DTYPE, wrappingTerm } from './tirHelpers';
 
-/** The uint32 accumulator of the integer path read as the int32 it wraps to. */
-const accI32 = (acc: Buffer): Expr => cast('int32', accLoad(acc));
+/** The integer path's accumulator read as the int32 its sum wraps to (tirHelpers.ts, wrappedSum). */
+const accI32 = (acc: Buffer): Expr => wrappedSum(accLoad(acc));
 
 interface SvdfOperands {
   readonly data: Buffer;
@@ -96,10 +96,8 @@ export const svdfStrategy: OperatorStrategy = (input) => {
     withScratch(`${prefix}_scratch`, isFloat ? 'float32' : 'int32', [o.batches, o.units, o.rank], 'global', (scratch) =>
       // The integer sums wrap modulo 2^32, as the interpreter's `| 0` and TFLite Micro's C do in
       // practice: int16 state x int16 weights_time over the memory, and the bias plus that sum,
-      // pass int32 on ordinary inputs (keyword_scrambled on `uma-ts run`'s random inputs). They
-      // accumulate in a uint32 (C's defined modulo arithmetic, a plain add per term) and are read
-      // back as int32 once per sum (`accI32`); a plain int32 add there is undefined behaviour in C.
-      withAccumulator('acc', isFloat ? 'float32' : 'uint32', (acc) =>
+      // pass int32 on ordinary inputs (keyword_scrambled on `uma-ts run`'s random inputs).
+      withAccumulator('acc', isFloat ? 'float32' : WRAPPING_SUM_DTYPE, (acc) =>
         seq([first, ...(isFloat ? floatBody(input, o, state, scratch, acc, out) : integerBody(input, o, state, scratch, acc, out))]),
       ),
     );
@@ -145,9 +143,9 @@ function integerBody(input: OpLoweringInput, o: SvdfOperands, state: Buffer, scr
   return [
     loopNest(['n', 'f'], [o.batches, o.filters], ([n, f]) =>
       seq([
-        accStore(acc, intImm(0, 'uint32')),
+        accStore(acc, intImm(0, WRAPPING_SUM_DTYPE)),
         loopNest(['i'], [o.inputSize], ([i]) =>
-          accAdd(acc, cast('uint32', mul(i32(bufferLoad(o.weightsFeature, [f, i])), sub(i32(bufferLoad(o.data, [n, i])), qIn.zeroPoint)))),
+          accAdd(acc, wrappingTerm(mul(i32(bufferLoad(o.weightsFeature, [f, i])), sub(i32(bufferLoad(o.data, [n, i])), qIn.zeroPoint)))),
         ),
         bufferStore(
           state,
@@ -156,11 +154,11 @@ function integerBody(input: OpLoweringInput, o: SvdfOperands, state: Buffer, scr
         ),
       ]),
     ),
-    timeContraction(o, state, scratch, acc, intImm(0, 'uint32'), (v) => sub(i32(v), qState.zeroPoint)),
+    timeContraction(o, state, scratch, acc, intImm(0, WRAPPING_SUM_DTYPE), (v) => sub(i32(v), qState.zeroPoint)),
     loopNest(['n', 'u'], [o.batches, o.units], ([n, u]) =>
       seq([
-        accStore(acc, o.bias ? cast('uint32', i32(bufferLoad(o.bias, [u]))) : intImm(0, 'uint32')),
-        loopNest(['r'], [o.rank], ([r]) => accAdd(acc, cast('uint32', bufferLoad(scratch, [n, u, r])))),
+        accStore(acc, o.bias ? wrappingTerm(bufferLoad(o.bias, [u])) : intImm(0, WRAPPING_SUM_DTYPE)),
+        loopNest(['r'], [o.rank], ([r]) => accAdd(acc, wrappingTerm(bufferLoad(scratch, [n, u, r])))),
         bufferStore(
           out,
           cast(call.type.dtype, clamp(add(qMultiplyShift(accI32(acc), intImm(p.scale2.multiplier), intImm(p.scale2.shift)), qOut.zeroPoint), outMin, outMax)),
@@ -180,7 +178,7 @@ function timeContraction(o: SvdfOperands, state: Buffer, scratch: Buffer, acc: B
       accStore(acc, zero),
       loopNest(['m'], [o.memory], ([m]) => {
         const w = bufferLoad(o.weightsTime, [f, m]);
-        return isFloat ? accAdd(acc, mul(w, stateValue(bufferLoad(state, [n, f, m])))) : accAdd(acc, cast('uint32', mul(i32(w), stateValue(bufferLoad(state, [n, f, m])))));
+        return isFloat ? accAdd(acc, mul(w, stateValue(bufferLoad(state, [n, f, m])))) : accAdd(acc, wrappingTerm(mul(i32(w), stateValue(bufferLoad(state, [n, f, m])))));
       }),
       bufferStore(flatScratch, isFloat ? accLoad(acc) : accI32(acc), [n, f]),
     ]),

@@ -62,6 +62,17 @@ export function wrapI32(op: (a: Expr, b: Expr) => Expr): (a: ExprLike, b: ExprLi
   return (a, b) => cast('int32', op(cast('uint32', i32(a)), cast('uint32', i32(b))));
 }
 
+/**
+ * A long int32 sum that wraps modulo 2^32 (int8 dot products and their bias, SVDF's sums: a
+ * bias near the int32 limit or a very deep product passes it), at one plain add per term: the
+ * accumulator is a uint32 (`WRAPPING_SUM_DTYPE`), each int32 term goes in as one
+ * (`wrappingTerm`) and the sum comes out as the int32 it wraps to (`wrappedSum`), once.
+ * wrapI32 per add gives the same values at several times the cost in the inner loop.
+ */
+export const WRAPPING_SUM_DTYPE = 'uint32';
+export const wrappingTerm = (e: ExprLike): Expr => cast(WRAPPING_SUM_DTYPE, i32(e));
+export const wrappedSum = (acc: Expr): Expr => cast('int32', acc);
+
 /** TFLite `MultiplyByQuantizedMultiplier(x, multiplier, shift)` as the TIR intrinsic. */
 export function qMultiplyShift(x: Expr, multiplier: ExprLike, shift: ExprLike): Expr {
   return call('tir.q_multiply_shift', 'int32', [x, multiplier, shift]);
