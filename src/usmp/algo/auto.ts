@@ -109,14 +109,20 @@ const SEARCH_FULL_PLACEMENTS = 100;
  */
 const MULTI_POOL_SEARCH_FULL_PLACEMENTS = 25;
 /**
- * Its ceiling on sets with many conflicts per buffer (DENSE_DEGREE), by the same measurement:
- * 50 full placements of those sets (10M units) bought nothing over 25. A fuzzed 1,456-buffer
- * set of two pools, all live at once (2.1M conflict entries, each placement sorting rows of
- * 1,455), spent 1.6 s reaching the one-pool ceiling of 40M. Sparse sets keep that ceiling: the
- * bench's 10,000-buffer set with pins, whose 25 placements are 25M units, ended at 0.067%
- * above its bound with 10M instead of 0.030%.
+ * Its ceiling on sets with many conflicts per buffer (DENSE_DEGREE): about one full placement.
+ * There the pools' packings after the search (packPoolByPool) make the plan, 3-7% below the
+ * search's own, and which plan they reach from the search's choices is close to chance. With
+ * pins on long- and medium-lifetime and mixed 2,000-buffer sets (one core, warm; seeds 1-6 and
+ * 11-14 of the portfolio's families, medium at 500 too, then seeds 21-30): 10M units against
+ * 1M gave 14 and 12 plans smaller, 9 and 7 larger, mean overhead 1.08% -> 0.99% and 1.23% ->
+ * 1.23%, and took 35-40% less time (warm calls over 1 s: 4 -> 1 and 9 -> 1); no search at all
+ * gave 1.01% on the first. (Earlier, 50 full placements had bought nothing over 25.) A fuzzed
+ * 1,456-buffer set of two pools, all live at once (2.1M conflict entries), had spent 1.6 s
+ * reaching the one-pool ceiling of 40M. Sparse sets keep that ceiling: the bench's
+ * 10,000-buffer set with pins, whose 25 placements are 25M units, ended at 0.067% above its
+ * bound with 10M instead of 0.030%.
  */
-const MULTI_POOL_MAX_SEARCH_WORK = 10_000_000;
+const MULTI_POOL_MAX_SEARCH_WORK = 1_000_000;
 const MIN_SEARCH_WORK = 5_000_000;
 /**
  * The floor, though, is at most this many full placements: a move's fixed costs outweigh its
