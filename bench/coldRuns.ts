@@ -85,6 +85,9 @@ export function coldRunSection(): string[] {
         const set = randomIntervals(seed);
         return { name: `${set.name} +pins${lists ? ' (lists)' : ''}`, ext: 'json', write: (file: string) => writeJson(file, pinnedBufferSet(set), lists) };
       }),
+      // Dense multi-pool: the slowest cold of the bench's long- and medium-lifetime sets with pins
+      // (seeds 11-15; thirty-fourth session).
+      ...[mediumLifetimes(15)].map((set) => ({ name: `${set.name} +pins`, ext: 'json', write: (file: string) => writeJson(file, pinnedBufferSet(set), false) })),
     ];
     const files = inputs.map(({ name, write, ext }) => {
       const file = path.join(dir, `${name.replace(/[^A-Za-z0-9_]+/g, '_')}.${ext}`);

@@ -2,7 +2,8 @@
  * Bench sections for issue 15 (the portfolio of `auto`) and issue 14 (scale):
  *  - portfolio families at 2,000 and 10,000 buffers: uniform, heavy-tailed, long and medium
  *    lifetimes (one arena, against TFLite Micro's greedy and Vela 3.10's hill climb), and multi-pool
- *    with pins (a small SRAM with a size limit and a large DRAM; some buffers pinned to one of them),
+ *    with pins (a small SRAM with a size limit and a large DRAM; some buffers pinned to one of them;
+ *    from the uniform sets, and from the long- and medium-lifetime ones up to 2,000 buffers),
  *    reporting overhead over the lower bound, how many plans are proven optimal, and time;
  *  - scale: `uma-ts plan` on 100k interval buffers and on a 20k all-live set with
  *    greedy_by_size and the default algorithm, in a child process, with its time and peak RSS.
@@ -98,6 +99,13 @@ export function compareWithReferences(set: BenchSet): ReferenceComparison {
   return { buffers, bound, plan, auto: total(buffers, plan), stats, ms, tflm, vela };
 }
 
+/**
+ * The families whose sets (up to 2,000 buffers) also get pins, beside the uniform ones: there
+ * the pools' packings after the search make the plan, and a call took 1-2 s cold before the
+ * search on such dense multi-pool sets was cut to about one placement (thirty-fourth session).
+ */
+const PINNED_DENSE_FAMILIES = new Set(['long lifetimes', 'medium lifetimes']);
+
 /** A set as the multi-pool family with pins plans it (coldRuns.ts writes it out as JSON). */
 export function pinnedBufferSet(set: BenchSet): BufferInfo[] {
   return withPins(set, arenaBuffers(set));
@@ -170,7 +178,7 @@ export function portfolioSection(sets: readonly BenchSet[]): string[] {
       if (autoTotal > vela) fails.push(`FAIL ${set.name}: auto ${autoTotal} B > Vela 3.10 HillClimb ${vela} B`);
       if (ms > 1000) fails.push(`FAIL ${set.name}: auto took ${ms.toFixed(0)} ms (> 1 s)`);
     }
-    if (set.family === 'uniform') {
+    if (set.family === 'uniform' || (PINNED_DENSE_FAMILIES.has(set.family ?? '') && n <= 2000)) {
       const pinned = withPins(set, buffers);
       const pinnedBound = lowerBoundOfBuffers(pinned);
       const t1 = performance.now();
@@ -185,7 +193,7 @@ export function portfolioSection(sets: readonly BenchSet[]): string[] {
       }
       const pinnedTotal = total(pinned, r.plan);
       const pinnedByWork = n > UNCAPPED_UP_TO ? endedByWork(`${set.name} +pins`, pinned, pinnedBound, r.plan, r.stats, fails) : undefined;
-      note(`multi-pool with pins ${n}`, pct(pinnedTotal, pinnedBound), r.stats.provenOptimal, pinnedMs, undefined, false, pinnedByWork);
+      note(`multi-pool with pins${set.family === 'uniform' ? '' : ` (${set.family})`} ${n}`, pct(pinnedTotal, pinnedBound), r.stats.provenOptimal, pinnedMs, undefined, false, pinnedByWork);
       console.log(
         `  ${`${set.name} +pins`.padEnd(24)} bound ${String(pinnedBound).padStart(9)}  auto ${pct(pinnedTotal, pinnedBound).toFixed(3).padStart(7)}% ` +
           `${r.stats.provenOptimal ? 'proven ' : 'gap    '} ${r.stats.strategy.padEnd(16)} ${pinnedMs.toFixed(0).padStart(5)} ms  ` +
