@@ -165,16 +165,20 @@ const TWO_POW_53 = 2 ** 53;
  * call on their 64-bit accumulators: the multiplier is first reduced to Q15 (rounded,
  * saturated at 0x7FFF), then x * reduced + 2^(total_shift-1) is shifted right
  * arithmetically by total_shift = 15 - shift, and the result cast to int32 (wrapping).
- * `x` is an exact integer; `shift` must be below 15 (TFLite asserts < 8).
+ * TFLite asserts |x| < 2^47; past it the product wraps modulo 2^64, as the generated C's
+ * (`uma_q_multiply_shift64`). `x` is an exact integer: a number within 2^53, or a bigint
+ * int64 (an accumulator with a bias beyond 2^53). `shift` must be below 15 (TFLite asserts < 8).
  */
-export function multiplyByQuantizedMultiplier64(x: number, multiplier: number, shift: number): number {
+export function multiplyByQuantizedMultiplier64(x: number | bigint, multiplier: number, shift: number): number {
   const reduced = multiplier < 0x7fff0000 ? (multiplier + 32768) >> 16 : 0x7fff;
   const totalShift = 15 - shift;
   if (totalShift < 1) throw new RangeError(`multiplyByQuantizedMultiplier64: shift ${shift} is out of range (must be < 15)`);
   const round = 2 ** (totalShift - 1);
-  const product = x * reduced;
-  // Below 2^53 the sum is exact in a double and floor(/2^n) is the arithmetic shift.
-  if (Math.abs(product) + round < TWO_POW_53) return Math.floor((product + round) / 2 ** totalShift) | 0;
+  if (typeof x === 'number') {
+    const product = x * reduced;
+    // Below 2^53 the sum is exact in a double and floor(/2^n) is the arithmetic shift.
+    if (Math.abs(product) + round < TWO_POW_53) return Math.floor((product + round) / 2 ** totalShift) | 0;
+  }
   const wide = BigInt.asIntN(64, BigInt(x) * BigInt(reduced) + BigInt(round));
   return Number(BigInt.asIntN(32, wide >> BigInt(totalShift)));
 }

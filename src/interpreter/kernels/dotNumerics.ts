@@ -107,10 +107,8 @@ export class IntegerDot extends DotNumerics {
   }
 
   output(acc: number, oc: number): number {
-    const { bias, accumulate, requantize } = this.scheme;
     const s = this.stage;
-    if (bias) acc = accumulate(acc, bias[oc]);
-    return clamp(requantize(acc, s.multipliers[oc], s.shifts[oc]) + s.outputZeroPoint, s.act);
+    return clamp(this.scheme.requantize(acc, oc, s.multipliers[oc], s.shifts[oc]) + s.outputZeroPoint, s.act);
   }
 }
 

@@ -3,10 +3,12 @@
  * their int8 and 16x8 kernels. int8: int32 accumulator of w * (x - input_zp) with an int32
  * bias and the 32-bit requantize. 16x8 (int16 activations with zero point 0, int8
  * weights): the accumulator TFLite Micro picks from the bias dtype
- * (`accumulatorDType16x8`), an int64 one exact in a double and requantized with the Q15
- * 64-bit `MultiplyByQuantizedMultiplier`.
+ * (`accumulatorDType16x8`), an int64 one requantized with the Q15 64-bit
+ * `MultiplyByQuantizedMultiplier` (its products sum exactly in a double, its bias add wraps
+ * modulo 2^64 on bigints: arith/int64Bias.ts).
  */
-import { multiplyByQuantizedMultiplier, multiplyByQuantizedMultiplier64 } from '../../arith/fixedpoint';
+import { multiplyByQuantizedMultiplier } from '../../arith/fixedpoint';
+import { int64BiasRequantize } from '../../arith/int64Bias';
 import { accumulatorDType16x8, Op16x8, perChannelMultipliers, quantizedActivationRange } from '../../arith/quant-params';
 import { KernelContext } from '../kernel';
 import { Tensor } from '../tensor';
@@ -14,21 +16,20 @@ import { Tensor } from '../tensor';
 export interface IntegerConvScheme {
   /** -input zero point (0 for 16x8). */
   readonly inputOffset: number;
-  /** Bias per output channel as numbers, when there is a bias. */
-  readonly bias: readonly number[] | undefined;
-  /** int64: products and bias add exactly (within 2^53); int32: they wrap. */
+  /**
+   * int64: the products add exactly in a double (each below 2^23 in magnitude, and no weight
+   * row holds 2^30 of them); int32: they wrap.
+   */
   readonly wideAccumulator: boolean;
-  readonly accumulate: (acc: number, product: number) => number;
-  readonly requantize: (acc: number, multiplier: number, shift: number) => number;
+  /** Output channel `oc`'s product sum plus its bias (if any), requantized (before the output zero point). */
+  readonly requantize: (acc: number, oc: number, multiplier: number, shift: number) => number;
 }
 
-const wrap32 = (acc: number, product: number): number => (acc + product) | 0;
-const exact64 = (acc: number, product: number): number => acc + product;
-
-function biasNumbers(bias: Tensor | undefined): number[] | undefined {
-  if (!bias) return undefined;
-  const d = bias.data;
-  return d instanceof BigInt64Array ? Array.from(d, (v) => Number(v)) : Array.from(d as Int32Array);
+/** The int32 output stage: bias add wrapping modulo 2^32, 32-bit requantize. */
+function int32Requantize(bias: Tensor | undefined): IntegerConvScheme['requantize'] {
+  const b = bias?.data as Int32Array | undefined;
+  if (!b) return (acc, _oc, multiplier, shift) => multiplyByQuantizedMultiplier(acc, multiplier, shift);
+  return (acc, oc, multiplier, shift) => multiplyByQuantizedMultiplier((acc + b[oc]) | 0, multiplier, shift);
 }
 
 /** Checks the dtype combination and zero points of an integer conv-like call and gives its scheme. */
@@ -49,10 +50,8 @@ export function integerConvScheme(
     if (bias && bias.type.dtype !== 'int32') throw ctx.unsupported(`bias dtype ${bias.type.dtype} for int8 input`);
     return {
       inputOffset: -inQ.zeroPoint,
-      bias: biasNumbers(bias),
       wideAccumulator: false,
-      accumulate: wrap32,
-      requantize: multiplyByQuantizedMultiplier,
+      requantize: int32Requantize(bias),
     };
   }
   const outQ = ctx.quant(ctx.outType, 'output');
@@ -61,12 +60,11 @@ export function integerConvScheme(
   }
   const acc = accumulatorDType16x8(op, bias?.type.dtype);
   if (!acc) throw ctx.unsupported(`bias dtype ${bias?.type.dtype} for int16 input`);
+  const wide = acc === 'int64';
   return {
     inputOffset: 0,
-    bias: biasNumbers(bias),
-    wideAccumulator: acc === 'int64',
-    accumulate: acc === 'int64' ? exact64 : wrap32,
-    requantize: acc === 'int64' ? multiplyByQuantizedMultiplier64 : multiplyByQuantizedMultiplier,
+    wideAccumulator: wide,
+    requantize: wide ? int64BiasRequantize(bias?.data as BigInt64Array | undefined) : int32Requantize(bias),
   };
 }
 

@@ -4,9 +4,10 @@
  * input order. float32 accumulates in the output; int8 in an int32 scratch, then bias,
  * per-channel requantization, zero point and the activation clamp; 16x8 (int16 input, int8
  * weight, int64 or int16 bias) in an int64 scratch with no offsets and the 64-bit
- * MultiplyByQuantizedMultiplier.
+ * MultiplyByQuantizedMultiplier (the bias add wrapping modulo 2^64: arith/int64Bias.ts).
  */
-import { multiplyByQuantizedMultiplier, multiplyByQuantizedMultiplier64 } from '../../arith/fixedpoint';
+import { multiplyByQuantizedMultiplier } from '../../arith/fixedpoint';
+import { int64BiasRequantize } from '../../arith/int64Bias';
 import { floatActivationRange } from '../../arith/quant-params';
 import { KernelContext } from '../kernel';
 import { allocateTensorData, TypedArray } from '../tensor';
@@ -68,11 +69,10 @@ export function transposeConv2d(ctx: KernelContext): TypedArray {
   }
   const { outputZeroPoint, multipliers, shifts, act } = perChannelRequant(ctx, input, weight, outC, activation);
   if (wide) {
-    const b = bias?.data;
+    const requantize = int64BiasRequantize(bias?.data as BigInt64Array | Int16Array | undefined);
     for (let i = 0; i < out.length; i++) {
       const oc = i % outC;
-      const total = acc[i] + (b ? Number(b[oc]) : 0);
-      out[i] = Math.min(Math.max(multiplyByQuantizedMultiplier64(total, multipliers[oc], shifts[oc]), act.min), act.max);
+      out[i] = Math.min(Math.max(requantize(acc[i], oc, multipliers[oc], shifts[oc]), act.min), act.max);
     }
     return out;
   }
