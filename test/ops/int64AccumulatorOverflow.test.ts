@@ -9,13 +9,24 @@
  * wraps too). Built under UBSan every program must run cleanly and match the interpreter, and
  * the interpreter must give the value the wrapped arithmetic defines.
  */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { importTflite } from '../../src/frontend/tflite';
 import { tfliteOptions, TfliteWriter, WriterOptions } from '../../src/frontend/tflite/writer';
 import { interpret } from '../../src/interpreter';
+import { runCli } from '../helpers/cli';
 
+const UBSAN = 'gcc -fsanitize=undefined -fno-sanitize-recover=all';
 const Q = (scale: number) => ({ scale: [scale], zeroPoint: [0] });
 const INT64_MAX = 2n ** 63n - 1n;
 const INT64_MIN = -(2n ** 63n);
+
+let dir: string;
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uma-acc64-overflow-'));
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 /**
  * One 16x8 operator on a single int16 input element x (scale 1) with one int8 weight of 1
@@ -56,6 +67,17 @@ describe('16x8 int64 accumulators near the int64 ends', () => {
     const module = importTflite(model(op, bias, options), 'acc64.tflite');
     const [y] = interpret(module, [new Uint8Array(Int16Array.of(x).buffer)]);
     expect(new Int16Array(y.slice().buffer)[0]).toBe(wrappedOutput(x, bias));
+  });
+
+  it.each(cases)('%s: no signed overflow in the C, outputs match the interpreter', async (label, op, options, bias, x) => {
+    const name = label.replace(/\W+/g, '_');
+    const file = path.join(dir, `${name}.tflite`);
+    fs.writeFileSync(file, model(op, bias, options));
+    const input = path.join(dir, `${name}.bin`);
+    fs.writeFileSync(input, new Uint8Array(Int16Array.of(x).buffer));
+    const r = await runCli(['run', file, '--backend', 'vanilla', '--input', `x=${input}`, '--cc', UBSAN]);
+    expect(r.err).not.toMatch(/runtime error|error:/);
+    expect(r.code).toBe(0);
   });
 });
 

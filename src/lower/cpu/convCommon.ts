@@ -26,6 +26,7 @@ import {
   withPaddedInput,
   wrappedSum,
   WRAPPING_SUM_DTYPE,
+  wrappingAddI64,
   wrappingTerm,
 } from './tirHelpers';
 
@@ -195,7 +196,8 @@ export function floatOutputStage(activation: FusedActivation): (acc: ExprLike) =
  * the bias, wrapping modulo 2^32 as TFLite Micro's C and the interpreter do (tirHelpers.ts,
  * `wrappingTerm`/`wrappedSum`, read back once by `read`). 16x8 (int16 activations with zero
  * point 0, int8 weights) in the accumulator TFLite Micro picks from the bias dtype, whose width
- * also selects the requantize overload (`tir.q_multiply_shift` on an int64 value is the 64-bit one).
+ * also selects the requantize overload (`tir.q_multiply_shift` on an int64 value is the 64-bit one);
+ * an int64 bias add wraps modulo 2^64 (`wrappingAddI64`).
  */
 export interface IntegerConvScheme {
   readonly acc: 'uint32' | 'int64';
@@ -208,7 +210,17 @@ export interface IntegerConvScheme {
   readonly widen: (e: Expr) => Expr;
   /** The accumulated sum as the value the output stage requantizes (int32 or int64). */
   readonly read: (acc: Expr) => Expr;
+  /** The accumulator plus a bias element, wrapping as the accumulator does. */
+  readonly addBias: (acc: Expr, bias: Expr) => Expr;
 }
+
+/** The int32 sums (int8, 16x8 with an int32 bias): every term, the bias too, on the uint32 accumulator. */
+const wrappingInt32Sum = {
+  acc: WRAPPING_SUM_DTYPE,
+  widen: wrappingTerm,
+  read: wrappedSum,
+  addBias: (acc: Expr, bias: Expr): Expr => add(acc, wrappingTerm(bias)),
+} as const;
 
 export function integerConvScheme(input: OpLoweringInput, op: Op16x8): IntegerConvScheme {
   const { call, argTypes } = input;
@@ -224,13 +236,15 @@ export function integerConvScheme(input: OpLoweringInput, op: Op16x8): IntegerCo
     const acc = accumulatorDType16x8(op, biasType?.dtype);
     if (!acc) loweringFail(call, `${op}: unsupported bias dtype ${biasType?.dtype} with int16 input`);
     // An int32 sum (a 16x8 operator with an int32 bias) wraps as int8's does.
-    if (acc === 'int32') return { acc: WRAPPING_SUM_DTYPE, inputOffset: 0, is16x8: true, inputTerm: (x) => i32(x), widen: wrappingTerm, read: wrappedSum };
-    return { acc, inputOffset: 0, is16x8: true, inputTerm: (x) => i32(x), widen: (e) => (exprDType(e) === acc ? e : cast(acc, e)), read: (a) => a };
+    if (acc === 'int32') return { ...wrappingInt32Sum, inputOffset: 0, is16x8: true, inputTerm: (x) => i32(x) };
+    // The int64 products cannot overflow (each below 2^23 in magnitude, fewer than 2^31 of
+    // them), so they add as plain int64; the int64 bias can be anything, and wraps.
+    return { acc, inputOffset: 0, is16x8: true, inputTerm: (x) => i32(x), widen: (e) => (exprDType(e) === acc ? e : cast(acc, e)), read: (a) => a, addBias: wrappingAddI64 };
   }
   requireDType(call, [inType, weightType, call.type], ['int8'], op);
   if (biasType) requireDType(call, [biasType], ['int32'], op);
   const inputOffset = -quantOf(call, inType, 'input').zeroPoint;
-  return { acc: WRAPPING_SUM_DTYPE, inputOffset, is16x8: false, inputTerm: (x) => add(i32(x), inputOffset), widen: wrappingTerm, read: wrappedSum };
+  return { ...wrappingInt32Sum, inputOffset, is16x8: false, inputTerm: (x) => add(i32(x), inputOffset) };
 }
 
 export function requireDType(call: CallNode, types: readonly TensorType[], dtypes: readonly string[], what: string): void {
@@ -326,7 +340,7 @@ export function windowedConvCompute(input: OpLoweringInput, spec: WindowedConvSp
     withAccumulator('acc', scheme.acc, (acc) =>
       windowedNests(padName, data, intImm(-scheme.inputOffset, data.dtype), geometry, padding, (region, taps) =>
         regionNest(region, taps, acc, intImm(0, scheme.acc), (x, w) => scheme.widen(mul(i32(w), scheme.inputTerm(x))), (oc) =>
-          stage(scheme.read(bias ? add(accLoad(acc), scheme.widen(bufferLoad(bias, [oc]))) : accLoad(acc)), oc),
+          stage(scheme.read(bias ? scheme.addBias(accLoad(acc), bufferLoad(bias, [oc])) : accLoad(acc)), oc),
         ),
       ),
     ),

@@ -67,7 +67,7 @@ export const denseStrategy: OperatorStrategy = (input) => {
         seq([
           accStore(acc, intImm(0, scheme.acc)),
           loopNest(['d'], [depth], ([d]) => accAdd(acc, scheme.widen(mul(weightTerm(u, d), scheme.inputTerm(bufferLoad(data, [b, d])))))),
-          ...(bias ? [accAdd(acc, scheme.widen(bufferLoad(bias, [u])))] : []),
+          ...(bias ? [accStore(acc, scheme.addBias(accLoad(acc), bufferLoad(bias, [u])))] : []),
           bufferStore(out, stage(scheme.read(accLoad(acc)), u), [b, u]),
         ]),
       ),

@@ -73,6 +73,16 @@ export const WRAPPING_SUM_DTYPE = 'uint32';
 export const wrappingTerm = (e: ExprLike): Expr => cast(WRAPPING_SUM_DTYPE, i32(e));
 export const wrappedSum = (acc: Expr): Expr => cast('int32', acc);
 
+/**
+ * int64 `a + b` wrapping modulo 2^64 (a 16x8 int64 accumulator plus its int64 bias: a bias
+ * near the int64 ends passes them; the interpreter wraps with BigInt.asIntN, arith/int64Bias.ts):
+ * added as uint64, defined modulo 2^64 in C, and read back (`(int64_t)`, which gcc and clang
+ * define as the wrap). A plain int64 add of model data can overflow, undefined behaviour in C.
+ */
+export function wrappingAddI64(a: ExprLike, b: ExprLike): Expr {
+  return cast('int64', add(cast('uint64', a), cast('uint64', b)));
+}
+
 /** TFLite `MultiplyByQuantizedMultiplier(x, multiplier, shift)` as the TIR intrinsic. */
 export function qMultiplyShift(x: Expr, multiplier: ExprLike, shift: ExprLike): Expr {
   return call('tir.q_multiply_shift', 'int32', [x, multiplier, shift]);

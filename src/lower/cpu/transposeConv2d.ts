@@ -4,7 +4,8 @@
  * accumulates in the output; int8 in an operator-internal int32 scratch the size of the
  * output (`<tensor>_acc`, global scope: planned by the USMP like any buffer), then bias,
  * per-channel requantization and clamp; 16x8 the same in an int64 scratch, without offsets,
- * with the 64-bit requantize (`tir.q_multiply_shift` on an int64 value).
+ * the bias add wrapping modulo 2^64, with the 64-bit requantize (`tir.q_multiply_shift` on
+ * an int64 value).
  */
 import { add, and, bufferLoad, bufferStore, cast, floatImm, ifThenElse, intImm, mul, seq, sub } from '../../ir/tir/builder';
 import { Expr, Stmt } from '../../ir/tir/nodes';
@@ -13,7 +14,7 @@ import { OperatorStrategy } from '../strategy';
 import { activationAttr, loweringFail, numberList } from './attrs';
 import { floatOutputStage, requireDType, withQuantizedOutputStage } from './convCommon';
 import { channelMultipliers, quantizedActivationRange, quantOf } from './quantParams';
-import { clamp, i32, inRange, loopNest, qMultiplyShift, staticShape, withInt32Table, withScratch } from './tirHelpers';
+import { clamp, i32, inRange, loopNest, qMultiplyShift, staticShape, withInt32Table, withScratch, wrappingAddI64 } from './tirHelpers';
 
 export const transposeConv2dStrategy: OperatorStrategy = (input) => {
   const { call, args, out } = input;
@@ -68,7 +69,7 @@ export const transposeConv2dStrategy: OperatorStrategy = (input) => {
           seq([
             scatter(acc, intImm(0, 'int64'), (v, wv) => mul(cast('int64', v), cast('int64', wv))),
             loopNest(['n', 'oy', 'ox', 'oc'], [batches, outH, outW, outC], (v) => {
-              const total = bias ? add(bufferLoad(acc, v), cast('int64', bufferLoad(bias, [v[3]]))) : bufferLoad(acc, v);
+              const total = bias ? wrappingAddI64(bufferLoad(acc, v), bufferLoad(bias, [v[3]])) : bufferLoad(acc, v);
               const scaled = qMultiplyShift(total, bufferLoad(multTable, [v[3]]), bufferLoad(shiftTable, [v[3]]));
               return bufferStore(out, cast('int16', clamp(scaled, lo, hi)), v);
             }),
