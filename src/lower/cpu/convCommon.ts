@@ -315,9 +315,9 @@ export function windowedConvCompute(input: OpLoweringInput, spec: WindowedConvSp
     const perPixel = spec.hybridRowsPerPixel === true;
     const rowOf = (at: OutputAt): Expr => (perPixel ? add(mul(add(mul(at.b, inH), at.oy), inW), at.ox) : at.b);
     return withHybridInput(input, spec.op, data, spec.channels, perPixel ? inC : inH * inW * inC, (h) =>
-      withAccumulator('acc', 'int32', (acc) =>
+      withAccumulator('acc', h.accDType, (acc) =>
         windowedNests(padName, h.q, intImm(0, 'int8'), geometry, 'in-loop', (region, taps) =>
-          regionNest(region, taps, acc, intImm(0), (x, w, at) => mul(i32(w), sub(i32(x), h.zeroPoint(rowOf(at)))), (oc, at) =>
+          regionNest(region, taps, acc, h.zero, (x, w, at) => h.term(w, x, rowOf(at)), (oc, at) =>
             h.result(accLoad(acc), oc, rowOf(at)),
           ),
         ),

@@ -4,7 +4,7 @@
  * [elements/depth, depth], acc += (w - w_zp) * (x - x_zp), + bias, requantize, clamp; hybrid
  * (float32 input, int8 weights) as src/lower/cpu/hybrid.ts, one quantization row per input row.
  */
-import { add, bufferLoad, bufferStore, floatImm, intImm, mul, seq, sub } from '../../ir/tir/builder';
+import { add, bufferLoad, bufferStore, floatImm, intImm, mul, seq } from '../../ir/tir/builder';
 import { Expr } from '../../ir/tir/nodes';
 import { OperatorStrategy } from '../strategy';
 import { activationAttr, loweringFail } from './attrs';
@@ -28,11 +28,11 @@ export const denseStrategy: OperatorStrategy = (input) => {
 
   if (isHybrid(input)) {
     return withHybridInput(input, 'dense', data, units, depth, (h) =>
-      withAccumulator('acc', 'int32', (acc) =>
+      withAccumulator('acc', h.accDType, (acc) =>
         loopNest(['b', 'u'], [batches, units], ([b, u]) =>
           seq([
-            accStore(acc, intImm(0)),
-            loopNest(['d'], [depth], ([d]) => accAdd(acc, mul(i32(bufferLoad(weight, [u, d])), sub(i32(bufferLoad(h.q, [b, d])), h.zeroPoint(b))))),
+            accStore(acc, h.zero),
+            loopNest(['d'], [depth], ([d]) => accAdd(acc, h.term(bufferLoad(weight, [u, d]), bufferLoad(h.q, [b, d]), b))),
             bufferStore(out, h.result(accLoad(acc), u, b), [b, u]),
           ]),
         ),
