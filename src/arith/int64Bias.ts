@@ -1,6 +1,6 @@
 /**
  * The output stage of a 16x8 kernel's int64 accumulator (conv2d, depthwise_conv2d, dense,
- * transpose_conv2d): the product sum plus the channel's bias, requantized by the 64-bit
+ * transpose_conv2d, the integer LSTM's input gates): the product sum plus the channel's bias, requantized by the 64-bit
  * MultiplyByQuantizedMultiplier. The products of int16 activations and int8 weights sum far
  * below 2^53, so the kernels keep that sum in a double; an int64 bias can reach 2^63, where a
  * double rounds (INT64_MAX - 1000 is 2^63) and where adding the sum passes the int64 range.
@@ -13,7 +13,7 @@ const TWO_POW_53 = 2 ** 53;
 /** Requantizes channel `channel`'s product sum `sum` (an exact integer, |sum| < 2^53) plus its bias. */
 export type Int64BiasRequantize = (sum: number, channel: number, multiplier: number, shift: number) => number;
 
-export function int64BiasRequantize(bias: BigInt64Array | Int16Array | undefined): Int64BiasRequantize {
+export function int64BiasRequantize(bias: BigInt64Array | ArrayLike<number> | undefined): Int64BiasRequantize {
   if (!bias) return (sum, _channel, multiplier, shift) => multiplyByQuantizedMultiplier64(sum, multiplier, shift);
   const exact = bias instanceof BigInt64Array ? bias : BigInt64Array.from(bias, (v) => BigInt(v));
   const near = Float64Array.from(exact, (v) => Number(v));

@@ -8,6 +8,7 @@
  * `runLstmInteger`.
  */
 import { multiplyByQuantizedMultiplier, multiplyByQuantizedMultiplier64, quantizeMultiplier } from './fixedpoint';
+import { Int64BiasRequantize, int64BiasRequantize } from './int64Bias';
 import { checkedLog2, logisticInt16, SigmoidInt16Params, tanhInt16 } from './sigmoidInt16';
 import { TensorType } from '../ir/graph/types';
 import { LSTM_ARG, LSTM_GATES, LstmGate } from './lstm';
@@ -122,10 +123,10 @@ export function lstmIntegerParams(
 /** Tensor data of one integer LSTM invocation; states are updated in place. */
 export interface LstmIntegerData {
   readonly input: ArrayLike<number>;
-  /** Per gate (INTEGER_GATE_ORDER): input and recurrent weights [units, in] / [units, units], bias [units] (int64 as numbers). */
+  /** Per gate (INTEGER_GATE_ORDER): input and recurrent weights [units, in] / [units, units], bias [units] (int32, or int64 for 16x8). */
   readonly inputWeights: readonly ArrayLike<number>[];
   readonly recurrentWeights: readonly ArrayLike<number>[];
-  readonly biases: readonly ArrayLike<number>[];
+  readonly biases: readonly (ArrayLike<number> | BigInt64Array)[];
   readonly hidden: { [i: number]: number; readonly length: number };
   readonly cell: { [i: number]: number; readonly length: number };
   readonly output: { [i: number]: number };
@@ -144,9 +145,15 @@ export function runLstmInteger(p: ArrayLike<number>, d: LstmIntegerData): void {
   const hiddenZp = p[LSTM_PARAM.hiddenZeroPoint];
   const wide = p[LSTM_PARAM.activationBits] === 16;
   // int8: int32 accumulators (wrapping) and the 32-bit requantize; int16: TFLite's int64
-  // accumulators (exact in a double here) and the 64-bit requantize.
+  // accumulators (the products exact in a double here, the int64 bias add wrapping modulo
+  // 2^64 on bigints: int64Bias.ts) and the 64-bit requantize.
   const accumulate = wide ? (acc: number, v: number): number => acc + v : (acc: number, v: number): number => (acc + v) | 0;
   const requantize = wide ? multiplyByQuantizedMultiplier64 : multiplyByQuantizedMultiplier;
+  const withBias = d.biases.map((bias): Int64BiasRequantize => {
+    if (wide) return int64BiasRequantize(bias);
+    const b = bias as ArrayLike<number>;
+    return (acc, u, multiplier, shift) => multiplyByQuantizedMultiplier((acc + b[u]) | 0, multiplier, shift);
+  });
   const [hiddenMin, hiddenMax] = wide ? [-32768, 32767] : [-128, 127];
   const gates = INTEGER_GATE_ORDER.map(() => new Int16Array(units));
   const seqOffset = (t: number, row: number, width: number): number => (timeMajor ? t * batch + row : row * time + t) * width;
@@ -160,12 +167,10 @@ export function runLstmInteger(p: ArrayLike<number>, d: LstmIntegerData): void {
         const base = LSTM_PARAM.gates + 4 * k;
         const wx = d.inputWeights[k];
         const wh = d.recurrentWeights[k];
-        const bias = d.biases[k];
         for (let u = 0; u < units; u++) {
           let acc = 0;
           for (let i = 0; i < n; i++) acc = accumulate(acc, wx[u * n + i] * (d.input[xo + i] + inOffset));
-          acc = accumulate(acc, bias[u]);
-          const fromInput = sat16(requantize(acc, p[base], p[base + 1]));
+          const fromInput = sat16(withBias[k](acc, u, p[base], p[base + 1]));
           let rec = 0;
           for (let k2 = 0; k2 < units; k2++) rec = accumulate(rec, wh[u * units + k2] * (d.hidden[ho + k2] - hiddenZp));
           const fromHidden = sat16(requantize(rec, p[base + 2], p[base + 3]));

@@ -1,6 +1,6 @@
 /**
- * 16x8 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and TRANSPOSE_CONV with an int64 bias
- * accumulate in int64. A bias within a few thousand of INT64_MIN or INT64_MAX is past 2^53,
+ * 16x8 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, TRANSPOSE_CONV and
+ * UNIDIRECTIONAL_SEQUENCE_LSTM (its input gates) with an int64 bias accumulate in int64. A bias within a few thousand of INT64_MIN or INT64_MAX is past 2^53,
  * where a double no longer holds every integer: the interpreter rounded it (INT64_MAX - 1000
  * became 2^63, giving -512 where the C gave -500), and adding the products to it passes the
  * int64 range, a signed overflow in the generated C (UBSan: "-999 + -9223372036854775808
@@ -16,6 +16,7 @@ import { importTflite } from '../../src/frontend/tflite';
 import { tfliteOptions, TfliteWriter, WriterOptions } from '../../src/frontend/tflite/writer';
 import { interpret } from '../../src/interpreter';
 import { runCli } from '../helpers/cli';
+import { INT8_SPECS, int8LstmInput, int8LstmModel } from './lstmInt8Models';
 
 const UBSAN = 'gcc -fsanitize=undefined -fno-sanitize-recover=all';
 const Q = (scale: number) => ({ scale: [scale], zeroPoint: [0] });
@@ -83,4 +84,28 @@ describe('16x8 int64 accumulators near the int64 ends', () => {
 
 test('the expected values are not the clamp limits (the wrap is observable)', () => {
   for (const [, , , bias, x] of cases) expect(Math.abs(wrappedOutput(x, bias))).toBeLessThan(1000);
+});
+
+describe('16x8 LSTM gate biases near the int64 ends', () => {
+  // Random int16 inputs: some units' products pass +-1000 either way, so the C's bias add overflowed.
+  const lstm = (bias: bigint): Uint8Array =>
+    int8LstmModel({ ...INT8_SPECS[0][1], activation: 'int16', inputScale: 1 / 32767, hiddenScale: 1 / 32768, hiddenZeroPoint: 0, biasValue: bias }).bytes;
+
+  it.each([
+    ['INT64_MAX - 1000', INT64_MAX - 1000n],
+    ['INT64_MIN + 1000', INT64_MIN + 1000n],
+  ])('bias %s: no signed overflow in the C, outputs match the interpreter over 3 invocations', async (label, bias) => {
+    const file = path.join(dir, `lstm_${label.replace(/\W+/g, '_')}.tflite`);
+    fs.writeFileSync(file, lstm(bias));
+    const r = await runCli(['run', file, '--backend', 'vanilla', '--runs', '3', '--cc', UBSAN]);
+    expect(r.err).not.toMatch(/runtime error|error:/);
+    expect(r.code).toBe(0);
+  });
+
+  it('the interpreter reads the bias exactly: INT64_MAX - 100 and INT64_MAX (the same double, 2^63) give different outputs', () => {
+    const spec = { ...INT8_SPECS[0][1], activation: 'int16' as const, inputScale: 1 / 32767, hiddenScale: 1 / 32768, hiddenZeroPoint: 0 };
+    const input = int8LstmInput(spec, 3);
+    const run = (bias: bigint): number[] => Array.from(new Int16Array(interpret(importTflite(lstm(bias), 'lstm.tflite'), [input])[0].slice().buffer));
+    expect(run(INT64_MAX - 100n)).not.toEqual(run(INT64_MAX));
+  });
 });

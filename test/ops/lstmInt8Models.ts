@@ -14,6 +14,8 @@ export interface Int8LstmSpec extends LstmModelSpec {
   readonly cellScale: number;
   /** int16 = 16x8: int16 activations and states, int64 bias. Default int8. */
   readonly activation?: 'int8' | 'int16';
+  /** Every gate bias element this value instead of random ones (an int64 near its ends for 16x8). */
+  readonly biasValue?: bigint;
 }
 
 export interface Int8LstmModel {
@@ -51,8 +53,9 @@ export function int8LstmModel(spec: Int8LstmSpec): Int8LstmModel {
   const biases = gates.map((g) => {
     const scale = Math.fround(spec.inputScale * wx[g].scale);
     const q = floats(seed++, units, 0.3).map((v) => Math.round(v / scale));
-    B.push(q.map((v) => v * scale));
-    return w.addConstant({ shape: [units], dtype: act === 'int16' ? 'int64' : 'int32', quant: { scale: [scale], zeroPoint: [0] }, data: q });
+    const data = spec.biasValue === undefined ? q : new Array<bigint>(units).fill(spec.biasValue);
+    B.push(data.map((v) => Number(v) * scale));
+    return w.addConstant({ shape: [units], dtype: act === 'int16' ? 'int64' : 'int32', quant: { scale: [scale], zeroPoint: [0] }, data });
   });
   const hidden = w.addTensor({ name: 'output_state', shape: [batch, units], dtype: act, quant: { scale: [spec.hiddenScale], zeroPoint: [spec.hiddenZeroPoint] }, isVariable: true });
   const cell = w.addTensor({ name: 'cell_state', shape: [batch, units], dtype: 'int16', quant: { scale: [spec.cellScale], zeroPoint: [0] }, isVariable: true });

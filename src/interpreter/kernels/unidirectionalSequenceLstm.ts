@@ -113,10 +113,7 @@ function integerLstm(ctx: KernelContext): TypedArray {
     input: input.data as Int8Array | Int16Array,
     inputWeights: INTEGER_GATE_ORDER.map((g) => tensors[LSTM_ARG.inputWeights[g]].data as Int8Array),
     recurrentWeights: INTEGER_GATE_ORDER.map((g) => tensors[LSTM_ARG.recurrentWeights[g]].data as Int8Array),
-    biases: INTEGER_GATE_ORDER.map((g) => {
-      const b = tensors[LSTM_ARG.bias[g]].data;
-      return b instanceof BigInt64Array ? Array.from(b, Number) : (b as Int32Array);
-    }),
+    biases: INTEGER_GATE_ORDER.map((g) => tensors[LSTM_ARG.bias[g]].data as Int32Array | BigInt64Array),
     hidden,
     cell,
     output: out,

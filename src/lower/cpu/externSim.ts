@@ -169,11 +169,11 @@ function lstmInteger(name: string, wide: boolean): ExternFn {
     const p = typedView(Int32Array, name, ptr(17), LSTM_PARAM.size);
     const [time, batch, n, units] = [p[LSTM_PARAM.time], p[LSTM_PARAM.batch], p[LSTM_PARAM.inputSize], p[LSTM_PARAM.units]];
     const act = (i: number, count: number): Int8Array | Int16Array => (wide ? typedView(Int16Array, name, ptr(i), count) : typedView(Int8Array, name, ptr(i), count));
-    const bias = (i: number): ArrayLike<number> => {
+    const bias = (i: number): Int32Array | BigInt64Array => {
       if (!wide) return typedView(Int32Array, name, ptr(i), units);
       const at = ptr(i).mem.byteOffset + ptr(i).byteOffset;
       if (at % 8 !== 0) throw new LoweringError(`${name}: int64 pointer is not 8-byte aligned`, { op: name });
-      return Array.from(new BigInt64Array(ptr(i).mem.buffer, at, units), Number);
+      return new BigInt64Array(ptr(i).mem.buffer, at, units);
     };
     runLstmInteger(p, {
       input: act(0, time * batch * n),

@@ -490,7 +490,8 @@ static void lstm_integer(const void* input, const int8_t* const* wx, const int8_
             int64_t acc = 0;
             int64_t rec = 0;
             for (i = 0; i < n; ++i) acc += (int64_t)wx[k][u * n + i] * (UMA_LSTM_ACT(input, x0 + i) + in_offset);
-            acc += ((const int64_t*)bias[k])[u];
+            /* The products cannot overflow; the bias can be anything: the add wraps (as the interpreter's). */
+            acc = (int64_t)((uint64_t)acc + (uint64_t)((const int64_t*)bias[k])[u]);
             for (i = 0; i < units; ++i) rec += (int64_t)wh[k][u * units + i] * (UMA_LSTM_ACT(hidden, h0 + i) - hidden_zp);
             from_input = lstm_sat16(uma_q_multiply_shift64(acc, q[0], q[1]));
             from_hidden = lstm_sat16(uma_q_multiply_shift64(rec, q[2], q[3]));
