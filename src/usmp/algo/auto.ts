@@ -83,7 +83,7 @@ import { BottleneckClimb, bottleneckClimbApplies, VELA_SEED } from './bottleneck
 import { iteratedSearch } from './iteratedSearch';
 import { earlyResolveAtBound, finalTolerantDives, finishAboveBound, finishMirrored, finishSecondStart, fitWithin, lateResolveAtBound, resolveTopAtBound, runCoreSteps } from './coreSteps';
 import { PlacementEngine } from './placement';
-import { intervalsOf, multiPoolLowerBound, packPools, rebalancePools, repackChoices } from './multiPool';
+import { CompressedPools, intervalsOf, multiPoolLowerBound, packPools, rebalancePools, repackChoices } from './multiPool';
 import { splitByProfiles } from './profileSplit';
 import { choicesPeak, concentratedChoices, stackedPlan } from './concentrated';
 import { exactPoolChoices } from './poolChoices';
@@ -877,34 +877,44 @@ function packPoolByPool(
   // (profileSplit.ts), then the best plan so far repaired to them. The rounds differ only in
   // how they treat size-limited pools: without one, a second would repeat the first.
   const rounds = problem.poolLimits.some((l) => l !== Infinity) ? SPLIT_ROUNDS : SPLIT_ROUNDS.slice(0, 1);
-  for (const round of rounds) {
-    const from = tries.reduce((a, t) => (sumOf(t.ends) < sumOf(a.ends) ? t : a));
-    // A total past 2^53 is no plan at all (no byte count states it): no gap is too small there.
-    if (sumOf(from.ends) <= lowerBound * (1 + SPLIT_MIN_GAP) && sumOf(from.ends) <= Number.MAX_SAFE_INTEGER) break;
-    const limits = problem.poolLimits.map((l) => (l === Infinity ? l : Math.floor(l * (1 - round.margin))));
-    const floors = round.floored ? problem.poolLimits.map((l, p) => (l === Infinity ? 0 : from.ends[p])) : undefined;
-    const split = splitByProfiles(problem, poolIntervals, from.plan.pool, PROFILE_SPLIT_WORK, seed ?? DEFAULT_SEED, limits, floors);
-    work += split.work;
-    // No move: the same choices, whose pools packPools packed already.
-    if (split.moves === 0 || split.peaks >= sumOf(from.ends)) continue;
-    const again = repackChoices(problem, poolIntervals, from.plan, split.pool, REPACK_WORK, deadline);
-    if (!again) continue;
-    work += again.work;
-    tries.push(again);
-  }
+  // Each round from the best of `line` so far, its plan added to it.
+  const splitRounds = (line: CompressedPools[]): void => {
+    for (const round of rounds) {
+      const from = line.reduce((a, t) => (sumOf(t.ends) < sumOf(a.ends) ? t : a));
+      // A total past 2^53 is no plan at all (no byte count states it): no gap is too small there.
+      if (sumOf(from.ends) <= lowerBound * (1 + SPLIT_MIN_GAP) && sumOf(from.ends) <= Number.MAX_SAFE_INTEGER) break;
+      const limits = problem.poolLimits.map((l) => (l === Infinity ? l : Math.floor(l * (1 - round.margin))));
+      const floors = round.floored ? problem.poolLimits.map((l, p) => (l === Infinity ? 0 : from.ends[p])) : undefined;
+      const split = splitByProfiles(problem, poolIntervals, from.plan.pool, PROFILE_SPLIT_WORK, seed ?? DEFAULT_SEED, limits, floors);
+      work += split.work;
+      // No move: the same choices, whose pools packPools packed already.
+      if (split.moves === 0 || split.peaks >= sumOf(from.ends)) continue;
+      const again = repackChoices(problem, poolIntervals, from.plan, split.pool, REPACK_WORK, deadline);
+      if (!again) continue;
+      work += again.work;
+      line.push(again);
+    }
+  };
+  splitRounds(tries);
   // Every buffer that may go in the main unlimited pool there (concentrated.ts), where the peaks
-  // of those choices are below every plan so far: packed pool by pool from stacks, and kept
-  // where it is smaller once the pools' tops are lowered (as the call does with the plan it
-  // returns): a plan 0.03% below the best before that step ended above the bound, where the
-  // best came down to it (a 200-buffer set with pins, heavy-tailed sizes). After the rounds
-  // above, so that they start from the plans they did before.
+  // of those choices are below every plan so far: packed pool by pool from stacks, then the
+  // rounds above from it, kept where smaller once the pools' tops are lowered (as the call does
+  // with the plan it returns): a plan 0.03% below the best before that step ended above the
+  // bound, where the best came down to it (a 200-buffer set with pins, heavy-tailed sizes). A
+  // line of its own, so that the rounds from the other plans start where they did before: from
+  // it, they left some plans larger.
   const concentrated = concentratedChoices(problem);
   const bestTry = tries.reduce((a, t) => (sumOf(t.ends) < sumOf(a.ends) ? t : a));
   if (concentrated && sumOf(bestTry.ends) > lowerBound && choicesPeak(problem, poolIntervals, concentrated) < sumOf(bestTry.ends)) {
     const again = packPools(problem, poolIntervals, stackedPlan(problem, concentrated), limitedCore, planPool());
     work += again.work;
     const lowered = (plan: IndexedPlan) => sumOf(poolEnds(problem, lowerPoolTops(problem, plan, engine.adjStart, engine.adj)));
-    if (again.ends.every((end, p) => end <= problem.poolLimits[p]) && lowered(again.plan) < lowered(bestTry.plan)) tries.push(again);
+    const beaten = lowered(bestTry.plan);
+    if (again.ends.every((end, p) => end <= problem.poolLimits[p]) && lowered(again.plan) < beaten) {
+      const line = [again];
+      splitRounds(line);
+      tries.push(...line.filter((t, i) => i === 0 || lowered(t.plan) < beaten));
+    }
   }
   let best: { plan?: IndexedPlan; total: number; work: number } = { total: Infinity, work };
   for (const t of tries) {
