@@ -855,12 +855,16 @@ function packPoolByPool(
   deadline: number,
   seed: number | undefined,
 ): { plan?: IndexedPlan; total: number; work: number } {
-  const planPool = (workBudget?: number) => (sub: readonly BufferInfo[], bound: number) => {
-    // Under a clock (given, or the default cap on large sets) a pool gets what is left of it.
-    const timeBudgetMs = Number.isFinite(deadline) ? Math.max(1, deadline - performance.now()) : undefined;
-    const r = planAutoCall(sub, bound, { seed, timeBudgetMs, workBudget }, POOL_CALL_MIN_WORK);
-    return { plan: r.plan, work: r.stats.work + r.stats.coreWork };
-  };
+  // A pool planned by `auto` itself with `options`, as a part of this call (minCallWork) or not.
+  const planPoolWith =
+    (options: AutoPlanningOptions, minCallWork?: number) =>
+    (sub: readonly BufferInfo[], bound: number): { plan: BufferPlan; work: number } => {
+      // Under a clock (given, or the default cap on large sets) a pool gets what is left of it.
+      const timeBudgetMs = Number.isFinite(deadline) ? Math.max(1, deadline - performance.now()) : undefined;
+      const r = planAutoCall(sub, bound, { ...options, seed, timeBudgetMs }, minCallWork);
+      return { plan: r.plan, work: r.stats.work + r.stats.coreWork };
+    };
+  const planPool = (workBudget?: number) => planPoolWith({ workBudget }, POOL_CALL_MIN_WORK);
   const limitedCore = coreBudget(problem.count, CORE_LIMITED_POOL_SHARE);
   const packed = packPools(problem, poolIntervals, engine, limitedCore, planPool());
   let work = packed.work;
@@ -906,11 +910,7 @@ function packPoolByPool(
   const concentrated = concentratedChoices(problem);
   const bestTry = tries.reduce((a, t) => (sumOf(t.ends) < sumOf(a.ends) ? t : a));
   if (concentrated && sumOf(bestTry.ends) > lowerBound && choicesPeak(problem, poolIntervals, concentrated) < sumOf(bestTry.ends)) {
-    const again = packPools(problem, poolIntervals, stackedPlan(problem, concentrated), limitedCore, (sub, bound) => {
-      const timeBudgetMs = Number.isFinite(deadline) ? Math.max(1, deadline - performance.now()) : undefined;
-      const r = planAutoCall(sub, bound, sharedBy({ seed, timeBudgetMs }, CONCENTRATED_POOL_SHARE));
-      return { plan: r.plan, work: r.stats.work + r.stats.coreWork };
-    });
+    const again = packPools(problem, poolIntervals, stackedPlan(problem, concentrated), limitedCore, planPoolWith(sharedBy({}, CONCENTRATED_POOL_SHARE)));
     work += again.work;
     const lowered = (plan: IndexedPlan) => sumOf(poolEnds(problem, lowerPoolTops(problem, plan, engine.adjStart, engine.adj)));
     const beaten = lowered(bestTry.plan);

@@ -3,21 +3,11 @@ import { choicesPeak, concentratedChoices, stackedPlan } from '../../../src/usmp
 import { indexProblem, toBufferPlan } from '../../../src/usmp/algo/indexed';
 import { intervalsOf } from '../../../src/usmp/algo/multiPool';
 import { PlacementEngine } from '../../../src/usmp/algo/placement';
-import { intervalsToBufferInfos, lowerBoundOfBuffers } from '../../../src/usmp/conflicts';
-import { BufferInfo, PoolInfo } from '../../../src/usmp/types';
+import { lowerBoundOfBuffers } from '../../../src/usmp/conflicts';
 import { poolSizesOfPlan, verifyPlan } from '../../../src/usmp/verify';
 import { heavyTailed } from '../../../bench/generators';
 import { pinnedBufferSet } from '../../../bench/portfolio';
-import { pool } from './helpers';
-
-/** Buffers with live ranges [first, last] and their candidate pools. */
-function intervalSet(rows: [number, number, number, PoolInfo[], number?][]): BufferInfo[] {
-  const bufs = intervalsToBufferInfos(
-    rows.map(([sizeBytes, firstUse, lastUse, , alignment]) => ({ sizeBytes, firstUse, lastUse, alignment: alignment ?? 1 })),
-    [pool('unused')],
-  );
-  return bufs.map((b, i) => ({ ...b, conflicts: [...b.conflicts], poolCandidates: rows[i][3] }));
-}
+import { intervalSet, pool } from './helpers';
 
 describe('concentrated pool choices', () => {
   const sram = pool('sram', 64);

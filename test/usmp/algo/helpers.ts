@@ -29,6 +29,15 @@ export function buffers(specs: Record<string, Spec>, defaultPools: PoolInfo[] = 
   }));
 }
 
+/** Buffers from [size, first use, last use, pools] rows; conflicts = overlapping live ranges. */
+export function intervalSet(rows: [number, number, number, PoolInfo[]][]): BufferInfo[] {
+  const bufs = intervalsToBufferInfos(
+    rows.map(([sizeBytes, firstUse, lastUse]) => ({ sizeBytes, firstUse, lastUse, alignment: 1 })),
+    [pool('unused')],
+  );
+  return bufs.map((b, i) => ({ ...b, conflicts: [...b.conflicts], poolCandidates: rows[i][3] }));
+}
+
 export function poolSize(bufs: readonly BufferInfo[], plan: BufferPlan, poolName: string): number {
   let max = 0;
   for (const b of bufs) {

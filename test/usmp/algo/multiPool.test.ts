@@ -6,10 +6,10 @@ import { intervalsOf, multiPoolLowerBound, packPools, rebalancePools, repackChoi
 import { splitByProfiles } from '../../../src/usmp/algo/profileSplit';
 import { PlacementEngine } from '../../../src/usmp/algo/placement';
 import { seededRandom } from '../../../src/usmp/algo/seededRandom';
-import { intervalsToBufferInfos, lowerBoundOfBuffers, memoryPressureOfIntervals, pinnedPoolsBound } from '../../../src/usmp/conflicts';
+import { lowerBoundOfBuffers, memoryPressureOfIntervals, pinnedPoolsBound } from '../../../src/usmp/conflicts';
 import { BufferInfo, BufferPlan, PoolInfo } from '../../../src/usmp/types';
 import { poolSizesOfPlan, verifyPlan } from '../../../src/usmp/verify';
-import { buffers, pool } from './helpers';
+import { buffers, intervalSet, pool } from './helpers';
 import { randomIntervals } from '../../../bench/generators';
 import { pinnedBufferSet } from '../../../bench/portfolio';
 
@@ -38,15 +38,6 @@ describe('auto on multi-pool problems', () => {
     expect(engine.failedBuffer).toBe(-1);
   });
 });
-
-/** Buffers from [size, first use, last use, pools] rows; conflicts = overlapping live ranges. */
-function intervalSet(rows: [number, number, number, PoolInfo[]][]): BufferInfo[] {
-  const bufs = intervalsToBufferInfos(
-    rows.map(([sizeBytes, firstUse, lastUse]) => ({ sizeBytes, firstUse, lastUse, alignment: 1 })),
-    [pool('unused')],
-  );
-  return bufs.map((b, i) => ({ ...b, conflicts: [...b.conflicts], poolCandidates: rows[i][3] }));
-}
 
 describe('auto: a plan past 2^53 bytes', () => {
   // Fuzzed (fz30, HUGE=1): the preference order puts the 2^53-991-byte buffer in `a` and the
