@@ -61,6 +61,13 @@ export function sanitizeIdentifier(raw: string): string {
 export class NameScope {
   private readonly taken = new Set<string>();
   private readonly byVar = new Map<number, string>();
+  /**
+   * Per sanitized hint, the suffix its last fresh name took: every suffix below it was taken
+   * then and still is (names are never released), so the next search starts there and gives
+   * the name a search from 1 would. From 1 each time, a model with 5,000 tensors of one hint
+   * spent 0.4 s in this scope alone.
+   */
+  private readonly nextSuffix = new Map<string, number>();
 
   constructor(reserved: Iterable<string> = [], private readonly parent?: NameScope) {
     for (const r of reserved) this.taken.add(r);
@@ -73,8 +80,10 @@ export class NameScope {
   /** Claims a fresh identifier derived from `hint`. */
   fresh(hint: string): string {
     const base = sanitizeIdentifier(hint);
-    let name = base;
-    for (let n = 1; this.isTaken(name); n++) name = `${base}_${n}`;
+    let n = this.nextSuffix.get(base) ?? 0;
+    let name = n === 0 ? base : `${base}_${n}`;
+    while (this.isTaken(name)) name = `${base}_${++n}`;
+    this.nextSuffix.set(base, n);
     this.taken.add(name);
     return name;
   }
