@@ -229,7 +229,7 @@ function pickStart(
   tries: for (const o of sizeOrderOnly ? orders.slice(0, 1) : orders) {
     // An order equal to one placed already places the same: where every buffer has one
     // lifetime (all live at once) the degree, urgency and chronological orders coincide.
-    if (tried.some((t) => sameOrder(t, o.order))) continue;
+    if (tried.some((t) => sameEntries(t, o.order))) continue;
     tried.push(o.order);
     for (const bestFit of o.firstFitOnly || sizeOrderOnly ? [false] : [false, true]) {
       // On huge inputs (100k buffers) a best-fit placement costs seconds; first-fit ones only.
@@ -263,7 +263,8 @@ interface UrgencyPlan {
   readonly liftTried: boolean;
 }
 
-function sameOrder(a: Int32Array, b: Int32Array): boolean {
+/** Whether two orders, or two pool choices, are entry for entry the same. */
+function sameEntries(a: Int32Array, b: Int32Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
@@ -883,6 +884,9 @@ function packPoolByPool(
   const rounds = problem.poolLimits.some((l) => l !== Infinity) ? SPLIT_ROUNDS : SPLIT_ROUNDS.slice(0, 1);
   // Each round from the best of `line` so far, its plan added to it.
   const splitRounds = (line: CompressedPools[]): void => {
+    // The last repair's start and choices: a round that ends at the same choices from the same
+    // plan (its margin or floors moved no buffer) would repeat that repair, to the byte.
+    let repaired: { from: CompressedPools; pool: Int32Array } | undefined;
     for (const round of rounds) {
       const from = line.reduce((a, t) => (sumOf(t.ends) < sumOf(a.ends) ? t : a));
       // A total past 2^53 is no plan at all (no byte count states it): no gap is too small there.
@@ -893,6 +897,8 @@ function packPoolByPool(
       work += split.work;
       // No move: the same choices, whose pools packPools packed already.
       if (split.moves === 0 || split.peaks >= sumOf(from.ends)) continue;
+      if (repaired && repaired.from === from && sameEntries(repaired.pool, split.pool)) continue;
+      repaired = { from, pool: split.pool };
       const again = repackChoices(problem, poolIntervals, from.plan, split.pool, REPACK_WORK, deadline);
       if (!again) continue;
       work += again.work;
