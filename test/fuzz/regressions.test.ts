@@ -898,3 +898,29 @@ describe("fuzz regressions: commander's own errors are one line", () => {
     expect(r.problems).toEqual([line]);
   });
 });
+
+describe('fuzz regressions: a FULLY_CONNECTED whose input is a scalar', () => {
+  // hello_world_int8 with its input's shape field dropped (shape []): inspect and compile said
+  // "input of 1 elements is not a whole number of rows of 1", which is not what is wrong.
+  it('is refused saying the input is a scalar', async () => {
+    const w = new TfliteWriter();
+    const q = { quant: { scale: [0.5], zeroPoint: [0] } };
+    const x = w.addInput({ name: 'x', shape: [], dtype: 'int8', ...q });
+    const wt = w.addConstant({ name: 'w', shape: [4, 1], dtype: 'int8', data: [1, 2, 3, 4], ...q });
+    const y = w.addTensor({ name: 'y', shape: [1, 4], dtype: 'int8', quant: { scale: [1], zeroPoint: [0] } });
+    w.addOperator({ op: 'FULLY_CONNECTED', inputs: [x, wt, -1], outputs: [y], options: tfliteOptions.fullyConnected() });
+    w.markOutput(y);
+    const m = file(w.finish(), '.tflite');
+    const said = /dense: input is a scalar \(shape \[\]\): it needs at least one dimension to hold rows/;
+    // inspect lists the operator as unsupported (exit 0); compile refuses it.
+    const inspected = await runCli(['inspect', m]);
+    assertCleanOutcome(inspected);
+    expect(inspected.stdout).toMatch(said);
+    expect(inspected.stdout).not.toMatch(/whole number of rows/);
+    const out = path.join(dir, 'scalar-dense');
+    const compiled = await runCli(['compile', m, '--backend', 'vanilla', '--out', out]);
+    assertCleanOutcome(compiled, out);
+    expect(compiled.code).toBe(1);
+    expect(compiled.problems[0]).toMatch(said);
+  });
+});

@@ -65,6 +65,9 @@ describe('inferCallType', () => {
     // Fuzzed: no output units failed in the strategy with a TypeError; no rows, a DMA copy from nowhere.
     expect(() => inferCallType('dense', {}, [tt([1, 64], 'int8'), tt([0, 64], 'int8')])).toThrow(/no output units/);
     expect(() => inferCallType('dense', {}, [tt([0, 64], 'int8'), w])).toThrow(/has no elements/);
+    // Fuzzed: both were told "input of 1 elements is not a whole number of rows of 1" (or of 0).
+    expect(() => inferCallType('dense', {}, [tt([], 'int8'), tt([10, 1], 'int8')])).toThrow(/input is a scalar \(shape \[\]\)/);
+    expect(() => inferCallType('dense', {}, [tt([1, 64], 'int8'), tt([10, 0], 'int8')])).toThrow(/weight has no input features \(shape \[10, 0\]\)/);
     expect(() => inferCallType('conv2d', convAttrs, [tt([1, 4, 4, 3], 'int8'), tt([0, 1, 1, 3], 'int8')])).toThrow(/no filters/);
     // A mean over an axis of length 0 divides by zero; a sum of nothing is 0.
     expect(() => inferCallType('mean', { axes: [1] }, [tt([1, 0], 'float32')])).toThrow(/axis of length 0/);

@@ -179,7 +179,11 @@ function dense(attrs: Attrs, args: readonly TensorType[]): TensorType {
   // is not there (fuzzed: a TypeError in the strategy, a DMA copy from nowhere).
   if (units === 0) fail('dense', 'weight has no output units (shape [0, in])', args);
   if (elements === 0) fail('dense', `input of shape [${input.shape}] has no elements`, args);
-  if (input.shape.length === 0 || inFeatures === 0 || elements % inFeatures !== 0) {
+  // Said as what they are: both fell into the rows check below, which then claimed a scalar
+  // "of 1 elements is not a whole number of rows of 1" (fuzzed: a tensor's shape field dropped).
+  if (input.shape.length === 0) fail('dense', 'input is a scalar (shape []): it needs at least one dimension to hold rows', args);
+  if (inFeatures === 0) fail('dense', `weight has no input features (shape [${units}, 0])`, args);
+  if (elements % inFeatures !== 0) {
     fail('dense', `input of ${elements} elements is not a whole number of rows of ${inFeatures}`, args);
   }
   checkWeightDtypes('dense', args);
