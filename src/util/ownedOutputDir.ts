@@ -22,8 +22,14 @@ import { bestEffort, fileAccessError, withFileErrors } from './files';
 
 export const OUTPUT_MARKER = '.uma-ts-output';
 const MARKER_GENERATOR = 'uma-ts';
-/** Sibling names keep at most this much of the target's name, so they stay under NAME_MAX. */
-const SIBLING_STEM_CHARS = 150;
+/**
+ * Sibling names keep at most this many bytes of the target's name (as UTF-8), so they stay
+ * under NAME_MAX, which counts bytes: a limit in characters let a valid name of 85 '€' (255
+ * bytes) make a 285-byte sibling, and the compile failed with ENAMETOOLONG.
+ */
+const SIBLING_STEM_BYTES = 150;
+/** What uma-ts before SIBLING_STEM_BYTES kept (UTF-16 units): its leftovers are still recognised. */
+const LEGACY_STEM_UNITS = 150;
 
 interface Marker {
   readonly generator: typeof MARKER_GENERATOR;
@@ -263,9 +269,22 @@ const SIBLING = /^(.*)\.uma-ts-(tmp|old|del)-(\d+)-[a-z0-9]+$/;
 
 type SiblingTag = 'tmp' | 'old' | 'del';
 
+/** The start of `base` that sibling names keep: whole characters, at most SIBLING_STEM_BYTES of UTF-8. */
+function siblingStem(base: string): string {
+  let stem = '';
+  let bytes = 0;
+  // By code point: a surrogate pair is never split into a name the file system would refuse.
+  for (const ch of base) {
+    bytes += Buffer.byteLength(ch, 'utf8');
+    if (bytes > SIBLING_STEM_BYTES) break;
+    stem += ch;
+  }
+  return stem;
+}
+
 function siblingName(base: string, tag: SiblingTag): string {
   const id = `${Date.now().toString(36)}${Math.floor(Math.random() * 36 ** 6).toString(36)}`;
-  return `${base.slice(0, SIBLING_STEM_CHARS)}.uma-ts-${tag}-${process.pid}-${id}`;
+  return `${siblingStem(base)}.uma-ts-${tag}-${process.pid}-${id}`;
 }
 
 function processIsGone(pid: number): boolean {
@@ -344,7 +363,7 @@ function leftovers(parent: string, base: string): Leftover[] {
   const found: Leftover[] = [];
   for (const name of names) {
     const m = SIBLING.exec(name);
-    if (!m || m[1] !== base.slice(0, SIBLING_STEM_CHARS) || !processIsGone(Number(m[3]))) continue;
+    if (!m || !(m[1] === siblingStem(base) || m[1] === base.slice(0, LEGACY_STEM_UNITS)) || !processIsGone(Number(m[3]))) continue;
     const dir = path.join(parent, name);
     try {
       const stat = fs.lstatSync(dir);

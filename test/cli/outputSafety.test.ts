@@ -206,6 +206,20 @@ describe('crash safety: what a killed compile leaves is recovered', () => {
     }
   });
 
+  it('a long multi-byte name: the leftovers of a killed run are recognised by the stem it wrote, and by the one older versions wrote', () => {
+    const name = '€'.repeat(60); // 180 bytes: stems of 50 characters now, 60 before
+    const target = path.join(dir, name);
+    writeOwnedDirectory(target, fill('v1'));
+    const pid = deadPid();
+    leftover('€'.repeat(60), 'old', pid, 'v0', true);
+    const d = path.join(dir, `${'€'.repeat(50)}.uma-ts-tmp-${pid}-k1ll3d`);
+    fs.mkdirSync(d);
+    fs.writeFileSync(path.join(d, OUTPUT_MARKER), JSON.stringify({ generator: 'uma-ts', output: name, complete: false }));
+    recoverLeftovers(target);
+    expect(fs.readFileSync(path.join(target, 'data.txt'), 'utf8')).toBe('v1');
+    expect(fs.readdirSync(dir)).toEqual([name]);
+  });
+
   it("leaves alone what is not a dead run's: other names, live pids, unmarked content", () => {
     const pid = deadPid();
     const foreign = path.join(dir, `out.uma-ts-tmp-${pid}-user00`);
@@ -232,6 +246,21 @@ describe('file-system errors are one line naming the path', () => {
     const r = await runCli(compileArgs(path.join(dir, 'x'.repeat(300))));
     expectOneLineError(r, /file name too long \(ENAMETOOLONG\)/);
     expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it('--out a valid name of multi-byte characters: its temporary siblings stay under NAME_MAX (255 bytes)', async () => {
+    // 85 '€' are 255 bytes: a valid name, whose siblings kept 150 characters (450 bytes) of it
+    // and the compile failed "cannot create a temporary directory beside ...: file name too long".
+    for (const name of ['€'.repeat(85), `${'a'.repeat(149)}€${'b'.repeat(10)}`, '😀'.repeat(63)]) {
+      const out = path.join(dir, name);
+      for (let i = 0; i < 2; i++) {
+        const r = await runCli(compileArgs(out));
+        expect([name.slice(0, 4), r.code, r.err.split('\n').filter((l) => l.startsWith('error'))]).toEqual([name.slice(0, 4), 0, []]);
+      }
+      expect(fs.existsSync(path.join(out, 'metadata.json'))).toBe(true);
+      expect(fs.readdirSync(dir)).toEqual([name]);
+      fs.rmSync(out, { recursive: true });
+    }
   });
 
   it('--out in an unwritable directory (EACCES)', async () => {
