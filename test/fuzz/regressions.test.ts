@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as flatbuffers from 'flatbuffers';
-import { tfliteOptions, TfliteWriter } from '../../src/frontend/tflite/writer';
+import { BUILTIN_OPTIONS, tfliteOptions, TfliteWriter } from '../../src/frontend/tflite/writer';
 import { listPlanningAlgorithms } from '../../src/usmp/algo/registry';
 import { assertCleanOutcome, model, runCli } from './harness';
 import { RawTflite } from '../frontend/rawTflite';
@@ -922,5 +922,60 @@ describe('fuzz regressions: a FULLY_CONNECTED whose input is a scalar', () => {
     assertCleanOutcome(compiled, out);
     expect(compiled.code).toBe(1);
     expect(compiled.problems[0]).toMatch(said);
+  });
+});
+
+describe('fuzz regressions: SQUEEZE and EXPAND_DIMS declaring a shape their parameters do not give', () => {
+  // Both lower to a view with the declared output type, and their parameters were dropped: a
+  // RESHAPE whose operator code became EXPAND_DIMS (its 4-element shape tensor now the axis)
+  // compiled, as did outputs TFLite Micro's Prepare refuses and LiteRT resizes to another shape.
+  const int32 = (data: number[]) => ({ name: 'axis', shape: [data.length], dtype: 'int32' as const, data });
+  function squeezeModel(input: number[], dims: number[], output: number[]): string {
+    const w = new TfliteWriter();
+    const x = w.addInput({ name: 'x', shape: input, dtype: 'float32' });
+    const y = w.addTensor({ name: 'y', shape: output, dtype: 'float32' });
+    w.addOperator({ op: 'SQUEEZE', inputs: [x], outputs: [y], options: tfliteOptions.squeeze(dims) });
+    w.markOutput(y);
+    return file(w.finish(), '.tflite');
+  }
+  function expandDimsModel(input: number[], axis: number[], output: number[]): string {
+    const w = new TfliteWriter();
+    const x = w.addInput({ name: 'x', shape: input, dtype: 'float32' });
+    const a = w.addConstant(int32(axis));
+    const y = w.addTensor({ name: 'y', shape: output, dtype: 'float32' });
+    w.addOperator({ op: 'EXPAND_DIMS', inputs: [x, a], outputs: [y], options: tfliteOptions.empty(BUILTIN_OPTIONS.ExpandDimsOptions) });
+    w.markOutput(y);
+    return file(w.finish(), '.tflite');
+  }
+
+  it.each([
+    ['EXPAND_DIMS with a 4-value axis', () => expandDimsModel([1, 1960], [1, 49, 40, 1], [1, 49, 40, 1]), /axis holds 4 values, expected 1 \(EXPAND_DIMS at operator #0\)/],
+    ['EXPAND_DIMS at axis 1 declaring [3, 4, 1]', () => expandDimsModel([3, 4], [1], [3, 4, 1]), /EXPAND_DIMS output declares shape \[3,4,1\] but inserting axis 1 into \[3,4\] gives \[3,1,4\]/],
+    ['EXPAND_DIMS at axis 3 of a rank-2 input', () => expandDimsModel([3, 4], [3], [3, 4, 1]), /axis 3 is out of range for a rank-2 input/],
+    ['SQUEEZE of axis 0 declaring [3, 4]', () => squeezeModel([1, 3, 1, 4], [0], [3, 4]), /SQUEEZE output declares shape \[3,4\] but squeezing \[1,3,1,4\] \(squeeze_dims \[0\]\) gives \[3,1,4\]/],
+    ['SQUEEZE of an axis of size 3', () => squeezeModel([1, 3, 4], [1], [4, 3]), /squeeze_dims 1 names axis 1 of size 3; only axes of size 1 can be squeezed/],
+  ])('%s is refused by inspect and compile', async (_, build, said) => {
+    const m = build();
+    const inspected = await runCli(['inspect', m]);
+    assertCleanOutcome(inspected);
+    expect(`${inspected.stdout}\n${inspected.problems.join('\n')}`).toMatch(said);
+    const out = path.join(dir, `squeeze-${counter}`);
+    const compiled = await runCli(['compile', m, '--backend', 'vanilla', '--out', out]);
+    assertCleanOutcome(compiled, out);
+    expect(compiled.code).toBe(1);
+    expect(compiled.problems[0]).toMatch(said);
+  });
+
+  it.each([
+    ['SQUEEZE of the named axes', () => squeezeModel([1, 3, 1, 4], [0, -2], [3, 4])],
+    ['SQUEEZE of every axis of size 1', () => squeezeModel([1, 3, 1, 4], [], [3, 4])],
+    ['EXPAND_DIMS at axis -1', () => expandDimsModel([3, 4], [-1], [3, 4, 1])],
+    ['EXPAND_DIMS at axis 0', () => expandDimsModel([3, 4], [0], [1, 3, 4])],
+  ])('%s still compiles', async (_, build) => {
+    const out = path.join(dir, `squeeze-ok-${counter}`);
+    const r = await runCli(['compile', build(), '--backend', 'vanilla', '--out', out]);
+    assertCleanOutcome(r, out);
+    expect(r.problems).toEqual([]);
+    expect(r.code).toBe(0);
   });
 });

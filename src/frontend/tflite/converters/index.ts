@@ -30,7 +30,7 @@ import { pack } from './pack';
 import { pad } from './pad';
 import { slice } from './slice';
 import { split, splitV, unpack } from './split';
-import { squeezeOrExpandDims } from './squeeze';
+import { expandDims, squeeze } from './squeeze';
 import { stridedSlice } from './stridedSlice';
 import { transpose } from './transpose';
 import { arithmetic, binary, leakyRelu, unary } from './elementwise';
@@ -77,8 +77,8 @@ const CONVERTERS: ReadonlyMap<number, Converter> = new Map<number, Converter>([
   [BuiltinOperatorCode.TRANSPOSE, transpose],
   [BuiltinOperatorCode.CONCATENATION, concatenation],
   [BuiltinOperatorCode.PACK, pack],
-  [BuiltinOperatorCode.SQUEEZE, squeezeOrExpandDims],
-  [BuiltinOperatorCode.EXPAND_DIMS, squeezeOrExpandDims],
+  [BuiltinOperatorCode.SQUEEZE, squeeze],
+  [BuiltinOperatorCode.EXPAND_DIMS, expandDims],
   [BuiltinOperatorCode.STRIDED_SLICE, stridedSlice],
   [BuiltinOperatorCode.SLICE, slice],
   [BuiltinOperatorCode.SPLIT, split],
