@@ -979,3 +979,41 @@ describe('fuzz regressions: SQUEEZE and EXPAND_DIMS declaring a shape their para
     expect(r.code).toBe(0);
   });
 });
+
+describe('fuzz regressions: a STRIDED_SLICE declaring another shape of the same size', () => {
+  // Only the element count was compared: [3, 2] for a [2, 3] slice compiled, where TFLite
+  // Micro's CheckOutputSize compares every axis.
+  function slice(input: number[], end: number[], shrink: number, output: number[]): string {
+    const w = new TfliteWriter();
+    const x = w.addInput({ name: 'x', shape: input, dtype: 'float32' });
+    const ints = (name: string, data: number[]) => w.addConstant({ name, shape: [data.length], dtype: 'int32', data });
+    const y = w.addTensor({ name: 'y', shape: output, dtype: 'float32' });
+    const inputs = [x, ints('begin', input.map(() => 0)), ints('end', end), ints('strides', input.map(() => 1))];
+    w.addOperator({ op: 'STRIDED_SLICE', inputs, outputs: [y], options: tfliteOptions.stridedSlice({ shrinkAxisMask: shrink }) });
+    w.markOutput(y);
+    return file(w.finish(), '.tflite');
+  }
+
+  it.each([
+    ['[2, 3] declared [3, 2]', [4, 3], [2, 3], 0, [3, 2], '[2, 3]'],
+    ['[2, 3] declared [6]', [4, 3], [2, 3], 0, [6], '[2, 3]'],
+    ['shrunk to [4], declared [2, 2]', [1, 4], [1, 4], 1, [2, 2], '[4] (shrunk axes dropped)'],
+  ])('%s is refused', async (_, input, end, shrink, output, gives) => {
+    const out = path.join(dir, `slice-${counter}`);
+    const r = await runCli(['compile', slice(input as number[], end as number[], shrink as number, output as number[]), '--backend', 'vanilla', '--out', out]);
+    assertCleanOutcome(r, out);
+    expect(r.code).toBe(1);
+    expect(r.problems[0]).toContain(`output declared [${(output as number[]).join(', ')}], but the slice gives ${gives} (STRIDED_SLICE at operator #0)`);
+  });
+
+  it.each([
+    ['[2, 3] declared [2, 3]', [4, 3], [2, 3], 0, [2, 3]],
+    ['shrunk to [4], declared [4]', [1, 4], [1, 4], 1, [4]],
+  ])('%s compiles', async (_, input, end, shrink, output) => {
+    const out = path.join(dir, `slice-ok-${counter}`);
+    const r = await runCli(['compile', slice(input as number[], end as number[], shrink as number, output as number[]), '--backend', 'vanilla', '--out', out]);
+    assertCleanOutcome(r, out);
+    expect(r.problems).toEqual([]);
+    expect(r.code).toBe(0);
+  });
+});

@@ -84,11 +84,13 @@ export const stridedSlice: Converter = (site) => {
       );
     }
   });
-  // A declared output of another size would be refused later as a clash with the slice's own
-  // shape, shrunk axes still there as 1s: say it here with the shape the file should declare.
+  // The declared output must be the slice's shape, shrunk axes dropped, as TFLite Micro's
+  // CheckOutputSize demands axis by axis: one of the same size but another shape ([3, 2] for a
+  // [2, 3] slice) compiled, and later operators saw a shape the runtime refuses (fuzzed). Said
+  // here with the shape the file should declare.
   const sliced = r.sizes.filter((_, axis) => !(shrink & (1 << axis)));
   const declared = site.outputType.shape;
-  if (sliced.reduce((a, n) => a * n, 1) !== declared.reduce((a, n) => a * n, 1)) {
+  if (sliced.length !== declared.length || sliced.some((n, axis) => n !== declared[axis])) {
     formatError(site, `output declared [${declared.join(', ')}], but the slice gives [${sliced.join(', ')}]${shrink !== 0 ? ' (shrunk axes dropped)' : ''}`);
   }
   return sliceCall(r.begin, strides, r.sizes);
