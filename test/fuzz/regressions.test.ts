@@ -1017,3 +1017,29 @@ describe('fuzz regressions: a STRIDED_SLICE declaring another shape of the same 
     expect(r.code).toBe(0);
   });
 });
+
+describe('fuzz regressions: a BROADCAST_TO whose shape input names another shape than its output', () => {
+  // The shape input was not read: [2, 3] broadcast to a declared [4, 3] compiled, where TFLite
+  // Micro's ValidateOutputTensor refuses it ("Output shape must match with expected shape").
+  function broadcastTo(shape: number[], output: number[]): string {
+    const w = new TfliteWriter();
+    const x = w.addInput({ name: 'x', shape: [1, 3], dtype: 'float32' });
+    const s = w.addConstant({ name: 'shape', shape: [shape.length], dtype: 'int32', data: shape });
+    const y = w.addTensor({ name: 'y', shape: output, dtype: 'float32' });
+    w.addOperator({ op: 'BROADCAST_TO', inputs: [x, s], outputs: [y] });
+    w.markOutput(y);
+    return file(w.finish(), '.tflite');
+  }
+
+  it('is refused naming both shapes; a matching one compiles', async () => {
+    const out = path.join(dir, 'broadcast-to');
+    const bad = await runCli(['compile', broadcastTo([2, 3], [4, 3]), '--backend', 'vanilla', '--out', out]);
+    assertCleanOutcome(bad, out);
+    expect(bad.code).toBe(1);
+    expect(bad.problems[0]).toMatch(/shape \[2,3\] differs from the output tensor's shape \[4,3\] \(BROADCAST_TO at operator #0\)$/);
+    const good = await runCli(['compile', broadcastTo([4, 3], [4, 3]), '--backend', 'vanilla', '--out', out]);
+    assertCleanOutcome(good, out);
+    expect(good.problems).toEqual([]);
+    expect(good.code).toBe(0);
+  });
+});

@@ -58,8 +58,17 @@ export const spaceToBatchNd = batchSpaceConverter('space_to_batch_nd', 'paddings
 /** TFLite Micro's BROADCAST_TO copies elements of any size: every graph-IR dtype. */
 const BROADCASTABLE = ['float32', 'int8', 'uint8', 'int16', 'int32', 'int64', 'bool'];
 
-/** The shape input is not read: the output tensor's static shape is the target. */
+/**
+ * The output tensor's static shape is the target. A constant shape input must name that same
+ * shape, as TFLite Micro's ValidateOutputTensor demands ("Output shape must match with expected
+ * shape"): it was not read, and a model whose shape input said another shape compiled (fuzzed).
+ */
 export const broadcastTo: Converter = (site) => {
   movable(site, BROADCASTABLE);
+  if (site.inputTypes[1] && site.constantInput(1) !== null) {
+    const shape = constantInts(site, 1, 'shape');
+    const out = site.outputType.shape;
+    if (shape.length !== out.length || shape.some((d, i) => d !== out[i])) formatError(site, `shape [${shape}] differs from the output tensor's shape [${out}]`);
+  }
   return { op: 'broadcast_to', attrs: {}, argPositions: [0] };
 };
