@@ -18,6 +18,7 @@ import { planOptimality, TIME_CAP_NOTE } from '../usmp/optimality';
 import { oneWayConflicts, poolSizesOfPlan, unlistedOverlaps, verifyPlan } from '../usmp/verify';
 import { CliIO } from './io';
 import { maxOf } from '../util/extrema';
+import { shownName } from '../util/shownName';
 
 /** The `--json` document (schemas/memory-plan.schema.json). */
 export interface MemoryPlanReport {
@@ -131,14 +132,6 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
   return [line(header), ...rows.map(line)];
 }
 
-/**
- * A name as a table cell: as it is, unless it holds white space, a quote or a control or format
- * character, then JSON-quoted, so a name with a newline or a terminal escape cannot forge a row
- * or reach the terminal raw.
- */
-function nameCell(name: string): string {
-  return /[\s"\p{C}]/u.test(name) || name === '' ? JSON.stringify(name) : name;
-}
 
 export function formatPlanReport(report: MemoryPlanReport, set: BufferSet): string {
   const total = report.pools.reduce((s, p) => s + p.size, 0);
@@ -151,13 +144,13 @@ export function formatPlanReport(report: MemoryPlanReport, set: BufferSet): stri
       : `optimality: not proven; at most ${total - report.provenLowerBound} bytes (${report.gapPercent.toFixed(2)}%) above the optimum (proven lower bound ${report.provenLowerBound})`,
     ...(report.timeCapReached ? [`search: ${TIME_CAP_NOTE}`] : []),
     '',
-    ...table(['pool', 'size'], report.pools.map((p) => [nameCell(p.name), String(p.size)])),
+    ...table(['pool', 'size'], report.pools.map((p) => [shownName(p.name), String(p.size)])),
     '',
     ...table(
       ['buffer', 'pool', 'offset', 'size', 'end'],
       report.allocations.map((a) => {
         const s = size.get(a.buffer)!;
-        return [nameCell(a.buffer), nameCell(a.pool), String(a.offset), String(s), String(a.offset + s)];
+        return [shownName(a.buffer), shownName(a.pool), String(a.offset), String(s), String(a.offset + s)];
       }),
     ),
   ].join('\n');

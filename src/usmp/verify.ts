@@ -17,6 +17,7 @@ import { intervalGroupOf } from './intervalConflicts';
 import { ListedConflicts } from './listedConflicts';
 import { stableOrderByValue } from './algo/permutation';
 import { BufferInfo, BufferPlan, PoolInfo } from './types';
+import { shownName } from '../util/shownName';
 
 function limitOf(pool: PoolInfo): number {
   return pool.sizeHintBytes === undefined || pool.sizeHintBytes < 0 ? Infinity : pool.sizeHintBytes;
@@ -275,7 +276,8 @@ export function poolSizesOfPlan(buffers: readonly BufferInfo[], plan: BufferPlan
  * `a & b`: with lists given, the lists are the conflicts, so such a pair may share addresses,
  * which a user who meant the ranges should hear of. A sweep in start order compares each buffer
  * with those still live; it ends at the limit, so where the lists do cover the overlaps it reads
- * about as many pairs as they hold.
+ * about as many pairs as they hold. Names as `shownName` prints them: the pairs go into a note
+ * line, which a name holding a line break or a terminal escape must not split or reach raw.
  */
 export function unlistedOverlaps(buffers: readonly BufferInfo[], limit = 5): string[] {
   if (intervalGroupOf(buffers)) return [];
@@ -291,7 +293,7 @@ export function unlistedOverlaps(buffers: readonly BufferInfo[], limit = 5): str
     live = live.filter((j) => last(j) >= first(i));
     for (const j of live) {
       if (buffers[i].sizeBytes === 0 || buffers[j].sizeBytes === 0 || rows.lists(i, j) || rows.lists(j, i)) continue;
-      out.push(`${buffers[j].name} & ${buffers[i].name}`);
+      out.push(`${shownName(buffers[j].name)} & ${shownName(buffers[i].name)}`);
       if (out.length >= limit) return out;
     }
     live.push(i);
@@ -299,7 +301,7 @@ export function unlistedOverlaps(buffers: readonly BufferInfo[], limit = 5): str
   return out;
 }
 
-/** Conflicts listed in one direction only, as `a -> b` (a lists b, b does not list a). */
+/** Conflicts listed in one direction only, as `a -> b` (a lists b, b does not list a; names as `shownName` prints them). */
 export function oneWayConflicts(buffers: readonly BufferInfo[]): string[] {
   // Live-range and compiled models' conflicts are symmetric by construction (and may be too
   // many to list); so is any part of them.
@@ -314,7 +316,7 @@ export function oneWayConflicts(buffers: readonly BufferInfo[]): string[] {
       const j = listed[k];
       if (j < 0 || j === i || rows.lists(j, i) || reported.has(i * n + j)) continue;
       reported.add(i * n + j);
-      out.push(`${buffers[i].name} -> ${buffers[j].name}`);
+      out.push(`${shownName(buffers[i].name)} -> ${shownName(buffers[j].name)}`);
     }
   }
   return out;

@@ -14,7 +14,8 @@ import { RawTflite } from '../frontend/rawTflite';
 import { arrayInitializer, MAX_ARRAY_INITIALIZER_ELEMENTS } from '../../src/codegen/c/ctypes';
 import { CodegenError } from '../../src/errors';
 import { errorOf } from '../helpers/errorOf';
-import { oneErrorLine } from '../../src/cli/main';
+import { main, oneErrorLine } from '../../src/cli/main';
+import { memoryIO } from '../../src/cli/io';
 
 let dir: string;
 let counter = 0;
@@ -1041,5 +1042,30 @@ describe('fuzz regressions: a BROADCAST_TO whose shape input names another shape
     assertCleanOutcome(good, out);
     expect(good.problems).toEqual([]);
     expect(good.code).toBe(0);
+  });
+});
+
+describe('fuzz regressions: buffer names in the notes of uma-ts plan', () => {
+  // The table quoted a name holding a line break or a terminal escape, but the notes on one-way
+  // and unlisted conflicts printed it raw: 'a\nnote: forged' split a note in two, the second
+  // line a forged note, and an ESC reached the terminal.
+  it('are quoted and escaped as in the table: every note stays one line, no control character', async () => {
+    const set = {
+      pools: [{ name: 'p' }],
+      buffers: [
+        { name: 'a\nnote: forged', size: 4, candidatePools: ['p'], conflicts: ['b\u001b[31m'], liveRange: [0, 1] },
+        { name: 'b\u001b[31m', size: 4, candidatePools: ['p'], conflicts: [], liveRange: [5, 6] },
+        { name: 'c\u202e', size: 4, candidatePools: ['p'], conflicts: [], liveRange: [0, 1] },
+      ],
+    };
+    const io = memoryIO();
+    expect(await main(['node', 'uma-ts', 'plan', file(JSON.stringify(set), '.json')], io)).toBe(0);
+    const lines = io.stderr.flatMap((t) => t.split('\n')).filter((l) => l !== '');
+    expect(lines).toEqual([
+      expect.stringContaining('note: 1 conflict(s) listed in one direction only ("a\\nnote: forged" -> "b\\u001b[31m")'),
+      expect.stringContaining('note: buffers live at once that neither lists as a conflict ("a\\nnote: forged" & "c\\u202e")'),
+    ]);
+    // eslint-disable-next-line no-control-regex
+    expect(io.stderr.join('') + io.stdout.join('')).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f\u202e]/);
   });
 });
