@@ -1069,3 +1069,22 @@ describe('fuzz regressions: buffer names in the notes of uma-ts plan', () => {
     expect(io.stderr.join('') + io.stdout.join('')).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f\u202e]/);
   });
 });
+
+describe('fuzz regressions: one very long buffer name in a plan table', () => {
+  // Every row was padded to the longest name: 3,000 rows and a 200,000-character name (a 419 KB
+  // file) asked for a 600 MB string, and uma-ts plan died of a RangeError with its stack.
+  it('overflows its column instead of widening every row', async () => {
+    const long = 'x'.repeat(200_000);
+    const set = {
+      pools: [{ name: 'p' }],
+      buffers: Array.from({ length: 3000 }, (_, i) => ({ name: i === 0 ? long : `b${i}`, size: 16, candidatePools: ['p'], liveRange: [i, i] })),
+    };
+    const r = await runCli(['plan', file(JSON.stringify(set), '.json')]);
+    assertCleanOutcome(r);
+    expect(r.code).toBe(0);
+    expect(r.stdout.length).toBeLessThan(1_000_000);
+    const rows = r.stdout.split('\n');
+    expect(rows).toContain(`${long}  p     0       16    16`);
+    expect(rows).toContain('b1      p     0       16    16');
+  });
+});
