@@ -38,9 +38,15 @@ interface GreedyRun extends IndexedPlan {
   readonly couldNotFit: boolean;
 }
 
-/** HillClimbAllocator::greedy: first-fit over conflicts sorted by offset. */
-function hillClimbGreedy(problem: IndexedProblem, order: Int32Array): GreedyRun {
-  const { sizes, alignments, conflicts, candidates } = problem;
+/**
+ * HillClimbAllocator::greedy: first-fit over conflicts sorted by offset. `conflicts`: each
+ * buffer's list without repeats (DistinctConflicts): a repeated entry sorts next to itself and
+ * changes nothing the second time (the push is a max, a dropped pool stays dropped), so the
+ * plan is TVM's, and a list naming one buffer 3M times is not sorted 3M entries long per buffer
+ * and attempt.
+ */
+function hillClimbGreedy(problem: IndexedProblem, order: Int32Array, conflicts: readonly Int32Array[]): GreedyRun {
+  const { sizes, alignments, candidates } = problem;
   const nPools = problem.pools.length;
   const pool = new Int32Array(problem.count).fill(ABSENT);
   const offset = new Float64Array(problem.count);
@@ -150,6 +156,89 @@ export const HILL_CLIMB_MAX_WORK = 100_000_000;
  */
 const HILL_CLIMB_BUFFER_WORK = 20;
 
+/**
+ * Each buffer's conflict list as its distinct entries and how often each is listed. TVM reads
+ * the lists as given, repeats counted; the greedy needs only the distinct entries, and the swap
+ * partners' lists (PositionMultiset) count each entry as often as it is listed.
+ */
+interface DistinctConflicts {
+  readonly entries: readonly Int32Array[];
+  readonly repeats: readonly Int32Array[];
+}
+
+function distinctConflicts(conflicts: readonly Int32Array[], count: number): DistinctConflicts {
+  const seenAt = new Int32Array(count).fill(-1);
+  const entries: Int32Array[] = [];
+  const repeats: Int32Array[] = [];
+  conflicts.forEach((list, b) => {
+    const distinct: number[] = [];
+    const times: number[] = [];
+    for (const c of list) {
+      if (seenAt[c] >= 0 && distinct[seenAt[c]] === c) times[seenAt[c]]++;
+      else {
+        seenAt[c] = distinct.length;
+        distinct.push(c);
+        times.push(1);
+      }
+    }
+    // seenAt[c] may point into an earlier buffer's list: `distinct[seenAt[c]] === c` above only
+    // holds for this list's own entries, so nothing needs clearing between lists.
+    entries.push(Int32Array.from(distinct));
+    repeats.push(Int32Array.from(times));
+  });
+  return { entries, repeats };
+}
+
+/**
+ * A multiset of placement positions read as the sorted list TVM builds for the swap partners
+ * (repeats kept: `at(k)` is that list's k-th entry, `length` its length), without building it.
+ * The list holds every listed neighbour as often as it is listed, and the second level every
+ * neighbour's neighbours: one buffer listing another 3M times made each attempt sort 3M entries
+ * (2 buffers took 19 s of CPU), and 2,000 buffers listing 5,000 names each sorted 25M.
+ */
+class PositionMultiset {
+  private readonly times: Float64Array;
+  private readonly held: number[] = [];
+  private cumulative = new Float64Array(0);
+  length = 0;
+
+  constructor(count: number) {
+    this.times = new Float64Array(count);
+  }
+
+  add(position: number, times: number): void {
+    if (this.times[position] === 0) this.held.push(position);
+    this.times[position] += times;
+    this.length += times;
+  }
+
+  /** Sorts the positions held; call after the last add and before at(). */
+  seal(): void {
+    this.held.sort((a, b) => a - b);
+    if (this.cumulative.length < this.held.length) this.cumulative = new Float64Array(Math.max(this.held.length, 2 * this.cumulative.length));
+    let sum = 0;
+    for (let i = 0; i < this.held.length; i++) this.cumulative[i] = sum += this.times[this.held[i]];
+  }
+
+  /** The k-th position (0-based) of the sorted list with repeats. */
+  at(k: number): number {
+    let lo = 0;
+    let hi = this.held.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.cumulative[mid] > k) hi = mid;
+      else lo = mid + 1;
+    }
+    return this.held[lo];
+  }
+
+  clear(): void {
+    for (const q of this.held) this.times[q] = 0;
+    this.held.length = 0;
+    this.length = 0;
+  }
+}
+
 export function hillClimbPlan(
   problem: IndexedProblem,
   memoryPressure: number,
@@ -166,7 +255,10 @@ export function hillClimbPlan(
   }
   checkEachBufferFitsAPool(problem);
   const rng = new GlibcRandR(seed);
-  const { sizes, conflicts } = problem;
+  const { sizes } = problem;
+  const distinct = distinctConflicts(problem.conflicts, problem.count);
+  const firstLevel = new PositionMultiset(problem.count);
+  const secondLevel = new PositionMultiset(problem.count);
   const initialOrder = tvmSizeOrder(problem);
   const order = Int32Array.from(initialOrder);
   const pos = new Int32Array(problem.count);
@@ -181,7 +273,7 @@ export function hillClimbPlan(
   let result: GreedyRun | undefined;
   for (let attempts = 0; attempts < maxAttempts && (attempts === 0 || performance.now() < deadline); attempts++) {
     const rollback = current;
-    const run = hillClimbGreedy(problem, order);
+    const run = hillClimbGreedy(problem, order, distinct.entries);
     current = run;
     let poolSizes = poolHighWater(problem, run);
     if (poolSizes.size === 0) throw sizeHintsExceeded(problem, run, order);
@@ -215,27 +307,33 @@ export function hillClimbPlan(
     top.sort(byPos);
     const node = top[rng.next() % top.length];
 
-    // Collected as positions: positions are unique, so sorting them natively orders buffers by
-    // position exactly as TVM's comparator does, duplicates included.
-    const firstPositions: number[] = [];
-    const secondPositions: number[] = [];
+    // Collected as positions: positions are unique, so the positions in ascending order are the
+    // buffers in TVM's comparator's order, duplicates included (each counted as often as listed:
+    // a neighbour listed m times contributes its own list m times).
+    firstLevel.clear();
+    secondLevel.clear();
     const nodePos = pos[node];
-    for (const c1 of conflicts[node]) {
+    const nodeEntries = distinct.entries[node];
+    const nodeRepeats = distinct.repeats[node];
+    for (let k = 0; k < nodeEntries.length; k++) {
+      const c1 = nodeEntries[k];
       const c1Pos = pos[c1];
-      if (nodePos > c1Pos) firstPositions.push(c1Pos);
-      for (const c2 of conflicts[c1]) if (c1Pos > pos[c2]) secondPositions.push(pos[c2]);
+      if (nodePos > c1Pos) firstLevel.add(c1Pos, nodeRepeats[k]);
+      const entries = distinct.entries[c1];
+      const repeats = distinct.repeats[c1];
+      for (let j = 0; j < entries.length; j++) if (c1Pos > pos[entries[j]]) secondLevel.add(pos[entries[j]], nodeRepeats[k] * repeats[j]);
     }
-    const firstLevel = Array.from(Int32Array.from(firstPositions).sort(), (q) => order[q]);
-    const secondLevel = Array.from(Int32Array.from(secondPositions).sort(), (q) => order[q]);
     if (firstLevel.length === 0) continue;
+    firstLevel.seal();
+    secondLevel.seal();
 
-    const swapBuf1 = firstLevel[rng.next() % firstLevel.length];
+    const swapBuf1 = order[firstLevel.at(rng.next() % firstLevel.length)];
     let swapBuf2 = swapBuf1;
     for (let draws = 0; swapBuf2 === swapBuf1 && draws < MAX_PARTNER_DRAWS; draws++) {
       swapBuf2 =
         secondLevel.length > 0 && (firstLevel.length === 0 || rng.next() % 100 > 25)
-          ? secondLevel[rng.next() % secondLevel.length]
-          : firstLevel[rng.next() % firstLevel.length];
+          ? order[secondLevel.at(rng.next() % secondLevel.length)]
+          : order[firstLevel.at(rng.next() % firstLevel.length)];
       if (secondLevel.length < 2 && firstLevel.length < 2) break;
     }
     if (swapBuf1 === swapBuf2) continue;
