@@ -9,5 +9,10 @@ export function shownName(name: string): string {
   if (!/[\s"\p{C}]/u.test(name) && name !== '') return name;
   // JSON.stringify escapes C0 controls and lone surrogates only: DEL, C1 controls and format
   // characters (a right-to-left override) would still reach the terminal as they are.
-  return JSON.stringify(name).replace(/[\x7f-\x9f\p{Cf}\p{Co}\p{Cn}\u2028\u2029]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  // Each UTF-16 unit escaped: a private-use or unassigned character past U+FFFF is two.
+  return JSON.stringify(name).replace(/[\x7f-\x9f\p{Cf}\p{Co}\p{Cn}\u2028\u2029]/gu, (c) => {
+    let escaped = '';
+    for (let i = 0; i < c.length; i++) escaped += `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`;
+    return escaped;
+  });
 }
