@@ -3,6 +3,7 @@
  * operators, tensors, weight and activation bytes, and the activation-liveness lower bound.
  */
 import { Command } from 'commander';
+import { tableLines } from '../util/textTable';
 import { pathValue } from './optionValues';
 import { checkMainTypes, checkTfliteFile, formatUnsupportedList, TfliteCheck } from '../frontend/tflite';
 import { activationLiveness, tensorLowerBound } from '../ir/graph/liveness';
@@ -11,17 +12,9 @@ import { formatHostProblems, hostLoweringProblems } from '../driver/hostSupport'
 import { liteRtDeviations } from '../driver/liteRtDeviations';
 import { CliIO } from './io';
 import { isVariableUpdate } from '../ir/graph/ops';
-import { maxOf } from '../util/extrema';
 
 function shape(t: TensorType): string {
   return `[${t.shape.join(', ')}]`;
-}
-
-/** Left-aligned columns, two spaces apart. */
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
-  const widths = header.map((h, i) => maxOf(rows.map((r) => r[i].length), h.length));
-  const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
-  return [line(header), ...rows.map(line)];
 }
 
 export interface ModelSummary {
@@ -77,7 +70,7 @@ function unsupportedReport(check: TfliteCheck): string {
     `outputs: ${io(check.outputs)}`,
     '',
     `operators (${check.operators.length}):`,
-    ...table(['#', 'op', 'output', 'shape', 'dtype', 'status'], rows).map((l) => `  ${l}`),
+    ...tableLines(['#', 'op', 'output', 'shape', 'dtype', 'status'], rows).map((l) => `  ${l}`),
     '',
     `unsupported operators (${check.unsupported.length} in ${kinds} kind${kinds === 1 ? '' : 's'}); compile will fail:`,
     ...formatUnsupportedList(check.unsupported),
@@ -165,10 +158,10 @@ export function inspectReport(path: string): string {
     `outputs: ${io(main.outputs)}`,
     '',
     `operators (${calls.length}):`,
-    ...table(['#', 'op', 'output', 'shape', 'dtype'], operatorRows).map((l) => `  ${l}`),
+    ...tableLines(['#', 'op', 'output', 'shape', 'dtype'], operatorRows).map((l) => `  ${l}`),
     '',
     `tensors (${main.nodes.length}):`,
-    ...table(['name', 'kind', 'shape', 'dtype', 'bytes'], tensorRows).map((l) => `  ${l}`),
+    ...tableLines(['name', 'kind', 'shape', 'dtype', 'bytes'], tensorRows).map((l) => `  ${l}`),
     '',
     `weight bytes: ${summary.weightBytes}`,
     ...(summary.stateBytes > 0 ? [`state bytes: ${summary.stateBytes}`] : []),

@@ -4,6 +4,7 @@
  * the pool sizes and the overhead over the lower bound.
  */
 import { Command } from 'commander';
+import { tableLines } from '../util/textTable';
 import { nonEmptyValue, pathValue } from './optionValues';
 import { performance } from 'node:perf_hooks';
 // POOLS_EXHAUSTED from errors, not driver/poolOverflow, which loads the TIR's modules (5 ms a start).
@@ -17,7 +18,6 @@ import { lowerBoundOfBuffers } from '../usmp/conflicts';
 import { planOptimality, TIME_CAP_NOTE } from '../usmp/optimality';
 import { oneWayConflicts, poolSizesOfPlan, unlistedOverlaps, verifyPlan } from '../usmp/verify';
 import { CliIO } from './io';
-import { maxOf } from '../util/extrema';
 import { shownName } from '../util/shownName';
 
 /** The `--json` document (schemas/memory-plan.schema.json). */
@@ -126,21 +126,6 @@ export function planBufferSet(set: BufferSet, algorithm: string, options: Planni
   };
 }
 
-/**
- * Cells longer than this overflow their column and do not widen it. Padding every row to the
- * column's widest cell made the table the rows times the longest name: one buffer named with
- * 200,000 characters in a 3,000-buffer set (a 419 KB file) asked for a 600 MB string, past V8's
- * longest, and the plan ended in a RangeError with its stack. The other rows line up as before.
- */
-const MAX_PADDED_WIDTH = 80;
-
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
-  const width = (cell: string) => (cell.length <= MAX_PADDED_WIDTH ? cell.length : 0);
-  const widths = header.map((h, i) => maxOf(rows.map((r) => width(r[i])), h.length));
-  const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
-  return [line(header), ...rows.map(line)];
-}
-
 export function formatPlanReport(report: MemoryPlanReport, set: BufferSet): string {
   const total = report.pools.reduce((s, p) => s + p.size, 0);
   const size = new Map(set.buffers.map((b) => [b.name, b.sizeBytes] as const));
@@ -152,9 +137,9 @@ export function formatPlanReport(report: MemoryPlanReport, set: BufferSet): stri
       : `optimality: not proven; at most ${total - report.provenLowerBound} bytes (${report.gapPercent.toFixed(2)}%) above the optimum (proven lower bound ${report.provenLowerBound})`,
     ...(report.timeCapReached ? [`search: ${TIME_CAP_NOTE}`] : []),
     '',
-    ...table(['pool', 'size'], report.pools.map((p) => [shownName(p.name), String(p.size)])),
+    ...tableLines(['pool', 'size'], report.pools.map((p) => [shownName(p.name), String(p.size)])),
     '',
-    ...table(
+    ...tableLines(
       ['buffer', 'pool', 'offset', 'size', 'end'],
       report.allocations.map((a) => {
         const s = size.get(a.buffer)!;

@@ -9,6 +9,7 @@
  * it finished), never a cut-short table.
  */
 import { Command } from 'commander';
+import { tableLines } from '../util/textTable';
 import { collect, collectPaths, nonEmptyValue } from './optionValues';
 import { TensorSpec } from '../codegen/types';
 import { IO_IN_WORKSPACE_NOTE, ioSpecs } from '../driver/compile';
@@ -91,13 +92,9 @@ export function resolveInputFiles(
   });
 }
 
-/** Columns padded to their widest cell; with `rule`, a dashed line under the header. */
+/** Columns padded to their widest cell (rows[0] the header); with `rule`, a dashed line under the header. */
 function pad(rows: string[][], rule = false): string[] {
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  const line = (r: string[]) => r.map((cell, c) => cell.padEnd(widths[c])).join('  ').trimEnd();
-  const out = rows.map(line);
-  if (rule) out.splice(1, 0, line(widths.map((w) => '-'.repeat(w))));
-  return out;
+  return tableLines(rows[0], rows.slice(1), { rule });
 }
 
 function fmt(n: number): string {

@@ -6,10 +6,10 @@
  * operator scratch such as a padded copy shows as overhead instead of hiding in the bound.
  */
 import { PlanOptimality, planOptimality, TIME_CAP_NOTE } from '../usmp/optimality';
+import { tableLines } from '../util/textTable';
 import { TensorLowerBound } from '../ir/graph/liveness';
 import { alignedPeakOfBuffers, alignmentIn, roundUpTo, stackHeightBound } from '../usmp/stackBound';
 import { BufferInfo, BufferPlan, PlannedPool, UsmpResult } from '../usmp/types';
-import { maxOf } from '../util/extrema';
 
 export interface PoolReport {
   readonly name: string;
@@ -186,11 +186,9 @@ export function buildMemoryReport(model: string, result: UsmpResult, tensorBound
   };
 }
 
+/** Pool names left-aligned, the numbers right-aligned, a dashed rule under the header. */
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((h, i) => maxOf(rows.map((r) => r[i].length), h.length));
-  const line = (cells: readonly string[]): string =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+  return tableLines(header, rows, { alignRight: (column) => column > 0, rule: true }).join('\n');
 }
 
 /**
