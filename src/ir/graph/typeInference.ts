@@ -11,7 +11,7 @@
 import { accumulatorDType16x8, quantizeSignatureProblem } from '../../arith/quant-params';
 import { TypeInferenceError } from '../../errors';
 import { isKnownOp, OPS } from './ops';
-import { Attrs, CallNode, DType, GraphFunction, IRModule, TensorType, tensorElements } from './types';
+import { Attrs, CallNode, DType, GraphFunction, IRModule, sameShape, TensorType, tensorElements } from './types';
 import { nodeByName } from './graph';
 import { REDUCE_RULES } from './reduceTypes';
 import { COMPUTE_RULES } from './computeTypes';
@@ -539,10 +539,6 @@ const DATA_ROLES: ReadonlySet<string> = new Set(['input', 'params', 'lhs']);
  * RESIZE from an empty tensor read out of bounds in the C).
  */
 const FROM_NOTHING: ReadonlySet<string> = new Set(['concatenate', 'pack', 'pad', 'shape', 'sum', 'reduce_max', 'reduce_min', 'reduce_all', 'reduce_any']);
-
-function sameShape(a: readonly number[], b: readonly number[]): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
-}
 
 function outputTypeOf(fn: GraphFunction): TensorType | undefined {
   if (fn.outputs.length !== 1) return undefined;

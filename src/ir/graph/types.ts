@@ -130,6 +130,11 @@ export function tensorBytes(type: TensorType): number {
   return type.shape.reduce((a, b) => a * b, 1) * DTYPE_BYTES[type.dtype];
 }
 
+/** Whether two shapes have the same rank and the same size on every axis. */
+export function sameShape(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
 export function tensorElements(type: TensorType): number {
   return type.shape.reduce((a, b) => a * b, 1);
 }

@@ -1411,26 +1411,32 @@ function planPoolGroups(
 const MAX_ADJACENCY_ENTRIES = 25_000_000;
 
 /**
- * A compiled model's part of one class with more conflicts than MAX_ADJACENCY_ENTRIES, as the
- * intervals planDenseIntervals stacks on: its workspace buffers' live ranges, or, for its
- * constants' clique, one common time (every constant sits on top of all placed before it).
- * Parts below the limit keep the lists' path, and their plans (compactConflicts.ts).
+ * A compiled model's part of one class as intervals, which planDenseIntervals stacks on: its
+ * workspace buffers' live ranges, or, for its constants' clique, one common time (every constant
+ * sits on top of all placed before it). Undefined for a part of both classes, or no such part.
  */
-function denseCompactIntervals(buffers: readonly BufferInfo[]): IntervalConflicts | undefined {
+function compactClassIntervals(buffers: readonly BufferInfo[]): IntervalConflicts | undefined {
   const part = compactPartOf(buffers);
   if (!part) return undefined;
   const { set, indices } = part;
   const clique = set.clique[indices[0]];
   for (const i of indices) if (set.clique[i] !== clique) return undefined;
   const n = indices.length;
-  if (clique === 1) {
-    return n * (n - 1) > MAX_ADJACENCY_ENTRIES ? new IntervalConflicts(new Float64Array(n), new Float64Array(n)) : undefined;
-  }
-  const ranges = new IntervalConflicts(
+  if (clique === 1) return new IntervalConflicts(new Float64Array(n), new Float64Array(n));
+  return new IntervalConflicts(
     Float64Array.from(indices, (i) => set.first[i]),
     Float64Array.from(indices, (i) => set.last[i]),
   );
-  return ranges.entryCount() > MAX_ADJACENCY_ENTRIES ? ranges : undefined;
+}
+
+/**
+ * A compiled model's part of one class (compactClassIntervals) with more conflicts than
+ * MAX_ADJACENCY_ENTRIES. Parts below the limit keep the lists' path, and their plans
+ * (compactConflicts.ts).
+ */
+function denseCompactIntervals(buffers: readonly BufferInfo[]): IntervalConflicts | undefined {
+  const intervals = compactClassIntervals(buffers);
+  return intervals && intervals.entryCount() > MAX_ADJACENCY_ENTRIES ? intervals : undefined;
 }
 
 /**
@@ -1440,41 +1446,31 @@ function denseCompactIntervals(buffers: readonly BufferInfo[]): IntervalConflict
 const STACKED_CLIQUE_FROM = SMALL_PROBLEM;
 
 /**
- * A one-pool clique stacked in the TFLM size order (planDenseIntervals on one common time),
- * when that stack meets the lower bound within the pool's limit: then no plan is smaller, and
- * the engine's adjacency of n^2 entries is never built. That adjacency and the greedy starts
- * over it took 2.5 s of a 10 s compile of a model with 5,000 distinct constants (just under
- * MAX_ADJACENCY_ENTRIES), for the same stack. Undefined otherwise (alignments whose padding
- * the size order does not avoid): the call goes on as before.
+ * A one-pool clique stacked in the TFLM size order (planDenseIntervals: on ranges that all share
+ * a time, each buffer lands on top of all placed before it), when that stack meets the lower
+ * bound within the pool's limit: then no plan is smaller, and the engine's adjacency of n^2
+ * entries is never built. That adjacency and the greedy starts over it took 2.5 s of a 10 s
+ * compile of a model with 5,000 distinct constants (just under MAX_ADJACENCY_ENTRIES), for the
+ * same stack. Undefined otherwise (alignments whose padding the size order does not avoid): the
+ * call goes on as before.
  */
 function stackedClique(problem: IndexedProblem, buffers: readonly BufferInfo[], memoryPressure: number): { plan: BufferPlan; stats: AutoStats } | undefined {
-  if (problem.count <= STACKED_CLIQUE_FROM || problem.pools.length !== 1 || !isClique(problem, buffers)) return undefined;
-  const common = new IntervalConflicts(new Float64Array(problem.count), new Float64Array(problem.count));
-  const stacked = planDenseIntervals(problem, common, autoLowerBound(buffers, memoryPressure));
+  if (problem.count <= STACKED_CLIQUE_FROM || problem.pools.length !== 1) return undefined;
+  // Live ranges (an interval group, or a compiled model's part of one class) that all contain
+  // one time: pairwise overlapping, so every buffer conflicts with every other.
+  const intervals = problem.intervals ?? compactClassIntervals(buffers);
+  if (!intervals || !shareATime(intervals)) return undefined;
+  const stacked = planDenseIntervals(problem, intervals, autoLowerBound(buffers, memoryPressure));
   return stacked.stats.provenOptimal && stacked.stats.finalTotal <= problem.poolLimits[0] ? stacked : undefined;
 }
 
-/**
- * Every buffer conflicts with every other: live ranges sharing a time (an interval group, or a
- * compiled model's workspace buffers), or the members of a compiled model's constants' clique.
- */
-function isClique(problem: IndexedProblem, buffers: readonly BufferInfo[]): boolean {
-  if (problem.intervals) return shareATime(problem.intervals.first, problem.intervals.last, Array.from({ length: problem.count }, (_, b) => b));
-  const part = compactPartOf(buffers);
-  if (!part) return false;
-  const { set, indices } = part;
-  const inClique = set.clique[indices[0]];
-  for (const i of indices) if (set.clique[i] !== inClique) return false;
-  return inClique === 1 || shareATime(set.first, set.last, indices);
-}
-
-/** Whether the live ranges [first, last] of `members` all contain one time. */
-function shareATime(first: ArrayLike<number>, last: ArrayLike<number>, members: ArrayLike<number>): boolean {
+/** Whether every live range of `intervals` contains one time. */
+function shareATime(intervals: IntervalConflicts): boolean {
   let latestFirst = -Infinity;
   let earliestLast = Infinity;
-  for (let k = 0; k < members.length; k++) {
-    latestFirst = Math.max(latestFirst, first[members[k]]);
-    earliestLast = Math.min(earliestLast, last[members[k]]);
+  for (let b = 0; b < intervals.count; b++) {
+    latestFirst = Math.max(latestFirst, intervals.first[b]);
+    earliestLast = Math.min(earliestLast, intervals.last[b]);
   }
   return latestFirst <= earliestLast;
 }

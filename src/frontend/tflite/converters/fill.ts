@@ -2,6 +2,7 @@
  * FILL → fill(value). The dims must be a constant equal to the output shape (TFLite Micro
  * checks that when they are constant); the value may be a constant or a run-time scalar.
  */
+import { sameShape } from '../../../ir/graph/types';
 import { Converter, formatError, inputType, requireDtype, unsupportedParameter } from './common';
 
 const DIMS_BYTES: Readonly<Record<string, number>> = { int8: 1, int16: 2, int32: 4, int64: 8 };
@@ -28,7 +29,7 @@ export const fill: Converter = (site) => {
   if (!bytes) unsupportedParameter(site, 'non-constant dims (input 0)');
   const shape = readDims(bytes, dims.dtype);
   const out = site.outputType.shape;
-  if (dims.shape.length !== 1 || shape.length !== out.length || shape.some((d, i) => d !== out[i])) {
+  if (dims.shape.length !== 1 || !sameShape(shape, out)) {
     formatError(site, `dims [${shape}] differ from the output shape [${out}]`);
   }
   return { op: 'fill', attrs: {}, argPositions: [1] };

@@ -3,6 +3,7 @@
  * movement on NHWC tensors; block shapes, crops and paddings are constant inputs turned into
  * attributes.
  */
+import { sameShape } from '../../../ir/graph/types';
 import { BlockSizeOptions, BuiltinOptionsType } from '../schema';
 import { Converter, formatError, inputType, OperatorSite, options, unsupportedParameter, requireDtype } from './common';
 import { constantInts } from './constants';
@@ -68,7 +69,7 @@ export const broadcastTo: Converter = (site) => {
   if (site.inputTypes[1] && site.constantInput(1) !== null) {
     const shape = constantInts(site, 1, 'shape');
     const out = site.outputType.shape;
-    if (shape.length !== out.length || shape.some((d, i) => d !== out[i])) formatError(site, `shape [${shape}] differs from the output tensor's shape [${out}]`);
+    if (!sameShape(shape, out)) formatError(site, `shape [${shape}] differs from the output tensor's shape [${out}]`);
   }
   return { op: 'broadcast_to', attrs: {}, argPositions: [0] };
 };

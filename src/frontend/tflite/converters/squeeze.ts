@@ -10,6 +10,7 @@
  * operator code, its 4-element shape tensor taken as the axis). Such a model is refused.
  */
 import { TypeInferenceError } from '../../../errors';
+import { sameShape } from '../../../ir/graph/types';
 import { BuiltinOptionsType, SqueezeOptions } from '../schema';
 import { constantInts } from './constants';
 import { Converter, formatError, inputType, OperatorSite, options, where } from './common';
@@ -17,7 +18,7 @@ import { Converter, formatError, inputType, OperatorSite, options, where } from 
 /** Refuses an output whose declared shape is not `expected`, the shape the operator computes. */
 function requireDeclaredShape(site: OperatorSite, expected: readonly number[], how: string): void {
   const declared = site.outputType.shape;
-  if (declared.length === expected.length && declared.every((d, i) => d === expected[i])) return;
+  if (sameShape(declared, expected)) return;
   throw new TypeInferenceError(`${site.tfliteName} output declares shape [${declared}] but ${how} gives [${expected}] (${where(site)})`, {
     file: site.source,
     op: site.tfliteName,

@@ -5,6 +5,7 @@
  * makes end relative to begin. TFLite Micro ignores ellipsis_mask and new_axis_mask (its
  * output shape check then fails), so uma-ts rejects them.
  */
+import { sameShape } from '../../../ir/graph/types';
 import { BuiltinOptionsType, StridedSliceOptions } from '../schema';
 import { Converter, formatError, inputType, OperatorSite, options, requireDtype, unsupportedParameter } from './common';
 import { constantInts } from './constants';
@@ -90,7 +91,7 @@ export const stridedSlice: Converter = (site) => {
   // here with the shape the file should declare.
   const sliced = r.sizes.filter((_, axis) => !(shrink & (1 << axis)));
   const declared = site.outputType.shape;
-  if (sliced.length !== declared.length || sliced.some((n, axis) => n !== declared[axis])) {
+  if (!sameShape(sliced, declared)) {
     formatError(site, `output declared [${declared.join(', ')}], but the slice gives [${sliced.join(', ')}]${shrink !== 0 ? ' (shrunk axes dropped)' : ''}`);
   }
   return sliceCall(r.begin, strides, r.sizes);
